@@ -1,0 +1,16 @@
+//! The pure core: plain data in, plain data out. No web-sys here: the native build of
+//! this module is the proof, since web-sys is a wasm32-only dependency.
+
+pub mod diff;
+pub mod error;
+pub mod fingerprint;
+pub mod identity;
+pub mod intent;
+pub mod judge;
+pub mod model;
+pub mod redact;
+pub mod resolve;
+pub mod text;
+
+pub use error::{Error, ErrorCode, Result};
+pub use model::{Context, Element, Role, Snapshot, Text, TextKind, Tristate};
