@@ -1,0 +1,149 @@
+// The trace viewer in real headless Chromium: `node --test www/viewer/`.
+// Loads the sample through ?sample, through window.loadTraces and through both file pickers,
+// checks the rendered steps, verdicts and diff, that page-derived text is never parsed as
+// HTML, and that nothing but the viewer's own files is requested. Leaves a screenshot in
+// tests/out/viewer.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../..");
+const viewerUrl = pathToFileURL(join(here, "index.html")).href;
+const sampleDir = join(here, "sample");
+const sampleFiles = readdirSync(sampleDir).filter((n) => n.endsWith(".json")).sort();
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.PRUFE_CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+after(async () => { await browser?.close(); });
+
+async function open(query = "") {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests = [];
+  const errors = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(viewerUrl + query);
+  return { page, requests, errors };
+}
+
+async function renderedSteps(page) {
+  return page.$$eval("#steps > li", (items) => items.map((li) => ({
+    step: li.dataset.step,
+    verdict: li.dataset.verdict,
+    className: li.className,
+    title: li.querySelector("h2").textContent,
+    attempts: li.querySelector(".attempts").textContent,
+    undone: li.querySelector(".undone").textContent,
+    regions: [...li.querySelectorAll(".region h3")].map((h) => h.textContent),
+  })));
+}
+
+test("the sample renders as three steps with verdict colours", async () => {
+  const { page, requests, errors } = await open("?sample");
+  await page.waitForSelector("#steps > li");
+  const steps = await renderedSteps(page);
+  assert.deepEqual(steps.map((s) => [s.step, s.verdict]), [["1", "MATCH"], ["2", "MATCH"], ["3", "MISMATCH"]]);
+  assert.match(steps[0].className, /v-match/);
+  assert.match(steps[2].className, /v-mismatch/);
+  assert.equal(steps[2].title, "clickbutton[Add Shirt M] in list");
+  assert.equal(steps[2].attempts, "2");
+  assert.equal(steps[2].undone, "1");
+  assert.deepEqual(steps[2].regions, ["cart"]);
+  const appeared = await page.$$eval("#step-3 .col.appeared li", (l) => l.map((x) => x.textContent));
+  assert.deepEqual(appeared, ["listitem[Trousers L Remove Trousers L]", "button[Remove Trousers L]"]);
+  const password = await page.$$eval("#step-2 .changes tbody tr", (rows) => rows.map((r) =>
+    [...r.children].map((c) => c.textContent)));
+  assert.deepEqual(password, [["textbox[Password]", "value", "''", "[redacted]"]]);
+  const colours = await page.$$eval(".timeline a", (l) => l.map((a) => getComputedStyle(a).backgroundColor));
+  assert.equal(colours[0], "rgb(30, 125, 79)");
+  assert.equal(colours[2], "rgb(192, 52, 43)");
+  assert.match(await page.textContent("#summary"), /first failure: #3 click/);
+  assert.deepEqual(errors, []);
+  const foreign = requests.filter((u) => !u.startsWith("file://"));
+  assert.deepEqual(foreign, [], "the viewer fetched something that is not a local file");
+  mkdirSync(join(root, "tests/out"), { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 1150 });
+  await page.screenshot({ path: join(root, "tests/out/viewer.png") });
+  await page.close();
+});
+
+test("window.loadTraces accepts strings, objects, JSON lines and reports bad files", async () => {
+  const { page, errors } = await open();
+  const cliLines = [
+    JSON.stringify({ step: 1, action: "click", ok: true, verdict: "MATCH", error: null, attempts: 1, undone: 0, reason: "r", diff: ["appeared listitem[Shirt M] in cart"] }),
+    JSON.stringify({ step: 2, action: "click", ok: false, verdict: null, error: "TARGET_OBSCURED", attempts: 1, undone: 0, reason: "covered", diff: [] }),
+  ].join("\n");
+  const result = await page.evaluate((lines) => window.loadTraces([
+    { name: "run.jsonl", json: lines },
+    { name: "0003-watch-ambiguous.json", json: { action: "watch", intent: null, verdict: "AMBIGUOUS", ok: false, error: null, reason: "no intent", diff: { appeared: [], disappeared: [], changed: [], moved: [], textsAppeared: [{ kind: "paragraph", text: "Hello", region: "main", frame: "" }], textsDisappeared: [], lines: [] } } },
+    { name: "broken.json", json: "{ not json" },
+  ]), cliLines);
+  assert.deepEqual(result, { steps: 3, problems: 1 });
+  const steps = await renderedSteps(page);
+  assert.deepEqual(steps.map((s) => [s.step, s.verdict]), [["1", "MATCH"], ["2", "ERROR"], ["3", "AMBIGUOUS"]]);
+  assert.match(steps[1].className, /v-error/);
+  assert.match(steps[2].className, /v-ambiguous/);
+  assert.deepEqual(steps[0].regions, ["cart"], "lines-only diffs are grouped by the region in the line");
+  assert.match(await page.textContent("#problem-list"), /broken\.json: not JSON/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("page-derived text is shown as text, never parsed as markup", async () => {
+  const { page } = await open();
+  const hostile = "<img src=x onerror=\"window.__owned=1\">";
+  await page.evaluate((name) => window.loadTraces([{ name: "0001-click-mismatch.json", json: {
+    step: 1, action: "click", target: { role: "button", name, region: name }, intent: name,
+    verdict: "MISMATCH", ok: false, error: "VERIFICATION_FAILED", reason: name, attempts: 1, undone: 0,
+    diff: { appeared: [{ ref: "e1", role: "button", name, region: name, frame: "", value: name }], disappeared: [], changed: [], moved: [], textsAppeared: [], textsDisappeared: [], lines: [name] },
+  } }]), hostile);
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => window.__owned), undefined);
+  assert.equal(await page.$$eval("#steps img", (l) => l.length), 0);
+  assert.match(await page.textContent("#steps"), /<img src=x onerror/);
+  await page.close();
+});
+
+test("the folder picker and the file picker load a trace directory", async () => {
+  const { page } = await open();
+  const files = sampleFiles.map((n) => ({ name: n, mimeType: "application/json", buffer: readFileSync(join(sampleDir, n)) }));
+  await page.setInputFiles("#pick-files", files.slice().reverse());
+  await page.waitForFunction(() => document.body.dataset.steps === "3");
+  assert.deepEqual((await renderedSteps(page)).map((s) => s.verdict), ["MATCH", "MATCH", "MISMATCH"]);
+  await page.setInputFiles("#pick-dir", sampleDir);
+  await page.waitForFunction(() => document.getElementById("run-title").textContent === "sample");
+  assert.equal(await page.getAttribute("body", "data-steps"), "3");
+  await page.close();
+});
+
+test("dropping files loads them", async () => {
+  const { page } = await open();
+  const json = readFileSync(join(sampleDir, sampleFiles[2]), "utf8");
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "0003-click-mismatch.json", { type: "application/json" }));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, json);
+  await page.waitForFunction(() => document.body.dataset.steps === "1");
+  assert.deepEqual((await renderedSteps(page)).map((s) => s.verdict), ["MISMATCH"]);
+  await page.close();
+});
+
+test("sample/traces.js matches the JSON files it was packed from", () => {
+  const packed = readFileSync(join(sampleDir, "traces.js"), "utf8");
+  const start = packed.indexOf("window.loadTraces(") + "window.loadTraces(".length;
+  const end = packed.lastIndexOf(", { title:");
+  const list = JSON.parse(packed.slice(start, end));
+  assert.deepEqual(list.map((f) => f.name), sampleFiles);
+  for (const f of list) assert.deepEqual(f.json, JSON.parse(readFileSync(join(sampleDir, f.name), "utf8")), f.name);
+});
