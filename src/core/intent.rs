@@ -1,1 +1,539 @@
-//! TODO
+//! Deterministic word matching: does an effect carry an element's name, does a sentence of
+//! intent describe an effect?
+//!
+//! Plain lexical matching, so the same inputs always give the same verdict and nothing has to
+//! leave the page: folded tokens (`text::tokens`: case and accents removed), the stop-words
+//! of Spanish, English, French and German dropped, and a light stemmer that strips common
+//! plural, gender, participle and nominalisation endings ("eliminada" ~ "eliminar",
+//! "supprimée" ~ "supprimer", "gelöscht" ~ "löschen", "shirts" ~ "shirt"). Two stems also
+//! match when they share a prefix of at least [`MIN_SHARED_PREFIX`] letters that covers three
+//! quarters of the shorter one ("deletion" ~ "deleted").
+//!
+//! Trade-off: no dictionary and no model. Synonyms do not match ("Confirm" is not "delete"),
+//! and a sentence that repeats the words of an effect matches it whatever its grammar says.
+//! Negated intents ("the account is not deleted") cannot be checked this way, so they never
+//! match: a wrong MATCH is worse than an honest AMBIGUOUS.
+
+use super::text;
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// At most this many distinct terms are kept from one phrase (names and texts are capped by
+/// the page, but judge inputs may come from anywhere).
+pub const MAX_TERMS: usize = 64;
+
+/// Two different stems match when they share at least this many leading letters (and the
+/// shared part covers three quarters of the shorter stem).
+pub const MIN_SHARED_PREFIX: usize = 5;
+
+/// An intent explains an effect when the effect covers at least this share of its terms.
+pub const INTENT_COVERAGE: f32 = 0.5;
+
+/// ... or when the intent covers at least this share of the effect's label terms (and two or
+/// more of them).
+pub const LABEL_COVERAGE: f32 = 0.75;
+
+// Function words of the four languages prufe is tested in, folded (no accents, lowercase).
+// Light verbs that only link subject and state ("queda", "wurde", "becomes") and verbs of
+// appearing ("appears", "aparece", "s'affiche", "erscheint") are included: they never name
+// what changed.
+const STOP_WORDS_ES: &[&str] = &[
+    "a", "al", "aparece", "aparecen", "como", "con", "de", "del", "e", "el", "ella", "en", "era",
+    "es", "esa", "ese", "eso", "esta", "estan", "este", "esto", "fue", "ha", "han", "hay", "la",
+    "las", "le", "les", "lo", "los", "mi", "mis", "o", "para", "pasa", "pero", "por", "queda",
+    "quedan", "que", "se", "sera", "ser", "si", "sin", "son", "su", "sus", "tu", "tus", "u", "un",
+    "una", "unas", "unos", "y", "ya",
+];
+const STOP_WORDS_EN: &[&str] = &[
+    "a", "am", "an", "and", "appear", "appears", "are", "as", "at", "be", "become", "becomes",
+    "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for", "from",
+    "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is", "it", "its",
+    "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the", "their", "then",
+    "there", "these", "this", "those", "to", "up", "was", "we", "were", "will", "with", "would",
+    "you", "your",
+];
+const STOP_WORDS_FR: &[&str] = &[
+    "affiche", "apparait", "au", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de", "des",
+    "devient", "du", "elle", "en", "est", "et", "etait", "ete", "etre", "il", "la", "le", "les",
+    "leur", "ma", "mes", "mon", "nos", "notre", "ou", "par", "pour", "qui", "que", "sa", "se",
+    "ses", "son", "sont", "sur", "ta", "tes", "ton", "un", "une", "vos", "votre",
+];
+const STOP_WORDS_DE: &[&str] = &[
+    "am",
+    "an",
+    "angezeigt",
+    "auf",
+    "aus",
+    "bei",
+    "das",
+    "dein",
+    "deine",
+    "dem",
+    "den",
+    "der",
+    "des",
+    "die",
+    "erscheint",
+    "ein",
+    "eine",
+    "einem",
+    "einen",
+    "einer",
+    "eines",
+    "er",
+    "es",
+    "fur",
+    "hat",
+    "haben",
+    "ihr",
+    "im",
+    "in",
+    "ist",
+    "jetzt",
+    "mein",
+    "meine",
+    "mit",
+    "nun",
+    "oder",
+    "sein",
+    "seine",
+    "sich",
+    "sie",
+    "sind",
+    "um",
+    "und",
+    "vom",
+    "von",
+    "war",
+    "werden",
+    "wir",
+    "wird",
+    "worden",
+    "wurde",
+    "zu",
+    "zum",
+    "zur",
+];
+/// The redaction marker carries no meaning of its own.
+const STOP_WORDS_PRUFE: &[&str] = &["redacted"];
+
+/// Words that turn a sentence into a statement about an absence, which a diff cannot confirm.
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "nothing", "none", "nicht", "kein", "keine", "keinen", "keiner", "nie",
+    "niemals", "pas", "jamais", "aucun", "aucune", "rien", "nunca", "jamas", "ningun", "ninguna",
+    "nada",
+];
+
+// Endings stripped by `stem`, longer before shorter where both could match; the first one
+// that leaves at least three letters wins. Folded forms (é → e).
+#[rustfmt::skip]
+const SUFFIXES: &[&str] = &[
+    // Spanish, French and English nominalisations; English and French -ment; German -ung.
+    "aciones", "ations", "acion", "ation", "iones", "ions", "ion", "ments", "ment", "ungen", "ung",
+    // Spanish participles and gerunds.
+    "iendo", "ados", "adas", "idos", "idas", "ando", "ado", "ada", "ido", "ida",
+    // English gerund and past; French feminine and plural participles; agent nouns.
+    "ing", "ees", "ers", "ern", "ed", "ee",
+    // Infinitives and German plurals.
+    "en", "er", "ar", "ir",
+    // Plural and gender.
+    "es", "as", "os", "s", "a", "o", "e",
+];
+
+fn stop_words() -> &'static HashSet<&'static str> {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| {
+        [
+            STOP_WORDS_ES,
+            STOP_WORDS_EN,
+            STOP_WORDS_FR,
+            STOP_WORDS_DE,
+            STOP_WORDS_PRUFE,
+        ]
+        .iter()
+        .flat_map(|words| words.iter().copied())
+        .collect()
+    })
+}
+
+/// Is a folded token a function word of Spanish, English, French or German?
+pub fn is_stop_word(token: &str) -> bool {
+    stop_words().contains(token)
+}
+
+/// Is a folded token a negation ("not", "nicht", "pas", "nunca"...)?
+pub fn is_negation(token: &str) -> bool {
+    NEGATIONS.contains(&token)
+}
+
+/// Drops French elisions (`l'`, `d'`, `qu'`...) and English possessive `'s`, so
+/// "l'article" is "article" and "shirt's" is "shirt".
+fn strip_elisions(s: &str) -> Cow<'_, str> {
+    if !s.contains(['\'', '’']) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    // Byte offset in `out` where the current word starts.
+    let mut word_start = 0;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' || c == '’' {
+            let word = out[word_start..].to_lowercase();
+            if matches!(
+                word.as_str(),
+                "l" | "d" | "j" | "s" | "c" | "n" | "m" | "t" | "qu"
+            ) {
+                out.truncate(word_start);
+            } else if chars.peek().is_some_and(|&n| n == 's' || n == 'S') {
+                let mut rest = chars.clone();
+                rest.next();
+                if !rest.peek().is_some_and(|n| n.is_alphanumeric()) {
+                    chars.next();
+                }
+            }
+            out.push(' ');
+            word_start = out.len();
+        } else {
+            out.push(c);
+            if !c.is_alphanumeric() {
+                word_start = out.len();
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Folded content words of `s` in order: elisions removed, stop-words dropped, not stemmed.
+/// "La cuenta queda eliminada" → `["cuenta", "eliminada"]`.
+pub fn content_tokens(s: &str) -> Vec<String> {
+    text::tokens(&strip_elisions(s))
+        .into_iter()
+        .filter(|t| !is_stop_word(t))
+        .collect()
+}
+
+/// The stem of a folded token: a German `ge…t` participle loses both ends, an English
+/// `-ied`/`-ies` becomes `-y` ("applied" → "apply"), otherwise the first ending of
+/// [`SUFFIXES`] that leaves at least three letters goes. Numbers and words of three letters
+/// or fewer are kept whole.
+pub fn stem(token: &str) -> Cow<'_, str> {
+    if token.len() <= 3 || token.bytes().all(|b| b.is_ascii_digit()) {
+        return Cow::Borrowed(token);
+    }
+    // German past participle: gelöscht → losch (löschen → losch), gekauft → kauf.
+    if token.len() >= 6 && token.starts_with("ge") && token.ends_with('t') {
+        return Cow::Borrowed(&token[2..token.len() - 1]);
+    }
+    if let Some(rest) = token
+        .strip_suffix("ied")
+        .or_else(|| token.strip_suffix("ies"))
+    {
+        if rest.len() >= 2 {
+            return Cow::Owned(format!("{rest}y"));
+        }
+    }
+    for suffix in SUFFIXES {
+        if let Some(rest) = token.strip_suffix(suffix) {
+            if rest.len() >= 3 {
+                return Cow::Borrowed(rest);
+            }
+        }
+    }
+    Cow::Borrowed(token)
+}
+
+/// Do two stems name the same thing? Equal, or sharing a prefix of at least
+/// [`MIN_SHARED_PREFIX`] characters that covers three quarters of the shorter stem.
+pub fn same_term(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    shared >= MIN_SHARED_PREFIX && shared * 4 >= shorter * 3
+}
+
+/// The key under which a stem is indexed so that every stem it may match (per [`same_term`])
+/// shares it: its first [`MIN_SHARED_PREFIX`] characters.
+pub fn bucket(stem: &str) -> &str {
+    match stem.char_indices().nth(MIN_SHARED_PREFIX) {
+        Some((i, _)) => &stem[..i],
+        None => stem,
+    }
+}
+
+/// The distinct stems of a phrase's content words, in order of first appearance, at most
+/// [`MAX_TERMS`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms {
+    stems: Vec<String>,
+}
+
+impl Terms {
+    pub fn of(s: &str) -> Terms {
+        let mut stems: Vec<String> = Vec::new();
+        for token in content_tokens(s) {
+            if stems.len() == MAX_TERMS {
+                break;
+            }
+            let st = stem(&token);
+            let st = st.as_ref();
+            if !stems.iter().any(|s| s == st) {
+                stems.push(st.to_owned());
+            }
+        }
+        Terms { stems }
+    }
+
+    /// The union of two term sets (`self` first), still capped at [`MAX_TERMS`].
+    pub fn with(mut self, other: &Terms) -> Terms {
+        for st in &other.stems {
+            if self.stems.len() == MAX_TERMS {
+                break;
+            }
+            if !self.stems.contains(st) {
+                self.stems.push(st.clone());
+            }
+        }
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stems.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.stems.len()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.stems.iter().map(String::as_str)
+    }
+
+    /// Does any of these terms match `stem`?
+    pub fn matches(&self, stem: &str) -> bool {
+        self.stems.iter().any(|s| same_term(s, stem))
+    }
+
+    /// How many of these terms `by` matches.
+    pub fn matched_by(&self, by: &Terms) -> usize {
+        self.iter().filter(|t| by.matches(t)).count()
+    }
+}
+
+/// The share of `of`'s terms that `by` matches; 0 when `of` has none.
+pub fn coverage(of: &Terms, by: &Terms) -> f32 {
+    if of.is_empty() {
+        return 0.0;
+    }
+    of.matched_by(by) as f32 / of.len() as f32
+}
+
+/// A caller's sentence of intent, ready to be held against effects.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Intent {
+    terms: Terms,
+    negated: bool,
+}
+
+impl Intent {
+    /// Parses a sentence in any of the supported languages.
+    pub fn parse(sentence: &str) -> Intent {
+        let folded = text::fold(sentence);
+        let negated = folded.contains("n't")
+            || folded.contains("n’t")
+            || text::tokens(&folded).iter().any(|t| is_negation(t));
+        Intent {
+            terms: Terms::of(sentence),
+            negated,
+        }
+    }
+
+    /// The intent's content terms.
+    pub fn terms(&self) -> &Terms {
+        &self.terms
+    }
+
+    /// False for an empty or negated sentence: such an intent never explains anything.
+    pub fn is_usable(&self) -> bool {
+        !self.negated && !self.terms.is_empty()
+    }
+
+    /// How well the intent explains an effect whose label (name or text) has the terms
+    /// `label`, in a context (region, changed field names, new values) with the terms
+    /// `context`. 0 means not at all; otherwise the larger of:
+    /// - the share of the intent's terms found in label and context, when it reaches
+    ///   [`INTENT_COVERAGE`] and at least one of them is in the label;
+    /// - the share of the label's terms found in the intent, when it reaches
+    ///   [`LABEL_COVERAGE`] with two terms or more.
+    pub fn score(&self, label: &Terms, context: &Terms) -> f32 {
+        if !self.is_usable() || label.is_empty() {
+            return 0.0;
+        }
+        let mut best = 0.0f32;
+        let from_label = self.terms.matched_by(label);
+        if from_label > 0 {
+            let total = self
+                .terms
+                .iter()
+                .filter(|t| label.matches(t) || context.matches(t))
+                .count();
+            let share = total as f32 / self.terms.len() as f32;
+            if share >= INTENT_COVERAGE {
+                best = share;
+            }
+        }
+        let label_matched = label.matched_by(&self.terms);
+        let label_share = label_matched as f32 / label.len() as f32;
+        if label_matched >= 2 && label_share >= LABEL_COVERAGE {
+            best = best.max(label_share);
+        }
+        best
+    }
+
+    /// Does the intent explain an effect labelled `label` in `context`? See [`Intent::score`].
+    pub fn explains(&self, label: &str, context: &str) -> bool {
+        self.score(&Terms::of(label), &Terms::of(context)) > 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_and_elisions() {
+        #[rustfmt::skip]
+        let cases: [(&str, &[&str]); 10] = [
+            ("La cuenta queda eliminada", &["cuenta", "eliminada"]),
+            ("the cart gains a shirt size M", &["cart", "gains", "shirt", "size", "m"]),
+            ("le compte est supprimé", &["compte", "supprime"]),
+            ("das Konto wurde gelöscht", &["konto", "geloscht"]),
+            ("l'article d'Anna est supprimé", &["article", "anna", "supprime"]),
+            ("l’article", &["article"]),
+            ("the shirt's size", &["shirt", "size"]),
+            ("Trousers L", &["trousers", "l"]),
+            ("", &[]),
+            ("[redacted]", &[]),
+        ];
+        for (input, want) in cases {
+            assert_eq!(content_tokens(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn stems() {
+        for (token, want) in [
+            ("eliminada", "elimin"),
+            ("eliminado", "elimin"),
+            ("eliminar", "elimin"),
+            ("eliminacion", "elimin"),
+            ("cuentas", "cuent"),
+            ("cuenta", "cuent"),
+            ("supprime", "supprim"),
+            ("supprimee", "supprim"),
+            ("supprimer", "supprim"),
+            ("geloscht", "losch"),
+            ("loschen", "losch"),
+            ("konto", "kont"),
+            ("konten", "kont"),
+            ("shirts", "shirt"),
+            ("shirt", "shirt"),
+            ("deleted", "delet"),
+            ("delete", "delet"),
+            ("deletion", "delet"),
+            ("orders", "ord"),
+            ("order", "ord"),
+            ("users", "user"),
+            ("payment", "pay"),
+            ("pay", "pay"),
+            ("bestellung", "bestell"),
+            ("bestellen", "bestell"),
+            ("applied", "apply"),
+            ("apply", "apply"),
+            ("categories", "category"),
+            ("pagar", "pag"),
+            ("pago", "pag"),
+            ("add", "add"),
+            ("m", "m"),
+            ("2024", "2024"),
+        ] {
+            assert_eq!(stem(token), want, "{token:?}");
+        }
+    }
+
+    #[test]
+    fn same_term_cases() {
+        for (a, b, want) in [
+            ("delet", "delet", true),
+            ("speich", "speicher", true),
+            ("confirm", "configur", false),
+            ("cart", "car", false),
+            ("m", "l", false),
+            ("losch", "loscht", true),
+        ] {
+            assert_eq!(same_term(a, b), want, "{a} ~ {b}");
+            assert_eq!(same_term(b, a), want, "{b} ~ {a}");
+            if want {
+                assert_eq!(bucket(a), bucket(b), "{a} and {b} must share a bucket");
+            }
+        }
+    }
+
+    #[test]
+    fn intents_explain_effects_in_four_languages() {
+        // (case, intent, effect label, effect context, explained?)
+        #[rustfmt::skip]
+        let cases = [
+            ("es account", "la cuenta queda eliminada", "Cuenta eliminada", "main", true),
+            ("es cart", "el carrito suma una camiseta talla M", "Camiseta M Quitar Camiseta M", "carrito", true),
+            ("es wrong product", "el carrito suma una camiseta", "Pantalon L Quitar Pantalon L", "carrito", false),
+            ("es counter only", "el carrito suma una camiseta", "Carrito: 1 artículo", "carrito", false),
+            ("es appears", "aparece el mensaje de confirmación", "Mensaje de confirmación enviado", "", true),
+            ("en cart", "the cart gains a shirt size M", "Shirt M", "cart", true),
+            ("en wrong size", "the cart gains a shirt size M", "Trousers L", "cart", false),
+            ("en long intent", "after confirming the dialog the account is deleted for good", "Account deleted", "", true),
+            ("en checked", "the newsletter box is checked", "Subscribe to the newsletter", "checked true", true),
+            ("en role word", "the profile menu shows", "Profile", "menu item banner", true),
+            ("en negated", "the account is not deleted", "Account deleted", "", false),
+            ("en contraction", "the account isn't deleted", "Account deleted", "", false),
+            ("fr account", "le compte est supprimé", "Compte supprimé", "", true),
+            ("fr feminine", "la commande est confirmée", "Commande confirmée", "", true),
+            ("fr elision", "l'adresse s'affiche", "Adresse enregistrée", "", true),
+            ("fr unrelated", "le compte est supprimé", "Panier mis à jour", "", false),
+            ("de account", "das Konto wurde gelöscht", "Konto gelöscht", "", true),
+            ("de infinitive", "Konto löschen", "Das Konto wurde gelöscht", "", true),
+            ("de plural", "die Konten werden gelöscht", "Konto gelöscht", "", true),
+            ("de unrelated", "das Konto wurde gelöscht", "Warenkorb aktualisiert", "", false),
+            ("region alone", "the cart gains a shirt", "Total 19.99", "cart", false),
+            ("empty intent", "", "Saved", "", false),
+            ("stop words only", "it is the one", "Saved", "", false),
+        ];
+        for (name, intent, label, context, want) in cases {
+            assert_eq!(
+                Intent::parse(intent).explains(label, context),
+                want,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn terms_are_distinct_capped_and_unioned() {
+        let t = Terms::of("Shirt shirts SHIRT M");
+        assert_eq!(t.iter().collect::<Vec<_>>(), vec!["shirt", "m"]);
+        let many: String = (0..200).map(|i| format!("word{i} ")).collect();
+        assert_eq!(Terms::of(&many).len(), MAX_TERMS);
+        let u = Terms::of("shirt").with(&Terms::of("cart shirt"));
+        assert_eq!(u.iter().collect::<Vec<_>>(), vec!["shirt", "cart"]);
+        assert_eq!(
+            coverage(
+                &Terms::of("Shirt M"),
+                &Terms::of("the cart gains a shirt size M")
+            ),
+            1.0
+        );
+        assert_eq!(coverage(&Terms::default(), &Terms::of("x")), 0.0);
+    }
+}

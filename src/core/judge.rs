@@ -1,1 +1,1746 @@
-//! TODO
+//! The verdict: did an action's effect match what was meant?
+//!
+//! Deterministic first, from the diff alone; AMBIGUOUS is the only answer that invites an
+//! arbiter, and it is what the judge says whenever the diff proves neither way. An empty diff
+//! is MISMATCH ("no effect") on a settled page and AMBIGUOUS on a page that was still
+//! changing, never MISMATCH.
+//!
+//! Clicks (and press, upload, drag, goto without a matching intent) are attributed:
+//! - **Own state.** A change of the target's own state (checked, pressed, selected, expanded,
+//!   value) or a move of the target explains itself: MATCH. Visibility and disabledness are
+//!   consequences (a dialog hiding its buttons), not evidence.
+//! - **Names.** Otherwise each effect is attributed by the names it carries ("Add Shirt M" →
+//!   `Shirt M` appears). The candidates are the target and its neighbours: elements of
+//!   `before` with the target's role and region whose role and label are still on the page
+//!   afterwards (the rows a recycled node may have shown instead). Each name's terms are
+//!   weighted by how distinctive they are among the candidates (`ln(1 + n / df)`, and zero
+//!   for a term every candidate shares, such as "Add"); an effect is attributed to the
+//!   candidate whose weighted name it covers to at least [`NAME_COVERAGE`] with the largest
+//!   matched weight (a tie attributes nothing). A neighbour's own state change counts for
+//!   that neighbour. A candidate merely appearing or disappearing is no evidence: a
+//!   virtualised list scrolls its rows in and out. Target only: MATCH; neighbours only:
+//!   MISMATCH naming the most cited one; both: AMBIGUOUS.
+//! - **Intent.** When no name explains the effect, the caller's sentence of intent may
+//!   (`intent` module): MATCH; else AMBIGUOUS.
+//!
+//! `press`, `upload`, `drag` and `goto` ask the intent first. `hover` weighs only what
+//! appeared (or was shown). `watch` has no target: the intent alone decides (MATCH or
+//! MISMATCH), and without one a change is AMBIGUOUS. `fill`, `check`, `uncheck` and `select`
+//! compare the target's field with the request (a sensitive value by keyed hash only), and a
+//! change of another field's value (or checked state, or selection) is MISMATCH naming it.
+//! A target already in the requested state, with no other field changed, is MATCH:
+//! re-filling a field with its own value did what was meant.
+//!
+//! Trade-off: neighbours are restricted to the target's role and region to keep honest
+//! effects elsewhere ("Cart total 19.99" next to a "Cart" button) from being pinned on them;
+//! a wrong click that lands on another role or region is left AMBIGUOUS, not MISMATCH.
+
+use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
+use super::error::{Error, ErrorCode, Result};
+use super::identity::{describe_element, Identity};
+use super::intent::{self, Intent, Terms};
+use super::model::{limits, Element, Role, Snapshot, Text, Tristate, REDACTED};
+use super::text;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A candidate's name explains an effect when the effect carries at least this share of the
+/// name's weighted terms.
+pub const NAME_COVERAGE: f32 = 0.6;
+
+/// At most this many effects are weighed (the first ones in diff order); the verdict on a
+/// page that changes more than that rests on them.
+pub const MAX_EFFECTS: usize = 1_000;
+
+/// At most this many neighbours are candidates: the nearest to the target in document order.
+pub const MAX_NEIGHBOURS: usize = 2_000;
+
+/// An intent is read up to this many characters.
+pub const MAX_INTENT_CHARS: usize = 2_000;
+
+/// What the caller did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionKind {
+    Click,
+    Fill,
+    Check,
+    Uncheck,
+    Select,
+    Press,
+    Hover,
+    Upload,
+    Drag,
+    Goto,
+    Watch,
+}
+
+impl ActionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Click => "click",
+            ActionKind::Fill => "fill",
+            ActionKind::Check => "check",
+            ActionKind::Uncheck => "uncheck",
+            ActionKind::Select => "select",
+            ActionKind::Press => "press",
+            ActionKind::Hover => "hover",
+            ActionKind::Upload => "upload",
+            ActionKind::Drag => "drag",
+            ActionKind::Goto => "goto",
+            ActionKind::Watch => "watch",
+        }
+    }
+
+    /// Actions aimed at one element; `press` and `goto` may have one, `watch` has none.
+    pub fn needs_target(self) -> bool {
+        !matches!(
+            self,
+            ActionKind::Press | ActionKind::Goto | ActionKind::Watch
+        )
+    }
+}
+
+/// An action to judge. `value` is what a fill asked for; for a sensitive target the caller
+/// passes `valueHash` (`prufe.hash(value)`, keyed in the page) instead, and the judge never
+/// reads, compares or prints a secret value.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Action {
+    pub kind: ActionKind,
+    /// The element `resolve` returned (from `before`).
+    #[serde(default)]
+    pub target: Option<Element>,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub value_hash: Option<String>,
+    /// The option a `select` asked for.
+    #[serde(default)]
+    pub option: Option<String>,
+    /// What the caller means to happen, in words, in any language.
+    #[serde(default)]
+    pub intent: Option<String>,
+}
+
+impl fmt::Debug for Action {
+    /// The requested value is never printed: it may be a secret.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Action")
+            .field("kind", &self.kind)
+            .field("target", &self.target)
+            .field("value", &self.value.as_ref().map(|_| REDACTED))
+            .field("value_hash", &self.value_hash)
+            .field("option", &self.option)
+            .field("intent", &self.intent)
+            .finish()
+    }
+}
+
+/// How to judge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct JudgeOptions {
+    /// The page settled before `after` was taken. When false, an absent effect may be yet
+    /// to come, so it is AMBIGUOUS, never MISMATCH.
+    pub stable: bool,
+    /// Judge only changes in these regions (prefixes, as `DiffOptions::regions`).
+    pub regions: Vec<String>,
+    /// Ignore changes in these regions (a ticker, a clock).
+    pub ignore_regions: Vec<String>,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            stable: true,
+            regions: Vec::new(),
+            ignore_regions: Vec::new(),
+        }
+    }
+}
+
+/// The three answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum VerdictKind {
+    /// The effect is the one intended.
+    Match,
+    /// The diff proves the effect is not the one intended (or that there was none).
+    Mismatch,
+    /// The diff proves neither.
+    Ambiguous,
+}
+
+/// The element an effect was attributed to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attribution {
+    pub role: Role,
+    /// The element's label: its name, else its observed text.
+    pub name: String,
+    pub region: String,
+}
+
+impl Attribution {
+    pub fn of(e: &Element) -> Self {
+        Attribution {
+            role: e.role,
+            name: e.label().to_owned(),
+            region: e.region.clone(),
+        }
+    }
+}
+
+/// The judge's answer. `reason` is one sentence built from redacted data only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    pub verdict: VerdictKind,
+    pub reason: String,
+    pub attributed_to: Option<Attribution>,
+    pub diff: Diff,
+}
+
+/// Judges `action` from the diff of `before` and `after` (restricted to the regions `opts`
+/// keeps). Deterministic: equal inputs give equal verdicts. Fails only with
+/// `INVALID_ACTION` when an action that aims at an element comes without a target.
+pub fn judge(
+    action: &Action,
+    before: &Snapshot,
+    after: &Snapshot,
+    opts: &JudgeOptions,
+) -> Result<Verdict> {
+    let target = match action.kind {
+        ActionKind::Watch => None,
+        kind => match &action.target {
+            None if kind.needs_target() => {
+                return Err(Error::new(
+                    ErrorCode::InvalidAction,
+                    format!(
+                        "a {} needs a target: pass the element resolve returned",
+                        kind.as_str()
+                    ),
+                ))
+            }
+            target => target.as_ref(),
+        },
+    };
+    let diff_opts = DiffOptions {
+        regions: opts.regions.clone(),
+        ignore_regions: opts.ignore_regions.clone(),
+    };
+    let diff = diff(before, after, &diff_opts);
+    let intent = action
+        .intent
+        .as_deref()
+        .map(|s| Intent::parse(&text::cap(s, MAX_INTENT_CHARS)));
+    let finding = Judge {
+        action,
+        before,
+        after,
+        diff: &diff,
+        stable: opts.stable,
+        intent: intent.as_ref(),
+    }
+    .run(target);
+    Ok(Verdict {
+        verdict: finding.verdict,
+        reason: finding.reason,
+        attributed_to: finding.attributed_to,
+        diff,
+    })
+}
+
+struct Finding {
+    verdict: VerdictKind,
+    reason: String,
+    attributed_to: Option<Attribution>,
+}
+
+fn finding(verdict: VerdictKind, reason: String, to: Option<&Element>) -> Finding {
+    Finding {
+        verdict,
+        reason,
+        attributed_to: to.map(Attribution::of),
+    }
+}
+
+fn matched(reason: String, to: Option<&Element>) -> Finding {
+    finding(VerdictKind::Match, reason, to)
+}
+
+fn mismatch(reason: String, to: Option<&Element>) -> Finding {
+    finding(VerdictKind::Mismatch, reason, to)
+}
+
+fn ambiguous(reason: String) -> Finding {
+    finding(VerdictKind::Ambiguous, reason, None)
+}
+
+/// One observed difference, as evidence.
+#[derive(Debug, Clone, Copy)]
+enum Effect<'d> {
+    Appeared(&'d Element),
+    Disappeared(&'d Element),
+    Changed(&'d Changed),
+    Moved(&'d Moved),
+    TextAppeared(&'d Text),
+    TextDisappeared(&'d Text),
+}
+
+impl<'d> Effect<'d> {
+    /// Appearances and changes first, then disappearances; at most [`MAX_EFFECTS`].
+    fn all(d: &'d Diff) -> Vec<Effect<'d>> {
+        d.appeared
+            .iter()
+            .map(Effect::Appeared)
+            .chain(d.changed.iter().map(Effect::Changed))
+            .chain(d.moved.iter().map(Effect::Moved))
+            .chain(d.texts_appeared.iter().map(Effect::TextAppeared))
+            .chain(d.disappeared.iter().map(Effect::Disappeared))
+            .chain(d.texts_disappeared.iter().map(Effect::TextDisappeared))
+            .take(MAX_EFFECTS)
+            .collect()
+    }
+
+    /// The element the effect is about, as it was known before (for identity checks).
+    fn element(&self) -> Option<&'d Element> {
+        match *self {
+            Effect::Appeared(e) | Effect::Disappeared(e) => Some(e),
+            Effect::Changed(c) => Some(&c.before),
+            Effect::Moved(m) => Some(&m.before),
+            Effect::TextAppeared(_) | Effect::TextDisappeared(_) => None,
+        }
+    }
+
+    fn label(&self) -> &'d str {
+        match *self {
+            Effect::Appeared(e) | Effect::Disappeared(e) => e.label(),
+            Effect::Changed(c) => c.after.label(),
+            Effect::Moved(m) => m.after.label(),
+            Effect::TextAppeared(t) | Effect::TextDisappeared(t) => &t.text,
+        }
+    }
+
+    /// Words around the label: the role, regions, the names of changed fields and their new
+    /// values (as shown, so redacted where sensitive).
+    fn context(&self) -> String {
+        match *self {
+            Effect::Appeared(e) | Effect::Disappeared(e) => {
+                format!("{} {}", role_words(e.role), e.region)
+            }
+            Effect::Changed(c) => {
+                let mut s = format!("{} {}", role_words(c.after.role), c.after.region);
+                for f in &c.fields {
+                    s.push(' ');
+                    s.push_str(f.field.as_str());
+                    if let Some(v) = &f.after {
+                        s.push(' ');
+                        s.push_str(v);
+                    }
+                }
+                s
+            }
+            Effect::Moved(m) => format!(
+                "{} {} {}",
+                role_words(m.after.role),
+                m.before.region,
+                m.after.region
+            ),
+            Effect::TextAppeared(t) | Effect::TextDisappeared(t) => t.region.clone(),
+        }
+    }
+
+    fn line(&self) -> String {
+        match *self {
+            Effect::Appeared(e) => diff::line_appeared(e),
+            Effect::Disappeared(e) => diff::line_disappeared(e),
+            Effect::Changed(c) => diff::line_changed(c),
+            Effect::Moved(m) => diff::line_moved(m),
+            Effect::TextAppeared(t) => diff::line_text_appeared(t),
+            Effect::TextDisappeared(t) => diff::line_text_disappeared(t),
+        }
+    }
+
+    /// Something became visible: an element or text appeared, or a hidden one was shown.
+    fn is_appearance(&self) -> bool {
+        match *self {
+            Effect::Appeared(e) => e.visible,
+            Effect::TextAppeared(_) => true,
+            Effect::Changed(c) => c.has(Field::Visible) && c.after.visible,
+            _ => false,
+        }
+    }
+
+    /// Does the effect change an element's own state (or place)?
+    fn is_own_state(&self) -> bool {
+        match *self {
+            Effect::Changed(c) => c.fields.iter().any(|f| is_own_field(f.field)),
+            Effect::Moved(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A role as the words a person would use for it in a sentence of intent.
+fn role_words(role: Role) -> &'static str {
+    match role {
+        Role::Alertdialog => "alert dialog",
+        Role::Columnheader => "column header",
+        Role::Combobox => "combo box",
+        Role::Contentinfo => "footer",
+        Role::Gridcell => "grid cell",
+        Role::Img => "image",
+        Role::Listitem => "list item",
+        Role::Menubar => "menu bar",
+        Role::Menuitem => "menu item",
+        Role::Menuitemcheckbox => "menu item checkbox",
+        Role::Menuitemradio => "menu item radio",
+        Role::Progressbar => "progress bar",
+        Role::Radiogroup => "radio group",
+        Role::Rowheader => "row header",
+        Role::Searchbox => "search box",
+        Role::Spinbutton => "spin button",
+        Role::Tablist => "tab list",
+        Role::Tabpanel => "tab panel",
+        Role::Textbox => "text box",
+        Role::Treeitem => "tree item",
+        Role::Generic | Role::None | Role::Unknown => "",
+        other => other.as_str(),
+    }
+}
+
+/// Fields that are an element's own state, changed by acting on it. Visibility and
+/// disabledness are consequences (a dialog hiding its buttons), not evidence.
+fn is_own_field(f: Field) -> bool {
+    matches!(
+        f,
+        Field::Checked | Field::Pressed | Field::Selected | Field::Expanded | Field::Value
+    )
+}
+
+fn same_ref(e: &Element, target: &Element) -> bool {
+    !target.reference.is_empty() && e.reference == target.reference
+}
+
+/// Who the name evidence points to.
+enum Named<'d, 's> {
+    Target(Effect<'d>),
+    Neighbour(&'s Element, Effect<'d>),
+    Both {
+        target: Effect<'d>,
+        neighbour: &'s Element,
+        effect: Effect<'d>,
+    },
+    Nobody,
+}
+
+/// The target and its neighbours, with distinctiveness weights for the terms of their names.
+struct Candidates<'s> {
+    /// `members[0]` is the target.
+    members: Vec<&'s Element>,
+    identities: FxHashMap<Identity<'s>, usize>,
+    terms: Vec<Vec<String>>,
+    weights: Vec<Vec<f32>>,
+    total: Vec<f32>,
+    /// `intent::bucket` of a term → (member, term index), for terms of positive weight.
+    index: FxHashMap<String, Vec<(usize, usize)>>,
+}
+
+impl<'s> Candidates<'s> {
+    fn new(target: &'s Element, before: &'s Snapshot, after: &Snapshot) -> Self {
+        // Present afterwards anywhere: a neighbour that moved is still a neighbour.
+        let present: FxHashSet<(Role, &str)> =
+            after.elements.iter().map(|e| (e.role, e.label())).collect();
+        let mut labels: FxHashSet<&str> = FxHashSet::default();
+        labels.insert(target.label());
+        let mut pool: Vec<(usize, &'s Element)> = before
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                e.role == target.role
+                    && e.region == target.region
+                    && !e.label().is_empty()
+                    && present.contains(&(e.role, e.label()))
+            })
+            .filter(|(_, e)| labels.insert(e.label()))
+            .collect();
+        if pool.len() > MAX_NEIGHBOURS {
+            let at = before
+                .elements
+                .iter()
+                .position(|e| same_ref(e, target))
+                .or_else(|| {
+                    before
+                        .elements
+                        .iter()
+                        .position(|e| Identity::of(e) == Identity::of(target))
+                })
+                .unwrap_or(0);
+            pool.sort_by_key(|&(i, _)| (i.abs_diff(at), i));
+            pool.truncate(MAX_NEIGHBOURS);
+            pool.sort_by_key(|&(i, _)| i);
+        }
+        let members: Vec<&'s Element> = std::iter::once(target)
+            .chain(pool.into_iter().map(|(_, e)| e))
+            .collect();
+        let terms: Vec<Vec<String>> = members
+            .iter()
+            .map(|e| Terms::of(e.label()).iter().map(str::to_owned).collect())
+            .collect();
+        let mut df: FxHashMap<&str, usize> = FxHashMap::default();
+        for t in terms.iter().flatten() {
+            *df.entry(t.as_str()).or_default() += 1;
+        }
+        let n = members.len();
+        let weights: Vec<Vec<f32>> = terms
+            .iter()
+            .map(|ts| {
+                ts.iter()
+                    .map(|t| {
+                        let d = df[t.as_str()];
+                        if n >= 2 && d == n {
+                            0.0
+                        } else {
+                            (1.0 + n as f32 / d as f32).ln()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let total = weights.iter().map(|w| w.iter().sum()).collect();
+        let mut index: FxHashMap<String, Vec<(usize, usize)>> = FxHashMap::default();
+        for (m, ts) in terms.iter().enumerate() {
+            for (i, t) in ts.iter().enumerate() {
+                if weights[m][i] > 0.0 {
+                    index
+                        .entry(intent::bucket(t).to_owned())
+                        .or_default()
+                        .push((m, i));
+                }
+            }
+        }
+        let mut identities = FxHashMap::default();
+        for (m, e) in members.iter().enumerate() {
+            identities.entry(Identity::of(e)).or_insert(m);
+        }
+        Candidates {
+            members,
+            identities,
+            terms,
+            weights,
+            total,
+            index,
+        }
+    }
+
+    /// The member whose name `label` carries best, if exactly one does.
+    fn carried_by(&self, label: &Terms) -> Option<usize> {
+        let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
+        let mut weight: FxHashMap<usize, f32> = FxHashMap::default();
+        for term in label.iter() {
+            let Some(list) = self.index.get(intent::bucket(term)) else {
+                continue;
+            };
+            for &(m, i) in list {
+                if intent::same_term(term, &self.terms[m][i]) && seen.insert((m, i)) {
+                    *weight.entry(m).or_default() += self.weights[m][i];
+                }
+            }
+        }
+        let mut found: Vec<(usize, f32)> = weight
+            .into_iter()
+            .filter(|&(m, w)| self.total[m] > 0.0 && w / self.total[m] >= NAME_COVERAGE)
+            .collect();
+        found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        match found.as_slice() {
+            [] => None,
+            [(m, _)] => Some(*m),
+            [(m, w), (_, w2), ..] => (w - w2 > 1e-4).then_some(*m),
+        }
+    }
+}
+
+struct Judge<'a> {
+    action: &'a Action,
+    before: &'a Snapshot,
+    after: &'a Snapshot,
+    diff: &'a Diff,
+    stable: bool,
+    intent: Option<&'a Intent>,
+}
+
+/// The outcome of comparing a field's value with what the action asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ValueCheck {
+    Equal,
+    Differs,
+    /// Nothing was requested.
+    NoRequest,
+    /// The value cannot be compared without reading a secret (or is absent).
+    Unverifiable,
+}
+
+impl<'a> Judge<'a> {
+    fn run(&self, target: Option<&'a Element>) -> Finding {
+        let kind = self.action.kind;
+        match (kind, target) {
+            (ActionKind::Fill, Some(t)) => self.fill(t),
+            (ActionKind::Check, Some(t)) => self.toggle(t, true),
+            (ActionKind::Uncheck, Some(t)) => self.toggle(t, false),
+            (ActionKind::Select, Some(t)) => self.select(t),
+            _ if self.diff.empty => self.no_effect("the page did not change"),
+            (ActionKind::Watch, _) => self.watch(),
+            (ActionKind::Hover, Some(t)) => self.hover(t),
+            (ActionKind::Click, Some(t)) => self.click(t),
+            // press, upload, drag, goto: a declared intent decides first.
+            (_, t) => {
+                let effects = Effect::all(self.diff);
+                if let Some(f) = self.by_intent(&effects, t) {
+                    return f;
+                }
+                match t {
+                    Some(t) => self.click(t),
+                    None => self.unexplained(&effects, "there is no target to attribute it to"),
+                }
+            }
+        }
+    }
+
+    /// Nothing (relevant) changed: proof of failure on a settled page, nothing on a busy one.
+    fn no_effect(&self, what: &str) -> Finding {
+        if self.stable {
+            mismatch(format!("no effect: {what}"), None)
+        } else {
+            ambiguous(format!(
+                "no effect yet: {what}, but the page was still changing, so it may be late"
+            ))
+        }
+    }
+
+    fn target_change(&self, t: &Element) -> Option<&'a Changed> {
+        let changed = &self.diff.changed;
+        changed
+            .iter()
+            .find(|c| same_ref(&c.before, t) || same_ref(&c.after, t))
+            .or_else(|| {
+                changed
+                    .iter()
+                    .find(|c| Identity::of(&c.before) == Identity::of(t))
+            })
+    }
+
+    fn target_move(&self, t: &Element) -> Option<&'a Moved> {
+        let moved = &self.diff.moved;
+        moved
+            .iter()
+            .find(|m| same_ref(&m.before, t) || same_ref(&m.after, t))
+            .or_else(|| {
+                moved
+                    .iter()
+                    .find(|m| Identity::of(&m.before) == Identity::of(t))
+            })
+    }
+
+    /// The target as it is in `after`: same ref, else same identity.
+    fn current(&self, t: &Element) -> Option<&'a Element> {
+        let elements = &self.after.elements;
+        elements
+            .iter()
+            .find(|e| same_ref(e, t))
+            .or_else(|| elements.iter().find(|e| Identity::of(e) == Identity::of(t)))
+    }
+
+    /// The target's own state changed, or it moved: the line saying so.
+    fn own_change(&self, t: &Element) -> Option<String> {
+        if let Some(c) = self
+            .target_change(t)
+            .filter(|c| Effect::Changed(c).is_own_state())
+        {
+            return Some(diff::line_changed(c));
+        }
+        self.target_move(t).map(diff::line_moved)
+    }
+
+    /// Attributes `effects` by the names they carry (see the module docs).
+    fn named<'s>(&self, candidates: &Candidates<'s>, effects: &[Effect<'a>]) -> Named<'a, 's> {
+        let mut target: Option<Effect<'a>> = None;
+        let mut neighbours: Vec<(usize, usize, Effect<'a>)> = Vec::new();
+        let mut credit = |m: usize, effect: Effect<'a>| {
+            if m == 0 {
+                target.get_or_insert(effect);
+            } else if let Some(slot) = neighbours.iter_mut().find(|(n, _, _)| *n == m) {
+                slot.1 += 1;
+            } else {
+                neighbours.push((m, 1, effect));
+            }
+        };
+        for &effect in effects {
+            let member = effect
+                .element()
+                .and_then(|e| candidates.identities.get(&Identity::of(e)).copied());
+            match member {
+                Some(m) if effect.is_own_state() => credit(m, effect),
+                Some(_) => {}
+                None => {
+                    if let Some(m) = candidates.carried_by(&Terms::of(effect.label())) {
+                        credit(m, effect);
+                    }
+                }
+            }
+        }
+        // The neighbour with the most evidence; the first one seen among equals.
+        let top = neighbours
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, &(_, count, _))| (count, std::cmp::Reverse(i)));
+        match (target, top) {
+            (None, None) => Named::Nobody,
+            (Some(t), None) => Named::Target(t),
+            (None, Some((_, &(m, _, e)))) => Named::Neighbour(candidates.members[m], e),
+            (Some(t), Some((_, &(m, _, e)))) => Named::Both {
+                target: t,
+                neighbour: candidates.members[m],
+                effect: e,
+            },
+        }
+    }
+
+    /// The intent's best explained effect, as a MATCH.
+    fn by_intent(&self, effects: &[Effect<'a>], target: Option<&Element>) -> Option<Finding> {
+        let intent = self.intent.filter(|i| i.is_usable())?;
+        let mut best: Option<(f32, Effect)> = None;
+        for &effect in effects {
+            let score = intent.score(&Terms::of(effect.label()), &Terms::of(&effect.context()));
+            if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, effect));
+            }
+        }
+        best.map(|(_, e)| {
+            matched(
+                format!("the intent explains the effect: {}", e.line()),
+                target,
+            )
+        })
+    }
+
+    fn unexplained(&self, effects: &[Effect<'a>], why: &str) -> Finding {
+        let first = effects.first().map(Effect::line).unwrap_or_default();
+        let intent = match self.intent {
+            None => "; declare an intent to decide",
+            Some(i) if i.is_usable() => ", nor does the intent",
+            Some(_) => "; the intent is empty or negated, so it cannot be checked",
+        };
+        ambiguous(format!("{why}{intent} ({first})"))
+    }
+
+    /// Attribution by own state, then names, then intent.
+    fn attribute(&self, t: &'a Element, effects: &[Effect<'a>]) -> Finding {
+        if let Some(line) = self.own_change(t) {
+            return matched(format!("the target's own state changed: {line}"), Some(t));
+        }
+        let candidates = Candidates::new(t, self.before, self.after);
+        match self.named(&candidates, effects) {
+            Named::Target(e) => matched(
+                format!("the effect carries the target's name: {}", e.line()),
+                Some(t),
+            ),
+            Named::Neighbour(n, e) => mismatch(
+                format!(
+                    "the effect belongs to {}, not to the target: {}",
+                    describe_element(n),
+                    e.line()
+                ),
+                Some(n),
+            ),
+            Named::Both {
+                target,
+                neighbour,
+                effect,
+            } => ambiguous(format!(
+                "the effect carries the target's name ({}) and also {}'s ({})",
+                target.line(),
+                describe_element(neighbour),
+                effect.line()
+            )),
+            Named::Nobody => self.by_intent(effects, Some(t)).unwrap_or_else(|| {
+                self.unexplained(effects, "no element's name explains the effect")
+            }),
+        }
+    }
+
+    fn click(&self, t: &'a Element) -> Finding {
+        self.attribute(t, &Effect::all(self.diff))
+    }
+
+    /// Hover: something must appear that the target's name or the intent explains.
+    fn hover(&self, t: &'a Element) -> Finding {
+        if let Some(line) = self.own_change(t) {
+            return matched(format!("the target's own state changed: {line}"), Some(t));
+        }
+        let shown: Vec<Effect> = Effect::all(self.diff)
+            .into_iter()
+            .filter(Effect::is_appearance)
+            .collect();
+        if shown.is_empty() {
+            let first = self.diff.lines.first().cloned().unwrap_or_default();
+            return ambiguous(format!(
+                "nothing appeared on hover, though the page changed ({first})"
+            ));
+        }
+        self.attribute(t, &shown)
+    }
+
+    fn watch(&self) -> Finding {
+        let effects = Effect::all(self.diff);
+        match self.intent {
+            None => ambiguous(format!(
+                "the page changed ({} differences) but no intent was declared, so nothing says whether that was meant",
+                self.diff.lines.len()
+            )),
+            Some(i) if !i.is_usable() => self.unexplained(&effects, "the page changed"),
+            Some(_) => self.by_intent(&effects, None).unwrap_or_else(|| {
+                let first = effects.first().map(Effect::line).unwrap_or_default();
+                mismatch(format!("the intent explains none of the observed changes ({first})"), None)
+            }),
+        }
+    }
+
+    /// Compares an element's value with the request: by keyed hash when the element is
+    /// sensitive (never reading the value), else by text.
+    /// `loose` compares case-insensitively (option labels); a fill compares exactly, up to
+    /// whitespace.
+    fn check_value(
+        &self,
+        e: &Element,
+        target: &Element,
+        wanted: Option<&str>,
+        loose: bool,
+    ) -> ValueCheck {
+        let secret = target.sensitive
+            || e.sensitive
+            || e.value_hash.is_some()
+            || e.value.as_deref() == Some(REDACTED);
+        let by_hash = match (&self.action.value_hash, &e.value_hash) {
+            (Some(want), Some(got)) => Some(if want == got {
+                ValueCheck::Equal
+            } else {
+                ValueCheck::Differs
+            }),
+            (Some(_), None) => Some(ValueCheck::Unverifiable),
+            (None, _) => None,
+        };
+        if secret {
+            return by_hash.unwrap_or(if wanted.is_some() {
+                ValueCheck::Unverifiable
+            } else {
+                ValueCheck::NoRequest
+            });
+        }
+        match (wanted, e.value.as_deref()) {
+            (Some(want), Some(got)) => {
+                let capped = text::cap(want, limits::MAX_TEXT_CHARS);
+                let equal = got == want
+                    || got == capped
+                    || text::normalize_whitespace(got) == text::normalize_whitespace(&capped)
+                    || (loose && text::normalize_key(got) == text::normalize_key(&capped));
+                if equal {
+                    ValueCheck::Equal
+                } else {
+                    ValueCheck::Differs
+                }
+            }
+            (Some(_), None) => ValueCheck::Unverifiable,
+            (None, _) => by_hash.unwrap_or(ValueCheck::NoRequest),
+        }
+    }
+
+    /// Fill: only the target's value changed, to the requested one.
+    fn fill(&self, t: &'a Element) -> Finding {
+        let own = self.target_change(t).filter(|c| c.has(Field::Value));
+        let wanted = self.action.value.as_deref();
+        if let Some(other) = self
+            .diff
+            .changed
+            .iter()
+            .find(|c| c.has(Field::Value) && !own.is_some_and(|o| std::ptr::eq(*c, o)))
+        {
+            let how = if own.is_some() {
+                "as well as the target's"
+            } else {
+                "instead of the target's"
+            };
+            return mismatch(
+                format!(
+                    "the value of {} changed {how}: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        if let Some(c) = own {
+            let line = diff::line_changed(c);
+            return match self.check_value(&c.after, t, wanted, false) {
+                ValueCheck::Equal => matched(format!("the target holds the requested value: {line}"), Some(t)),
+                ValueCheck::NoRequest => matched(format!("the target's value changed (nothing to compare it with): {line}"), Some(t)),
+                ValueCheck::Differs => mismatch(format!("the target's value changed, but not to the requested one: {line}"), Some(t)),
+                ValueCheck::Unverifiable => ambiguous(format!(
+                    "the target's value changed, but it is sensitive and no valueHash was given to compare it: {line}"
+                )),
+            };
+        }
+        if self
+            .current(t)
+            .is_some_and(|e| self.check_value(e, t, wanted, false) == ValueCheck::Equal)
+        {
+            return matched(
+                "the target already held the requested value".to_owned(),
+                Some(t),
+            );
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the target's value did not change"
+        })
+    }
+
+    /// Check and uncheck: the target's checked state (pressed, for a toggle button) became
+    /// the one asked for.
+    fn toggle(&self, t: &'a Element, on: bool) -> Finding {
+        let field = if t.checked.is_none() && t.pressed.is_some() {
+            Field::Pressed
+        } else {
+            Field::Checked
+        };
+        let state = |e: &Element| {
+            if field == Field::Checked {
+                e.checked
+            } else {
+                e.pressed
+            }
+        };
+        let want = Tristate::from(on);
+        let word = if on { "checked" } else { "unchecked" };
+        if let Some(c) = self.target_change(t).filter(|c| c.has(field)) {
+            let line = diff::line_changed(c);
+            return if state(&c.after) == Some(want) {
+                matched(format!("the target is now {word}: {line}"), Some(t))
+            } else {
+                mismatch(format!("the target was to be {word}, but: {line}"), Some(t))
+            };
+        }
+        if let Some(other) = self
+            .diff
+            .changed
+            .iter()
+            .find(|c| c.has(Field::Checked) || c.has(Field::Pressed))
+        {
+            return mismatch(
+                format!(
+                    "{} changed instead of the target: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        if self.current(t).is_some_and(|e| state(e) == Some(want)) {
+            return matched(format!("the target was already {word}"), Some(t));
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the target's state did not change"
+        })
+    }
+
+    /// Select: the target shows the requested option, or that option became selected.
+    fn select(&self, t: &'a Element) -> Finding {
+        let wanted = self.action.option.as_deref();
+        let key = wanted.map(text::normalize_key);
+        let is_wanted = |label: &str| {
+            key.as_deref()
+                .is_none_or(|k| text::normalize_key(label) == k)
+        };
+        let chosen: Vec<&Changed> = self
+            .diff
+            .changed
+            .iter()
+            .filter(|c| c.has(Field::Selected) && c.after.selected == Some(true))
+            .collect();
+        let own = self.target_change(t).filter(|c| c.has(Field::Value));
+        if let Some(c) = own {
+            let line = diff::line_changed(c);
+            return match self.check_value(&c.after, t, wanted, true) {
+                ValueCheck::Equal | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
+                _ if chosen.iter().any(|o| is_wanted(o.after.label())) => {
+                    matched(format!("the requested option is selected: {line}"), Some(t))
+                }
+                ValueCheck::Differs => mismatch(format!("the target shows another option than the requested one: {line}"), Some(t)),
+                ValueCheck::Unverifiable => ambiguous(format!(
+                    "the target's value changed, but it cannot be compared without reading it: {line}"
+                )),
+            };
+        }
+        if let Some(o) = chosen.iter().find(|o| is_wanted(o.after.label())) {
+            return matched(
+                format!(
+                    "the requested option is selected: {}",
+                    diff::line_changed(o)
+                ),
+                Some(t),
+            );
+        }
+        if let Some(o) = chosen.first() {
+            return mismatch(
+                format!(
+                    "{} was selected, not the requested option: {}",
+                    describe_element(&o.after),
+                    diff::line_changed(o)
+                ),
+                Some(&o.after),
+            );
+        }
+        if let Some(other) = self.diff.changed.iter().find(|c| c.has(Field::Value)) {
+            return mismatch(
+                format!(
+                    "the value of {} changed instead of the target's: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        let shows = self
+            .current(t)
+            .is_some_and(|e| self.check_value(e, t, wanted, true) == ValueCheck::Equal);
+        let option_selected = wanted.is_some()
+            && self.after.elements.iter().any(|e| {
+                e.role == Role::Option
+                    && e.selected == Some(true)
+                    && is_wanted(e.label())
+                    && diff::region_matches(&e.region, &t.region)
+            });
+        if shows || option_selected {
+            return matched(
+                "the requested option was already selected".to_owned(),
+                Some(t),
+            );
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the selection did not change"
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::{Context, TextKind};
+
+    const PRODUCTS: &str = "catalogue/list:products";
+    const FORM: &str = "form[Checkout]";
+
+    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
+        Element {
+            reference: reference.into(),
+            role,
+            name: name.into(),
+            region: region.into(),
+            visible: true,
+            ..Default::default()
+        }
+    }
+
+    fn item(reference: &str, text: &str, region: &str) -> Element {
+        Element {
+            text: Some(text.into()),
+            ..el(reference, Role::Listitem, "", region)
+        }
+    }
+
+    fn text(t: &str, region: &str) -> Text {
+        Text {
+            kind: TextKind::Status,
+            text: t.into(),
+            region: region.into(),
+            frame: String::new(),
+        }
+    }
+
+    /// A shop: a catalogue, a cart, a toolbar, a checkout form and a task board.
+    fn shop() -> Snapshot {
+        let field = |r: &str, name: &str| Element {
+            value: Some(String::new()),
+            ..el(r, Role::Textbox, name, FORM)
+        };
+        Snapshot {
+            context: Context {
+                tab: "t1".into(),
+                epoch: 1,
+                snapshot: "s1".into(),
+            },
+            has_more: false,
+            elements: vec![
+                el("b1", Role::Button, "Add Shirt M", PRODUCTS),
+                el("b2", Role::Button, "Add Trousers L", PRODUCTS),
+                el("b3", Role::Button, "Add Hat S", PRODUCTS),
+                el("b4", Role::Button, "Add Shirt L", PRODUCTS),
+                el("v1", Role::Button, "View cart", "banner"),
+                Element {
+                    expanded: Some(false),
+                    ..el("m1", Role::Button, "Account", "banner")
+                },
+                Element {
+                    pressed: Some(Tristate::False),
+                    ..el("t1", Role::Button, "Bold", "toolbar")
+                },
+                Element {
+                    pressed: Some(Tristate::False),
+                    ..el("t2", Role::Button, "Italic", "toolbar")
+                },
+                field("f1", "Email"),
+                field("f2", "Name"),
+                Element {
+                    sensitive: true,
+                    value_hash: Some("h-empty".into()),
+                    ..field("f3", "Password")
+                },
+                Element {
+                    checked: Some(Tristate::False),
+                    ..el("c1", Role::Checkbox, "Agree to the terms", FORM)
+                },
+                Element {
+                    checked: Some(Tristate::False),
+                    ..el("c2", Role::Checkbox, "Newsletter", FORM)
+                },
+                Element {
+                    value: Some("Standard".into()),
+                    ..el("s1", Role::Combobox, "Shipping", FORM)
+                },
+                el("lb", Role::Listbox, "Gift wrap", FORM),
+                Element {
+                    selected: Some(true),
+                    ..el("o1", Role::Option, "None", FORM)
+                },
+                Element {
+                    selected: Some(false),
+                    ..el("o2", Role::Option, "Paper", FORM)
+                },
+                Element {
+                    selected: Some(false),
+                    ..el("o3", Role::Option, "Box", FORM)
+                },
+                Element {
+                    value: Some(String::new()),
+                    ..el("u1", Role::Button, "Upload invoice", FORM)
+                },
+                item("w1", "Write tests", "board/list:todo"),
+                item("w2", "Ship it", "board/list:todo"),
+                el("d1", Role::Button, "Delete account", "main"),
+            ],
+            texts: vec![text("10:00", "ticker")],
+        }
+    }
+
+    fn find<'s>(s: &'s Snapshot, reference: &str) -> &'s Element {
+        s.elements
+            .iter()
+            .find(|e| e.reference == reference)
+            .expect("fixture ref")
+    }
+
+    fn edit(s: &mut Snapshot, reference: &str, f: impl FnOnce(&mut Element)) {
+        f(s.elements
+            .iter_mut()
+            .find(|e| e.reference == reference)
+            .expect("fixture ref"));
+    }
+
+    fn remove(s: &mut Snapshot, reference: &str) {
+        s.elements.retain(|e| e.reference != reference);
+    }
+
+    fn add_to_cart(s: &mut Snapshot, product: &str, n: usize) {
+        s.elements.push(item(
+            &format!("ci{n}"),
+            &format!("{product} Remove {product}"),
+            "cart",
+        ));
+        s.elements.push(el(
+            &format!("cr{n}"),
+            Role::Button,
+            &format!("Remove {product}"),
+            "cart",
+        ));
+    }
+
+    /// A confirmation dialog (after clicking "Delete account"), in four languages.
+    fn dialog(title: &str, confirm: &str, cancel: &str) -> Snapshot {
+        let region = format!("dialog[{title}]");
+        let mut s = shop();
+        s.elements.push(el("g0", Role::Dialog, title, ""));
+        s.elements.push(el("g1", Role::Button, confirm, &region));
+        s.elements.push(el("g2", Role::Button, cancel, &region));
+        s
+    }
+
+    fn confirmed(before: &Snapshot, done: &str) -> Snapshot {
+        let mut s = before.clone();
+        for r in ["g0", "g1", "g2", "d1"] {
+            remove(&mut s, r);
+        }
+        s.texts.push(text(done, "main"));
+        s
+    }
+
+    fn act(kind: ActionKind, target: Option<&Element>) -> Action {
+        Action {
+            kind,
+            target: target.cloned(),
+            value: None,
+            value_hash: None,
+            option: None,
+            intent: None,
+        }
+    }
+
+    struct Case {
+        name: &'static str,
+        action: Action,
+        before: Snapshot,
+        after: Snapshot,
+        opts: JudgeOptions,
+        want: VerdictKind,
+        /// The label of `attributedTo`, if any.
+        to: Option<&'static str>,
+        /// A piece of the reason.
+        says: &'static str,
+    }
+
+    fn case(name: &'static str, action: Action, before: Snapshot, after: Snapshot) -> Case {
+        Case {
+            name,
+            action,
+            before,
+            after,
+            opts: JudgeOptions::default(),
+            want: VerdictKind::Match,
+            to: None,
+            says: "",
+        }
+    }
+
+    impl Case {
+        fn want(mut self, want: VerdictKind, to: Option<&'static str>, says: &'static str) -> Self {
+            (self.want, self.to, self.says) = (want, to, says);
+            self
+        }
+        fn unstable(mut self) -> Self {
+            self.opts.stable = false;
+            self
+        }
+        fn ignoring(mut self, region: &str) -> Self {
+            self.opts.ignore_regions.push(region.into());
+            self
+        }
+        fn intent(mut self, intent: &str) -> Self {
+            self.action.intent = Some(intent.into());
+            self
+        }
+    }
+
+    fn run(cases: Vec<Case>) {
+        for c in cases {
+            let v = judge(&c.action, &c.before, &c.after, &c.opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", c.name));
+            assert_eq!(v.verdict, c.want, "{}: {}", c.name, v.reason);
+            assert_eq!(
+                v.attributed_to.as_ref().map(|a| a.name.as_str()),
+                c.to,
+                "{}: {}",
+                c.name,
+                v.reason
+            );
+            assert!(
+                v.reason.contains(c.says),
+                "{}: {:?} lacks {:?}",
+                c.name,
+                v.reason,
+                c.says
+            );
+            let again = judge(&c.action, &c.before, &c.after, &c.opts).unwrap();
+            assert_eq!(v, again, "{}: not deterministic", c.name);
+        }
+    }
+
+    use VerdictKind::{Ambiguous as A, Match as M, Mismatch as X};
+
+    #[test]
+    fn click() {
+        let s = shop();
+        let shirt = find(&s, "b1");
+        let click = |t: &str| act(ActionKind::Click, Some(find(&s, t)));
+        let after = |f: &dyn Fn(&mut Snapshot)| {
+            let mut a = s.clone();
+            f(&mut a);
+            a
+        };
+        let honest = after(&|a| add_to_cart(a, "Shirt M", 1));
+        let recycled = after(&|a| add_to_cart(a, "Trousers L", 1));
+        let recycled_away = after(&|a| {
+            remove(a, "b1");
+            a.elements
+                .push(el("b9", Role::Button, "Add Socks XL", PRODUCTS));
+            add_to_cart(a, "Trousers L", 1);
+        });
+        let both = after(&|a| {
+            add_to_cart(a, "Shirt M", 1);
+            add_to_cart(a, "Trousers L", 2);
+        });
+        let ticker = after(&|a| a.texts[0].text = "10:01".into());
+        let thanks = after(&|a| a.texts.push(text("Thank you!", "main")));
+        let counter_only = after(&|a| a.texts.push(text("Cart: 1 item", "banner")));
+        let shirt_l = after(&|a| add_to_cart(a, "Shirt L", 1));
+        let bold = after(&|a| edit(a, "t1", |e| e.pressed = Some(Tristate::True)));
+        let italic = after(&|a| edit(a, "t2", |e| e.pressed = Some(Tristate::True)));
+        let opened = after(&|a| {
+            edit(a, "m1", |e| e.expanded = Some(true));
+            a.elements
+                .push(el("mi", Role::Menuitem, "Sign out", "banner"));
+        });
+        let quantity = after(&|a| {
+            a.elements.push(Element {
+                value: Some("1".into()),
+                ..el("q1", Role::Spinbutton, "Quantity of Shirt M", "cart")
+            })
+        });
+        let hidden_only = after(&|a| edit(a, "b1", |e| e.disabled = true));
+        let dialog_opened = after(&|a| {
+            a.elements
+                .push(el("g0", Role::Dialog, "Delete account?", ""))
+        });
+        #[rustfmt::skip]
+        run(vec![
+            case("honest add", click("b1"), s.clone(), honest.clone()).want(M, Some("Add Shirt M"), "appeared listitem[Shirt M Remove Shirt M] in cart"),
+            case("recycled row", click("b1"), s.clone(), recycled.clone()).want(X, Some("Add Trousers L"), "the effect belongs to button[Add Trousers L] in catalogue/list:products, not to the target"),
+            case("recycled row, target scrolled away", click("b1"), s.clone(), recycled_away).want(X, Some("Add Trousers L"), "Trousers L"),
+            case("recycled row with a matching intent still fails", click("b1"), s.clone(), recycled).intent("the cart gains a shirt size M").want(X, Some("Add Trousers L"), ""),
+            case("sibling size", click("b1"), s.clone(), shirt_l).want(X, Some("Add Shirt L"), "Shirt L"),
+            case("both names", click("b1"), s.clone(), both).want(A, None, "and also button[Add Trousers L]"),
+            case("no effect", click("b1"), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("no effect on a busy page", click("b1"), s.clone(), s.clone()).unstable().want(A, None, "still changing"),
+            case("ticker only", click("b1"), s.clone(), ticker.clone()).want(A, None, "no element's name explains"),
+            case("ticker ignored", click("b1"), s.clone(), ticker).ignoring("ticker").want(X, None, "no effect"),
+            case("unexplained", click("b1"), s.clone(), thanks.clone()).want(A, None, "declare an intent"),
+            case("unexplained, intent matches", click("b1"), s.clone(), thanks.clone()).intent("a thank you message").want(M, Some("Add Shirt M"), "the intent explains the effect: appeared text 'Thank you!' in main"),
+            case("unexplained, intent does not match", click("b1"), s.clone(), thanks).intent("the cart gains a shirt").want(A, None, "nor does the intent"),
+            case("unexplained, negated intent", click("b1"), s.clone(), counter_only).intent("nothing is added").want(A, None, "negated"),
+            case("toggle button", click("t1"), s.clone(), bold.clone()).want(M, Some("Bold"), "own state changed: changed button[Bold] in toolbar: pressed false -> true"),
+            case("neighbour toggled", click("t1"), s.clone(), italic).want(X, Some("Italic"), "belongs to button[Italic] in toolbar"),
+            case("disclosure", click("m1"), s.clone(), opened).want(M, Some("Account"), "expanded false -> true"),
+            case("quantity carries the name", click("b1"), s.clone(), quantity).want(M, Some("Add Shirt M"), "Quantity of Shirt M"),
+            case("disabling itself is no evidence", click("b1"), s.clone(), hidden_only).want(A, None, ""),
+            case("dialog opens", click("d1"), s.clone(), dialog_opened).want(M, Some("Delete account"), "appeared dialog[Delete account?]"),
+            case("other region button", click("v1"), s.clone(), honest).want(A, None, ""),
+        ]);
+        assert_eq!(shirt.name, "Add Shirt M");
+    }
+
+    #[test]
+    fn names_carry_across_word_forms_and_languages() {
+        // (target button, text that appears next to it, verdict without intent)
+        #[rustfmt::skip]
+        let cases = [
+            ("Pay", "Payment accepted", M),
+            ("Apply coupon", "Coupon SAVE10 applied", M),
+            ("Place order", "Order placed", M),
+            ("Save", "Saved", M),
+            ("Submit", "Form submitted", M),
+            ("Añadir Camiseta M", "Camiseta M añadida al carrito", M),
+            ("Ajouter le T-shirt M", "T-shirt M ajouté au panier", M),
+            ("In den Warenkorb", "Artikel im Warenkorb", M),
+            ("Jetzt zahlen", "Zahlung erfolgt", M),
+            ("Confirm delete", "Account deleted", A),
+            ("Sign in", "Welcome back", A),
+            ("Add Shirt M", "Shirt L", A),
+            ("Add", "Address saved", A),
+        ];
+        for (name, said, want) in cases {
+            let before = Snapshot {
+                elements: vec![
+                    el("t", Role::Button, name, "main"),
+                    el("c", Role::Button, "Cancel", "main"),
+                ],
+                ..Default::default()
+            };
+            let mut after = before.clone();
+            after.texts.push(text(said, "main"));
+            let v = judge(
+                &act(ActionKind::Click, Some(&before.elements[0])),
+                &before,
+                &after,
+                &JudgeOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(v.verdict, want, "{name} -> {said}: {}", v.reason);
+        }
+    }
+
+    #[test]
+    fn confirm_dialogs_need_an_intent_in_every_language() {
+        #[rustfmt::skip]
+        let fixtures = [
+            ("es", "¿Eliminar cuenta?", "Confirmar borrado", "Cancelar", "Cuenta eliminada", "la cuenta queda eliminada", "el pedido queda enviado"),
+            ("en", "Close account?", "Confirm", "Cancel", "Account closed", "the account is closed", "the order is shipped"),
+            ("fr", "Supprimer le compte ?", "Confirmer", "Annuler", "Compte supprimé", "le compte est supprimé", "la commande est expédiée"),
+            ("de", "Konto löschen?", "Bestätigen", "Abbrechen", "Konto gelöscht", "das Konto wurde gelöscht", "die Bestellung wurde versandt"),
+        ];
+        for (lang, title, confirm, cancel, done, intent, wrong) in fixtures {
+            let before = dialog(title, confirm, cancel);
+            let after = confirmed(&before, done);
+            let click = act(ActionKind::Click, Some(find(&before, "g1")));
+            let opts = JudgeOptions::default();
+            let bare = judge(&click, &before, &after, &opts).unwrap();
+            assert_eq!(bare.verdict, A, "{lang} without intent: {}", bare.reason);
+            let with = Action {
+                intent: Some(intent.into()),
+                ..click.clone()
+            };
+            let v = judge(&with, &before, &after, &opts).unwrap();
+            assert_eq!(v.verdict, M, "{lang} with intent: {}", v.reason);
+            assert_eq!(v.attributed_to.unwrap().name, confirm, "{lang}");
+            let other = Action {
+                intent: Some(wrong.into()),
+                ..click
+            };
+            let v = judge(&other, &before, &after, &opts).unwrap();
+            assert_eq!(
+                v.verdict, A,
+                "{lang} with an unrelated intent: {}",
+                v.reason
+            );
+        }
+    }
+
+    #[test]
+    fn fill() {
+        let s = shop();
+        let fill = |t: &str, value: &str| Action {
+            value: Some(value.into()),
+            ..act(ActionKind::Fill, Some(find(&s, t)))
+        };
+        let secret = |hash: &str| Action {
+            value_hash: Some(hash.into()),
+            ..act(ActionKind::Fill, Some(find(&s, "f3")))
+        };
+        let set = |r: &str, v: &str| {
+            let mut a = s.clone();
+            edit(&mut a, r, |e| e.value = Some(v.into()));
+            a
+        };
+        let typed_password = {
+            let mut a = s.clone();
+            edit(&mut a, "f3", |e| {
+                (e.value, e.value_hash) = (Some(REDACTED.into()), Some("h-typed".into()))
+            });
+            a
+        };
+        let mut both = set("f1", "ana@example.org");
+        edit(&mut both, "f2", |e| e.value = Some("Ana".into()));
+        let filled = set("f1", "ana@example.org");
+        #[rustfmt::skip]
+        run(vec![
+            case("honest", fill("f1", "ana@example.org"), s.clone(), filled.clone()).want(M, Some("Email"), "changed textbox[Email] in form[Checkout]: value '' -> 'ana@example.org'"),
+            case("whitespace-normalised", fill("f1", "  ana@example.org "), s.clone(), filled.clone()).want(M, Some("Email"), ""),
+            case("other value", fill("f1", "bob@example.org"), s.clone(), filled.clone()).want(X, Some("Email"), "not to the requested one"),
+            case("wrong field", fill("f1", "ana@example.org"), s.clone(), set("f2", "ana@example.org")).want(X, Some("Name"), "the value of textbox[Name] in form[Checkout] changed instead of the target's"),
+            case("two fields", fill("f1", "ana@example.org"), s.clone(), both).want(X, Some("Name"), "as well as the target's"),
+            case("unchanged", fill("f1", "ana@example.org"), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("unchanged on a busy page", fill("f1", "ana@example.org"), s.clone(), s.clone()).unstable().want(A, None, ""),
+            case("already held", fill("f1", "ana@example.org"), filled.clone(), filled.clone()).want(M, Some("Email"), "already held"),
+            case("no requested value", act(ActionKind::Fill, Some(find(&s, "f1"))), s.clone(), filled.clone()).want(M, Some("Email"), "nothing to compare"),
+            case("password by hash", secret("h-typed"), s.clone(), typed_password.clone()).want(M, Some("Password"), "value '' -> '[redacted]'"),
+            case("password, other hash", secret("h-other"), s.clone(), typed_password.clone()).want(X, Some("Password"), "not to the requested one"),
+            case("password without hash", fill("f3", "hunter2-secret"), s.clone(), typed_password.clone()).want(A, None, "no valueHash"),
+            case("password already typed", secret("h-typed"), typed_password.clone(), typed_password).want(M, Some("Password"), "already held"),
+            case("filled elsewhere while the page ticks", fill("f1", "x"), s.clone(), { let mut a = s.clone(); a.texts[0].text = "10:01".into(); a }).want(X, None, "the target's value did not change"),
+        ]);
+    }
+
+    #[test]
+    fn fill_never_echoes_a_secret() {
+        let s = shop();
+        let mut after = s.clone();
+        edit(&mut after, "f3", |e| {
+            (e.value, e.value_hash) = (Some(REDACTED.into()), Some("h-typed".into()))
+        });
+        let mut wrong = s.clone();
+        edit(&mut wrong, "f1", |e| e.value = Some(REDACTED.into()));
+        for (before, after) in [(&s, &after), (&s, &wrong), (&s, &s)] {
+            for hash in [None, Some("h-typed".to_owned()), Some("h-nope".to_owned())] {
+                let action = Action {
+                    value: Some("hunter2-secret".into()),
+                    value_hash: hash,
+                    ..act(ActionKind::Fill, Some(find(&s, "f3")))
+                };
+                let v = judge(&action, before, after, &JudgeOptions::default()).unwrap();
+                let out = serde_json::to_string(&v).unwrap() + &format!("{action:?}");
+                assert!(!out.contains("hunter2"), "{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn check_and_uncheck() {
+        let s = shop();
+        let check = |t: &str| act(ActionKind::Check, Some(find(&s, t)));
+        let uncheck = |t: &str| act(ActionKind::Uncheck, Some(find(&s, t)));
+        let set = |base: &Snapshot, r: &str, v: Tristate| {
+            let mut a = base.clone();
+            edit(&mut a, r, |e| e.checked = Some(v));
+            a
+        };
+        let agreed = set(&s, "c1", Tristate::True);
+        let subscribed = set(&s, "c2", Tristate::True);
+        let mut radio = s.clone();
+        radio.elements.push(Element {
+            checked: Some(Tristate::True),
+            ..el("r1", Role::Radio, "Standard", FORM)
+        });
+        radio.elements.push(Element {
+            checked: Some(Tristate::False),
+            ..el("r2", Role::Radio, "Express", FORM)
+        });
+        let express = set(&set(&radio, "r1", Tristate::False), "r2", Tristate::True);
+        let pick = act(ActionKind::Check, Some(find(&radio, "r2")));
+        #[rustfmt::skip]
+        run(vec![
+            case("check", check("c1"), s.clone(), agreed.clone()).want(M, Some("Agree to the terms"), "checked false -> true"),
+            case("other box", check("c1"), s.clone(), subscribed).want(X, Some("Newsletter"), "checkbox[Newsletter] in form[Checkout] changed instead of the target"),
+            case("already checked", check("c1"), agreed.clone(), agreed.clone()).want(M, Some("Agree to the terms"), "already checked"),
+            case("unchanged", check("c1"), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("uncheck", uncheck("c1"), agreed.clone(), s.clone()).want(M, Some("Agree to the terms"), "checked true -> false"),
+            case("uncheck flipped the wrong way", uncheck("c1"), s.clone(), agreed.clone()).want(X, Some("Agree to the terms"), "was to be unchecked"),
+            case("mixed is not checked", check("c1"), s.clone(), set(&s, "c1", Tristate::Mixed)).want(X, Some("Agree to the terms"), "mixed"),
+            case("radio group", pick, radio.clone(), express).want(M, Some("Express"), ""),
+            case("toggle button", check("t1"), s.clone(), { let mut a = s.clone(); edit(&mut a, "t1", |e| e.pressed = Some(Tristate::True)); a }).want(M, Some("Bold"), "pressed false -> true"),
+        ]);
+    }
+
+    #[test]
+    fn select() {
+        let s = shop();
+        let select = |t: &str, option: &str| Action {
+            option: Some(option.into()),
+            ..act(ActionKind::Select, Some(find(&s, t)))
+        };
+        let shipping = |v: &str| {
+            let mut a = s.clone();
+            edit(&mut a, "s1", |e| e.value = Some(v.into()));
+            a
+        };
+        let wrap = |on: &str| {
+            let mut a = s.clone();
+            edit(&mut a, "o1", |e| e.selected = Some(false));
+            edit(&mut a, on, |e| e.selected = Some(true));
+            a
+        };
+        #[rustfmt::skip]
+        run(vec![
+            case("combobox", select("s1", "Express"), s.clone(), shipping("Express")).want(M, Some("Shipping"), "value 'Standard' -> 'Express'"),
+            case("combobox, case-insensitive", select("s1", "express "), s.clone(), shipping("Express")).want(M, Some("Shipping"), ""),
+            case("combobox, other option", select("s1", "Express"), s.clone(), shipping("Pickup")).want(X, Some("Shipping"), "another option"),
+            case("listbox option", select("lb", "Paper"), s.clone(), wrap("o2")).want(M, Some("Gift wrap"), "option[Paper]"),
+            case("listbox, wrong option", select("lb", "Paper"), s.clone(), wrap("o3")).want(X, Some("Box"), "option[Box] in form[Checkout] was selected"),
+            case("already selected", select("s1", "Standard"), s.clone(), s.clone()).want(M, Some("Shipping"), "already"),
+            case("already selected option", select("lb", "None"), s.clone(), s.clone()).want(M, Some("Gift wrap"), "already"),
+            case("nothing", select("s1", "Express"), s.clone(), s.clone()).want(X, None, "no effect"),
+        ]);
+    }
+
+    #[test]
+    fn hover() {
+        let s = shop();
+        let hover = |t: &str| act(ActionKind::Hover, Some(find(&s, t)));
+        let with = |f: &dyn Fn(&mut Snapshot)| {
+            let mut a = s.clone();
+            f(&mut a);
+            a
+        };
+        let expanded = with(&|a| edit(a, "m1", |e| e.expanded = Some(true)));
+        let tooltip = with(&|a| {
+            a.elements
+                .push(el("tt", Role::Tooltip, "View cart (2 items)", "banner"))
+        });
+        let menu = with(&|a| {
+            a.elements
+                .push(el("i1", Role::Menuitem, "Profile", "banner"));
+            a.elements
+                .push(el("i2", Role::Menuitem, "Sign out", "banner"));
+        });
+        let shown = with(&|a| {
+            a.elements.push(Element {
+                visible: false,
+                ..el("i1", Role::Menuitem, "Profile", "banner")
+            });
+        });
+        let mut visible = shown.clone();
+        edit(&mut visible, "i1", |e| e.visible = true);
+        let gone = with(&|a| remove(a, "w2"));
+        #[rustfmt::skip]
+        run(vec![
+            case("expands", hover("m1"), s.clone(), expanded).want(M, Some("Account"), "expanded false -> true"),
+            case("tooltip carries the name", hover("v1"), s.clone(), tooltip).want(M, Some("View cart"), "tooltip"),
+            case("menu, no intent", hover("m1"), s.clone(), menu.clone()).want(A, None, "declare an intent"),
+            case("menu, intent", hover("m1"), s.clone(), menu).intent("the profile menu shows").want(M, Some("Account"), "menuitem[Profile]"),
+            case("shown, intent", hover("m1"), shown, visible).intent("Profile appears").want(M, Some("Account"), "visible false -> true"),
+            case("only a disappearance", hover("m1"), s.clone(), gone).want(A, None, "nothing appeared"),
+            case("nothing", hover("m1"), s.clone(), s.clone()).want(X, None, "no effect"),
+        ]);
+    }
+
+    #[test]
+    fn drag_press_upload_goto() {
+        let s = shop();
+        let moved = |r: &str| {
+            let mut a = s.clone();
+            edit(&mut a, r, |e| e.region = "board/list:done".into());
+            a
+        };
+        let drag = act(ActionKind::Drag, Some(find(&s, "w1")));
+        let mut uploaded = s.clone();
+        edit(&mut uploaded, "u1", |e| {
+            e.value = Some("invoice.pdf".into())
+        });
+        let mut searched = s.clone();
+        searched.texts.push(text("3 results for shirt", "main"));
+        let mut page = s.clone();
+        page.elements.clear();
+        page.elements
+            .push(el("h1", Role::Heading, "Shirt M", "main"));
+        #[rustfmt::skip]
+        run(vec![
+            case("drag moves the target", drag.clone(), s.clone(), moved("w1")).want(M, Some("Write tests"), "moved listitem[Write tests] from board/list:todo to board/list:done"),
+            case("drag moved a neighbour", drag.clone(), s.clone(), moved("w2")).want(X, Some("Ship it"), "listitem[Ship it]"),
+            case("drag, intent first", drag, s.clone(), moved("w2")).intent("Ship it is done").want(M, Some("Write tests"), "intent"),
+            case("upload", act(ActionKind::Upload, Some(find(&s, "u1"))), s.clone(), uploaded).want(M, Some("Upload invoice"), "invoice.pdf"),
+            case("press, no target, intent", act(ActionKind::Press, None), s.clone(), searched.clone()).intent("results for shirt are listed").want(M, None, "3 results"),
+            case("press, no target, no intent", act(ActionKind::Press, None), s.clone(), searched.clone()).want(A, None, "no target"),
+            case("press, nothing", act(ActionKind::Press, None), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("goto, intent", act(ActionKind::Goto, None), s.clone(), page.clone()).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
+            case("goto, no intent", act(ActionKind::Goto, None), s.clone(), page).want(A, None, ""),
+        ]);
+    }
+
+    #[test]
+    fn watch() {
+        let s = shop();
+        let watch = act(ActionKind::Watch, None);
+        // A Spanish page names its regions in Spanish (`data-ap-region="carrito"`).
+        let added = |product: &str| {
+            let mut a = s.clone();
+            a.elements.push(item(
+                "ci",
+                &format!("{product} Quitar {product}"),
+                "carrito",
+            ));
+            a.elements.push(el(
+                "cr",
+                Role::Button,
+                &format!("Quitar {product}"),
+                "carrito",
+            ));
+            a.texts.push(text("Carrito: 1 artículo", "carrito"));
+            a
+        };
+        let shirt = added("Camiseta M");
+        let trousers = added("Pantalón L");
+        // A target on a watch is ignored: nobody acted on it.
+        let targeted = Action {
+            target: Some(find(&s, "b2").clone()),
+            ..watch.clone()
+        };
+        #[rustfmt::skip]
+        run(vec![
+            case("intent met", watch.clone(), s.clone(), shirt.clone()).intent("el carrito suma una camiseta").want(M, None, "Camiseta M"),
+            case("intent not met", watch.clone(), s.clone(), trousers.clone()).intent("el carrito suma una camiseta").want(X, None, "the intent explains none"),
+            case("no intent", watch.clone(), s.clone(), shirt.clone()).want(A, None, "no intent was declared"),
+            case("nothing, settled", watch.clone(), s.clone(), s.clone()).intent("el carrito suma una camiseta").want(X, None, "no effect"),
+            case("nothing, busy", watch.clone(), s.clone(), s.clone()).unstable().want(A, None, ""),
+            case("target ignored", targeted, s.clone(), trousers).intent("el carrito suma una camiseta").want(X, None, ""),
+        ]);
+    }
+
+    #[test]
+    fn targets_are_required_where_aimed() {
+        let s = shop();
+        for kind in [
+            ActionKind::Click,
+            ActionKind::Fill,
+            ActionKind::Check,
+            ActionKind::Select,
+            ActionKind::Hover,
+            ActionKind::Drag,
+        ] {
+            let err = judge(&act(kind, None), &s, &s, &JudgeOptions::default()).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidAction, "{kind:?}");
+            assert!(err.message.contains(kind.as_str()), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn wire_shapes() {
+        let s = shop();
+        let action: Action = serde_json::from_value(serde_json::json!({
+            "kind": "fill", "target": serde_json::to_value(find(&s, "f3")).unwrap(),
+            "valueHash": "h-typed", "intent": "the password is typed"
+        }))
+        .unwrap();
+        assert_eq!(action.kind, ActionKind::Fill);
+        assert!(
+            serde_json::from_str::<Action>(r#"{"kind":"click","target":null,"force":true}"#)
+                .is_err()
+        );
+        assert!(serde_json::from_str::<Action>(r#"{"kind":"Click"}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"kind":"watch"}"#).is_ok());
+        assert_eq!(
+            serde_json::from_str::<JudgeOptions>("{}").unwrap(),
+            JudgeOptions::default()
+        );
+        assert!(JudgeOptions::default().stable);
+        let opts: JudgeOptions =
+            serde_json::from_str(r#"{"stable":false,"ignoreRegions":["ticker"]}"#).unwrap();
+        assert!(!opts.stable && opts.ignore_regions == ["ticker"]);
+        assert!(serde_json::from_str::<JudgeOptions>(r#"{"stable":1}"#).is_err());
+        assert!(serde_json::from_str::<JudgeOptions>(r#"{"unstable":true}"#).is_err());
+        let v = judge(&action, &s, &s, &opts).unwrap();
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["verdict"], "AMBIGUOUS");
+        assert!(json["attributedTo"].is_null());
+        assert_eq!(json["diff"]["empty"], true);
+        let mut after = s.clone();
+        add_to_cart(&mut after, "Trousers L", 1);
+        let v = judge(
+            &act(ActionKind::Click, Some(find(&s, "b1"))),
+            &s,
+            &after,
+            &JudgeOptions::default(),
+        )
+        .unwrap();
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["verdict"], "MISMATCH");
+        assert_eq!(
+            json["attributedTo"],
+            serde_json::json!({ "role": "button", "name": "Add Trousers L", "region": PRODUCTS })
+        );
+        assert_eq!(serde_json::from_value::<Verdict>(json).unwrap(), v);
+    }
+}
