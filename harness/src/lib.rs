@@ -1,1 +1,57 @@
+//! The native prufe harness: drives Chromium over the DevTools Protocol and verifies that
+//! every action did what it was meant to do, undoing it when it did not.
+//!
+//! ```text
+//! stabilise → resolve → re-check identity → actionable? → act → stabilise → diff → judge
+//!   → MATCH | undo (verified) and retry | abort with a typed error
+//! ```
+//!
+//! - [`cdp`]: launch a local Chromium or attach to a running one;
+//! - [`inject`]: the engine bundle in an isolated world of every frame, and calls into it;
+//! - [`observe`]: one merged snapshot across frames; [`stabilise`]: waiting on fingerprints;
+//! - [`act`]: actionability and real input; [`verify`]: the loop and [`Verifier`];
+//! - [`undo`]: inverses and their verification; [`trace`]: one JSON record per action;
+//! - [`arbiter`]: the optional yes/no tie-breaker; [`script`]: the `prufe run` step format;
+//! - [`cli`]: the `prufe` command; [`serve`]: a static server for the demo and tests.
+//!
+//! Diff, resolve and judge are the pure core of the `prufe` crate, used unchanged.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use prufe::core::resolve::Target;
+//! use prufe_harness::{Options, Verifier};
+//!
+//! # async fn run() -> prufe_harness::Result<()> {
+//! let mut v = Verifier::launch(Options::default()).await?;
+//! v.open("http://127.0.0.1:8000/shop.html").await?;
+//! match v.click(Target::new("button", "Add Shirt M"), Some("the cart gains a shirt")).await {
+//!     Ok(outcome) => println!("{}", outcome.summary()),
+//!     Err(e) => eprintln!("{}", e.explain()),
+//! }
+//! v.close().await
+//! # }
+//! ```
+//!
+//! See `harness/examples/verify_click.rs` for a runnable program.
 
+pub mod act;
+pub mod arbiter;
+pub mod cdp;
+pub mod cli;
+pub mod coords;
+pub mod error;
+pub mod executor;
+pub mod inject;
+pub mod observe;
+pub mod script;
+pub mod serve;
+pub mod stabilise;
+pub mod trace;
+pub mod undo;
+pub mod verify;
+
+pub use error::{Error, Result};
+pub use script::{Action, Step};
+pub use stabilise::Timing;
+pub use verify::{AmbiguousPolicy, Options, Outcome, Verdict, Verifier, Watching};

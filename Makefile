@@ -1,0 +1,76 @@
+# prufe: `make demo` runs the main job, `make test` runs every test. Both run the setup first.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+export PUPPETEER_SKIP_DOWNLOAD := 1
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+CHROMEDRIVER ?= /usr/bin/chromedriver
+BUNDLE := js/dist/prufe.js
+# The Python driver test runs under pytest when it is installed, else as a plain script.
+PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py; fi
+BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/build.mjs
+
+.PHONY: help setup bundle demo snapshot test test-rust test-wasm test-drivers typecheck bench
+
+help:
+	@echo "make demo    build everything and run the demo"
+	@echo "make test    run every test (what CI runs)"
+	@echo "make bundle  build js/dist/prufe.js"
+	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
+	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
+	@echo "make setup   install the toolchain, Chromium and the npm/PyPI packages"
+
+setup:
+	@scripts/setup.sh
+
+bundle: $(BUNDLE)
+
+$(BUNDLE): $(BUNDLE_INPUTS)
+	node js/build.mjs
+
+demo: setup
+	@$(MAKE) --no-print-directory bundle
+	cargo run -q -p prufe-harness --release -- demo
+
+# What the engine observes on one page: make snapshot PAGE=fixtures/shop.html
+PAGE ?= fixtures/recycled-list.html
+snapshot: setup
+	@$(MAKE) --no-print-directory bundle
+	node scripts/demo-snapshot.mjs $(PAGE)
+
+# Fails on the first error, in this order.
+test: setup
+	@$(MAKE) --no-print-directory bundle
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
+	cargo test -p prufe
+	scripts/wasm-test.sh
+	cargo test -p prufe-harness
+	node --test tests/js/
+	$(PYTHON_TEST)
+	node_modules/.bin/tsc --noEmit -p js
+
+test-rust:
+	cargo test -p prufe
+	cargo test -p prufe-harness
+
+# In-browser wasm tests (tests/web*.rs) under ChromeDriver; webdriver.json holds the flags.
+test-wasm:
+	scripts/wasm-test.sh
+
+test-drivers: bundle
+	node --test tests/js/
+	$(PYTHON_TEST)
+
+typecheck:
+	node_modules/.bin/tsc --noEmit -p js
+
+bench: setup
+	@$(MAKE) --no-print-directory bundle
+	node scripts/bench.mjs

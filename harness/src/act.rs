@@ -1,0 +1,637 @@
+//! Acting like a user: actionability checks, then real input through `Input.*`.
+//!
+//! Input goes through the browser's input pipeline (`Input.dispatchMouseEvent`,
+//! `Input.insertText`, `Input.dispatchKeyEvent`), so the page sees trusted events in the
+//! order a person would cause them. Before any input the element must be:
+//! - **visible** with a non-empty box;
+//! - **stable**: the same box across two animation frames (a sliding panel is not clicked
+//!   mid-flight);
+//! - **in view**: otherwise it is scrolled into view and the caller observes again, since a
+//!   scroll may re-render a virtualised list;
+//! - **the one hit**: the browser's own hit test (`DOM.getNodeForLocation`) at the click
+//!   point must land on the element or inside it (a label forwarding to it counts). Otherwise
+//!   the error is `TARGET_OBSCURED`, naming what covers it, and nothing is dispatched.
+//!
+//! All page-side helpers run in the isolated world (see `inject`), so a page cannot spoof the
+//! answers by patching `Element.prototype`.
+
+use crate::error::{Error, Result};
+use crate::inject::Engine;
+use crate::observe::{root_of, route, Root};
+use prufe::core::error::ErrorCode;
+use prufe::core::model::Element;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// A point in the top document's viewport, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A key (with modifiers) as `press` sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key {
+    name: String,
+    key: String,
+    code: String,
+    key_code: i64,
+    text: Option<String>,
+    modifiers: i64,
+}
+
+// Modifier bits of `Input.dispatchKeyEvent`.
+// https://chromedevtools.github.io/devtools-protocol/tot/Input/#method-dispatchKeyEvent
+const ALT: i64 = 1;
+const CONTROL: i64 = 2;
+const META: i64 = 4;
+const SHIFT: i64 = 8;
+
+// https://w3c.github.io/uievents-key/ names, with their Windows virtual key codes.
+const NAMED_KEYS: &[(&str, &str, i64, Option<&str>)] = &[
+    ("Enter", "Enter", 13, Some("\r")),
+    ("Tab", "Tab", 9, None),
+    ("Escape", "Escape", 27, None),
+    ("Backspace", "Backspace", 8, None),
+    ("Delete", "Delete", 46, None),
+    ("Insert", "Insert", 45, None),
+    ("Space", "Space", 32, Some(" ")),
+    ("ArrowUp", "ArrowUp", 38, None),
+    ("ArrowDown", "ArrowDown", 40, None),
+    ("ArrowLeft", "ArrowLeft", 37, None),
+    ("ArrowRight", "ArrowRight", 39, None),
+    ("Home", "Home", 36, None),
+    ("End", "End", 35, None),
+    ("PageUp", "PageUp", 33, None),
+    ("PageDown", "PageDown", 34, None),
+    ("F1", "F1", 112, None),
+    ("F2", "F2", 113, None),
+    ("F3", "F3", 114, None),
+    ("F4", "F4", 115, None),
+    ("F5", "F5", 116, None),
+    ("F6", "F6", 117, None),
+    ("F7", "F7", 118, None),
+    ("F8", "F8", 119, None),
+    ("F9", "F9", 120, None),
+    ("F10", "F10", 121, None),
+    ("F11", "F11", 122, None),
+    ("F12", "F12", 123, None),
+];
+
+impl Key {
+    /// Parses `Enter`, `a`, `Shift+Tab`, `Control+a`. Names are case-sensitive as in
+    /// UI Events (`Enter`, not `enter`), except modifiers.
+    pub fn parse(spec: &str) -> Option<Key> {
+        if spec.is_empty() || spec.chars().count() > 64 {
+            return None;
+        }
+        let mut modifiers = 0;
+        let mut rest = spec;
+        while let Some((head, tail)) = rest.split_once('+') {
+            if tail.is_empty() {
+                break; // "Shift++" or "+": the key itself is '+'
+            }
+            modifiers |= match head.to_ascii_lowercase().as_str() {
+                "shift" => SHIFT,
+                "control" | "ctrl" => CONTROL,
+                "alt" => ALT,
+                "meta" | "cmd" | "command" => META,
+                _ => return None,
+            };
+            rest = tail;
+        }
+        let mut chars = rest.chars();
+        let (key, code, key_code, mut text) = match (chars.next(), chars.next()) {
+            (Some(c), None) => {
+                let upper = c.to_ascii_uppercase();
+                let (code, kc) = if c.is_ascii_alphabetic() {
+                    (format!("Key{upper}"), upper as i64)
+                } else if c.is_ascii_digit() {
+                    (format!("Digit{c}"), c as i64)
+                } else if c == ' ' {
+                    ("Space".to_owned(), 32)
+                } else {
+                    (String::new(), 0)
+                };
+                let shown = if modifiers & SHIFT != 0 && c.is_ascii_alphabetic() {
+                    upper
+                } else {
+                    c
+                };
+                (shown.to_string(), code, kc, Some(shown.to_string()))
+            }
+            _ => {
+                let &(name, code, kc, text) = NAMED_KEYS.iter().find(|(n, ..)| *n == rest)?;
+                let key = if name == "Space" { " " } else { name };
+                (key.to_owned(), code.to_owned(), kc, text.map(str::to_owned))
+            }
+        };
+        if modifiers & (CONTROL | ALT | META) != 0 {
+            text = None;
+        }
+        Some(Key {
+            name: spec.to_owned(),
+            key,
+            code,
+            key_code,
+            text,
+            modifiers,
+        })
+    }
+
+    /// As written in the script.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Where and on what input will land.
+#[derive(Debug, Clone)]
+pub struct Actionable {
+    pub point: Point,
+    /// Remote handle on the live element, in its root's world.
+    pub handle: String,
+    /// The DevTools frame id of the root whose world holds the handle.
+    pub frame: String,
+}
+
+/// The result of preparing an element for input.
+#[derive(Debug, Clone)]
+pub enum Prepared {
+    Ready(Actionable),
+    /// It was out of view and has been scrolled; observe again before acting.
+    Scrolled,
+}
+
+const BOX_JS: &str = "async function () { \
+  const box = () => { const r = this.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }; \
+  const frame = () => new Promise((resolve) => { let done = false; \
+    requestAnimationFrame(() => requestAnimationFrame(() => { done = true; resolve(); })); \
+    setTimeout(() => { if (!done) resolve(); }, 100); }); \
+  const a = box(); await frame(); const b = box(); \
+  return { connected: this.isConnected, stable: a.every((v, i) => Math.abs(v - b[i]) < 0.5), width: b[2], height: b[3] }; }";
+
+const HIT_JS: &str = "function (target) { \
+  const hit = this.nodeType === 3 ? this.parentNode : this; \
+  for (let n = hit; n; ) { \
+    if (n === target) return { ok: true }; \
+    if (n.assignedSlot) { n = n.assignedSlot; continue; } \
+    if (n.parentNode) { n = n.parentNode; continue; } \
+    if (n.host) { n = n.host; continue; } \
+    if (n.nodeType === 9) { try { n = n.defaultView ? n.defaultView.frameElement : null; } catch (e) { n = null; } continue; } \
+    n = null; } \
+  const label = hit && hit.closest ? hit.closest('label') : null; \
+  if (label && label.control === target) return { ok: true }; \
+  let s = 'another element'; \
+  if (hit && hit.tagName) { s = hit.tagName.toLowerCase(); if (hit.id) s += '#' + hit.id; \
+    const cls = typeof hit.className === 'string' ? hit.className.trim().split(/\\s+/).filter(Boolean).slice(0, 2) : []; \
+    if (cls.length) s += '.' + cls.join('.'); \
+    const t = (hit.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40); if (t) s += ' \"' + t + '\"'; } \
+  return { ok: false, by: s }; }";
+
+/// Checks that `element` can take input now, and where.
+pub async fn prepare(
+    engine: &Engine,
+    roots: &[Root],
+    element: &Element,
+    hit_test: bool,
+    timeout: Duration,
+) -> Result<Prepared> {
+    let what = prufe::core::identity::describe_element(element);
+    let (path, local) = route(&element.reference);
+    let root = root_of(roots, path)?;
+    let handle = engine.element_handle(&root.frame, local, None).await?;
+
+    let deadline = Instant::now() + timeout;
+    loop {
+        let b = engine.call_on(&handle, BOX_JS, &[]).await?;
+        if b["connected"] == Value::Bool(false) {
+            return Err(Error::core(
+                ErrorCode::StaleReference,
+                format!("{what} left the page before input"),
+            ));
+        }
+        if b["width"].as_f64().unwrap_or(0.0) <= 0.0 || b["height"].as_f64().unwrap_or(0.0) <= 0.0 {
+            return Err(Error::NotActionable {
+                code: ErrorCode::TargetNotVisible,
+                message: format!("{what} has an empty box; it cannot be clicked"),
+            });
+        }
+        if b["stable"] == Value::Bool(true) {
+            break;
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::NotActionable {
+                code: ErrorCode::TargetNotStable,
+                message: format!(
+                    "{what} kept moving for {} ms; nothing was dispatched",
+                    timeout.as_millis()
+                ),
+            });
+        }
+    }
+
+    let point = match centre(engine, &handle).await? {
+        Some(p) => p,
+        None => {
+            return Err(Error::NotActionable {
+                code: ErrorCode::TargetNotVisible,
+                message: format!("{what} has no visible area"),
+            })
+        }
+    };
+    let (vw, vh) = viewport(engine).await?;
+    if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh {
+        engine
+            .cmd("DOM.scrollIntoViewIfNeeded", json!({ "objectId": handle }))
+            .await?;
+        return Ok(Prepared::Scrolled);
+    }
+
+    if hit_test {
+        let hit = engine
+            .cmd(
+                "DOM.getNodeForLocation",
+                json!({ "x": point.x.round() as i64, "y": point.y.round() as i64,
+                    "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": false }),
+            )
+            .await;
+        let by = match hit {
+            Ok(hit) => match hit["backendNodeId"].as_i64() {
+                Some(backend) => match engine.resolve_node(&root.frame, backend).await {
+                    Ok(hit_handle) => {
+                        let r = engine
+                            .call_on(&hit_handle, HIT_JS, &[json!({ "__objectId": handle })])
+                            .await?;
+                        if r["ok"] == Value::Bool(true) {
+                            None
+                        } else {
+                            Some(r["by"].as_str().unwrap_or("another element").to_owned())
+                        }
+                    }
+                    Err(_) => Some("content of another frame".to_owned()),
+                },
+                None => Some("nothing hit-testable".to_owned()),
+            },
+            Err(_) => Some("nothing hit-testable".to_owned()),
+        };
+        if let Some(by) = by {
+            return Err(Error::TargetObscured {
+                target: what,
+                by,
+                x: point.x,
+                y: point.y,
+            });
+        }
+    }
+    Ok(Prepared::Ready(Actionable {
+        point,
+        handle,
+        frame: root.frame.clone(),
+    }))
+}
+
+/// The centre of the element's first non-empty content quad, in top-viewport coordinates.
+async fn centre(engine: &Engine, handle: &str) -> Result<Option<Point>> {
+    let quads = engine
+        .cmd("DOM.getContentQuads", json!({ "objectId": handle }))
+        .await?;
+    for q in quads["quads"].as_array().into_iter().flatten() {
+        let Some(v) = q.as_array() else { continue };
+        let n: Vec<f64> = v.iter().filter_map(Value::as_f64).collect();
+        if n.len() != 8 {
+            continue;
+        }
+        let area = ((n[0] * n[3] - n[2] * n[1])
+            + (n[2] * n[5] - n[4] * n[3])
+            + (n[4] * n[7] - n[6] * n[5])
+            + (n[6] * n[1] - n[0] * n[7]))
+            .abs()
+            / 2.0;
+        if area < 1.0 {
+            continue;
+        }
+        return Ok(Some(Point {
+            x: (n[0] + n[2] + n[4] + n[6]) / 4.0,
+            y: (n[1] + n[3] + n[5] + n[7]) / 4.0,
+        }));
+    }
+    Ok(None)
+}
+
+async fn viewport(engine: &Engine) -> Result<(f64, f64)> {
+    let m = engine.cmd("Page.getLayoutMetrics", json!({})).await?;
+    let v = if m.get("cssLayoutViewport").is_some() {
+        &m["cssLayoutViewport"]
+    } else {
+        &m["layoutViewport"]
+    };
+    Ok((
+        v["clientWidth"].as_f64().unwrap_or(800.0),
+        v["clientHeight"].as_f64().unwrap_or(600.0),
+    ))
+}
+
+/// Moves the mouse, presses and releases the left button at `p`.
+pub async fn click(engine: &Engine, p: Point) -> Result<()> {
+    mouse(engine, "mouseMoved", p, 0).await?;
+    mouse(engine, "mousePressed", p, 1).await?;
+    mouse(engine, "mouseReleased", p, 1).await
+}
+
+/// Moves the mouse to `p` (hover).
+pub async fn move_mouse(engine: &Engine, p: Point) -> Result<()> {
+    mouse(engine, "mouseMoved", p, 0).await
+}
+
+async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64) -> Result<()> {
+    let mut params = json!({ "type": kind, "x": p.x, "y": p.y, "pointerType": "mouse" });
+    match kind {
+        "mousePressed" => {
+            params["button"] = json!("left");
+            params["buttons"] = json!(1);
+            params["clickCount"] = json!(clicks);
+        }
+        "mouseReleased" => {
+            params["button"] = json!("left");
+            params["buttons"] = json!(0);
+            params["clickCount"] = json!(clicks);
+        }
+        _ => {
+            params["button"] = json!("none");
+        }
+    }
+    engine.cmd("Input.dispatchMouseEvent", params).await?;
+    Ok(())
+}
+
+/// Drags from `from` to `to`: press, move in steps, release. A native HTML drag is
+/// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
+/// `draggable` elements work as well as pointer-event drags.
+pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
+    use chromiumoxide::cdp::browser_protocol::input::EventDragIntercepted;
+    use futures::StreamExt;
+    let page = engine.page();
+    let mut intercepted = page.event_listener::<EventDragIntercepted>().await?;
+    engine
+        .cmd("Input.setInterceptDrags", json!({ "enabled": true }))
+        .await?;
+    let result = async {
+        mouse(engine, "mouseMoved", from, 0).await?;
+        mouse(engine, "mousePressed", from, 1).await?;
+        const STEPS: usize = 10;
+        let mut data: Option<Value> = None;
+        for i in 1..=STEPS {
+            let t = i as f64 / STEPS as f64;
+            let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
+            let mut params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "button": "left", "buttons": 1, "pointerType": "mouse" });
+            if data.is_some() {
+                params = json!({ "type": "dragOver", "x": p.x, "y": p.y, "data": data });
+                engine.cmd("Input.dispatchDragEvent", params).await?;
+            } else {
+                engine.cmd("Input.dispatchMouseEvent", params).await?;
+                if let Ok(Some(ev)) = tokio::time::timeout(Duration::from_millis(20), intercepted.next()).await {
+                    let d = serde_json::to_value(&ev.data).unwrap_or(Value::Null);
+                    engine.cmd("Input.dispatchDragEvent", json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": d })).await?;
+                    data = Some(d);
+                }
+            }
+        }
+        if let Some(d) = data {
+            engine.cmd("Input.dispatchDragEvent", json!({ "type": "drop", "x": to.x, "y": to.y, "data": d })).await?;
+        }
+        mouse(engine, "mouseReleased", to, 1).await
+    }
+    .await;
+    let _ = engine
+        .cmd("Input.setInterceptDrags", json!({ "enabled": false }))
+        .await;
+    result
+}
+
+/// Focuses the element and selects its current content, so typing replaces it. Checks
+/// that focus really is on the element afterwards (`FOCUS_LOST` otherwise).
+pub async fn focus_and_select(engine: &Engine, target: &Actionable) -> Result<()> {
+    const FOCUS_JS: &str = "function () { \
+      this.focus(); \
+      if (typeof this.select === 'function') { this.select(); } \
+      else if (this.isContentEditable) { const r = this.ownerDocument.createRange(); r.selectNodeContents(this); \
+        const s = this.ownerDocument.getSelection(); s.removeAllRanges(); s.addRange(r); } \
+      let a = this.ownerDocument.activeElement; \
+      while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; \
+      return a === this || (this.contains && this.contains(a)); }";
+    let focused = engine.call_on(&target.handle, FOCUS_JS, &[]).await?;
+    if focused != Value::Bool(true) {
+        // A click puts focus where a person's would.
+        click(engine, target.point).await?;
+        let focused = engine.call_on(&target.handle, FOCUS_JS, &[]).await?;
+        if focused != Value::Bool(true) {
+            return Err(Error::NotActionable {
+                code: ErrorCode::FocusLost,
+                message: "the field did not keep focus; nothing was typed".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Types `text` at the caret, replacing the selection; an empty text deletes the selection.
+pub async fn type_text(engine: &Engine, text: &str) -> Result<()> {
+    if text.is_empty() {
+        let key = Key::parse("Backspace").expect("Backspace is a known key");
+        return press(engine, &key).await;
+    }
+    engine
+        .cmd("Input.insertText", json!({ "text": text }))
+        .await?;
+    Ok(())
+}
+
+/// The element's current value, read live (used to restore it; never logged).
+pub async fn read_value(engine: &Engine, target: &Actionable) -> Result<Option<String>> {
+    let v = engine
+        .call_on(
+            &target.handle,
+            "function () { return ('value' in this) ? String(this.value) : (this.isContentEditable ? this.textContent : null); }",
+            &[],
+        )
+        .await?;
+    Ok(v.as_str().map(str::to_owned))
+}
+
+/// Presses and releases a key.
+pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
+    let mut down = json!({
+        "type": if key.text.is_some() { "keyDown" } else { "rawKeyDown" },
+        "key": key.key, "code": key.code,
+        "windowsVirtualKeyCode": key.key_code, "nativeVirtualKeyCode": key.key_code,
+        "modifiers": key.modifiers,
+    });
+    if let Some(t) = &key.text {
+        down["text"] = json!(t);
+        down["unmodifiedText"] = json!(t);
+    }
+    engine.cmd("Input.dispatchKeyEvent", down).await?;
+    engine.cmd("Input.dispatchKeyEvent",
+        json!({ "type": "keyUp", "key": key.key, "code": key.code,
+                "windowsVirtualKeyCode": key.key_code, "nativeVirtualKeyCode": key.key_code, "modifiers": key.modifiers }),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Focuses an element (for `press` on a target).
+pub async fn focus(engine: &Engine, target: &Actionable) -> Result<()> {
+    engine
+        .call_on(&target.handle, "function () { this.focus(); }", &[])
+        .await?;
+    Ok(())
+}
+
+/// Chooses the option labelled (or valued) `option` in a `<select>`, firing `input` and
+/// `change` as a person's choice would. Returns the previous value.
+pub async fn select_option(engine: &Engine, target: &Actionable, option: &str) -> Result<String> {
+    const SELECT_JS: &str = "function (option) { \
+      if (this.tagName !== 'SELECT') return { error: 'INVALID_ACTION', message: 'select works on a <select> element' }; \
+      const norm = (s) => String(s).replace(/\\s+/g, ' ').trim().toLowerCase(); \
+      const opts = Array.from(this.options); \
+      const o = opts.find((x) => norm(x.label) === norm(option)) || opts.find((x) => x.value === option); \
+      if (!o) return { error: 'TARGET_NOT_FOUND', message: 'no option ' + JSON.stringify(option) + '; options are: ' + opts.map((x) => x.label).slice(0, 20).join(', ') }; \
+      if (o.disabled) return { error: 'TARGET_DISABLED', message: 'option ' + JSON.stringify(o.label) + ' is disabled' }; \
+      const previous = this.value; this.focus(); o.selected = true; \
+      this.dispatchEvent(new Event('input', { bubbles: true, composed: true })); \
+      this.dispatchEvent(new Event('change', { bubbles: true })); \
+      return { previous }; }";
+    let r = engine
+        .call_on(&target.handle, SELECT_JS, &[json!(option)])
+        .await?;
+    if let Some(code) = r["error"].as_str() {
+        let code = serde_json::from_value(json!(code)).unwrap_or(ErrorCode::InvalidAction);
+        return Err(Error::core(
+            code,
+            r["message"].as_str().unwrap_or("cannot select").to_owned(),
+        ));
+    }
+    Ok(r["previous"].as_str().unwrap_or_default().to_owned())
+}
+
+/// Restores a `<select>`'s value (undo of `select`).
+pub async fn restore_select(engine: &Engine, target: &Actionable, value: &str) -> Result<()> {
+    engine
+        .call_on(
+            &target.handle,
+            "function (v) { this.value = v; this.dispatchEvent(new Event('input', { bubbles: true, composed: true })); \
+             this.dispatchEvent(new Event('change', { bubbles: true })); }",
+            &[json!(value)],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Sets the files of the file input that is, or is inside (or labelled by), the element.
+pub async fn set_files(
+    engine: &Engine,
+    roots: &[Root],
+    element: &Element,
+    files: &[PathBuf],
+) -> Result<()> {
+    let (path, local) = route(&element.reference);
+    let root = root_of(roots, path)?;
+    let pick = "(el) => (el.matches && el.matches('input[type=file]')) ? el : \
+                (el.querySelector && el.querySelector('input[type=file]')) || (el.control && el.control.type === 'file' ? el.control : null)";
+    let input = engine
+        .element_handle(&root.frame, local, Some(pick))
+        .await?;
+    let files: Vec<String> = files
+        .iter()
+        .map(|f| {
+            std::fs::canonicalize(f)
+                .unwrap_or_else(|_| f.clone())
+                .display()
+                .to_string()
+        })
+        .collect();
+    engine
+        .cmd(
+            "DOM.setFileInputFiles",
+            json!({ "files": files, "objectId": input }),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Navigates the top frame; fails with `NAVIGATION_FAILED` when the browser reports an error.
+/// A relative URL is resolved against the current document's. Returns the navigation's
+/// loader id (absent for a same-document navigation).
+pub async fn navigate(engine: &Engine, url: &str) -> Result<Option<String>> {
+    let absolute = match url::Url::parse(url) {
+        Ok(u) => u.to_string(),
+        Err(_) => {
+            let current = engine.main_frame().await?.url;
+            url::Url::parse(&current)
+                .and_then(|base| base.join(url))
+                .map_err(|e| {
+                    Error::Navigation(format!("cannot resolve {url:?} against {current}: {e}"))
+                })?
+                .to_string()
+        }
+    };
+    let r = engine
+        .cmd("Page.navigate", json!({ "url": absolute }))
+        .await?;
+    if let Some(err) = r["errorText"].as_str().filter(|e| !e.is_empty()) {
+        return Err(Error::Navigation(format!("{absolute}: {err}")));
+    }
+    Ok(r["loaderId"].as_str().map(str::to_owned))
+}
+
+/// Goes one entry back in the tab's history; `false` when there is none.
+pub async fn history_back(engine: &Engine) -> Result<bool> {
+    let h = engine.cmd("Page.getNavigationHistory", json!({})).await?;
+    let current = h["currentIndex"].as_i64().unwrap_or(0);
+    if current <= 0 {
+        return Ok(false);
+    }
+    let Some(entry) = h["entries"].get((current - 1) as usize) else {
+        return Ok(false);
+    };
+    let id = entry["id"].as_i64().unwrap_or_default();
+    engine
+        .cmd("Page.navigateToHistoryEntry", json!({ "entryId": id }))
+        .await?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_with_codes_and_text() {
+        for (spec, key, code, kc, text, mods) in [
+            ("Enter", "Enter", "Enter", 13, Some("\r"), 0),
+            ("a", "a", "KeyA", 65, Some("a"), 0),
+            ("Shift+a", "A", "KeyA", 65, Some("A"), SHIFT),
+            ("Control+a", "a", "KeyA", 65, None, CONTROL),
+            ("ctrl+Shift+Tab", "Tab", "Tab", 9, None, CONTROL | SHIFT),
+            ("7", "7", "Digit7", 55, Some("7"), 0),
+            ("+", "+", "", 0, Some("+"), 0),
+            ("Shift++", "+", "", 0, Some("+"), SHIFT),
+            ("Space", " ", "Space", 32, Some(" "), 0),
+            ("é", "é", "", 0, Some("é"), 0),
+        ] {
+            let k = Key::parse(spec).unwrap_or_else(|| panic!("{spec} did not parse"));
+            assert_eq!(k.key, key, "{spec}");
+            assert_eq!(k.code, code, "{spec}");
+            assert_eq!(k.key_code, kc, "{spec}");
+            assert_eq!(k.text.as_deref(), text, "{spec}");
+            assert_eq!(k.modifiers, mods, "{spec}");
+            assert_eq!(k.name(), spec);
+        }
+        for bad in ["", "enter", "Hyper+a", "Shift+", "Shift+Nope", "ab"] {
+            assert!(Key::parse(bad).is_none(), "{bad} parsed");
+        }
+    }
+}

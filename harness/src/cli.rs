@@ -1,0 +1,621 @@
+//! The `prufe` command line. Its contract is how users script prufe; keep it stable.
+//!
+//! ```text
+//! prufe demo [--show]
+//! prufe snapshot URL [--json]
+//! prufe run URL --script FILE [--json] [--trace-dir DIR] [--connect URL] [--max-attempts N]
+//!           [--quiet-ms N] [--timeout-ms N] [--ambiguous reject|accept] [--judge-url URL]
+//! ```
+//!
+//! Exit codes: 0 every step ok; 1 a step failed (the run stops at the first one) or the
+//! browser failed; 2 bad usage or an invalid script, reported before any action runs.
+//! With `--json`, `run` prints one JSON object per step and line:
+//! `{"step":1,"action":"click","ok":true,"verdict":"MATCH","error":null,"attempts":1,
+//!   "undone":0,"reason":"…","diff":["appeared …"]}`.
+
+use crate::arbiter::ArbiterConfig;
+use crate::error::Error;
+use crate::script::{self, Action, Step};
+use crate::serve::StaticServer;
+use crate::stabilise::Timing;
+use crate::verify::{AmbiguousPolicy, Options, Outcome, Verifier};
+use clap::{Parser, Subcommand, ValueEnum};
+use prufe::core::identity::describe_element;
+use prufe::core::model::{Role, Snapshot};
+use prufe::core::resolve::Target;
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Exit code: every step ok.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: a step failed, or the browser did.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit code: bad usage or an invalid script.
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "prufe",
+    version,
+    about = "Checks that every browser action did what it was meant to do, and undoes it if not."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The same click on a page that recycles its list rows, first bare, then verified.
+    Demo {
+        /// Open a visible browser window and go slowly.
+        #[arg(long)]
+        show: bool,
+    },
+    /// Print what prufe observes on a page.
+    Snapshot {
+        url: String,
+        /// Print the snapshot as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
+        #[arg(long, value_name = "URL")]
+        connect: Option<String>,
+    },
+    /// Open URL and run the steps of a script, each verified.
+    Run(RunArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    pub url: String,
+    /// A JSON array of steps.
+    #[arg(long, value_name = "FILE")]
+    pub script: PathBuf,
+    /// One JSON object per step and line.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one redacted JSON record per action into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
+    #[arg(long, value_name = "URL")]
+    pub connect: Option<String>,
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub max_attempts: u32,
+    #[arg(long, value_name = "N", default_value_t = 250)]
+    pub quiet_ms: u64,
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub timeout_ms: u64,
+    /// What an AMBIGUOUS verdict means when no arbiter decides it.
+    #[arg(long, value_enum, default_value_t = Ambiguous::Reject)]
+    pub ambiguous: Ambiguous,
+    /// An OpenAI-compatible chat completions URL that breaks AMBIGUOUS ties (key from
+    /// PRUFE_JUDGE_KEY).
+    #[arg(long, value_name = "URL")]
+    pub judge_url: Option<String>,
+    /// Judge only regions starting with this prefix (repeatable).
+    #[arg(long, value_name = "REGION")]
+    pub region: Vec<String>,
+    /// Leave regions starting with this prefix out of the judgement (repeatable).
+    #[arg(long, value_name = "REGION")]
+    pub ignore_region: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ambiguous {
+    Reject,
+    Accept,
+}
+
+/// Parses the arguments and runs; returns the process exit code.
+pub async fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    run_cli(cli).await
+}
+
+/// Runs a parsed command line.
+pub async fn run_cli(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Demo { show } => demo(show).await,
+        Command::Snapshot { url, json, connect } => snapshot(&url, json, connect).await,
+        Command::Run(args) => run(args).await,
+    }
+}
+
+async fn snapshot(url: &str, as_json: bool, connect: Option<String>) -> i32 {
+    let opts = Options {
+        connect,
+        ..Options::default()
+    };
+    let mut v = match Verifier::launch(opts).await {
+        Ok(v) => v,
+        Err(e) => return fail(&e),
+    };
+    let result = async {
+        v.open(url).await?;
+        v.snapshot().await
+    }
+    .await;
+    let code = match result {
+        Ok(s) => {
+            let mut out = std::io::stdout().lock();
+            if as_json {
+                let _ = writeln!(out, "{}", serde_json::to_string(&s).unwrap_or_default());
+            } else {
+                let _ = write!(out, "{}", render_snapshot(&s));
+            }
+            EXIT_OK
+        }
+        Err(e) => fail(&e),
+    };
+    let _ = v.close().await;
+    code
+}
+
+/// One line per element: `button[Add Shirt M] in catalogue (e3) disabled`.
+pub fn render_snapshot(s: &Snapshot) -> String {
+    let mut out = String::new();
+    for e in &s.elements {
+        out.push_str(&describe_element(e));
+        out.push_str(&format!(" ({})", e.reference));
+        if let Some(v) = &e.value {
+            out.push_str(&format!(" value='{v}'"));
+        }
+        if let Some(c) = e.checked {
+            out.push_str(&format!(" checked={}", c.as_str()));
+        }
+        if let Some(x) = e.expanded {
+            out.push_str(&format!(" expanded={x}"));
+        }
+        if e.disabled {
+            out.push_str(" disabled");
+        }
+        if !e.visible {
+            out.push_str(" hidden");
+        }
+        if e.opaque {
+            out.push_str(" opaque");
+        }
+        out.push('\n');
+    }
+    for t in &s.texts {
+        out.push_str(&prufe::core::identity::describe_text(t));
+        out.push('\n');
+    }
+    if s.has_more {
+        out.push_str("(cut short: the page has more)\n");
+    }
+    out
+}
+
+async fn run(args: RunArgs) -> i32 {
+    // Everything about the script is checked before a browser starts.
+    let text = match std::fs::read_to_string(&args.script) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "prufe: INVALID_SCRIPT: cannot read {}: {e}",
+                args.script.display()
+            );
+            return EXIT_USAGE;
+        }
+    };
+    let base = args
+        .script
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let steps = match script::parse_script(&text, &base)
+        .and_then(|s| script::check_files(&s).map(|()| s))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("prufe: INVALID_SCRIPT: {}: {e}", args.script.display());
+            return EXIT_USAGE;
+        }
+    };
+    let opts = Options {
+        connect: args.connect.clone(),
+        timing: Timing {
+            quiet_ms: args.quiet_ms,
+            timeout_ms: args.timeout_ms,
+            ..Timing::default()
+        },
+        max_attempts: args.max_attempts,
+        ambiguous: match args.ambiguous {
+            Ambiguous::Reject => AmbiguousPolicy::Reject,
+            Ambiguous::Accept => AmbiguousPolicy::Accept,
+        },
+        arbiter: args.judge_url.clone().map(ArbiterConfig::from_env),
+        trace_dir: args.trace_dir.clone(),
+        regions: args.region.clone(),
+        ignore_regions: args.ignore_region.clone(),
+        ..Options::default()
+    };
+    let mut v = match Verifier::launch(opts).await {
+        Ok(v) => v,
+        Err(e) => return fail(&e),
+    };
+    for step in &steps {
+        if let Action::Fill {
+            value,
+            sensitive: true,
+            ..
+        } = &step.action
+        {
+            v.add_secret(value);
+        }
+    }
+    if let Err(e) = v.open(&args.url).await {
+        let _ = v.close().await;
+        return fail(&e);
+    }
+    let mut code = EXIT_OK;
+    for (i, step) in steps.iter().enumerate() {
+        let result = v.perform(step).await;
+        let ok = matches!(&result, Ok(o) if o.ok);
+        print_step(i + 1, step, &result, args.json, v.redactor());
+        if !ok {
+            code = EXIT_FAILED;
+            break;
+        }
+    }
+    let _ = v.close().await;
+    code
+}
+
+/// The `--json` line of a step.
+pub fn json_line(n: usize, kind: &str, result: &Result<Outcome, Error>) -> serde_json::Value {
+    let (outcome, error) = match result {
+        Ok(o) => (Some(o), None),
+        Err(e) => (e.outcome(), Some(e)),
+    };
+    let ok = error.is_none() && outcome.is_some_and(|o| o.ok);
+    let error_code = match (error, outcome) {
+        (Some(e), _) => Some(e.code().as_str()),
+        // A watch that saw the wrong effect fails without an error being raised.
+        (None, Some(o)) if !o.ok => Some("VERIFICATION_FAILED"),
+        _ => None,
+    };
+    json!({
+        "step": n,
+        "action": kind,
+        "ok": ok,
+        "verdict": outcome.and_then(|o| o.verdict).map(|v| v.as_str()),
+        "error": error_code,
+        "attempts": outcome.map(|o| o.attempts).unwrap_or(if error.is_some() { 1 } else { 0 }),
+        "undone": outcome.map(|o| o.undone).unwrap_or(0),
+        "reason": match (error, outcome) {
+            (Some(e), None) => e.to_string(),
+            (_, Some(o)) => o.reason.clone(),
+            (None, None) => String::new(),
+        },
+        "diff": outcome.map(|o| o.lines.clone()).unwrap_or_default(),
+    })
+}
+
+fn print_step(
+    n: usize,
+    step: &Step,
+    result: &Result<Outcome, Error>,
+    as_json: bool,
+    redactor: &prufe::core::redact::Redactor,
+) {
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        let mut line = json_line(n, step.kind(), result);
+        crate::trace::scrub_value(&mut line, redactor);
+        let _ = writeln!(out, "{line}");
+        return;
+    }
+    let text = match result {
+        Ok(o) if o.ok => format!("✓ {n} {}\n", o.summary()),
+        Ok(o) => format!("✗ {n} {}\n{}", o.summary(), indent(&o.explain())),
+        Err(e) => format!("✗ {n} {}: {e}\n{}", step.kind(), indent(&e.explain())),
+    };
+    let _ = write!(out, "{}", redactor.scrub(&text));
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+fn fail(e: &Error) -> i32 {
+    eprintln!("prufe: {e}");
+    match e {
+        Error::Script(_) => EXIT_USAGE,
+        _ => EXIT_FAILED,
+    }
+}
+
+/// Where the demo page lives: the demo shop when it is there, else the recycling fixture.
+fn demo_page() -> Option<(PathBuf, String)> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let candidates = [
+        (repo.join("www/shop"), "recycled.html"),
+        (repo.join("www/shop"), "index.html"),
+        (repo.join("fixtures"), "recycled-list.html"),
+    ];
+    candidates
+        .into_iter()
+        .find(|(dir, page)| dir.join(page).is_file())
+        .map(|(d, p)| (d, p.to_owned()))
+}
+
+async fn demo(show: bool) -> i32 {
+    let Some((dir, page)) = demo_page() else {
+        eprintln!("prufe: the demo page (www/shop or fixtures/recycled-list.html) is missing");
+        return EXIT_FAILED;
+    };
+    let server = match StaticServer::start(&dir, Vec::new()).await {
+        Ok(s) => s,
+        Err(e) => return fail(&Error::io("starting the demo server", e)),
+    };
+    let url = server.url(&page);
+    let opts = Options {
+        headless: !show,
+        slow_mo: if show {
+            Duration::from_millis(900)
+        } else {
+            Duration::ZERO
+        },
+        ..Options::default()
+    };
+    let mut v = match Verifier::launch(opts).await {
+        Ok(v) => v,
+        Err(e) => return fail(&e),
+    };
+    let code = match demo_story(&mut v, &url, show).await {
+        Ok(()) => EXIT_OK,
+        Err(e) => fail(&e),
+    };
+    let _ = v.close().await;
+    code
+}
+
+async fn demo_story(v: &mut Verifier, url: &str, show: bool) -> Result<(), Error> {
+    let target = Target::new("button", "Add Shirt M");
+    let rule = "-".repeat(70);
+    let mut out = String::new();
+
+    v.open(url).await?;
+    let target = demo_target(v, target).await?;
+    v.unverified(
+        &Step::new(Action::Click {
+            target: target.clone(),
+        }),
+        true,
+    )
+    .await?;
+    let cart = cart_lines(&v.snapshot().await?);
+    out.push_str(&format!("{rule}\n1. A bare click\n{rule}\n"));
+    out.push_str("Asked:     press «Add Shirt M»\n");
+    out.push_str("Result:    the click raised no error\n");
+    out.push_str(&format!("Cart:      {cart:?}\n"));
+    out.push_str("           <- nobody notices that this is wrong\n\n");
+    print!("{out}");
+    out.clear();
+    if show {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+
+    v.open(url).await?;
+    out.push_str(&format!("{rule}\n2. With prufe\n{rule}\n"));
+    out.push_str("Asked:     press «Add Shirt M»\n");
+    match v.click(target, None).await {
+        Ok(o) => {
+            out.push_str(&format!("Result:    {}\n", o.summary()));
+        }
+        Err(e) => {
+            out.push_str(&format!("Result:    {}\n", e.code()));
+            for line in e.explain().lines() {
+                out.push_str(&format!("           {line}\n"));
+            }
+        }
+    }
+    let cart = cart_lines(&v.snapshot().await?);
+    out.push_str(&format!("Cart:      {cart:?}\n"));
+    if cart.is_empty() {
+        out.push_str(
+            "           <- what went in wrong was taken out, and the run stopped in time\n",
+        );
+    }
+    out.push_str("\nNo API key needed: that verdict comes from the diff, without AI.\n");
+    print!("{out}");
+    if show {
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+    Ok(())
+}
+
+/// The demo's target, narrowed to the recycling list when the page has another catalogue.
+async fn demo_target(v: &mut Verifier, target: Target) -> Result<Target, Error> {
+    let snap = v.snapshot().await?;
+    let matches: Vec<_> = snap
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Button && e.name == target.name && e.visible)
+        .collect();
+    if matches.len() <= 1 {
+        return Ok(target);
+    }
+    let region = matches
+        .iter()
+        .map(|e| e.region.clone())
+        .find(|r| r.contains("list") || r.contains("recycl") || r.contains("arrival"))
+        .unwrap_or_else(|| matches[0].region.clone());
+    Ok(Target {
+        region: Some(region),
+        ..target
+    })
+}
+
+/// The cart's lines, as a person reads them.
+pub fn cart_lines(s: &Snapshot) -> Vec<String> {
+    s.elements
+        .iter()
+        .filter(|e| {
+            e.role == Role::Listitem
+                && e.region
+                    .split(['/', '['])
+                    .next()
+                    .is_some_and(|r| r.eq_ignore_ascii_case("cart"))
+        })
+        .map(|e| e.label().to_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::Verdict;
+
+    #[test]
+    fn the_contract_parses() {
+        let cli = Cli::try_parse_from([
+            "prufe",
+            "run",
+            "http://127.0.0.1:1/",
+            "--script",
+            "s.json",
+            "--json",
+            "--trace-dir",
+            "t",
+            "--connect",
+            "http://127.0.0.1:9222",
+            "--max-attempts",
+            "3",
+            "--quiet-ms",
+            "100",
+            "--timeout-ms",
+            "2000",
+            "--ambiguous",
+            "accept",
+            "--judge-url",
+            "http://127.0.0.1:2/v1/chat/completions",
+        ])
+        .unwrap();
+        let Command::Run(a) = cli.command else {
+            panic!("not run")
+        };
+        assert_eq!(a.max_attempts, 3);
+        assert_eq!(a.quiet_ms, 100);
+        assert_eq!(a.timeout_ms, 2000);
+        assert_eq!(a.ambiguous, Ambiguous::Accept);
+        assert!(a.json);
+        assert_eq!(a.connect.as_deref(), Some("http://127.0.0.1:9222"));
+
+        let d = Cli::try_parse_from(["prufe", "demo", "--show"]).unwrap();
+        assert!(matches!(d.command, Command::Demo { show: true }));
+        let s = Cli::try_parse_from(["prufe", "snapshot", "http://x/", "--json"]).unwrap();
+        assert!(matches!(s.command, Command::Snapshot { json: true, .. }));
+    }
+
+    #[test]
+    fn usage_errors_are_exit_2() {
+        for args in [
+            vec!["prufe"],
+            vec!["prufe", "run", "http://x/"],
+            vec![
+                "prufe",
+                "run",
+                "http://x/",
+                "--script",
+                "s",
+                "--ambiguous",
+                "maybe",
+            ],
+            vec![
+                "prufe",
+                "run",
+                "http://x/",
+                "--script",
+                "s",
+                "--max-attempts",
+                "0",
+            ],
+            vec!["prufe", "fly"],
+        ] {
+            let e = Cli::try_parse_from(&args).unwrap_err();
+            assert!(e.use_stderr(), "{args:?}");
+            assert_eq!(e.exit_code(), EXIT_USAGE, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn json_lines_follow_the_contract() {
+        let o = Outcome {
+            action: "click".into(),
+            verdict: Some(Verdict::Match),
+            ok: true,
+            reason: "Shirt M appeared".into(),
+            lines: vec!["appeared listitem[Shirt M] in cart".into()],
+            attempts: 1,
+            ..Outcome::default()
+        };
+        let line = json_line(1, "click", &Ok(o.clone()));
+        assert_eq!(
+            line,
+            json!({ "step": 1, "action": "click", "ok": true, "verdict": "MATCH", "error": null, "attempts": 1,
+                    "undone": 0, "reason": "Shirt M appeared", "diff": ["appeared listitem[Shirt M] in cart"] })
+        );
+        let failed = Outcome {
+            verdict: Some(Verdict::Mismatch),
+            ok: false,
+            attempts: 2,
+            undone: 2,
+            ..o
+        };
+        let line = json_line(
+            3,
+            "click",
+            &Err(Error::VerificationFailed(Box::new(failed))),
+        );
+        assert_eq!(line["error"], "VERIFICATION_FAILED");
+        assert_eq!(line["verdict"], "MISMATCH");
+        assert_eq!(line["ok"], false);
+        assert_eq!(line["undone"], 2);
+        let line = json_line(
+            2,
+            "click",
+            &Err(Error::TargetObscured {
+                target: "button[x]".into(),
+                by: "div".into(),
+                x: 0.0,
+                y: 0.0,
+            }),
+        );
+        assert_eq!(line["error"], "TARGET_OBSCURED");
+        assert_eq!(line["verdict"], serde_json::Value::Null);
+        assert!(line["reason"].as_str().unwrap().contains("covered by div"));
+    }
+
+    #[test]
+    fn cart_lines_read_the_cart_region_only() {
+        let item = |text: &str, region: &str| prufe::core::model::Element {
+            role: Role::Listitem,
+            text: Some(text.into()),
+            region: region.into(),
+            ..Default::default()
+        };
+        let s = Snapshot {
+            elements: vec![
+                item("Shirt M", "cart/list:cart-items"),
+                item("Socks S", "list"),
+                item("Cap", "cartoons"),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(cart_lines(&s), ["Shirt M"]);
+    }
+}

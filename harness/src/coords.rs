@@ -1,0 +1,1125 @@
+//! The executor contract for coordinate-driven agents: the browser half.
+//!
+//! An agent that sees screenshots acts by coordinates. [`Executor::run`] takes one step as
+//! JSON (`screenshot`, `click_at`, `drag_at`, `scroll_at`, `type`, `key`, `wait`), validates
+//! the whole of it first (`executor::parse_request`: shape, `STALE_OBSERVATION`,
+//! `POINT_OUT_OF_BOUNDS`, all before the first input event), then acts on the verifier's tab.
+//!
+//! **Observations.** A `screenshot` captures the viewport (`Page.captureScreenshot`, PNG,
+//! optionally downscaled to `maxWidth`), issues `obs-N` (monotonic per executor) and, at the
+//! same moment, records the hit boxes of the observable elements, so the identity (role,
+//! label, region) under any point of that image is known (`executor::identity_at`). Every
+//! step that sends input ends with a fresh observation (the next model call gets fresh
+//! evidence), so a point chosen on an earlier image is `STALE_OBSERVATION`.
+//!
+//! **A point's identity.** Right before input the element under the point is asked again
+//! (`prufe.at`). If it is not the one the image showed (a cookie banner slid in, a row was
+//! recycled), the step stops with `TARGET_CHANGED` and nothing is pressed. The two hit tests
+//! (boxes then, `prufe.at` now) can disagree on an unchanged page (a container whose centre
+//! is covered); a disagreement is only a change when the element now under the point was not
+//! under it in the image, or when the boxes taken now give another answer than the boxes
+//! then. The check runs before the pointer moves and again after, right before the press.
+//!
+//! **Verification.** `click_at` and `drag_at` run the loop of semantic actions with the
+//! element under the point as the target: stabilise → snapshot → act → stabilise → snapshot
+//! → judge → MATCH | undo (verified) and retry | stop with a typed error. A click on a text
+//! field whose only effect is the focus it takes is MATCH (the judge sees no diff; the focus
+//! is read right after the click). `type` checks, right before inserting, that focus is on
+//! the intended field (the one the last click or key left focused), then reads the field back
+//! (by keyed hash when sensitive). `key` and `scroll_at` are not judged: a `wait` states what
+//! should follow them.
+//!
+//! **Input.** Every press goes through the ledger of `coords::input`: released in reverse
+//! order on success, failure, timeout or cancellation, and the result says whether the
+//! release went through (`released`). An attached browser (`--connect`) may hold input from
+//! before; the first input step releases every button and modifier first, or stops with
+//! `INPUT_STATE_UNKNOWN`.
+//!
+//! **Not done here.** Native HTML drag and drop (`draggable`) is not intercepted: `drag_at`
+//! sends pointer events, which pointer-driven drags (sortable lists, boards) use. `type`
+//! does not undo a wrong read-back; it reports `VERIFICATION_FAILED`.
+
+pub mod input;
+mod page;
+
+pub use page::ScrollPosition;
+
+use crate::arbiter::{self, Question};
+use crate::error::{Error, Result};
+use crate::executor::{
+    drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point, Postcondition, Request,
+};
+use crate::inject::Engine;
+use crate::observe::{self, Root};
+use crate::script::{Action, Step};
+use crate::stabilise::{fingerprint_now, stabilise};
+use crate::verify::{now_rfc3339, AmbiguousPolicy, Attempt, Outcome, Undo, Verdict, Verifier};
+use input::{lock, release_held, Checkpoint, Input, SharedLedger};
+use page::{RootBox, TypeBegin};
+use prufe::core::error::ErrorCode;
+use prufe::core::identity::{describe_element, describe_parts, Identity};
+use prufe::core::judge::{self, ActionKind, JudgeOptions};
+use prufe::core::model::{Element, Snapshot, REDACTED};
+use prufe::core::redact::Redactor;
+use prufe::core::resolve::Target;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How long one input event may take to be acknowledged before the action is abandoned
+/// (and everything held released).
+pub const EVENT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// An observation the agent can quote: the image it saw and the hit boxes behind it.
+#[derive(Debug, Clone)]
+struct Observed {
+    observation: Observation,
+    boxes: Vec<HitBox<Element>>,
+}
+
+/// A screenshot as the agent receives it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shot {
+    /// `obs-N`: quote it in the next `click_at`, `drag_at` or `scroll_at`.
+    pub id: String,
+    /// The image's size: points are given in these pixels.
+    pub width: f64,
+    pub height: f64,
+    /// The capture in device pixels, before any downscale.
+    pub capture_width: f64,
+    pub capture_height: f64,
+    pub device_pixel_ratio: f64,
+    /// The page was settled and did not change while it was captured.
+    pub stable: bool,
+    /// Where the PNG was saved, with [`Executor::with_screenshot_dir`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+    /// The PNG, base64, when it was not saved to a file.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub png_base64: String,
+}
+
+/// A scroll's effect on the container under the pointer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Scroll {
+    /// `the page`, or the container, e.g. `div#scroller in list[Rows]`.
+    pub container: String,
+    pub before: ScrollPosition,
+    pub after: ScrollPosition,
+    /// The container's scroll position changed.
+    pub moved: bool,
+}
+
+/// What a step did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// The step's action name.
+    pub action: &'static str,
+    /// The verified record: the judged action (`click_at`, `drag_at`), the read-back
+    /// (`type`), or what was sent (`key`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// For a step that sent input: nothing is held any more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub released: Option<bool>,
+    /// The observation taken at the end of the step (a screenshot's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observation: Option<Shot>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scroll: Option<Scroll>,
+    /// A wait's condition, as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// The snapshot a wait's condition held on.
+    #[serde(skip)]
+    pub snapshot: Option<Snapshot>,
+}
+
+impl Report {
+    fn new(action: &'static str) -> Self {
+        Report { action, outcome: None, released: None, observation: None, scroll: None, condition: None, snapshot: None }
+    }
+}
+
+/// Why a step stopped, and what it leaves behind.
+#[derive(Debug)]
+pub struct Failure {
+    pub error: Error,
+    /// For a step that sent input: whether everything held was released. `Some(false)`
+    /// means a key or button may still be down.
+    pub released: Option<bool>,
+    /// The observation taken after the failure (when the page could still be captured).
+    pub observation: Option<Shot>,
+    /// A wait's condition that did not hold.
+    pub condition: Option<String>,
+    /// A wait's last snapshot.
+    pub last: Option<Snapshot>,
+}
+
+impl Failure {
+    pub fn code(&self) -> ErrorCode {
+        self.error.code()
+    }
+
+    fn released(mut self, clean: bool) -> Self {
+        self.released = Some(clean);
+        self
+    }
+
+    fn scrub(mut self, redactor: &Redactor) -> Self {
+        self.error = self.error.scrub(redactor);
+        if let Some(c) = self.condition.take() {
+            self.condition = Some(redactor.scrub(&c).into_owned());
+        }
+        self
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        Failure { error, released: None, observation: None, condition: None, last: None }
+    }
+}
+
+impl From<prufe::core::Error> for Failure {
+    fn from(e: prufe::core::Error) -> Self {
+        Failure::from(Error::Core(e))
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.error)?;
+        match self.released {
+            Some(false) => write!(f, " (input release FAILED: a key or button may still be held)"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+type Step_<T> = std::result::Result<T, Failure>;
+
+/// The coordinate executor of one verifier's tab. It keeps the latest observation, the
+/// input ledger and the field typing is meant for, across steps.
+pub struct Executor {
+    issued: u64,
+    latest: Option<Observed>,
+    max_width: Option<f64>,
+    ledger: SharedLedger,
+    input_known: bool,
+    intended: Option<Element>,
+    pointer: Option<Point>,
+    screenshot_dir: Option<PathBuf>,
+    event_timeout: Duration,
+}
+
+/// What a pointer step does once it is over its point.
+#[derive(Debug, Clone, Copy)]
+enum Gesture {
+    Click(Button),
+    Drag { to: Point, steps: u32 },
+}
+
+impl Executor {
+    /// An executor for `v`'s tab. A verifier attached with `connect` starts with an unknown
+    /// input state, established before its first input.
+    pub fn new(v: &Verifier) -> Executor {
+        Executor {
+            issued: 0,
+            latest: None,
+            max_width: None,
+            ledger: SharedLedger::default(),
+            input_known: v.options().connect.is_none(),
+            intended: None,
+            pointer: None,
+            screenshot_dir: None,
+            event_timeout: EVENT_TIMEOUT,
+        }
+    }
+
+    /// Saves every screenshot as `DIR/obs-N.png` instead of returning it as base64.
+    pub fn with_screenshot_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.screenshot_dir = Some(dir.into());
+        self
+    }
+
+    /// Bounds every input event (default [`EVENT_TIMEOUT`]).
+    pub fn with_event_timeout(mut self, timeout: Duration) -> Self {
+        self.event_timeout = timeout;
+        self
+    }
+
+    /// The observation points must be chosen on now.
+    pub fn latest(&self) -> Option<&Observation> {
+        self.latest.as_ref().map(|o| &o.observation)
+    }
+
+    /// What the ledger says is held now (empty between steps unless a release failed).
+    pub fn held(&self) -> Vec<Held> {
+        lock(&self.ledger).held().to_vec()
+    }
+
+    /// The field `type` will insert into: the one focused by the last click or key.
+    pub fn intended_field(&self) -> Option<&Element> {
+        self.intended.as_ref()
+    }
+
+    /// Runs one step (see the module docs). The request is validated whole before anything
+    /// is sent; every message is scrubbed of the verifier's secrets.
+    pub async fn run(&mut self, v: &mut Verifier, step: &Value) -> Step_<Report> {
+        let request = parse_request(step, self.latest()).map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+        let result = match request {
+            Request::Screenshot { max_width } => {
+                self.max_width = max_width;
+                self.observe(v, true).await.map(|shot| Report { observation: Some(shot), ..Report::new("screenshot") }).map_err(Failure::from)
+            }
+            Request::ClickAt { at, button, intent, .. } => {
+                let r = self.pointer_step(v, at, Gesture::Click(button), intent).await;
+                self.finish(v, r).await
+            }
+            Request::DragAt { from, to, steps, intent, .. } => {
+                let r = self.pointer_step(v, from, Gesture::Drag { to, steps }, intent).await;
+                self.finish(v, r).await
+            }
+            Request::ScrollAt { at, dx, dy, .. } => {
+                let r = self.scroll_step(v, at, dx, dy).await;
+                self.finish(v, r).await
+            }
+            Request::Type { text, sensitive } => {
+                self.latest = None;
+                let r = self.type_step(v, &text, sensitive).await;
+                self.finish(v, r).await
+            }
+            Request::Key { chord } => {
+                self.latest = None;
+                let r = self.key_step(v, &chord).await;
+                self.finish(v, r).await
+            }
+            Request::Wait { until, timeout_ms } => {
+                self.latest = None;
+                let r = self.wait_step(v, &until, timeout_ms).await;
+                self.finish(v, r).await
+            }
+        };
+        v.engine().release_handles().await;
+        match result {
+            Ok(mut report) => {
+                if let Some(o) = report.outcome.as_mut() {
+                    scrub_outcome(o, v.redactor());
+                }
+                Ok(report)
+            }
+            Err(f) => Err(f.scrub(v.redactor())),
+        }
+    }
+
+    /// Releases anything still held (after a failed release); `true` when nothing is held.
+    pub async fn release_all(&mut self, v: &Verifier) -> bool {
+        release_held(v.engine().page(), &self.ledger, self.event_timeout).await.clean()
+    }
+
+    /// Ends an input step with a fresh observation (or none when the page cannot be
+    /// captured, so no earlier one stays quotable).
+    async fn finish(&mut self, v: &Verifier, r: Step_<Report>) -> Step_<Report> {
+        let shot = self.observe(v, false).await.ok();
+        match r {
+            Ok(mut report) => {
+                report.observation = shot;
+                Ok(report)
+            }
+            Err(mut f) => {
+                f.observation = shot;
+                Err(f)
+            }
+        }
+    }
+
+    /// Captures the viewport and the hit boxes behind it, and issues the next `obs-N`.
+    /// With `settle`, waits for the page to settle first.
+    async fn observe(&mut self, v: &Verifier, settle: bool) -> Result<Shot> {
+        self.latest = None;
+        let engine = v.engine().clone();
+        let settled = if settle { stabilise(&engine, v.timing(), None).await?.stable } else { true };
+        let mut tries = 0;
+        let (captured, boxes, unchanged) = loop {
+            tries += 1;
+            let fp0 = fingerprint_now(&engine).await?;
+            let roots = engine.roots().await?;
+            let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
+            let captured = page::capture(&engine, top, self.max_width).await?;
+            let frames = page::root_boxes(&engine, &roots).await;
+            let boxes = page::hit_boxes(&engine, &roots, &frames).await?;
+            let unchanged = fingerprint_now(&engine).await? == fp0;
+            if unchanged || tries >= 3 {
+                break (captured, boxes, unchanged);
+            }
+        };
+        self.issued += 1;
+        let id = format!("obs-{}", self.issued);
+        let mut shot = Shot {
+            id: id.clone(),
+            width: captured.image.width,
+            height: captured.image.height,
+            capture_width: captured.capture.width,
+            capture_height: captured.capture.height,
+            device_pixel_ratio: captured.device_pixel_ratio,
+            stable: settled && unchanged,
+            path: None,
+            png_base64: String::new(),
+        };
+        match &self.screenshot_dir {
+            Some(dir) => {
+                let bytes = page::decode_base64(&captured.png)
+                    .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the screenshot is not valid base64"))?;
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+                let path = dir.join(format!("{id}.png"));
+                std::fs::write(&path, bytes).map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                shot.path = Some(path);
+            }
+            None => shot.png_base64 = captured.png,
+        }
+        let observation = Observation {
+            id,
+            image: captured.image,
+            capture: captured.capture,
+            device_pixel_ratio: captured.device_pixel_ratio,
+        };
+        self.latest = Some(Observed { observation, boxes });
+        Ok(shot)
+    }
+
+    /// Before the first input of a step: release what an earlier, interrupted step left
+    /// held, and on an attached browser establish a known input state.
+    async fn ensure_ready(&mut self, v: &Verifier) -> Step_<()> {
+        let page = v.engine().page().clone();
+        if !lock(&self.ledger).held().is_empty() {
+            let r = release_held(&page, &self.ledger, self.event_timeout).await;
+            if !r.clean() {
+                return Err(Failure::from(Error::core(
+                    ErrorCode::InputStateUnknown,
+                    format!("{} key(s) or button(s) from an earlier step could not be released; stop and check the browser", r.failed),
+                ))
+                .released(false));
+            }
+        }
+        if !self.input_known {
+            let p = self.pointer.unwrap_or(Point { x: 0.0, y: 0.0 });
+            let mut failed = Vec::new();
+            for b in [Button::Left, Button::Middle, Button::Right] {
+                let params = json!({ "type": "mouseReleased", "x": p.x, "y": p.y, "button": b.as_cdp(), "buttons": 0, "clickCount": 0, "pointerType": "mouse" });
+                if let Err(e) = self.send_now(&page, "Input.dispatchMouseEvent", params).await {
+                    failed.push(format!("{} button: {e}", b.as_cdp()));
+                }
+            }
+            for name in ["Shift", "Control", "Alt", "Meta"] {
+                let k = crate::executor::parse_key(name).map_err(Failure::from)?;
+                let params = json!({ "type": "keyUp", "key": k.key, "code": k.code, "modifiers": 0,
+                                     "windowsVirtualKeyCode": k.key_code, "nativeVirtualKeyCode": k.key_code });
+                if let Err(e) = self.send_now(&page, "Input.dispatchKeyEvent", params).await {
+                    failed.push(format!("{name}: {e}"));
+                }
+            }
+            if !failed.is_empty() {
+                return Err(Failure::from(Error::core(
+                    ErrorCode::InputStateUnknown,
+                    format!(
+                        "the attached browser's input state could not be established ({}); a key or button may still be held, so no input was sent",
+                        failed.join("; ")
+                    ),
+                ))
+                .released(false));
+            }
+            self.input_known = true;
+        }
+        Ok(())
+    }
+
+    async fn send_now(&self, page: &chromiumoxide::Page, method: &'static str, params: Value) -> Result<Value> {
+        tokio::time::timeout(self.event_timeout, crate::inject::send(page, method, params))
+            .await
+            .map_err(|_| Error::Timeout(format!("{method} got no answer within {} ms", self.event_timeout.as_millis())))?
+    }
+
+    fn input(&self, engine: &Engine) -> Input<chromiumoxide::Page> {
+        Input::new(engine.page().clone(), self.ledger.clone(), self.event_timeout)
+    }
+
+    // --- click_at, drag_at ---
+
+    /// The verified loop of a pointer step, with the element under the point as target.
+    async fn pointer_step(&mut self, v: &mut Verifier, at: Point, gesture: Gesture, intent: Option<String>) -> Step_<Report> {
+        let observed = self.latest.take().ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
+        let from = observed.observation.to_css(at);
+        let gesture = match gesture {
+            Gesture::Drag { to, steps } => Gesture::Drag { to: observed.observation.to_css(to), steps },
+            g => g,
+        };
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        self.ensure_ready(v).await?;
+        let max = v.options().max_attempts.max(1);
+        let shown = format!("({}, {}) on {}", at.x, at.y, observed.observation.id);
+        let kind = match gesture {
+            Gesture::Click(_) => ("click_at", ActionKind::Click),
+            Gesture::Drag { .. } => ("drag_at", ActionKind::Drag),
+        };
+        let mut undone = 0;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let a = self.pointer_attempt(v, &observed, from, gesture, intent.as_deref()).await?;
+            let Some(target) = a.target.clone() else {
+                let outcome = Outcome {
+                    action: kind.0.into(),
+                    intent: intent.clone(),
+                    value: Some(shown),
+                    ok: true,
+                    reason: "no observable element under the point; the effect is not judged".into(),
+                    attempts,
+                    stable: a.stable,
+                    dialogs: a.dialogs.clone(),
+                    duration_ms: started.elapsed().as_millis() as u64,
+                    started_at,
+                    ..Outcome::default()
+                };
+                return Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new(kind.0) });
+            };
+            let question = Question {
+                action: kind.0.into(),
+                target: Some(describe_element(&target)),
+                intent: intent.clone(),
+                observed: a.diff.lines.clone(),
+                reason: a.reason.clone(),
+                stable: a.stable,
+            };
+            let (ok, arbiter) = decide(v, a.verdict, &question).await;
+            let mut outcome = Outcome {
+                action: kind.0.into(),
+                target: Some(describe_element(&target)),
+                intent: intent.clone(),
+                value: Some(shown.clone()),
+                verdict: Some(a.verdict),
+                ok,
+                reason: a.reason.clone(),
+                attributed_to: a.attributed_to.clone(),
+                diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                lines: a.diff.lines.clone(),
+                attempts,
+                undone,
+                stable: a.stable,
+                arbiter,
+                dialogs: a.dialogs.clone(),
+                duration_ms: 0,
+                started_at: started_at.clone(),
+            };
+            if ok {
+                outcome.duration_ms = started.elapsed().as_millis() as u64;
+                return Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new(kind.0) });
+            }
+            let step = undo_step(kind.1, &target, a.destination.as_ref(), intent.as_deref());
+            let undo = v.undo(&step, &a.attempt).await?;
+            if matches!(undo, Undo::Undone) {
+                undone += 1;
+            }
+            outcome.undone = undone;
+            outcome.duration_ms = started.elapsed().as_millis() as u64;
+            scrub_outcome(&mut outcome, v.redactor());
+            let error = match undo {
+                Undo::Residue(residue) => Error::UndoFailed {
+                    outcome: Box::new(outcome),
+                    residue: residue.into_iter().map(|l| v.redactor().scrub(&l).into_owned()).collect(),
+                },
+                Undo::NoInverse => {
+                    let cause = Box::new(Error::VerificationFailed(Box::new(outcome.clone())));
+                    Error::IrreversibleAction { outcome: Box::new(outcome), cause }
+                }
+                Undo::Nothing | Undo::Undone if attempts >= max => Error::VerificationFailed(Box::new(outcome)),
+                Undo::Nothing | Undo::Undone => continue,
+            };
+            return Err(Failure::from(error).released(true));
+        }
+    }
+
+    /// One attempt: observe, check the point, act, observe, judge.
+    async fn pointer_attempt(
+        &mut self,
+        v: &Verifier,
+        observed: &Observed,
+        from: Point,
+        gesture: Gesture,
+        intent: Option<&str>,
+    ) -> Step_<PointerAttempt> {
+        let engine = v.engine().clone();
+        let timing = v.timing();
+        let stab0 = stabilise(&engine, timing, None).await?;
+        let before = engine.observe(v.sensitive()).await?;
+        let frames = page::root_boxes(&engine, &before.roots).await;
+        let expected = identity_at(&observed.boxes, from).cloned();
+        let what = match gesture {
+            Gesture::Click(_) => "nothing was clicked",
+            Gesture::Drag { .. } => "nothing was dragged",
+        };
+        let where_ = Where { engine: &engine, roots: &before.roots, frames: &frames, observed };
+        where_.check(from, expected.as_ref(), what).await?;
+        let destination = match gesture {
+            Gesture::Drag { to, .. } => {
+                let want = identity_at(&observed.boxes, to).cloned();
+                where_.check(to, want.as_ref(), "nothing was dragged").await?;
+                want
+            }
+            Gesture::Click(_) => None,
+        };
+
+        let mut input = self.input(&engine);
+        let guard = input.guard();
+        let sent = async {
+            input.move_to(from).await?;
+            // Hovering can change what is under the pointer (a menu opens): check once more.
+            let now = where_.check(from, expected.as_ref(), what).await?;
+            let fp0 = fingerprint_now(&engine).await?;
+            engine.take_dialogs();
+            match gesture {
+                Gesture::Click(button) => input.click(button, from).await?,
+                Gesture::Drag { to, steps } => {
+                    let mut cp = DestinationStays { engine: &engine, roots: &before.roots, destination: destination.as_ref() };
+                    input::drag(&mut input, Button::Left, from, &drag_path(from, to, steps), &mut cp).await?
+                }
+            }
+            let focus = match gesture {
+                Gesture::Click(_) => page::focused(&engine, &before.roots).await.ok().flatten(),
+                Gesture::Drag { .. } => None,
+            };
+            Ok::<_, Error>((now, fp0, focus))
+        }
+        .await;
+        let release = input.release_all().await;
+        guard.disarm();
+        self.pointer = input.pointer();
+        let (now, fp0, focus) = sent.map_err(|e| Failure::from(e).released(release.clean()))?;
+        if !release.clean() {
+            return Err(Failure::from(Error::core(ErrorCode::InputStateUnknown, "a button could not be released after the action"))
+                .released(false));
+        }
+        if matches!(gesture, Gesture::Click(_)) {
+            self.intended = focus.clone();
+        }
+
+        // The element acted on, as the before-snapshot knows it.
+        let target = now.map(|n| before.snapshot.elements.iter().find(|e| e.reference == n.reference).cloned().unwrap_or(n));
+        let focus_taken = matches!((&target, &focus), (Some(t), Some(f)) if t.role.has_value() && same_field(t, f));
+        // A field that took the focus has had its effect; do not wait for another one.
+        let stab = stabilise(&engine, timing, (!focus_taken).then_some(fp0.as_str())).await?;
+        let after = engine.observe(v.sensitive()).await?;
+        let stable = stab0.stable && stab.stable;
+        let dialogs = engine.take_dialogs();
+        let point = Some(crate::act::Point { x: from.x, y: from.y });
+
+        let Some(t) = target.clone() else {
+            let attempt = Attempt {
+                before,
+                after,
+                target: None,
+                verdict: Verdict::Match,
+                reason: String::new(),
+                attributed_to: None,
+                diff: prufe::core::diff::Diff::default(),
+                stable,
+                previous: None,
+                point,
+                dialogs: dialogs.clone(),
+                noop: true,
+            };
+            return Ok(PointerAttempt { attempt, target: None, destination, verdict: Verdict::Match, reason: String::new(), attributed_to: None, diff: Default::default(), stable, dialogs });
+        };
+        let kind = match gesture {
+            Gesture::Click(_) => ActionKind::Click,
+            Gesture::Drag { .. } => ActionKind::Drag,
+        };
+        let action = judge::Action { kind, target: Some(t.clone()), value: None, value_hash: None, option: None, intent: intent.map(str::to_owned) };
+        let opts = JudgeOptions { stable, regions: v.options().regions.clone(), ignore_regions: v.options().ignore_regions.clone() };
+        let j = judge::judge(&action, &before.snapshot, &after.snapshot, &opts)?;
+        let mut diff = j.diff;
+        if diff.lines.is_empty() && !diff.is_empty() {
+            diff.lines = diff.describe();
+        }
+        let (mut verdict, mut reason) = (verdict_of(j.verdict), j.reason);
+        if focus_taken && diff.is_empty() && verdict != Verdict::Match {
+            verdict = Verdict::Match;
+            reason = format!("{} took the focus; it is ready for typing", describe_element(&t));
+        }
+        let attributed_to = j.attributed_to.map(|a| describe_parts(a.role.as_str(), &a.name, &a.region));
+        let attempt = Attempt {
+            before,
+            after,
+            target: Some(t),
+            verdict,
+            reason: reason.clone(),
+            attributed_to: attributed_to.clone(),
+            diff: diff.clone(),
+            stable,
+            previous: None,
+            point,
+            dialogs: dialogs.clone(),
+            noop: false,
+        };
+        Ok(PointerAttempt { attempt, target, destination, verdict, reason, attributed_to, diff, stable, dialogs })
+    }
+
+    // --- scroll_at ---
+
+    async fn scroll_step(&mut self, v: &Verifier, at: Point, dx: f64, dy: f64) -> Step_<Report> {
+        let observed = self.latest.take().ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
+        let o = &observed.observation;
+        let p = o.to_css(at);
+        // The wheel turns by image pixels too: scaled like a point.
+        let scale = o.to_css(Point { x: 1.0, y: 1.0 });
+        let (dx, dy) = (dx * scale.x, dy * scale.y);
+        self.ensure_ready(v).await?;
+        let engine = v.engine().clone();
+        let roots = engine.roots().await?;
+        let frames = page::root_boxes(&engine, &roots).await;
+        let expected = identity_at(&observed.boxes, p).cloned();
+        Where { engine: &engine, roots: &roots, frames: &frames, observed: &observed }
+            .check(p, expected.as_ref(), "nothing was scrolled")
+            .await?;
+        let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
+        let (container, before) = page::scroll_begin(&engine, top, p).await?;
+
+        let mut input = self.input(&engine);
+        let sent = async {
+            input.move_to(p).await?;
+            input.wheel(p, dx, dy).await
+        }
+        .await;
+        self.pointer = input.pointer();
+        let release = input.release_all().await;
+        sent.map_err(|e| Failure::from(e).released(release.clean()))?;
+
+        // Wheel scrolling may animate: wait until the position stops moving (or never moves).
+        let poll = Duration::from_millis(v.timing().poll_ms.clamp(10, 50));
+        let start = Instant::now();
+        let deadline = start + Duration::from_millis(v.timing().timeout_ms);
+        let mut last = before;
+        let mut last_change: Option<Instant> = None;
+        loop {
+            tokio::time::sleep(poll).await;
+            let now = page::scroll_read(&engine, top).await?.unwrap_or(last);
+            if now != last {
+                last = now;
+                last_change = Some(Instant::now());
+            }
+            let settled = match last_change {
+                Some(t) => t.elapsed() >= Duration::from_millis(150),
+                None => start.elapsed() >= Duration::from_millis(400),
+            };
+            if settled || Instant::now() >= deadline {
+                break;
+            }
+        }
+        stabilise(&engine, v.timing(), None).await?;
+        let after = page::scroll_read(&engine, top).await?.unwrap_or(last);
+        let moved = after.left != before.left || after.top != before.top;
+        Ok(Report { released: Some(release.clean()), scroll: Some(Scroll { container, before, after, moved }), ..Report::new("scroll_at") })
+    }
+
+    // --- type ---
+
+    async fn type_step(&mut self, v: &mut Verifier, text: &str, sensitive: bool) -> Step_<Report> {
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        self.ensure_ready(v).await?;
+        if sensitive {
+            v.add_secret(text);
+        }
+        let engine = v.engine().clone();
+        let roots = engine.roots().await?;
+        let focus = page::focused(&engine, &roots).await?;
+        let field = match (&self.intended, focus) {
+            (Some(want), Some(f)) if same_field(want, &f) => f,
+            (None, Some(f)) if f.role.has_value() => f,
+            (want, f) => return Err(focus_lost(want.as_ref(), f.as_ref()).released(true)),
+        };
+        let sensitive = sensitive || field.sensitive;
+        if sensitive {
+            v.add_secret(text);
+        }
+        // The last check, in the field's own world, right before the text goes in.
+        if let TypeBegin::Moved(now) = page::type_begin(&engine, &roots, &field).await? {
+            return Err(focus_lost(Some(&field), now.as_ref()).released(true));
+        }
+        let mut input = self.input(&engine);
+        input.insert_text(text).await?;
+        let check = page::type_check(&engine, &roots, &field, text, sensitive).await?;
+        let stab = stabilise(&engine, v.timing(), None).await?;
+        self.intended = Some(field.clone());
+
+        let what = describe_element(&field);
+        let reason = match (check.ok, sensitive) {
+            (true, false) => format!("{what} shows the typed text"),
+            (true, true) => format!("{what} holds the typed text (compared by keyed hash)"),
+            (false, _) if check.reason.as_deref() == Some("gone") => format!("{what} left the page while typing"),
+            (false, true) => format!("{what} does not hold the typed text (compared by keyed hash)"),
+            (false, false) => format!(
+                "{what} shows '{}', expected '{}'",
+                check.shown.as_deref().unwrap_or(""),
+                check.expected.as_deref().unwrap_or(text)
+            ),
+        };
+        let reason = if !check.ok && !check.still_focused { format!("{reason}; focus left the field") } else { reason };
+        let outcome = Outcome {
+            action: "type".into(),
+            target: Some(what),
+            value: Some(if sensitive { REDACTED.to_owned() } else { text.to_owned() }),
+            verdict: Some(if check.ok { Verdict::Match } else { Verdict::Mismatch }),
+            ok: check.ok,
+            reason,
+            attempts: 1,
+            stable: stab.stable,
+            dialogs: engine.take_dialogs(),
+            duration_ms: started.elapsed().as_millis() as u64,
+            started_at,
+            ..Outcome::default()
+        };
+        if !check.ok {
+            let mut outcome = outcome;
+            scrub_outcome(&mut outcome, v.redactor());
+            return Err(Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true));
+        }
+        Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new("type") })
+    }
+
+    // --- key ---
+
+    async fn key_step(&mut self, v: &Verifier, chord: &[Key]) -> Step_<Report> {
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        self.ensure_ready(v).await?;
+        let engine = v.engine().clone();
+        let mut input = self.input(&engine);
+        let guard = input.guard();
+        let sent = input::chord(&mut input, chord).await;
+        let release = input.release_all().await;
+        guard.disarm();
+        sent.map_err(|e| Failure::from(e).released(release.clean()))?;
+        let stab = stabilise(&engine, v.timing(), None).await?;
+        let roots = engine.roots().await?;
+        // Focus may have moved with the key (Tab): typing follows it.
+        self.intended = page::focused(&engine, &roots).await.ok().flatten();
+        let name = chord.iter().map(|k| k.key.as_str()).collect::<Vec<_>>().join("+");
+        let outcome = Outcome {
+            action: "key".into(),
+            value: Some(name),
+            ok: true,
+            reason: "sent; every key released in reverse order".into(),
+            attempts: 1,
+            stable: stab.stable,
+            dialogs: engine.take_dialogs(),
+            duration_ms: started.elapsed().as_millis() as u64,
+            started_at,
+            ..Outcome::default()
+        };
+        Ok(Report { outcome: Some(outcome), released: Some(release.clean()), ..Report::new("key") })
+    }
+
+    // --- wait ---
+
+    /// Polls until `until` holds: a fingerprint read every poll, a snapshot when it moved
+    /// (and at least every 500 ms, for conditions in regions the fingerprint filters out).
+    async fn wait_step(&mut self, v: &mut Verifier, until: &Postcondition, timeout_ms: u64) -> Step_<Report> {
+        if let Postcondition::ValueEquals { value, sensitive: true, .. } = until {
+            v.add_secret(value);
+        }
+        let engine = v.engine().clone();
+        let poll = Duration::from_millis(v.timing().poll_ms.max(1));
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        let mut last_fp: Option<String> = None;
+        let mut last_seen: Option<Instant> = None;
+        let mut last: Option<Snapshot> = None;
+        loop {
+            let fp = fingerprint_now(&engine).await.ok();
+            let due = last_seen.is_none_or(|t| t.elapsed() >= Duration::from_millis(500));
+            if fp.is_none() || fp != last_fp || due {
+                if let Ok(obs) = engine.observe(v.sensitive()).await {
+                    let hashes = expected_hashes(&engine, &obs, until).await;
+                    if until.holds(&obs.snapshot, &|e| hashes.get(&e.reference).cloned()) {
+                        return Ok(Report { condition: Some(until.describe()), snapshot: Some(obs.snapshot), ..Report::new("wait") });
+                    }
+                    last = Some(obs.snapshot);
+                    last_seen = Some(Instant::now());
+                }
+                last_fp = fp;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let condition = until.describe();
+                return Err(Failure {
+                    error: Error::core(
+                        ErrorCode::PostconditionTimeout,
+                        format!(
+                            "{condition} did not hold within {timeout_ms} ms; the last observation is attached. The action may \
+                             still take effect late: inspect the page before repeating it"
+                        ),
+                    ),
+                    released: None,
+                    observation: None,
+                    condition: Some(condition),
+                    last,
+                });
+            }
+            tokio::time::sleep(poll.min(deadline - now)).await;
+        }
+    }
+}
+
+/// The keyed hashes, per element, of a sensitive value condition's expected value.
+async fn expected_hashes(engine: &Engine, obs: &observe::Observation, until: &Postcondition) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    if let Postcondition::ValueEquals { value, .. } = until {
+        for e in until.candidates(&obs.snapshot).into_iter().filter(|e| e.value_hash.is_some()) {
+            if let Ok(h) = engine.hash(&obs.roots, &e.reference, value).await {
+                out.insert(e.reference.clone(), h);
+            }
+        }
+    }
+    out
+}
+
+/// One attempt of a pointer step.
+struct PointerAttempt {
+    attempt: Attempt,
+    target: Option<Element>,
+    destination: Option<Element>,
+    verdict: Verdict,
+    reason: String,
+    attributed_to: Option<String>,
+    diff: prufe::core::diff::Diff,
+    stable: bool,
+    dialogs: Vec<String>,
+}
+
+/// Asks what is under a point now, against what the observation showed there.
+struct Where<'a> {
+    engine: &'a Engine,
+    roots: &'a [Root],
+    frames: &'a [RootBox],
+    observed: &'a Observed,
+}
+
+impl Where<'_> {
+    /// The element under `p` now, when it is the one the observation showed there;
+    /// `TARGET_CHANGED` otherwise.
+    async fn check(&self, p: Point, expected: Option<&Element>, what: &str) -> Result<Option<Element>> {
+        let now = page::element_at(self.engine, self.roots, self.frames, p).await?;
+        if same_identity(expected, now.as_ref()) {
+            return Ok(now);
+        }
+        // The hit tests disagree. Only a change if what is there now was not there then, or
+        // if the same model (boxes) now gives another answer than it gave then.
+        let was_there = match &now {
+            Some(n) => self.observed.boxes.iter().any(|b| box_contains(b, p) && Identity::of(&b.identity) == Identity::of(n)),
+            None => true,
+        };
+        if was_there {
+            let boxes_now = page::hit_boxes(self.engine, self.roots, self.frames).await?;
+            if same_identity(expected, identity_at(&boxes_now, p)) {
+                return Ok(now);
+            }
+        }
+        let name = |e: Option<&Element>| e.map_or_else(|| "no observable element".to_owned(), describe_element);
+        Err(Error::core(
+            ErrorCode::TargetChanged,
+            format!(
+                "the point ({:.0}, {:.0}) of {} now shows {}, not {} as in the screenshot; {what}: take a screenshot and choose again",
+                p.x,
+                p.y,
+                self.observed.observation.id,
+                name(now.as_ref()),
+                name(expected),
+            ),
+        ))
+    }
+}
+
+/// During a drag: the destination element is still on the page with the same identity.
+struct DestinationStays<'a> {
+    engine: &'a Engine,
+    roots: &'a [Root],
+    destination: Option<&'a Element>,
+}
+
+impl Checkpoint for DestinationStays<'_> {
+    fn check(&mut self, step: usize) -> impl Future<Output = Result<()>> + Send {
+        async move {
+            let Some(want) = self.destination else { return Ok(()) };
+            let live = self.engine.describe(self.roots, &want.reference).await?;
+            match live {
+                Some(e) if Identity::of(&e) == Identity::of(want) => Ok(()),
+                other => Err(Error::core(
+                    ErrorCode::TargetChanged,
+                    format!(
+                        "the drag's destination {} {} after move {} of the drag; the button was released and the drag abandoned",
+                        describe_element(want),
+                        match other {
+                            Some(e) => format!("now shows {}", describe_element(&e)),
+                            None => "left the page".to_owned(),
+                        },
+                        step + 1
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+fn box_contains(b: &HitBox<Element>, p: Point) -> bool {
+    p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height
+}
+
+fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),
+        _ => false,
+    }
+}
+
+/// The same field: same identity, and the same node when both refs are known.
+fn same_field(a: &Element, b: &Element) -> bool {
+    Identity::of(a) == Identity::of(b) && (a.reference.is_empty() || b.reference.is_empty() || a.reference == b.reference)
+}
+
+fn focus_lost(want: Option<&Element>, now: Option<&Element>) -> Failure {
+    let now_s = now.map_or_else(|| "nothing".to_owned(), describe_element);
+    let message = match want {
+        Some(w) => format!(
+            "focus is on {now_s}, not on {} (the field focused last); nothing was typed: click the field again",
+            describe_element(w)
+        ),
+        None => format!("focus is on {now_s}, which takes no text; nothing was typed: click the field first"),
+    };
+    Failure::from(Error::core(ErrorCode::FocusLost, message))
+}
+
+fn verdict_of(v: judge::VerdictKind) -> Verdict {
+    match v {
+        judge::VerdictKind::Match => Verdict::Match,
+        judge::VerdictKind::Mismatch => Verdict::Mismatch,
+        judge::VerdictKind::Ambiguous => Verdict::Ambiguous,
+    }
+}
+
+/// The step the undo reads: a click (or drag) on the element's identity.
+fn undo_step(kind: ActionKind, target: &Element, destination: Option<&Element>, intent: Option<&str>) -> Step {
+    let as_target = |e: &Element| Target { region: Some(e.region.clone()), ..Target::new(e.role.as_str(), e.label()) };
+    let action = match kind {
+        ActionKind::Drag => Action::Drag { target: as_target(target), to: as_target(destination.unwrap_or(target)) },
+        _ => Action::Click { target: as_target(target) },
+    };
+    let step = Step::new(action);
+    match intent {
+        Some(i) => step.with_intent(i),
+        None => step,
+    }
+}
+
+/// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy (as in the
+/// semantic loop).
+async fn decide(v: &Verifier, verdict: Verdict, question: &Question) -> (bool, Option<String>) {
+    match verdict {
+        Verdict::Match => (true, None),
+        Verdict::Mismatch => (false, None),
+        Verdict::Ambiguous => match &v.options().arbiter {
+            Some(config) => {
+                let a = arbiter::ask(config, question, v.redactor()).await;
+                (a.yes, Some(a.detail))
+            }
+            None => (v.options().ambiguous == AmbiguousPolicy::Accept, None),
+        },
+    }
+}
+
+fn scrub_outcome(o: &mut Outcome, r: &Redactor) {
+    if r.is_empty() {
+        return;
+    }
+    let s = |t: &mut String| *t = r.scrub(t).into_owned();
+    for t in [&mut o.target, &mut o.intent, &mut o.value, &mut o.attributed_to, &mut o.arbiter].into_iter().flatten() {
+        s(t);
+    }
+    s(&mut o.reason);
+    o.lines.iter_mut().for_each(s);
+    o.dialogs.iter_mut().for_each(s);
+    crate::trace::scrub_value(&mut o.diff, r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prufe::core::model::Role;
+
+    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
+        Element { reference: reference.into(), role, name: name.into(), region: region.into(), visible: true, ..Default::default() }
+    }
+
+    #[test]
+    fn fields_are_the_same_node_with_the_same_identity() {
+        let search = el("e4", Role::Searchbox, "Search", "search[Products]");
+        assert!(same_field(&search, &search.clone()));
+        assert!(!same_field(&search, &Element { reference: "e9".into(), ..search.clone() }), "a twin is another field");
+        assert!(!same_field(&search, &el("e4", Role::Textbox, "Email", "dialog[Newsletter]")), "a recycled node is another field");
+        assert!(same_field(&search, &Element { reference: String::new(), ..search.clone() }));
+        assert!(same_identity(None, None));
+        assert!(!same_identity(Some(&search), None));
+    }
+
+    #[test]
+    fn focus_lost_names_both_fields_and_says_what_to_do() {
+        let f = focus_lost(Some(&el("e1", Role::Searchbox, "Search", "search[Products]")), Some(&el("e7", Role::Textbox, "Email", "dialog[Newsletter]")));
+        assert_eq!(f.code(), ErrorCode::FocusLost);
+        let m = f.to_string();
+        assert!(m.contains("textbox[Email] in dialog[Newsletter]") && m.contains("searchbox[Search]") && m.contains("click the field again"), "{m}");
+        assert!(focus_lost(None, None).to_string().contains("focus is on nothing"));
+    }
+
+    #[test]
+    fn failures_say_when_input_may_still_be_held() {
+        let f = Failure::from(Error::Timeout("Input.dispatchMouseEvent".into())).released(false);
+        assert!(f.to_string().contains("release FAILED"), "{f}");
+        assert_eq!(f.code(), ErrorCode::Timeout);
+        let ok = Failure::from(Error::Timeout("x".into())).released(true);
+        assert!(!ok.to_string().contains("release"), "{ok}");
+    }
+
+    #[test]
+    fn undo_steps_name_the_identity_acted_on() {
+        let t = el("e1", Role::Button, "Save", "main");
+        let s = undo_step(ActionKind::Click, &t, None, Some("the note is saved"));
+        assert_eq!(s.kind(), "click");
+        assert_eq!(s.action.target().unwrap().region.as_deref(), Some("main"));
+        assert_eq!(s.intent.as_deref(), Some("the note is saved"));
+        let d = undo_step(ActionKind::Drag, &t, Some(&el("e2", Role::List, "Sprint", "main")), None);
+        assert_eq!(d.kind(), "drag");
+    }
+
+    #[test]
+    fn outcomes_are_scrubbed_of_secrets() {
+        let mut r = Redactor::default();
+        r.add_secret("hunter22");
+        let mut o = Outcome { reason: "textbox[Password] shows 'hunter22'".into(), value: Some("hunter22".into()), ..Outcome::default() };
+        scrub_outcome(&mut o, &r);
+        assert!(!o.reason.contains("hunter22") && !o.value.as_deref().unwrap_or("").contains("hunter22"), "{o:?}");
+    }
+}

@@ -1,0 +1,451 @@
+//! What the coordinate executor asks the page: a capture, the hit boxes of the observable
+//! elements, the element under a point, the focused element, a scroll container's position.
+//!
+//! Every question runs in the engine's isolated world (a page cannot patch the answers) and
+//! goes through shadow roots and same-origin frames the way the engine's own `prufe.at`
+//! does: `elementFromPoint`, then into an open shadow root's `elementFromPoint`, then into a
+//! same-origin frame's document with the point offset by the frame's content box. A
+//! cross-origin frame is another root (see `observe`): it is asked in its own world, with the
+//! point offset by its `<iframe>`'s content box as DevTools reports it.
+
+use crate::error::{Error, Result};
+use crate::executor::{HitBox, Point, Size};
+use crate::inject::{send, Engine};
+use crate::observe::{adopt, Root};
+use prufe::core::error::ErrorCode;
+use prufe::core::model::{Element, Role};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// Shared helpers of the page functions below: the composed parent of a node, the frame
+/// element of a document, and the deepest element under a point.
+macro_rules! helpers {
+    () => {
+        "const frameOf = (doc) => { try { return doc.defaultView ? doc.defaultView.frameElement : null; } catch (e) { return null; } }; \
+         const composedParent = (n) => { \
+           if (n.assignedSlot) return n.assignedSlot; \
+           const p = n.parentNode; if (!p) return null; \
+           if (p.nodeType === 11) return p.host || null; \
+           if (p.nodeType === 9) return frameOf(p); \
+           return p; }; \
+         const deepHit = (x, y) => { \
+           let el = document.elementFromPoint(x, y); \
+           for (let i = 0; el && i < 64; i += 1) { \
+             if (el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y); if (inner && inner !== el) { el = inner; continue; } } \
+             if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { \
+               let doc = null; try { doc = el.contentDocument; } catch (e) { doc = null; } \
+               if (doc) { const r = el.getBoundingClientRect(); x -= r.left + el.clientLeft; y -= r.top + el.clientTop; \
+                 const inner = doc.elementFromPoint(x, y); if (inner) { el = inner; continue; } } } \
+             break; } \
+           return el; }; \
+         const nearestObservable = (P, start) => { \
+           if (!start) return null; \
+           const byNode = new Map(); \
+           for (const e of P.snapshot().elements) { try { byNode.set(P.element(e.ref), e); } catch (_) {} } \
+           for (let n = start; n; n = composedParent(n)) { const e = byNode.get(n); if (e) return e; } \
+           return null; }; "
+    };
+}
+
+/// `prufe.at(x, y)`; with an engine that lacks it, the hit element's nearest composed
+/// ancestor that has a ref in a fresh snapshot.
+const AT_JS: &str = concat!(
+    "(P, a) => { ",
+    helpers!(),
+    "if (typeof P.at === 'function') return P.at(a.x, a.y); return nearestObservable(P, deepHit(a.x, a.y)); }"
+);
+
+/// `prufe.focused()`; without it, `activeElement` through shadow roots and same-origin frames.
+const FOCUSED_JS: &str = concat!(
+    "(P) => { ",
+    helpers!(),
+    "if (typeof P.focused === 'function') return P.focused(); \
+     let a = document.activeElement; \
+     for (let i = 0; a && i < 64; i += 1) { \
+       if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; } \
+       if (a.tagName === 'IFRAME' || a.tagName === 'FRAME') { let d = null; try { d = a.contentDocument; } catch (e) {} \
+         if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; } } \
+       break; } \
+     if (!a || a === document.body) return null; return nearestObservable(P, a); }"
+);
+
+/// Boxes of the visible observable elements that intersect the viewport, in this
+/// document's viewport coordinates, and whether each is the topmost at the centre of its
+/// visible part (the hit there is the element or inside it).
+const HITBOX_JS: &str = concat!(
+    "(P, a) => { ",
+    helpers!(),
+    "const inside = (el, node) => { for (let n = node, i = 0; n && i < 100000; n = composedParent(n), i += 1) if (n === el) return true; return false; }; \
+     const offset = (el) => { let x = 0, y = 0, doc = el.ownerDocument; \
+       for (let i = 0; doc && doc !== document && i < 32; i += 1) { const f = frameOf(doc); if (!f) break; \
+         const r = f.getBoundingClientRect(); x += r.left + f.clientLeft; y += r.top + f.clientTop; doc = f.ownerDocument; } \
+       return [x, y]; }; \
+     const vw = document.documentElement.clientWidth || window.innerWidth, vh = document.documentElement.clientHeight || window.innerHeight; \
+     const boxes = []; \
+     for (const e of P.snapshot(a).elements) { \
+       if (!e.visible) continue; \
+       let el; try { el = P.element(e.ref); } catch (_) { continue; } \
+       const r = el.getBoundingClientRect(); if (!(r.width > 0 && r.height > 0)) continue; \
+       const [ox, oy] = offset(el); const x = r.left + ox, y = r.top + oy; \
+       const l = Math.max(x, 0), t = Math.max(y, 0), rr = Math.min(x + r.width, vw), b = Math.min(y + r.height, vh); \
+       if (rr <= l || b <= t) continue; \
+       const hit = deepHit((l + rr) / 2, (t + b) / 2); \
+       boxes.push({ element: e, x, y, width: r.width, height: r.height, topmost: !!hit && inside(el, hit) }); } \
+     return boxes; }"
+);
+
+/// Finds the scroll container under a point (or the page), keeps it in this world for the
+/// next reading, and returns its position.
+const SCROLL_BEGIN_JS: &str = concat!(
+    "(P, a) => { ",
+    helpers!(),
+    "const scrolls = (n) => { if (n.nodeType !== 1) return false; \
+       const doc = n.ownerDocument; if (n === doc.scrollingElement) return n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth; \
+       const s = doc.defaultView.getComputedStyle(n); const can = /(auto|scroll|overlay)/; \
+       return (n.scrollHeight > n.clientHeight && can.test(s.overflowY)) || (n.scrollWidth > n.clientWidth && can.test(s.overflowX)); }; \
+     let c = null; for (let n = deepHit(a.x, a.y), i = 0; n && i < 100000; n = composedParent(n), i += 1) { if (scrolls(n)) { c = n; break; } } \
+     if (!c) c = document.scrollingElement || document.documentElement; \
+     let name = c === document.scrollingElement ? 'the page' : c.tagName.toLowerCase(); \
+     if (name !== 'the page') { if (c.id) name += '#' + c.id; \
+       const rec = nearestObservable(P, c); if (rec) name += ' in ' + rec.role + '[' + (rec.name || rec.text || '') + ']'; } \
+     globalThis.__prufeScroll = c; \
+     return { container: name, left: c.scrollLeft, top: c.scrollTop, pageLeft: window.scrollX, pageTop: window.scrollY }; }"
+);
+
+/// The position of the container [`SCROLL_BEGIN_JS`] kept.
+const SCROLL_READ_JS: &str = "(P) => { const c = globalThis.__prufeScroll; if (!c) return null; \
+  return { left: c.scrollLeft, top: c.scrollTop, pageLeft: window.scrollX, pageTop: window.scrollY }; }";
+
+/// Right before typing: is the focused element still `a.ref`? If so, keeps its value and
+/// selection in this world (the value never leaves the page here).
+const TYPE_BEGIN_JS: &str = "(P, a) => { const f = P.focused(); \
+  if (!f || f.ref !== a.ref) return { ok: false, focused: f }; \
+  const el = P.element(a.ref); \
+  const value = ('value' in el) ? String(el.value) : (el.isContentEditable ? el.textContent : null); \
+  let start = null, end = null; try { start = el.selectionStart; end = el.selectionEnd; } catch (e) {} \
+  globalThis.__prufeTyping = { ref: a.ref, before: value, start, end }; \
+  return { ok: true, editable: value !== null }; }";
+
+/// After typing: reads the field back and compares it with the value before with the text
+/// inserted at the selection (or, without a selection API, that it now contains the text).
+/// A sensitive field is compared by keyed hash and its values are not returned.
+const TYPE_CHECK_JS: &str = "(P, a) => { const t = globalThis.__prufeTyping; delete globalThis.__prufeTyping; \
+  if (!t) return { ok: false, reason: 'lost' }; \
+  let el; try { el = P.element(t.ref); } catch (e) { return { ok: false, reason: 'gone' }; } \
+  const now = ('value' in el) ? String(el.value) : (el.isContentEditable ? el.textContent : null); \
+  if (now === null) return { ok: false, reason: 'no-value' }; \
+  let expected = null; \
+  if (typeof t.before === 'string' && typeof t.start === 'number' && typeof t.end === 'number') expected = t.before.slice(0, t.start) + a.text + t.before.slice(t.end); \
+  const ok = expected !== null ? P.hash(now) === P.hash(expected) : now.includes(a.text); \
+  const f = P.focused(); \
+  return { ok, stillFocused: !!f && f.ref === t.ref, valueHash: P.hash(now), \
+    shown: a.sensitive ? null : now, expected: a.sensitive ? null : expected }; }";
+
+/// What `Page.captureScreenshot` gave.
+#[derive(Debug, Clone)]
+pub struct Captured {
+    /// PNG, base64.
+    pub png: String,
+    /// The image's size (what the agent sees).
+    pub image: Size,
+    /// The capture's size in device pixels (before any downscale).
+    pub capture: Size,
+    pub device_pixel_ratio: f64,
+}
+
+/// The content box of a cross-origin root's `<iframe>`, in top-viewport CSS pixels.
+#[derive(Debug, Clone)]
+pub struct RootBox {
+    pub root: Root,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl RootBox {
+    fn contains(&self, p: Point) -> bool {
+        p.x >= self.x && p.y >= self.y && p.x < self.x + self.width && p.y < self.y + self.height
+    }
+}
+
+/// The viewport, in CSS pixels: (pageX, pageY, width, height).
+async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
+    let m = send(engine.page(), "Page.getLayoutMetrics", json!({})).await?;
+    let v = if m.get("cssVisualViewport").is_some() { &m["cssVisualViewport"] } else { &m["visualViewport"] };
+    let n = |k: &str| v[k].as_f64().unwrap_or(0.0);
+    Ok((n("pageX"), n("pageY"), n("clientWidth"), n("clientHeight")))
+}
+
+/// Captures the viewport as PNG, downscaled to at most `max_width` pixels wide.
+pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Result<Captured> {
+    let (px, py, width, height) = visual_viewport(engine).await?;
+    let dpr = engine
+        .call_value(&top.frame, "() => globalThis.devicePixelRatio", &Value::Null)
+        .await?
+        .as_f64()
+        .filter(|d| d.is_finite() && *d > 0.0)
+        .unwrap_or(1.0);
+    let full = Size { width: (width * dpr).round(), height: (height * dpr).round() };
+    let scale = max_width.filter(|w| *w < full.width).map(|w| w / full.width);
+    let mut params = json!({ "format": "png", "captureBeyondViewport": false });
+    if let Some(s) = scale {
+        params["clip"] = json!({ "x": px, "y": py, "width": width, "height": height, "scale": s });
+    }
+    let r = send(engine.page(), "Page.captureScreenshot", params).await?;
+    let png = r["data"].as_str().unwrap_or_default().to_owned();
+    let image = png_size(&png)
+        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the browser returned no PNG screenshot"))?;
+    Ok(Captured { png, capture: if scale.is_some() { full } else { image }, image, device_pixel_ratio: dpr })
+}
+
+/// The boxes of the roots other than the top document.
+pub async fn root_boxes(engine: &Engine, roots: &[Root]) -> Vec<RootBox> {
+    let mut out = Vec::new();
+    for root in roots.iter().filter(|r| !r.path.is_empty()) {
+        let Ok(owner) = send(engine.page(), "DOM.getFrameOwner", json!({ "frameId": root.frame })).await else { continue };
+        let Some(backend) = owner["backendNodeId"].as_i64() else { continue };
+        let Ok(model) = send(engine.page(), "DOM.getBoxModel", json!({ "backendNodeId": backend })).await else { continue };
+        let quad: Vec<f64> = model["model"]["content"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        if quad.len() != 8 {
+            continue;
+        }
+        let xs = [quad[0], quad[2], quad[4], quad[6]];
+        let ys = [quad[1], quad[3], quad[5], quad[7]];
+        let (x, y) = (xs.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::INFINITY, f64::min));
+        let (x2, y2) = (xs.iter().copied().fold(f64::NEG_INFINITY, f64::max), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        out.push(RootBox { root: root.clone(), x, y, width: x2 - x, height: y2 - y });
+    }
+    // Deepest frames first: a point inside a nested frame belongs to it.
+    out.sort_by_key(|b| std::cmp::Reverse(b.root.path.split('.').count()));
+    out
+}
+
+#[derive(Deserialize)]
+struct WireBox {
+    element: Element,
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    topmost: bool,
+}
+
+/// The hit boxes of every root, in top-viewport CSS pixels, identities in merged terms.
+pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> Result<Vec<HitBox<Element>>> {
+    let mut out = Vec::new();
+    for root in roots {
+        let (ox, oy) = match frames.iter().find(|b| b.root.path == root.path) {
+            Some(b) => (b.x, b.y),
+            None if root.path.is_empty() => (0.0, 0.0),
+            // A frame whose box is unknown cannot be placed; its content stays unobserved.
+            None => continue,
+        };
+        let wire: Vec<WireBox> = match engine.call(&root.frame, HITBOX_JS, &json!({})).await {
+            Ok(w) => w,
+            Err(_) if !root.path.is_empty() => continue,
+            Err(e) => return Err(e),
+        };
+        out.extend(wire.into_iter().map(|w| HitBox {
+            x: w.x + ox,
+            y: w.y + oy,
+            width: w.width,
+            height: w.height,
+            topmost: w.topmost,
+            identity: adopt(&root.path, w.element),
+        }));
+    }
+    Ok(out)
+}
+
+/// The observable element under `p` now (`prufe.at`), through shadow roots, same-origin
+/// frames and, for an opaque cross-origin frame, inside it.
+pub async fn element_at(engine: &Engine, roots: &[Root], frames: &[RootBox], p: Point) -> Result<Option<Element>> {
+    let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
+    let hit: Option<Element> = engine.call(&top.frame, AT_JS, &json!({ "x": p.x, "y": p.y })).await?;
+    if let Some(e) = &hit {
+        if e.role == Role::Iframe && e.opaque {
+            for b in frames.iter().filter(|b| b.contains(p)) {
+                let inner: Result<Option<Element>> =
+                    engine.call(&b.root.frame, AT_JS, &json!({ "x": p.x - b.x, "y": p.y - b.y })).await;
+                if let Ok(Some(inner)) = inner {
+                    return Ok(Some(adopt(&b.root.path, inner)));
+                }
+            }
+        }
+    }
+    Ok(hit)
+}
+
+/// The focused observable element (through shadow roots and frames), in merged terms.
+pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>> {
+    let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
+    let f: Option<Element> = engine.call(&top.frame, FOCUSED_JS, &Value::Null).await?;
+    if let Some(e) = &f {
+        if e.role == Role::Iframe && e.opaque {
+            // Focus is inside a cross-origin frame: ask the deepest root that has a focus.
+            let mut inner_roots: Vec<&Root> = roots.iter().filter(|r| !r.path.is_empty()).collect();
+            inner_roots.sort_by_key(|r| std::cmp::Reverse(r.path.split('.').count()));
+            for root in inner_roots {
+                if let Ok(Some(inner)) = engine.call::<Option<Element>>(&root.frame, FOCUSED_JS, &Value::Null).await {
+                    return Ok(Some(adopt(&root.path, inner)));
+                }
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// A scroll position report.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScrollPosition {
+    pub left: f64,
+    pub top: f64,
+    pub page_left: f64,
+    pub page_top: f64,
+}
+
+/// Finds and keeps the scroll container under `p` (top document); returns its name and
+/// position.
+pub async fn scroll_begin(engine: &Engine, top: &Root, p: Point) -> Result<(String, ScrollPosition)> {
+    let v = engine.call_value(&top.frame, SCROLL_BEGIN_JS, &json!({ "x": p.x, "y": p.y })).await?;
+    let pos: ScrollPosition = serde_json::from_value(v.clone())
+        .map_err(|e| Error::core(ErrorCode::Internal, format!("scroll position: {e}")))?;
+    Ok((v["container"].as_str().unwrap_or("the page").to_owned(), pos))
+}
+
+/// The kept container's position now.
+pub async fn scroll_read(engine: &Engine, top: &Root) -> Result<Option<ScrollPosition>> {
+    let v = engine.call_value(&top.frame, SCROLL_READ_JS, &Value::Null).await?;
+    Ok(serde_json::from_value(v).ok())
+}
+
+/// How a typing check began: still focused (the field's state kept in the page), or
+/// focus is elsewhere now.
+pub enum TypeBegin {
+    Ready,
+    Moved(Option<Element>),
+}
+
+/// Checks, in the field's own world, that `field` still has focus, and keeps its state.
+pub async fn type_begin(engine: &Engine, roots: &[Root], field: &Element) -> Result<TypeBegin> {
+    let (path, local) = crate::observe::route(&field.reference);
+    let root = crate::observe::root_of(roots, path)?;
+    let v = engine.call_value(&root.frame, TYPE_BEGIN_JS, &json!({ "ref": local })).await?;
+    if v["ok"] == Value::Bool(true) {
+        return Ok(TypeBegin::Ready);
+    }
+    let now: Option<Element> = serde_json::from_value(v["focused"].clone()).ok().flatten();
+    Ok(TypeBegin::Moved(now.map(|e| adopt(path, e))))
+}
+
+/// What reading the field back showed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeCheck {
+    pub ok: bool,
+    #[serde(default)]
+    pub still_focused: bool,
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// `None` for a sensitive field.
+    #[serde(default)]
+    pub shown: Option<String>,
+    #[serde(default)]
+    pub expected: Option<String>,
+}
+
+/// Reads the field [`type_begin`] kept and compares it with what typing `text` should give.
+pub async fn type_check(engine: &Engine, roots: &[Root], field: &Element, text: &str, sensitive: bool) -> Result<TypeCheck> {
+    let (path, _) = crate::observe::route(&field.reference);
+    let root = crate::observe::root_of(roots, path)?;
+    let v = engine.call_value(&root.frame, TYPE_CHECK_JS, &json!({ "text": text, "sensitive": sensitive })).await?;
+    serde_json::from_value(v).map_err(|e| Error::core(ErrorCode::Internal, format!("typing check: {e}")))
+}
+
+/// Width and height of a base64 PNG, from its IHDR chunk.
+pub fn png_size(base64: &str) -> Option<Size> {
+    let head = decode_base64(base64.get(..32)?)?;
+    if head.len() < 24 || head[..8] != [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a] || &head[12..16] != b"IHDR" {
+        return None;
+    }
+    let be = |i: usize| u32::from_be_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+    Some(Size { width: f64::from(be(16)), height: f64::from(be(20)) })
+}
+
+/// Standard base64 (RFC 4648 §4), padding optional. `None` on any other character.
+pub fn decode_base64(s: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let bytes = s.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut acc = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            acc |= value(c)? << (18 - 6 * i);
+        }
+        let n = match chunk.len() {
+            4 => 3,
+            3 => 2,
+            2 => 1,
+            _ => return None,
+        };
+        out.extend_from_slice(&acc.to_be_bytes()[1..1 + n]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_known_vectors() {
+        // https://www.rfc-editor.org/rfc/rfc4648#section-10
+        for (enc, dec) in [("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"), ("Zm9vYmFy", "foobar")] {
+            assert_eq!(decode_base64(enc).as_deref(), Some(dec.as_bytes()), "{enc}");
+        }
+        assert_eq!(decode_base64("Zm9v!"), None);
+        assert_eq!(decode_base64("Z"), None);
+    }
+
+    #[test]
+    fn png_size_reads_the_header() {
+        // A 1×1 PNG header, then a 3×2 one built from the same bytes.
+        let one = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+        assert_eq!(png_size(one), Some(Size { width: 1.0, height: 1.0 }));
+        let mut bytes = decode_base64(one).unwrap();
+        bytes[19] = 3;
+        bytes[23] = 2;
+        let reencoded = encode_for_test(&bytes);
+        assert_eq!(png_size(&reencoded), Some(Size { width: 3.0, height: 2.0 }));
+        assert_eq!(png_size("R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw=="), None, "a GIF is not a PNG");
+        assert_eq!(png_size("iVBO"), None);
+    }
+
+    fn encode_for_test(bytes: &[u8]) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+}

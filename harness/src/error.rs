@@ -1,0 +1,250 @@
+//! The harness's one error type. Every variant maps to a core [`ErrorCode`], so a script
+//! driver reads the same SCREAMING_SNAKE_CASE codes from the CLI's JSON as from the engine.
+//!
+//! Verification failures carry the [`Outcome`] that proved them, so `explain()` works on the
+//! error as well as on a successful result. `IrreversibleAction` chains the verification
+//! failure it could not undo as its `source()`.
+
+use crate::verify::Outcome;
+use prufe::core::error::{Candidate, ErrorCode};
+
+/// Everything the harness reports to its user.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error reported by the core or the in-page engine, with its own code.
+    #[error("{0}")]
+    Core(#[from] prufe::core::Error),
+
+    /// The action's effect is not the one intended (MISMATCH, or AMBIGUOUS rejected), and it
+    /// was undone: the page is back to the state before the action.
+    #[error("VERIFICATION_FAILED: {}", .0.summary())]
+    VerificationFailed(Box<Outcome>),
+
+    /// The undo ran, but part of the wrong effect is still on the page.
+    #[error("UNDO_FAILED: {}; still there: {}", .outcome.summary(), .residue.join("; "))]
+    UndoFailed {
+        outcome: Box<Outcome>,
+        residue: Vec<String>,
+    },
+
+    /// The wrong effect has no inverse; prufe stopped. `source()` is the verification failure.
+    #[error("IRREVERSIBLE_ACTION: {} has no inverse and its effect could not be verified", .outcome.action_line())]
+    IrreversibleAction {
+        outcome: Box<Outcome>,
+        #[source]
+        cause: Box<Error>,
+    },
+
+    /// The point where input would land belongs to another element. Nothing was dispatched.
+    #[error(
+        "TARGET_OBSCURED: {target} is covered by {by} at ({x:.0}, {y:.0}); nothing was clicked"
+    )]
+    TargetObscured {
+        target: String,
+        by: String,
+        x: f64,
+        y: f64,
+    },
+
+    /// A precondition of input (visible, stable, in view) did not hold. Nothing was dispatched.
+    #[error("{code}: {message}")]
+    NotActionable { code: ErrorCode, message: String },
+
+    /// The script file is not valid; reported before any action runs.
+    #[error("INVALID_SCRIPT: {0}")]
+    Script(String),
+
+    /// Chromium could not be launched or reached.
+    #[error("BROWSER_ERROR: {0}")]
+    Launch(String),
+
+    /// The DevTools Protocol failed.
+    #[error("BROWSER_ERROR: {0}")]
+    Cdp(#[from] chromiumoxide::error::CdpError),
+
+    /// A navigation failed.
+    #[error("NAVIGATION_FAILED: {0}")]
+    Navigation(String),
+
+    /// The engine bundle could not be found or did not install.
+    #[error("NOT_READY: {0}")]
+    Bundle(String),
+
+    /// An operation ran past its time budget.
+    #[error("TIMEOUT: {0}")]
+    Timeout(String),
+
+    /// A file could not be read or written.
+    #[error("INTERNAL: {context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The wire code of this error.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::Core(e) => e.code,
+            Error::VerificationFailed(_) => ErrorCode::VerificationFailed,
+            Error::UndoFailed { .. } => ErrorCode::UndoFailed,
+            Error::IrreversibleAction { .. } => ErrorCode::IrreversibleAction,
+            Error::TargetObscured { .. } => ErrorCode::TargetObscured,
+            Error::NotActionable { code, .. } => *code,
+            Error::Script(_) => ErrorCode::InvalidScript,
+            Error::Launch(_) | Error::Cdp(_) => ErrorCode::BrowserError,
+            Error::Navigation(_) => ErrorCode::NavigationFailed,
+            Error::Bundle(_) => ErrorCode::NotReady,
+            Error::Timeout(_) => ErrorCode::Timeout,
+            Error::Io { .. } => ErrorCode::Internal,
+        }
+    }
+
+    /// The verification record behind a failure, when there is one.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Error::VerificationFailed(o) => Some(o),
+            Error::UndoFailed { outcome, .. } | Error::IrreversibleAction { outcome, .. } => {
+                Some(outcome)
+            }
+            _ => None,
+        }
+    }
+
+    /// Candidates listed by an ambiguity error.
+    pub fn candidates(&self) -> &[Candidate] {
+        match self {
+            Error::Core(e) => &e.candidates,
+            _ => &[],
+        }
+    }
+
+    /// A multi-line report: the outcome's `explain()` plus what the error adds.
+    pub fn explain(&self) -> String {
+        let mut out = match self.outcome() {
+            Some(o) => o.explain(),
+            None => String::new(),
+        };
+        match self {
+            Error::UndoFailed { residue, .. } => {
+                out.push_str("Undo:      failed, still there:\n");
+                for line in residue {
+                    out.push_str("  ");
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+            Error::IrreversibleAction { .. } => {
+                out.push_str("Undo:      no inverse applies; stopped\n");
+            }
+            Error::VerificationFailed(_) => {}
+            other => {
+                out.push_str(&format!("Error:     {other}\n"));
+                for c in other.candidates() {
+                    out.push_str(&format!(
+                        "  candidate {} {}[{}]{}\n",
+                        c.reference,
+                        c.role,
+                        c.name,
+                        if c.region.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" in {}", c.region)
+                        }
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn core(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error::Core(prufe::core::Error::new(code, message))
+    }
+
+    /// Scrubs caller-declared secrets from every message this error can print.
+    pub(crate) fn scrub(self, redactor: &prufe::core::redact::Redactor) -> Self {
+        if redactor.is_empty() {
+            return self;
+        }
+        let s = |t: String| redactor.scrub(&t).into_owned();
+        match self {
+            Error::Core(mut e) => {
+                e.message = s(e.message);
+                for c in &mut e.candidates {
+                    c.name = s(std::mem::take(&mut c.name));
+                    c.region = s(std::mem::take(&mut c.region));
+                }
+                Error::Core(e)
+            }
+            Error::TargetObscured { target, by, x, y } => Error::TargetObscured {
+                target: s(target),
+                by: s(by),
+                x,
+                y,
+            },
+            Error::NotActionable { code, message } => Error::NotActionable {
+                code,
+                message: s(message),
+            },
+            Error::Navigation(m) => Error::Navigation(s(m)),
+            Error::Timeout(m) => Error::Timeout(s(m)),
+            Error::Launch(m) => Error::Launch(s(m)),
+            Error::Bundle(m) => Error::Bundle(s(m)),
+            Error::Script(m) => Error::Script(s(m)),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_map_to_wire_names() {
+        let cases: Vec<(Error, &str)> = vec![
+            (Error::Script("x".into()), "INVALID_SCRIPT"),
+            (Error::Launch("x".into()), "BROWSER_ERROR"),
+            (
+                Error::TargetObscured {
+                    target: "a".into(),
+                    by: "b".into(),
+                    x: 1.0,
+                    y: 2.0,
+                },
+                "TARGET_OBSCURED",
+            ),
+            (
+                Error::core(ErrorCode::TargetAmbiguous, "two"),
+                "TARGET_AMBIGUOUS",
+            ),
+            (Error::Timeout("t".into()), "TIMEOUT"),
+        ];
+        for (e, want) in cases {
+            assert_eq!(e.code().as_str(), want, "{e}");
+            assert!(e.to_string().starts_with(want), "{e}");
+        }
+    }
+
+    #[test]
+    fn scrub_removes_declared_secrets_from_messages() {
+        let mut r = prufe::core::redact::Redactor::default();
+        r.add_secret("hunter22");
+        let e = Error::core(ErrorCode::TargetNotFound, "no textbox[hunter22]").scrub(&r);
+        assert!(!e.to_string().contains("hunter22"), "{e}");
+        assert!(e.to_string().contains("[redacted]"));
+    }
+}

@@ -1,0 +1,1515 @@
+//! The executor contract for coordinate-driven agents: the pure half.
+//!
+//! An agent that sees screenshots proposes `click_at {x, y, observation}`. Before the first
+//! input event the whole request is validated ([`parse_request`]): known action, required
+//! fields, no unexpected ones, finite numbers, points inside the observed image (an outside
+//! point is `POINT_OUT_OF_BOUNDS`, never clamped), and the observation must be the latest
+//! (`STALE_OBSERVATION`). Points then convert from the model's image to CSS pixels through
+//! one function ([`Observation::to_css`]). Every key and button pressed is recorded in an
+//! [`InputLedger`], which yields the releases still owed, in reverse order, whatever way the
+//! action ends.
+//!
+//! A `wait` step carries a [`Postcondition`] (an element appears, a value equals, a text
+//! appears in a region), checked here against plain snapshots.
+//!
+//! The browser half (capturing, hit-testing, dispatching) lives in `coords.rs`; everything
+//! here is plain data so it is tested without a browser.
+
+use prufe::core::error::{Error, ErrorCode};
+use prufe::core::model::{Element, Role, Snapshot};
+use prufe::core::text::normalize_key;
+use serde_json::{Map, Value};
+
+/// A size in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A point in some coordinate space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// What a `screenshot` step issued: the id the agent must quote, the size of the image it
+/// saw, the size of the capture in device pixels and the device pixel ratio.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    pub id: String,
+    pub image: Size,
+    pub capture: Size,
+    pub device_pixel_ratio: f64,
+}
+
+impl Observation {
+    /// Builds an observation of a `capture` (device pixels), downscaled to at most
+    /// `max_width` pixels wide for the agent, keeping the aspect ratio.
+    pub fn new(id: String, capture: Size, device_pixel_ratio: f64, max_width: Option<f64>) -> Self {
+        let image = match max_width {
+            Some(w) if w > 0.0 && w < capture.width => Size {
+                width: w.round(),
+                height: (capture.height * w / capture.width).round(),
+            },
+            _ => capture,
+        };
+        Observation {
+            id,
+            image,
+            capture,
+            device_pixel_ratio,
+        }
+    }
+
+    /// Model-image coordinates to capture (device) pixels: (412, 230) in a 1280×800 image of a
+    /// 2560×1600 capture is (824, 460).
+    pub fn to_capture(&self, p: Point) -> Point {
+        Point {
+            x: p.x * self.capture.width / self.image.width,
+            y: p.y * self.capture.height / self.image.height,
+        }
+    }
+
+    /// Model-image coordinates to the CSS pixels that `Input.dispatchMouseEvent` takes.
+    pub fn to_css(&self, p: Point) -> Point {
+        let c = self.to_capture(p);
+        let dpr = if self.device_pixel_ratio > 0.0 {
+            self.device_pixel_ratio
+        } else {
+            1.0
+        };
+        Point {
+            x: c.x / dpr,
+            y: c.y / dpr,
+        }
+    }
+
+    /// Is `p` inside the image the agent saw? Edges count as inside up to width-1/height-1.
+    pub fn contains(&self, p: Point) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x < self.image.width && p.y < self.image.height
+    }
+}
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Button {
+    Left,
+    Middle,
+    Right,
+}
+
+impl Button {
+    /// The CDP `MouseButton` name.
+    pub fn as_cdp(self) -> &'static str {
+        match self {
+            Button::Left => "left",
+            Button::Middle => "middle",
+            Button::Right => "right",
+        }
+    }
+
+    /// The CDP `buttons` bitmask bit of this button.
+    pub fn mask(self) -> i64 {
+        match self {
+            Button::Left => 1,
+            Button::Right => 2,
+            Button::Middle => 4,
+        }
+    }
+}
+
+/// A key as CDP `Input.dispatchKeyEvent` wants it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Key {
+    /// `key` property, e.g. `"Control"`, `"s"`, `"Enter"`.
+    pub key: String,
+    /// `code` property, e.g. `"ControlLeft"`, `"KeyS"`.
+    pub code: String,
+    /// Windows virtual key code.
+    pub key_code: i64,
+    /// Text the key types, if any.
+    pub text: Option<String>,
+    /// The CDP modifier bit when this key is a modifier.
+    pub modifier_bit: i64,
+}
+
+// https://chromedevtools.github.io/devtools-protocol/tot/Input/#method-dispatchKeyEvent
+// (modifiers: Alt=1, Ctrl=2, Meta=4, Shift=8)
+const NAMED_KEYS: &[(&str, &str, i64, Option<&str>, i64)] = &[
+    ("Alt", "AltLeft", 18, None, 1),
+    ("Control", "ControlLeft", 17, None, 2),
+    ("Meta", "MetaLeft", 91, None, 4),
+    ("Shift", "ShiftLeft", 16, None, 8),
+    ("Enter", "Enter", 13, Some("\r"), 0),
+    ("Tab", "Tab", 9, None, 0),
+    ("Escape", "Escape", 27, None, 0),
+    ("Backspace", "Backspace", 8, None, 0),
+    ("Delete", "Delete", 46, None, 0),
+    ("Space", "Space", 32, Some(" "), 0),
+    ("ArrowUp", "ArrowUp", 38, None, 0),
+    ("ArrowDown", "ArrowDown", 40, None, 0),
+    ("ArrowLeft", "ArrowLeft", 37, None, 0),
+    ("ArrowRight", "ArrowRight", 39, None, 0),
+    ("Home", "Home", 36, None, 0),
+    ("End", "End", 35, None, 0),
+    ("PageUp", "PageUp", 33, None, 0),
+    ("PageDown", "PageDown", 34, None, 0),
+];
+
+const KEY_ALIASES: &[(&str, &str)] = &[
+    ("ctrl", "Control"),
+    ("control", "Control"),
+    ("cmd", "Meta"),
+    ("meta", "Meta"),
+    ("super", "Meta"),
+    ("alt", "Alt"),
+    ("option", "Alt"),
+    ("shift", "Shift"),
+    ("enter", "Enter"),
+    ("return", "Enter"),
+    ("tab", "Tab"),
+    ("esc", "Escape"),
+    ("escape", "Escape"),
+    ("backspace", "Backspace"),
+    ("delete", "Delete"),
+    ("del", "Delete"),
+    ("space", "Space"),
+    ("up", "ArrowUp"),
+    ("down", "ArrowDown"),
+    ("left", "ArrowLeft"),
+    ("right", "ArrowRight"),
+    ("arrowup", "ArrowUp"),
+    ("arrowdown", "ArrowDown"),
+    ("arrowleft", "ArrowLeft"),
+    ("arrowright", "ArrowRight"),
+    ("home", "Home"),
+    ("end", "End"),
+    ("pageup", "PageUp"),
+    ("pagedown", "PageDown"),
+];
+
+/// Parses one key name: a named key (`Enter`, `Control`, aliases like `ctrl`), a letter or a
+/// digit. Anything else is `INVALID_ACTION`.
+pub fn parse_key(name: &str) -> Result<Key, Error> {
+    let lower = name.to_ascii_lowercase();
+    if let Some((_, canonical)) = KEY_ALIASES.iter().find(|(alias, _)| *alias == lower) {
+        let &(key, code, key_code, text, bit) = NAMED_KEYS
+            .iter()
+            .find(|k| k.0 == *canonical)
+            .expect("every alias names a key");
+        return Ok(Key {
+            key: key.into(),
+            code: code.into(),
+            key_code,
+            text: text.map(Into::into),
+            modifier_bit: bit,
+        });
+    }
+    let mut chars = name.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => {
+            let upper = c.to_ascii_uppercase();
+            Ok(Key { key: c.to_string(), code: format!("Key{upper}"), key_code: upper as i64, text: Some(c.to_string()), modifier_bit: 0 })
+        }
+        (Some(c), None) if c.is_ascii_digit() => Ok(Key { key: c.to_string(), code: format!("Digit{c}"), key_code: c as i64, text: Some(c.to_string()), modifier_bit: 0 }),
+        _ => Err(invalid(format!("unknown key {:?}: use a letter, a digit or a named key such as Enter, Tab, Escape, Control", quote_short(name)))),
+    }
+}
+
+/// A chord like `Control+S`: modifiers in order, then one main key. Modifiers are pressed
+/// first and released last.
+pub fn parse_chord(chord: &str) -> Result<Vec<Key>, Error> {
+    let parts: Vec<&str> = chord.split('+').map(str::trim).collect();
+    if chord.trim().is_empty() || parts.iter().any(|p| p.is_empty()) {
+        return Err(invalid(format!(
+            "malformed key chord {:?}: write it like Control+S",
+            quote_short(chord)
+        )));
+    }
+    let keys = parts
+        .iter()
+        .map(|p| parse_key(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (_main, modifiers) = keys.split_last().expect("a chord has at least one part");
+    if modifiers.iter().any(|k| k.modifier_bit == 0) {
+        return Err(invalid(format!(
+            "in {:?} only the last key may be a non-modifier",
+            quote_short(chord)
+        )));
+    }
+    Ok(keys)
+}
+
+/// Bitmask of the modifiers among `keys`.
+pub fn modifier_mask(keys: &[Key]) -> i64 {
+    keys.iter().fold(0, |m, k| m | k.modifier_bit)
+}
+
+/// Something held down that must be released.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Held {
+    Key(Key),
+    Button { button: Button, at: Point },
+}
+
+/// Records every key and button pressed, so that whatever way an action ends, everything
+/// still held is released in reverse order.
+#[derive(Debug, Default)]
+pub struct InputLedger {
+    held: Vec<Held>,
+}
+
+/// What the final release achieved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseReport {
+    /// How many held inputs there were to release.
+    pub owed: usize,
+    /// How many of them failed to release.
+    pub failed: usize,
+}
+
+impl ReleaseReport {
+    pub fn clean(&self) -> bool {
+        self.failed == 0
+    }
+}
+
+impl InputLedger {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records a press that was sent.
+    pub fn pressed(&mut self, held: Held) {
+        self.held.push(held);
+    }
+
+    /// Records a release that was sent: removes the latest matching press.
+    pub fn released(&mut self, held: &Held) {
+        if let Some(i) = self.held.iter().rposition(|h| same_input(h, held)) {
+            self.held.remove(i);
+        }
+    }
+
+    /// What is held now, oldest first.
+    pub fn held(&self) -> &[Held] {
+        &self.held
+    }
+
+    /// What is held now, newest first: the order releases go in.
+    pub fn newest_first(&self) -> Vec<Held> {
+        self.held.iter().rev().cloned().collect()
+    }
+
+    /// The CDP `buttons` bitmask of the mouse buttons held now.
+    pub fn buttons(&self) -> i64 {
+        self.held.iter().fold(0, |m, h| match h {
+            Held::Button { button, .. } => m | button.mask(),
+            Held::Key(_) => m,
+        })
+    }
+
+    /// The CDP modifier bitmask of the keys held now.
+    pub fn modifiers(&self) -> i64 {
+        self.held.iter().fold(0, |m, h| match h {
+            Held::Key(k) => m | k.modifier_bit,
+            Held::Button { .. } => m,
+        })
+    }
+
+    /// Releases everything still held, newest first, through `release`, which returns
+    /// whether that release was sent. Entries that failed stay recorded.
+    pub fn release_all(&mut self, mut release: impl FnMut(&Held) -> bool) -> ReleaseReport {
+        let owed = self.held.len();
+        let mut failed = Vec::new();
+        while let Some(h) = self.held.pop() {
+            if !release(&h) {
+                failed.push(h);
+            }
+        }
+        let report = ReleaseReport {
+            owed,
+            failed: failed.len(),
+        };
+        failed.reverse();
+        self.held = failed;
+        report
+    }
+}
+
+fn same_input(a: &Held, b: &Held) -> bool {
+    match (a, b) {
+        (Held::Key(x), Held::Key(y)) => x.code == y.code,
+        (Held::Button { button: x, .. }, Held::Button { button: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
+/// A validated coordinate-driven request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    Screenshot {
+        max_width: Option<f64>,
+    },
+    /// `intent`, when given, is the sentence the click's effect is judged against.
+    ClickAt {
+        at: Point,
+        observation: String,
+        button: Button,
+        intent: Option<String>,
+    },
+    DragAt {
+        from: Point,
+        to: Point,
+        observation: String,
+        steps: u32,
+        intent: Option<String>,
+    },
+    ScrollAt {
+        at: Point,
+        dx: f64,
+        dy: f64,
+        observation: String,
+    },
+    Type {
+        text: String,
+        sensitive: bool,
+    },
+    Key {
+        chord: Vec<Key>,
+    },
+    Wait {
+        until: Postcondition,
+        timeout_ms: u64,
+    },
+}
+
+impl Request {
+    /// The wire name of the action.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Request::Screenshot { .. } => "screenshot",
+            Request::ClickAt { .. } => "click_at",
+            Request::DragAt { .. } => "drag_at",
+            Request::ScrollAt { .. } => "scroll_at",
+            Request::Type { .. } => "type",
+            Request::Key { .. } => "key",
+            Request::Wait { .. } => "wait",
+        }
+    }
+}
+
+/// The action names [`parse_request`] accepts.
+pub const ACTIONS: &[&str] = &[
+    "screenshot",
+    "click_at",
+    "drag_at",
+    "scroll_at",
+    "type",
+    "key",
+    "wait",
+];
+
+/// Is `value` a step of this contract (its `action` is one of [`ACTIONS`])? A script runner
+/// routes such steps to the coordinate executor.
+pub fn is_coordinate_step(value: &Value) -> bool {
+    value
+        .get("action")
+        .and_then(Value::as_str)
+        .is_some_and(|a| ACTIONS.contains(&a))
+}
+
+/// What a `wait` waits for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Postcondition {
+    /// A visible element with this role and label appears (in `region`, when given).
+    Appears {
+        role: Role,
+        name: String,
+        region: Option<String>,
+    },
+    /// A visible element with this role and label shows `value`. A `sensitive` value is
+    /// compared by the page's keyed hash and never printed.
+    ValueEquals {
+        role: Role,
+        name: String,
+        region: Option<String>,
+        value: String,
+        sensitive: bool,
+    },
+    /// A text (a status line, a paragraph, an element's label) containing `text` appears (in
+    /// `region`, when given).
+    TextAppears {
+        text: String,
+        region: Option<String>,
+    },
+}
+
+impl Postcondition {
+    /// The visible elements the condition is about (none for a text condition).
+    pub fn candidates<'s>(&self, snapshot: &'s Snapshot) -> Vec<&'s Element> {
+        let (role, name, region) = match self {
+            Postcondition::Appears { role, name, region }
+            | Postcondition::ValueEquals {
+                role, name, region, ..
+            } => (*role, name, region),
+            Postcondition::TextAppears { .. } => return Vec::new(),
+        };
+        let name = normalize_key(name);
+        snapshot
+            .elements
+            .iter()
+            .filter(|e| {
+                e.visible
+                    && e.role == role
+                    && normalize_key(e.label()) == name
+                    && in_region(&e.region, region.as_deref())
+            })
+            .collect()
+    }
+
+    /// Does the condition hold on `snapshot`? `expected_hash` gives, for an element whose value
+    /// is redacted, the keyed hash of the expected value in that element's document.
+    pub fn holds(
+        &self,
+        snapshot: &Snapshot,
+        expected_hash: &dyn Fn(&Element) -> Option<String>,
+    ) -> bool {
+        match self {
+            Postcondition::Appears { .. } => !self.candidates(snapshot).is_empty(),
+            Postcondition::ValueEquals { value, .. } => {
+                self.candidates(snapshot)
+                    .iter()
+                    .any(|e| match &e.value_hash {
+                        Some(h) => expected_hash(e).is_some_and(|want| want == *h),
+                        None => e.value.as_deref() == Some(value.as_str()),
+                    })
+            }
+            Postcondition::TextAppears { text, region } => {
+                let want = normalize_key(text);
+                snapshot.texts.iter().any(|t| {
+                    in_region(&t.region, region.as_deref())
+                        && normalize_key(&t.text).contains(&want)
+                }) || snapshot.elements.iter().any(|e| {
+                    e.visible
+                        && in_region(&e.region, region.as_deref())
+                        && normalize_key(e.label()).contains(&want)
+                })
+            }
+        }
+    }
+
+    /// `button[Save] appears in main`, for messages; a sensitive value shows as `[redacted]`.
+    pub fn describe(&self) -> String {
+        let place = |region: &Option<String>| {
+            region
+                .as_deref()
+                .map(|r| format!(" in {r}"))
+                .unwrap_or_default()
+        };
+        match self {
+            Postcondition::Appears { role, name, region } => {
+                format!("{}[{}] appears{}", role.as_str(), name, place(region))
+            }
+            Postcondition::ValueEquals {
+                role,
+                name,
+                region,
+                value,
+                sensitive,
+            } => {
+                let shown = if *sensitive {
+                    prufe::core::model::REDACTED.to_owned()
+                } else {
+                    format!("'{value}'")
+                };
+                format!(
+                    "{}[{}]{} shows {}",
+                    role.as_str(),
+                    name,
+                    place(region),
+                    shown
+                )
+            }
+            Postcondition::TextAppears { text, region } => {
+                format!("text '{text}' appears{}", place(region))
+            }
+        }
+    }
+}
+
+/// Is `region` the region `want` or inside it (`cart` holds `cart/list:items`)? `None`
+/// means anywhere.
+pub fn in_region(region: &str, want: Option<&str>) -> bool {
+    match want {
+        None => true,
+        Some(w) => {
+            let (r, w) = (normalize_key(region), normalize_key(w));
+            r == w || r.strip_prefix(&w).is_some_and(|rest| rest.starts_with('/'))
+        }
+    }
+}
+
+/// The longest text a `type` request may carry.
+pub const MAX_TYPE_CHARS: usize = 10_000;
+/// The most intermediate moves a drag may ask for.
+pub const MAX_DRAG_STEPS: u32 = 200;
+/// The longest deadline a `wait` may ask for, in milliseconds.
+pub const MAX_WAIT_MS: u64 = 600_000;
+/// The longest intent sentence accepted, in characters.
+pub const MAX_INTENT_CHARS: usize = 2_000;
+
+/// Validates a whole request before any input: shape first (`INVALID_ACTION`), then the
+/// observation (`STALE_OBSERVATION` unless it is `latest`), then every point against the
+/// image (`POINT_OUT_OF_BOUNDS`).
+pub fn parse_request(value: &Value, latest: Option<&Observation>) -> Result<Request, Error> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| invalid("a step must be a JSON object"))?;
+    let action = obj
+        .get("action")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("missing \"action\" (a string)"))?;
+    let request = match action {
+        "screenshot" => {
+            only(obj, &["action", "maxWidth"])?;
+            let max_width = match obj.get("maxWidth") {
+                None => None,
+                Some(v) => Some(positive(v, "maxWidth")?),
+            };
+            Request::Screenshot { max_width }
+        }
+        "click_at" => {
+            only(
+                obj,
+                &["action", "x", "y", "observation", "button", "intent"],
+            )?;
+            let button = match obj.get("button") {
+                None => Button::Left,
+                Some(Value::String(s)) if s == "left" => Button::Left,
+                Some(Value::String(s)) if s == "right" => Button::Right,
+                Some(Value::String(s)) if s == "middle" => Button::Middle,
+                Some(_) => {
+                    return Err(invalid(
+                        "\"button\" must be \"left\", \"right\" or \"middle\"",
+                    ))
+                }
+            };
+            Request::ClickAt {
+                at: point(obj, "x", "y")?,
+                observation: observation_id(obj)?,
+                button,
+                intent: intent(obj)?,
+            }
+        }
+        "drag_at" => {
+            only(
+                obj,
+                &["action", "from", "to", "observation", "steps", "intent"],
+            )?;
+            let steps = match obj.get("steps") {
+                None => 10,
+                Some(v) => match v.as_u64() {
+                    Some(n) if (1..=MAX_DRAG_STEPS as u64).contains(&n) => n as u32,
+                    _ => {
+                        return Err(invalid(format!(
+                            "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
+                        )))
+                    }
+                },
+            };
+            Request::DragAt {
+                from: nested_point(obj, "from")?,
+                to: nested_point(obj, "to")?,
+                observation: observation_id(obj)?,
+                steps,
+                intent: intent(obj)?,
+            }
+        }
+        "scroll_at" => {
+            only(obj, &["action", "x", "y", "dx", "dy", "observation"])?;
+            Request::ScrollAt {
+                at: point(obj, "x", "y")?,
+                dx: finite(obj, "dx")?,
+                dy: finite(obj, "dy")?,
+                observation: observation_id(obj)?,
+            }
+        }
+        "type" => {
+            only(obj, &["action", "text", "sensitive"])?;
+            let text = obj
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or_else(|| invalid("\"type\" needs \"text\" (a string)"))?;
+            if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
+                return Err(invalid(format!(
+                    "\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"
+                )));
+            }
+            let sensitive = match obj.get("sensitive") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(invalid("\"sensitive\" must be a boolean")),
+            };
+            Request::Type {
+                text: text.to_owned(),
+                sensitive,
+            }
+        }
+        "key" => {
+            only(obj, &["action", "chord"])?;
+            let chord = obj.get("chord").and_then(Value::as_str).ok_or_else(|| {
+                invalid("\"key\" needs \"chord\" (a string such as \"Control+S\")")
+            })?;
+            Request::Key {
+                chord: parse_chord(chord)?,
+            }
+        }
+        "wait" => {
+            only(obj, &["action", "until", "timeoutMs"])?;
+            let timeout_ms = match obj.get("timeoutMs") {
+                Some(v) => match v.as_u64() {
+                    Some(n) if (1..=MAX_WAIT_MS).contains(&n) => n,
+                    _ => {
+                        return Err(invalid(format!(
+                            "\"timeoutMs\" must be an integer from 1 to {MAX_WAIT_MS}"
+                        )))
+                    }
+                },
+                None => {
+                    return Err(invalid(
+                        "\"wait\" needs \"timeoutMs\": every wait has a deadline",
+                    ))
+                }
+            };
+            Request::Wait {
+                until: postcondition(obj.get("until"))?,
+                timeout_ms,
+            }
+        }
+        other => {
+            return Err(invalid(format!(
+                "unknown action {:?}: expected one of {}",
+                quote_short(other),
+                ACTIONS.join(", ")
+            )))
+        }
+    };
+    check_against_observation(&request, latest)?;
+    Ok(request)
+}
+
+fn check_against_observation(request: &Request, latest: Option<&Observation>) -> Result<(), Error> {
+    let (id, points): (&str, Vec<Point>) = match request {
+        Request::ClickAt {
+            at, observation, ..
+        } => (observation, vec![*at]),
+        Request::DragAt {
+            from,
+            to,
+            observation,
+            ..
+        } => (observation, vec![*from, *to]),
+        Request::ScrollAt {
+            at, observation, ..
+        } => (observation, vec![*at]),
+        _ => return Ok(()),
+    };
+    let obs = match latest {
+        Some(o) if o.id == id => o,
+        Some(o) => {
+            return Err(Error::new(
+                ErrorCode::StaleObservation,
+                format!(
+                    "observation {:?} is not the latest ({}): take a screenshot and choose again",
+                    quote_short(id),
+                    o.id
+                ),
+            ))
+        }
+        None => {
+            return Err(Error::new(
+                ErrorCode::StaleObservation,
+                format!(
+                    "observation {:?} is unknown: take a screenshot first",
+                    quote_short(id)
+                ),
+            ))
+        }
+    };
+    for p in points {
+        if !obs.contains(p) {
+            return Err(Error::new(
+                ErrorCode::PointOutOfBounds,
+                format!(
+                    "point ({}, {}) is outside the {}×{} image of {}: choose a point inside it",
+                    p.x, p.y, obs.image.width, obs.image.height, obs.id
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn intent(obj: &Map<String, Value>) -> Result<Option<String>, Error> {
+    match obj.get("intent") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= MAX_INTENT_CHARS => {
+            Ok(Some(s.clone()))
+        }
+        Some(_) => Err(invalid(format!(
+            "\"intent\" must be a sentence of 1 to {MAX_INTENT_CHARS} characters"
+        ))),
+    }
+}
+
+fn postcondition(value: Option<&Value>) -> Result<Postcondition, Error> {
+    const SHAPES: &str = "{\"role\", \"name\", \"region\"?}, {\"role\", \"name\", \"region\"?, \"value\", \"sensitive\"?} or {\"text\", \"region\"?}";
+    let obj = value
+        .and_then(Value::as_object)
+        .ok_or_else(|| invalid(format!("\"wait\" needs \"until\": one of {SHAPES}")))?;
+    let text = |key: &str, required: bool| -> Result<Option<String>, Error> {
+        match obj.get(key) {
+            None | Some(Value::Null) if !required => Ok(None),
+            Some(Value::String(s))
+                if !s.trim().is_empty()
+                    && s.chars().count() <= prufe::core::model::limits::MAX_TEXT_CHARS =>
+            {
+                Ok(Some(s.clone()))
+            }
+            _ => Err(invalid(format!(
+                "\"until.{key}\" must be a non-empty string of at most {} characters",
+                prufe::core::model::limits::MAX_TEXT_CHARS
+            ))),
+        }
+    };
+    let region = text("region", false)?;
+    if obj.contains_key("text") {
+        only(obj, &["text", "region"])?;
+        return Ok(Postcondition::TextAppears {
+            text: text("text", true)?.unwrap_or_default(),
+            region,
+        });
+    }
+    let role_name = text("role", true)?.unwrap_or_default();
+    let role = Role::parse(&role_name)
+        .filter(|r| *r != Role::Unknown)
+        .ok_or_else(|| {
+            invalid(format!(
+                "\"until.role\" {:?} is not an ARIA role",
+                quote_short(&role_name)
+            ))
+        })?;
+    let name = text("name", true)?.unwrap_or_default();
+    if obj.contains_key("value") {
+        only(obj, &["role", "name", "region", "value", "sensitive"])?;
+        let value = match obj.get("value") {
+            Some(Value::String(s))
+                if s.chars().count() <= prufe::core::model::limits::MAX_TEXT_CHARS =>
+            {
+                s.clone()
+            }
+            _ => return Err(invalid("\"until.value\" must be a string")),
+        };
+        let sensitive = match obj.get("sensitive") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(invalid("\"until.sensitive\" must be a boolean")),
+        };
+        return Ok(Postcondition::ValueEquals {
+            role,
+            name,
+            region,
+            value,
+            sensitive,
+        });
+    }
+    only(obj, &["role", "name", "region"])?;
+    Ok(Postcondition::Appears { role, name, region })
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidAction, message)
+}
+
+/// A short, quoted-safe preview of untrusted text for messages.
+pub fn quote_short(s: &str) -> String {
+    prufe::core::text::cap(s, 60).into_owned()
+}
+
+fn only(obj: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
+    match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => Err(Error::new(
+            ErrorCode::InvalidFields,
+            format!(
+                "unexpected field {:?}; allowed: {}",
+                quote_short(k),
+                allowed.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn finite(obj: &Map<String, Value>, key: &str) -> Result<f64, Error> {
+    match obj.get(key) {
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| invalid(format!("\"{key}\" must be a finite number"))),
+        Some(_) => Err(invalid(format!("\"{key}\" must be a finite number"))),
+        None => Err(invalid(format!("missing \"{key}\""))),
+    }
+}
+
+fn positive(v: &Value, key: &str) -> Result<f64, Error> {
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f >= 1.0 => Ok(f),
+        _ => Err(invalid(format!("\"{key}\" must be a number of at least 1"))),
+    }
+}
+
+fn point(obj: &Map<String, Value>, x: &str, y: &str) -> Result<Point, Error> {
+    Ok(Point {
+        x: finite(obj, x)?,
+        y: finite(obj, y)?,
+    })
+}
+
+fn nested_point(obj: &Map<String, Value>, key: &str) -> Result<Point, Error> {
+    let inner = obj.get(key).and_then(Value::as_object).ok_or_else(|| {
+        invalid(format!(
+            "\"{key}\" must be an object {{\"x\": …, \"y\": …}}"
+        ))
+    })?;
+    only(inner, &["x", "y"])?;
+    point(inner, "x", "y")
+}
+
+fn observation_id(obj: &Map<String, Value>) -> Result<String, Error> {
+    match obj.get("observation") {
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 64 => Ok(s.clone()),
+        _ => Err(invalid("missing \"observation\": quote the id of the screenshot the point was chosen on (e.g. \"obs-3\")")),
+    }
+}
+
+/// Intermediate points of a drag, excluding the start and including the end.
+pub fn drag_path(from: Point, to: Point, steps: u32) -> Vec<Point> {
+    let n = steps.max(1);
+    (1..=n)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(n);
+            Point {
+                x: from.x + (to.x - from.x) * t,
+                y: from.y + (to.y - from.y) * t,
+            }
+        })
+        .collect()
+}
+
+/// A box of an observable element in CSS pixels at observation time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitBox<T> {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// Whether the element was the topmost at its own centre (not covered).
+    pub topmost: bool,
+    pub identity: T,
+}
+
+/// The identity under `p` at observation time: the smallest uncovered box containing it.
+pub fn identity_at<T>(boxes: &[HitBox<T>], p: Point) -> Option<&T> {
+    boxes
+        .iter()
+        .filter(|b| b.topmost && b.width > 0.0 && b.height > 0.0)
+        .filter(|b| p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height)
+        .min_by(|a, b| (a.width * a.height).total_cmp(&(b.width * b.height)))
+        .map(|b| &b.identity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obs() -> Observation {
+        Observation::new(
+            "obs-12".into(),
+            Size {
+                width: 2560.0,
+                height: 1600.0,
+            },
+            2.0,
+            Some(1280.0),
+        )
+    }
+
+    #[test]
+    fn scaling_follows_the_capture_and_the_pixel_ratio() {
+        let o = obs();
+        assert_eq!(
+            o.image,
+            Size {
+                width: 1280.0,
+                height: 800.0
+            }
+        );
+        assert_eq!(
+            o.to_capture(Point { x: 412.0, y: 230.0 }),
+            Point { x: 824.0, y: 460.0 }
+        );
+        assert_eq!(
+            o.to_css(Point { x: 412.0, y: 230.0 }),
+            Point { x: 412.0, y: 230.0 }
+        );
+        let same = Observation::new(
+            "obs-1".into(),
+            Size {
+                width: 1280.0,
+                height: 800.0,
+            },
+            1.0,
+            None,
+        );
+        assert_eq!(
+            same.to_css(Point { x: 10.0, y: 20.0 }),
+            Point { x: 10.0, y: 20.0 }
+        );
+        let dpr2 = Observation::new(
+            "obs-2".into(),
+            Size {
+                width: 2560.0,
+                height: 1600.0,
+            },
+            2.0,
+            None,
+        );
+        assert_eq!(
+            dpr2.to_css(Point { x: 824.0, y: 460.0 }),
+            Point { x: 412.0, y: 230.0 }
+        );
+    }
+
+    #[test]
+    fn validation_cases() {
+        let o = obs();
+        let code = |v: Value| parse_request(&v, Some(&o)).unwrap_err().code;
+        for (name, v, want) in [
+            (
+                "outside x",
+                json!({"action":"click_at","x":1412,"y":230,"observation":"obs-12"}),
+                ErrorCode::PointOutOfBounds,
+            ),
+            (
+                "negative",
+                json!({"action":"click_at","x":-1,"y":230,"observation":"obs-12"}),
+                ErrorCode::PointOutOfBounds,
+            ),
+            (
+                "edge",
+                json!({"action":"click_at","x":1280,"y":0,"observation":"obs-12"}),
+                ErrorCode::PointOutOfBounds,
+            ),
+            (
+                "stale",
+                json!({"action":"click_at","x":412,"y":230,"observation":"obs-11"}),
+                ErrorCode::StaleObservation,
+            ),
+            (
+                "no observation",
+                json!({"action":"click_at","x":412,"y":230}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "no x",
+                json!({"action":"click_at","y":230,"observation":"obs-12"}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "string x",
+                json!({"action":"click_at","x":"412","y":230,"observation":"obs-12"}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "extra field",
+                json!({"action":"click_at","x":1,"y":2,"observation":"obs-12","cmd":"rm -rf /"}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "shell in screenshot",
+                json!({"action":"screenshot","command":"ls"}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "unknown action",
+                json!({"action":"teleport"}),
+                ErrorCode::InvalidAction,
+            ),
+            ("not an object", json!([1, 2]), ErrorCode::InvalidAction),
+            (
+                "drag out",
+                json!({"action":"drag_at","from":{"x":1,"y":1},"to":{"x":1,"y":900},"observation":"obs-12"}),
+                ErrorCode::PointOutOfBounds,
+            ),
+            (
+                "drag extra",
+                json!({"action":"drag_at","from":{"x":1,"y":1,"z":0},"to":{"x":1,"y":9},"observation":"obs-12"}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "drag steps 0",
+                json!({"action":"drag_at","from":{"x":1,"y":1},"to":{"x":1,"y":9},"observation":"obs-12","steps":0}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "scroll no dy",
+                json!({"action":"scroll_at","x":1,"y":1,"dx":0,"observation":"obs-12"}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "empty text",
+                json!({"action":"type","text":""}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "bad chord",
+                json!({"action":"key","chord":"Control+"}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "two mains",
+                json!({"action":"key","chord":"a+b"}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "bad button",
+                json!({"action":"click_at","x":1,"y":1,"observation":"obs-12","button":1}),
+                ErrorCode::InvalidAction,
+            ),
+        ] {
+            assert_eq!(code(v), want, "{name}");
+        }
+        assert!(
+            parse_request(
+                &json!({"action":"click_at","x":412,"y":230,"observation":"obs-12"}),
+                None
+            )
+            .unwrap_err()
+            .code
+                == ErrorCode::StaleObservation
+        );
+    }
+
+    #[test]
+    fn valid_requests() {
+        let o = obs();
+        assert_eq!(
+            parse_request(
+                &json!({"action":"click_at","x":412,"y":230,"observation":"obs-12"}),
+                Some(&o)
+            )
+            .unwrap(),
+            Request::ClickAt {
+                at: Point { x: 412.0, y: 230.0 },
+                observation: "obs-12".into(),
+                button: Button::Left,
+                intent: None
+            }
+        );
+        assert!(matches!(
+            parse_request(&json!({"action":"screenshot","maxWidth":1280}), None).unwrap(),
+            Request::Screenshot { max_width: Some(_) }
+        ));
+        assert!(matches!(
+            parse_request(
+                &json!({"action":"type","text":"Jaipur Kites won by 6 wickets."}),
+                None
+            )
+            .unwrap(),
+            Request::Type { .. }
+        ));
+        match parse_request(&json!({"action":"key","chord":"Control+S"}), None).unwrap() {
+            Request::Key { chord } => {
+                assert_eq!(chord[0].key, "Control");
+                assert_eq!(chord[1].code, "KeyS");
+                assert_eq!(modifier_mask(&chord), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn ledger_releases_in_reverse_and_reports_failures() {
+        let mut ledger = InputLedger::new();
+        let ctrl = parse_key("Control").unwrap();
+        let s = parse_key("s").unwrap();
+        ledger.pressed(Held::Key(ctrl.clone()));
+        ledger.pressed(Held::Key(s.clone()));
+        ledger.pressed(Held::Button {
+            button: Button::Left,
+            at: Point { x: 1.0, y: 1.0 },
+        });
+        assert_eq!(ledger.modifiers(), 2);
+        let mut order = Vec::new();
+        let report = ledger.release_all(|h| {
+            order.push(h.clone());
+            true
+        });
+        assert_eq!(report, ReleaseReport { owed: 3, failed: 0 });
+        assert!(matches!(order[0], Held::Button { .. }));
+        assert_eq!(order[2], Held::Key(ctrl.clone()));
+        assert!(ledger.held().is_empty());
+
+        ledger.pressed(Held::Key(ctrl.clone()));
+        ledger.pressed(Held::Button {
+            button: Button::Left,
+            at: Point { x: 0.0, y: 0.0 },
+        });
+        let report = ledger.release_all(|h| !matches!(h, Held::Button { .. }));
+        assert_eq!(report, ReleaseReport { owed: 2, failed: 1 });
+        assert!(!report.clean());
+        assert_eq!(ledger.held().len(), 1, "a failed release stays owed");
+
+        let mut ledger = InputLedger::new();
+        ledger.pressed(Held::Key(s.clone()));
+        ledger.released(&Held::Key(s));
+        assert_eq!(ledger.release_all(|_| true).owed, 0);
+    }
+
+    #[test]
+    fn chords_press_modifiers_first() {
+        let keys = parse_chord("ctrl+shift+K").unwrap();
+        assert_eq!(
+            keys.iter().map(|k| k.key.as_str()).collect::<Vec<_>>(),
+            ["Control", "Shift", "K"]
+        );
+        assert_eq!(modifier_mask(&keys), 10);
+        assert_eq!(parse_chord("Enter").unwrap()[0].text.as_deref(), Some("\r"));
+        assert!(parse_chord("Control+Nope").is_err());
+    }
+
+    #[test]
+    fn drag_path_ends_at_the_destination() {
+        let path = drag_path(Point { x: 0.0, y: 0.0 }, Point { x: 10.0, y: 20.0 }, 4);
+        assert_eq!(path.len(), 4);
+        assert_eq!(path[3], Point { x: 10.0, y: 20.0 });
+        assert_eq!(path[0], Point { x: 2.5, y: 5.0 });
+    }
+
+    #[test]
+    fn identity_at_prefers_the_smallest_uncovered_box() {
+        let boxes = vec![
+            HitBox {
+                x: 0.0,
+                y: 0.0,
+                width: 100.0,
+                height: 100.0,
+                topmost: true,
+                identity: "main",
+            },
+            HitBox {
+                x: 10.0,
+                y: 10.0,
+                width: 20.0,
+                height: 10.0,
+                topmost: true,
+                identity: "button[Save]",
+            },
+            HitBox {
+                x: 10.0,
+                y: 10.0,
+                width: 5.0,
+                height: 5.0,
+                topmost: false,
+                identity: "covered",
+            },
+        ];
+        assert_eq!(
+            identity_at(&boxes, Point { x: 12.0, y: 12.0 }),
+            Some(&"button[Save]")
+        );
+        assert_eq!(
+            identity_at(&boxes, Point { x: 50.0, y: 50.0 }),
+            Some(&"main")
+        );
+        assert_eq!(identity_at(&boxes, Point { x: 500.0, y: 50.0 }), None);
+    }
+
+    #[test]
+    fn intents_and_waits_validate() {
+        let o = obs();
+        match parse_request(&json!({"action":"click_at","x":1,"y":2,"observation":"obs-12","intent":"the note is saved"}), Some(&o)).unwrap() {
+            Request::ClickAt { intent, .. } => assert_eq!(intent.as_deref(), Some("the note is saved")),
+            other => panic!("{other:?}"),
+        }
+        let code = |v: Value| parse_request(&v, Some(&o)).unwrap_err().code;
+        for (name, v, want) in [
+            (
+                "blank intent",
+                json!({"action":"click_at","x":1,"y":2,"observation":"obs-12","intent":" "}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "intent on type",
+                json!({"action":"type","text":"a","intent":"x"}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "wait without deadline",
+                json!({"action":"wait","until":{"role":"status","name":"Saved"}}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait zero deadline",
+                json!({"action":"wait","until":{"role":"status","name":"Saved"},"timeoutMs":0}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait over deadline",
+                json!({"action":"wait","until":{"text":"Saved"},"timeoutMs":MAX_WAIT_MS + 1}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait without until",
+                json!({"action":"wait","timeoutMs":10}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait bad role",
+                json!({"action":"wait","until":{"role":"thing","name":"x"},"timeoutMs":10}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait no name",
+                json!({"action":"wait","until":{"role":"button"},"timeoutMs":10}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait extra",
+                json!({"action":"wait","until":{"text":"x","role":"button"},"timeoutMs":10}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "wait value number",
+                json!({"action":"wait","until":{"role":"textbox","name":"T","value":3},"timeoutMs":10}),
+                ErrorCode::InvalidAction,
+            ),
+            (
+                "wait shell",
+                json!({"action":"wait","until":{"text":"x"},"timeoutMs":10,"cmd":"ls"}),
+                ErrorCode::InvalidFields,
+            ),
+        ] {
+            assert_eq!(code(v), want, "{name}");
+        }
+        let wait = |until: Value| match parse_request(
+            &json!({"action":"wait","until":until,"timeoutMs":500}),
+            None,
+        )
+        .unwrap()
+        {
+            Request::Wait { until, timeout_ms } => {
+                assert_eq!(timeout_ms, 500);
+                until
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            wait(json!({"role":"heading","name":"BB-042"})),
+            Postcondition::Appears {
+                role: Role::Heading,
+                name: "BB-042".into(),
+                region: None
+            }
+        );
+        assert!(matches!(
+            wait(json!({"role":"textbox","name":"Title","value":"BB-042","sensitive":true})),
+            Postcondition::ValueEquals {
+                sensitive: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            wait(json!({"text":"Saved","region":"main"})),
+            Postcondition::TextAppears { .. }
+        ));
+        assert!(is_coordinate_step(&json!({"action":"wait"})));
+        assert!(!is_coordinate_step(&json!({"action":"click"})));
+    }
+
+    #[test]
+    fn postconditions_read_snapshots() {
+        use prufe::core::model::{Text, TextKind};
+        let el = |role: Role, name: &str, region: &str, value: Option<&str>| Element {
+            reference: format!("e-{name}"),
+            role,
+            name: name.into(),
+            region: region.into(),
+            value: value.map(Into::into),
+            visible: true,
+            ..Default::default()
+        };
+        let mut secret = el(Role::Textbox, "Password", "form[Login]", Some("[redacted]"));
+        secret.value_hash = Some("h-right".into());
+        let mut hidden = el(Role::Button, "Undo", "main", None);
+        hidden.visible = false;
+        let snap = Snapshot {
+            elements: vec![
+                el(Role::Heading, "BB-042", "main", None),
+                el(
+                    Role::Textbox,
+                    "Title",
+                    "main/list:notes",
+                    Some("Jaipur Kites"),
+                ),
+                secret,
+                hidden,
+            ],
+            texts: vec![Text {
+                kind: TextKind::Status,
+                text: "Note  saved".into(),
+                region: "main".into(),
+                frame: String::new(),
+            }],
+            ..Default::default()
+        };
+        let no_hash = |_: &Element| None;
+        let appears = |role, name: &str, region: Option<&str>| Postcondition::Appears {
+            role,
+            name: name.into(),
+            region: region.map(Into::into),
+        };
+        for (name, pc, want) in [
+            ("heading", appears(Role::Heading, "bb-042", None), true),
+            (
+                "heading in main",
+                appears(Role::Heading, "BB-042", Some("main")),
+                true,
+            ),
+            (
+                "heading elsewhere",
+                appears(Role::Heading, "BB-042", Some("dialog[Save]")),
+                false,
+            ),
+            (
+                "region prefix is whole segments",
+                appears(Role::Heading, "BB-042", Some("mai")),
+                false,
+            ),
+            (
+                "hidden never appears",
+                appears(Role::Button, "Undo", None),
+                false,
+            ),
+            ("other role", appears(Role::Button, "BB-042", None), false),
+            (
+                "text in region",
+                Postcondition::TextAppears {
+                    text: "note saved".into(),
+                    region: Some("main".into()),
+                },
+                true,
+            ),
+            (
+                "text via label",
+                Postcondition::TextAppears {
+                    text: "BB-0".into(),
+                    region: None,
+                },
+                true,
+            ),
+            (
+                "text elsewhere",
+                Postcondition::TextAppears {
+                    text: "saved".into(),
+                    region: Some("footer".into()),
+                },
+                false,
+            ),
+            (
+                "value equals",
+                Postcondition::ValueEquals {
+                    role: Role::Textbox,
+                    name: "Title".into(),
+                    region: Some("main".into()),
+                    value: "Jaipur Kites".into(),
+                    sensitive: false,
+                },
+                true,
+            ),
+            (
+                "value differs",
+                Postcondition::ValueEquals {
+                    role: Role::Textbox,
+                    name: "Title".into(),
+                    region: None,
+                    value: "Pune Lanterns".into(),
+                    sensitive: false,
+                },
+                false,
+            ),
+            (
+                "redacted value is never compared as text",
+                Postcondition::ValueEquals {
+                    role: Role::Textbox,
+                    name: "Password".into(),
+                    region: None,
+                    value: "[redacted]".into(),
+                    sensitive: true,
+                },
+                false,
+            ),
+        ] {
+            assert_eq!(pc.holds(&snap, &no_hash), want, "{name}");
+        }
+        let secret_pc = Postcondition::ValueEquals {
+            role: Role::Textbox,
+            name: "Password".into(),
+            region: None,
+            value: "hunter22".into(),
+            sensitive: true,
+        };
+        assert!(secret_pc.holds(&snap, &|_| Some("h-right".into())));
+        assert!(!secret_pc.holds(&snap, &|_| Some("h-wrong".into())));
+        assert!(
+            !secret_pc.describe().contains("hunter22"),
+            "{}",
+            secret_pc.describe()
+        );
+        assert_eq!(
+            appears(Role::Heading, "BB-042", Some("main")).describe(),
+            "heading[BB-042] appears in main"
+        );
+    }
+
+    #[test]
+    fn ledger_reports_held_buttons_and_release_order() {
+        let mut ledger = InputLedger::new();
+        let shift = parse_key("Shift").unwrap();
+        ledger.pressed(Held::Key(shift.clone()));
+        ledger.pressed(Held::Button {
+            button: Button::Left,
+            at: Point { x: 1.0, y: 2.0 },
+        });
+        ledger.pressed(Held::Button {
+            button: Button::Right,
+            at: Point { x: 1.0, y: 2.0 },
+        });
+        assert_eq!(ledger.buttons(), 3);
+        assert_eq!(ledger.modifiers(), 8);
+        let order = ledger.newest_first();
+        assert!(matches!(
+            order[0],
+            Held::Button {
+                button: Button::Right,
+                ..
+            }
+        ));
+        assert_eq!(order[2], Held::Key(shift));
+        assert_eq!(ledger.held().len(), 3, "listing the order releases nothing");
+    }
+}

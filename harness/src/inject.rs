@@ -1,0 +1,729 @@
+//! The engine in the page: injecting `js/dist/prufe.js` into an isolated world of every frame
+//! and calling it there.
+//!
+//! **Isolation.** The bundle runs in a world named `"prufe"`, not in the page's main world: the
+//! page shares the DOM with it but not the JavaScript globals, so a page that redefines
+//! `window.prufe`, `JSON.stringify` or `Element.prototype.getAttribute` changes nothing the
+//! engine sees. `Page.addScriptToEvaluateOnNewDocument { worldName: "prufe", runImmediately }`
+//! installs it before any page script on every new document of every frame (cross-origin
+//! frames included, since site isolation is off in a launched browser, see `cdp`), and
+//! `Page.createIsolatedWorld` covers a frame whose world does not hold the engine yet.
+//! Chromium keeps one world per (frame, name), so both paths share it and injecting twice is
+//! harmless. `Page.setBypassCSP(true)` lets the inlined wasm compile on a page whose CSP
+//! forbids it.
+//!
+//! **Contexts.** A world gets a new execution context with every document. They are tracked
+//! from `Runtime.executionContextCreated` (name `"prufe"`, `auxData.frameId`) and dropped on
+//! `executionContextDestroyed`/`executionContextsCleared`; a frame with no known context asks
+//! `Page.createIsolatedWorld`, which returns the world's current context. A call that meets a
+//! destroyed context (a navigation raced it) forgets it and retries once.
+//!
+//! **Bundle.** Read at run time, not embedded: `PRUFE_BUNDLE` if set, else
+//! `js/dist/prufe.js` next to the crate (`CARGO_MANIFEST_DIR/..`), else `prufe.js` beside the
+//! executable. Embedding with `include_str!` would fail the harness build whenever the bundle
+//! has not been built yet and would silently keep a stale engine after `make bundle`.
+//!
+//! **Calls.** Every engine call is one `Runtime.evaluate` in the frame's prufe context with
+//! `awaitPromise` and `returnByValue`: it awaits `prufe.ready`, runs, and returns either
+//! `{ ok: true, value }` or the engine's error as `{ ok: false, code, message, candidates }`,
+//! so its SCREAMING_SNAKE_CASE code reaches the caller unchanged.
+
+use crate::error::{Error, Result};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameDetached, EventJavascriptDialogOpening,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EventExecutionContextCreated, EventExecutionContextDestroyed, EventExecutionContextsCleared,
+};
+use chromiumoxide::types::{Command, Method, MethodId};
+use chromiumoxide::Page;
+use futures::StreamExt;
+use prufe::core::error::{Candidate, ErrorCode};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The isolated world's name: `ExecutionContextDescription.name` of our contexts.
+pub const WORLD: &str = "prufe";
+
+/// Object group of remote handles we create; released after every action.
+pub const OBJECT_GROUP: &str = "prufe-harness";
+
+/// The engine bundle's source.
+#[derive(Clone)]
+pub struct Bundle {
+    pub path: PathBuf,
+    source: Arc<str>,
+}
+
+impl Bundle {
+    /// Where the bundle is looked for, in order.
+    pub fn candidates() -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        if let Some(p) = std::env::var_os("PRUFE_BUNDLE").filter(|v| !v.is_empty()) {
+            out.push(PathBuf::from(p));
+            return out;
+        }
+        out.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../js/dist/prufe.js"));
+        if let Ok(exe) = std::env::current_exe() {
+            if let Some(dir) = exe.parent() {
+                out.push(dir.join("prufe.js"));
+            }
+        }
+        out
+    }
+
+    /// Reads the bundle from `explicit`, else from the first of [`Bundle::candidates`] that exists.
+    pub fn load(explicit: Option<&Path>) -> Result<Bundle> {
+        let candidates = match explicit {
+            Some(p) => vec![p.to_path_buf()],
+            None => Self::candidates(),
+        };
+        for path in &candidates {
+            match std::fs::read_to_string(path) {
+                Ok(source) => {
+                    return Ok(Bundle {
+                        path: path.clone(),
+                        source: source.into(),
+                    })
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),
+            }
+        }
+        Err(Error::Bundle(format!(
+            "the engine bundle was not found (looked at {}); run `make bundle` or set PRUFE_BUNDLE",
+            candidates
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
+    }
+
+    /// A bundle from source text (tests, embedders).
+    pub fn from_source(source: impl Into<Arc<str>>) -> Bundle {
+        Bundle {
+            path: PathBuf::from("<memory>"),
+            source: source.into(),
+        }
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+/// Any DevTools command by name, with JSON params and a JSON result.
+///
+/// The generated command types of chromiumoxide describe one protocol revision; a newer
+/// Chromium may add enum values or drop fields that make their responses fail to
+/// deserialize. Raw JSON keeps the harness working across browser versions.
+#[derive(Debug, Clone)]
+pub struct Raw {
+    method: &'static str,
+    params: Value,
+}
+
+impl Raw {
+    pub fn new(method: &'static str, params: Value) -> Raw {
+        Raw { method, params }
+    }
+}
+
+impl Serialize for Raw {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.params.serialize(s)
+    }
+}
+
+impl Method for Raw {
+    fn identifier(&self) -> MethodId {
+        Cow::Borrowed(self.method)
+    }
+}
+
+impl Command for Raw {
+    type Response = Value;
+}
+
+/// Sends a raw DevTools command to the page's session.
+pub async fn send(page: &Page, method: &'static str, params: Value) -> Result<Value> {
+    Ok(page.execute(Raw::new(method, params)).await?.result)
+}
+
+/// Flips to `true` when the connection to the browser is gone.
+pub type Closed = tokio::sync::watch::Receiver<bool>;
+
+/// A frame of the page as DevTools reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameInfo {
+    pub id: String,
+    pub parent: Option<String>,
+    pub origin: String,
+    pub url: String,
+    pub loader: String,
+}
+
+/// Frame id → (execution context id, its unique id; empty when learnt from
+/// `createIsolatedWorld` rather than from the creation event).
+type Contexts = Arc<Mutex<HashMap<String, (i64, String)>>>;
+
+/// The engine installed in a page, and the per-frame contexts to call it in.
+#[derive(Clone)]
+pub struct Engine {
+    page: Page,
+    bundle: Bundle,
+    contexts: Contexts,
+    call_timeout: Duration,
+    dialogs: Arc<Mutex<Vec<String>>>,
+    filters: Arc<Filters>,
+    closed: Option<Closed>,
+    _tasks: Arc<Tasks>,
+}
+
+/// Region filters applied to fingerprints (docs/DESIGN.md: `regions`, `ignoreRegions`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filters {
+    pub regions: Vec<String>,
+    pub ignore_regions: Vec<String>,
+}
+
+/// The event tasks of an engine, stopped when its last clone is dropped.
+struct Tasks(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for Tasks {
+    fn drop(&mut self) {
+        for t in &self.0 {
+            t.abort();
+        }
+    }
+}
+
+impl Engine {
+    /// Installs the engine into every current and future document of `page`.
+    pub async fn install(page: Page, bundle: Bundle, call_timeout: Duration) -> Result<Engine> {
+        let contexts: Contexts = Arc::default();
+        let mut tasks = Vec::new();
+
+        // Listen before anything can create a context.
+        let mut created = page
+            .event_listener::<EventExecutionContextCreated>()
+            .await?;
+        let mut destroyed = page
+            .event_listener::<EventExecutionContextDestroyed>()
+            .await?;
+        let mut cleared = page
+            .event_listener::<EventExecutionContextsCleared>()
+            .await?;
+        let mut detached = page.event_listener::<EventFrameDetached>().await?;
+        let map = contexts.clone();
+        tasks.push(tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    Some(ev) = created.next() => {
+                        let frame = ev.context.aux_data.as_ref()
+                            .and_then(|a| a.get("frameId")).and_then(Value::as_str);
+                        if ev.context.name == WORLD {
+                            if let Some(frame) = frame {
+                                lock(&map).insert(frame.to_owned(), (*ev.context.id.inner(), ev.context.unique_id.clone()));
+                            }
+                        }
+                    }
+                    Some(ev) = destroyed.next() => {
+                        let gone = &ev.execution_context_unique_id;
+                        lock(&map).retain(|_, (_, unique)| unique != gone);
+                    }
+                    Some(_) = cleared.next() => lock(&map).clear(),
+                    Some(ev) = detached.next() => { lock(&map).remove(ev.frame_id.inner()); }
+                    else => break,
+                }
+            }
+        }));
+
+        // A JavaScript dialog blocks the page, and every later call with it; dismiss it
+        // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf).
+        let mut opened = page
+            .event_listener::<EventJavascriptDialogOpening>()
+            .await?;
+        let dialog_page = page.clone();
+        let dialogs: Arc<Mutex<Vec<String>>> = Arc::default();
+        let seen = dialogs.clone();
+        tasks.push(tokio::spawn(async move {
+            while let Some(ev) = opened.next().await {
+                let _ = send(
+                    &dialog_page,
+                    "Page.handleJavaScriptDialog",
+                    json!({ "accept": false }),
+                )
+                .await;
+                let kind = serde_json::to_value(&ev.r#type)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                let message = prufe::core::text::cap(&ev.message, 120).into_owned();
+                let mut list = lock(&seen);
+                if list.len() < 20 {
+                    list.push(format!("{kind} {message:?} dismissed"));
+                }
+            }
+        }));
+
+        send(&page, "Page.enable", json!({})).await?;
+        send(&page, "Runtime.enable", json!({})).await?;
+        send(&page, "DOM.enable", json!({})).await?;
+        send(&page, "Page.setBypassCSP", json!({ "enabled": true })).await?;
+        send(
+            &page,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": bundle.source(), "worldName": WORLD, "runImmediately": true }),
+        )
+        .await?;
+
+        Ok(Engine {
+            page,
+            bundle,
+            contexts,
+            call_timeout,
+            dialogs,
+            filters: Arc::default(),
+            closed: None,
+            _tasks: Arc::new(Tasks(tasks)),
+        })
+    }
+
+    /// Fails every later command at once when `closed` flips, instead of waiting for a
+    /// response that will never come (a browser that crashed or was killed).
+    pub fn with_liveness(mut self, closed: Closed) -> Engine {
+        self.closed = Some(closed);
+        self
+    }
+
+    /// Sends a raw DevTools command to the page, failing fast once the browser is gone.
+    pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value> {
+        let Some(mut closed) = self.closed.clone() else {
+            return send(&self.page, method, params).await;
+        };
+        let gone = || Error::Launch(format!("the browser connection closed (during {method})"));
+        if *closed.borrow() {
+            return Err(gone());
+        }
+        tokio::select! {
+            r = send(&self.page, method, params) => r,
+            _ = closed.wait_for(|c| *c) => Err(gone()),
+        }
+    }
+
+    /// Applies region filters to every later fingerprint.
+    pub fn with_filters(mut self, filters: Filters) -> Engine {
+        self.filters = Arc::new(filters);
+        self
+    }
+
+    pub fn filters(&self) -> &Filters {
+        &self.filters
+    }
+
+    /// The JavaScript dialogs dismissed since the last call.
+    pub fn take_dialogs(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.dialogs))
+    }
+
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    pub fn call_timeout(&self) -> Duration {
+        self.call_timeout
+    }
+
+    /// Every frame of the page, parents before children, in frame-tree order.
+    pub async fn frames(&self) -> Result<Vec<FrameInfo>> {
+        let tree = self.cmd("Page.getFrameTree", json!({})).await?;
+        let mut out = Vec::new();
+        let mut stack = vec![tree.get("frameTree").cloned().unwrap_or(Value::Null)];
+        while let Some(node) = stack.pop() {
+            let f = &node["frame"];
+            let Some(id) = f["id"].as_str() else { continue };
+            out.push(FrameInfo {
+                id: id.to_owned(),
+                parent: f["parentId"].as_str().map(str::to_owned),
+                origin: f["securityOrigin"].as_str().unwrap_or_default().to_owned(),
+                url: f["url"].as_str().unwrap_or_default().to_owned(),
+                loader: f["loaderId"].as_str().unwrap_or_default().to_owned(),
+            });
+            if let Some(children) = node["childFrames"].as_array() {
+                stack.extend(children.iter().rev().cloned());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The main frame.
+    pub async fn main_frame(&self) -> Result<FrameInfo> {
+        self.frames()
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no main frame"))
+    }
+
+    /// The prufe context of `frame`, creating the world (and installing the engine in it)
+    /// when the frame has none yet.
+    pub async fn context(&self, frame: &str) -> Result<i64> {
+        if let Some((id, _)) = lock(&self.contexts).get(frame) {
+            return Ok(*id);
+        }
+        let created = self
+            .cmd(
+                "Page.createIsolatedWorld",
+                json!({ "frameId": frame, "worldName": WORLD, "grantUniversalAccess": false }),
+            )
+            .await?;
+        let id = created["executionContextId"].as_i64().ok_or_else(|| {
+            Error::core(
+                ErrorCode::BrowserError,
+                "createIsolatedWorld returned no context",
+            )
+        })?;
+        // A world created here (a frame that existed before we attached) has no engine yet.
+        let has = self
+            .evaluate_raw(
+                id,
+                "typeof globalThis.prufe === 'object' && globalThis.prufe !== null",
+            )
+            .await?;
+        if has != Value::Bool(true) {
+            let r = self.cmd("Runtime.evaluate",
+                json!({ "expression": self.bundle.source(), "contextId": id, "returnByValue": true, "silent": true }),
+            )
+            .await?;
+            if let Some(ex) = r.get("exceptionDetails") {
+                return Err(Error::Bundle(format!(
+                    "the engine bundle failed to install: {}",
+                    exception_text(ex)
+                )));
+            }
+        }
+        lock(&self.contexts)
+            .entry(frame.to_owned())
+            .or_insert((id, String::new()));
+        Ok(id)
+    }
+
+    fn forget(&self, frame: &str, id: i64) {
+        let mut map = lock(&self.contexts);
+        if map.get(frame).is_some_and(|(known, _)| *known == id) {
+            map.remove(frame);
+        }
+    }
+
+    async fn evaluate_raw(&self, context: i64, expression: &str) -> Result<Value> {
+        let r = self.cmd("Runtime.evaluate",
+            json!({ "expression": expression, "contextId": context, "returnByValue": true, "awaitPromise": true, "silent": true }),
+        )
+        .await?;
+        if let Some(ex) = r.get("exceptionDetails") {
+            return Err(Error::core(ErrorCode::Internal, exception_text(ex)));
+        }
+        Ok(r["result"].get("value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// Runs `function` (JS source of `(prufe, args) => value`) in `frame`'s prufe world after
+    /// `prufe.ready`, returning its value or the engine's typed error.
+    pub async fn call_value(&self, frame: &str, function: &str, args: &Value) -> Result<Value> {
+        let expression = format!(
+            "(async () => {{ const P = globalThis.prufe; \
+               if (!P || typeof P.snapshot !== 'function') return {{ ok: false, code: 'NOT_READY', message: 'the prufe engine is not installed in this frame' }}; \
+               try {{ await P.ready; const args = {args}; return {{ ok: true, value: await ({function})(P, args) }}; }} \
+               catch (e) {{ return {{ ok: false, code: (e && typeof e.code === 'string') ? e.code : 'INTERNAL', \
+                 message: String((e && e.message) || e), \
+                 candidates: (e && Array.isArray(e.candidates)) ? e.candidates.slice(0, 10) : [] }}; }} }})()"
+        );
+        let mut retried = false;
+        loop {
+            let ctx = self.context(frame).await?;
+            let sent = tokio::time::timeout(
+                self.call_timeout,
+                self.cmd("Runtime.evaluate",
+                    json!({ "expression": expression, "contextId": ctx, "returnByValue": true, "awaitPromise": true, "silent": true, "objectGroup": OBJECT_GROUP }),
+                ),
+            )
+            .await
+            .map_err(|_| Error::Timeout(format!("the engine did not answer within {} ms", self.call_timeout.as_millis())))?;
+            let r = match sent {
+                Ok(r) => r,
+                Err(e) if !retried && is_context_gone(&e) => {
+                    self.forget(frame, ctx);
+                    retried = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if let Some(ex) = r.get("exceptionDetails") {
+                let text = exception_text(ex);
+                if !retried && text.contains("context") {
+                    self.forget(frame, ctx);
+                    retried = true;
+                    continue;
+                }
+                return Err(Error::core(ErrorCode::Internal, text));
+            }
+            let v = r["result"].get("value").cloned().unwrap_or(Value::Null);
+            return engine_result(v);
+        }
+    }
+
+    /// [`Engine::call_value`] deserialised into `T`.
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        frame: &str,
+        function: &str,
+        args: &Value,
+    ) -> Result<T> {
+        let v = self.call_value(frame, function, args).await?;
+        serde_json::from_value(v).map_err(|e| {
+            Error::core(
+                ErrorCode::Internal,
+                format!("the engine returned an unexpected shape: {e}"),
+            )
+        })
+    }
+
+    /// A remote handle (objectId) on the live element behind `reference` in `frame`'s world.
+    /// `function` may pick another node from it (`(el) => el.querySelector(...)`).
+    pub async fn element_handle(
+        &self,
+        frame: &str,
+        reference: &str,
+        pick: Option<&str>,
+    ) -> Result<String> {
+        let pick = pick.unwrap_or("(el) => el");
+        let expression = format!(
+            "(async () => {{ const P = globalThis.prufe; await P.ready; let el; \
+               try {{ el = P.element({r}); }} catch (e) {{ throw new Error(((e && e.code) || 'STALE_REFERENCE') + '|' + ((e && e.message) || e)); }} \
+               const n = ({pick})(el); if (!n) throw new Error('TARGET_NOT_FOUND|no such node inside the element'); return n; }})()",
+            r = Value::String(reference.to_owned())
+        );
+        let mut retried = false;
+        loop {
+            let ctx = self.context(frame).await?;
+            let r = self.cmd("Runtime.evaluate",
+                json!({ "expression": expression, "contextId": ctx, "awaitPromise": true, "silent": true, "objectGroup": OBJECT_GROUP }),
+            )
+            .await;
+            let r = match r {
+                Ok(r) => r,
+                Err(e) if !retried && is_context_gone(&e) => {
+                    self.forget(frame, ctx);
+                    retried = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if let Some(ex) = r.get("exceptionDetails") {
+                let text = exception_text(ex);
+                let (code, message) = split_coded(&text);
+                return Err(Error::core(code, message));
+            }
+            return r["result"]["objectId"]
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    Error::core(
+                        ErrorCode::StaleReference,
+                        format!("{reference} has no live node"),
+                    )
+                });
+        }
+    }
+
+    /// Calls `function` (JS source, `this` = the handle) on a remote handle, by value.
+    pub async fn call_on(&self, object: &str, function: &str, args: &[Value]) -> Result<Value> {
+        let arguments: Vec<Value> = args
+            .iter()
+            .map(|a| match a.get("__objectId").and_then(Value::as_str) {
+                Some(id) => json!({ "objectId": id }),
+                None => json!({ "value": a }),
+            })
+            .collect();
+        let r = tokio::time::timeout(
+            self.call_timeout,
+            self.cmd(
+                "Runtime.callFunctionOn",
+                json!({ "functionDeclaration": function, "objectId": object, "arguments": arguments,
+                        "returnByValue": true, "awaitPromise": true, "silent": true }),
+            ),
+        )
+        .await
+        .map_err(|_| {
+            Error::Timeout(format!(
+                "the page did not answer within {} ms",
+                self.call_timeout.as_millis()
+            ))
+        })??;
+        if let Some(ex) = r.get("exceptionDetails") {
+            let (code, message) = split_coded(&exception_text(ex));
+            return Err(Error::core(code, message));
+        }
+        Ok(r["result"].get("value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// Releases every remote handle created by the harness.
+    pub async fn release_handles(&self) {
+        let _ = self
+            .cmd(
+                "Runtime.releaseObjectGroup",
+                json!({ "objectGroup": OBJECT_GROUP }),
+            )
+            .await;
+    }
+
+    /// Resolves a DOM node (by backend id) to a handle in `frame`'s prufe world.
+    pub async fn resolve_node(&self, frame: &str, backend_node_id: i64) -> Result<String> {
+        let ctx = self.context(frame).await?;
+        let r = self.cmd("DOM.resolveNode",
+            json!({ "backendNodeId": backend_node_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP }),
+        )
+        .await?;
+        r["object"]["objectId"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                Error::core(
+                    ErrorCode::StaleReference,
+                    "the node has no handle in this frame",
+                )
+            })
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Did a call fail because its execution context no longer exists?
+pub fn is_context_gone(e: &Error) -> bool {
+    let s = e.to_string();
+    s.contains("Cannot find context")
+        || s.contains("context was destroyed")
+        || s.contains("Cannot find default execution context")
+}
+
+/// `{ ok, value }` or `{ ok: false, code, message, candidates }` → value or typed error.
+pub fn engine_result(v: Value) -> Result<Value> {
+    match v.get("ok") {
+        Some(Value::Bool(true)) => Ok(v.get("value").cloned().unwrap_or(Value::Null)),
+        Some(Value::Bool(false)) => {
+            let code_str = v["code"].as_str().unwrap_or("INTERNAL");
+            let code = serde_json::from_value::<ErrorCode>(Value::String(code_str.to_owned()))
+                .unwrap_or(ErrorCode::Internal);
+            let message = v["message"].as_str().unwrap_or("").to_owned();
+            let message = if code == ErrorCode::Internal && code_str != "INTERNAL" {
+                format!("{code_str}: {message}")
+            } else {
+                message
+            };
+            let candidates: Vec<Candidate> = v["candidates"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|c| serde_json::from_value(c.clone()).ok())
+                        .collect()
+                })
+                .unwrap_or_default();
+            Err(Error::Core(
+                prufe::core::Error::new(code, message).with_candidates(candidates),
+            ))
+        }
+        _ => Err(Error::core(
+            ErrorCode::Internal,
+            "the engine call returned no result",
+        )),
+    }
+}
+
+/// The readable text of a DevTools `exceptionDetails`.
+pub fn exception_text(ex: &Value) -> String {
+    ex["exception"]["description"]
+        .as_str()
+        .or_else(|| ex["exception"]["value"].as_str())
+        .or_else(|| ex["text"].as_str())
+        .unwrap_or("a script error")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// `Error: CODE|message` (how handle-returning calls report engine errors) → code, message.
+fn split_coded(text: &str) -> (ErrorCode, String) {
+    let t = text.strip_prefix("Error: ").unwrap_or(text);
+    if let Some((code, message)) = t.split_once('|') {
+        if let Ok(code) = serde_json::from_value::<ErrorCode>(Value::String(code.to_owned())) {
+            return (code, message.to_owned());
+        }
+    }
+    (ErrorCode::Internal, t.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_errors_keep_their_code_and_candidates() {
+        let e = engine_result(
+            json!({ "ok": false, "code": "TARGET_AMBIGUOUS", "message": "two",
+            "candidates": [{ "ref": "e1", "role": "button", "name": "Save", "region": "main" }] }),
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::TargetAmbiguous);
+        assert_eq!(e.candidates().len(), 1);
+        let e =
+            engine_result(json!({ "ok": false, "code": "WHO_KNOWS", "message": "m" })).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::Internal);
+        assert!(e.to_string().contains("WHO_KNOWS"));
+        assert_eq!(
+            engine_result(json!({ "ok": true, "value": 3 })).unwrap(),
+            json!(3)
+        );
+        assert!(engine_result(json!(null)).is_err());
+    }
+
+    #[test]
+    fn coded_exceptions_split() {
+        assert_eq!(
+            split_coded("Error: TARGET_CHANGED|now shows Trousers L"),
+            (ErrorCode::TargetChanged, "now shows Trousers L".to_owned())
+        );
+        assert_eq!(split_coded("TypeError: x").0, ErrorCode::Internal);
+    }
+
+    #[test]
+    fn bundle_lookup_reports_where_it_looked() {
+        let e = match Bundle::load(Some(Path::new("/nonexistent/prufe.js"))) {
+            Err(e) => e,
+            Ok(_) => panic!("a missing bundle loaded"),
+        };
+        assert_eq!(e.code(), ErrorCode::NotReady);
+        assert!(e.to_string().contains("/nonexistent/prufe.js"), "{e}");
+        assert!(e.to_string().contains("make bundle"), "{e}");
+    }
+
+    #[test]
+    fn raw_commands_serialise_as_their_params() {
+        let cmd = Raw::new("Page.setBypassCSP", json!({ "enabled": true }));
+        assert_eq!(
+            serde_json::to_value(&cmd).unwrap(),
+            json!({ "enabled": true })
+        );
+        assert_eq!(cmd.identifier(), "Page.setBypassCSP");
+        assert_eq!(cmd.domain_name(), "Page");
+    }
+}

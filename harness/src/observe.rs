@@ -1,0 +1,485 @@
+//! One observation of a whole page, across frames.
+//!
+//! The engine in a document walks that document and its same-origin frames itself; a frame
+//! of another origin is reported as an opaque `iframe` element, since its DOM is out of reach
+//! from the parent. The harness therefore calls the engine once per *root*: the top document
+//! and every frame whose origin differs from its parent's (those the parent's engine cannot
+//! walk), and merges the results:
+//!
+//! - a root's `frame` path is its position path per docs/DESIGN.md ("Region"): the index of
+//!   its `<iframe>` among the iframes of the parent document, dotted for nesting, found from
+//!   `DOM.getFrameOwner` in the parent's world (never the frame's `name`, which the page
+//!   controls);
+//! - an element of a root at path `P` gets `frame` `P` (or `P.<its own path>` when the root's
+//!   engine walked a same-origin child), and region `frame[P]/<region>` (`frame[P]` at the
+//!   document level), exactly the prefix the engine gives same-origin frames;
+//! - its ref becomes `f<P>:<ref>`, so refs stay unique across roots and route back to the
+//!   root's world ([`route`]).
+//!
+//! The fingerprint of the page is the roots' fingerprints joined, so it changes exactly when
+//! one of them does.
+
+use crate::error::{Error, Result};
+use crate::inject::{Engine, Filters, FrameInfo};
+use prufe::core::model::{Element, Snapshot};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// A document the engine is called in: the top one (`path` `""`) or a cross-origin frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// DevTools frame id.
+    pub frame: String,
+    /// Frame position path; `""` for the top document.
+    pub path: String,
+}
+
+/// A merged snapshot and the roots it was taken from.
+#[derive(Debug, Clone)]
+pub struct Observation {
+    pub snapshot: Snapshot,
+    pub roots: Vec<Root>,
+}
+
+/// Caller-declared sensitive elements, by merged ref; passed to the engine on every snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct Sensitive {
+    refs: BTreeMap<String, Vec<String>>,
+}
+
+impl Sensitive {
+    pub fn add(&mut self, merged_ref: &str) {
+        let (path, local) = route(merged_ref);
+        let list = self.refs.entry(path.to_owned()).or_default();
+        if !list.iter().any(|r| r == local) {
+            list.push(local.to_owned());
+        }
+    }
+
+    fn for_root(&self, path: &str) -> &[String] {
+        self.refs.get(path).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// Splits a merged ref into (root path, the root engine's own ref).
+pub fn route(merged: &str) -> (&str, &str) {
+    if let Some(rest) = merged.strip_prefix('f') {
+        if let Some((path, local)) = rest.split_once(':') {
+            if path.chars().all(|c| c.is_ascii_digit() || c == '.') && !path.is_empty() {
+                return (path, local);
+            }
+        }
+    }
+    ("", merged)
+}
+
+/// The merged ref of `local` from the root at `path`.
+pub fn merged_ref(path: &str, local: &str) -> String {
+    if path.is_empty() {
+        local.to_owned()
+    } else {
+        format!("f{path}:{local}")
+    }
+}
+
+/// The region of an element of the root at `path` whose engine reported `region` in its
+/// own frame `frame`.
+pub fn merged_region(path: &str, frame: &str, region: &str) -> String {
+    if path.is_empty() {
+        return region.to_owned();
+    }
+    if !frame.is_empty() {
+        // The root's engine already prefixed `frame[<frame>]`; make the path absolute.
+        let own = format!("frame[{frame}]");
+        if let Some(rest) = region.strip_prefix(&own) {
+            return format!("frame[{path}.{frame}]{rest}");
+        }
+    }
+    if region.is_empty() {
+        format!("frame[{path}]")
+    } else {
+        format!("frame[{path}]/{region}")
+    }
+}
+
+/// The frame path of an element of the root at `path` whose engine reported `frame`.
+pub fn merged_frame(path: &str, frame: &str) -> String {
+    match (path.is_empty(), frame.is_empty()) {
+        (true, _) => frame.to_owned(),
+        (false, true) => path.to_owned(),
+        (false, false) => format!("{path}.{frame}"),
+    }
+}
+
+/// Rewrites an element record of the root at `path` into the page's merged terms.
+pub fn adopt(path: &str, mut e: Element) -> Element {
+    if path.is_empty() {
+        return e;
+    }
+    e.region = merged_region(path, &e.frame, &e.region);
+    e.frame = merged_frame(path, &e.frame);
+    e.reference = merged_ref(path, &e.reference);
+    e
+}
+
+/// Do two frames share an origin, so the parent's engine walks the child?
+fn same_origin(child: &FrameInfo, parent: &FrameInfo) -> bool {
+    let opaque = |o: &str| o.is_empty() || o == "null" || o == "://";
+    if child.url.starts_with("about:") && !opaque(&parent.origin) {
+        // about:blank and srcdoc documents inherit their creator's origin.
+        return child.origin == parent.origin || opaque(&child.origin);
+    }
+    !opaque(&child.origin) && child.origin == parent.origin
+}
+
+/// The JS that finds an `<iframe>`'s position among the frames of its document: document
+/// order, descending into open shadow roots.
+const FRAME_INDEX_JS: &str = "function () { \
+  const out = []; \
+  const walk = (root) => { for (const el of root.querySelectorAll('*')) { \
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') out.push(el); \
+    if (el.shadowRoot) walk(el.shadowRoot); } }; \
+  walk(this.ownerDocument); return out.indexOf(this); }";
+
+impl Engine {
+    /// The documents to call the engine in, top first.
+    pub async fn roots(&self) -> Result<Vec<Root>> {
+        let frames = self.frames().await?;
+        let Some(top) = frames.first() else {
+            return Err(Error::core(
+                prufe::core::ErrorCode::BrowserError,
+                "the page has no frames",
+            ));
+        };
+        let by_id: HashMap<&str, &FrameInfo> = frames.iter().map(|f| (f.id.as_str(), f)).collect();
+        let mut roots = vec![Root {
+            frame: top.id.clone(),
+            path: String::new(),
+        }];
+        let mut paths: HashMap<String, String> = HashMap::from([(top.id.clone(), String::new())]);
+        for f in frames.iter().skip(1) {
+            let Some(parent) = f.parent.as_deref().and_then(|p| by_id.get(p)) else {
+                continue;
+            };
+            if same_origin(f, parent) {
+                continue;
+            }
+            // A cross-origin frame: its own root. Its path needs every ancestor's index.
+            match self.frame_path(f, &by_id, &mut paths).await {
+                Ok(path) => roots.push(Root {
+                    frame: f.id.clone(),
+                    path,
+                }),
+                // A frame that vanished meanwhile, or runs out of process: left opaque.
+                Err(_) => continue,
+            }
+        }
+        Ok(roots)
+    }
+
+    async fn frame_path(
+        &self,
+        frame: &FrameInfo,
+        by_id: &HashMap<&str, &FrameInfo>,
+        memo: &mut HashMap<String, String>,
+    ) -> Result<String> {
+        // Walk up to the nearest frame with a known path, then come back down.
+        let mut chain = vec![frame];
+        let mut cur = frame;
+        while !memo.contains_key(&cur.id) {
+            let parent = cur
+                .parent
+                .as_deref()
+                .and_then(|p| by_id.get(p))
+                .ok_or_else(|| {
+                    Error::core(
+                        prufe::core::ErrorCode::BrowserError,
+                        "frame without a parent",
+                    )
+                })?;
+            if memo.contains_key(&parent.id) {
+                break;
+            }
+            chain.push(parent);
+            cur = parent;
+        }
+        for f in chain.into_iter().rev() {
+            let parent = f.parent.as_deref().unwrap_or_default();
+            let parent_path = memo.get(parent).cloned().unwrap_or_default();
+            let owner = self
+                .cmd("DOM.getFrameOwner", json!({ "frameId": f.id }))
+                .await?;
+            let backend = owner["backendNodeId"].as_i64().ok_or_else(|| {
+                Error::core(
+                    prufe::core::ErrorCode::BrowserError,
+                    "frame has no owner element",
+                )
+            })?;
+            let handle = self.resolve_node(parent, backend).await?;
+            let index = self
+                .call_on(&handle, FRAME_INDEX_JS, &[])
+                .await?
+                .as_i64()
+                .unwrap_or(-1);
+            if index < 0 {
+                return Err(Error::core(
+                    prufe::core::ErrorCode::BrowserError,
+                    "frame owner not found in its document",
+                ));
+            }
+            let path = if parent_path.is_empty() {
+                index.to_string()
+            } else {
+                format!("{parent_path}.{index}")
+            };
+            memo.insert(f.id.clone(), path);
+        }
+        Ok(memo.get(&frame.id).cloned().unwrap_or_default())
+    }
+
+    /// The page's fingerprint: equal exactly when the next merged snapshot's diff (under
+    /// the engine's region filters) is empty.
+    pub async fn fingerprint(&self, roots: &[Root]) -> Result<String> {
+        let mut out = String::new();
+        for root in roots {
+            let Some(options) = root_filters(self.filters(), &root.path) else {
+                continue;
+            };
+            let fp: Value = match self
+                .call_value(&root.frame, "(P, o) => P.fingerprint(o)", &options)
+                .await
+            {
+                Ok(fp) => fp,
+                // A cross-origin frame out of reach (navigating, or out of process in an
+                // attached browser) stays opaque, as in `observe`.
+                Err(_) if !root.path.is_empty() => Value::String("?".into()),
+                Err(e) => return Err(e),
+            };
+            out.push_str(&root.path);
+            out.push('=');
+            out.push_str(fp.as_str().unwrap_or_default());
+            out.push(';');
+        }
+        Ok(out)
+    }
+
+    /// A merged snapshot of every root.
+    pub async fn observe(&self, sensitive: &Sensitive) -> Result<Observation> {
+        let roots = self.roots().await?;
+        let mut merged: Option<Snapshot> = None;
+        for root in &roots {
+            let options = json!({ "sensitive": sensitive.for_root(&root.path) });
+            let snap: Result<Snapshot> = self
+                .call(&root.frame, "(P, a) => P.snapshot(a)", &options)
+                .await;
+            let snap = match snap {
+                Ok(s) => s,
+                // A cross-origin frame that navigated away mid-walk: its iframe stays opaque.
+                Err(_) if !root.path.is_empty() => continue,
+                Err(e) => return Err(e),
+            };
+            match merged.as_mut() {
+                None => merged = Some(snap),
+                Some(m) => {
+                    m.has_more |= snap.has_more;
+                    m.elements
+                        .extend(snap.elements.into_iter().map(|e| adopt(&root.path, e)));
+                    m.texts.extend(snap.texts.into_iter().map(|mut t| {
+                        t.region = merged_region(&root.path, &t.frame, &t.region);
+                        t.frame = merged_frame(&root.path, &t.frame);
+                        t
+                    }));
+                }
+            }
+        }
+        let snapshot = merged.ok_or_else(|| {
+            Error::core(
+                prufe::core::ErrorCode::BrowserError,
+                "no document to observe",
+            )
+        })?;
+        Ok(Observation { snapshot, roots })
+    }
+
+    /// The live record of a merged ref (`prufe.describe`), in merged terms; `None` when the
+    /// node is gone.
+    pub async fn describe(&self, roots: &[Root], merged: &str) -> Result<Option<Element>> {
+        let (path, local) = route(merged);
+        let root = root_of(roots, path)?;
+        let e: Option<Element> = self
+            .call(&root.frame, "(P, r) => P.describe(r)", &json!(local))
+            .await?;
+        Ok(e.map(|e| adopt(path, e)))
+    }
+
+    /// `prufe.hash(value)` in the world of the root that owns `merged` (keys are per document).
+    pub async fn hash(&self, roots: &[Root], merged: &str, value: &str) -> Result<String> {
+        let (path, _) = route(merged);
+        let root = root_of(roots, path)?;
+        let v: Value = self
+            .call_value(&root.frame, "(P, v) => P.hash(v)", &json!(value))
+            .await?;
+        v.as_str().map(str::to_owned).ok_or_else(|| {
+            Error::core(
+                prufe::core::ErrorCode::Internal,
+                "prufe.hash returned no string",
+            )
+        })
+    }
+}
+
+/// The region filters as the engine of the root at `path` sees them (its regions lack the
+/// `frame[path]/` prefix), or `None` when the filters leave nothing of that root.
+pub fn root_filters(f: &Filters, path: &str) -> Option<Value> {
+    if path.is_empty() {
+        return Some(json!({ "regions": f.regions, "ignoreRegions": f.ignore_regions }));
+    }
+    let prefix = format!("frame[{path}]");
+    let local = |r: &String| -> Option<String> {
+        if *r == prefix {
+            Some(String::new())
+        } else {
+            r.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .map(str::to_owned)
+        }
+    };
+    let regions: Vec<String> = f.regions.iter().filter_map(local).collect();
+    if !f.regions.is_empty() && regions.is_empty() {
+        return None;
+    }
+    let ignore: Vec<String> = f.ignore_regions.iter().filter_map(local).collect();
+    if ignore.iter().any(String::is_empty) {
+        return None;
+    }
+    let regions: Vec<String> = if regions.iter().any(String::is_empty) {
+        Vec::new()
+    } else {
+        regions
+    };
+    Some(json!({ "regions": regions, "ignoreRegions": ignore }))
+}
+
+/// The root a merged ref belongs to.
+pub fn root_of<'r>(roots: &'r [Root], path: &str) -> Result<&'r Root> {
+    roots.iter().find(|r| r.path == path).ok_or_else(|| {
+        Error::core(
+            prufe::core::ErrorCode::StaleReference,
+            format!("frame {path:?} is no longer on the page"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prufe::core::model::Role;
+
+    #[test]
+    fn refs_route_back_to_their_root() {
+        assert_eq!(route("e3-k2"), ("", "e3-k2"));
+        assert_eq!(route("f0:e3"), ("0", "e3"));
+        assert_eq!(route("f0.1:e3:x"), ("0.1", "e3:x"));
+        assert_eq!(route("fx:e3"), ("", "fx:e3"));
+        assert_eq!(route("f:e3"), ("", "f:e3"));
+        assert_eq!(merged_ref("", "e1"), "e1");
+        assert_eq!(merged_ref("1.0", "e1"), "f1.0:e1");
+        let merged = merged_ref("2.3", "e9");
+        assert_eq!(route(&merged), ("2.3", "e9"));
+    }
+
+    #[test]
+    fn regions_and_frames_get_the_root_prefix() {
+        for (path, frame, region, want_region, want_frame) in [
+            ("", "", "main", "main", ""),
+            ("", "0", "frame[0]/main", "frame[0]/main", "0"),
+            ("0", "", "form[Payment]", "frame[0]/form[Payment]", "0"),
+            ("0", "", "", "frame[0]", "0"),
+            ("1", "0", "frame[0]/main", "frame[1.0]/main", "1.0"),
+            ("1", "0", "frame[0]", "frame[1.0]", "1.0"),
+        ] {
+            assert_eq!(
+                merged_region(path, frame, region),
+                want_region,
+                "{path} {frame} {region}"
+            );
+            assert_eq!(merged_frame(path, frame), want_frame);
+        }
+        let e = Element {
+            reference: "e4".into(),
+            role: Role::Textbox,
+            name: "Card number".into(),
+            region: "form[Payment]".into(),
+            ..Default::default()
+        };
+        let a = adopt("0", e.clone());
+        assert_eq!(
+            (a.reference.as_str(), a.region.as_str(), a.frame.as_str()),
+            ("f0:e4", "frame[0]/form[Payment]", "0")
+        );
+        assert_eq!(adopt("", e.clone()), e);
+    }
+
+    #[test]
+    fn origin_rule() {
+        let f = |origin: &str, url: &str| FrameInfo {
+            id: "x".into(),
+            parent: None,
+            origin: origin.into(),
+            url: url.into(),
+            loader: String::new(),
+        };
+        let top = f("http://127.0.0.1:1", "http://127.0.0.1:1/");
+        assert!(same_origin(
+            &f("http://127.0.0.1:1", "http://127.0.0.1:1/a"),
+            &top
+        ));
+        assert!(!same_origin(
+            &f("http://127.0.0.1:2", "http://127.0.0.1:2/a"),
+            &top
+        ));
+        assert!(!same_origin(
+            &f("null", "http://127.0.0.1:1/sandboxed"),
+            &top
+        ));
+        assert!(same_origin(&f("://", "about:blank"), &top));
+        assert!(same_origin(&f("http://127.0.0.1:1", "about:srcdoc"), &top));
+    }
+
+    #[test]
+    fn filters_translate_per_root() {
+        let f = Filters {
+            regions: vec!["main".into(), "frame[0]/form[Card]".into()],
+            ignore_regions: vec!["frame[1]".into()],
+        };
+        assert_eq!(
+            root_filters(&f, "").unwrap()["regions"],
+            json!(["main", "frame[0]/form[Card]"])
+        );
+        assert_eq!(
+            root_filters(&f, "0").unwrap(),
+            json!({ "regions": ["form[Card]"], "ignoreRegions": [] })
+        );
+        assert!(root_filters(&f, "1").is_none(), "frame 1 is ignored whole");
+        assert!(
+            root_filters(&f, "2").is_none(),
+            "frame 2 is outside the kept regions"
+        );
+        let none = Filters::default();
+        assert_eq!(
+            root_filters(&none, "3").unwrap(),
+            json!({ "regions": [], "ignoreRegions": [] })
+        );
+    }
+
+    #[test]
+    fn sensitive_refs_are_kept_per_root() {
+        let mut s = Sensitive::default();
+        s.add("e1");
+        s.add("f0:e2");
+        s.add("f0:e2");
+        assert_eq!(s.for_root(""), ["e1".to_owned()]);
+        assert_eq!(s.for_root("0"), ["e2".to_owned()]);
+        assert!(s.for_root("1").is_empty());
+    }
+}

@@ -1,0 +1,128 @@
+//! Waiting for the page to settle, by asking the cheap question only.
+//!
+//! A wait loop asks one thing: "has anything observable moved?" The engine answers with a
+//! fingerprint string computed in the page (equal fingerprints ⇔ an empty diff), so no
+//! snapshot crosses the connection while waiting; the full snapshot is taken once, at the end.
+//!
+//! `stabilise` polls every `poll_ms` until the fingerprint has not changed for `quiet_ms`,
+//! within `timeout_ms`. A page still changing at the deadline is reported unstable, never
+//! waited on longer: the judge then treats an empty diff as AMBIGUOUS, not as "no effect".
+//! There are no fixed sleeps and no network-idle heuristics.
+//!
+//! After an action, "the action did nothing" and "the action has not done anything yet" look
+//! the same for a while. So after an action the wait first waits for the fingerprint to leave
+//! its pre-action value (an effect that starts 700 ms later is still seen), then for quiet; a
+//! page that never changes within `timeout_ms` is stable with an empty diff.
+//! A navigation makes the engine briefly unreachable; those polls count as changes.
+
+use crate::error::Result;
+use crate::inject::Engine;
+use std::time::{Duration, Instant};
+
+/// Polling parameters, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    pub poll_ms: u64,
+    pub quiet_ms: u64,
+    pub timeout_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            poll_ms: 50,
+            quiet_ms: 250,
+            timeout_ms: 5_000,
+        }
+    }
+}
+
+/// How a wait ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stability {
+    /// The fingerprint held for `quiet_ms` (or, after an action, never moved).
+    pub stable: bool,
+    /// The last fingerprint read.
+    pub fingerprint: String,
+    /// Did the fingerprint leave its starting value?
+    pub changed: bool,
+    pub waited: Duration,
+}
+
+/// Fingerprint stand-in while the engine cannot be reached (a document is being replaced).
+const UNREACHABLE: &str = "\u{0}unreachable";
+
+/// Waits for the page to settle. With `since` (the fingerprint read right before an action),
+/// first waits for a change away from it.
+pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> Result<Stability> {
+    let start = Instant::now();
+    let deadline = start + Duration::from_millis(timing.timeout_ms);
+    let poll = Duration::from_millis(timing.poll_ms.max(1));
+    let quiet = Duration::from_millis(timing.quiet_ms);
+
+    let mut last = read(engine).await?;
+    let mut last_change = Instant::now();
+    let mut changed = since.is_some_and(|s| s != last);
+    loop {
+        let now = Instant::now();
+        let waiting_for_effect = since.is_some() && !changed;
+        if !waiting_for_effect && now.duration_since(last_change) >= quiet && last != UNREACHABLE {
+            return Ok(Stability {
+                stable: true,
+                fingerprint: last,
+                changed,
+                waited: start.elapsed(),
+            });
+        }
+        if now >= deadline {
+            // After an action that never changed anything, the page was quiet throughout.
+            let stable = waiting_for_effect && last != UNREACHABLE;
+            return Ok(Stability {
+                stable,
+                fingerprint: last,
+                changed,
+                waited: start.elapsed(),
+            });
+        }
+        tokio::time::sleep(poll.min(deadline.saturating_duration_since(now))).await;
+        let fp = read(engine).await?;
+        if fp != last {
+            last = fp;
+            last_change = Instant::now();
+            if since.is_some_and(|s| s != last) {
+                changed = true;
+            }
+        }
+    }
+}
+
+/// The page's fingerprint now, as the wait loop reads it.
+pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
+    read(engine).await
+}
+
+/// One fingerprint read; a transient failure (no context during a navigation) reads as
+/// [`UNREACHABLE`], a real engine error (wasm refused, …) is returned.
+async fn read(engine: &Engine) -> Result<String> {
+    let roots = match engine.roots().await {
+        Ok(r) => r,
+        Err(e) if transient(&e) => return Ok(UNREACHABLE.to_owned()),
+        Err(e) => return Err(e),
+    };
+    match engine.fingerprint(&roots).await {
+        Ok(fp) => Ok(fp),
+        Err(e) if transient(&e) => Ok(UNREACHABLE.to_owned()),
+        Err(e) => Err(e),
+    }
+}
+
+fn transient(e: &crate::Error) -> bool {
+    use prufe::core::ErrorCode::*;
+    if crate::inject::is_context_gone(e) {
+        return true;
+    }
+    matches!(
+        e.code(),
+        BrowserError | NotReady | StaleReference | Internal | Timeout
+    ) && !matches!(e.code(), WasmBlocked)
+}

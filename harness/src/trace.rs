@@ -1,0 +1,259 @@
+//! Session traces: one JSON file per action, numbered so a directory listing sorts itself.
+//!
+//! ```text
+//! traces/0001-click-match.json
+//! traces/0002-fill-match.json
+//! traces/0003-click-mismatch.json   <- here
+//! ```
+//!
+//! A record holds `{step, action, target, intent, verdict, ok, error, reason, attempts, undone,
+//! diff, durationMs, startedAt}` with `diff` the core `Diff`. It passes through the same
+//! redaction as every other output (a file on disk is as public as a log): page-sensitive
+//! values arrive redacted from the engine, and every string is scrubbed of caller-declared
+//! secrets before it is written. A record that cannot be written is lost with a warning on
+//! stderr; the action it describes is not affected.
+
+use crate::verify::Outcome;
+use prufe::core::redact::Redactor;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// Writes one record per action into a directory.
+#[derive(Debug)]
+pub struct TraceWriter {
+    dir: PathBuf,
+    seq: u32,
+    warned: bool,
+}
+
+impl TraceWriter {
+    /// The directory is created on the first write, not here: a bad path costs records only.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        TraceWriter {
+            dir: dir.into(),
+            seq: 0,
+            warned: false,
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes the record of step `step` and returns its path, or `None` (with one warning
+    /// on stderr per writer) when it could not be written.
+    pub fn write(
+        &mut self,
+        step: usize,
+        outcome: Option<&Outcome>,
+        action: &str,
+        error: Option<&crate::Error>,
+        redactor: &Redactor,
+    ) -> Option<PathBuf> {
+        self.seq += 1;
+        let mut record = record(step, outcome, action, error);
+        scrub_value(&mut record, redactor);
+        // Named by the verdict when there is one (`0003-click-mismatch.json`), else by the
+        // error (`0004-click-target-obscured.json`).
+        let status = match (outcome.and_then(|o| o.verdict), error) {
+            (Some(v), _) => v.as_str().to_ascii_lowercase(),
+            (None, Some(e)) => e.code().as_str().to_ascii_lowercase().replace('_', "-"),
+            (None, None) => "done".to_owned(),
+        };
+        let path = self
+            .dir
+            .join(format!("{:04}-{}-{}.json", self.seq, safe(action), status));
+        let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+        let written =
+            std::fs::create_dir_all(&self.dir).and_then(|()| std::fs::write(&path, text + "\n"));
+        match written {
+            Ok(()) => Some(path),
+            Err(e) => {
+                if !self.warned {
+                    eprintln!(
+                        "prufe: trace record not written to {} ({e}); continuing without it",
+                        self.dir.display()
+                    );
+                    self.warned = true;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The record of one action (also the shape of `--json` lines, which list `diff.lines`).
+pub fn record(
+    step: usize,
+    outcome: Option<&Outcome>,
+    action: &str,
+    error: Option<&crate::Error>,
+) -> Value {
+    // A watch that saw the wrong effect fails without raising: its code is still recorded.
+    let error_code = match (error, outcome) {
+        (Some(e), _) => Some(e.code().as_str()),
+        (None, Some(o)) if !o.ok => Some("VERIFICATION_FAILED"),
+        _ => None,
+    };
+    match outcome {
+        Some(o) => json!({
+            "step": step,
+            "action": o.action,
+            "target": o.target,
+            "intent": o.intent,
+            "value": o.value,
+            "verdict": o.verdict.map(|v| v.as_str()),
+            "ok": error.is_none() && o.ok,
+            "error": error_code,
+            "reason": match error {
+                Some(e) if e.outcome().is_none() => e.to_string(),
+                _ => o.reason.clone(),
+            },
+            "attributedTo": o.attributed_to,
+            "stable": o.stable,
+            "attempts": o.attempts,
+            "undone": o.undone,
+            "arbiter": o.arbiter,
+            "dialogs": o.dialogs,
+            "diff": o.diff,
+            "durationMs": o.duration_ms,
+            "startedAt": o.started_at,
+        }),
+        None => json!({
+            "step": step,
+            "action": action,
+            "target": null,
+            "intent": null,
+            "verdict": null,
+            "ok": error.is_none(),
+            "error": error_code,
+            "reason": error.map(|e| e.to_string()).unwrap_or_default(),
+            "attempts": 0,
+            "undone": 0,
+            "diff": null,
+            "durationMs": 0,
+            "startedAt": crate::verify::now_rfc3339(),
+        }),
+    }
+}
+
+/// Scrubs caller-declared secrets from every string of a JSON value, keys included.
+pub fn scrub_value(v: &mut Value, redactor: &Redactor) {
+    if redactor.is_empty() {
+        return;
+    }
+    match v {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(clean) = redactor.scrub(s) {
+                *s = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(i, redactor)),
+        Value::Object(map) => {
+            let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
+            for (k, mut val) in entries {
+                scrub_value(&mut val, redactor);
+                map.insert(redactor.scrub(&k).into_owned(), val);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn safe(action: &str) -> String {
+    action
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(24)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::{Outcome, Verdict};
+
+    fn outcome(reason: &str) -> Outcome {
+        Outcome {
+            action: "fill".into(),
+            target: Some("textbox[Password] in form[Login]".into()),
+            value: Some("[redacted]".into()),
+            verdict: Some(Verdict::Match),
+            ok: true,
+            reason: reason.into(),
+            attempts: 1,
+            ..Outcome::default()
+        }
+    }
+
+    #[test]
+    fn records_are_numbered_named_and_scrubbed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = TraceWriter::new(dir.path().join("traces"));
+        let mut r = Redactor::default();
+        r.add_secret("hunter22");
+        let o = outcome("typed hunter22 into the field");
+        let p1 = w.write(1, Some(&o), "fill", None, &r).unwrap();
+        assert_eq!(p1.file_name().unwrap(), "0001-fill-match.json");
+        let e = crate::Error::TargetObscured {
+            target: "button[Pay]".into(),
+            by: "div#veil".into(),
+            x: 1.0,
+            y: 1.0,
+        };
+        let p2 = w.write(2, None, "click", Some(&e), &r).unwrap();
+        assert_eq!(p2.file_name().unwrap(), "0002-click-target-obscured.json");
+        let wrong = Outcome {
+            action: "click".into(),
+            verdict: Some(Verdict::Mismatch),
+            ok: false,
+            ..Outcome::default()
+        };
+        let e3 = crate::Error::VerificationFailed(Box::new(wrong.clone()));
+        let p3 = w.write(3, Some(&wrong), "click", Some(&e3), &r).unwrap();
+        assert_eq!(p3.file_name().unwrap(), "0003-click-mismatch.json");
+        let v3: Value = serde_json::from_str(&std::fs::read_to_string(&p3).unwrap()).unwrap();
+        assert_eq!(
+            (v3["error"].as_str(), v3["ok"].as_bool()),
+            (Some("VERIFICATION_FAILED"), Some(false))
+        );
+        let text = std::fs::read_to_string(&p1).unwrap();
+        assert!(!text.contains("hunter22"), "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        for key in [
+            "step",
+            "action",
+            "target",
+            "intent",
+            "verdict",
+            "ok",
+            "error",
+            "reason",
+            "attempts",
+            "undone",
+            "diff",
+            "durationMs",
+            "startedAt",
+        ] {
+            assert!(v.get(key).is_some(), "missing {key}");
+        }
+        assert_eq!(v["verdict"], "MATCH");
+        let v2: Value = serde_json::from_str(&std::fs::read_to_string(&p2).unwrap()).unwrap();
+        assert_eq!(v2["error"], "TARGET_OBSCURED");
+        assert_eq!(v2["ok"], false);
+    }
+
+    #[test]
+    fn an_unwritable_directory_loses_the_record_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "x").unwrap();
+        let mut w = TraceWriter::new(blocker.join("traces"));
+        assert!(w
+            .write(1, Some(&outcome("ok")), "fill", None, &Redactor::default())
+            .is_none());
+        assert!(w
+            .write(2, Some(&outcome("ok")), "fill", None, &Redactor::default())
+            .is_none());
+    }
+}

@@ -1,0 +1,1455 @@
+//! The verification loop, and [`Verifier`], the library face of the harness.
+//!
+//! For every action:
+//!
+//! ```text
+//! stabilise → snapshot → resolve → re-check identity → actionable? → act
+//!           → stabilise → snapshot → judge ─┬─ MATCH ────────────────────────→ Outcome
+//!                                            ├─ AMBIGUOUS → arbiter | policy ─┘ (or as MISMATCH)
+//!                                            └─ MISMATCH → undo → verify undo ─┬→ retry (max_attempts)
+//!                                                                              ├→ UNDO_FAILED
+//!                                                                              └→ IRREVERSIBLE_ACTION
+//! ```
+//!
+//! - Resolve runs natively (core `resolve`) on the merged snapshot. Right before input the
+//!   live node is asked again for its identity (`prufe.describe(ref)`); a node that now shows
+//!   something else (a recycled row) is never clicked: the loop observes and resolves again.
+//! - Errors before input (`TARGET_AMBIGUOUS`, `TARGET_OBSCURED`, …) end the action with no
+//!   verdict: nothing was dispatched, so there is nothing to judge.
+//! - AMBIGUOUS is the only door for the arbiter (see `arbiter`); without one the policy
+//!   decides (`reject` by default, which treats it like a mismatch: undo, retry, stop).
+//! - The run never continues on a state that is no longer the one believed: a residue after
+//!   undo is `UNDO_FAILED`, an effect without inverse is `IRREVERSIBLE_ACTION` (its
+//!   `source()` is the `VERIFICATION_FAILED` it could not undo).
+//!
+//! Secrets: a sensitive fill (declared by the caller, or a field the page marks sensitive)
+//! registers its value with a [`Redactor`]; every string that leaves the verifier (reasons,
+//! diff lines, errors, traces, arbiter questions) is scrubbed of it, and the judge compares
+//! the page's keyed hash (`prufe.hash`) instead of the value.
+
+use crate::act::{self, Actionable, Point, Prepared};
+use crate::arbiter::{self, ArbiterConfig, Question};
+use crate::cdp::Browser;
+use crate::error::{Error, Result};
+use crate::inject::{Bundle, Engine, Filters};
+use crate::observe::Root;
+use crate::observe::{Observation, Sensitive};
+use crate::script::{Action, Step};
+use crate::stabilise::{stabilise, Stability, Timing};
+use crate::trace::TraceWriter;
+use chromiumoxide::Page;
+use prufe::core::diff::Diff;
+use prufe::core::error::ErrorCode;
+use prufe::core::identity::{describe_element, describe_parts, Identity};
+use prufe::core::model::{Element, Snapshot, Tristate};
+use prufe::core::redact::Redactor;
+use prufe::core::resolve::{resolve, Target};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The deterministic verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    Match,
+    Mismatch,
+    Ambiguous,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Match => "MATCH",
+            Verdict::Mismatch => "MISMATCH",
+            Verdict::Ambiguous => "AMBIGUOUS",
+        }
+    }
+}
+
+/// What to do with AMBIGUOUS when no arbiter answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AmbiguousPolicy {
+    /// Treat it as a failure: undo, retry, stop. In doubt, the action is not approved.
+    #[default]
+    Reject,
+    /// Let it pass.
+    Accept,
+}
+
+/// How the verifier runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Chromium to launch (else `PRUFE_CHROMIUM`, else `/usr/bin/chromium`).
+    pub chromium: Option<PathBuf>,
+    /// Attach to this DevTools endpoint instead of launching.
+    pub connect: Option<String>,
+    pub headless: bool,
+    /// The engine bundle (else `PRUFE_BUNDLE`, else `js/dist/prufe.js`).
+    pub bundle: Option<PathBuf>,
+    pub timing: Timing,
+    /// Attempts per action, the first included.
+    pub max_attempts: u32,
+    pub ambiguous: AmbiguousPolicy,
+    pub arbiter: Option<ArbiterConfig>,
+    pub trace_dir: Option<PathBuf>,
+    /// Judge only these regions (prefixes), e.g. `["main"]`.
+    pub regions: Vec<String>,
+    /// Leave these regions out of the judgement, e.g. a ticker.
+    pub ignore_regions: Vec<String>,
+    /// A pause after each input, to watch a headed run.
+    pub slow_mo: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            chromium: None,
+            connect: None,
+            headless: true,
+            bundle: None,
+            timing: Timing::default(),
+            max_attempts: 2,
+            ambiguous: AmbiguousPolicy::Reject,
+            arbiter: None,
+            trace_dir: None,
+            regions: Vec::new(),
+            ignore_regions: Vec::new(),
+            slow_mo: Duration::ZERO,
+        }
+    }
+}
+
+/// The record of one verified action (or watch). Every string in it is redacted.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub action: String,
+    /// The element acted on, as `role[label] in region`.
+    pub target: Option<String>,
+    pub intent: Option<String>,
+    /// What the action carried: a fill value (`[redacted]` when sensitive), an option, a key,
+    /// a URL, a destination, file names.
+    pub value: Option<String>,
+    pub verdict: Option<Verdict>,
+    /// MATCH, or AMBIGUOUS approved by the arbiter or the policy.
+    pub ok: bool,
+    pub reason: String,
+    /// The element whose name explains the effect, when the judge found one.
+    pub attributed_to: Option<String>,
+    /// The core `Diff` of the last attempt.
+    pub diff: Value,
+    pub lines: Vec<String>,
+    pub attempts: u32,
+    pub undone: u32,
+    /// The page settled before and after the action.
+    pub stable: bool,
+    /// The arbiter's answer, when it was asked.
+    pub arbiter: Option<String>,
+    /// JavaScript dialogs that opened during the action (dismissed).
+    pub dialogs: Vec<String>,
+    pub duration_ms: u64,
+    pub started_at: String,
+}
+
+impl Outcome {
+    /// `click on button[Add Shirt M] in list`.
+    pub fn action_line(&self) -> String {
+        let mut s = self.action.clone();
+        if let Some(t) = &self.target {
+            s.push_str(" on ");
+            s.push_str(t);
+        }
+        if let Some(v) = &self.value {
+            s.push_str(&format!(" with '{v}'"));
+        }
+        s
+    }
+
+    /// One line for logs: action, verdict and reason.
+    pub fn summary(&self) -> String {
+        match self.verdict {
+            Some(v) => format!("{}: {} — {}", self.action_line(), v.as_str(), self.reason),
+            None => format!("{}: {}", self.action_line(), self.reason),
+        }
+    }
+
+    /// The full report: action, intent, verdict, attempts and what was observed.
+    pub fn explain(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("Action:    {}\n", self.action_line()));
+        out.push_str(&format!(
+            "Intent:    {}\n",
+            self.intent.as_deref().unwrap_or("(not declared)")
+        ));
+        match self.verdict {
+            Some(v) => out.push_str(&format!("Verdict:   {} — {}\n", v.as_str(), self.reason)),
+            None => out.push_str(&format!("Verdict:   (none) — {}\n", self.reason)),
+        }
+        if let Some(a) = &self.arbiter {
+            out.push_str(&format!("Arbiter:   {a}\n"));
+        }
+        if !self.stable {
+            out.push_str("Page:      still changing at the deadline (unstable)\n");
+        }
+        if self.undone > 0 {
+            out.push_str(&format!(
+                "Attempts:  {}, {} undone\n",
+                self.attempts, self.undone
+            ));
+        } else {
+            out.push_str(&format!("Attempts:  {}\n", self.attempts));
+        }
+        for d in &self.dialogs {
+            out.push_str(&format!("Dialog:    {d}\n"));
+        }
+        if self.lines.is_empty() {
+            out.push_str("Observed:  no change\n");
+        } else {
+            out.push_str("Observed:\n");
+            for l in &self.lines {
+                out.push_str("  ");
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+/// Drives one tab and verifies every action taken in it.
+pub struct Verifier {
+    browser: Option<Browser>,
+    engine: Engine,
+    opts: Options,
+    sensitive: Sensitive,
+    redactor: Redactor,
+    trace: Option<TraceWriter>,
+    step_no: usize,
+}
+
+/// One attempt of an action: the observations around it and the judgement.
+pub(crate) struct Attempt {
+    pub(crate) before: Observation,
+    pub(crate) after: Observation,
+    pub(crate) target: Option<Element>,
+    pub(crate) verdict: Verdict,
+    pub(crate) reason: String,
+    pub(crate) attributed_to: Option<String>,
+    pub(crate) diff: Diff,
+    pub(crate) stable: bool,
+    /// The field's value before a fill or select, for the undo (never logged).
+    pub(crate) previous: Option<String>,
+    /// Where the input went (hover undo moves away from it).
+    pub(crate) point: Option<Point>,
+    pub(crate) dialogs: Vec<String>,
+    /// Checked or unchecked already: nothing dispatched.
+    pub(crate) noop: bool,
+}
+
+/// How an undo ended.
+pub(crate) enum Undo {
+    /// The diff was empty: nothing to take back.
+    Nothing,
+    Undone,
+    Residue(Vec<String>),
+    NoInverse,
+}
+
+/// Observe and re-resolve at most this many times when the target was recycled or scrolled.
+const MAX_RESCANS: u32 = 4;
+
+impl Verifier {
+    /// Launches Chromium (or attaches with `opts.connect`), opens a tab and installs the
+    /// engine in it.
+    pub async fn launch(opts: Options) -> Result<Verifier> {
+        let bundle = Bundle::load(opts.bundle.as_deref())?;
+        let browser = match &opts.connect {
+            Some(url) => Browser::connect(url).await?,
+            None => Browser::launch(opts.chromium.as_deref(), opts.headless).await?,
+        };
+        let page = match browser.new_page().await {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = browser.close().await;
+                return Err(e);
+            }
+        };
+        let closed = browser.closed();
+        match Self::attach_with(page, bundle, opts).await {
+            Ok(mut v) => {
+                v.engine = v.engine.with_liveness(closed);
+                v.browser = Some(browser);
+                Ok(v)
+            }
+            Err(e) => {
+                let _ = browser.close().await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Verifies actions in a tab the caller already drives with chromiumoxide.
+    pub async fn attach(page: Page, opts: Options) -> Result<Verifier> {
+        let bundle = Bundle::load(opts.bundle.as_deref())?;
+        Self::attach_with(page, bundle, opts).await
+    }
+
+    async fn attach_with(page: Page, bundle: Bundle, opts: Options) -> Result<Verifier> {
+        let call_timeout = Duration::from_millis(opts.timing.timeout_ms.max(10_000));
+        let engine = Engine::install(page, bundle, call_timeout)
+            .await?
+            .with_filters(Filters {
+                regions: opts.regions.clone(),
+                ignore_regions: opts.ignore_regions.clone(),
+            });
+        let trace = opts.trace_dir.clone().map(TraceWriter::new);
+        Ok(Verifier {
+            browser: None,
+            engine,
+            opts,
+            sensitive: Sensitive::default(),
+            redactor: Redactor::default(),
+            trace,
+            step_no: 0,
+        })
+    }
+
+    /// The tab, for anything the verifier does not do itself.
+    pub fn page(&self) -> &Page {
+        self.engine.page()
+    }
+
+    /// The process id of the Chromium launched for this verifier (`None` when attached).
+    pub fn browser_pid(&self) -> Option<u32> {
+        self.browser.as_ref().and_then(Browser::pid)
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The redactor holding every secret registered so far (scrub your own output with it).
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    /// Registers a secret of the caller's: it is scrubbed from every output from now on.
+    pub fn add_secret(&mut self, secret: &str) {
+        self.redactor.add_secret(secret);
+    }
+
+    /// Closes the tab's browser if it was launched here; an attached browser keeps running
+    /// (only the tab opened for the verifier is closed).
+    pub async fn close(mut self) -> Result<()> {
+        match self.browser.take() {
+            Some(browser) if browser.is_launched() => browser.close().await,
+            Some(browser) => {
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(3),
+                    self.engine.page().clone().close(),
+                )
+                .await;
+                browser.close().await
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Opens `url` without verifying it (the starting page of a run) and waits for it to settle.
+    pub async fn open(&mut self, url: &str) -> Result<()> {
+        let loader = act::navigate(&self.engine, url).await?;
+        self.wait_for_document(loader.as_deref()).await?;
+        stabilise(&self.engine, self.opts.timing, None).await?;
+        Ok(())
+    }
+
+    /// A merged snapshot of the page (all frames), redacted.
+    pub async fn snapshot(&mut self) -> Result<Snapshot> {
+        stabilise(&self.engine, self.opts.timing, None).await?;
+        let obs = self
+            .engine
+            .observe(&self.sensitive)
+            .await
+            .map_err(|e| e.scrub(&self.redactor))?;
+        Ok(obs.snapshot)
+    }
+
+    /// Clicks `target`, verified.
+    pub async fn click(&mut self, target: Target, intent: Option<&str>) -> Result<Outcome> {
+        self.perform(&with_intent(Step::new(Action::Click { target }), intent))
+            .await
+    }
+
+    /// Fills `target` with `value`, verified. The value is never logged when `sensitive` or
+    /// when the page marks the field sensitive.
+    pub async fn fill(
+        &mut self,
+        target: Target,
+        value: &str,
+        sensitive: bool,
+        intent: Option<&str>,
+    ) -> Result<Outcome> {
+        self.perform(&with_intent(
+            Step::new(Action::Fill {
+                target,
+                value: value.to_owned(),
+                sensitive,
+            }),
+            intent,
+        ))
+        .await
+    }
+
+    pub async fn check(&mut self, target: Target, intent: Option<&str>) -> Result<Outcome> {
+        self.perform(&with_intent(Step::new(Action::Check { target }), intent))
+            .await
+    }
+
+    pub async fn uncheck(&mut self, target: Target, intent: Option<&str>) -> Result<Outcome> {
+        self.perform(&with_intent(Step::new(Action::Uncheck { target }), intent))
+            .await
+    }
+
+    pub async fn select(
+        &mut self,
+        target: Target,
+        option: &str,
+        intent: Option<&str>,
+    ) -> Result<Outcome> {
+        self.perform(&with_intent(
+            Step::new(Action::Select {
+                target,
+                option: option.to_owned(),
+            }),
+            intent,
+        ))
+        .await
+    }
+
+    pub async fn hover(&mut self, target: Target, intent: Option<&str>) -> Result<Outcome> {
+        self.perform(&with_intent(Step::new(Action::Hover { target }), intent))
+            .await
+    }
+
+    /// Presses `key` (`Enter`, `Shift+Tab`), on `target` if given.
+    pub async fn press(
+        &mut self,
+        key: &str,
+        target: Option<Target>,
+        intent: Option<&str>,
+    ) -> Result<Outcome> {
+        let key =
+            act::Key::parse(key).ok_or_else(|| Error::Script(format!("unknown key {key:?}")))?;
+        self.perform(&with_intent(
+            Step::new(Action::Press { key, target }),
+            intent,
+        ))
+        .await
+    }
+
+    /// Navigates to `url`, verified; undone by going back in history.
+    pub async fn goto(&mut self, url: &str, intent: Option<&str>) -> Result<Outcome> {
+        self.perform(&with_intent(
+            Step::new(Action::Goto {
+                url: url.to_owned(),
+            }),
+            intent,
+        ))
+        .await
+    }
+
+    /// Sets the files of a file input; `inverse` (steps) undoes it if the effect is wrong.
+    pub async fn upload(
+        &mut self,
+        target: Target,
+        files: Vec<PathBuf>,
+        inverse: Vec<Step>,
+        intent: Option<&str>,
+    ) -> Result<Outcome> {
+        self.perform(&with_intent(
+            Step::new(Action::Upload { target, files }).with_inverse(inverse),
+            intent,
+        ))
+        .await
+    }
+
+    /// Drags `target` onto `to`; `inverse` (steps) undoes it if the effect is wrong.
+    pub async fn drag(
+        &mut self,
+        target: Target,
+        to: Target,
+        inverse: Vec<Step>,
+        intent: Option<&str>,
+    ) -> Result<Outcome> {
+        self.perform(&with_intent(
+            Step::new(Action::Drag { target, to }).with_inverse(inverse),
+            intent,
+        ))
+        .await
+    }
+
+    /// Runs `steps` unverified and judges what they did against `intent` alone. Never
+    /// undoes, never fails on a verdict: read [`Outcome::ok`].
+    pub async fn watch(&mut self, intent: Option<&str>, steps: Vec<Step>) -> Result<Outcome> {
+        self.perform(&with_intent(Step::new(Action::Watch { steps }), intent))
+            .await
+    }
+
+    /// Starts observing while someone else acts on the page (another client, an agent);
+    /// finish with [`Verifier::end_watch`].
+    pub async fn begin_watch(&mut self, intent: Option<&str>) -> Result<Watching> {
+        let started = Instant::now();
+        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
+        let before = self.engine.observe(&self.sensitive).await?;
+        Ok(Watching {
+            intent: intent.map(str::to_owned),
+            before,
+            fingerprint: stab.fingerprint,
+            stable: stab.stable,
+            started,
+            started_at: now_rfc3339(),
+            steps: 0,
+        })
+    }
+
+    /// Judges what happened since [`Verifier::begin_watch`].
+    pub async fn end_watch(&mut self, watching: Watching) -> Result<Outcome> {
+        self.step_no += 1;
+        let r = self
+            .finish_watch(watching)
+            .await
+            .map_err(|e| e.scrub(&self.redactor));
+        self.after_step("watch", &r).await;
+        r
+    }
+
+    /// Runs one step, verified (a `watch` step observes its inner steps).
+    pub async fn perform(&mut self, step: &Step) -> Result<Outcome> {
+        self.step_no += 1;
+        let r = match &step.action {
+            Action::Watch { steps } => self.watch_steps(step.intent.as_deref(), steps).await,
+            _ => self.verified(step).await,
+        };
+        let r = r.map_err(|e| e.scrub(&self.redactor));
+        self.after_step(step.kind(), &r).await;
+        r
+    }
+
+    async fn after_step(&mut self, kind: &str, r: &Result<Outcome>) {
+        self.engine.release_handles().await;
+        if let Some(trace) = self.trace.as_mut() {
+            let (outcome, error) = match r {
+                Ok(o) => (Some(o), None),
+                Err(e) => (e.outcome(), Some(e)),
+            };
+            trace.write(self.step_no, outcome, kind, error, &self.redactor);
+        }
+    }
+
+    async fn watch_steps(&mut self, intent: Option<&str>, steps: &[Step]) -> Result<Outcome> {
+        let mut watching = self.begin_watch(intent).await?;
+        for step in steps {
+            self.unverified(step, false).await?;
+            watching.steps += 1;
+        }
+        self.finish_watch(watching).await
+    }
+
+    async fn finish_watch(&mut self, w: Watching) -> Result<Outcome> {
+        let stab = stabilise(&self.engine, self.opts.timing, Some(&w.fingerprint)).await?;
+        let after = self.engine.observe(&self.sensitive).await?;
+        let stable = w.stable && stab.stable;
+        let action = self.judge_action("watch", None, None, None, None, w.intent.as_deref());
+        let j = self.judge(action, &w.before.snapshot, &after.snapshot, stable)?;
+        let question = Question {
+            action: "watch".into(),
+            target: None,
+            intent: w.intent.clone(),
+            observed: j.diff.lines.clone(),
+            reason: j.reason.clone(),
+            stable,
+        };
+        let (ok, arbiter) = self.decide(j.verdict, &question).await;
+        let mut o = Outcome {
+            action: "watch".into(),
+            target: None,
+            intent: w.intent,
+            value: (w.steps > 0).then(|| format!("{} steps performed unverified", w.steps)),
+            verdict: Some(j.verdict),
+            ok,
+            reason: j.reason,
+            attributed_to: j.attributed_to,
+            diff: serde_json::to_value(&j.diff).unwrap_or(Value::Null),
+            lines: j.diff.lines.clone(),
+            attempts: 1,
+            undone: 0,
+            stable,
+            arbiter,
+            dialogs: self.engine.take_dialogs(),
+            duration_ms: w.started.elapsed().as_millis() as u64,
+            started_at: w.started_at,
+        };
+        self.scrub_outcome(&mut o);
+        Ok(o)
+    }
+
+    /// The verified loop for one non-watch step.
+    async fn verified(&mut self, step: &Step) -> Result<Outcome> {
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        if let Action::Fill {
+            value,
+            sensitive: true,
+            ..
+        } = &step.action
+        {
+            self.redactor.add_secret(value);
+        }
+        let max = self.opts.max_attempts.max(1);
+        let mut undone = 0;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let a = self.attempt(step).await?;
+            let navigated = a.before.snapshot.context.epoch != a.after.snapshot.context.epoch;
+            if navigated && !matches!(step.action, Action::Goto { .. }) {
+                return Err(self.replaced_document(step, &a).await);
+            }
+            let target_desc = a
+                .target
+                .as_ref()
+                .map(describe_element)
+                .or_else(|| step.action.target().map(declared));
+            let question = Question {
+                action: step.kind().into(),
+                target: target_desc.clone(),
+                intent: step.intent.clone(),
+                observed: a.diff.lines.clone(),
+                reason: a.reason.clone(),
+                stable: a.stable,
+            };
+            let (ok, arbiter) = self.decide(a.verdict, &question).await;
+            let mut outcome = Outcome {
+                action: step.kind().into(),
+                target: target_desc,
+                intent: step.intent.clone(),
+                value: self.shown_value(step, a.target.as_ref()),
+                verdict: Some(a.verdict),
+                ok,
+                reason: a.reason.clone(),
+                attributed_to: a.attributed_to.clone(),
+                diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                lines: a.diff.lines.clone(),
+                attempts,
+                undone,
+                stable: a.stable,
+                arbiter,
+                dialogs: a.dialogs.clone(),
+                duration_ms: 0,
+                started_at: started_at.clone(),
+            };
+            if ok {
+                outcome.duration_ms = started.elapsed().as_millis() as u64;
+                self.scrub_outcome(&mut outcome);
+                return Ok(outcome);
+            }
+            let undo = self.undo(step, &a).await?;
+            if matches!(undo, Undo::Undone) {
+                undone += 1;
+            }
+            outcome.undone = undone;
+            outcome.duration_ms = started.elapsed().as_millis() as u64;
+            self.scrub_outcome(&mut outcome);
+            match undo {
+                Undo::Residue(residue) => {
+                    let residue = residue
+                        .into_iter()
+                        .map(|l| self.redactor.scrub(&l).into_owned())
+                        .collect();
+                    return Err(Error::UndoFailed {
+                        outcome: Box::new(outcome),
+                        residue,
+                    });
+                }
+                Undo::NoInverse => {
+                    let cause = Box::new(Error::VerificationFailed(Box::new(outcome.clone())));
+                    return Err(Error::IrreversibleAction {
+                        outcome: Box::new(outcome),
+                        cause,
+                    });
+                }
+                Undo::Nothing | Undo::Undone => {
+                    if attempts >= max {
+                        return Err(Error::VerificationFailed(Box::new(outcome)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// An action other than `goto` replaced the document. No verdict is computed across two
+    /// documents (the new page may well show the target's name) and the action is not
+    /// repeated on the new page: the tab goes back to the page the action started on, and
+    /// the action ends with `STALE_OBSERVATION`.
+    async fn replaced_document(&mut self, step: &Step, a: &Attempt) -> Error {
+        let what = a
+            .target
+            .as_ref()
+            .map(describe_element)
+            .or_else(|| step.action.target().map(declared));
+        let back = match self.undo(step, a).await {
+            Ok(Undo::Undone) => "the tab went back to the page it started on",
+            Ok(_) => "going back did not restore the page it started on",
+            Err(_) => "going back failed",
+        };
+        Error::core(
+            ErrorCode::StaleObservation,
+            format!(
+                "{}{} replaced the document (epoch {} -> {}); no verdict is computed across two documents and \
+                 the action is not repeated; {back}. Verify a navigation with goto, or watch the action with an intent",
+                step.kind(),
+                what.map(|w| format!(" on {w}")).unwrap_or_default(),
+                a.before.snapshot.context.epoch,
+                a.after.snapshot.context.epoch,
+            ),
+        )
+    }
+
+    /// One attempt: observe, resolve, check, act, observe, judge.
+    async fn attempt(&mut self, step: &Step) -> Result<Attempt> {
+        let timing = self.opts.timing;
+        let mut rescans = 0;
+        loop {
+            let stab0 = stabilise(&self.engine, timing, None).await?;
+            let mut before = self.engine.observe(&self.sensitive).await?;
+            let mut target = match step.action.target() {
+                Some(t) => Some(self.resolve_in(t, &before.snapshot)?),
+                None => None,
+            };
+            // A sensitive fill: the before-observation must already redact the field.
+            if let (
+                Action::Fill {
+                    value, sensitive, ..
+                },
+                Some(t),
+            ) = (&step.action, &target)
+            {
+                if *sensitive || t.sensitive {
+                    self.redactor.add_secret(value);
+                }
+                if *sensitive && !t.sensitive {
+                    self.sensitive.add(&t.reference);
+                    before = self.engine.observe(&self.sensitive).await?;
+                    target = step
+                        .action
+                        .target()
+                        .map(|t| self.resolve_in(t, &before.snapshot))
+                        .transpose()?;
+                }
+            }
+
+            // Check and uncheck are no-ops on a box already in the asked state.
+            if let (Action::Check { .. } | Action::Uncheck { .. }, Some(t)) =
+                (&step.action, &target)
+            {
+                let want = matches!(step.action, Action::Check { .. });
+                if t.checked == Some(Tristate::from(want)) {
+                    let diff = prufe::core::diff::diff(
+                        &before.snapshot,
+                        &before.snapshot,
+                        &self.diff_options(),
+                    );
+                    return Ok(Attempt {
+                        after: before.clone(),
+                        before,
+                        target,
+                        verdict: Verdict::Match,
+                        reason: format!(
+                            "already {}; nothing to do",
+                            if want { "checked" } else { "unchecked" }
+                        ),
+                        attributed_to: None,
+                        diff,
+                        stable: stab0.stable,
+                        previous: None,
+                        point: None,
+                        dialogs: Vec::new(),
+                        noop: true,
+                    });
+                }
+            }
+
+            // Identity re-check and actionability, right before input.
+            let mut ready: Option<Actionable> = None;
+            let mut destination: Option<Point> = None;
+            if let Some(t) = &target {
+                match self.ready(step, t, &before).await {
+                    Ok(Some(a)) => ready = Some(a),
+                    Ok(None) => {
+                        rescans += 1;
+                        if rescans > MAX_RESCANS {
+                            return Err(Error::core(
+                                ErrorCode::TargetChanged,
+                                format!(
+                                    "{} kept changing under the pointer; nothing was dispatched",
+                                    describe_element(t)
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if let Action::Drag { to, .. } = &step.action {
+                let dest = self.resolve_in(to, &before.snapshot)?;
+                match act::prepare(
+                    &self.engine,
+                    &before.roots,
+                    &dest,
+                    false,
+                    self.actionable_timeout(),
+                )
+                .await?
+                {
+                    Prepared::Ready(a) => destination = Some(a.point),
+                    Prepared::Scrolled => {
+                        rescans += 1;
+                        if rescans > MAX_RESCANS {
+                            return Err(Error::NotActionable {
+                                code: ErrorCode::TargetNotVisible,
+                                message: format!(
+                                    "{} does not come into view",
+                                    describe_element(&dest)
+                                ),
+                            });
+                        }
+                        continue;
+                    }
+                }
+            }
+
+            let previous = match (&step.action, &ready) {
+                (Action::Fill { .. }, Some(a)) => act::read_value(&self.engine, a).await?,
+                _ => None,
+            };
+            let fp0 = crate::stabilise::fingerprint_now(&self.engine).await?;
+            self.engine.take_dialogs();
+            let (previous, point) = self
+                .dispatch(
+                    step,
+                    target.as_ref(),
+                    &before.roots,
+                    ready.as_ref(),
+                    destination,
+                    previous,
+                )
+                .await?;
+            let stab: Stability = match &step.action {
+                Action::Goto { .. } => stabilise(&self.engine, timing, None).await?,
+                _ => stabilise(&self.engine, timing, Some(&fp0)).await?,
+            };
+            let after = self.engine.observe(&self.sensitive).await?;
+            let stable = stab0.stable && stab.stable;
+            let action = self
+                .step_judge_action(step, target.as_ref(), &after)
+                .await?;
+            let j = self.judge(action, &before.snapshot, &after.snapshot, stable)?;
+            return Ok(Attempt {
+                before,
+                after,
+                target,
+                verdict: j.verdict,
+                reason: j.reason,
+                attributed_to: j.attributed_to,
+                diff: j.diff,
+                stable,
+                previous,
+                point,
+                dialogs: self.engine.take_dialogs(),
+                noop: false,
+            });
+        }
+    }
+
+    /// Re-checks the live identity of `t` and its actionability. `None`: observe again (the
+    /// node was recycled, or it was scrolled into view).
+    async fn ready(
+        &self,
+        step: &Step,
+        t: &Element,
+        before: &Observation,
+    ) -> Result<Option<Actionable>> {
+        match self.engine.describe(&before.roots, &t.reference).await {
+            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => {}
+            Ok(_) => return Ok(None),
+            Err(e)
+                if matches!(
+                    e.code(),
+                    ErrorCode::StaleReference | ErrorCode::TargetChanged
+                ) =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        }
+        let hit_test = matches!(
+            step.action,
+            Action::Click { .. }
+                | Action::Check { .. }
+                | Action::Uncheck { .. }
+                | Action::Hover { .. }
+                | Action::Drag { .. }
+        );
+        let ready = match act::prepare(
+            &self.engine,
+            &before.roots,
+            t,
+            hit_test,
+            self.actionable_timeout(),
+        )
+        .await
+        {
+            Ok(Prepared::Ready(a)) => a,
+            Ok(Prepared::Scrolled) => return Ok(None),
+            Err(e)
+                if matches!(
+                    e.code(),
+                    ErrorCode::StaleReference | ErrorCode::TargetChanged
+                ) =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        };
+        if !hit_test || matches!(step.action, Action::Hover { .. }) {
+            return Ok(Some(ready));
+        }
+        // The pointer arrives before the button goes down, as a person's does. Arriving may
+        // itself change the page (a list that re-renders on pointerenter), so the identity
+        // and the hit test are checked once more with the pointer in place.
+        act::move_mouse(&self.engine, ready.point).await?;
+        match self.engine.describe(&before.roots, &t.reference).await {
+            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => {}
+            Ok(_) => return Ok(None),
+            Err(e)
+                if matches!(
+                    e.code(),
+                    ErrorCode::StaleReference | ErrorCode::TargetChanged
+                ) =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        }
+        match act::prepare(
+            &self.engine,
+            &before.roots,
+            t,
+            true,
+            self.actionable_timeout(),
+        )
+        .await
+        {
+            Ok(Prepared::Ready(a)) if a.point == ready.point => Ok(Some(a)),
+            Ok(_) => Ok(None),
+            Err(e)
+                if matches!(
+                    e.code(),
+                    ErrorCode::StaleReference | ErrorCode::TargetChanged
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Sends the input. Returns the value to restore on undo and where the pointer went.
+    async fn dispatch(
+        &mut self,
+        step: &Step,
+        target: Option<&Element>,
+        roots: &[Root],
+        ready: Option<&Actionable>,
+        destination: Option<Point>,
+        previous: Option<String>,
+    ) -> Result<(Option<String>, Option<Point>)> {
+        let e = &self.engine;
+        let need = || {
+            ready.ok_or_else(|| {
+                Error::core(ErrorCode::Internal, "no target prepared for the action")
+            })
+        };
+        let mut previous = previous;
+        let mut point = None;
+        match &step.action {
+            Action::Click { .. } | Action::Check { .. } | Action::Uncheck { .. } => {
+                let a = need()?;
+                act::click(e, a.point).await?;
+                point = Some(a.point);
+            }
+            Action::Hover { .. } => {
+                let a = need()?;
+                act::move_mouse(e, a.point).await?;
+                point = Some(a.point);
+            }
+            Action::Fill { value, .. } => {
+                let a = need()?;
+                act::focus_and_select(e, a).await?;
+                act::type_text(e, value).await?;
+            }
+            Action::Select { option, .. } => {
+                let a = need()?;
+                previous = Some(act::select_option(e, a, option).await?);
+            }
+            Action::Press { key, .. } => {
+                if let Some(a) = ready {
+                    act::focus(e, a).await?;
+                }
+                act::press(e, key).await?;
+            }
+            Action::Upload { files, .. } => {
+                let t = target
+                    .ok_or_else(|| Error::core(ErrorCode::Internal, "upload without target"))?;
+                act::set_files(e, roots, t, files).await?;
+            }
+            Action::Drag { .. } => {
+                let a = need()?;
+                let to = destination
+                    .ok_or_else(|| Error::core(ErrorCode::Internal, "no drag destination"))?;
+                act::drag(e, a.point, to).await?;
+                point = Some(to);
+            }
+            Action::Goto { url } => {
+                let loader = act::navigate(e, url).await?;
+                self.wait_for_document(loader.as_deref()).await?;
+            }
+            Action::Watch { .. } => {}
+        }
+        if !self.opts.slow_mo.is_zero() {
+            tokio::time::sleep(self.opts.slow_mo).await;
+        }
+        Ok((previous, point))
+    }
+
+    /// Performs a step without judging it (inner steps of a watch, declared inverses).
+    /// With `settle`, waits for its effect to show.
+    pub(crate) async fn unverified(&mut self, step: &Step, settle: bool) -> Result<()> {
+        let timing = self.opts.timing;
+        let mut rescans = 0;
+        loop {
+            stabilise(&self.engine, timing, None).await?;
+            let before = self.engine.observe(&self.sensitive).await?;
+            if let Action::Fill {
+                value, sensitive, ..
+            } = &step.action
+            {
+                if *sensitive {
+                    self.redactor.add_secret(value);
+                }
+            }
+            let target = step
+                .action
+                .target()
+                .map(|t| self.resolve_in(t, &before.snapshot))
+                .transpose()?;
+            if let (Action::Fill { value, .. }, Some(t)) = (&step.action, &target) {
+                if t.sensitive {
+                    self.redactor.add_secret(value);
+                }
+            }
+            let mut ready = None;
+            if let Some(t) = &target {
+                match self.ready(step, t, &before).await? {
+                    Some(a) => ready = Some(a),
+                    None => {
+                        rescans += 1;
+                        if rescans > MAX_RESCANS {
+                            return Err(Error::core(
+                                ErrorCode::TargetChanged,
+                                format!("{} kept changing", describe_element(t)),
+                            ));
+                        }
+                        continue;
+                    }
+                }
+            }
+            if let (Action::Check { .. } | Action::Uncheck { .. }, Some(t)) =
+                (&step.action, &target)
+            {
+                if t.checked == Some(Tristate::from(matches!(step.action, Action::Check { .. }))) {
+                    return Ok(());
+                }
+            }
+            let mut destination = None;
+            if let Action::Drag { to, .. } = &step.action {
+                let dest = self.resolve_in(to, &before.snapshot)?;
+                if let Prepared::Ready(a) = act::prepare(
+                    &self.engine,
+                    &before.roots,
+                    &dest,
+                    false,
+                    self.actionable_timeout(),
+                )
+                .await?
+                {
+                    destination = Some(a.point);
+                } else {
+                    continue;
+                }
+            }
+            let fp0 = crate::stabilise::fingerprint_now(&self.engine).await?;
+            self.dispatch(
+                step,
+                target.as_ref(),
+                &before.roots,
+                ready.as_ref(),
+                destination,
+                None,
+            )
+            .await?;
+            stabilise(&self.engine, timing, settle.then_some(fp0.as_str())).await?;
+            return Ok(());
+        }
+    }
+
+    /// Waits until the main frame shows the document of navigation `loader` and the engine
+    /// answers in it.
+    pub(crate) async fn wait_for_document(&self, loader: Option<&str>) -> Result<()> {
+        let deadline =
+            Instant::now() + Duration::from_millis(self.opts.timing.timeout_ms.max(1_000) * 2);
+        loop {
+            if let Ok(main) = self.engine.main_frame().await {
+                let loaded = loader.is_none_or(|l| main.loader == l);
+                if loaded {
+                    let state = self
+                        .engine
+                        .call_value(&main.id, "() => document.readyState", &Value::Null)
+                        .await;
+                    if matches!(
+                        state.as_ref().ok().and_then(Value::as_str),
+                        Some("interactive" | "complete")
+                    ) {
+                        return Ok(());
+                    }
+                    if let Err(e) = &state {
+                        if e.code() == ErrorCode::WasmBlocked {
+                            return Err(state.unwrap_err());
+                        }
+                    }
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::Navigation(
+                    "the new document did not load in time".into(),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(self.opts.timing.poll_ms.max(10))).await;
+        }
+    }
+
+    fn actionable_timeout(&self) -> Duration {
+        Duration::from_millis(self.opts.timing.timeout_ms)
+    }
+
+    /// Resolves a declared target on a snapshot, natively.
+    pub(crate) fn resolve_in(&self, target: &Target, snapshot: &Snapshot) -> Result<Element> {
+        Ok(resolve(target, snapshot, None)?.target)
+    }
+
+    fn diff_options(&self) -> prufe::core::diff::DiffOptions {
+        prufe::core::diff::DiffOptions {
+            regions: self.opts.regions.clone(),
+            ignore_regions: self.opts.ignore_regions.clone(),
+        }
+    }
+
+    /// The judge's action for a step; a sensitive value goes as the page's keyed hash.
+    async fn step_judge_action(
+        &self,
+        step: &Step,
+        target: Option<&Element>,
+        after: &Observation,
+    ) -> Result<Value> {
+        let kind = step.kind();
+        let intent = step.intent.as_deref();
+        Ok(match &step.action {
+            Action::Fill {
+                value, sensitive, ..
+            } => {
+                let t = target
+                    .ok_or_else(|| Error::core(ErrorCode::Internal, "fill without target"))?;
+                if *sensitive || t.sensitive {
+                    let hash = self.engine.hash(&after.roots, &t.reference, value).await?;
+                    self.judge_action(kind, target, None, Some(hash), None, intent)
+                } else {
+                    self.judge_action(kind, target, Some(value.clone()), None, None, intent)
+                }
+            }
+            Action::Select { option, .. } => {
+                self.judge_action(kind, target, None, None, Some(option.clone()), intent)
+            }
+            _ => self.judge_action(kind, target, None, None, None, intent),
+        })
+    }
+
+    fn judge_action(
+        &self,
+        kind: &str,
+        target: Option<&Element>,
+        value: Option<String>,
+        value_hash: Option<String>,
+        option: Option<String>,
+        intent: Option<&str>,
+    ) -> Value {
+        let mut a = json!({ "kind": kind });
+        if let Some(t) = target {
+            a["target"] = serde_json::to_value(t).unwrap_or(Value::Null);
+        }
+        if let Some(v) = value {
+            a["value"] = json!(v);
+        }
+        if let Some(h) = value_hash {
+            a["valueHash"] = json!(h);
+        }
+        if let Some(o) = option {
+            a["option"] = json!(o);
+        }
+        if let Some(i) = intent {
+            a["intent"] = json!(i);
+        }
+        a
+    }
+
+    fn judge(
+        &self,
+        action: Value,
+        before: &Snapshot,
+        after: &Snapshot,
+        stable: bool,
+    ) -> Result<Judged> {
+        let options = json!({ "stable": stable, "regions": self.opts.regions, "ignoreRegions": self.opts.ignore_regions });
+        core_judge(&action, before, after, &options)
+    }
+
+    /// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy.
+    async fn decide(&self, verdict: Verdict, question: &Question) -> (bool, Option<String>) {
+        match verdict {
+            Verdict::Match => (true, None),
+            Verdict::Mismatch => (false, None),
+            Verdict::Ambiguous => match &self.opts.arbiter {
+                Some(config) => {
+                    let a = arbiter::ask(config, question, &self.redactor).await;
+                    (a.yes, Some(a.detail))
+                }
+                None => (self.opts.ambiguous == AmbiguousPolicy::Accept, None),
+            },
+        }
+    }
+
+    /// How the step's value shows in outputs.
+    fn shown_value(&self, step: &Step, target: Option<&Element>) -> Option<String> {
+        match &step.action {
+            Action::Fill {
+                value, sensitive, ..
+            } => {
+                if *sensitive || target.is_some_and(|t| t.sensitive) {
+                    Some(prufe::core::model::REDACTED.to_owned())
+                } else {
+                    Some(value.clone())
+                }
+            }
+            Action::Select { option, .. } => Some(option.clone()),
+            Action::Press { key, .. } => Some(key.name().to_owned()),
+            Action::Goto { url } => Some(url.clone()),
+            Action::Drag { to, .. } => Some(format!("to {}", declared(to))),
+            Action::Upload { files, .. } => Some(
+                files
+                    .iter()
+                    .map(|f| {
+                        f.file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => None,
+        }
+    }
+
+    fn scrub_outcome(&self, o: &mut Outcome) {
+        if self.redactor.is_empty() {
+            return;
+        }
+        let r = &self.redactor;
+        let s = |t: &mut String| *t = r.scrub(t).into_owned();
+        for t in [
+            &mut o.target,
+            &mut o.intent,
+            &mut o.value,
+            &mut o.attributed_to,
+            &mut o.arbiter,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s(t);
+        }
+        s(&mut o.reason);
+        o.lines.iter_mut().for_each(s);
+        o.dialogs.iter_mut().for_each(s);
+        crate::trace::scrub_value(&mut o.diff, r);
+    }
+
+    // Accessors for `undo`.
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+    pub(crate) fn sensitive(&self) -> &Sensitive {
+        &self.sensitive
+    }
+    pub(crate) fn timing(&self) -> Timing {
+        self.opts.timing
+    }
+    pub(crate) fn diff_opts(&self) -> prufe::core::diff::DiffOptions {
+        self.diff_options()
+    }
+}
+
+/// An observation in progress (see [`Verifier::begin_watch`]).
+pub struct Watching {
+    intent: Option<String>,
+    before: Observation,
+    fingerprint: String,
+    stable: bool,
+    started: Instant,
+    started_at: String,
+    steps: usize,
+}
+
+/// What the verifier reads from the core judge.
+pub(crate) struct Judged {
+    pub verdict: Verdict,
+    pub reason: String,
+    pub attributed_to: Option<String>,
+    pub diff: Diff,
+}
+
+/// Calls the core judge with wire-shaped action and options (docs/DESIGN.md, "Judge").
+fn core_judge(
+    action: &Value,
+    before: &Snapshot,
+    after: &Snapshot,
+    options: &Value,
+) -> Result<Judged> {
+    let action: prufe::core::judge::Action = serde_json::from_value(action.clone())
+        .map_err(|e| Error::core(ErrorCode::InvalidAction, format!("judge action: {e}")))?;
+    let options: prufe::core::judge::JudgeOptions = serde_json::from_value(options.clone())
+        .map_err(|e| Error::core(ErrorCode::InvalidOptions, format!("judge options: {e}")))?;
+    let verdict = prufe::core::judge::judge(&action, before, after, &options)?;
+    let v = serde_json::to_value(&verdict)
+        .map_err(|e| Error::core(ErrorCode::Internal, e.to_string()))?;
+    let kind: Verdict = serde_json::from_value(v["verdict"].clone())
+        .map_err(|e| Error::core(ErrorCode::Internal, format!("judge verdict: {e}")))?;
+    let attributed_to = match &v["attributedTo"] {
+        Value::Object(a) => Some(describe_parts(
+            a.get("role").and_then(Value::as_str).unwrap_or(""),
+            a.get("name").and_then(Value::as_str).unwrap_or(""),
+            a.get("region").and_then(Value::as_str).unwrap_or(""),
+        )),
+        _ => None,
+    };
+    let mut diff: Diff = serde_json::from_value(v["diff"].clone()).unwrap_or_default();
+    if diff.lines.is_empty() && !diff.is_empty() {
+        diff.lines = diff.describe();
+    }
+    Ok(Judged {
+        verdict: kind,
+        reason: v["reason"].as_str().unwrap_or_default().to_owned(),
+        attributed_to,
+        diff,
+    })
+}
+
+fn with_intent(step: Step, intent: Option<&str>) -> Step {
+    match intent {
+        Some(i) => step.with_intent(i),
+        None => step,
+    }
+}
+
+/// `button[Add Shirt M] in list`, from a declared target.
+pub(crate) fn declared(t: &Target) -> String {
+    describe_parts(&t.role, &t.name, t.region.as_deref().unwrap_or(""))
+}
+
+/// The current UTC time as RFC 3339 with milliseconds.
+pub fn now_rfc3339() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = now.as_secs() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        now.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_shape() {
+        let t = now_rfc3339();
+        assert_eq!(t.len(), 24, "{t}");
+        assert!(t.ends_with('Z'));
+        assert_eq!(&t[4..5], "-");
+        assert_eq!(&t[10..11], "T");
+        let year: i32 = t[..4].parse().unwrap();
+        assert!(year >= 2024);
+    }
+
+    #[test]
+    fn explain_reads_like_the_report() {
+        let o = Outcome {
+            action: "click".into(),
+            target: Some("button[Add Shirt M] in list".into()),
+            verdict: Some(Verdict::Mismatch),
+            reason: "the effect matches button[Add Trousers L] in list, not the target".into(),
+            lines: vec!["appeared listitem[Trousers L] in cart".into()],
+            attempts: 2,
+            undone: 2,
+            stable: true,
+            ..Outcome::default()
+        };
+        let e = o.explain();
+        assert!(
+            e.starts_with("Action:    click on button[Add Shirt M] in list\n"),
+            "{e}"
+        );
+        assert!(e.contains("Intent:    (not declared)\n"));
+        assert!(e.contains("Verdict:   MISMATCH — the effect matches button[Add Trousers L]"));
+        assert!(e.contains("Attempts:  2, 2 undone\n"));
+        assert!(e.contains("Observed:\n  appeared listitem[Trousers L] in cart\n"));
+        assert_eq!(o.summary(), "click on button[Add Shirt M] in list: MISMATCH — the effect matches button[Add Trousers L] in list, not the target");
+    }
+}

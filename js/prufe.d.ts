@@ -1,0 +1,246 @@
+// Type declarations for `window.prufe`, the in-page engine installed by js/dist/prufe.js.
+// The contract is docs/DESIGN.md ("window.prufe"); the wire shapes mirror src/core (model,
+// error, diff, resolve, judge) with camelCase field names.
+
+declare namespace Prufe {
+  /** WAI-ARIA 1.2 roles, plus `iframe` for frame elements and `unknown`. */
+  type Role =
+    | 'alert' | 'alertdialog' | 'application' | 'article' | 'banner' | 'blockquote' | 'button'
+    | 'caption' | 'cell' | 'checkbox' | 'code' | 'columnheader' | 'combobox' | 'complementary'
+    | 'contentinfo' | 'definition' | 'deletion' | 'dialog' | 'directory' | 'document' | 'emphasis'
+    | 'feed' | 'figure' | 'form' | 'generic' | 'grid' | 'gridcell' | 'group' | 'heading' | 'iframe'
+    | 'img' | 'insertion' | 'link' | 'list' | 'listbox' | 'listitem' | 'log' | 'main' | 'mark'
+    | 'marquee' | 'math' | 'menu' | 'menubar' | 'menuitem' | 'menuitemcheckbox' | 'menuitemradio'
+    | 'meter' | 'navigation' | 'none' | 'note' | 'option' | 'paragraph' | 'progressbar' | 'radio'
+    | 'radiogroup' | 'region' | 'row' | 'rowgroup' | 'rowheader' | 'scrollbar' | 'search'
+    | 'searchbox' | 'separator' | 'slider' | 'spinbutton' | 'status' | 'strong' | 'subscript'
+    | 'superscript' | 'switch' | 'tab' | 'table' | 'tablist' | 'tabpanel' | 'term' | 'textbox'
+    | 'time' | 'timer' | 'toolbar' | 'tooltip' | 'tree' | 'treegrid' | 'treeitem' | 'unknown';
+
+  /** `aria-checked` / `aria-pressed`: a boolean or `"mixed"`. */
+  type Tristate = boolean | 'mixed';
+
+  /** Every code an error thrown by prufe (in the page or the harness) may carry. */
+  type ErrorCode =
+    | 'NOT_READY' | 'WASM_BLOCKED' | 'INVALID_ARGUMENT' | 'INVALID_FIELDS' | 'INVALID_TEXT'
+    | 'INVALID_EPOCH' | 'INVALID_CONTEXT' | 'INVALID_COMPLETENESS' | 'INVALID_VIEWPORT'
+    | 'INVALID_STATE' | 'INVALID_ELEMENTS' | 'INVALID_TARGET' | 'INVALID_ACTION'
+    | 'INVALID_OPTIONS' | 'INVALID_SNAPSHOT' | 'INVALID_SCRIPT' | 'DUPLICATE_REFERENCE'
+    | 'STALE_OBSERVATION' | 'STALE_REFERENCE' | 'TARGET_CHANGED' | 'TARGET_QUERY_TRUNCATED'
+    | 'TARGET_AMBIGUOUS' | 'TARGET_NOT_FOUND' | 'TARGET_DISABLED' | 'TARGET_NOT_VISIBLE'
+    | 'TARGET_OBSCURED' | 'TARGET_NOT_STABLE' | 'VERIFICATION_FAILED' | 'UNDO_FAILED'
+    | 'IRREVERSIBLE_ACTION' | 'POINT_OUT_OF_BOUNDS' | 'INPUT_STATE_UNKNOWN' | 'FOCUS_LOST'
+    | 'POSTCONDITION_TIMEOUT' | 'TIMEOUT' | 'BROWSER_ERROR' | 'NAVIGATION_FAILED' | 'INTERNAL';
+
+  /** A candidate listed by `TARGET_AMBIGUOUS` (at most 10). */
+  interface Candidate {
+    ref: string;
+    role: string;
+    name: string;
+    region: string;
+  }
+
+  /** What every prufe function throws. */
+  interface PrufeError extends Error {
+    name: 'PrufeError';
+    code: ErrorCode;
+    message: string;
+    candidates?: Candidate[];
+  }
+
+  /** Which document a snapshot came from and which snapshot it is. */
+  interface Context {
+    /** Set by the caller; stable per page by default. */
+    tab: string;
+    /** Changes with every new document. */
+    epoch: number;
+    /** Unique per snapshot. */
+    snapshot: string;
+  }
+
+  /** One observable element. Its identity is (role, name or text, region). */
+  interface ElementRecord {
+    ref: string;
+    role: Role;
+    /** Accessible name (accname 1.2), whitespace-normalised, capped, redacted. */
+    name: string;
+    /** Observed content of a nameless container (listitem, row, article). */
+    text?: string;
+    /** `main`, `form[Checkout]`, `cart/list:done`, `frame[1]/main`; `""` outside landmarks. */
+    region: string;
+    /** Frame position path: `""` top document, `"0"`, `"0.1"` nested frames. */
+    frame: string;
+    href: string | null;
+    /** Current value; `"[redacted]"` when sensitive. */
+    value: string | null;
+    /** Keyed hash of a sensitive value: compare with `prufe.hash(value)`. */
+    valueHash?: string;
+    checked: Tristate | null;
+    pressed: Tristate | null;
+    selected: boolean | null;
+    expanded: boolean | null;
+    disabled: boolean;
+    visible: boolean;
+    inViewport: boolean;
+    focused: boolean;
+    sensitive: boolean;
+    /** Heading level. */
+    level?: number;
+    /** A closed shadow root or a cross-origin frame whose inside cannot be read. */
+    opaque?: boolean;
+  }
+
+  type TextKind = 'paragraph' | 'status' | 'alert' | 'log' | 'watch' | 'other';
+
+  /** Observable running text: paragraphs, live regions, `data-ap-watch` elements. */
+  interface Text {
+    kind: TextKind;
+    text: string;
+    region: string;
+    frame: string;
+  }
+
+  interface Snapshot {
+    context: Context;
+    /** True when a cap or the time budget stopped the walk early. */
+    hasMore: boolean;
+    elements: ElementRecord[];
+    texts: Text[];
+  }
+
+  /** Region filters: a prefix matches a region equal to it or continuing with `/` or `[`. */
+  interface RegionFilter {
+    /** Keep only regions matching one of these prefixes. */
+    regions?: string[];
+    /** Then drop regions matching one of these prefixes. */
+    ignoreRegions?: string[];
+  }
+
+  interface SnapshotOptions extends RegionFilter {
+    /** The caller's tab id, reported in `context.tab`. */
+    tab?: string;
+    /** Element cap; `hasMore` is true when reached. */
+    maxElements?: number;
+    /** Time budget of the walk, in milliseconds. */
+    budgetMs?: number;
+    /** Caller-declared sensitive elements: refs or CSS selectors. */
+    sensitive?: string[];
+  }
+
+  type FingerprintOptions = SnapshotOptions;
+  type DiffOptions = RegionFilter;
+
+  type Field = 'value' | 'checked' | 'pressed' | 'selected' | 'expanded' | 'disabled' | 'visible' | 'href';
+
+  interface FieldChange {
+    field: Field;
+    before: string | null;
+    after: string | null;
+  }
+
+  interface Changed {
+    before: ElementRecord;
+    after: ElementRecord;
+    fields: FieldChange[];
+  }
+
+  interface Moved {
+    before: ElementRecord;
+    after: ElementRecord;
+  }
+
+  interface Diff {
+    appeared: ElementRecord[];
+    disappeared: ElementRecord[];
+    changed: Changed[];
+    moved: Moved[];
+    textsAppeared: Text[];
+    textsDisappeared: Text[];
+    /** `describe()`-style lines, e.g. `appeared listitem[Shirt M] in cart`. */
+    lines: string[];
+    empty: boolean;
+  }
+
+  /** What a caller declares it wants to act on; optional fields narrow only when given. */
+  interface Target {
+    role: Role | string;
+    name: string;
+    region?: string;
+    frame?: string;
+    href?: string;
+    inViewport?: boolean;
+  }
+
+  interface ResolveOptions {
+    /** The observation to resolve in; a fresh snapshot of the document when absent. */
+    observation?: Snapshot;
+    /** The context the caller believes is current; `STALE_OBSERVATION` when it is not. */
+    expected?: Context;
+  }
+
+  /** A selected element. Selection is not permission: both flags are always false. */
+  interface Resolution {
+    context: Context;
+    target: ElementRecord;
+    authorized: false;
+    dispatched: false;
+  }
+
+  type ActionKind =
+    | 'click' | 'fill' | 'check' | 'uncheck' | 'select' | 'press' | 'hover' | 'upload' | 'drag'
+    | 'goto' | 'watch';
+
+  interface Action {
+    kind: ActionKind;
+    target?: ElementRecord;
+    /** The requested value of a fill. */
+    value?: string;
+    /** The keyed hash of a sensitive fill's value (`prufe.hash(value)`). */
+    valueHash?: string;
+    /** The chosen option of a select. */
+    option?: string;
+    /** A sentence saying what the action is meant to do, in any language. */
+    intent?: string;
+  }
+
+  interface JudgeOptions extends RegionFilter {
+    /** Whether the page was stable after the action (default true). */
+    stable?: boolean;
+  }
+
+  type VerdictKind = 'MATCH' | 'MISMATCH' | 'AMBIGUOUS';
+
+  interface Verdict {
+    verdict: VerdictKind;
+    reason: string;
+    /** The element whose name explains the effect (the target, or a neighbour). */
+    attributedTo: { role: Role; name: string; region: string } | null;
+    diff: Diff;
+  }
+
+  interface Api {
+    /** The engine version (the prufe crate version). */
+    readonly version: string;
+    /** Resolves when the engine can answer; rejects with `WASM_BLOCKED`. */
+    readonly ready: Promise<void>;
+    snapshot(options?: SnapshotOptions): Snapshot;
+    /** Equal fingerprints ⇔ an empty diff between the snapshots they stand for. */
+    fingerprint(options?: FingerprintOptions): string;
+    diff(before: Snapshot, after: Snapshot, options?: DiffOptions): Diff;
+    resolve(target: Target, options?: ResolveOptions): Resolution;
+    /** The live DOM element of a ref; throws `STALE_REFERENCE` or `TARGET_CHANGED`. */
+    element(ref: string): Element;
+    judge(action: Action, before: Snapshot, after: Snapshot, options?: JudgeOptions): Verdict;
+    /** Keyed hash with this document's key; compare with `valueHash`. */
+    hash(value: string): string;
+    /** The current record of a live ref, or null (identity re-check). */
+    describe(ref: string): ElementRecord | null;
+    /** The observable element under a viewport point, through shadow roots and same-origin frames. */
+    at(x: number, y: number): ElementRecord | null;
+    /** The focused observable element, through shadow roots. */
+    focused(): ElementRecord | null;
+  }
+}
+
+/** The engine, installed non-writable on the global object of the world it was injected into. */
+declare var prufe: Prufe.Api;

@@ -1,0 +1,286 @@
+/*! prufe __PRUFE_VERSION_TEXT__ | MIT OR Apache-2.0 | checks that every browser action did what it was meant to do */
+// The loader of the in-page engine. `js/build.mjs` fills in the wasm-bindgen glue and the
+// inlined wasm and writes the one classic script `js/dist/prufe.js`.
+//
+// Contract (docs/DESIGN.md, "window.prufe"):
+// - one self-contained classic script: no module syntax, no fetch, no global besides `prufe`;
+// - the engine is instantiated synchronously, so `prufe.ready` is already settled when the
+//   script returns and calls work right after injection; if the synchronous compile is
+//   refused for size, the asynchronous one is used and calls throw `NOT_READY` meanwhile;
+// - if WebAssembly is refused (a CSP without 'wasm-unsafe-eval'), `ready` rejects and every
+//   call throws `WASM_BLOCKED`; nothing is thrown at injection time;
+// - `window.prufe` is installed non-writable and non-configurable, over whatever the page put
+//   there; a second injection finds the installed engine and does nothing.
+//
+// Logic belongs to the Rust engine: this file only loads it, forwards calls and gives every
+// thrown value the one error shape (`Error` with `.code`, `.message`, `.candidates`).
+(function () {
+  'use strict';
+
+  // Pristine references, taken before anything below can be reached by page code.
+  var G = typeof globalThis !== 'undefined' ? globalThis : self;
+  var ObjectCtor = Object;
+  var defineProperty = Object.defineProperty;
+  var getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  var freeze = Object.freeze;
+  var PromiseCtor = Promise;
+  var promiseCatch = Promise.prototype.catch;
+  var promiseThen = Promise.prototype.then;
+  var ErrorCtor = Error;
+  var RangeErrorCtor = RangeError;
+  var regexpTest = RegExp.prototype.test;
+  var CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
+  var Uint8ArrayCtor = Uint8Array;
+  var JSONRef = typeof JSON !== 'undefined' ? JSON : null;
+  var symbolFor = typeof Symbol === 'function' ? Symbol.for : null;
+  var WasmRef = typeof WebAssembly === 'object' && WebAssembly !== null ? WebAssembly : null;
+  var WasmModule = WasmRef ? WasmRef.Module : null;
+  var wasmCompile = WasmRef ? WasmRef.compile : null;
+  var consoleRef = typeof console !== 'undefined' ? console : null;
+  var warn = consoleRef && typeof consoleRef.warn === 'function' ? consoleRef.warn : null;
+
+  var VERSION = __PRUFE_VERSION__;
+  var BRAND = symbolFor ? symbolFor('prufe.engine') : '__prufeEngine';
+  var FALLBACK_KEY = symbolFor ? symbolFor('prufe') : '__prufe';
+  // The in-page API, in the order of docs/DESIGN.md. Each is forwarded when the engine exports it.
+  var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused'];
+
+  function report(message) {
+    if (warn) {
+      try {
+        warn.call(consoleRef, 'prufe: ' + message);
+      } catch (_) {
+        // A console that throws must not stop the engine from loading.
+      }
+    }
+  }
+
+  function isOurs(value) {
+    try {
+      return value !== null && typeof value === 'object' && getOwnPropertyDescriptor(value, BRAND) !== undefined;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  // A second injection into the same world: the engine is already installed, keep it.
+  var existing = getOwnPropertyDescriptor(G, 'prufe');
+  if (existing && !existing.configurable && 'value' in existing && isOurs(existing.value)) {
+    return existing.value;
+  }
+  var fallbackExisting = getOwnPropertyDescriptor(G, FALLBACK_KEY);
+  if (fallbackExisting && isOurs(fallbackExisting.value)) {
+    return fallbackExisting.value;
+  }
+
+  function makeError(code, message, candidates) {
+    var error = new ErrorCtor(message);
+    defineProperty(error, 'name', { value: 'PrufeError', writable: true, configurable: true });
+    defineProperty(error, 'code', { value: code, writable: true, enumerable: true, configurable: true });
+    if (candidates !== undefined && candidates !== null) {
+      defineProperty(error, 'candidates', { value: candidates, writable: true, enumerable: true, configurable: true });
+    }
+    return error;
+  }
+
+  function describeValue(value) {
+    if (typeof value === 'string') return value;
+    try {
+      return JSONRef ? JSONRef.stringify(value) : String(value);
+    } catch (_) {
+      return 'unprintable value';
+    }
+  }
+
+  // Every thrown value leaves with `.code`: the engine's `{ code, message, candidates }`,
+  // an Error it raised, or a trap (a bug in the engine, reported as INTERNAL).
+  function normalise(thrown) {
+    if (thrown !== null && typeof thrown === 'object') {
+      var code = thrown.code;
+      if (typeof code === 'string' && regexpTest.call(CODE_PATTERN, code)) {
+        if (thrown instanceof ErrorCtor) return thrown;
+        var message = typeof thrown.message === 'string' ? thrown.message : code;
+        return makeError(code, message, thrown.candidates);
+      }
+      if (WasmRef && WasmRef.RuntimeError && thrown instanceof WasmRef.RuntimeError) {
+        return makeError('INTERNAL', 'the engine stopped on an internal error (' + thrown.message + '); please report it');
+      }
+      if (thrown instanceof ErrorCtor) {
+        return makeError('INTERNAL', thrown.message);
+      }
+    }
+    return makeError('INTERNAL', describeValue(thrown));
+  }
+
+  // Base64 without atob: works in every world and cannot be patched by the page.
+  function decodeBase64(text) {
+    var table = new Uint8ArrayCtor(128);
+    var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    for (var i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+    var length = text.length;
+    while (length > 0 && text.charCodeAt(length - 1) === 61) length--;
+    var bytes = new Uint8ArrayCtor((length * 3) >> 2);
+    var out = 0;
+    var acc = 0;
+    var bits = 0;
+    for (var j = 0; j < length; j++) {
+      acc = (acc << 6) | table[text.charCodeAt(j)];
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        bytes[out++] = (acc >> bits) & 255;
+      }
+    }
+    return bytes;
+  }
+
+  // The wasm-bindgen glue (--target no-modules), kept local. Its top level runs here (it
+  // creates a TextDecoder, for instance); if that throws, the engine reports it, not the page.
+  var glue = null;
+  var glueError = null;
+  try {
+    glue = (function () {
+      /*__PRUFE_GLUE__*/
+      return wasm_bindgen;
+    })();
+  } catch (error) {
+    glueError = error;
+  }
+  var WASM_BASE64 = '__PRUFE_WASM_BASE64__';
+
+  var LOADING = 0;
+  var READY = 1;
+  var FAILED = 2;
+  var state = LOADING;
+  var failure = null;
+  var settle = null;
+  var ready = new PromiseCtor(function (resolve, reject) {
+    settle = { resolve: resolve, reject: reject };
+  });
+  // A rejected `ready` nobody awaits must not surface as an unhandled rejection.
+  promiseCatch.call(ready, function () {});
+
+  function start() {
+    try {
+      if (typeof glue.init === 'function') glue.init();
+    } catch (error) {
+      var cause = normalise(error);
+      fail(cause, cause.code, 'the engine failed to start (' + cause.message + '); please report it');
+      return;
+    }
+    state = READY;
+    settle.resolve(undefined);
+  }
+
+  function blocked(cause) {
+    var detail = cause && typeof cause.message === 'string' ? cause.message : describeValue(cause);
+    fail(cause, 'WASM_BLOCKED', 'WebAssembly could not be instantiated in this page (' + detail + '); '
+      + 'the page\'s CSP must allow \'wasm-unsafe-eval\', or the driver must bypass it '
+      + '(DevTools Page.setBypassCSP, Playwright bypassCSP: true) before the page loads');
+  }
+
+  function fail(cause, code, message) {
+    if (state !== LOADING) return;
+    failure = makeError(code, message);
+    defineProperty(failure, 'cause', { value: cause, writable: true, configurable: true });
+    state = FAILED;
+    settle.reject(failure);
+  }
+
+  function load() {
+    if (glueError !== null) {
+      blocked(glueError);
+      return;
+    }
+    if (!WasmRef || typeof WasmModule !== 'function') {
+      blocked(makeError('WASM_BLOCKED', 'WebAssembly is not available'));
+      return;
+    }
+    var bytes = decodeBase64(WASM_BASE64);
+    var module;
+    try {
+      module = new WasmModule(bytes);
+    } catch (error) {
+      // Browsers may refuse a large synchronous compile on the main thread (a RangeError);
+      // the asynchronous compile has no such limit. Anything else is a refusal.
+      if (error instanceof RangeErrorCtor && typeof wasmCompile === 'function') {
+        promiseThen.call(wasmCompile.call(WasmRef, bytes), instantiate, blocked);
+        return;
+      }
+      blocked(error);
+      return;
+    }
+    instantiate(module);
+  }
+
+  function instantiate(module) {
+    try {
+      glue.initSync({ module: module });
+    } catch (error) {
+      blocked(error);
+      return;
+    }
+    start();
+  }
+
+  function guard() {
+    if (state === READY) return;
+    if (state === FAILED) throw makeError(failure.code, failure.message);
+    throw makeError('NOT_READY', 'the prufe engine is still loading; await prufe.ready first');
+  }
+
+  function forward(name) {
+    var fn = glue === null ? null : glue[name];
+    // Explicit arguments rather than spread or apply: both go through objects a page can patch.
+    return function (a, b, c, d) {
+      guard();
+      try {
+        return fn(a, b, c, d);
+      } catch (thrown) {
+        throw normalise(thrown);
+      }
+    };
+  }
+
+  var api = new ObjectCtor();
+  defineProperty(api, 'version', { value: VERSION, enumerable: true });
+  defineProperty(api, 'ready', { value: ready, enumerable: true });
+  for (var m = 0; m < METHODS.length; m++) {
+    // Without glue every method exists and throws the failure; with it, what the engine exports.
+    if (glue === null || typeof glue[METHODS[m]] === 'function') {
+      defineProperty(api, METHODS[m], { value: forward(METHODS[m]), enumerable: true });
+    }
+  }
+  defineProperty(api, BRAND, { value: VERSION });
+  freeze(api);
+
+  try {
+    load();
+  } catch (error) {
+    blocked(error);
+  }
+
+  function install() {
+    var current = getOwnPropertyDescriptor(G, 'prufe');
+    if (!current || current.configurable) {
+      try {
+        defineProperty(G, 'prufe', { value: api, writable: false, enumerable: false, configurable: false });
+        return true;
+      } catch (_) {
+        // A non-extensible global; handled below.
+      }
+    }
+    return false;
+  }
+
+  if (!install()) {
+    try {
+      defineProperty(G, FALLBACK_KEY, { value: api, writable: false, enumerable: false, configurable: false });
+    } catch (_) {
+      // Nothing more can be done; the engine is still the completion value of this script.
+    }
+    report('window.prufe is held by the page and cannot be replaced; the engine is at '
+      + 'globalThis[Symbol.for("prufe")] (or inject into an isolated world)');
+  }
+  return api;
+})();

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Installs everything prufe builds and tests with, on a fresh Debian machine (as root), and is a
+# fast no-op when all is present: each step checks first and acts only on what is missing.
+# Nothing is fetched but from the package registries (crates.io, npm, PyPI, Debian); no
+# browser is downloaded: the tests use Debian's Chromium at /usr/bin/chromium.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+export PUPPETEER_SKIP_DOWNLOAD=1
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export DEBIAN_FRONTEND=noninteractive
+
+started=$SECONDS
+
+step() {
+  printf 'setup: %-34s %s\n' "$1" "$2"
+}
+
+fail() {
+  printf 'setup: error: %s\n' "$1" >&2
+  exit 1
+}
+
+# Rust: the wasm32 target and the lint/format components.
+command -v rustup >/dev/null || fail "rustup is required (the Rust toolchain is managed by rustup)"
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rust target wasm32-unknown-unknown" "present"
+else
+  step "rust target wasm32-unknown-unknown" "installing"
+  rustup target add wasm32-unknown-unknown
+fi
+installed_components=$(rustup component list --installed)
+for component in clippy rustfmt; do
+  if grep -q "^$component" <<<"$installed_components"; then
+    step "rust component $component" "present"
+  else
+    step "rust component $component" "installing"
+    rustup component add "$component"
+  fi
+done
+
+# Debian packages: Chromium and ChromeDriver (apt-get update only when one is missing).
+missing=()
+for package in chromium chromium-driver; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  step "debian chromium chromium-driver" "present ($(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
+else
+  step "debian ${missing[*]}" "installing"
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock. `--locked` is not used:
+# the CLI's own lock file does not resolve against the current registry index.
+pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[[ -n "$pinned" ]] || fail "wasm-bindgen is not in Cargo.lock"
+if [[ "$(wasm-bindgen --version 2>/dev/null)" == "wasm-bindgen $pinned" ]] &&
+  [[ "$(wasm-bindgen-test-runner --version 2>/dev/null)" == *"$pinned"* ]]; then
+  step "wasm-bindgen-cli $pinned" "present"
+else
+  step "wasm-bindgen-cli $pinned" "installing from crates.io (a few minutes)"
+  cargo install --quiet --force wasm-bindgen-cli --version "=$pinned"
+fi
+
+# wasm-pack, built from source (its prebuilt-binary installer reaches beyond the registries).
+if command -v wasm-pack >/dev/null; then
+  step "wasm-pack" "present ($(wasm-pack --version | awk '{print $2}'))"
+else
+  step "wasm-pack" "installing from crates.io (a few minutes)"
+  cargo install --quiet wasm-pack --locked || cargo install --quiet wasm-pack
+fi
+
+# npm packages from package-lock.json; reinstalled only when package.json or the lock changed.
+command -v node >/dev/null || fail "Node.js 20 or newer is required"
+command -v npm >/dev/null || fail "npm is required"
+lock_hash=$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)
+stamp=node_modules/.prufe-setup
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$lock_hash" ]]; then
+  step "npm packages" "present"
+else
+  step "npm packages" "installing (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  echo "$lock_hash" >"$stamp"
+fi
+
+# Python driver test: the playwright package (its driver only, never `playwright install`).
+python=$(command -v python3 || true)
+[[ -n "$python" ]] || fail "python3 is required"
+if "$python" - tests/python/requirements.txt <<'EOF'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, wanted = line.split("==")
+    try:
+        if version(name) != wanted:
+            sys.exit(1)
+    except PackageNotFoundError:
+        sys.exit(1)
+EOF
+then
+  step "python packages" "present"
+else
+  step "python packages" "installing (pip)"
+  "$python" -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+fi
+
+step "done" "in $((SECONDS - started)) s"

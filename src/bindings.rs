@@ -1,0 +1,217 @@
+//! The `#[wasm_bindgen]` exports behind `window.prufe`: deserialise, call `core` or `dom`,
+//! serialise, one line each. Errors are converted once, by [`IntoJs`], into a JS `Error`
+//! named `PrufeError` carrying `.code`, `.message` and, for ambiguity, `.candidates`.
+//!
+//! Results are serialised JSON-compatible: `Option::None` becomes `null` and maps become
+//! plain objects, so what a driver reads is exactly the documented wire form. Untrusted
+//! input (targets, observations, actions coming from a page or an agent) is read as
+//! `serde_json::Value` and validated by core, which answers with typed `INVALID_*` errors.
+
+use crate::core::diff::DiffOptions;
+use crate::core::error::{Error, ErrorCode, Result};
+use crate::core::model::Snapshot;
+use crate::core::resolve;
+use crate::dom;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+type JsResult<T = JsValue> = std::result::Result<T, JsValue>;
+
+/// The one conversion of results and errors to JS.
+pub trait IntoJs<T> {
+    fn into_js(self) -> JsResult<T>;
+}
+
+impl<T: Serialize> IntoJs<JsValue> for Result<T> {
+    fn into_js(self) -> JsResult {
+        self.and_then(|v| to_js(&v)).map_err(|e| js_error(&e))
+    }
+}
+
+/// `Result` of a value that crosses as itself (a string, a live node).
+struct Plain<T>(Result<T>);
+
+impl<T> IntoJs<T> for Plain<T> {
+    fn into_js(self) -> JsResult<T> {
+        self.0.map_err(|e| js_error(&e))
+    }
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("could not serialise a result: {e}")))
+}
+
+/// A JS `Error` with `.code`, `.message` and `.candidates` (when there are any).
+pub fn js_error(e: &Error) -> JsValue {
+    let err = js_sys::Error::new(&e.message);
+    err.set_name("PrufeError");
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code.as_str().into());
+    if !e.candidates.is_empty() {
+        if let Ok(c) = to_js(&e.candidates) {
+            let _ = js_sys::Reflect::set(&err, &"candidates".into(), &c);
+        }
+    }
+    err.into()
+}
+
+/// Reads an optional argument (undefined or null → default) into a typed value.
+fn arg<T: DeserializeOwned + Default>(v: JsValue, code: ErrorCode, what: &str) -> Result<T> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(v).map_err(|e| Error::new(code, format!("{what}: {e}")))
+}
+
+/// Reads untrusted JSON (undefined → null).
+fn json(v: JsValue, code: ErrorCode, what: &str) -> Result<Value> {
+    if v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(v).map_err(|e| Error::new(code, format!("{what} is not plain JSON data: {e}")))
+}
+
+fn string(v: &JsValue, what: &str) -> Result<String> {
+    v.as_string().ok_or_else(|| Error::new(ErrorCode::InvalidArgument, format!("{what} must be a string")))
+}
+
+/// Installs the panic hook and creates the engine (random key, epoch). Idempotent.
+#[wasm_bindgen]
+pub fn init() -> JsResult<()> {
+    console_error_panic_hook::set_once();
+    Plain(dom::init()).into_js()
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::VERSION.to_owned()
+}
+
+#[wasm_bindgen]
+pub fn snapshot(options: JsValue) -> JsResult {
+    arg(options, ErrorCode::InvalidOptions, "snapshot options").and_then(|o| dom::snapshot(&o)).into_js()
+}
+
+#[wasm_bindgen]
+pub fn fingerprint(options: JsValue) -> JsResult<String> {
+    Plain(arg(options, ErrorCode::InvalidOptions, "fingerprint options").and_then(|o| dom::fingerprint(&o))).into_js()
+}
+
+#[wasm_bindgen]
+pub fn diff(before: JsValue, after: JsValue, options: JsValue) -> JsResult {
+    diff_values(before, after, options).into_js()
+}
+
+#[wasm_bindgen]
+pub fn resolve(target: JsValue, options: JsValue) -> JsResult {
+    resolve_values(target, options).into_js()
+}
+
+#[wasm_bindgen]
+pub fn element(reference: JsValue) -> JsResult<web_sys::Element> {
+    Plain(string(&reference, "ref").and_then(|r| dom::element(&r))).into_js()
+}
+
+#[wasm_bindgen]
+pub fn judge(action: JsValue, before: JsValue, after: JsValue, options: JsValue) -> JsResult {
+    judge_values(action, before, after, options).into_js()
+}
+
+#[wasm_bindgen]
+pub fn hash(value: JsValue) -> JsResult<String> {
+    Plain(string(&value, "value").and_then(|v| dom::hash(&v))).into_js()
+}
+
+#[wasm_bindgen]
+pub fn describe(reference: JsValue) -> JsResult {
+    string(&reference, "ref").and_then(|r| dom::describe(&r)).into_js()
+}
+
+#[wasm_bindgen]
+pub fn at(x: JsValue, y: JsValue) -> JsResult {
+    number_pair(&x, &y).and_then(|(x, y)| dom::at(x, y)).into_js()
+}
+
+#[wasm_bindgen]
+pub fn focused() -> JsResult {
+    dom::focused().into_js()
+}
+
+fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {
+    match (x.as_f64(), y.as_f64()) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(Error::new(ErrorCode::InvalidArgument, "at(x, y) needs two numbers")),
+    }
+}
+
+fn snapshot_arg(v: JsValue, what: &str) -> Result<Snapshot> {
+    resolve::snapshot_from_value(&json(v, ErrorCode::InvalidSnapshot, what)?)
+}
+
+fn diff_values(before: JsValue, after: JsValue, options: JsValue) -> Result<crate::core::diff::Diff> {
+    let before = snapshot_arg(before, "before")?;
+    let after = snapshot_arg(after, "after")?;
+    let opts: DiffOptions = arg(options, ErrorCode::InvalidOptions, "diff options")?;
+    Ok(crate::core::diff::diff(&before, &after, &opts))
+}
+
+/// `resolve(target, { observation?, expected? })`; without an observation, a fresh snapshot.
+fn resolve_values(target: JsValue, options: JsValue) -> Result<resolve::Resolution> {
+    let target = json(target, ErrorCode::InvalidTarget, "target")?;
+    let options = json(options, ErrorCode::InvalidOptions, "resolve options")?;
+    let (observation, expected) = match &options {
+        Value::Null => (None, None),
+        Value::Object(map) => {
+            if let Some(unknown) = map.keys().find(|k| *k != "observation" && *k != "expected") {
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    format!("resolve options: unknown key {unknown:?} (allowed: observation, expected)"),
+                ));
+            }
+            (map.get("observation").filter(|v| !v.is_null()), map.get("expected").filter(|v| !v.is_null()))
+        }
+        _ => return Err(Error::new(ErrorCode::InvalidOptions, "resolve options must be an object")),
+    };
+    match observation {
+        Some(obs) => resolve::resolve_value(&target, obs, expected),
+        None => {
+            let fresh = dom::snapshot(&dom::Options::default())?;
+            let expected = expected.map(|v| resolve::context_from_value(v, "expected")).transpose()?;
+            resolve::resolve(&resolve::Target::from_value(&target)?, &fresh, expected.as_ref())
+        }
+    }
+}
+
+/// A sensitive fill's plaintext `value` is replaced by its keyed hash before core sees it,
+/// and never returned.
+fn hash_sensitive_value(action: &mut Value) -> Result<()> {
+    let Some(obj) = action.as_object_mut() else { return Ok(()) };
+    let sensitive = obj.get("target").and_then(|t| t.get("sensitive")).and_then(Value::as_bool) == Some(true)
+        || obj.get("sensitive").and_then(Value::as_bool) == Some(true);
+    if sensitive {
+        if let Some(Value::String(plain)) = obj.remove("value") {
+            obj.insert("valueHash".into(), Value::String(dom::hash(&plain)?));
+        }
+    }
+    Ok(())
+}
+
+fn judge_values(action: JsValue, before: JsValue, after: JsValue, options: JsValue) -> Result<Value> {
+    let mut action = json(action, ErrorCode::InvalidAction, "action")?;
+    hash_sensitive_value(&mut action)?;
+    let before = snapshot_arg(before, "before")?;
+    let after = snapshot_arg(after, "after")?;
+    let options = json(options, ErrorCode::InvalidOptions, "judge options")?;
+    pending::judge(&action, &before, &after, &options)
+}
+
+/// Stand-in until `core::judge` lands.
+mod pending {
+    use super::*;
+
+    pub fn judge(_action: &Value, _before: &Snapshot, _after: &Snapshot, _options: &Value) -> Result<Value> {
+        Err(Error::new(ErrorCode::Internal, "judge is not available in this build"))
+    }
+}

@@ -1,0 +1,437 @@
+//! The in-page observation engine: the only code that names web-sys.
+//!
+//! Every entry point runs the same walk ([`walk`]) in one of three modes, so a fingerprint,
+//! a snapshot and a single-element look-up taken at the same moment can never disagree:
+//! - [`snapshot`]: full records (refs, viewport, focus);
+//! - [`fingerprint`]: the same records, hashed into a short string and dropped (nothing is
+//!   serialised, nothing crosses to JS but the string);
+//! - [`describe`], [`element`], [`at`], [`focused`]: records for a few target nodes only.
+//!
+//! Engine state (the document's random key, epoch, refs) lives in one value per wasm
+//! instance, that is per document: a new document loads a new instance, so the epoch changes.
+
+pub mod js;
+mod name;
+mod refs;
+mod role;
+mod walk;
+
+use crate::core::diff::region_matches;
+use crate::core::error::{Error, ErrorCode, Result};
+use crate::core::fingerprint::Fingerprint;
+use crate::core::identity::Identity;
+use crate::core::model::{limits, Context, Element, Snapshot, Text};
+use serde::Deserialize;
+use std::cell::RefCell;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Node};
+
+pub use walk::deepest_focus;
+
+/// Options of `snapshot` and `fingerprint` (`prufe.snapshot(options)`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Options {
+    pub tab: Option<String>,
+    pub max_elements: Option<f64>,
+    pub budget_ms: Option<f64>,
+    /// Refs of this document or CSS selectors whose elements (and descendants) are sensitive.
+    #[serde(default)]
+    pub sensitive: Vec<String>,
+    /// Keep only elements and texts whose region starts with one of these.
+    #[serde(default)]
+    pub regions: Vec<String>,
+    /// Drop elements and texts whose region starts with one of these.
+    #[serde(default)]
+    pub ignore_regions: Vec<String>,
+}
+
+struct Engine {
+    strings: &'static walk::Strings,
+    pseudo: walk::PseudoScan,
+    key: [u8; 16],
+    epoch: u64,
+    tab: String,
+    snapshots: u64,
+    refs: refs::Refs,
+}
+
+thread_local! {
+    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+}
+
+fn window() -> Result<web_sys::Window> {
+    web_sys::window().ok_or_else(|| Error::new(ErrorCode::Internal, "no window: the engine runs in a page"))
+}
+
+fn document() -> Result<Document> {
+    window()?.document().ok_or_else(|| Error::new(ErrorCode::Internal, "no document"))
+}
+
+impl Engine {
+    fn new() -> Result<Engine> {
+        let win = window()?;
+        let mut bytes = [0u8; 24];
+        let crypto = win.crypto().map_err(|_| Error::new(ErrorCode::Internal, "crypto is unavailable"))?;
+        crypto
+            .get_random_values_with_u8_array(&mut bytes)
+            .map_err(|_| Error::new(ErrorCode::Internal, "crypto.getRandomValues failed"))?;
+        let mut key = [0u8; 16];
+        key.copy_from_slice(&bytes[..16]);
+        let origin = win.performance().map(|p| p.time_origin()).unwrap_or(0.0).max(0.0);
+        let noise = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or([0; 8]));
+        // timeOrigin in ms × 2048 plus 11 random bits stays an exact JS integer until 2109.
+        let epoch = (origin.floor() as u64) * 2048 + (noise & 0x7ff);
+        let tag = base36(epoch.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40, 4);
+        let strings: &'static walk::Strings = Box::leak(Box::new(walk::Strings::new()));
+        Ok(Engine {
+            strings,
+            pseudo: walk::PseudoScan::new(),
+            key,
+            epoch,
+            tab: format!("t-{tag}"),
+            snapshots: 0,
+            refs: refs::Refs::new(tag),
+        })
+    }
+
+    fn context(&mut self, tab: Option<&str>) -> Context {
+        self.snapshots += 1;
+        Context {
+            tab: tab.map(str::to_owned).unwrap_or_else(|| self.tab.clone()),
+            epoch: self.epoch,
+            snapshot: format!("s{}", self.snapshots),
+        }
+    }
+
+    fn walk_options(&self, opts: &Options) -> Result<walk::WalkOptions> {
+        let max_elements = match opts.max_elements {
+            None => limits::DEFAULT_SNAPSHOT_ELEMENTS,
+            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => (n as usize).min(limits::MAX_ELEMENTS),
+            Some(n) => {
+                return Err(Error::new(ErrorCode::InvalidOptions, format!("maxElements must be a non-negative integer, got {n}")))
+            }
+        };
+        let budget_ms = match opts.budget_ms {
+            None => limits::DEFAULT_BUDGET_MS,
+            Some(b) if b.is_finite() && b > 0.0 => b,
+            Some(b) => return Err(Error::new(ErrorCode::InvalidOptions, format!("budgetMs must be a positive number, got {b}"))),
+        };
+        if let Some(tab) = &opts.tab {
+            if tab.is_empty() || tab.chars().count() > 200 {
+                return Err(Error::new(ErrorCode::InvalidOptions, "tab must be a non-empty string of at most 200 characters"));
+            }
+        }
+        let mut declared = None;
+        let mut selectors = Vec::new();
+        if !opts.sensitive.is_empty() {
+            let set = js_sys::Set::new(&JsValue::UNDEFINED);
+            let doc = document()?;
+            for s in &opts.sensitive {
+                match self.refs.parse(s) {
+                    Ok(index) => {
+                        if let Some(node) = self.refs.node(index) {
+                            set.add(&node);
+                        }
+                    }
+                    // A ref of an older document names no node here.
+                    Err(true) => {}
+                    Err(false) => {
+                        js::query_all(doc.unchecked_ref(), s).map_err(|_| {
+                            Error::new(ErrorCode::InvalidOptions, format!("sensitive: {s:?} is neither a ref nor a valid CSS selector"))
+                        })?;
+                        selectors.push(s.clone());
+                    }
+                }
+            }
+            declared = Some(set);
+        }
+        Ok(walk::WalkOptions { max_elements, budget_ms, declared, selectors })
+    }
+
+    fn walk<'a>(&'a self, mode: walk::Mode, opts: &'a walk::WalkOptions, targets: Option<js_sys::Set>) -> Result<walk::Walk<'a>> {
+        let doc = document()?;
+        let mut w = walk::Walk::new(self.strings, mode, opts, &self.pseudo, self.key);
+        w.targets = targets;
+        w.run(&doc);
+        Ok(w)
+    }
+
+    /// Records of the given nodes (those that are observable), in walk order, with refs.
+    fn find(&mut self, nodes: &[web_sys::Element]) -> Result<Vec<Element>> {
+        let set = js_sys::Set::new(&JsValue::UNDEFINED);
+        for n in nodes {
+            set.add(n);
+        }
+        let opts = walk::WalkOptions {
+            max_elements: limits::MAX_ELEMENTS,
+            budget_ms: limits::DEFAULT_BUDGET_MS,
+            declared: None,
+            selectors: Vec::new(),
+        };
+        let found = {
+            let w = self.walk(walk::Mode::Find, &opts, Some(set))?;
+            w.found.into_iter().collect::<Vec<_>>()
+        };
+        Ok(found
+            .into_iter()
+            .map(|f| {
+                let mut r = f.record;
+                if let Some(node) = &f.node {
+                    r.reference = self.refs.assign(node, identity32(&r));
+                }
+                r
+            })
+            .collect())
+    }
+}
+
+fn identity32(e: &Element) -> u32 {
+    Identity::of(e).hash64() as u32
+}
+
+fn base36(mut n: u64, digits: usize) -> String {
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = vec![b'0'; digits];
+    for slot in out.iter_mut().rev() {
+        *slot = ALPHABET[(n % 36) as usize];
+        n /= 36;
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
+    ENGINE.with(|cell| {
+        let mut guard = cell
+            .try_borrow_mut()
+            .map_err(|_| Error::new(ErrorCode::Internal, "prufe was called again from inside one of its own calls"))?;
+        if guard.is_none() {
+            *guard = Some(Engine::new()?);
+        }
+        match guard.as_mut() {
+            Some(engine) => f(engine),
+            None => Err(Error::new(ErrorCode::Internal, "engine not initialised")),
+        }
+    })
+}
+
+/// Creates the engine (random key, epoch). Safe to call more than once.
+pub fn init() -> Result<()> {
+    with_engine(|_| Ok(()))
+}
+
+fn keep_region(opts: &Options, region: &str) -> bool {
+    (opts.regions.is_empty() || opts.regions.iter().any(|p| region_matches(region, p)))
+        && !opts.ignore_regions.iter().any(|p| region_matches(region, p))
+}
+
+/// `prufe.snapshot(options)`.
+pub fn snapshot(opts: &Options) -> Result<Snapshot> {
+    with_engine(|eng| {
+        let wopts = eng.walk_options(opts)?;
+        let (found, texts, has_more) = {
+            let w = eng.walk(walk::Mode::Snapshot, &wopts, None)?;
+            (w.found, w.texts, w.has_more)
+        };
+        let mut elements = Vec::with_capacity(found.len());
+        for f in found {
+            if !keep_region(opts, &f.record.region) {
+                continue;
+            }
+            let mut r = f.record;
+            if let Some(node) = &f.node {
+                r.reference = eng.refs.assign(node, identity32(&r));
+            }
+            elements.push(r);
+        }
+        let texts: Vec<Text> = texts.into_iter().filter(|t| keep_region(opts, &t.region)).collect();
+        Ok(Snapshot { context: eng.context(opts.tab.as_deref()), has_more, elements, texts })
+    })
+}
+
+/// `prufe.fingerprint(options)`: equals `core::fingerprint::of_snapshot` of the snapshot
+/// taken with the same options at the same moment.
+pub fn fingerprint(opts: &Options) -> Result<String> {
+    with_engine(|eng| {
+        let wopts = eng.walk_options(opts)?;
+        let w = eng.walk(walk::Mode::Fingerprint, &wopts, None)?;
+        let mut fp = Fingerprint::default();
+        for f in &w.found {
+            if keep_region(opts, &f.record.region) {
+                fp.add_element(&f.record);
+            }
+        }
+        for t in &w.texts {
+            if keep_region(opts, &t.region) {
+                fp.add_text(t);
+            }
+        }
+        fp.set_has_more(w.has_more);
+        Ok(fp.finish())
+    })
+}
+
+/// The live node of a ref, checked: `STALE_REFERENCE` when it belongs to an older document,
+/// is gone or no longer observable; `TARGET_CHANGED` when it now shows something else.
+pub fn element(reference: &str) -> Result<web_sys::Element> {
+    with_engine(|eng| {
+        let index = match eng.refs.parse(reference) {
+            Ok(i) => i,
+            Err(true) => {
+                return Err(Error::new(
+                    ErrorCode::StaleReference,
+                    format!("{reference} belongs to an older document: take a new snapshot"),
+                ))
+            }
+            Err(false) => return Err(Error::new(ErrorCode::InvalidArgument, format!("{reference:?} is not a ref"))),
+        };
+        let gone = || Error::new(ErrorCode::StaleReference, format!("{reference} is gone from the page: take a new snapshot"));
+        let node = eng.refs.node(index).ok_or_else(gone)?;
+        if !js::is_connected(node.unchecked_ref::<Node>()) {
+            return Err(gone());
+        }
+        let entry = eng.refs.entry(&node).ok_or_else(gone)?;
+        let changed = || {
+            Error::new(
+                ErrorCode::TargetChanged,
+                format!("the node of {reference} now shows something else (a recycled node): resolve the target again"),
+            )
+        };
+        if entry.index != index {
+            return Err(changed());
+        }
+        let set = [node.clone()];
+        let records = {
+            let opts = walk::WalkOptions {
+                max_elements: limits::MAX_ELEMENTS,
+                budget_ms: limits::DEFAULT_BUDGET_MS,
+                declared: None,
+                selectors: Vec::new(),
+            };
+            let targets = js_sys::Set::new(&JsValue::UNDEFINED);
+            targets.add(&set[0]);
+            let w = eng.walk(walk::Mode::Find, &opts, Some(targets))?;
+            w.found.into_iter().map(|f| f.record).collect::<Vec<_>>()
+        };
+        let record = records.into_iter().next().ok_or_else(|| {
+            Error::new(ErrorCode::StaleReference, format!("{reference} is no longer observable (hidden from assistive technology)"))
+        })?;
+        if identity32(&record) != entry.identity {
+            return Err(changed());
+        }
+        Ok(node)
+    })
+}
+
+/// The current record of a live ref, or `None` when the ref is stale. A node whose identity
+/// changed is given a new ref (the record says which).
+pub fn describe(reference: &str) -> Result<Option<Element>> {
+    with_engine(|eng| {
+        let index = match eng.refs.parse(reference) {
+            Ok(i) => i,
+            Err(true) => return Ok(None),
+            Err(false) => return Err(Error::new(ErrorCode::InvalidArgument, format!("{reference:?} is not a ref"))),
+        };
+        let Some(node) = eng.refs.node(index) else { return Ok(None) };
+        if !js::is_connected(node.unchecked_ref::<Node>()) {
+            return Ok(None);
+        }
+        Ok(eng.find(&[node])?.pop())
+    })
+}
+
+/// The record of one live node, if it is observable (its ref is assigned as in a snapshot).
+pub fn record_of(node: &web_sys::Element) -> Result<Option<Element>> {
+    with_engine(|eng| Ok(eng.find(std::slice::from_ref(node))?.pop()))
+}
+
+/// The observable element under a viewport point, through open shadow roots and same-origin
+/// frames: the deepest observable element among the hit element and its composed ancestors.
+pub fn at(x: f64, y: f64) -> Result<Option<Element>> {
+    if !x.is_finite() || !y.is_finite() {
+        return Err(Error::new(ErrorCode::InvalidArgument, "at(x, y) needs two finite numbers"));
+    }
+    let doc = document()?;
+    let Some(hit) = hit_test(&doc, x, y) else { return Ok(None) };
+    let chain = composed_ancestors(&hit);
+    with_engine(|eng| Ok(eng.find(&chain)?.pop()))
+}
+
+/// The focused observable element (through shadow roots and same-origin frames), or its
+/// nearest observable ancestor.
+pub fn focused() -> Result<Option<Element>> {
+    let doc = document()?;
+    let Some(focus) = walk::deepest_focus(&doc) else { return Ok(None) };
+    let chain = composed_ancestors(&focus);
+    with_engine(|eng| Ok(eng.find(&chain)?.pop()))
+}
+
+/// Keyed hash of a value with this document's key (compare with `valueHash`).
+pub fn hash(value: &str) -> Result<String> {
+    with_engine(|eng| Ok(crate::core::redact::keyed_hash(&eng.key, value)))
+}
+
+/// This document's epoch.
+pub fn epoch() -> Result<u64> {
+    with_engine(|eng| Ok(eng.epoch))
+}
+
+fn hit_test(doc: &Document, x: f64, y: f64) -> Option<web_sys::Element> {
+    let (mut x, mut y) = (x, y);
+    let mut el = js::element_from_point(doc.unchecked_ref(), x, y)?;
+    for _ in 0..64 {
+        if let Some(root) = js::shadow_root(&el) {
+            if let Some(inner) = js::element_from_point(&root, x, y) {
+                if !js::same(&inner, &el) {
+                    el = inner;
+                    continue;
+                }
+            }
+        }
+        let local = js::local_name(&el);
+        if local == "iframe" || local == "frame" {
+            if let Some(inner_doc) = js::content_document(&el) {
+                let rect = js::rect(&el);
+                x -= rect.left() + js::client_left(&el);
+                y -= rect.top() + js::client_top(&el);
+                if let Some(inner) = js::element_from_point(inner_doc.unchecked_ref(), x, y) {
+                    el = inner;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    Some(el)
+}
+
+/// The element and its ancestors in the composed tree (slots, shadow hosts, frame elements).
+fn composed_ancestors(start: &web_sys::Element) -> Vec<web_sys::Element> {
+    let mut out = vec![start.clone()];
+    let mut node: Node = start.clone().unchecked_into();
+    for _ in 0..100_000 {
+        let next: Option<Node> = if let Some(slot) = js::assigned_slot(&node) {
+            Some(slot.unchecked_into())
+        } else {
+            match js::parent_node(&node) {
+                Some(p) => match js::node_type(&p) {
+                    js::ELEMENT_NODE => Some(p),
+                    // Shadow root: continue at its host.
+                    11 => js::host(&p).map(|h| h.unchecked_into()),
+                    // Document: continue at the frame element of its window, if same-origin.
+                    9 => js::default_view(p.unchecked_ref())
+                        .and_then(|w| js::frame_element(&w))
+                        .map(|f| f.unchecked_into()),
+                    _ => None,
+                },
+                None => None,
+            }
+        };
+        let Some(n) = next else { break };
+        if js::node_type(&n) == js::ELEMENT_NODE {
+            out.push(n.clone().unchecked_into());
+        }
+        node = n;
+    }
+    out
+}

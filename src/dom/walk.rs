@@ -1,0 +1,1017 @@
+//! The one walk over the composed tree that snapshot, fingerprint and the single-element
+//! look-ups (`describe`, `element`, `at`, `focused`) all share, so they can never disagree.
+//!
+//! Shape of the walk, and why:
+//! - Iterative, with an explicit stack of sibling cursors: 10,000-deep nesting costs heap, not
+//!   the wasm stack.
+//! - Composed order: an open shadow root's children replace the host's light children, a slot
+//!   yields its flattened assigned nodes (or its fallback content), a same-origin iframe yields
+//!   its document. A cross-origin frame and a closed shadow root are reported `opaque`.
+//! - Each element costs one `matches()` against [`RELEVANT`]: a plain `div` or `span` (no
+//!   semantic tag, no attribute the engine reads) is never asked its tag or attributes; only
+//!   its shadow root and first child are read. A relevant element reads its tag once and only
+//!   the attributes its role needs.
+//! - `aria-hidden="true"` and `inert` subtrees are pruned once. Elements hidden by CSS stay in
+//!   the walk and are reported with `visible: false` (SPEC DIFFERENCE to an accessibility
+//!   tree, which drops them: resolve must see a hidden duplicate to exclude it, and a menu that
+//!   opens shows as states changing). The walk does not ask every element for its style to
+//!   prune `display: none` subtrees early: on ordinary pages that check costs more than the
+//!   hidden content it would skip.
+//! - Context that the role, region and sensitivity depend on travels down in [`Ctx`] (shared
+//!   by `Rc` between siblings) instead of being recomputed from ancestors per element.
+//! - Secrets: on entering each document or shadow root one `querySelectorAll` collects the
+//!   values of its sensitive fields; every string is scrubbed once the walk has seen them all.
+
+use super::js;
+use super::name::{self, Namer};
+use super::role::{self, Attrs, RoleCtx, TableKind, Tag, A};
+use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACTED};
+use crate::core::redact::{self, Redactor};
+use crate::core::text::{cap, normalize_whitespace};
+use js_sys::{JsString, Object};
+use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Node};
+
+/// Tags with a role, a region or a walk rule of their own, and the attributes the engine
+/// reads. An element matching none of them is walked through without a single probe.
+const RELEVANT: &str = "a,area,article,aside,button,datalist,details,dialog,fieldset,figure,footer,form,\
+h1,h2,h3,h4,h5,h6,head,header,hgroup,hr,iframe,frame,img,input,li,main,math,menu,meter,nav,ol,optgroup,\
+option,output,p,progress,search,section,select,slot,summary,svg,table,tbody,thead,tfoot,td,th,tr,textarea,\
+ul,address,[role],[aria-hidden],[inert],[data-ap-region],[data-ap-sensitive],[data-ap-watch],[aria-live],\
+[aria-disabled]";
+
+/// Attributes that change what an element is or how it is named: an element matching none
+/// is never asked for any of them.
+const SPECIAL: &str = "[role],[aria-hidden],[inert],[aria-label],[aria-labelledby],[aria-disabled],[aria-checked],\
+[aria-pressed],[aria-selected],[aria-expanded],[aria-level],[aria-valuetext],[aria-valuenow],[aria-live],[title],\
+[placeholder],[data-ap-region],[data-ap-sensitive],[data-ap-watch]";
+
+/// Subtrees that are not observable at all.
+const PRUNE: &str = "[aria-hidden=\"true\" i],[inert]";
+
+/// Global ARIA attributes and focusability: a `role=none` on such an element is ignored.
+// https://www.w3.org/TR/wai-aria-1.2/#global_states
+const GLOBAL_ARIA: &str = "[tabindex],[contenteditable],[aria-label],[aria-labelledby],[aria-describedby],\
+[aria-live],[aria-atomic],[aria-busy],[aria-controls],[aria-current],[aria-details],[aria-flowto],\
+[aria-haspopup],[aria-invalid],[aria-keyshortcuts],[aria-owns],[aria-relevant],[aria-roledescription]";
+
+/// First pass for secrets: every field whose value may be sensitive (filtered in Rust).
+const SENSITIVE_FIELDS: &str = "input[type=password i],input[autocomplete],textarea[autocomplete],\
+select[autocomplete],[data-ap-sensitive] input,[data-ap-sensitive] textarea,[data-ap-sensitive] select,\
+input[data-ap-sensitive],textarea[data-ap-sensitive],select[data-ap-sensitive]";
+
+/// Interned JS strings and option objects, created once per engine.
+pub struct Strings {
+    attrs: Vec<JsString>,
+    tag_map: js_sys::Map,
+    tags: Vec<Tag>,
+    pub special: JsString,
+    pub labels_probe: JsString,
+    pub disabled_probe: JsString,
+    pub relevant: JsString,
+    pub prune: JsString,
+    pub global_aria: JsString,
+    pub disabled: JsString,
+    pub sensitive_attr: JsString,
+    pub sensitive_fields: JsString,
+    pub in_sensitive: JsString,
+    pub selected_option: JsString,
+    pub vis: JsValue,
+    pub flatten: JsValue,
+    pub before: JsString,
+    pub after: JsString,
+    pub content: JsString,
+}
+
+impl Strings {
+    pub fn new() -> Strings {
+        let vis = Object::new();
+        let _ = js_sys::Reflect::set(&vis, &"visibilityProperty".into(), &JsValue::TRUE);
+        let flatten = Object::new();
+        let _ = js_sys::Reflect::set(&flatten, &"flatten".into(), &JsValue::TRUE);
+        let tag_map = js_sys::Map::new();
+        for (i, name) in role::TAG_NAMES.iter().enumerate() {
+            tag_map.set(&JsValue::from_str(name), &JsValue::from_f64(i as f64));
+        }
+        Strings {
+            attrs: A::ALL.iter().map(|a| JsString::from(a.as_str())).collect(),
+            tag_map,
+            tags: role::TAG_NAMES.iter().map(|n| Tag::parse(n)).collect(),
+            special: SPECIAL.into(),
+            labels_probe: "label".into(),
+            disabled_probe: "[disabled]".into(),
+            relevant: RELEVANT.into(),
+            prune: PRUNE.into(),
+            global_aria: GLOBAL_ARIA.into(),
+            disabled: ":disabled".into(),
+            sensitive_attr: "data-ap-sensitive".into(),
+            sensitive_fields: SENSITIVE_FIELDS.into(),
+            in_sensitive: "[data-ap-sensitive] *,[data-ap-sensitive]".into(),
+            selected_option: "[aria-selected=\"true\" i]".into(),
+            vis: vis.into(),
+            flatten: flatten.into(),
+            before: "::before".into(),
+            after: "::after".into(),
+            content: "content".into(),
+        }
+    }
+
+    fn attr(&self, a: A) -> &JsString {
+        &self.attrs[a as usize]
+    }
+
+    /// The element's tag: its `localName` stays a JS string and is looked up in a JS map,
+    /// so no string is copied into wasm for the tags the engine knows.
+    pub fn tag_of(&self, node: &web_sys::Element) -> Tag {
+        let name = js::local_name_js(node);
+        match self.tag_map.get(&name).as_f64() {
+            Some(i) => self.tags[i as usize],
+            None => match name.as_string() {
+                Some(n) if n.contains('-') => Tag::Custom,
+                _ => Tag::Other,
+            },
+        }
+    }
+}
+
+/// One element with its tag read once; attributes, shadow root and child count read on
+/// demand and at most once.
+pub struct El<'a> {
+    pub s: &'a Strings,
+    pub node: &'a web_sys::Element,
+    pub tag: Tag,
+    special: Cell<Option<bool>>,
+    children: Cell<Option<u32>>,
+    shadow: OnceCell<Option<Node>>,
+    kind: OnceCell<String>,
+}
+
+impl<'a> El<'a> {
+    pub fn new(s: &'a Strings, node: &'a web_sys::Element) -> Self {
+        El {
+            s,
+            node,
+            tag: s.tag_of(node),
+            special: Cell::new(None),
+            children: Cell::new(None),
+            shadow: OnceCell::new(),
+            kind: OnceCell::new(),
+        }
+    }
+
+    /// Has one of the ARIA or engine attributes ([`SPECIAL`]); one `matches()` call.
+    pub fn special(&self) -> bool {
+        if let Some(v) = self.special.get() {
+            return v;
+        }
+        let v = js::matches_js(self.node, &self.s.special);
+        self.special.set(Some(v));
+        v
+    }
+
+    /// Number of child elements (light DOM).
+    pub fn child_count(&self) -> u32 {
+        if let Some(n) = self.children.get() {
+            return n;
+        }
+        let n = if self.tag.is_leaf() { 0 } else { js::child_element_count(self.node) };
+        self.children.set(Some(n));
+        n
+    }
+
+    /// The open shadow root, asked only of elements that may have one.
+    pub fn shadow(&self) -> Option<&Node> {
+        self.shadow
+            .get_or_init(|| if self.tag.can_host_shadow() { js::shadow_root(self.node) } else { None })
+            .as_ref()
+    }
+
+    /// `<input type>`, trimmed and lowercased ("" when absent).
+    pub fn input_type(&self) -> &str {
+        self.kind.get_or_init(|| self.get(A::Type).map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default())
+    }
+
+    /// Hidden to accname and to a person: `aria-hidden`, no box, or `visibility: hidden`.
+    pub fn is_hidden(&self) -> bool {
+        (self.special() && js::matches_js(self.node, &self.s.prune)) || !js::check_visibility(self.node, &self.s.vis)
+    }
+}
+
+impl Attrs for El<'_> {
+    fn get(&self, a: A) -> Option<String> {
+        if a.is_special() && !self.special() {
+            return None;
+        }
+        js::attr(self.node, self.s.attr(a))
+    }
+
+    fn has(&self, a: A) -> bool {
+        if a.is_special() && !self.special() {
+            return false;
+        }
+        js::has_attr(self.node, self.s.attr(a))
+    }
+}
+
+/// What the walk produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Full records, with viewport, focus and live nodes for refs.
+    Snapshot,
+    /// Only what the fingerprint hashes: no rects, no focus, no nodes kept.
+    Fingerprint,
+    /// Records only for the nodes in `Walk::targets` (single-element look-ups).
+    Find,
+}
+
+/// Limits and caller choices for one walk.
+pub struct WalkOptions {
+    pub max_elements: usize,
+    pub budget_ms: f64,
+    /// Caller-declared sensitive nodes (from refs and selectors), if any.
+    pub declared: Option<js_sys::Set>,
+    /// Selectors declared sensitive, re-applied in each shadow root and frame.
+    pub selectors: Vec<String>,
+}
+
+/// An observable element found by the walk, with its live node where the mode keeps it.
+pub struct Found {
+    pub record: Element,
+    pub node: Option<web_sys::Element>,
+}
+
+/// Inherited walk context; shared between siblings.
+#[derive(Clone, Default)]
+struct Ctx {
+    base: Rc<str>,
+    list: Option<Rc<str>>,
+    frame: Rc<str>,
+    region: Rc<str>,
+    doc: usize,
+    sensitive: bool,
+    aria_disabled: bool,
+    in_text: bool,
+    /// What the current tree scope (document or shadow root) contains at all.
+    scope: Scope,
+}
+
+/// Features of one tree scope, probed once on entering it, that let the walk skip whole
+/// classes of per-element calls (no `<label>` → no `labels` look-up, no `[disabled]` →
+/// no `:disabled` match).
+#[derive(Clone, Copy, Default)]
+struct Scope {
+    labels: bool,
+    disabled: bool,
+}
+
+impl Ctx {
+    fn compose(&mut self) {
+        let mut r = String::new();
+        if !self.frame.is_empty() {
+            r.push_str("frame[");
+            r.push_str(&self.frame);
+            r.push(']');
+        }
+        if !self.base.is_empty() {
+            if !r.is_empty() {
+                r.push('/');
+            }
+            r.push_str(&self.base);
+        }
+        if let Some(list) = &self.list {
+            if !r.is_empty() {
+                r.push('/');
+            }
+            r.push_str("list:");
+            r.push_str(list);
+        }
+        self.region = r.into();
+    }
+}
+
+/// A document being walked (the top one or a same-origin frame's).
+struct DocInfo {
+    width: f64,
+    height: f64,
+    /// The frame element is hidden: nothing inside is visible.
+    hidden: bool,
+    /// The frame element intersects its parent's viewport.
+    in_view: bool,
+    /// Iframes met so far in this document (frame position paths).
+    iframes: u32,
+}
+
+enum Cursor {
+    Siblings(Option<web_sys::Element>),
+    List(js_sys::Array, u32),
+}
+
+impl Cursor {
+    fn next(&mut self) -> Option<web_sys::Element> {
+        match self {
+            Cursor::Siblings(slot) => {
+                let current = slot.take()?;
+                *slot = js::next_element_sibling(&current);
+                Some(current)
+            }
+            Cursor::List(array, i) => {
+                while *i < array.length() {
+                    let v = array.get(*i);
+                    *i += 1;
+                    if let Ok(e) = v.dyn_into::<Object>() {
+                        return Some(e.unchecked_into());
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+struct Level {
+    cursor: Cursor,
+    ctx: Rc<Ctx>,
+    role: RoleCtx,
+}
+
+/// Caches whether any style sheet has `::before`/`::after` rules, keyed on each sheet's rule
+/// count so unchanged sheets are not read again. Lives as long as the engine.
+pub struct PseudoScan {
+    seen: js_sys::WeakMap,
+}
+
+impl PseudoScan {
+    pub fn new() -> Self {
+        PseudoScan { seen: js_sys::WeakMap::new() }
+    }
+
+    /// Whether some sheet of `root` (a document or shadow root) may generate content.
+    fn scan(&self, root: &Node) -> bool {
+        let sheets = js::style_sheets(root);
+        for i in 0..sheets.list_length() {
+            if self.sheet(&sheets.list_item(i)) {
+                return true;
+            }
+        }
+        let adopted = js::adopted_style_sheets(root);
+        if let Some(array) = adopted.dyn_ref::<js_sys::Array>() {
+            for sheet in array.iter() {
+                if self.sheet(&sheet) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn sheet(&self, sheet: &JsValue) -> bool {
+        let Ok(obj) = sheet.clone().dyn_into::<Object>() else { return false };
+        let rules = match js::css_rules(sheet) {
+            Ok(r) => r,
+            // Cross-origin sheet: its rules cannot be read, so assume the worst.
+            Err(_) => return true,
+        };
+        let n = rules.list_length();
+        if let Some(cached) = self.seen.get(&obj).as_f64() {
+            let cached = cached as u64;
+            if cached >> 1 == n as u64 {
+                return cached & 1 == 1;
+            }
+        }
+        let found = (0..n).any(|i| {
+            let text = js::css_text(&rules.list_item(i));
+            text.contains(":before") || text.contains(":after")
+        });
+        self.seen.set(&obj, &JsValue::from_f64(((n as u64) << 1 | found as u64) as f64));
+        found
+    }
+}
+
+/// One walk. Construct, [`Walk::run`], then read `found`, `texts`, `has_more`.
+pub struct Walk<'a> {
+    s: &'a Strings,
+    mode: Mode,
+    opts: &'a WalkOptions,
+    namer: Namer<'a>,
+    pseudo_scan: &'a PseudoScan,
+    pub redactor: Redactor,
+    pub found: Vec<Found>,
+    pub texts: Vec<Text>,
+    pub has_more: bool,
+    /// Find mode: the nodes to report.
+    pub targets: Option<js_sys::Set>,
+    docs: Vec<DocInfo>,
+    focused: Option<web_sys::Element>,
+    observed: usize,
+    visited: usize,
+    deadline: f64,
+    key: [u8; 16],
+}
+
+impl<'a> Walk<'a> {
+    pub fn new(s: &'a Strings, mode: Mode, opts: &'a WalkOptions, pseudo_scan: &'a PseudoScan, key: [u8; 16]) -> Self {
+        Walk {
+            s,
+            mode,
+            opts,
+            namer: Namer::new(s, false),
+            pseudo_scan,
+            redactor: Redactor::default(),
+            found: Vec::new(),
+            texts: Vec::new(),
+            has_more: false,
+            targets: None,
+            docs: Vec::new(),
+            focused: None,
+            observed: 0,
+            visited: 0,
+            deadline: 0.0,
+            key,
+        }
+    }
+
+    /// Walks `doc` (and its same-origin frames), then scrubs every string of secrets.
+    pub fn run(&mut self, doc: &Document) {
+        self.deadline = js::now() + self.opts.budget_ms;
+        if self.mode != Mode::Fingerprint {
+            self.focused = deepest_focus(doc);
+        }
+        let mut stack: Vec<Level> = Vec::new();
+        if let Some(level) = self.enter_document(doc, Rc::from(""), false, true) {
+            stack.push(level);
+        }
+        while let Some(level) = stack.last_mut() {
+            let Some(node) = level.cursor.next() else {
+                stack.pop();
+                continue;
+            };
+            self.visited += 1;
+            if self.visited % 64 == 0 && js::now() > self.deadline {
+                self.has_more = true;
+                break;
+            }
+            let ctx = level.ctx.clone();
+            let rc = level.role;
+            if let Some(children) = self.visit(node, ctx, rc) {
+                stack.push(children);
+            }
+            if self.has_more {
+                break;
+            }
+        }
+        self.scrub();
+    }
+
+    fn enter_document(&mut self, doc: &Document, frame: Rc<str>, hidden: bool, in_view: bool) -> Option<Level> {
+        let view = js::default_view(doc);
+        let (width, height) = view.as_ref().map(|v| (js::inner_width(v), js::inner_height(v))).unwrap_or((0.0, 0.0));
+        self.docs.push(DocInfo { width, height, hidden, in_view, iframes: 0 });
+        let root: &Node = doc.unchecked_ref();
+        let scope = self.enter_root(root);
+        let top = js::document_element(doc)?;
+        let mut ctx = Ctx { frame, doc: self.docs.len() - 1, scope, ..Default::default() };
+        ctx.compose();
+        Some(Level { cursor: Cursor::Siblings(Some(top)), ctx: Rc::new(ctx), role: RoleCtx::default() })
+    }
+
+    /// First pass over a document or shadow root: secrets, declared selectors, pseudo
+    /// content, and the scope's features.
+    fn enter_root(&mut self, root: &Node) -> Scope {
+        let fields = js::query_all_js(root, &self.s.sensitive_fields);
+        for i in 0..fields.length() {
+            let Some(field) = fields.item(i) else { continue };
+            let f = El::new(self.s, &field);
+            let flagged = redact::is_sensitive_input_type(f.input_type())
+                || redact::is_sensitive_autocomplete(&f.get(A::Autocomplete).unwrap_or_default())
+                || js::matches_js(&field, &self.s.in_sensitive);
+            if flagged {
+                self.add_secret_of(&f);
+            }
+        }
+        if let Some(declared) = &self.opts.declared {
+            for sel in &self.opts.selectors {
+                if let Ok(list) = js::query_all(root, sel) {
+                    for i in 0..list.length() {
+                        if let Some(e) = list.item(i) {
+                            declared.add(&e);
+                            let el = El::new(self.s, &e);
+                            self.add_secret_of(&el);
+                        }
+                    }
+                }
+            }
+        }
+        if !self.namer.pseudo && self.pseudo_scan.scan(root) {
+            self.namer.pseudo = true;
+        }
+        Scope {
+            labels: js::query_one_js(root, &self.s.labels_probe).is_some(),
+            disabled: js::query_one_js(root, &self.s.disabled_probe).is_some(),
+        }
+    }
+
+    fn add_secret_of(&mut self, f: &El) {
+        if let Some(v) = field_value(f) {
+            self.redactor.add_secret(&v);
+        }
+    }
+
+    /// Counts an observable element against the cap; false once the cap is passed.
+    fn admit(&mut self) -> bool {
+        self.observed += 1;
+        if self.observed > self.opts.max_elements {
+            self.has_more = true;
+            return false;
+        }
+        true
+    }
+
+    fn wanted(&self, node: &web_sys::Element) -> bool {
+        match (&self.targets, self.mode) {
+            (Some(t), Mode::Find) => t.has(node),
+            _ => true,
+        }
+    }
+
+    /// Visits one element; returns the level of its children, if any.
+    fn visit(&mut self, node: web_sys::Element, mut ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+        if let Some(declared) = &self.opts.declared {
+            if !ctx.sensitive && declared.has(&node) {
+                ctx = Rc::new(Ctx { sensitive: true, ..(*ctx).clone() });
+            }
+        }
+        if !js::matches_js(&node, &self.s.relevant) {
+            return self.plain(node, ctx, rc);
+        }
+        let el = El::new(self.s, &node);
+        if el.tag.is_skipped() || (el.special() && js::matches_js(&node, &self.s.prune)) {
+            return None;
+        }
+        let tag = el.tag;
+        let needs_name = matches!(tag, Tag::Section | Tag::Form) || (tag == Tag::Aside && rc.in_section);
+        let author = if needs_name { Some(self.namer.author_name(&el)) } else { None };
+        let named = author.as_ref().is_some_and(|n| !n.is_empty());
+        let s = self.s;
+        let decided = role::compute_role(tag, &el, &rc, &mut || named, &mut || js::matches_js(&node, &s.global_aria));
+        let role = decided.role;
+
+        // Context for this element and its descendants.
+        let parent_in_text = ctx.in_text;
+        let mut changed: Option<Ctx> = None;
+        fn edit(changed: &mut Option<Ctx>, ctx: &Rc<Ctx>) -> Ctx {
+            changed.take().unwrap_or_else(|| (**ctx).clone())
+        }
+        let mut region_attr = None;
+        if el.special() {
+            if !ctx.aria_disabled && el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+                let mut c = edit(&mut changed, &ctx);
+                c.aria_disabled = true;
+                changed = Some(c);
+            }
+            if !ctx.sensitive && js::has_attr(&node, &self.s.sensitive_attr) {
+                let mut c = edit(&mut changed, &ctx);
+                c.sensitive = true;
+                changed = Some(c);
+            }
+            region_attr = el.get(A::DataApRegion);
+        }
+        let mut landmark_name: Option<String> = None;
+        if let Some(value) = region_attr {
+            let mut c = edit(&mut changed, &ctx);
+            c.base = normalize_whitespace(&value).into_owned().into();
+            c.list = None;
+            c.compose();
+            changed = Some(c);
+        } else if role.is_landmark() {
+            let label = match author {
+                Some(a) => a,
+                None => self.namer.author_name(&el),
+            };
+            // `form` and `region` are landmarks only with a name.
+            if !matches!(role, Role::Form | Role::Region) || !label.is_empty() {
+                let mut c = edit(&mut changed, &ctx);
+                c.base = if label.is_empty() {
+                    role.as_str().into()
+                } else {
+                    format!("{}[{}]", role.as_str(), cap(&label, limits::MAX_TEXT_CHARS)).into()
+                };
+                c.list = None;
+                c.compose();
+                changed = Some(c);
+            }
+            landmark_name = Some(label);
+        } else if is_list_like(role) {
+            let id = el.get(A::Id).filter(|v| !v.trim().is_empty());
+            let label = id.or_else(|| el.get(A::AriaLabel).filter(|v| !v.trim().is_empty()));
+            if let Some(label) = label {
+                let mut c = edit(&mut changed, &ctx);
+                c.list = Some(cap(&normalize_whitespace(&label), limits::MAX_TEXT_CHARS).into_owned().into());
+                c.compose();
+                changed = Some(c);
+            }
+        }
+        let text_kind = text_kind(&el, role);
+        if text_kind.is_some_and(|k| k != TextKind::Paragraph) && !parent_in_text {
+            let mut c = edit(&mut changed, &ctx);
+            c.in_text = true;
+            changed = Some(c);
+        }
+        if let Some(c) = changed {
+            ctx = Rc::new(c);
+        }
+
+        // Visibility, asked only when something is reported.
+        let observable = role::is_observable(role);
+        let doc_hidden = self.docs[ctx.doc].hidden;
+        let mut visible_cache: Option<bool> = None;
+        let mut visible = |node: &web_sys::Element| -> bool {
+            *visible_cache.get_or_insert_with(|| !doc_hidden && js::check_visibility(node, &s.vis))
+        };
+
+        // Running text, unless inside another live region (which already reports it).
+        if let Some(kind) = text_kind {
+            if !parent_in_text && self.mode != Mode::Find && visible(&node) {
+                let text = self.namer.content(&el, true);
+                if !text.is_empty() {
+                    self.texts.push(Text {
+                        kind,
+                        text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
+                        region: ctx.region.to_string(),
+                        frame: ctx.frame.to_string(),
+                    });
+                }
+            }
+        }
+
+        let mut opaque = false;
+        let mut frame_doc: Option<(Document, Rc<str>)> = None;
+        if matches!(tag, Tag::Iframe | Tag::Frame) {
+            let info = &mut self.docs[ctx.doc];
+            let position = info.iframes;
+            info.iframes += 1;
+            let path: Rc<str> =
+                if ctx.frame.is_empty() { position.to_string().into() } else { format!("{}.{}", ctx.frame, position).into() };
+            match js::content_document(&node) {
+                Some(d) => frame_doc = Some((d, path)),
+                None => opaque = true,
+            }
+        }
+        if tag == Tag::Custom && el.shadow().is_none() && el.child_count() == 0 && self.is_closed_host(&node) {
+            opaque = true;
+        }
+
+        let mut frame_visible = true;
+        let mut frame_in_view = true;
+        if observable || opaque {
+            if !self.admit() {
+                return None;
+            }
+            let v = visible(&node);
+            if self.wanted(&node) {
+                self.namer.labels = ctx.scope.labels;
+                let found = self.record(&el, role, &ctx, v, opaque, landmark_name);
+                if frame_doc.is_some() {
+                    frame_in_view = found.record.in_viewport || self.mode == Mode::Fingerprint;
+                }
+                self.found.push(found);
+            }
+            frame_visible = v;
+        } else if frame_doc.is_some() {
+            frame_visible = visible(&node);
+        }
+
+        if let Some((doc, path)) = frame_doc {
+            let hidden = doc_hidden || !frame_visible;
+            let mut level = self.enter_document(&doc, path, hidden, frame_in_view)?;
+            if let Some(c) = Rc::get_mut(&mut level.ctx) {
+                c.sensitive = ctx.sensitive;
+            }
+            return Some(level);
+        }
+        let child_rc = child_role_ctx(tag, role, rc, decided.explicit);
+        self.children(&el, ctx, child_rc)
+    }
+
+    /// An element that matched nothing in [`RELEVANT`]: only its children matter, unless it is
+    /// an opaque custom element.
+    fn plain(&mut self, node: web_sys::Element, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+        let child_rc = RoleCtx { parent_is_list: false, parent_list_presentational: false, ..rc };
+        if let Some(shadow) = js::shadow_root(&node) {
+            let scope = self.enter_root(&shadow);
+            let first = js::first_element_child(&shadow)?;
+            return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: child_rc });
+        }
+        let first = js::first_element_child(&node);
+        if first.is_none() {
+            let local = js::local_name(&node);
+            if local.contains('-') && self.is_closed_host(&node) && self.admit() && self.wanted(&node) {
+                let el = El::new(self.s, &node);
+                let v = !self.docs[ctx.doc].hidden && js::check_visibility(&node, &self.s.vis);
+                let found = self.record(&el, Role::Generic, &ctx, v, true, None);
+                self.found.push(found);
+            }
+            return None;
+        }
+        Some(Level { cursor: Cursor::Siblings(first), ctx, role: child_rc })
+    }
+
+    fn children(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+        if let Some(root) = el.shadow() {
+            let scope = self.enter_root(root);
+            let first = js::first_element_child(root)?;
+            return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: rc });
+        }
+        if el.tag == Tag::Slot {
+            let assigned = js::assigned_elements(el.node, &self.s.flatten);
+            if assigned.length() > 0 {
+                return Some(Level { cursor: Cursor::List(assigned, 0), ctx, role: rc });
+            }
+        }
+        if el.child_count() == 0 {
+            return None;
+        }
+        let first = js::first_element_child(el.node)?;
+        Some(Level { cursor: Cursor::Siblings(Some(first)), ctx, role: rc })
+    }
+
+    /// A custom element without an open shadow root or child elements whose content is
+    /// nevertheless rendered from somewhere we cannot read: a closed shadow root. Heuristic:
+    /// it has a box, and either no light content at all or light text that is not rendered.
+    fn is_closed_host(&self, node: &web_sys::Element) -> bool {
+        let rect = js::rect(node);
+        if rect.right() - rect.left() <= 0.0 || rect.bottom() - rect.top() <= 0.0 {
+            return false;
+        }
+        let light = js::text_content(node.unchecked_ref()).unwrap_or_default();
+        if light.trim().is_empty() {
+            return true;
+        }
+        js::inner_text(node).unwrap_or_default().trim().is_empty()
+    }
+
+    fn record(&mut self, el: &El, role: Role, ctx: &Ctx, visible: bool, opaque: bool, landmark: Option<String>) -> Found {
+        let node = el.node;
+        let mut r = Element { role, opaque, visible, ..Default::default() };
+        r.name = match landmark {
+            // A landmark's name is its author name, already computed for its region.
+            Some(name) => name,
+            None if opaque && role == Role::Generic => self.namer.author_name(el),
+            None => self.namer.name(el, role, visible),
+        };
+        r.name = cap(&r.name, limits::MAX_TEXT_CHARS).into_owned();
+        if r.name.is_empty() && role::uses_text(role) {
+            let text = self.namer.content(el, visible);
+            if !text.is_empty() {
+                r.text = Some(cap(&text, limits::MAX_TEXT_CHARS).into_owned());
+            }
+        }
+        r.region = ctx.region.to_string();
+        r.frame = ctx.frame.to_string();
+        r.disabled = ctx.aria_disabled
+            || el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            || (el.tag.is_form_control() && ctx.scope.disabled && js::matches_js(node, &self.s.disabled));
+        if role == Role::Link {
+            r.href = el.get(A::Href);
+        }
+        states(el, role, &mut r);
+        if let Tag::H(level) = el.tag {
+            r.level = Some(level);
+        }
+        if role == Role::Heading {
+            if let Some(l) = el.get(A::AriaLevel).and_then(|v| v.trim().parse::<u8>().ok()).filter(|l| *l >= 1) {
+                r.level = Some(l);
+            } else if r.level.is_none() {
+                r.level = Some(2);
+            }
+        }
+        let sensitive_field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select)
+            && (redact::is_sensitive_input_type(el.input_type())
+                || redact::is_sensitive_autocomplete(&el.get(A::Autocomplete).unwrap_or_default()));
+        r.sensitive = ctx.sensitive || sensitive_field;
+        let field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select);
+        if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
+            let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
+                el.get(A::AriaValuetext).or_else(|| el.get(A::AriaValuenow))
+            } else {
+                field_value(el)
+            };
+            if let Some(raw) = raw {
+                if r.sensitive {
+                    self.redactor.add_secret(&raw);
+                    r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
+                    r.value = Some(if raw.is_empty() { String::new() } else { REDACTED.to_owned() });
+                } else {
+                    r.value = Some(cap(&raw, limits::MAX_TEXT_CHARS).into_owned());
+                }
+            }
+        }
+        let keep = self.mode != Mode::Fingerprint;
+        if self.mode != Mode::Fingerprint {
+            let doc = &self.docs[ctx.doc];
+            if visible && doc.in_view {
+                let rect = js::rect(node);
+                let (l, t, rt, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
+                r.in_viewport = rt > 0.0 && b > 0.0 && l < doc.width && t < doc.height && (rt > l || b > t);
+            }
+            if let Some(f) = &self.focused {
+                r.focused = js::same(f, node);
+            }
+        }
+        Found { record: r, node: if keep { Some(node.clone()) } else { None } }
+    }
+
+    /// Replaces every echo of a secret in every string the walk produced.
+    fn scrub(&mut self) {
+        if self.redactor.is_empty() {
+            return;
+        }
+        let r = &self.redactor;
+        let fix = |s: &mut String| {
+            if let std::borrow::Cow::Owned(o) = r.scrub(s) {
+                *s = o;
+            }
+        };
+        for f in &mut self.found {
+            let e = &mut f.record;
+            fix(&mut e.name);
+            fix(&mut e.region);
+            if let Some(t) = &mut e.text {
+                fix(t);
+            }
+            if let Some(v) = &mut e.value {
+                fix(v);
+            }
+            if let Some(h) = &mut e.href {
+                fix(h);
+            }
+        }
+        for t in &mut self.texts {
+            fix(&mut t.text);
+            fix(&mut t.region);
+        }
+    }
+
+}
+
+/// The current value of a form field, as text (`select`: its chosen option's label).
+pub fn field_value(el: &El) -> Option<String> {
+    match el.tag {
+        Tag::Select => name::selected_option_label(el.node).or(Some(String::new())),
+        Tag::Input | Tag::Textarea | Tag::Output => js::value(el.node).as_string(),
+        _ => None,
+    }
+}
+
+fn states(el: &El, role: Role, r: &mut Element) {
+    let node = el.node;
+    if role::has_checked(role) {
+        let native = el.tag == Tag::Input && matches!(el.input_type(), "checkbox" | "radio");
+        r.checked = Some(if native && el.get(A::AriaChecked).is_none() {
+            if js::indeterminate(node) {
+                Tristate::Mixed
+            } else {
+                js::checked(node).into()
+            }
+        } else {
+            tristate(el.get(A::AriaChecked).as_deref())
+        });
+    }
+    if role == Role::Button {
+        if let Some(p) = el.get(A::AriaPressed) {
+            r.pressed = Some(tristate(Some(&p)));
+        }
+    }
+    if el.tag == Tag::Option && role == Role::Option && el.get(A::AriaSelected).is_none() {
+        r.selected = Some(js::selected(node));
+    } else if role::has_selected(role) {
+        r.selected = Some(is_true(el.get(A::AriaSelected).as_deref()));
+    } else if role::may_have_selected(role) {
+        r.selected = el.get(A::AriaSelected).map(|v| is_true(Some(&v)));
+    }
+    if let Some(e) = el.get(A::AriaExpanded) {
+        r.expanded = Some(is_true(Some(&e)));
+    } else if el.tag == Tag::Summary {
+        if let Some(parent) = js::parent_element(node.unchecked_ref()) {
+            if js::local_name(&parent) == "details" {
+                r.expanded = Some(js::open(&parent));
+            }
+        }
+    }
+}
+
+fn tristate(v: Option<&str>) -> Tristate {
+    match v.map(|s| s.trim().to_ascii_lowercase()) {
+        Some(s) if s == "true" => Tristate::True,
+        Some(s) if s == "mixed" => Tristate::Mixed,
+        _ => Tristate::False,
+    }
+}
+
+fn is_true(v: Option<&str>) -> bool {
+    v.is_some_and(|s| s.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Lists whose `id`/`aria-label` becomes the `/list:` suffix of a region.
+fn is_list_like(role: Role) -> bool {
+    matches!(
+        role,
+        Role::List | Role::Listbox | Role::Grid | Role::Table | Role::Tree | Role::Treegrid | Role::Menu | Role::Menubar
+    )
+}
+
+/// Running text kinds: `data-ap-watch` wins, then live-region roles, then `aria-live`.
+fn text_kind(el: &El, role: Role) -> Option<TextKind> {
+    if el.has(A::DataApWatch) {
+        return Some(TextKind::Watch);
+    }
+    match role {
+        Role::Paragraph => Some(TextKind::Paragraph),
+        Role::Status => Some(TextKind::Status),
+        Role::Alert => Some(TextKind::Alert),
+        Role::Log => Some(TextKind::Log),
+        Role::Marquee | Role::Timer => Some(TextKind::Other),
+        _ => match el.get(A::AriaLive).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("polite") => Some(TextKind::Status),
+            Some("assertive") => Some(TextKind::Alert),
+            _ => None,
+        },
+    }
+}
+
+/// Role context for the children of an element.
+fn child_role_ctx(tag: Tag, role: Role, rc: RoleCtx, explicit: bool) -> RoleCtx {
+    let mut c = RoleCtx { parent_is_list: false, parent_list_presentational: false, ..rc };
+    if matches!(tag, Tag::Article | Tag::Aside | Tag::Nav | Tag::Section)
+        || matches!(role, Role::Article | Role::Complementary | Role::Navigation | Role::Region)
+    {
+        c.in_section = true;
+    }
+    if tag == Tag::Main || role == Role::Main {
+        c.in_main = true;
+    }
+    if tag == Tag::Table || matches!(role, Role::Table | Role::Grid | Role::Treegrid) {
+        c.table = match role {
+            Role::Grid | Role::Treegrid => TableKind::Grid,
+            Role::None if tag == Tag::Table => TableKind::Presentational,
+            Role::Table => TableKind::Table,
+            _ if tag == Tag::Table => TableKind::Table,
+            _ => c.table,
+        };
+    }
+    if matches!(tag, Tag::Ul | Tag::Ol | Tag::Menu) {
+        if role == Role::None {
+            c.parent_list_presentational = true;
+        } else {
+            c.parent_is_list = role == Role::List;
+        }
+    } else if role == Role::List && explicit {
+        c.parent_is_list = true;
+    }
+    c.in_select = match tag {
+        Tag::Select | Tag::Datalist => true,
+        Tag::Optgroup => rc.in_select,
+        _ => false,
+    };
+    c
+}
+
+fn with_scope(ctx: Rc<Ctx>, scope: Scope) -> Rc<Ctx> {
+    Rc::new(Ctx { scope, ..(*ctx).clone() })
+}
+
+/// The focused element through shadow roots and same-origin frames.
+pub fn deepest_focus(doc: &Document) -> Option<web_sys::Element> {
+    let mut current = js::active_element(doc.unchecked_ref())?;
+    for _ in 0..64 {
+        if let Some(root) = js::shadow_root(&current) {
+            if let Some(inner) = js::active_element(&root) {
+                current = inner;
+                continue;
+            }
+        }
+        let local = js::local_name(&current);
+        if local == "iframe" || local == "frame" {
+            if let Some(d) = js::content_document(&current) {
+                if let Some(inner) = js::active_element(d.unchecked_ref()) {
+                    if local_is_body(&inner) {
+                        return Some(current);
+                    }
+                    current = inner;
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    if local_is_body(&current) {
+        return None;
+    }
+    Some(current)
+}
+
+fn local_is_body(e: &web_sys::Element) -> bool {
+    let l = js::local_name(e);
+    l == "body" || l == "html"
+}

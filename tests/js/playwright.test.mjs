@@ -1,0 +1,304 @@
+// prufe through Playwright for Node (playwright-core driving /usr/bin/chromium):
+// `addInitScript({ path })` before any page script, evaluation into a loaded page, double
+// injection, pages that claim `window.prufe`, a CSP that refuses WebAssembly, and the
+// asynchronous fallback when a synchronous compile is refused.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { verifiedClickPlaywright } from './examples/verified-click.mjs';
+import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, JUDGE_MISSING, bundleSource, crateVersion, judgeProbe, serve } from './support/env.mjs';
+
+const CSP_PAGE = '/drivers/csp-no-wasm.html';
+let browser;
+let server;
+
+before(async () => {
+  server = await serve({ headers: { [CSP_PAGE]: { 'content-security-policy': "script-src 'self'" } } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page in its own context; page errors and console errors are collected for assertions. */
+async function openPage(t) {
+  const context = await browser.newContext();
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  const warnings = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  const requests = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  return { page, problems, warnings, requests };
+}
+
+/** False only while the engine build answers `judge` with "not available in this build". */
+async function judgeAvailable(page) {
+  return page.evaluate(judgeProbe);
+}
+
+/** The state a test reads back from the page once `prufe.ready` settled. */
+function readState() {
+  return (async () => {
+    const descriptor = Object.getOwnPropertyDescriptor(window, 'prufe');
+    let ready;
+    try {
+      await prufe.ready;
+      ready = 'resolved';
+    } catch (error) {
+      ready = `rejected ${error.code}`;
+    }
+    return {
+      version: prufe.version,
+      ready,
+      writable: descriptor.writable,
+      configurable: descriptor.configurable,
+      frozen: Object.isFrozen(prufe),
+      methods: Object.keys(prufe).filter((key) => typeof prufe[key] === 'function').sort(),
+    };
+  })();
+}
+
+describe('Playwright addInitScript', () => {
+  test('installs window.prufe before page scripts; ready resolves and version is the crate version', async (t) => {
+    const { page, problems, requests } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const state = await page.evaluate(readState);
+    assert.equal(state.version, crateVersion());
+    assert.equal(state.ready, 'resolved');
+    assert.equal(state.writable, false);
+    assert.equal(state.configurable, false);
+    assert.equal(state.frozen, true);
+    assert.deepEqual(state.methods, ['at', 'describe', 'diff', 'element', 'fingerprint', 'focused', 'hash', 'judge', 'resolve', 'snapshot']);
+    assert.deepEqual(problems, []);
+    // The engine loads nothing: the only requests are the page's own.
+    assert.deepEqual(requests.filter((path) => path !== '/favicon.ico'), ['/drivers/basic.html']);
+  });
+
+  test('answers right after injection: a script that runs next can call the engine synchronously', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.addInitScript(() => {
+      try {
+        window.earlyFingerprint = typeof prufe.fingerprint();
+      } catch (error) {
+        window.earlyFingerprint = `threw ${error.code}`;
+      }
+    });
+    await page.goto(server.url('/drivers/basic.html'));
+    assert.equal(await page.evaluate(() => window.earlyFingerprint), 'string');
+    assert.deepEqual(problems, []);
+  });
+
+  test('leaks no global besides prufe', async (t) => {
+    const { page: bare } = await openPage(t);
+    await bare.goto(server.url('/drivers/basic.html'));
+    const baseline = await bare.evaluate(() => Object.getOwnPropertyNames(window));
+    const { page } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const names = await page.evaluate(() => Object.getOwnPropertyNames(window));
+    assert.deepEqual(names.filter((name) => !baseline.includes(name)), ['prufe']);
+    assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined');
+  });
+
+  test('snapshot sees the page and errors carry a code', async (t) => {
+    const { page } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      const snapshot = prufe.snapshot();
+      let stale;
+      try {
+        prufe.element('no-such-ref');
+      } catch (error) {
+        stale = { code: error.code, isError: error instanceof Error, message: error.message };
+      }
+      return {
+        greet: snapshot.elements.filter((e) => e.role === 'button' && e.name === 'Greet').length,
+        context: Object.keys(snapshot.context).sort(),
+        stale,
+      };
+    });
+    assert.equal(result.greet, 1);
+    assert.deepEqual(result.context, ['epoch', 'snapshot', 'tab']);
+    assert.equal(result.stale.isError, true);
+    assert.match(result.stale.code, /^[A-Z_]+$/);
+    assert.ok(result.stale.message.length > 0);
+  });
+});
+
+describe('Playwright into a loaded page', () => {
+  test('evaluating the bundle into an already loaded page installs the engine', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.goto(server.url('/drivers/basic.html'));
+    assert.equal(await page.evaluate(() => typeof window.prufe), 'undefined');
+    await page.evaluate((source) => { (0, eval)(source); }, bundleSource());
+    const state = await page.evaluate(readState);
+    assert.equal(state.version, crateVersion());
+    assert.equal(state.ready, 'resolved');
+    assert.deepEqual(problems, []);
+  });
+
+  test('injecting twice is harmless: the first engine stays, nothing is thrown', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const same = await page.evaluate(async (source) => {
+      const first = window.prufe;
+      const returned = (0, eval)(source);
+      await prufe.ready;
+      return { same: first === window.prufe, returnedSame: returned === first, fingerprint: typeof prufe.fingerprint() };
+    }, bundleSource());
+    assert.deepEqual(same, { same: true, returnedSame: true, fingerprint: 'string' });
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('Playwright and pages that claim window.prufe', () => {
+  test('a page assigning its own window.prufe after injection does not replace the engine', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/spoof-prufe.html'));
+    const state = await page.evaluate(readState);
+    assert.equal(await page.evaluate(() => window.spoofOutcome), 'ignored');
+    assert.equal(state.version, crateVersion());
+    assert.equal(state.ready, 'resolved');
+    assert.equal(await page.evaluate(() => Array.isArray(prufe.snapshot().elements)), true);
+    assert.deepEqual(problems, []);
+  });
+
+  test('evaluated into a page that already set window.prufe, the engine takes the name', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.goto(server.url('/drivers/spoof-prufe.html'));
+    assert.equal(await page.evaluate(() => window.prufe.version), 'spoofed');
+    await page.evaluate((source) => { (0, eval)(source); }, bundleSource());
+    const state = await page.evaluate(readState);
+    assert.equal(state.version, crateVersion());
+    assert.equal(state.configurable, false);
+    assert.deepEqual(problems, []);
+  });
+
+  test('a page that locked window.prufe keeps it; the engine is reachable and the conflict reported', async (t) => {
+    const { page, problems, warnings } = await openPage(t);
+    await page.goto(server.url('/drivers/spoof-locked.html'));
+    assert.equal(await page.evaluate(() => window.lockOutcome), 'locked');
+    const result = await page.evaluate(async (source) => {
+      const returned = (0, eval)(source);
+      const engine = globalThis[Symbol.for('prufe')];
+      await engine.ready;
+      return { page: window.prufe.version, engine: engine.version, returned: returned === engine };
+    }, bundleSource());
+    assert.deepEqual(result, { page: 'locked', engine: crateVersion(), returned: true });
+    assert.ok(warnings.some((text) => text.includes('window.prufe is held by the page')), warnings.join('\n'));
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('Playwright and WebAssembly refused', () => {
+  test('a CSP without wasm-unsafe-eval rejects ready with WASM_BLOCKED and calls throw it, never crash', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url(CSP_PAGE));
+    const result = await page.evaluate(async () => {
+      let ready;
+      try {
+        await prufe.ready;
+        ready = 'resolved';
+      } catch (error) {
+        ready = { code: error.code, isError: error instanceof Error };
+      }
+      let call;
+      try {
+        prufe.snapshot();
+        call = 'returned';
+      } catch (error) {
+        call = error.code;
+      }
+      return { ready, call, version: prufe.version };
+    });
+    assert.deepEqual(result, { ready: { code: 'WASM_BLOCKED', isError: true }, call: 'WASM_BLOCKED', version: crateVersion() });
+    assert.deepEqual(problems.filter((p) => p.startsWith('pageerror')), []);
+  });
+
+  test('with bypassCSP the engine runs on that page', async (t) => {
+    const context = await browser.newContext({ bypassCSP: true });
+    t.after(() => context.close());
+    const page = await context.newPage();
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url(CSP_PAGE));
+    const buttons = await page.evaluate(async () => {
+      await prufe.ready;
+      return prufe.snapshot().elements.filter((e) => e.role === 'button').map((e) => e.name);
+    });
+    assert.deepEqual(buttons, ['Save']);
+  });
+
+  test('when the synchronous compile is refused, calls throw NOT_READY until ready resolves', async (t) => {
+    const { page, problems } = await openPage(t);
+    // Chromium refuses large synchronous compiles on the main thread with a RangeError.
+    await page.addInitScript(() => {
+      const Module = WebAssembly.Module;
+      const refusing = function () {
+        throw new RangeError('WebAssembly.Module(): buffer size is larger than the limit');
+      };
+      refusing.prototype = Module.prototype;
+      WebAssembly.Module = refusing;
+    });
+    await page.addInitScript({ path: BUNDLE });
+    await page.addInitScript(() => {
+      try {
+        prufe.fingerprint();
+        window.early = 'answered';
+      } catch (error) {
+        window.early = error.code;
+      }
+    });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      return { early: window.early, later: typeof prufe.fingerprint() };
+    });
+    assert.deepEqual(result, { early: 'NOT_READY', later: 'string' });
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('Playwright verified click with the in-page API', () => {
+  test('a recycled row is caught: MISMATCH naming the neighbour that landed in the cart', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/recycled-list.html'));
+    if (!(await judgeAvailable(page))) return t.skip(JUDGE_MISSING);
+    const verdict = await verifiedClickPlaywright(page, { role: 'button', name: 'Add Shirt M' });
+    assert.equal(verdict.verdict, 'MISMATCH', verdict.reason);
+    assert.match(`${verdict.attributedTo?.name} ${verdict.reason}`, /Trousers L/);
+    assert.ok(verdict.diff.lines.some((line) => line.includes('Trousers L')), verdict.diff.lines.join('\n'));
+    assert.ok(!verdict.diff.lines.some((line) => line.includes('appeared') && line.includes('Shirt M')));
+    assert.deepEqual(problems, []);
+  });
+
+  test('an honest click is confirmed: MATCH', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/shop.html'));
+    if (!(await judgeAvailable(page))) return t.skip(JUDGE_MISSING);
+    const verdict = await verifiedClickPlaywright(page, { role: 'button', name: 'Add Shirt M' });
+    assert.equal(verdict.verdict, 'MATCH', verdict.reason);
+    assert.ok(verdict.diff.lines.some((line) => line.includes('Shirt M')), verdict.diff.lines.join('\n'));
+    assert.deepEqual(problems, []);
+  });
+});

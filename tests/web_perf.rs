@@ -1,0 +1,145 @@
+//! Cost of the engine on a generated page of about 3,000 observable elements, next to a plain
+//! JS TreeWalker attribute hash over the same page (the page shape of `scripts/bench.mjs`).
+//! Meaningful in a release build: `wasm-pack test --release --headless --chrome . --test web_perf`.
+//! The assertions are sanity bounds; `make bench` holds the figures.
+#![cfg(target_arch = "wasm32")]
+
+mod web_support;
+
+use prufe::core::fingerprint::of_snapshot;
+use prufe::dom::{self, Options};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_support::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn bench_page(n: usize) -> String {
+    let blocks = (n / 10).max(1);
+    let landmarks = [("header", ""), ("nav", " aria-label=\"Primary\""), ("main", ""), ("aside", " aria-label=\"Related\""), ("footer", "")];
+    let mut parts: Vec<Vec<String>> = vec![Vec::new(); landmarks.len()];
+    for i in 0..blocks {
+        let share = if i % 10 < 6 { 2 } else { [0, 1, 3, 4][i % 4] };
+        parts[share].push(format!(
+            "<section aria-label=\"Block {i}\"><h2>Block {i}</h2>\
+<ul id=\"list-{i}\"><li>Item {i}.1</li><li>Item {i}.2</li><li>Item {i}.3</li><li>Item {i}.4</li></ul>\
+<button type=\"button\">Add {i}</button> <button type=\"button\" aria-pressed=\"false\">Star {i}</button>\
+<a href=\"#item-{i}\">Details {i}</a> <label>Quantity {i} <input type=\"number\" value=\"{}\"></label></section>",
+            i % 7
+        ));
+    }
+    landmarks.iter().zip(parts).map(|((tag, attrs), p)| format!("<{tag}{attrs}>{}</{tag}>", p.join(""))).collect()
+}
+
+const PLAIN_WALK: &str = r#"
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  let h = 0x811c9dc5;
+  const mix = (s) => { for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193); };
+  for (let node = walker.currentNode; node; node = walker.nextNode()) {
+    mix(node.tagName);
+    for (const a of node.attributes) { mix(a.name); mix(a.value); }
+  }
+  return (h >>> 0).toString(16);
+"#;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    xs[xs.len() / 2]
+}
+
+fn time(runs: usize, mut f: impl FnMut()) -> f64 {
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let body = document().body().unwrap();
+    let mut times = Vec::new();
+    for i in 0..runs + 2 {
+        body.set_attribute("data-bench-tick", &i.to_string()).unwrap();
+        let t0 = perf.now();
+        f();
+        if i >= 2 {
+            times.push(perf.now() - t0);
+        }
+    }
+    median(times)
+}
+
+#[wasm_bindgen_test]
+fn cost_at_3000_elements() {
+    load(&bench_page(3000));
+    let full = Options { max_elements: Some(100_000.0), budget_ms: Some(600_000.0), ..Default::default() };
+    let s = dom::snapshot(&full).unwrap();
+    assert!(s.elements.len() >= 3000, "{} observable elements", s.elements.len());
+    assert_eq!(dom::fingerprint(&full).unwrap(), of_snapshot(&s));
+    let walk = js_sys::Function::new_no_args(PLAIN_WALK);
+    let runs = 21;
+    let plain = time(runs, || {
+        walk.call0(&JsValue::NULL).unwrap();
+    });
+    let fp = time(runs, || {
+        dom::fingerprint(&full).unwrap();
+    });
+    let snap = time(runs, || {
+        dom::snapshot(&full).unwrap();
+    });
+    let opts = serde_wasm_bindgen::to_value(&serde_json::json!({ "maxElements": 100_000, "budgetMs": 600_000 })).unwrap();
+    let snap_js = time(runs, || {
+        prufe::bindings::snapshot(opts.clone()).unwrap();
+    });
+    console_log!(
+        "{} elements: plain walk {plain:.2} ms, fingerprint {fp:.2} ms ({:.2}x), snapshot {snap:.2} ms, snapshot to JS {snap_js:.2} ms",
+        s.elements.len(),
+        fp / plain
+    );
+    assert!(fp < 250.0 && snap_js < 500.0, "fingerprint {fp} ms, snapshot {snap_js} ms");
+}
+
+#[wasm_bindgen_test]
+fn cost_of_single_calls() {
+    use prufe::dom::js;
+    load(&bench_page(3000));
+    let doc = document();
+    let all = doc.query_selector_all("body *").unwrap();
+    let els: Vec<web_sys::Element> = (0..all.length()).map(|i| wasm_bindgen::JsCast::unchecked_into(all.item(i).unwrap())).collect();
+    let n = els.len() as f64;
+    let sel = js_sys::JsString::from("a,button,li,ul,section,h2,input,label");
+    let role = js_sys::JsString::from("role");
+    let vis = js_sys::Object::new();
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let mut report = Vec::new();
+    let mut bench = |label: &str, f: &mut dyn FnMut(&web_sys::Element)| {
+        let t0 = perf.now();
+        for _ in 0..5 {
+            for e in &els {
+                f(e);
+            }
+        }
+        report.push(format!("{label}: {:.0} ns", (perf.now() - t0) * 1e6 / (5.0 * n)));
+    };
+    let mut sink = 0usize;
+    bench("matches", &mut |e| sink += js::matches_js(e, &sel) as usize);
+    bench("localName", &mut |e| sink += js::local_name(e).len());
+    bench("hasAttributes", &mut |e| sink += js::has_attributes(e) as usize);
+    bench("getAttribute(null)", &mut |e| sink += js::attr(e, &role).is_some() as usize);
+    bench("checkVisibility", &mut |e| sink += js::check_visibility(e, &vis) as usize);
+    bench("firstElementChild", &mut |e| sink += js::first_element_child(e).is_some() as usize);
+    bench("nextElementSibling", &mut |e| sink += js::next_element_sibling(e).is_some() as usize);
+    bench("shadowRoot", &mut |e| sink += js::shadow_root(e).is_some() as usize);
+    bench("textContent", &mut |e| sink += js::text_content(e.unchecked_ref()).map(|s| s.len()).unwrap_or(0));
+    bench("labels", &mut |e| sink += js::labels(e).is_some() as usize);
+    bench("Object.is", &mut |e| sink += js::same(e, e) as usize);
+    let js_cost = js_sys::Function::new_no_args(
+        r#"const els = Array.from(document.querySelectorAll('body *')); const out = [];
+        const t = (label, f) => { const t0 = performance.now(); let s = 0; for (let k = 0; k < 5; k++) for (const e of els) s += f(e) ? 1 : 0; out.push(label + ': ' + ((performance.now() - t0) * 1e6 / (5 * els.length)).toFixed(0) + ' ns'); };
+        const opts = {visibilityProperty: true};
+        t('js checkVisibility()', e => e.checkVisibility());
+        t('js checkVisibility(opts)', e => e.checkVisibility(opts));
+        t('js offsetWidth', e => e.offsetWidth);
+        t('js getAttribute', e => e.getAttribute('role'));
+        t('js localName', e => e.localName.length);
+        t('js checkVisibility', e => e.checkVisibility({}));
+        t('js matches', e => e.matches('a,button,li,ul,section,h2,input,label'));
+        return out.join(', ');"#,
+    );
+    console_log!("{}", js_cost.call0(&JsValue::NULL).unwrap().as_string().unwrap());
+    console_log!("{} elements; {}; sink {sink}", n, report.join(", "));
+    assert!(sink > 0);
+}
