@@ -11,6 +11,7 @@
 //   node scripts/bench.mjs [--sizes 300,3000,30000] [--runs 15]
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -177,6 +178,8 @@ async function main() {
   const out = (s = '') => { lines.push(s); process.stdout.write(s + '\n'); };
   out(`prufe bench — Chromium ${version}, ${new Date().toISOString()}`);
   out(`bundle js/dist/prufe.js: ${bundle.length} bytes (${gzipSync(bundle).length} gzipped)`);
+  const load = loadavg()[0];
+  out(`machine: ${cpus().length} cores, load average ${load.toFixed(1)}${load > cpus().length ? ' (busy: medians are noisy, run again on an idle machine)' : ''}`);
   out();
   const header = ['median ms', ...results.map((r) => `N=${r.n} (${r.observed.elements} obs, ${r.observed.domElements} DOM)`)];
   out(`| ${header.join(' | ')} |`);
@@ -228,6 +231,7 @@ async function main() {
     date: new Date().toISOString(),
     bundleBytes: bundle.length,
     bundleGzipBytes: gzipSync(bundle).length,
+    loadAverage: loadavg()[0],
     results,
     verdicts,
   }, null, 2) + '\n');

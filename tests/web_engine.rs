@@ -201,7 +201,8 @@ async fn frames_walked_by_position_and_cross_origin_opaque() {
     assert_eq!((hit.name.as_str(), hit.frame.as_str()), ("Pay now", "0"));
 }
 
-const SECRETS: [&str; 7] = [
+const SECRETS: [&str; 8] = [
+    "hidden-pass-42",
     "hunter2secret",
     "4242424242424242",
     "918273",
@@ -236,6 +237,12 @@ fn secrets_are_redacted_everywhere() {
     assert!(try_find(&s, Role::Listitem, "Note: [redacted]").is_some());
     assert_eq!(find(&s, Role::Link, "Reset link").href.as_deref(), Some("/reset?token=[redacted]"));
     assert!(s.texts.iter().any(|t| t.text == "Declared value [redacted] saved"));
+    assert!(s.texts.iter().any(|t| t.text == "Echo of an unobservable field: [redacted]"));
+    assert!(try_find(&s, Role::Textbox, "Unobservable").is_none());
+    // A walk cut short still scrubs echoes of the fields it did not reach.
+    let cut = snap(Options { max_elements: Some(1.0), ..opts.clone() });
+    assert!(cut.has_more);
+    assert_eq!(cut.texts.first().map(|t| t.text.as_str()), Some("Top echo [redacted] before any field"));
     let json = serde_json::to_string(&s).unwrap();
     let fp = dom::fingerprint(&opts).unwrap();
     for secret in SECRETS {

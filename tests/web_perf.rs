@@ -90,6 +90,17 @@ fn cost_at_3000_elements() {
         fp / plain
     );
     assert!(fp < 250.0 && snap_js < 500.0, "fingerprint {fp} ms, snapshot {snap_js} ms");
+    for flags in [0u32, 1, 2, 4, 7, 0] {
+        dom::PROFILE.with(|p| p.set(flags));
+        let fp = time(runs, || {
+            dom::fingerprint(&full).unwrap();
+        });
+        let plain = time(runs, || {
+            walk.call0(&JsValue::NULL).unwrap();
+        });
+        console_log!("flags {flags}: fingerprint {fp:.2} ms, plain {plain:.2}");
+    }
+    dom::PROFILE.with(|p| p.set(0));
 }
 
 #[wasm_bindgen_test]

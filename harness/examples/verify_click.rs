@@ -36,5 +36,8 @@ async fn main() -> prufe_harness::Result<()> {
         Err(error) => print!("✗ {error}\n{}", error.explain()),
     }
     verifier.close().await?;
-    result.map(|_| ())
+    if result.is_err() {
+        std::process::exit(1);
+    }
+    Ok(())
 }

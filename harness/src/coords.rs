@@ -16,18 +16,22 @@
 //! (`prufe.at`). If it is not the one the image showed (a cookie banner slid in, a row was
 //! recycled), the step stops with `TARGET_CHANGED` and nothing is pressed. The two hit tests
 //! (boxes then, `prufe.at` now) can disagree on an unchanged page (a container whose centre
-//! is covered); a disagreement is only a change when the element now under the point was not
-//! under it in the image, or when the boxes taken now give another answer than the boxes
-//! then. The check runs before the pointer moves and again after, right before the press.
+//! is covered, a frame element that snapshots do not list); a disagreement is only a change
+//! when the boxes taken now give another answer than the boxes then, or when the element now
+//! under the point appeared there since. The check runs before the pointer moves and again
+//! after, right before the press.
 //!
 //! **Verification.** `click_at` and `drag_at` run the loop of semantic actions with the
 //! element under the point as the target: stabilise → snapshot → act → stabilise → snapshot
-//! → judge → MATCH | undo (verified) and retry | stop with a typed error. A click on a text
-//! field whose only effect is the focus it takes is MATCH (the judge sees no diff; the focus
-//! is read right after the click). `type` checks, right before inserting, that focus is on
+//! → judge → MATCH | undo (verified) and retry | stop with a typed error. A retry re-checks
+//! the point first; when it now shows something else (a list that recycles its rows on
+//! press), the retry is not made and the undone `VERIFICATION_FAILED` is reported. A click on
+//! a text field whose only effect is the focus it takes is MATCH (the judge sees no diff; the
+//! focus is read right after the click). `type` checks, right before inserting, that focus is on
 //! the intended field (the one the last click or key left focused), then reads the field back
 //! (by keyed hash when sensitive). `key` and `scroll_at` are not judged: a `wait` states what
-//! should follow them.
+//! should follow them. A scroll's `dx`/`dy` are image pixels, scaled like points; its report
+//! names the container under the pointer and its position before and after.
 //!
 //! **Input.** Every press goes through the ledger of `coords::input`: released in reverse
 //! order on success, failure, timeout or cancellation, and the result says whether the
@@ -47,7 +51,8 @@ pub use page::ScrollPosition;
 use crate::arbiter::{self, Question};
 use crate::error::{Error, Result};
 use crate::executor::{
-    drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point, Postcondition, Request,
+    drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point,
+    Postcondition, Request,
 };
 use crate::inject::Engine;
 use crate::observe::{self, Root};
@@ -66,7 +71,6 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt;
-use std::future::Future;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -144,7 +148,15 @@ pub struct Report {
 
 impl Report {
     fn new(action: &'static str) -> Self {
-        Report { action, outcome: None, released: None, observation: None, scroll: None, condition: None, snapshot: None }
+        Report {
+            action,
+            outcome: None,
+            released: None,
+            observation: None,
+            scroll: None,
+            condition: None,
+            snapshot: None,
+        }
     }
 }
 
@@ -184,7 +196,13 @@ impl Failure {
 
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
-        Failure { error, released: None, observation: None, condition: None, last: None }
+        Failure {
+            error,
+            released: None,
+            observation: None,
+            condition: None,
+            last: None,
+        }
     }
 }
 
@@ -198,7 +216,10 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.error)?;
         match self.released {
-            Some(false) => write!(f, " (input release FAILED: a key or button may still be held)"),
+            Some(false) => write!(
+                f,
+                " (input release FAILED: a key or button may still be held)"
+            ),
             _ => Ok(()),
         }
     }
@@ -210,7 +231,7 @@ impl std::error::Error for Failure {
     }
 }
 
-type Step_<T> = std::result::Result<T, Failure>;
+type StepResult<T> = std::result::Result<T, Failure>;
 
 /// The coordinate executor of one verifier's tab. It keeps the latest observation, the
 /// input ledger and the field typing is meant for, across steps.
@@ -279,39 +300,58 @@ impl Executor {
 
     /// Runs one step (see the module docs). The request is validated whole before anything
     /// is sent; every message is scrubbed of the verifier's secrets.
-    pub async fn run(&mut self, v: &mut Verifier, step: &Value) -> Step_<Report> {
-        let request = parse_request(step, self.latest()).map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+    pub async fn run(&mut self, v: &mut Verifier, step: &Value) -> StepResult<Report> {
+        let request =
+            parse_request(step, self.latest()).map_err(|e| Failure::from(e).scrub(v.redactor()))?;
         let result = match request {
             Request::Screenshot { max_width } => {
                 self.max_width = max_width;
-                self.observe(v, true).await.map(|shot| Report { observation: Some(shot), ..Report::new("screenshot") }).map_err(Failure::from)
+                self.observe(v, true)
+                    .await
+                    .map(|shot| Report {
+                        observation: Some(shot),
+                        ..Report::new("screenshot")
+                    })
+                    .map_err(Failure::from)
             }
-            Request::ClickAt { at, button, intent, .. } => {
-                let r = self.pointer_step(v, at, Gesture::Click(button), intent).await;
-                self.finish(v, r).await
+            Request::ClickAt {
+                at, button, intent, ..
+            } => {
+                let r = self
+                    .pointer_step(v, at, Gesture::Click(button), intent)
+                    .await;
+                self.finish(v, r, true).await
             }
-            Request::DragAt { from, to, steps, intent, .. } => {
-                let r = self.pointer_step(v, from, Gesture::Drag { to, steps }, intent).await;
-                self.finish(v, r).await
+            Request::DragAt {
+                from,
+                to,
+                steps,
+                intent,
+                ..
+            } => {
+                let r = self
+                    .pointer_step(v, from, Gesture::Drag { to, steps }, intent)
+                    .await;
+                self.finish(v, r, true).await
             }
             Request::ScrollAt { at, dx, dy, .. } => {
                 let r = self.scroll_step(v, at, dx, dy).await;
-                self.finish(v, r).await
+                self.finish(v, r, true).await
             }
             Request::Type { text, sensitive } => {
                 self.latest = None;
                 let r = self.type_step(v, &text, sensitive).await;
-                self.finish(v, r).await
+                self.finish(v, r, true).await
             }
             Request::Key { chord } => {
                 self.latest = None;
                 let r = self.key_step(v, &chord).await;
-                self.finish(v, r).await
+                self.finish(v, r, true).await
             }
             Request::Wait { until, timeout_ms } => {
                 self.latest = None;
                 let r = self.wait_step(v, &until, timeout_ms).await;
-                self.finish(v, r).await
+                self.finish(v, r, false).await
             }
         };
         v.engine().release_handles().await;
@@ -326,14 +366,51 @@ impl Executor {
         }
     }
 
-    /// Releases anything still held (after a failed release); `true` when nothing is held.
-    pub async fn release_all(&mut self, v: &Verifier) -> bool {
-        release_held(v.engine().page(), &self.ledger, self.event_timeout).await.clean()
+    /// What is under the point (`x`, `y`) of the latest image now: the element, or
+    /// `TARGET_CHANGED` when it is not the one the image showed there (the check a pointer
+    /// step makes before its input). Sends no input and keeps the observation quotable.
+    pub async fn probe(&self, v: &Verifier, x: f64, y: f64) -> StepResult<Option<Element>> {
+        let id = self.latest().map(|o| o.id.clone()).unwrap_or_default();
+        parse_request(
+            &json!({ "action": "click_at", "x": x, "y": y, "observation": id }),
+            self.latest(),
+        )
+        .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+        let observed = self
+            .latest
+            .as_ref()
+            .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
+        let p = observed.observation.to_css(Point { x, y });
+        let engine = v.engine().clone();
+        let roots = engine.roots().await?;
+        let frames = page::root_boxes(&engine, &roots).await;
+        let expected = identity_at(&observed.boxes, p).cloned();
+        let now = Where {
+            engine: &engine,
+            roots: &roots,
+            frames: &frames,
+            observed,
+        }
+        .check(p, expected.as_ref(), "nothing was sent")
+        .await;
+        now.map_err(|e| Failure::from(e).scrub(v.redactor()))
     }
 
-    /// Ends an input step with a fresh observation (or none when the page cannot be
-    /// captured, so no earlier one stays quotable).
-    async fn finish(&mut self, v: &Verifier, r: Step_<Report>) -> Step_<Report> {
+    /// Releases anything still held (after a failed release); `true` when nothing is held.
+    pub async fn release_all(&mut self, v: &Verifier) -> bool {
+        release_held(v.engine().page(), &self.ledger, self.event_timeout)
+            .await
+            .clean()
+    }
+
+    /// Ends a step with a fresh observation (or none when the page cannot be captured, so
+    /// no earlier one stays quotable). A failed input step says whether anything is held.
+    async fn finish(
+        &mut self,
+        v: &Verifier,
+        r: StepResult<Report>,
+        input: bool,
+    ) -> StepResult<Report> {
         let shot = self.observe(v, false).await.ok();
         match r {
             Ok(mut report) => {
@@ -342,6 +419,9 @@ impl Executor {
             }
             Err(mut f) => {
                 f.observation = shot;
+                if input && f.released.is_none() {
+                    f.released = Some(lock(&self.ledger).held().is_empty());
+                }
                 Err(f)
             }
         }
@@ -352,13 +432,19 @@ impl Executor {
     async fn observe(&mut self, v: &Verifier, settle: bool) -> Result<Shot> {
         self.latest = None;
         let engine = v.engine().clone();
-        let settled = if settle { stabilise(&engine, v.timing(), None).await?.stable } else { true };
+        let settled = if settle {
+            stabilise(&engine, v.timing(), None).await?.stable
+        } else {
+            true
+        };
         let mut tries = 0;
         let (captured, boxes, unchanged) = loop {
             tries += 1;
             let fp0 = fingerprint_now(&engine).await?;
             let roots = engine.roots().await?;
-            let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
+            let top = roots
+                .first()
+                .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
             let captured = page::capture(&engine, top, self.max_width).await?;
             let frames = page::root_boxes(&engine, &roots).await;
             let boxes = page::hit_boxes(&engine, &roots, &frames).await?;
@@ -382,11 +468,17 @@ impl Executor {
         };
         match &self.screenshot_dir {
             Some(dir) => {
-                let bytes = page::decode_base64(&captured.png)
-                    .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the screenshot is not valid base64"))?;
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+                let bytes = page::decode_base64(&captured.png).ok_or_else(|| {
+                    Error::core(
+                        ErrorCode::BrowserError,
+                        "the screenshot is not valid base64",
+                    )
+                })?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
                 let path = dir.join(format!("{id}.png"));
-                std::fs::write(&path, bytes).map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                std::fs::write(&path, bytes)
+                    .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
                 shot.path = Some(path);
             }
             None => shot.png_base64 = captured.png,
@@ -403,7 +495,7 @@ impl Executor {
 
     /// Before the first input of a step: release what an earlier, interrupted step left
     /// held, and on an attached browser establish a known input state.
-    async fn ensure_ready(&mut self, v: &Verifier) -> Step_<()> {
+    async fn ensure_ready(&mut self, v: &Verifier) -> StepResult<()> {
         let page = v.engine().page().clone();
         if !lock(&self.ledger).held().is_empty() {
             let r = release_held(&page, &self.ledger, self.event_timeout).await;
@@ -420,7 +512,10 @@ impl Executor {
             let mut failed = Vec::new();
             for b in [Button::Left, Button::Middle, Button::Right] {
                 let params = json!({ "type": "mouseReleased", "x": p.x, "y": p.y, "button": b.as_cdp(), "buttons": 0, "clickCount": 0, "pointerType": "mouse" });
-                if let Err(e) = self.send_now(&page, "Input.dispatchMouseEvent", params).await {
+                if let Err(e) = self
+                    .send_now(&page, "Input.dispatchMouseEvent", params)
+                    .await
+                {
                     failed.push(format!("{} button: {e}", b.as_cdp()));
                 }
             }
@@ -447,24 +542,53 @@ impl Executor {
         Ok(())
     }
 
-    async fn send_now(&self, page: &chromiumoxide::Page, method: &'static str, params: Value) -> Result<Value> {
-        tokio::time::timeout(self.event_timeout, crate::inject::send(page, method, params))
-            .await
-            .map_err(|_| Error::Timeout(format!("{method} got no answer within {} ms", self.event_timeout.as_millis())))?
+    async fn send_now(
+        &self,
+        page: &chromiumoxide::Page,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value> {
+        tokio::time::timeout(
+            self.event_timeout,
+            crate::inject::send(page, method, params),
+        )
+        .await
+        .map_err(|_| {
+            Error::Timeout(format!(
+                "{method} got no answer within {} ms",
+                self.event_timeout.as_millis()
+            ))
+        })?
     }
 
     fn input(&self, engine: &Engine) -> Input<chromiumoxide::Page> {
-        Input::new(engine.page().clone(), self.ledger.clone(), self.event_timeout)
+        Input::new(
+            engine.page().clone(),
+            self.ledger.clone(),
+            self.event_timeout,
+        )
     }
 
     // --- click_at, drag_at ---
 
     /// The verified loop of a pointer step, with the element under the point as target.
-    async fn pointer_step(&mut self, v: &mut Verifier, at: Point, gesture: Gesture, intent: Option<String>) -> Step_<Report> {
-        let observed = self.latest.take().ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
+    async fn pointer_step(
+        &mut self,
+        v: &mut Verifier,
+        at: Point,
+        gesture: Gesture,
+        intent: Option<String>,
+    ) -> StepResult<Report> {
+        let observed = self
+            .latest
+            .take()
+            .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
         let from = observed.observation.to_css(at);
         let gesture = match gesture {
-            Gesture::Drag { to, steps } => Gesture::Drag { to: observed.observation.to_css(to), steps },
+            Gesture::Drag { to, steps } => Gesture::Drag {
+                to: observed.observation.to_css(to),
+                steps,
+            },
             g => g,
         };
         let started = Instant::now();
@@ -478,16 +602,37 @@ impl Executor {
         };
         let mut undone = 0;
         let mut attempts = 0;
+        // The undone outcome of the previous attempt, reported if a retry cannot start.
+        let mut failed: Option<Outcome> = None;
         loop {
             attempts += 1;
-            let a = self.pointer_attempt(v, &observed, from, gesture, intent.as_deref()).await?;
+            let a = match self
+                .pointer_attempt(v, &observed, from, gesture, intent.as_deref())
+                .await
+            {
+                Ok(a) => a,
+                Err(f) => {
+                    return Err(match failed {
+                        // The wrong effect was undone and the point now shows something else:
+                        // the retry is not made, and the verified failure is what to report.
+                        Some(mut o) if f.code() == ErrorCode::TargetChanged => {
+                            o.reason = format!("{}; not retried: {}", o.reason, f.error);
+                            scrub_outcome(&mut o, v.redactor());
+                            Failure::from(Error::VerificationFailed(Box::new(o)))
+                                .released(f.released.unwrap_or(true))
+                        }
+                        _ => f,
+                    });
+                }
+            };
             let Some(target) = a.target.clone() else {
                 let outcome = Outcome {
                     action: kind.0.into(),
                     intent: intent.clone(),
                     value: Some(shown),
                     ok: true,
-                    reason: "no observable element under the point; the effect is not judged".into(),
+                    reason: "no observable element under the point; the effect is not judged"
+                        .into(),
                     attempts,
                     stable: a.stable,
                     dialogs: a.dialogs.clone(),
@@ -495,7 +640,11 @@ impl Executor {
                     started_at,
                     ..Outcome::default()
                 };
-                return Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new(kind.0) });
+                return Ok(Report {
+                    outcome: Some(outcome),
+                    released: Some(true),
+                    ..Report::new(kind.0)
+                });
             };
             let question = Question {
                 action: kind.0.into(),
@@ -527,7 +676,11 @@ impl Executor {
             };
             if ok {
                 outcome.duration_ms = started.elapsed().as_millis() as u64;
-                return Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new(kind.0) });
+                return Ok(Report {
+                    outcome: Some(outcome),
+                    released: Some(true),
+                    ..Report::new(kind.0)
+                });
             }
             let step = undo_step(kind.1, &target, a.destination.as_ref(), intent.as_deref());
             let undo = v.undo(&step, &a.attempt).await?;
@@ -540,14 +693,25 @@ impl Executor {
             let error = match undo {
                 Undo::Residue(residue) => Error::UndoFailed {
                     outcome: Box::new(outcome),
-                    residue: residue.into_iter().map(|l| v.redactor().scrub(&l).into_owned()).collect(),
+                    residue: residue
+                        .into_iter()
+                        .map(|l| v.redactor().scrub(&l).into_owned())
+                        .collect(),
                 },
                 Undo::NoInverse => {
                     let cause = Box::new(Error::VerificationFailed(Box::new(outcome.clone())));
-                    Error::IrreversibleAction { outcome: Box::new(outcome), cause }
+                    Error::IrreversibleAction {
+                        outcome: Box::new(outcome),
+                        cause,
+                    }
                 }
-                Undo::Nothing | Undo::Undone if attempts >= max => Error::VerificationFailed(Box::new(outcome)),
-                Undo::Nothing | Undo::Undone => continue,
+                Undo::Nothing | Undo::Undone if attempts >= max => {
+                    Error::VerificationFailed(Box::new(outcome))
+                }
+                Undo::Nothing | Undo::Undone => {
+                    failed = Some(outcome);
+                    continue;
+                }
             };
             return Err(Failure::from(error).released(true));
         }
@@ -561,7 +725,7 @@ impl Executor {
         from: Point,
         gesture: Gesture,
         intent: Option<&str>,
-    ) -> Step_<PointerAttempt> {
+    ) -> StepResult<PointerAttempt> {
         let engine = v.engine().clone();
         let timing = v.timing();
         let stab0 = stabilise(&engine, timing, None).await?;
@@ -572,12 +736,19 @@ impl Executor {
             Gesture::Click(_) => "nothing was clicked",
             Gesture::Drag { .. } => "nothing was dragged",
         };
-        let where_ = Where { engine: &engine, roots: &before.roots, frames: &frames, observed };
+        let where_ = Where {
+            engine: &engine,
+            roots: &before.roots,
+            frames: &frames,
+            observed,
+        };
         where_.check(from, expected.as_ref(), what).await?;
         let destination = match gesture {
             Gesture::Drag { to, .. } => {
                 let want = identity_at(&observed.boxes, to).cloned();
-                where_.check(to, want.as_ref(), "nothing was dragged").await?;
+                where_
+                    .check(to, want.as_ref(), "nothing was dragged")
+                    .await?;
                 want
             }
             Gesture::Click(_) => None,
@@ -594,8 +765,19 @@ impl Executor {
             match gesture {
                 Gesture::Click(button) => input.click(button, from).await?,
                 Gesture::Drag { to, steps } => {
-                    let mut cp = DestinationStays { engine: &engine, roots: &before.roots, destination: destination.as_ref() };
-                    input::drag(&mut input, Button::Left, from, &drag_path(from, to, steps), &mut cp).await?
+                    let mut cp = DestinationStays {
+                        engine: &engine,
+                        roots: &before.roots,
+                        destination: destination.as_ref(),
+                    };
+                    input::drag(
+                        &mut input,
+                        Button::Left,
+                        from,
+                        &drag_path(from, to, steps),
+                        &mut cp,
+                    )
+                    .await?
                 }
             }
             let focus = match gesture {
@@ -610,22 +792,36 @@ impl Executor {
         self.pointer = input.pointer();
         let (now, fp0, focus) = sent.map_err(|e| Failure::from(e).released(release.clean()))?;
         if !release.clean() {
-            return Err(Failure::from(Error::core(ErrorCode::InputStateUnknown, "a button could not be released after the action"))
-                .released(false));
+            return Err(Failure::from(Error::core(
+                ErrorCode::InputStateUnknown,
+                "a button could not be released after the action",
+            ))
+            .released(false));
         }
         if matches!(gesture, Gesture::Click(_)) {
             self.intended = focus.clone();
         }
 
         // The element acted on, as the before-snapshot knows it.
-        let target = now.map(|n| before.snapshot.elements.iter().find(|e| e.reference == n.reference).cloned().unwrap_or(n));
+        let target = now.map(|n| {
+            before
+                .snapshot
+                .elements
+                .iter()
+                .find(|e| e.reference == n.reference)
+                .cloned()
+                .unwrap_or(n)
+        });
         let focus_taken = matches!((&target, &focus), (Some(t), Some(f)) if t.role.has_value() && same_field(t, f));
         // A field that took the focus has had its effect; do not wait for another one.
         let stab = stabilise(&engine, timing, (!focus_taken).then_some(fp0.as_str())).await?;
         let after = engine.observe(v.sensitive()).await?;
         let stable = stab0.stable && stab.stable;
         let dialogs = engine.take_dialogs();
-        let point = Some(crate::act::Point { x: from.x, y: from.y });
+        let point = Some(crate::act::Point {
+            x: from.x,
+            y: from.y,
+        });
 
         let Some(t) = target.clone() else {
             let attempt = Attempt {
@@ -642,14 +838,35 @@ impl Executor {
                 dialogs: dialogs.clone(),
                 noop: true,
             };
-            return Ok(PointerAttempt { attempt, target: None, destination, verdict: Verdict::Match, reason: String::new(), attributed_to: None, diff: Default::default(), stable, dialogs });
+            return Ok(PointerAttempt {
+                attempt,
+                target: None,
+                destination,
+                verdict: Verdict::Match,
+                reason: String::new(),
+                attributed_to: None,
+                diff: Default::default(),
+                stable,
+                dialogs,
+            });
         };
         let kind = match gesture {
             Gesture::Click(_) => ActionKind::Click,
             Gesture::Drag { .. } => ActionKind::Drag,
         };
-        let action = judge::Action { kind, target: Some(t.clone()), value: None, value_hash: None, option: None, intent: intent.map(str::to_owned) };
-        let opts = JudgeOptions { stable, regions: v.options().regions.clone(), ignore_regions: v.options().ignore_regions.clone() };
+        let action = judge::Action {
+            kind,
+            target: Some(t.clone()),
+            value: None,
+            value_hash: None,
+            option: None,
+            intent: intent.map(str::to_owned),
+        };
+        let opts = JudgeOptions {
+            stable,
+            regions: v.options().regions.clone(),
+            ignore_regions: v.options().ignore_regions.clone(),
+        };
         let j = judge::judge(&action, &before.snapshot, &after.snapshot, &opts)?;
         let mut diff = j.diff;
         if diff.lines.is_empty() && !diff.is_empty() {
@@ -658,9 +875,14 @@ impl Executor {
         let (mut verdict, mut reason) = (verdict_of(j.verdict), j.reason);
         if focus_taken && diff.is_empty() && verdict != Verdict::Match {
             verdict = Verdict::Match;
-            reason = format!("{} took the focus; it is ready for typing", describe_element(&t));
+            reason = format!(
+                "{} took the focus; it is ready for typing",
+                describe_element(&t)
+            );
         }
-        let attributed_to = j.attributed_to.map(|a| describe_parts(a.role.as_str(), &a.name, &a.region));
+        let attributed_to = j
+            .attributed_to
+            .map(|a| describe_parts(a.role.as_str(), &a.name, &a.region));
         let attempt = Attempt {
             before,
             after,
@@ -675,13 +897,32 @@ impl Executor {
             dialogs: dialogs.clone(),
             noop: false,
         };
-        Ok(PointerAttempt { attempt, target, destination, verdict, reason, attributed_to, diff, stable, dialogs })
+        Ok(PointerAttempt {
+            attempt,
+            target,
+            destination,
+            verdict,
+            reason,
+            attributed_to,
+            diff,
+            stable,
+            dialogs,
+        })
     }
 
     // --- scroll_at ---
 
-    async fn scroll_step(&mut self, v: &Verifier, at: Point, dx: f64, dy: f64) -> Step_<Report> {
-        let observed = self.latest.take().ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
+    async fn scroll_step(
+        &mut self,
+        v: &Verifier,
+        at: Point,
+        dx: f64,
+        dy: f64,
+    ) -> StepResult<Report> {
+        let observed = self
+            .latest
+            .take()
+            .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
         let o = &observed.observation;
         let p = o.to_css(at);
         // The wheel turns by image pixels too: scaled like a point.
@@ -692,10 +933,17 @@ impl Executor {
         let roots = engine.roots().await?;
         let frames = page::root_boxes(&engine, &roots).await;
         let expected = identity_at(&observed.boxes, p).cloned();
-        Where { engine: &engine, roots: &roots, frames: &frames, observed: &observed }
-            .check(p, expected.as_ref(), "nothing was scrolled")
-            .await?;
-        let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
+        Where {
+            engine: &engine,
+            roots: &roots,
+            frames: &frames,
+            observed: &observed,
+        }
+        .check(p, expected.as_ref(), "nothing was scrolled")
+        .await?;
+        let top = roots
+            .first()
+            .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
         let (container, before) = page::scroll_begin(&engine, top, p).await?;
 
         let mut input = self.input(&engine);
@@ -732,12 +980,26 @@ impl Executor {
         stabilise(&engine, v.timing(), None).await?;
         let after = page::scroll_read(&engine, top).await?.unwrap_or(last);
         let moved = after.left != before.left || after.top != before.top;
-        Ok(Report { released: Some(release.clean()), scroll: Some(Scroll { container, before, after, moved }), ..Report::new("scroll_at") })
+        Ok(Report {
+            released: Some(release.clean()),
+            scroll: Some(Scroll {
+                container,
+                before,
+                after,
+                moved,
+            }),
+            ..Report::new("scroll_at")
+        })
     }
 
     // --- type ---
 
-    async fn type_step(&mut self, v: &mut Verifier, text: &str, sensitive: bool) -> Step_<Report> {
+    async fn type_step(
+        &mut self,
+        v: &mut Verifier,
+        text: &str,
+        sensitive: bool,
+    ) -> StepResult<Report> {
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
@@ -758,7 +1020,7 @@ impl Executor {
         }
         // The last check, in the field's own world, right before the text goes in.
         if let TypeBegin::Moved(now) = page::type_begin(&engine, &roots, &field).await? {
-            return Err(focus_lost(Some(&field), now.as_ref()).released(true));
+            return Err(focus_lost(Some(&field), now.as_deref()).released(true));
         }
         let mut input = self.input(&engine);
         input.insert_text(text).await?;
@@ -770,20 +1032,36 @@ impl Executor {
         let reason = match (check.ok, sensitive) {
             (true, false) => format!("{what} shows the typed text"),
             (true, true) => format!("{what} holds the typed text (compared by keyed hash)"),
-            (false, _) if check.reason.as_deref() == Some("gone") => format!("{what} left the page while typing"),
-            (false, true) => format!("{what} does not hold the typed text (compared by keyed hash)"),
+            (false, _) if check.reason.as_deref() == Some("gone") => {
+                format!("{what} left the page while typing")
+            }
+            (false, true) => {
+                format!("{what} does not hold the typed text (compared by keyed hash)")
+            }
             (false, false) => format!(
                 "{what} shows '{}', expected '{}'",
                 check.shown.as_deref().unwrap_or(""),
                 check.expected.as_deref().unwrap_or(text)
             ),
         };
-        let reason = if !check.ok && !check.still_focused { format!("{reason}; focus left the field") } else { reason };
+        let reason = if !check.ok && !check.still_focused {
+            format!("{reason}; focus left the field")
+        } else {
+            reason
+        };
         let outcome = Outcome {
             action: "type".into(),
             target: Some(what),
-            value: Some(if sensitive { REDACTED.to_owned() } else { text.to_owned() }),
-            verdict: Some(if check.ok { Verdict::Match } else { Verdict::Mismatch }),
+            value: Some(if sensitive {
+                REDACTED.to_owned()
+            } else {
+                text.to_owned()
+            }),
+            verdict: Some(if check.ok {
+                Verdict::Match
+            } else {
+                Verdict::Mismatch
+            }),
             ok: check.ok,
             reason,
             attempts: 1,
@@ -798,12 +1076,16 @@ impl Executor {
             scrub_outcome(&mut outcome, v.redactor());
             return Err(Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true));
         }
-        Ok(Report { outcome: Some(outcome), released: Some(true), ..Report::new("type") })
+        Ok(Report {
+            outcome: Some(outcome),
+            released: Some(true),
+            ..Report::new("type")
+        })
     }
 
     // --- key ---
 
-    async fn key_step(&mut self, v: &Verifier, chord: &[Key]) -> Step_<Report> {
+    async fn key_step(&mut self, v: &Verifier, chord: &[Key]) -> StepResult<Report> {
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
@@ -818,7 +1100,11 @@ impl Executor {
         let roots = engine.roots().await?;
         // Focus may have moved with the key (Tab): typing follows it.
         self.intended = page::focused(&engine, &roots).await.ok().flatten();
-        let name = chord.iter().map(|k| k.key.as_str()).collect::<Vec<_>>().join("+");
+        let name = chord
+            .iter()
+            .map(|k| k.key.as_str())
+            .collect::<Vec<_>>()
+            .join("+");
         let outcome = Outcome {
             action: "key".into(),
             value: Some(name),
@@ -831,15 +1117,29 @@ impl Executor {
             started_at,
             ..Outcome::default()
         };
-        Ok(Report { outcome: Some(outcome), released: Some(release.clean()), ..Report::new("key") })
+        Ok(Report {
+            outcome: Some(outcome),
+            released: Some(release.clean()),
+            ..Report::new("key")
+        })
     }
 
     // --- wait ---
 
     /// Polls until `until` holds: a fingerprint read every poll, a snapshot when it moved
     /// (and at least every 500 ms, for conditions in regions the fingerprint filters out).
-    async fn wait_step(&mut self, v: &mut Verifier, until: &Postcondition, timeout_ms: u64) -> Step_<Report> {
-        if let Postcondition::ValueEquals { value, sensitive: true, .. } = until {
+    async fn wait_step(
+        &mut self,
+        v: &mut Verifier,
+        until: &Postcondition,
+        timeout_ms: u64,
+    ) -> StepResult<Report> {
+        if let Postcondition::ValueEquals {
+            value,
+            sensitive: true,
+            ..
+        } = until
+        {
             v.add_secret(value);
         }
         let engine = v.engine().clone();
@@ -855,7 +1155,11 @@ impl Executor {
                 if let Ok(obs) = engine.observe(v.sensitive()).await {
                     let hashes = expected_hashes(&engine, &obs, until).await;
                     if until.holds(&obs.snapshot, &|e| hashes.get(&e.reference).cloned()) {
-                        return Ok(Report { condition: Some(until.describe()), snapshot: Some(obs.snapshot), ..Report::new("wait") });
+                        return Ok(Report {
+                            condition: Some(until.describe()),
+                            snapshot: Some(obs.snapshot),
+                            ..Report::new("wait")
+                        });
                     }
                     last = Some(obs.snapshot);
                     last_seen = Some(Instant::now());
@@ -885,10 +1189,18 @@ impl Executor {
 }
 
 /// The keyed hashes, per element, of a sensitive value condition's expected value.
-async fn expected_hashes(engine: &Engine, obs: &observe::Observation, until: &Postcondition) -> HashMap<String, String> {
+async fn expected_hashes(
+    engine: &Engine,
+    obs: &observe::Observation,
+    until: &Postcondition,
+) -> HashMap<String, String> {
     let mut out = HashMap::new();
     if let Postcondition::ValueEquals { value, .. } = until {
-        for e in until.candidates(&obs.snapshot).into_iter().filter(|e| e.value_hash.is_some()) {
+        for e in until
+            .candidates(&obs.snapshot)
+            .into_iter()
+            .filter(|e| e.value_hash.is_some())
+        {
             if let Ok(h) = engine.hash(&obs.roots, &e.reference, value).await {
                 out.insert(e.reference.clone(), h);
             }
@@ -921,24 +1233,35 @@ struct Where<'a> {
 impl Where<'_> {
     /// The element under `p` now, when it is the one the observation showed there;
     /// `TARGET_CHANGED` otherwise.
-    async fn check(&self, p: Point, expected: Option<&Element>, what: &str) -> Result<Option<Element>> {
+    async fn check(
+        &self,
+        p: Point,
+        expected: Option<&Element>,
+        what: &str,
+    ) -> Result<Option<Element>> {
         let now = page::element_at(self.engine, self.roots, self.frames, p).await?;
         if same_identity(expected, now.as_ref()) {
             return Ok(now);
         }
-        // The hit tests disagree. Only a change if what is there now was not there then, or
-        // if the same model (boxes) now gives another answer than it gave then.
-        let was_there = match &now {
-            Some(n) => self.observed.boxes.iter().any(|b| box_contains(b, p) && Identity::of(&b.identity) == Identity::of(n)),
-            None => true,
+        // The hit tests disagree, which they may on an unchanged page (an element whose
+        // centre is covered, a frame element snapshots do not list). It is a change when the
+        // same model (boxes) gives another answer now than it gave then, or when the element
+        // under the point now appeared there since.
+        let boxes_now = page::hit_boxes(self.engine, self.roots, self.frames).await?;
+        let under = |boxes: &[HitBox<Element>], e: &Element| {
+            boxes
+                .iter()
+                .any(|b| box_contains(b, p) && Identity::of(&b.identity) == Identity::of(e))
         };
-        if was_there {
-            let boxes_now = page::hit_boxes(self.engine, self.roots, self.frames).await?;
-            if same_identity(expected, identity_at(&boxes_now, p)) {
-                return Ok(now);
-            }
+        let appeared = now
+            .as_ref()
+            .is_some_and(|n| under(&boxes_now, n) && !under(&self.observed.boxes, n));
+        if !appeared && same_identity(expected, identity_at(&boxes_now, p)) {
+            return Ok(now);
         }
-        let name = |e: Option<&Element>| e.map_or_else(|| "no observable element".to_owned(), describe_element);
+        let name = |e: Option<&Element>| {
+            e.map_or_else(|| "no observable element".to_owned(), describe_element)
+        };
         Err(Error::core(
             ErrorCode::TargetChanged,
             format!(
@@ -961,25 +1284,25 @@ struct DestinationStays<'a> {
 }
 
 impl Checkpoint for DestinationStays<'_> {
-    fn check(&mut self, step: usize) -> impl Future<Output = Result<()>> + Send {
-        async move {
-            let Some(want) = self.destination else { return Ok(()) };
-            let live = self.engine.describe(self.roots, &want.reference).await?;
-            match live {
-                Some(e) if Identity::of(&e) == Identity::of(want) => Ok(()),
-                other => Err(Error::core(
-                    ErrorCode::TargetChanged,
-                    format!(
-                        "the drag's destination {} {} after move {} of the drag; the button was released and the drag abandoned",
-                        describe_element(want),
-                        match other {
-                            Some(e) => format!("now shows {}", describe_element(&e)),
-                            None => "left the page".to_owned(),
-                        },
-                        step + 1
-                    ),
-                )),
-            }
+    async fn check(&mut self, step: usize) -> Result<()> {
+        let Some(want) = self.destination else {
+            return Ok(());
+        };
+        let live = self.engine.describe(self.roots, &want.reference).await?;
+        match live {
+            Some(e) if Identity::of(&e) == Identity::of(want) => Ok(()),
+            other => Err(Error::core(
+                ErrorCode::TargetChanged,
+                format!(
+                    "the drag's destination {} {} after move {} of the drag; the button was released and the drag abandoned",
+                    describe_element(want),
+                    match other {
+                        Some(e) => format!("now shows {}", describe_element(&e)),
+                        None => "left the page".to_owned(),
+                    },
+                    step + 1
+                ),
+            )),
         }
     }
 }
@@ -998,7 +1321,8 @@ fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
 
 /// The same field: same identity, and the same node when both refs are known.
 fn same_field(a: &Element, b: &Element) -> bool {
-    Identity::of(a) == Identity::of(b) && (a.reference.is_empty() || b.reference.is_empty() || a.reference == b.reference)
+    Identity::of(a) == Identity::of(b)
+        && (a.reference.is_empty() || b.reference.is_empty() || a.reference == b.reference)
 }
 
 fn focus_lost(want: Option<&Element>, now: Option<&Element>) -> Failure {
@@ -1022,11 +1346,24 @@ fn verdict_of(v: judge::VerdictKind) -> Verdict {
 }
 
 /// The step the undo reads: a click (or drag) on the element's identity.
-fn undo_step(kind: ActionKind, target: &Element, destination: Option<&Element>, intent: Option<&str>) -> Step {
-    let as_target = |e: &Element| Target { region: Some(e.region.clone()), ..Target::new(e.role.as_str(), e.label()) };
+fn undo_step(
+    kind: ActionKind,
+    target: &Element,
+    destination: Option<&Element>,
+    intent: Option<&str>,
+) -> Step {
+    let as_target = |e: &Element| Target {
+        region: Some(e.region.clone()),
+        ..Target::new(e.role.as_str(), e.label())
+    };
     let action = match kind {
-        ActionKind::Drag => Action::Drag { target: as_target(target), to: as_target(destination.unwrap_or(target)) },
-        _ => Action::Click { target: as_target(target) },
+        ActionKind::Drag => Action::Drag {
+            target: as_target(target),
+            to: as_target(destination.unwrap_or(target)),
+        },
+        _ => Action::Click {
+            target: as_target(target),
+        },
     };
     let step = Step::new(action);
     match intent {
@@ -1056,7 +1393,16 @@ fn scrub_outcome(o: &mut Outcome, r: &Redactor) {
         return;
     }
     let s = |t: &mut String| *t = r.scrub(t).into_owned();
-    for t in [&mut o.target, &mut o.intent, &mut o.value, &mut o.attributed_to, &mut o.arbiter].into_iter().flatten() {
+    for t in [
+        &mut o.target,
+        &mut o.intent,
+        &mut o.value,
+        &mut o.attributed_to,
+        &mut o.arbiter,
+    ]
+    .into_iter()
+    .flatten()
+    {
         s(t);
     }
     s(&mut o.reason);
@@ -1071,27 +1417,65 @@ mod tests {
     use prufe::core::model::Role;
 
     fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
-        Element { reference: reference.into(), role, name: name.into(), region: region.into(), visible: true, ..Default::default() }
+        Element {
+            reference: reference.into(),
+            role,
+            name: name.into(),
+            region: region.into(),
+            visible: true,
+            ..Default::default()
+        }
     }
 
     #[test]
     fn fields_are_the_same_node_with_the_same_identity() {
         let search = el("e4", Role::Searchbox, "Search", "search[Products]");
         assert!(same_field(&search, &search.clone()));
-        assert!(!same_field(&search, &Element { reference: "e9".into(), ..search.clone() }), "a twin is another field");
-        assert!(!same_field(&search, &el("e4", Role::Textbox, "Email", "dialog[Newsletter]")), "a recycled node is another field");
-        assert!(same_field(&search, &Element { reference: String::new(), ..search.clone() }));
+        assert!(
+            !same_field(
+                &search,
+                &Element {
+                    reference: "e9".into(),
+                    ..search.clone()
+                }
+            ),
+            "a twin is another field"
+        );
+        assert!(
+            !same_field(
+                &search,
+                &el("e4", Role::Textbox, "Email", "dialog[Newsletter]")
+            ),
+            "a recycled node is another field"
+        );
+        assert!(same_field(
+            &search,
+            &Element {
+                reference: String::new(),
+                ..search.clone()
+            }
+        ));
         assert!(same_identity(None, None));
         assert!(!same_identity(Some(&search), None));
     }
 
     #[test]
     fn focus_lost_names_both_fields_and_says_what_to_do() {
-        let f = focus_lost(Some(&el("e1", Role::Searchbox, "Search", "search[Products]")), Some(&el("e7", Role::Textbox, "Email", "dialog[Newsletter]")));
+        let f = focus_lost(
+            Some(&el("e1", Role::Searchbox, "Search", "search[Products]")),
+            Some(&el("e7", Role::Textbox, "Email", "dialog[Newsletter]")),
+        );
         assert_eq!(f.code(), ErrorCode::FocusLost);
         let m = f.to_string();
-        assert!(m.contains("textbox[Email] in dialog[Newsletter]") && m.contains("searchbox[Search]") && m.contains("click the field again"), "{m}");
-        assert!(focus_lost(None, None).to_string().contains("focus is on nothing"));
+        assert!(
+            m.contains("textbox[Email] in dialog[Newsletter]")
+                && m.contains("searchbox[Search]")
+                && m.contains("click the field again"),
+            "{m}"
+        );
+        assert!(focus_lost(None, None)
+            .to_string()
+            .contains("focus is on nothing"));
     }
 
     #[test]
@@ -1110,7 +1494,12 @@ mod tests {
         assert_eq!(s.kind(), "click");
         assert_eq!(s.action.target().unwrap().region.as_deref(), Some("main"));
         assert_eq!(s.intent.as_deref(), Some("the note is saved"));
-        let d = undo_step(ActionKind::Drag, &t, Some(&el("e2", Role::List, "Sprint", "main")), None);
+        let d = undo_step(
+            ActionKind::Drag,
+            &t,
+            Some(&el("e2", Role::List, "Sprint", "main")),
+            None,
+        );
         assert_eq!(d.kind(), "drag");
     }
 
@@ -1118,8 +1507,16 @@ mod tests {
     fn outcomes_are_scrubbed_of_secrets() {
         let mut r = Redactor::default();
         r.add_secret("hunter22");
-        let mut o = Outcome { reason: "textbox[Password] shows 'hunter22'".into(), value: Some("hunter22".into()), ..Outcome::default() };
+        let mut o = Outcome {
+            reason: "textbox[Password] shows 'hunter22'".into(),
+            value: Some("hunter22".into()),
+            ..Outcome::default()
+        };
         scrub_outcome(&mut o, &r);
-        assert!(!o.reason.contains("hunter22") && !o.value.as_deref().unwrap_or("").contains("hunter22"), "{o:?}");
+        assert!(
+            !o.reason.contains("hunter22")
+                && !o.value.as_deref().unwrap_or("").contains("hunter22"),
+            "{o:?}"
+        );
     }
 }

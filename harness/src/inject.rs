@@ -187,11 +187,15 @@ pub struct Engine {
     _tasks: Arc<Tasks>,
 }
 
-/// Region filters applied to fingerprints (docs/DESIGN.md: `regions`, `ignoreRegions`).
+/// Region filters applied to fingerprints (docs/DESIGN.md: `regions`, `ignoreRegions`),
+/// and the walk budget of every snapshot and fingerprint.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filters {
     pub regions: Vec<String>,
     pub ignore_regions: Vec<String>,
+    /// The time budget of a walk (`budgetMs`), for snapshots and fingerprints; the
+    /// engine's default when `None`.
+    pub budget_ms: Option<u64>,
 }
 
 /// The event tasks of an engine, stopped when its last clone is dropped.

@@ -268,7 +268,10 @@ impl Engine {
         let roots = self.roots().await?;
         let mut merged: Option<Snapshot> = None;
         for root in &roots {
-            let options = json!({ "sensitive": sensitive.for_root(&root.path) });
+            let mut options = json!({ "sensitive": sensitive.for_root(&root.path) });
+            if let Some(budget) = self.filters().budget_ms {
+                options["budgetMs"] = json!(budget);
+            }
             let snap: Result<Snapshot> = self
                 .call(&root.frame, "(P, a) => P.snapshot(a)", &options)
                 .await;
@@ -331,6 +334,14 @@ impl Engine {
 /// The region filters as the engine of the root at `path` sees them (its regions lack the
 /// `frame[path]/` prefix), or `None` when the filters leave nothing of that root.
 pub fn root_filters(f: &Filters, path: &str) -> Option<Value> {
+    let mut options = local_filters(f, path)?;
+    if let Some(budget) = f.budget_ms {
+        options["budgetMs"] = json!(budget);
+    }
+    Some(options)
+}
+
+fn local_filters(f: &Filters, path: &str) -> Option<Value> {
     if path.is_empty() {
         return Some(json!({ "regions": f.regions, "ignoreRegions": f.ignore_regions }));
     }
@@ -451,6 +462,7 @@ mod tests {
         let f = Filters {
             regions: vec!["main".into(), "frame[0]/form[Card]".into()],
             ignore_regions: vec!["frame[1]".into()],
+            budget_ms: None,
         };
         assert_eq!(
             root_filters(&f, "").unwrap()["regions"],

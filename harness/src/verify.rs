@@ -18,6 +18,8 @@
 //!   verdict: nothing was dispatched, so there is nothing to judge.
 //! - AMBIGUOUS is the only door for the arbiter (see `arbiter`); without one the policy
 //!   decides (`reject` by default, which treats it like a mismatch: undo, retry, stop).
+//! - A retry follows only a verified undo. An action with no observable effect is not
+//!   repeated: its effect may still be on its way, and a repeat would double it.
 //! - The run never continues on a state that is no longer the one believed: a residue after
 //!   undo is `UNDO_FAILED`, an effect without inverse is `IRREVERSIBLE_ACTION` (its
 //!   `source()` is the `VERIFICATION_FAILED` it could not undo).
@@ -303,6 +305,10 @@ impl Verifier {
             .with_filters(Filters {
                 regions: opts.regions.clone(),
                 ignore_regions: opts.ignore_regions.clone(),
+                // A walk cut short by its time budget cannot prove a target unique, and cuts at
+                // different points before and after an action; the harness can afford to wait
+                // up to its own timeout for a whole observation.
+                budget_ms: Some(opts.timing.timeout_ms.max(2_000)),
             });
         let trace = opts.trace_dir.clone().map(TraceWriter::new);
         Ok(Verifier {
@@ -337,7 +343,7 @@ impl Verifier {
 
     /// Registers a secret of the caller's: it is scrubbed from every output from now on.
     pub fn add_secret(&mut self, secret: &str) {
-        self.redactor.add_secret(secret);
+        register_secret(&mut self.redactor, secret);
     }
 
     /// Closes the tab's browser if it was launched here; an attached browser keeps running
@@ -373,7 +379,9 @@ impl Verifier {
             .observe(&self.sensitive)
             .await
             .map_err(|e| e.scrub(&self.redactor))?;
-        Ok(obs.snapshot)
+        let mut snapshot = obs.snapshot;
+        scrub_snapshot(&mut snapshot, &self.redactor);
+        Ok(snapshot)
     }
 
     /// Clicks `target`, verified.
@@ -605,7 +613,7 @@ impl Verifier {
             ..
         } = &step.action
         {
-            self.redactor.add_secret(value);
+            register_secret(&mut self.redactor, value);
         }
         let max = self.opts.max_attempts.max(1);
         let mut undone = 0;
@@ -680,7 +688,11 @@ impl Verifier {
                         cause,
                     });
                 }
-                Undo::Nothing | Undo::Undone => {
+                // Nothing observable happened, so nothing was undone; but the action was
+                // dispatched and its effect may still land (a very late effect). Repeating it
+                // could double that effect and approve the repeat for it: stop here.
+                Undo::Nothing => return Err(Error::VerificationFailed(Box::new(outcome))),
+                Undo::Undone => {
                     if attempts >= max {
                         return Err(Error::VerificationFailed(Box::new(outcome)));
                     }
@@ -737,7 +749,12 @@ impl Verifier {
             ) = (&step.action, &target)
             {
                 if *sensitive || t.sensitive {
-                    self.redactor.add_secret(value);
+                    register_secret(&mut self.redactor, value);
+                }
+                // Sensitivity sticks to the field: a password field that the page later
+                // turns into a text field ("Show PIN") is declared to the engine from now on.
+                if t.sensitive {
+                    self.sensitive.add(&t.reference);
                 }
                 if *sensitive && !t.sensitive {
                     self.sensitive.add(&t.reference);
@@ -883,7 +900,7 @@ impl Verifier {
         before: &Observation,
     ) -> Result<Option<Actionable>> {
         match self.engine.describe(&before.roots, &t.reference).await {
-            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => {}
+            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => still_actionable(&live)?,
             Ok(_) => return Ok(None),
             Err(e)
                 if matches!(
@@ -932,7 +949,7 @@ impl Verifier {
         // and the hit test are checked once more with the pointer in place.
         act::move_mouse(&self.engine, ready.point).await?;
         match self.engine.describe(&before.roots, &t.reference).await {
-            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => {}
+            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => still_actionable(&live)?,
             Ok(_) => return Ok(None),
             Err(e)
                 if matches!(
@@ -1048,7 +1065,7 @@ impl Verifier {
             } = &step.action
             {
                 if *sensitive {
-                    self.redactor.add_secret(value);
+                    register_secret(&mut self.redactor, value);
                 }
             }
             let target = step
@@ -1058,7 +1075,7 @@ impl Verifier {
                 .transpose()?;
             if let (Action::Fill { value, .. }, Some(t)) = (&step.action, &target) {
                 if t.sensitive {
-                    self.redactor.add_secret(value);
+                    register_secret(&mut self.redactor, value);
                 }
             }
             let mut ready = None;
@@ -1375,6 +1392,80 @@ fn core_judge(
     })
 }
 
+/// Scrubs every string of a snapshot of the secrets `redactor` holds.
+pub fn scrub_snapshot(s: &mut Snapshot, redactor: &Redactor) {
+    if redactor.is_empty() {
+        return;
+    }
+    let scrub = |t: &mut String| {
+        if let std::borrow::Cow::Owned(clean) = redactor.scrub(t) {
+            *t = clean;
+        }
+    };
+    for e in &mut s.elements {
+        scrub(&mut e.name);
+        scrub(&mut e.region);
+        for t in [&mut e.text, &mut e.href, &mut e.value]
+            .into_iter()
+            .flatten()
+        {
+            scrub(t);
+        }
+    }
+    for t in &mut s.texts {
+        scrub(&mut t.text);
+        scrub(&mut t.region);
+    }
+}
+
+/// Registers a secret and the forms a page is likely to echo it in: percent-encoded as by
+/// `encodeURIComponent` (`&` → `%26`, space → `%20`) and as a form field (space → `+`).
+pub fn register_secret(redactor: &mut Redactor, secret: &str) {
+    redactor.add_secret(secret);
+    let encoded = percent_encode(secret);
+    if encoded != secret {
+        redactor.add_secret(&encoded);
+        redactor.add_secret(&encoded.replace("%20", "+"));
+        redactor.add_secret(&encoded.to_ascii_lowercase());
+    }
+}
+
+/// `encodeURIComponent`: every byte but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` as `%XX`.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The live record of the target still allows input: enabled and visible.
+fn still_actionable(live: &Element) -> Result<()> {
+    if live.disabled {
+        return Err(Error::core(
+            ErrorCode::TargetDisabled,
+            format!(
+                "{} became disabled before input; nothing was dispatched",
+                describe_element(live)
+            ),
+        ));
+    }
+    if !live.visible {
+        return Err(Error::NotActionable {
+            code: ErrorCode::TargetNotVisible,
+            message: format!(
+                "{} was hidden before input; nothing was dispatched",
+                describe_element(live)
+            ),
+        });
+    }
+    Ok(())
+}
+
 fn with_intent(step: Step, intent: Option<&str>) -> Step {
     match intent {
         Some(i) => step.with_intent(i),
@@ -1416,6 +1507,47 @@ pub fn now_rfc3339() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_are_registered_with_their_url_encodings() {
+        let mut r = Redactor::default();
+        register_secret(&mut r, "Tr0ub4dor&3 lamp");
+        for echo in [
+            "Tr0ub4dor&3 lamp",
+            "Tr0ub4dor%263%20lamp",
+            "Tr0ub4dor%263+lamp",
+            "Tr0ub4dor%263%20lamp".to_ascii_lowercase().as_str(),
+        ] {
+            let shown = r.scrub(&format!("#token={echo}")).into_owned();
+            assert_eq!(shown, "#token=[redacted]", "{echo}");
+        }
+        assert_eq!(percent_encode("a-b_c.d é"), "a-b_c.d%20%C3%A9");
+    }
+
+    #[test]
+    fn snapshots_are_scrubbed_everywhere() {
+        let mut r = Redactor::default();
+        register_secret(&mut r, "PIN-739154");
+        let mut s = Snapshot {
+            elements: vec![Element {
+                name: "PIN-739154".into(),
+                region: "echo PIN-739154".into(),
+                href: Some("#t=PIN-739154".into()),
+                value: Some("PIN-739154".into()),
+                text: Some("x PIN-739154".into()),
+                ..Element::default()
+            }],
+            texts: vec![prufe::core::model::Text {
+                kind: prufe::core::model::TextKind::Paragraph,
+                text: "your PIN-739154".into(),
+                region: "main".into(),
+                frame: String::new(),
+            }],
+            ..Snapshot::default()
+        };
+        scrub_snapshot(&mut s, &r);
+        assert!(!serde_json::to_string(&s).unwrap().contains("739154"));
+    }
 
     #[test]
     fn rfc3339_shape() {

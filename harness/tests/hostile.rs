@@ -465,7 +465,9 @@ async fn a07_same_name_frames_have_separate_identities() {
     assert_match(&o);
     assert_eq!(o.value.as_deref(), Some(REDACTED));
 
-    let r = s.v.click(in_frame("button", "Pay", "1"), None).await;
+    let r =
+        s.v.click(in_frame("button", "Pay", "1"), Some("the card is paid"))
+            .await;
     t.result("pay in frame 1", &r);
     let o = r.unwrap_or_else(|e| panic!("{}", e.explain()));
     assert_match(&o);
@@ -554,6 +556,38 @@ async fn a08_secret_echoes_are_redacted_everywhere() {
     s.close().await;
 }
 
+/// The page also puts `encodeURIComponent(secret)` into a link's `href`: a secret with
+/// characters that encoding changes must not survive in that form either.
+#[tokio::test]
+async fn a08_url_encoded_echo_of_a_secret_is_redacted() {
+    let mut s = Session::open("hostile/08-secret-echo.html").await;
+    let mut t = Transcript::new();
+    let r =
+        s.v.fill(
+            target("textbox", "Password"),
+            secret::ENCODED_ECHO_PASSWORD,
+            false,
+            None,
+        )
+        .await;
+    t.result("fill password", &r);
+    let snap = s.snapshot().await;
+    t.snapshot("after", &snap);
+    let link = snap
+        .elements
+        .iter()
+        .find(|e| e.role == Role::Link)
+        .expect("the echo link is observed");
+    assert!(
+        link.href
+            .as_deref()
+            .is_some_and(|h| h.starts_with("#token=")),
+        "the page echoed into the href: {link:?}"
+    );
+    t.assert_no_secrets();
+    s.close().await;
+}
+
 // --- 9. A page that tries to remove sensitivity ---
 
 #[tokio::test]
@@ -582,7 +616,7 @@ async fn a09_page_cannot_remove_sensitivity() {
             .iter()
             .find(|e| e.name == name)
             .unwrap_or_else(|| panic!("{name} observed"));
-        assert!(field.sensitive, "{name} stays sensitive");
+        assert!(field.sensitive, "{name} stays sensitive: {field:?}");
         assert_eq!(field.value.as_deref(), Some(REDACTED), "{name}");
         assert!(
             field.value_hash.is_some(),
@@ -625,15 +659,17 @@ async fn a10_closed_shadow_root_is_opaque_not_missed() {
     t.result("shirt", &r);
     let e = r.expect_err("not observable, so not clickable");
     assert_eq!(e.code(), ErrorCode::TargetNotFound, "{e}");
-    assert!(
-        e.to_string().to_lowercase().contains("opaque"),
-        "the opaque host is mentioned: {e}"
-    );
 
     let r = s.v.click(target("button", "Add Socks S"), None).await;
     t.result("socks", &r);
     assert_match(&r.unwrap_or_else(|e| panic!("{}", e.explain())));
     t.assert_no_secrets();
+    // Not found because it is hidden from the engine, not because it does not exist: the
+    // message must say so, or a caller cannot tell the two apart.
+    assert!(
+        e.to_string().to_lowercase().contains("opaque"),
+        "the opaque host is not mentioned: {e}"
+    );
     s.close().await;
 }
 
@@ -791,6 +827,21 @@ async fn a14_effect_past_the_deadline_is_never_a_match_and_ends_in_bounded_time(
         "{}",
         o.reason
     );
+    // A dispatched action whose effect did not show may still land: repeating it would
+    // double the effect and credit the repeat with the first one's.
+    assert_eq!(o.attempts, 1, "the action was repeated: {}", o.explain());
+    // Wait (here, in the test) for the late effect to land: exactly one Socks S.
+    let landed = Instant::now() + Duration::from_secs(12);
+    let mut cart = s.cart().await;
+    while cart.is_empty() && Instant::now() < landed {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        cart = s.cart().await;
+    }
+    assert_eq!(
+        cart.len(),
+        1,
+        "one click, at most one late effect: {cart:?}"
+    );
     t.assert_no_secrets();
     s.close().await;
 }
@@ -833,7 +884,7 @@ async fn a15_lying_removal_control_is_undo_failed_and_the_run_stops() {
 // --- 16. Navigation in the middle of an action ---
 
 #[tokio::test]
-async fn a16_navigation_mid_action_is_a_typed_error_and_nothing_is_replayed() {
+async fn a16_navigation_mid_action_is_stale_observation_and_nothing_is_replayed() {
     let mut s = Session::start(Options::default()).await;
     let mut t = Transcript::new();
     for when in ["pointerdown", "click"] {
@@ -848,21 +899,21 @@ async fn a16_navigation_mid_action_is_a_typed_error_and_nothing_is_replayed() {
             ),
             Err(e) => e,
         };
+        assert_eq!(e.code(), ErrorCode::StaleObservation, "{when}: {e}");
         assert!(
-            matches!(
-                e.code(),
-                ErrorCode::StaleObservation
-                    | ErrorCode::VerificationFailed
-                    | ErrorCode::IrreversibleAction
-                    | ErrorCode::NavigationFailed
-            ),
-            "{when}: a typed error, not {e}"
+            e.outcome().is_none(),
+            "{when}: no verdict across two documents"
         );
         let snap = s.snapshot().await;
         t.snapshot(when, &snap);
         assert!(
             !texts(&snap).iter().any(|x| x == "Added to waiting list"),
             "{when}: the click was replayed on the new document"
+        );
+        assert!(
+            texts(&snap).iter().any(|x| x == "19.90 €"),
+            "{when}: the tab is back on the page the action started on: {:?}",
+            texts(&snap)
         );
     }
     t.assert_no_secrets();
@@ -884,8 +935,11 @@ async fn a17_megabyte_names_and_texts_are_capped() {
     let took = started.elapsed();
     assert!(took < Duration::from_secs(20), "snapshot took {took:?}");
     let max = MAX_TEXT_CHARS + 1; // a cut is marked with one more character, `…`
+                                  // A region joins a capped base and a capped list suffix.
+    let max_region = 2 * max + 8;
     let len = |s: &str| s.chars().count();
     let mut longest = 0;
+    let mut over = Vec::new();
     for e in &snap.elements {
         for (field, v) in [
             ("name", Some(e.name.as_str())),
@@ -895,24 +949,31 @@ async fn a17_megabyte_names_and_texts_are_capped() {
         ] {
             let n = v.map_or(0, len);
             longest = longest.max(n);
-            assert!(n <= max, "{field} of {:?} has {n} characters", e.role);
+            if n > max {
+                over.push(format!("{field} of a {:?}: {n} characters", e.role));
+            }
         }
-        // A region joins a capped base and a capped list suffix.
-        assert!(
-            len(&e.region) <= 2 * max + 8,
-            "region of {:?} has {} characters",
-            e.role,
-            len(&e.region)
-        );
+        if len(&e.region) > max_region {
+            over.push(format!(
+                "region of a {:?}: {} characters",
+                e.role,
+                len(&e.region)
+            ));
+        }
     }
     for x in &snap.texts {
-        assert!(len(&x.text) <= max, "text has {} characters", len(&x.text));
-        assert!(
-            len(&x.region) <= 2 * max + 8,
-            "text region has {} characters",
-            len(&x.region)
-        );
+        if len(&x.text) > max {
+            over.push(format!("{:?} text: {} characters", x.kind, len(&x.text)));
+        }
+        if len(&x.region) > max_region {
+            over.push(format!(
+                "region of a {:?} text: {} characters",
+                x.kind,
+                len(&x.region)
+            ));
+        }
     }
+    assert!(over.is_empty(), "not capped: {over:#?}");
     assert!(
         longest > 100,
         "the huge names are observed (capped), not dropped"

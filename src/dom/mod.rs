@@ -27,6 +27,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Node};
 
 pub use walk::deepest_focus;
+pub use walk::PROFILE;
 
 /// Options of `snapshot` and `fingerprint` (`prufe.snapshot(options)`).
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -48,7 +49,7 @@ pub struct Options {
 
 struct Engine {
     strings: &'static walk::Strings,
-    pseudo: walk::PseudoScan,
+    styles: walk::StyleScan,
     key: [u8; 16],
     epoch: u64,
     tab: String,
@@ -86,7 +87,7 @@ impl Engine {
         let strings: &'static walk::Strings = Box::leak(Box::new(walk::Strings::new()));
         Ok(Engine {
             strings,
-            pseudo: walk::PseudoScan::new(),
+            styles: walk::StyleScan::new(),
             key,
             epoch,
             tab: format!("t-{tag}"),
@@ -151,7 +152,7 @@ impl Engine {
 
     fn walk<'a>(&'a self, mode: walk::Mode, opts: &'a walk::WalkOptions, targets: Option<js_sys::Set>) -> Result<walk::Walk<'a>> {
         let doc = document()?;
-        let mut w = walk::Walk::new(self.strings, mode, opts, &self.pseudo, self.key);
+        let mut w = walk::Walk::new(self.strings, mode, opts, &self.styles, self.key);
         w.targets = targets;
         w.run(&doc);
         Ok(w)

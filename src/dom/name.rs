@@ -8,7 +8,7 @@
 //!   no more than a small one. SPEC DIFFERENCE: content below that depth is not in the name.
 //! - An element without child elements takes its text in one `textContent` call.
 //! - `::before`/`::after` content is read only when some style sheet of the page has such a
-//!   rule (see `walk::PseudoScan`), because a computed style per descendant is the most
+//!   rule (see `walk::StyleScan`), because a computed style per descendant is the most
 //!   expensive call the walk could make.
 //! - Hidden descendants (no box, `visibility: hidden`, `aria-hidden`) are skipped, unless the
 //!   element being named is hidden itself, or a hidden node is referenced by
@@ -47,6 +47,8 @@ pub struct Namer<'a> {
     pub pseudo: bool,
     /// The element's tree scope has `<label>` elements (else `labels` is never asked).
     pub labels: bool,
+    /// The scope has `visibility` rules: hidden checks include `visibility: hidden`.
+    pub visibility_rules: bool,
     /// The element being named, skipped when met inside its own label.
     skip: Option<Element>,
     nodes_left: usize,
@@ -54,7 +56,7 @@ pub struct Namer<'a> {
 
 impl<'a> Namer<'a> {
     pub fn new(s: &'a Strings, pseudo: bool) -> Self {
-        Namer { s, pseudo, labels: true, skip: None, nodes_left: MAX_NODES }
+        Namer { s, pseudo, labels: true, visibility_rules: true, skip: None, nodes_left: MAX_NODES }
     }
 
     /// The accessible name of an observable element, whitespace-normalised (not yet capped).
@@ -95,7 +97,7 @@ impl<'a> Namer<'a> {
 
     fn text_alternative(&mut self, el: &El, role: Role, mode: Mode, out: &mut String) {
         // 2A: hidden, not the root and not reached through aria-labelledby.
-        if !mode.root && !mode.include_hidden && el.is_hidden() {
+        if !mode.root && !mode.include_hidden && el.is_hidden(self.visibility_rules) {
             return;
         }
         // 2B: aria-labelledby, one hop only.
@@ -153,7 +155,7 @@ impl<'a> Namer<'a> {
         for id in ids.split_ascii_whitespace() {
             let Some(target) = js::element_by_id(&root, id) else { continue };
             let t = El::new(self.s, &target);
-            let hidden = t.is_hidden();
+            let hidden = t.is_hidden(self.visibility_rules);
             let sub = Mode {
                 root: false,
                 in_labelledby: true,
@@ -431,7 +433,7 @@ impl<'a> Namer<'a> {
 /// The role a descendant would have, cheaply: an explicit role when there are attributes,
 /// else the implicit role of the form controls accname treats specially.
 pub fn quick_role(el: &El) -> Role {
-    if el.special() {
+    if el.has(A::Role) {
         if let Some(r) = el.get(A::Role).and_then(|v| role::explicit_role(&v)) {
             return r;
         }
@@ -507,7 +509,17 @@ fn is_private_use(c: char) -> bool {
     ('\u{e000}'..='\u{f8ff}').contains(&c)
 }
 
+/// Whitespace-normalised `s`; a single pass answers the common already-normal ASCII case.
 fn normalize(s: String) -> String {
+    let b = s.as_bytes();
+    let plain = b.is_ascii()
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b'))
+        && !b.windows(2).any(|w| w == b"  ");
+    if plain {
+        return s;
+    }
     match crate::core::text::normalize_whitespace(&s) {
         std::borrow::Cow::Borrowed(_) => s,
         std::borrow::Cow::Owned(o) => o,

@@ -274,6 +274,39 @@ impl Tag {
         matches!(self, Tag::Input | Tag::Textarea | Tag::Img | Tag::Hr | Tag::Br | Tag::Area)
     }
 
+    /// Tags with a role, a region, a walk rule or a name source of their own: the walk looks
+    /// closer at these; other elements only matter for their attributes and children.
+    pub fn is_semantic(self) -> bool {
+        !matches!(
+            self,
+            Tag::Div
+                | Tag::Span
+                | Tag::Other
+                | Tag::Custom
+                | Tag::B
+                | Tag::I
+                | Tag::Small
+                | Tag::Pre
+                | Tag::Code
+                | Tag::Em
+                | Tag::Strong
+                | Tag::Mark
+                | Tag::Sub
+                | Tag::Sup
+                | Tag::Time
+                | Tag::Del
+                | Tag::Ins
+                | Tag::Dfn
+                | Tag::Br
+                | Tag::Html
+                | Tag::Body
+                | Tag::Figcaption
+                | Tag::Legend
+                | Tag::Caption
+                | Tag::Blockquote
+        )
+    }
+
     /// Natively focusable (the presentational role conflict rule needs it).
     pub fn is_natively_focusable(self) -> bool {
         matches!(self, Tag::Button | Tag::Input | Tag::Select | Tag::Textarea | Tag::Summary | Tag::Iframe)
@@ -432,13 +465,8 @@ impl A {
         A::Autocomplete,
     ];
 
-    /// ARIA and engine attributes: present only on elements matching `walk::SPECIAL`, so
-    /// an element that does not match is never probed for them.
-    pub fn is_special(self) -> bool {
-        !matches!(
-            self,
-            A::Alt | A::Href | A::Type | A::List | A::Multiple | A::Size | A::Scope | A::Value | A::Id | A::Autocomplete
-        )
+    pub fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -472,6 +500,74 @@ impl A {
         }
     }
 }
+
+/// Presence bits beyond [`A`]: attributes whose presence alone matters.
+pub mod present {
+    pub const ARIA_HIDDEN: u32 = 1 << 26;
+    pub const INERT: u32 = 1 << 27;
+    pub const DATA_AP_SENSITIVE: u32 = 1 << 28;
+    /// `tabindex` or `contenteditable`: focusable.
+    pub const FOCUSABLE: u32 = 1 << 29;
+    /// Any other `aria-*` attribute (a global one, for the presentational conflict rule).
+    pub const OTHER_ARIA: u32 = 1 << 30;
+}
+
+/// The presence bit of an attribute name, if the engine cares about it.
+pub fn attribute_bit(name: &str) -> u32 {
+    match name {
+        "role" => A::Role.bit(),
+        "aria-label" => A::AriaLabel.bit(),
+        "aria-labelledby" => A::AriaLabelledby.bit(),
+        "title" => A::Title.bit(),
+        "alt" => A::Alt.bit(),
+        "href" => A::Href.bit(),
+        "type" => A::Type.bit(),
+        "list" => A::List.bit(),
+        "multiple" => A::Multiple.bit(),
+        "size" => A::Size.bit(),
+        "scope" => A::Scope.bit(),
+        "placeholder" => A::Placeholder.bit(),
+        "value" => A::Value.bit(),
+        "id" => A::Id.bit(),
+        "data-ap-region" => A::DataApRegion.bit(),
+        "data-ap-watch" => A::DataApWatch.bit(),
+        "aria-live" => A::AriaLive.bit(),
+        "aria-disabled" => A::AriaDisabled.bit(),
+        "aria-checked" => A::AriaChecked.bit(),
+        "aria-pressed" => A::AriaPressed.bit(),
+        "aria-selected" => A::AriaSelected.bit(),
+        "aria-expanded" => A::AriaExpanded.bit(),
+        "aria-level" => A::AriaLevel.bit(),
+        "aria-valuetext" => A::AriaValuetext.bit(),
+        "aria-valuenow" => A::AriaValuenow.bit(),
+        "autocomplete" => A::Autocomplete.bit(),
+        "aria-hidden" => present::ARIA_HIDDEN,
+        "inert" => present::INERT,
+        "data-ap-sensitive" => present::DATA_AP_SENSITIVE,
+        "tabindex" | "contenteditable" => present::FOCUSABLE,
+        n if n.starts_with("aria-") => present::OTHER_ARIA,
+        _ => 0,
+    }
+}
+
+/// Attributes that make an element of a non-semantic tag (`div`, `span`...) worth a look.
+pub const RELEVANT_BITS: u32 = (1 << (A::Role as u32))
+    | (1 << (A::DataApRegion as u32))
+    | (1 << (A::DataApWatch as u32))
+    | (1 << (A::AriaLive as u32))
+    | (1 << (A::AriaDisabled as u32))
+    | present::ARIA_HIDDEN
+    | present::INERT
+    | present::DATA_AP_SENSITIVE;
+
+/// Global ARIA attributes or focusability: `role=none` is then ignored.
+pub const GLOBAL_BITS: u32 = (1 << (A::AriaLabel as u32))
+    | (1 << (A::AriaLabelledby as u32))
+    | (1 << (A::AriaLive as u32))
+    | (1 << (A::AriaDisabled as u32))
+    | present::FOCUSABLE
+    | present::OTHER_ARIA
+    | present::ARIA_HIDDEN;
 
 /// Reads attributes of one element.
 pub trait Attrs {

@@ -24,7 +24,7 @@
 
 use super::js;
 use super::name::{self, Namer};
-use super::role::{self, Attrs, RoleCtx, TableKind, Tag, A};
+use super::role::{self, present, Attrs, RoleCtx, TableKind, Tag, A};
 use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACTED};
 use crate::core::redact::{self, Redactor};
 use crate::core::text::{cap, normalize_whitespace};
@@ -34,49 +34,28 @@ use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Node};
 
-/// Tags with a role, a region or a walk rule of their own, and the attributes the engine
-/// reads. An element matching none of them is walked through without a single probe.
-const RELEVANT: &str = "a,area,article,aside,button,datalist,details,dialog,fieldset,figure,footer,form,\
-h1,h2,h3,h4,h5,h6,head,header,hgroup,hr,iframe,frame,img,input,li,main,math,menu,meter,nav,ol,optgroup,\
-option,output,p,progress,search,section,select,slot,summary,svg,table,tbody,thead,tfoot,td,th,tr,textarea,\
-ul,address,[role],[aria-hidden],[inert],[data-ap-region],[data-ap-sensitive],[data-ap-watch],[aria-live],\
-[aria-disabled]";
-
-/// Attributes that change what an element is or how it is named: an element matching none
-/// is never asked for any of them.
-const SPECIAL: &str = "[role],[aria-hidden],[inert],[aria-label],[aria-labelledby],[aria-disabled],[aria-checked],\
-[aria-pressed],[aria-selected],[aria-expanded],[aria-level],[aria-valuetext],[aria-valuenow],[aria-live],[title],\
-[placeholder],[data-ap-region],[data-ap-sensitive],[data-ap-watch]";
-
-/// Subtrees that are not observable at all.
-const PRUNE: &str = "[aria-hidden=\"true\" i],[inert]";
-
-/// Global ARIA attributes and focusability: a `role=none` on such an element is ignored.
-// https://www.w3.org/TR/wai-aria-1.2/#global_states
-const GLOBAL_ARIA: &str = "[tabindex],[contenteditable],[aria-label],[aria-labelledby],[aria-describedby],\
-[aria-live],[aria-atomic],[aria-busy],[aria-controls],[aria-current],[aria-details],[aria-flowto],\
-[aria-haspopup],[aria-invalid],[aria-keyshortcuts],[aria-owns],[aria-relevant],[aria-roledescription]";
-
 /// First pass for secrets: every field whose value may be sensitive (filtered in Rust).
-const SENSITIVE_FIELDS: &str = "input[type=password i],input[autocomplete],textarea[autocomplete],\
-select[autocomplete],[data-ap-sensitive] input,[data-ap-sensitive] textarea,[data-ap-sensitive] select,\
-input[data-ap-sensitive],textarea[data-ap-sensitive],select[data-ap-sensitive]";
+/// Simple selectors only: a descendant combinator would make the browser test every field's
+/// ancestors. Containers found here are searched for their fields in a second step.
+const SENSITIVE_FIELDS: &str = "[type=password i],[autocomplete],[data-ap-sensitive]";
+
+thread_local! { pub static PROFILE: Cell<u32> = const { Cell::new(0) }; }
+fn pf(bit: u32) -> bool { PROFILE.with(|p| p.get() & bit != 0) }
 
 /// Interned JS strings and option objects, created once per engine.
 pub struct Strings {
     attrs: Vec<JsString>,
     tag_map: js_sys::Map,
     tags: Vec<Tag>,
-    pub special: JsString,
     pub labels_probe: JsString,
     pub disabled_probe: JsString,
-    pub relevant: JsString,
-    pub prune: JsString,
-    pub global_aria: JsString,
+    pub fields: JsString,
     pub disabled: JsString,
-    pub sensitive_attr: JsString,
     pub sensitive_fields: JsString,
-    pub in_sensitive: JsString,
+    pub aria_hidden: JsString,
+    pub space: JsString,
+    pub visibility_probe: JsString,
+    pub any_probe: JsString,
     pub selected_option: JsString,
     pub vis: JsValue,
     pub flatten: JsValue,
@@ -99,16 +78,15 @@ impl Strings {
             attrs: A::ALL.iter().map(|a| JsString::from(a.as_str())).collect(),
             tag_map,
             tags: role::TAG_NAMES.iter().map(|n| Tag::parse(n)).collect(),
-            special: SPECIAL.into(),
             labels_probe: "label".into(),
             disabled_probe: "[disabled]".into(),
-            relevant: RELEVANT.into(),
-            prune: PRUNE.into(),
-            global_aria: GLOBAL_ARIA.into(),
+            fields: "input,textarea,select".into(),
             disabled: ":disabled".into(),
-            sensitive_attr: "data-ap-sensitive".into(),
             sensitive_fields: SENSITIVE_FIELDS.into(),
-            in_sensitive: "[data-ap-sensitive] *,[data-ap-sensitive]".into(),
+            aria_hidden: "aria-hidden".into(),
+            space: " ".into(),
+            visibility_probe: "[style*=\"visibility\" i]".into(),
+            any_probe: "label,[disabled],[style*=\"visibility\" i]".into(),
             selected_option: "[aria-selected=\"true\" i]".into(),
             vis: vis.into(),
             flatten: flatten.into(),
@@ -120,6 +98,18 @@ impl Strings {
 
     fn attr(&self, a: A) -> &JsString {
         &self.attrs[a as usize]
+    }
+
+    /// `checkVisibility()`: has a box and no `content-visibility: hidden` ancestor; with
+    /// `visibility_rules`, also not `visibility: hidden`. The option costs as much again as
+    /// the call (the browser reads the options object each time), so it is passed only in
+    /// scopes whose style sheets or inline styles mention `visibility` at all.
+    pub fn visible(&self, node: &web_sys::Element, visibility_rules: bool) -> bool {
+        if visibility_rules {
+            js::check_visibility(node, &self.vis)
+        } else {
+            js::check_visibility(node, &JsValue::UNDEFINED)
+        }
     }
 
     /// The element's tag: its `localName` stays a JS string and is looked up in a JS map,
@@ -136,13 +126,14 @@ impl Strings {
     }
 }
 
-/// One element with its tag read once; attributes, shadow root and child count read on
-/// demand and at most once.
+/// One element with its tag and attribute names read once (one call each); attribute
+/// values, shadow root and child count read on demand and at most once.
 pub struct El<'a> {
     pub s: &'a Strings,
     pub node: &'a web_sys::Element,
     pub tag: Tag,
-    special: Cell<Option<bool>>,
+    /// Presence bits of the attributes the engine reads (`role::attribute_bit`).
+    pub present: u32,
     children: Cell<Option<u32>>,
     shadow: OnceCell<Option<Node>>,
     kind: OnceCell<String>,
@@ -150,25 +141,32 @@ pub struct El<'a> {
 
 impl<'a> El<'a> {
     pub fn new(s: &'a Strings, node: &'a web_sys::Element) -> Self {
+        let mut present = 0;
+        if js::has_attributes(node) {
+            for name in js::attribute_names(node, &s.space).split(' ') {
+                present |= role::attribute_bit(name);
+            }
+        }
         El {
             s,
             node,
             tag: s.tag_of(node),
-            special: Cell::new(None),
+            present,
             children: Cell::new(None),
             shadow: OnceCell::new(),
             kind: OnceCell::new(),
         }
     }
 
-    /// Has one of the ARIA or engine attributes ([`SPECIAL`]); one `matches()` call.
-    pub fn special(&self) -> bool {
-        if let Some(v) = self.special.get() {
-            return v;
-        }
-        let v = js::matches_js(self.node, &self.s.special);
-        self.special.set(Some(v));
-        v
+    pub fn has_bits(&self, bits: u32) -> bool {
+        self.present & bits != 0
+    }
+
+    /// `aria-hidden="true"` or `inert`: the subtree is not observable.
+    pub fn prunes(&self) -> bool {
+        self.has_bits(present::INERT)
+            || (self.has_bits(present::ARIA_HIDDEN)
+                && js::attr(self.node, &self.s.aria_hidden).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
     }
 
     /// Number of child elements (light DOM).
@@ -193,25 +191,23 @@ impl<'a> El<'a> {
         self.kind.get_or_init(|| self.get(A::Type).map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default())
     }
 
-    /// Hidden to accname and to a person: `aria-hidden`, no box, or `visibility: hidden`.
-    pub fn is_hidden(&self) -> bool {
-        (self.special() && js::matches_js(self.node, &self.s.prune)) || !js::check_visibility(self.node, &self.s.vis)
+    /// Hidden to accname and to a person: `aria-hidden`, no box, or (when the scope has
+    /// `visibility` rules) `visibility: hidden`.
+    pub fn is_hidden(&self, visibility_rules: bool) -> bool {
+        self.prunes() || !self.s.visible(self.node, visibility_rules)
     }
 }
 
 impl Attrs for El<'_> {
     fn get(&self, a: A) -> Option<String> {
-        if a.is_special() && !self.special() {
+        if self.present & a.bit() == 0 {
             return None;
         }
         js::attr(self.node, self.s.attr(a))
     }
 
     fn has(&self, a: A) -> bool {
-        if a.is_special() && !self.special() {
-            return false;
-        }
-        js::has_attr(self.node, self.s.attr(a))
+        self.present & a.bit() != 0
     }
 }
 
@@ -253,6 +249,8 @@ struct Ctx {
     sensitive: bool,
     aria_disabled: bool,
     in_text: bool,
+    /// Inside a `<label>`.
+    in_label: bool,
     /// What the current tree scope (document or shadow root) contains at all.
     scope: Scope,
 }
@@ -264,6 +262,9 @@ struct Ctx {
 struct Scope {
     labels: bool,
     disabled: bool,
+    /// A style sheet or inline style of this scope (or an enclosing one) mentions
+    /// `visibility`.
+    visibility: bool,
 }
 
 impl Ctx {
@@ -336,56 +337,67 @@ struct Level {
     role: RoleCtx,
 }
 
-/// Caches whether any style sheet has `::before`/`::after` rules, keyed on each sheet's rule
-/// count so unchanged sheets are not read again. Lives as long as the engine.
-pub struct PseudoScan {
+/// What the style sheets of a scope may do: generate content (`::before`/`::after`) or hide
+/// with `visibility`. Each sheet is read once per change of its rule count: the answer is
+/// cached in a `WeakMap` keyed by the sheet, which lives as long as the engine.
+pub struct StyleScan {
     seen: js_sys::WeakMap,
 }
 
-impl PseudoScan {
+/// Bits of a [`StyleScan`] answer.
+const PSEUDO: u8 = 1;
+const VISIBILITY: u8 = 2;
+
+impl StyleScan {
     pub fn new() -> Self {
-        PseudoScan { seen: js_sys::WeakMap::new() }
+        StyleScan { seen: js_sys::WeakMap::new() }
     }
 
-    /// Whether some sheet of `root` (a document or shadow root) may generate content.
-    fn scan(&self, root: &Node) -> bool {
+    /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
+    fn scan(&self, root: &Node) -> u8 {
+        let mut bits = 0;
         let sheets = js::style_sheets(root);
         for i in 0..sheets.list_length() {
-            if self.sheet(&sheets.list_item(i)) {
-                return true;
-            }
+            bits |= self.sheet(&sheets.list_item(i));
         }
         let adopted = js::adopted_style_sheets(root);
         if let Some(array) = adopted.dyn_ref::<js_sys::Array>() {
             for sheet in array.iter() {
-                if self.sheet(&sheet) {
-                    return true;
-                }
+                bits |= self.sheet(&sheet);
             }
         }
-        false
+        bits
     }
 
-    fn sheet(&self, sheet: &JsValue) -> bool {
-        let Ok(obj) = sheet.clone().dyn_into::<Object>() else { return false };
+    fn sheet(&self, sheet: &JsValue) -> u8 {
+        let Ok(obj) = sheet.clone().dyn_into::<Object>() else { return 0 };
         let rules = match js::css_rules(sheet) {
             Ok(r) => r,
             // Cross-origin sheet: its rules cannot be read, so assume the worst.
-            Err(_) => return true,
+            Err(_) => return PSEUDO | VISIBILITY,
         };
         let n = rules.list_length();
         if let Some(cached) = self.seen.get(&obj).as_f64() {
             let cached = cached as u64;
-            if cached >> 1 == n as u64 {
-                return cached & 1 == 1;
+            if cached >> 2 == n as u64 {
+                return (cached & 3) as u8;
             }
         }
-        let found = (0..n).any(|i| {
+        let mut bits = 0;
+        for i in 0..n {
             let text = js::css_text(&rules.list_item(i));
-            text.contains(":before") || text.contains(":after")
-        });
-        self.seen.set(&obj, &JsValue::from_f64(((n as u64) << 1 | found as u64) as f64));
-        found
+            if text.contains(":before") || text.contains(":after") {
+                bits |= PSEUDO;
+            }
+            if text.contains("visibility") {
+                bits |= VISIBILITY;
+            }
+            if bits == PSEUDO | VISIBILITY {
+                break;
+            }
+        }
+        self.seen.set(&obj, &JsValue::from_f64((((n as u64) << 2) | bits as u64) as f64));
+        bits
     }
 }
 
@@ -395,7 +407,7 @@ pub struct Walk<'a> {
     mode: Mode,
     opts: &'a WalkOptions,
     namer: Namer<'a>,
-    pseudo_scan: &'a PseudoScan,
+    styles: &'a StyleScan,
     pub redactor: Redactor,
     pub found: Vec<Found>,
     pub texts: Vec<Text>,
@@ -403,6 +415,8 @@ pub struct Walk<'a> {
     /// Find mode: the nodes to report.
     pub targets: Option<js_sys::Set>,
     docs: Vec<DocInfo>,
+    /// Documents and shadow roots entered, for the secrets pass of a walk cut short.
+    roots: Vec<Node>,
     focused: Option<web_sys::Element>,
     observed: usize,
     visited: usize,
@@ -411,13 +425,14 @@ pub struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    pub fn new(s: &'a Strings, mode: Mode, opts: &'a WalkOptions, pseudo_scan: &'a PseudoScan, key: [u8; 16]) -> Self {
+    pub fn new(s: &'a Strings, mode: Mode, opts: &'a WalkOptions, styles: &'a StyleScan, key: [u8; 16]) -> Self {
         Walk {
             s,
             mode,
             opts,
             namer: Namer::new(s, false),
-            pseudo_scan,
+            styles,
+            roots: Vec::new(),
             redactor: Redactor::default(),
             found: Vec::new(),
             texts: Vec::new(),
@@ -461,6 +476,12 @@ impl<'a> Walk<'a> {
                 break;
             }
         }
+        if self.has_more {
+            // Fields the walk did not reach may still be echoed in what it did reach.
+            for root in std::mem::take(&mut self.roots) {
+                self.collect_secrets(&root);
+            }
+        }
         self.scrub();
     }
 
@@ -469,27 +490,18 @@ impl<'a> Walk<'a> {
         let (width, height) = view.as_ref().map(|v| (js::inner_width(v), js::inner_height(v))).unwrap_or((0.0, 0.0));
         self.docs.push(DocInfo { width, height, hidden, in_view, iframes: 0 });
         let root: &Node = doc.unchecked_ref();
-        let scope = self.enter_root(root);
+        let scope = self.enter_root(root, Scope::default());
         let top = js::document_element(doc)?;
         let mut ctx = Ctx { frame, doc: self.docs.len() - 1, scope, ..Default::default() };
         ctx.compose();
         Some(Level { cursor: Cursor::Siblings(Some(top)), ctx: Rc::new(ctx), role: RoleCtx::default() })
     }
 
-    /// First pass over a document or shadow root: secrets, declared selectors, pseudo
-    /// content, and the scope's features.
-    fn enter_root(&mut self, root: &Node) -> Scope {
-        let fields = js::query_all_js(root, &self.s.sensitive_fields);
-        for i in 0..fields.length() {
-            let Some(field) = fields.item(i) else { continue };
-            let f = El::new(self.s, &field);
-            let flagged = redact::is_sensitive_input_type(f.input_type())
-                || redact::is_sensitive_autocomplete(&f.get(A::Autocomplete).unwrap_or_default())
-                || js::matches_js(&field, &self.s.in_sensitive);
-            if flagged {
-                self.add_secret_of(&f);
-            }
-        }
+    /// On entering a document or shadow root: declared selectors, style features and the
+    /// scope's probes. `outer` is the enclosing scope (style rules of a document reach into
+    /// the shadow roots below it through inheritance).
+    fn enter_root(&mut self, root: &Node, outer: Scope) -> Scope {
+        self.roots.push(root.clone());
         if let Some(declared) = &self.opts.declared {
             for sel in &self.opts.selectors {
                 if let Ok(list) = js::query_all(root, sel) {
@@ -503,12 +515,55 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        if !self.namer.pseudo && self.pseudo_scan.scan(root) {
+        let styles = self.styles.scan(root);
+        if styles & PSEUDO != 0 {
             self.namer.pseudo = true;
+        }
+        // One scan answers all three when none is present (the common case).
+        if js::query_one_js(root, &self.s.any_probe).is_none() {
+            return Scope { labels: false, disabled: false, visibility: outer.visibility || styles & VISIBILITY != 0 };
         }
         Scope {
             labels: js::query_one_js(root, &self.s.labels_probe).is_some(),
             disabled: js::query_one_js(root, &self.s.disabled_probe).is_some(),
+            visibility: outer.visibility
+                || styles & VISIBILITY != 0
+                || js::query_one_js(root, &self.s.visibility_probe).is_some(),
+        }
+    }
+
+    /// Registers the secrets of every sensitive field in `root` (a subtree the walk skips, or
+    /// a scope of a walk cut short): their echoes are scrubbed all the same.
+    fn collect_secrets(&mut self, root: &Node) {
+        let found = js::query_all_js(root, &self.s.sensitive_fields);
+        for i in 0..found.length() {
+            let Some(hit) = found.item(i) else { continue };
+            self.secrets_of_hit(&hit);
+        }
+        if js::node_type(root) == js::ELEMENT_NODE {
+            self.secrets_of_hit(root.unchecked_ref());
+        }
+    }
+
+    fn secrets_of_hit(&mut self, hit: &web_sys::Element) {
+        let f = El::new(self.s, hit);
+        let field = matches!(f.tag, Tag::Input | Tag::Textarea | Tag::Select);
+        if f.has_bits(present::DATA_AP_SENSITIVE) {
+            if field {
+                self.add_secret_of(&f);
+            }
+            let inner = js::query_all_js(hit.unchecked_ref(), &self.s.fields);
+            for k in 0..inner.length() {
+                if let Some(field) = inner.item(k) {
+                    let e = El::new(self.s, &field);
+                    self.add_secret_of(&e);
+                }
+            }
+        } else if field
+            && (redact::is_sensitive_input_type(f.input_type())
+                || redact::is_sensitive_autocomplete(&f.get(A::Autocomplete).unwrap_or_default()))
+        {
+            self.add_secret_of(&f);
         }
     }
 
@@ -542,19 +597,25 @@ impl<'a> Walk<'a> {
                 ctx = Rc::new(Ctx { sensitive: true, ..(*ctx).clone() });
             }
         }
-        if !js::matches_js(&node, &self.s.relevant) {
-            return self.plain(node, ctx, rc);
-        }
         let el = El::new(self.s, &node);
-        if el.tag.is_skipped() || (el.special() && js::matches_js(&node, &self.s.prune)) {
+        if el.tag.is_skipped() {
             return None;
+        }
+        if el.prunes() {
+            // Not observable, but a secret typed in there may be echoed elsewhere.
+            self.collect_secrets(node.unchecked_ref());
+            return None;
+        }
+        if !el.tag.is_semantic() && !el.has_bits(role::RELEVANT_BITS) {
+            return self.plain(&el, ctx, rc);
         }
         let tag = el.tag;
         let needs_name = matches!(tag, Tag::Section | Tag::Form) || (tag == Tag::Aside && rc.in_section);
         let author = if needs_name { Some(self.namer.author_name(&el)) } else { None };
         let named = author.as_ref().is_some_and(|n| !n.is_empty());
         let s = self.s;
-        let decided = role::compute_role(tag, &el, &rc, &mut || named, &mut || js::matches_js(&node, &s.global_aria));
+        let global = el.has_bits(role::GLOBAL_BITS);
+        let decided = role::compute_role(tag, &el, &rc, &mut || named, &mut || global);
         let role = decided.role;
 
         // Context for this element and its descendants.
@@ -564,13 +625,18 @@ impl<'a> Walk<'a> {
             changed.take().unwrap_or_else(|| (**ctx).clone())
         }
         let mut region_attr = None;
-        if el.special() {
+        if tag == Tag::Label && !ctx.in_label {
+            let mut c = edit(&mut changed, &ctx);
+            c.in_label = true;
+            changed = Some(c);
+        }
+        if el.has_bits(role::RELEVANT_BITS) {
             if !ctx.aria_disabled && el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
                 let mut c = edit(&mut changed, &ctx);
                 c.aria_disabled = true;
                 changed = Some(c);
             }
-            if !ctx.sensitive && js::has_attr(&node, &self.s.sensitive_attr) {
+            if !ctx.sensitive && el.has_bits(present::DATA_AP_SENSITIVE) {
                 let mut c = edit(&mut changed, &ctx);
                 c.sensitive = true;
                 changed = Some(c);
@@ -625,9 +691,10 @@ impl<'a> Walk<'a> {
         // Visibility, asked only when something is reported.
         let observable = role::is_observable(role);
         let doc_hidden = self.docs[ctx.doc].hidden;
+        let scope_visibility = ctx.scope.visibility;
         let mut visible_cache: Option<bool> = None;
         let mut visible = |node: &web_sys::Element| -> bool {
-            *visible_cache.get_or_insert_with(|| !doc_hidden && js::check_visibility(node, &s.vis))
+            *visible_cache.get_or_insert_with(|| !doc_hidden && (pf(1) || s.visible(node, scope_visibility)))
         };
 
         // Running text, unless inside another live region (which already reports it).
@@ -638,11 +705,16 @@ impl<'a> Walk<'a> {
                     self.texts.push(Text {
                         kind,
                         text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
-                        region: ctx.region.to_string(),
-                        frame: ctx.frame.to_string(),
+                        region: String::from(&*ctx.region),
+                        frame: String::from(&*ctx.frame),
                     });
                 }
             }
+        }
+
+        // Every sensitive field's value is a secret, whether or not this walk reports it.
+        if matches!(tag, Tag::Input | Tag::Textarea | Tag::Select) && (ctx.sensitive || is_sensitive_field(&el)) {
+            self.add_secret_of(&el);
         }
 
         let mut opaque = false;
@@ -670,7 +742,9 @@ impl<'a> Walk<'a> {
             }
             let v = visible(&node);
             if self.wanted(&node) {
-                self.namer.labels = ctx.scope.labels;
+                // Labelled by a wrapping label, or by `label[for]` (which needs an id).
+                self.namer.labels = ctx.scope.labels && (ctx.in_label || el.has(A::Id));
+                self.namer.visibility_rules = ctx.scope.visibility;
                 let found = self.record(&el, role, &ctx, v, opaque, landmark_name);
                 if frame_doc.is_some() {
                     frame_in_view = found.record.in_viewport || self.mode == Mode::Fingerprint;
@@ -694,22 +768,20 @@ impl<'a> Walk<'a> {
         self.children(&el, ctx, child_rc)
     }
 
-    /// An element that matched nothing in [`RELEVANT`]: only its children matter, unless it is
-    /// an opaque custom element.
-    fn plain(&mut self, node: web_sys::Element, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+    /// An element without semantics of its own: only its children matter, unless it is an
+    /// opaque custom element.
+    fn plain(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
         let child_rc = RoleCtx { parent_is_list: false, parent_list_presentational: false, ..rc };
-        if let Some(shadow) = js::shadow_root(&node) {
-            let scope = self.enter_root(&shadow);
-            let first = js::first_element_child(&shadow)?;
+        if let Some(shadow) = el.shadow() {
+            let scope = self.enter_root(shadow, ctx.scope);
+            let first = js::first_element_child(shadow)?;
             return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: child_rc });
         }
-        let first = js::first_element_child(&node);
+        let first = if el.tag.is_leaf() { None } else { js::first_element_child(el.node) };
         if first.is_none() {
-            let local = js::local_name(&node);
-            if local.contains('-') && self.is_closed_host(&node) && self.admit() && self.wanted(&node) {
-                let el = El::new(self.s, &node);
-                let v = !self.docs[ctx.doc].hidden && js::check_visibility(&node, &self.s.vis);
-                let found = self.record(&el, Role::Generic, &ctx, v, true, None);
+            if el.tag == Tag::Custom && self.is_closed_host(el.node) && self.admit() && self.wanted(el.node) {
+                let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
+                let found = self.record(el, Role::Generic, &ctx, v, true, None);
                 self.found.push(found);
             }
             return None;
@@ -719,7 +791,7 @@ impl<'a> Walk<'a> {
 
     fn children(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
         if let Some(root) = el.shadow() {
-            let scope = self.enter_root(root);
+            let scope = self.enter_root(root, ctx.scope);
             let first = js::first_element_child(root)?;
             return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: rc });
         }
@@ -758,17 +830,18 @@ impl<'a> Walk<'a> {
             // A landmark's name is its author name, already computed for its region.
             Some(name) => name,
             None if opaque && role == Role::Generic => self.namer.author_name(el),
+            None if pf(2) => String::new(),
             None => self.namer.name(el, role, visible),
         };
         r.name = cap(&r.name, limits::MAX_TEXT_CHARS).into_owned();
-        if r.name.is_empty() && role::uses_text(role) {
+        if r.name.is_empty() && role::uses_text(role) && !pf(4) {
             let text = self.namer.content(el, visible);
             if !text.is_empty() {
                 r.text = Some(cap(&text, limits::MAX_TEXT_CHARS).into_owned());
             }
         }
-        r.region = ctx.region.to_string();
-        r.frame = ctx.frame.to_string();
+        r.region = String::from(&*ctx.region);
+        r.frame = String::from(&*ctx.frame);
         r.disabled = ctx.aria_disabled
             || el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
             || (el.tag.is_form_control() && ctx.scope.disabled && js::matches_js(node, &self.s.disabled));
@@ -786,10 +859,7 @@ impl<'a> Walk<'a> {
                 r.level = Some(2);
             }
         }
-        let sensitive_field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select)
-            && (redact::is_sensitive_input_type(el.input_type())
-                || redact::is_sensitive_autocomplete(&el.get(A::Autocomplete).unwrap_or_default()));
-        r.sensitive = ctx.sensitive || sensitive_field;
+        r.sensitive = ctx.sensitive || is_sensitive_field(el);
         let field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select);
         if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
             let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
@@ -799,7 +869,6 @@ impl<'a> Walk<'a> {
             };
             if let Some(raw) = raw {
                 if r.sensitive {
-                    self.redactor.add_secret(&raw);
                     r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
                     r.value = Some(if raw.is_empty() { String::new() } else { REDACTED.to_owned() });
                 } else {
@@ -853,6 +922,14 @@ impl<'a> Walk<'a> {
         }
     }
 
+}
+
+/// A field sensitive by its own markup: a password, or a payment / one-time-code / password
+/// `autocomplete`.
+fn is_sensitive_field(el: &El) -> bool {
+    matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select)
+        && (redact::is_sensitive_input_type(el.input_type())
+            || redact::is_sensitive_autocomplete(&el.get(A::Autocomplete).unwrap_or_default()))
 }
 
 /// The current value of a form field, as text (`select`: its chosen option's label).

@@ -25,11 +25,19 @@ use std::time::Duration;
 
 /// Where DevTools commands go.
 pub trait Sink: Clone + Send + Sync + 'static {
-    fn send(&self, method: &'static str, params: Value) -> impl Future<Output = Result<Value>> + Send;
+    fn send(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value>> + Send;
 }
 
 impl Sink for chromiumoxide::Page {
-    fn send(&self, method: &'static str, params: Value) -> impl Future<Output = Result<Value>> + Send {
+    fn send(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value>> + Send {
         let page = self.clone();
         async move { crate::inject::send(&page, method, params).await }
     }
@@ -39,7 +47,9 @@ impl Sink for chromiumoxide::Page {
 pub type SharedLedger = Arc<Mutex<InputLedger>>;
 
 pub(crate) fn lock(ledger: &Mutex<InputLedger>) -> MutexGuard<'_, InputLedger> {
-    ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    ledger
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 // Modifier bits that turn a key into a shortcut, so it types no text (Alt, Control, Meta).
@@ -47,10 +57,18 @@ pub(crate) fn lock(ledger: &Mutex<InputLedger>) -> MutexGuard<'_, InputLedger> {
 const SHORTCUT_MODIFIERS: i64 = 1 | 2 | 4;
 
 /// Sends `method` and waits at most `timeout` for its answer.
-async fn send_within<S: Sink>(sink: &S, timeout: Duration, method: &'static str, params: Value) -> Result<Value> {
+async fn send_within<S: Sink>(
+    sink: &S,
+    timeout: Duration,
+    method: &'static str,
+    params: Value,
+) -> Result<Value> {
     match tokio::time::timeout(timeout, sink.send(method, params)).await {
         Ok(r) => r,
-        Err(_) => Err(Error::Timeout(format!("{method} got no answer within {} ms", timeout.as_millis()))),
+        Err(_) => Err(Error::Timeout(format!(
+            "{method} got no answer within {} ms",
+            timeout.as_millis()
+        ))),
     }
 }
 
@@ -73,7 +91,12 @@ pub struct Input<S: Sink> {
 impl<S: Sink> Input<S> {
     /// `timeout` bounds every single event.
     pub fn new(sink: S, ledger: SharedLedger, timeout: Duration) -> Self {
-        Input { sink, ledger, timeout, pointer: None }
+        Input {
+            sink,
+            ledger,
+            timeout,
+            pointer: None,
+        }
     }
 
     /// Where the last mouse event put the pointer.
@@ -83,7 +106,12 @@ impl<S: Sink> Input<S> {
 
     /// A guard that releases whatever is still held if it is dropped armed.
     pub fn guard(&self) -> ReleaseGuard<S> {
-        ReleaseGuard { sink: self.sink.clone(), ledger: self.ledger.clone(), timeout: self.timeout, armed: true }
+        ReleaseGuard {
+            sink: self.sink.clone(),
+            ledger: self.ledger.clone(),
+            timeout: self.timeout,
+            armed: true,
+        }
     }
 
     async fn send(&self, method: &'static str, params: Value) -> Result<Value> {
@@ -146,7 +174,10 @@ impl<S: Sink> Input<S> {
     pub async fn key_down(&mut self, key: &Key) -> Result<()> {
         lock(&self.ledger).pressed(Held::Key(key.clone()));
         let (_, modifiers) = self.held_state();
-        let text = key.text.as_deref().filter(|_| modifiers & SHORTCUT_MODIFIERS == 0);
+        let text = key
+            .text
+            .as_deref()
+            .filter(|_| modifiers & SHORTCUT_MODIFIERS == 0);
         let mut params = json!({
             "type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
             "key": key.key, "code": key.code, "modifiers": modifiers,
@@ -182,7 +213,8 @@ impl<S: Sink> Input<S> {
 
     /// Inserts `text` at the caret of the focused element (no key events, no layout).
     pub async fn insert_text(&mut self, text: &str) -> Result<()> {
-        self.send("Input.insertText", json!({ "text": text })).await?;
+        self.send("Input.insertText", json!({ "text": text }))
+            .await?;
         Ok(())
     }
 
@@ -192,7 +224,12 @@ impl<S: Sink> Input<S> {
     }
 }
 
-async fn send_key_up<S: Sink>(sink: &S, timeout: Duration, ledger: &Mutex<InputLedger>, key: &Key) -> Result<Value> {
+async fn send_key_up<S: Sink>(
+    sink: &S,
+    timeout: Duration,
+    ledger: &Mutex<InputLedger>,
+    key: &Key,
+) -> Result<Value> {
     let modifiers = lock(ledger).modifiers() & !key.modifier_bit;
     send_within(
         sink,
@@ -205,7 +242,11 @@ async fn send_key_up<S: Sink>(sink: &S, timeout: Duration, ledger: &Mutex<InputL
 }
 
 /// Releases everything `ledger` holds, newest first. A release that fails stays recorded.
-pub async fn release_held<S: Sink>(sink: &S, ledger: &Mutex<InputLedger>, timeout: Duration) -> ReleaseReport {
+pub async fn release_held<S: Sink>(
+    sink: &S,
+    ledger: &Mutex<InputLedger>,
+    timeout: Duration,
+) -> ReleaseReport {
     let owed = lock(ledger).newest_first();
     let mut failed = 0;
     for held in &owed {
@@ -242,7 +283,10 @@ pub async fn release_held<S: Sink>(sink: &S, ledger: &Mutex<InputLedger>, timeou
             failed += 1;
         }
     }
-    ReleaseReport { owed: owed.len(), failed }
+    ReleaseReport {
+        owed: owed.len(),
+        failed,
+    }
 }
 
 /// Releases what is still held when dropped armed: the path a cancelled action takes.
@@ -283,7 +327,9 @@ pub trait Checkpoint {
 /// A chord: modifiers down in order, the main key down and up, modifiers up in reverse.
 /// On an error the caller releases what is held ([`Input::release_all`]).
 pub async fn chord<S: Sink>(input: &mut Input<S>, keys: &[Key]) -> Result<()> {
-    let Some((main, modifiers)) = keys.split_last() else { return Ok(()) };
+    let Some((main, modifiers)) = keys.split_last() else {
+        return Ok(());
+    };
     for m in modifiers {
         input.key_down(m).await?;
     }
@@ -311,7 +357,9 @@ pub async fn drag<S: Sink, C: Checkpoint>(
         input.move_to(*p).await?;
         checkpoint.check(i).await?;
     }
-    input.release(button, path.last().copied().unwrap_or(from)).await
+    input
+        .release(button, path.last().copied().unwrap_or(from))
+        .await
 }
 
 #[cfg(test)]
@@ -341,8 +389,18 @@ mod tests {
                 .map(|(m, p)| {
                     let kind = p["type"].as_str().unwrap_or(m);
                     match (p.get("key"), p.get("button")) {
-                        (Some(k), _) => format!("{kind} {} mods={}", k.as_str().unwrap_or(""), p["modifiers"]),
-                        (None, Some(b)) => format!("{kind} {} buttons={} at {},{}", b.as_str().unwrap_or(""), p["buttons"], p["x"], p["y"]),
+                        (Some(k), _) => format!(
+                            "{kind} {} mods={}",
+                            k.as_str().unwrap_or(""),
+                            p["modifiers"]
+                        ),
+                        (None, Some(b)) => format!(
+                            "{kind} {} buttons={} at {},{}",
+                            b.as_str().unwrap_or(""),
+                            p["buttons"],
+                            p["x"],
+                            p["y"]
+                        ),
                         _ => kind.to_owned(),
                     }
                 })
@@ -351,14 +409,19 @@ mod tests {
     }
 
     impl Sink for Fake {
-        fn send(&self, method: &'static str, params: Value) -> impl Future<Output = Result<Value>> + Send {
+        fn send(
+            &self,
+            method: &'static str,
+            params: Value,
+        ) -> impl Future<Output = Result<Value>> + Send {
             let index = {
                 let mut log = self.log.lock().unwrap();
                 log.push((method.to_owned(), params.clone()));
                 log.len() - 1
             };
             let kind = params["type"].as_str().unwrap_or("").to_owned();
-            let fail = self.fail_at == Some(index) || (self.releases_fail && (kind == "mouseReleased" || kind == "keyUp"));
+            let fail = self.fail_at == Some(index)
+                || (self.releases_fail && (kind == "mouseReleased" || kind == "keyUp"));
             let hang = self.hang_at == Some(index);
             async move {
                 if hang {
@@ -384,7 +447,10 @@ mod tests {
             let fail = self.fail_at == Some(step);
             async move {
                 if fail {
-                    Err(Error::core(ErrorCode::TargetChanged, "the destination is gone"))
+                    Err(Error::core(
+                        ErrorCode::TargetChanged,
+                        "the destination is gone",
+                    ))
                 } else {
                     Ok(())
                 }
@@ -394,7 +460,14 @@ mod tests {
 
     fn input(fake: &Fake, timeout_ms: u64) -> (Input<Fake>, SharedLedger) {
         let ledger = SharedLedger::default();
-        (Input::new(fake.clone(), ledger.clone(), Duration::from_millis(timeout_ms)), ledger)
+        (
+            Input::new(
+                fake.clone(),
+                ledger.clone(),
+                Duration::from_millis(timeout_ms),
+            ),
+            ledger,
+        )
     }
 
     const A: Point = Point { x: 10.0, y: 20.0 };
@@ -404,7 +477,9 @@ mod tests {
     async fn chord_presses_modifiers_first_and_releases_them_last() {
         let fake = Fake::default();
         let (mut i, ledger) = input(&fake, 1_000);
-        chord(&mut i, &parse_chord("Control+Shift+s").unwrap()).await.unwrap();
+        chord(&mut i, &parse_chord("Control+Shift+s").unwrap())
+            .await
+            .unwrap();
         assert_eq!(
             fake.events(),
             [
@@ -427,14 +502,22 @@ mod tests {
     #[tokio::test]
     async fn a_failed_chord_releases_everything_in_reverse() {
         // The main key's press fails: it was recorded first, so it is released too.
-        let fake = Fake { fail_at: Some(1), ..Default::default() };
+        let fake = Fake {
+            fail_at: Some(1),
+            ..Default::default()
+        };
         let (mut i, ledger) = input(&fake, 1_000);
-        let e = chord(&mut i, &parse_chord("Control+s").unwrap()).await.unwrap_err();
+        let e = chord(&mut i, &parse_chord("Control+s").unwrap())
+            .await
+            .unwrap_err();
         assert_eq!(e.code(), ErrorCode::BrowserError);
         assert_eq!(lock(&ledger).held().len(), 2);
         let report = i.release_all().await;
         assert_eq!(report, ReleaseReport { owed: 2, failed: 0 });
-        assert_eq!(&fake.events()[2..], ["keyUp s mods=2", "keyUp Control mods=0"]);
+        assert_eq!(
+            &fake.events()[2..],
+            ["keyUp s mods=2", "keyUp Control mods=0"]
+        );
         assert!(lock(&ledger).held().is_empty());
     }
 
@@ -443,18 +526,38 @@ mod tests {
         let fake = Fake::default();
         let (mut i, ledger) = input(&fake, 1_000);
         let path = crate::executor::drag_path(A, B, 4);
-        let mut steps = Steps { fail_at: Some(2), seen: 0 };
-        let e = drag(&mut i, Button::Left, A, &path, &mut steps).await.unwrap_err();
+        let mut steps = Steps {
+            fail_at: Some(2),
+            seen: 0,
+        };
+        let e = drag(&mut i, Button::Left, A, &path, &mut steps)
+            .await
+            .unwrap_err();
         assert_eq!(e.code(), ErrorCode::TargetChanged);
         assert_eq!(steps.seen, 3, "the drag stops at the failed check");
-        assert_eq!(lock(&ledger).buttons(), 1, "the button is still down until released");
+        assert_eq!(
+            lock(&ledger).buttons(),
+            1,
+            "the button is still down until released"
+        );
         let report = i.release_all().await;
         assert!(report.clean());
         let ev = fake.events();
         assert_eq!(ev[0], "mouseMoved none buttons=0 at 10.0,20.0");
         assert_eq!(ev[1], "mousePressed left buttons=1 at 10.0,20.0");
-        assert!(ev[2..5].iter().all(|e| e.starts_with("mouseMoved left buttons=1")), "{ev:?}");
-        assert_eq!(&ev[5..], ["mouseMoved left buttons=1 at 10.0,20.0", "mouseReleased left buttons=0 at 10.0,20.0"]);
+        assert!(
+            ev[2..5]
+                .iter()
+                .all(|e| e.starts_with("mouseMoved left buttons=1")),
+            "{ev:?}"
+        );
+        assert_eq!(
+            &ev[5..],
+            [
+                "mouseMoved left buttons=1 at 10.0,20.0",
+                "mouseReleased left buttons=0 at 10.0,20.0"
+            ]
+        );
         assert_eq!(lock(&ledger).buttons(), 0);
     }
 
@@ -463,8 +566,22 @@ mod tests {
         let fake = Fake::default();
         let (mut i, ledger) = input(&fake, 1_000);
         let path = crate::executor::drag_path(A, B, 3);
-        drag(&mut i, Button::Left, A, &path, &mut Steps { fail_at: None, seen: 0 }).await.unwrap();
-        assert_eq!(fake.events().last().unwrap(), "mouseReleased left buttons=0 at 50.0,20.0");
+        drag(
+            &mut i,
+            Button::Left,
+            A,
+            &path,
+            &mut Steps {
+                fail_at: None,
+                seen: 0,
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            fake.events().last().unwrap(),
+            "mouseReleased left buttons=0 at 50.0,20.0"
+        );
         assert_eq!(i.release_all().await, ReleaseReport { owed: 0, failed: 0 });
         assert!(lock(&ledger).held().is_empty());
     }
@@ -472,47 +589,90 @@ mod tests {
     #[tokio::test]
     async fn an_event_that_never_answers_times_out_and_releases() {
         // The third command (the first move while held) hangs.
-        let fake = Fake { hang_at: Some(2), ..Default::default() };
+        let fake = Fake {
+            hang_at: Some(2),
+            ..Default::default()
+        };
         let (mut i, ledger) = input(&fake, 30);
         let path = crate::executor::drag_path(A, B, 4);
-        let e = drag(&mut i, Button::Left, A, &path, &mut Steps { fail_at: None, seen: 0 }).await.unwrap_err();
+        let e = drag(
+            &mut i,
+            Button::Left,
+            A,
+            &path,
+            &mut Steps {
+                fail_at: None,
+                seen: 0,
+            },
+        )
+        .await
+        .unwrap_err();
         assert_eq!(e.code(), ErrorCode::Timeout);
         assert!(i.release_all().await.clean());
         assert!(lock(&ledger).held().is_empty());
-        assert_eq!(fake.events().last().unwrap(), "mouseReleased left buttons=0 at 10.0,20.0");
+        assert_eq!(
+            fake.events().last().unwrap(),
+            "mouseReleased left buttons=0 at 10.0,20.0"
+        );
     }
 
     #[tokio::test]
     async fn a_press_that_errs_is_still_released() {
-        let fake = Fake { fail_at: Some(0), ..Default::default() };
+        let fake = Fake {
+            fail_at: Some(0),
+            ..Default::default()
+        };
         let (mut i, ledger) = input(&fake, 1_000);
         assert!(i.click(Button::Right, A).await.is_err());
         assert_eq!(lock(&ledger).buttons(), 2);
         assert!(i.release_all().await.clean());
-        assert_eq!(fake.events().last().unwrap(), "mouseReleased right buttons=0 at 10.0,20.0");
+        assert_eq!(
+            fake.events().last().unwrap(),
+            "mouseReleased right buttons=0 at 10.0,20.0"
+        );
     }
 
     #[tokio::test]
     async fn a_failed_release_is_reported_and_stays_owed() {
-        let fake = Fake { releases_fail: true, ..Default::default() };
+        let fake = Fake {
+            releases_fail: true,
+            ..Default::default()
+        };
         let (mut i, ledger) = input(&fake, 1_000);
         i.key_down(&parse_key("Shift").unwrap()).await.unwrap();
         i.press(Button::Left, A).await.unwrap();
         let report = i.release_all().await;
         assert_eq!(report, ReleaseReport { owed: 2, failed: 2 });
         assert!(!report.clean());
-        assert_eq!(lock(&ledger).held().len(), 2, "what did not release is still owed");
+        assert_eq!(
+            lock(&ledger).held().len(),
+            2,
+            "what did not release is still owed"
+        );
     }
 
     #[tokio::test]
     async fn a_cancelled_drag_is_released_by_its_guard() {
         // The fourth command hangs (with a long deadline); the caller gives up and drops it.
-        let fake = Fake { hang_at: Some(3), ..Default::default() };
+        let fake = Fake {
+            hang_at: Some(3),
+            ..Default::default()
+        };
         let (mut i, ledger) = input(&fake, 60_000);
         let path = crate::executor::drag_path(A, B, 4);
         let cancelled = tokio::time::timeout(Duration::from_millis(50), async {
             let guard = i.guard();
-            let r = drag(&mut i, Button::Left, A, &path, &mut Steps { fail_at: None, seen: 0 }).await;
+            let r = drag(
+                &mut i,
+                Button::Left,
+                A,
+                &path,
+                &mut Steps {
+                    fail_at: None,
+                    seen: 0,
+                },
+            )
+            .await;
             guard.disarm();
             r
         })
@@ -524,15 +684,24 @@ mod tests {
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        assert!(lock(&ledger).held().is_empty(), "the guard released the button");
-        assert_eq!(fake.events().last().unwrap(), "mouseReleased left buttons=0 at 10.0,20.0");
+        assert!(
+            lock(&ledger).held().is_empty(),
+            "the guard released the button"
+        );
+        assert_eq!(
+            fake.events().last().unwrap(),
+            "mouseReleased left buttons=0 at 10.0,20.0"
+        );
     }
 
     #[tokio::test]
     async fn a_disarmed_guard_sends_nothing() {
         let fake = Fake::default();
         let (i, ledger) = input(&fake, 1_000);
-        lock(&ledger).pressed(Held::Button { button: Button::Left, at: A });
+        lock(&ledger).pressed(Held::Button {
+            button: Button::Left,
+            at: A,
+        });
         i.guard().disarm();
         tokio::task::yield_now().await;
         assert!(fake.events().is_empty());

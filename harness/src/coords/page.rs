@@ -172,7 +172,11 @@ impl RootBox {
 /// The viewport, in CSS pixels: (pageX, pageY, width, height).
 async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
     let m = send(engine.page(), "Page.getLayoutMetrics", json!({})).await?;
-    let v = if m.get("cssVisualViewport").is_some() { &m["cssVisualViewport"] } else { &m["visualViewport"] };
+    let v = if m.get("cssVisualViewport").is_some() {
+        &m["cssVisualViewport"]
+    } else {
+        &m["visualViewport"]
+    };
     let n = |k: &str| v[k].as_f64().unwrap_or(0.0);
     Ok((n("pageX"), n("pageY"), n("clientWidth"), n("clientHeight")))
 }
@@ -181,40 +185,93 @@ async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
 pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Result<Captured> {
     let (px, py, width, height) = visual_viewport(engine).await?;
     let dpr = engine
-        .call_value(&top.frame, "() => globalThis.devicePixelRatio", &Value::Null)
+        .call_value(
+            &top.frame,
+            "() => globalThis.devicePixelRatio",
+            &Value::Null,
+        )
         .await?
         .as_f64()
         .filter(|d| d.is_finite() && *d > 0.0)
         .unwrap_or(1.0);
-    let full = Size { width: (width * dpr).round(), height: (height * dpr).round() };
-    let scale = max_width.filter(|w| *w < full.width).map(|w| w / full.width);
+    let full = Size {
+        width: (width * dpr).round(),
+        height: (height * dpr).round(),
+    };
+    let scale = max_width
+        .filter(|w| *w < full.width)
+        .map(|w| w / full.width);
     let mut params = json!({ "format": "png", "captureBeyondViewport": false });
     if let Some(s) = scale {
         params["clip"] = json!({ "x": px, "y": py, "width": width, "height": height, "scale": s });
     }
     let r = send(engine.page(), "Page.captureScreenshot", params).await?;
     let png = r["data"].as_str().unwrap_or_default().to_owned();
-    let image = png_size(&png)
-        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the browser returned no PNG screenshot"))?;
-    Ok(Captured { png, capture: if scale.is_some() { full } else { image }, image, device_pixel_ratio: dpr })
+    let image = png_size(&png).ok_or_else(|| {
+        Error::core(
+            ErrorCode::BrowserError,
+            "the browser returned no PNG screenshot",
+        )
+    })?;
+    Ok(Captured {
+        png,
+        capture: if scale.is_some() { full } else { image },
+        image,
+        device_pixel_ratio: dpr,
+    })
 }
 
 /// The boxes of the roots other than the top document.
 pub async fn root_boxes(engine: &Engine, roots: &[Root]) -> Vec<RootBox> {
     let mut out = Vec::new();
     for root in roots.iter().filter(|r| !r.path.is_empty()) {
-        let Ok(owner) = send(engine.page(), "DOM.getFrameOwner", json!({ "frameId": root.frame })).await else { continue };
-        let Some(backend) = owner["backendNodeId"].as_i64() else { continue };
-        let Ok(model) = send(engine.page(), "DOM.getBoxModel", json!({ "backendNodeId": backend })).await else { continue };
-        let quad: Vec<f64> = model["model"]["content"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+        let Ok(owner) = send(
+            engine.page(),
+            "DOM.getFrameOwner",
+            json!({ "frameId": root.frame }),
+        )
+        .await
+        else {
+            continue;
+        };
+        let Some(backend) = owner["backendNodeId"].as_i64() else {
+            continue;
+        };
+        let Ok(model) = send(
+            engine.page(),
+            "DOM.getBoxModel",
+            json!({ "backendNodeId": backend }),
+        )
+        .await
+        else {
+            continue;
+        };
+        let quad: Vec<f64> = model["model"]["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_f64)
+            .collect();
         if quad.len() != 8 {
             continue;
         }
         let xs = [quad[0], quad[2], quad[4], quad[6]];
         let ys = [quad[1], quad[3], quad[5], quad[7]];
-        let (x, y) = (xs.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::INFINITY, f64::min));
-        let (x2, y2) = (xs.iter().copied().fold(f64::NEG_INFINITY, f64::max), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-        out.push(RootBox { root: root.clone(), x, y, width: x2 - x, height: y2 - y });
+        let (x, y) = (
+            xs.iter().copied().fold(f64::INFINITY, f64::min),
+            ys.iter().copied().fold(f64::INFINITY, f64::min),
+        );
+        let (x2, y2) = (
+            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+        out.push(RootBox {
+            root: root.clone(),
+            x,
+            y,
+            width: x2 - x,
+            height: y2 - y,
+        });
     }
     // Deepest frames first: a point inside a nested frame belongs to it.
     out.sort_by_key(|b| std::cmp::Reverse(b.root.path.split('.').count()));
@@ -232,7 +289,11 @@ struct WireBox {
 }
 
 /// The hit boxes of every root, in top-viewport CSS pixels, identities in merged terms.
-pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> Result<Vec<HitBox<Element>>> {
+pub async fn hit_boxes(
+    engine: &Engine,
+    roots: &[Root],
+    frames: &[RootBox],
+) -> Result<Vec<HitBox<Element>>> {
     let mut out = Vec::new();
     for root in roots {
         let (ox, oy) = match frames.iter().find(|b| b.root.path == root.path) {
@@ -260,14 +321,28 @@ pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> R
 
 /// The observable element under `p` now (`prufe.at`), through shadow roots, same-origin
 /// frames and, for an opaque cross-origin frame, inside it.
-pub async fn element_at(engine: &Engine, roots: &[Root], frames: &[RootBox], p: Point) -> Result<Option<Element>> {
-    let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
-    let hit: Option<Element> = engine.call(&top.frame, AT_JS, &json!({ "x": p.x, "y": p.y })).await?;
+pub async fn element_at(
+    engine: &Engine,
+    roots: &[Root],
+    frames: &[RootBox],
+    p: Point,
+) -> Result<Option<Element>> {
+    let top = roots
+        .first()
+        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
+    let hit: Option<Element> = engine
+        .call(&top.frame, AT_JS, &json!({ "x": p.x, "y": p.y }))
+        .await?;
     if let Some(e) = &hit {
         if e.role == Role::Iframe && e.opaque {
             for b in frames.iter().filter(|b| b.contains(p)) {
-                let inner: Result<Option<Element>> =
-                    engine.call(&b.root.frame, AT_JS, &json!({ "x": p.x - b.x, "y": p.y - b.y })).await;
+                let inner: Result<Option<Element>> = engine
+                    .call(
+                        &b.root.frame,
+                        AT_JS,
+                        &json!({ "x": p.x - b.x, "y": p.y - b.y }),
+                    )
+                    .await;
                 if let Ok(Some(inner)) = inner {
                     return Ok(Some(adopt(&b.root.path, inner)));
                 }
@@ -279,7 +354,9 @@ pub async fn element_at(engine: &Engine, roots: &[Root], frames: &[RootBox], p: 
 
 /// The focused observable element (through shadow roots and frames), in merged terms.
 pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>> {
-    let top = roots.first().ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
+    let top = roots
+        .first()
+        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
     let f: Option<Element> = engine.call(&top.frame, FOCUSED_JS, &Value::Null).await?;
     if let Some(e) = &f {
         if e.role == Role::Iframe && e.opaque {
@@ -287,7 +364,10 @@ pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>>
             let mut inner_roots: Vec<&Root> = roots.iter().filter(|r| !r.path.is_empty()).collect();
             inner_roots.sort_by_key(|r| std::cmp::Reverse(r.path.split('.').count()));
             for root in inner_roots {
-                if let Ok(Some(inner)) = engine.call::<Option<Element>>(&root.frame, FOCUSED_JS, &Value::Null).await {
+                if let Ok(Some(inner)) = engine
+                    .call::<Option<Element>>(&root.frame, FOCUSED_JS, &Value::Null)
+                    .await
+                {
                     return Ok(Some(adopt(&root.path, inner)));
                 }
             }
@@ -308,16 +388,27 @@ pub struct ScrollPosition {
 
 /// Finds and keeps the scroll container under `p` (top document); returns its name and
 /// position.
-pub async fn scroll_begin(engine: &Engine, top: &Root, p: Point) -> Result<(String, ScrollPosition)> {
-    let v = engine.call_value(&top.frame, SCROLL_BEGIN_JS, &json!({ "x": p.x, "y": p.y })).await?;
+pub async fn scroll_begin(
+    engine: &Engine,
+    top: &Root,
+    p: Point,
+) -> Result<(String, ScrollPosition)> {
+    let v = engine
+        .call_value(&top.frame, SCROLL_BEGIN_JS, &json!({ "x": p.x, "y": p.y }))
+        .await?;
     let pos: ScrollPosition = serde_json::from_value(v.clone())
         .map_err(|e| Error::core(ErrorCode::Internal, format!("scroll position: {e}")))?;
-    Ok((v["container"].as_str().unwrap_or("the page").to_owned(), pos))
+    Ok((
+        v["container"].as_str().unwrap_or("the page").to_owned(),
+        pos,
+    ))
 }
 
 /// The kept container's position now.
 pub async fn scroll_read(engine: &Engine, top: &Root) -> Result<Option<ScrollPosition>> {
-    let v = engine.call_value(&top.frame, SCROLL_READ_JS, &Value::Null).await?;
+    let v = engine
+        .call_value(&top.frame, SCROLL_READ_JS, &Value::Null)
+        .await?;
     Ok(serde_json::from_value(v).ok())
 }
 
@@ -325,19 +416,21 @@ pub async fn scroll_read(engine: &Engine, top: &Root) -> Result<Option<ScrollPos
 /// focus is elsewhere now.
 pub enum TypeBegin {
     Ready,
-    Moved(Option<Element>),
+    Moved(Option<Box<Element>>),
 }
 
 /// Checks, in the field's own world, that `field` still has focus, and keeps its state.
 pub async fn type_begin(engine: &Engine, roots: &[Root], field: &Element) -> Result<TypeBegin> {
     let (path, local) = crate::observe::route(&field.reference);
     let root = crate::observe::root_of(roots, path)?;
-    let v = engine.call_value(&root.frame, TYPE_BEGIN_JS, &json!({ "ref": local })).await?;
+    let v = engine
+        .call_value(&root.frame, TYPE_BEGIN_JS, &json!({ "ref": local }))
+        .await?;
     if v["ok"] == Value::Bool(true) {
         return Ok(TypeBegin::Ready);
     }
     let now: Option<Element> = serde_json::from_value(v["focused"].clone()).ok().flatten();
-    Ok(TypeBegin::Moved(now.map(|e| adopt(path, e))))
+    Ok(TypeBegin::Moved(now.map(|e| Box::new(adopt(path, e)))))
 }
 
 /// What reading the field back showed.
@@ -357,21 +450,40 @@ pub struct TypeCheck {
 }
 
 /// Reads the field [`type_begin`] kept and compares it with what typing `text` should give.
-pub async fn type_check(engine: &Engine, roots: &[Root], field: &Element, text: &str, sensitive: bool) -> Result<TypeCheck> {
+pub async fn type_check(
+    engine: &Engine,
+    roots: &[Root],
+    field: &Element,
+    text: &str,
+    sensitive: bool,
+) -> Result<TypeCheck> {
     let (path, _) = crate::observe::route(&field.reference);
     let root = crate::observe::root_of(roots, path)?;
-    let v = engine.call_value(&root.frame, TYPE_CHECK_JS, &json!({ "text": text, "sensitive": sensitive })).await?;
-    serde_json::from_value(v).map_err(|e| Error::core(ErrorCode::Internal, format!("typing check: {e}")))
+    let v = engine
+        .call_value(
+            &root.frame,
+            TYPE_CHECK_JS,
+            &json!({ "text": text, "sensitive": sensitive }),
+        )
+        .await?;
+    serde_json::from_value(v)
+        .map_err(|e| Error::core(ErrorCode::Internal, format!("typing check: {e}")))
 }
 
 /// Width and height of a base64 PNG, from its IHDR chunk.
 pub fn png_size(base64: &str) -> Option<Size> {
     let head = decode_base64(base64.get(..32)?)?;
-    if head.len() < 24 || head[..8] != [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a] || &head[12..16] != b"IHDR" {
+    if head.len() < 24
+        || head[..8] != [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]
+        || &head[12..16] != b"IHDR"
+    {
         return None;
     }
     let be = |i: usize| u32::from_be_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
-    Some(Size { width: f64::from(be(16)), height: f64::from(be(20)) })
+    Some(Size {
+        width: f64::from(be(16)),
+        height: f64::from(be(20)),
+    })
 }
 
 /// Standard base64 (RFC 4648 §4), padding optional. `None` on any other character.
@@ -411,7 +523,15 @@ mod tests {
     #[test]
     fn base64_round_trips_known_vectors() {
         // https://www.rfc-editor.org/rfc/rfc4648#section-10
-        for (enc, dec) in [("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"), ("Zm9vYmFy", "foobar")] {
+        for (enc, dec) in [
+            ("", ""),
+            ("Zg==", "f"),
+            ("Zm8=", "fo"),
+            ("Zm9v", "foo"),
+            ("Zm9vYg==", "foob"),
+            ("Zm9vYmE=", "fooba"),
+            ("Zm9vYmFy", "foobar"),
+        ] {
             assert_eq!(decode_base64(enc).as_deref(), Some(dec.as_bytes()), "{enc}");
         }
         assert_eq!(decode_base64("Zm9v!"), None);
@@ -422,13 +542,29 @@ mod tests {
     fn png_size_reads_the_header() {
         // A 1×1 PNG header, then a 3×2 one built from the same bytes.
         let one = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-        assert_eq!(png_size(one), Some(Size { width: 1.0, height: 1.0 }));
+        assert_eq!(
+            png_size(one),
+            Some(Size {
+                width: 1.0,
+                height: 1.0
+            })
+        );
         let mut bytes = decode_base64(one).unwrap();
         bytes[19] = 3;
         bytes[23] = 2;
         let reencoded = encode_for_test(&bytes);
-        assert_eq!(png_size(&reencoded), Some(Size { width: 3.0, height: 2.0 }));
-        assert_eq!(png_size("R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw=="), None, "a GIF is not a PNG");
+        assert_eq!(
+            png_size(&reencoded),
+            Some(Size {
+                width: 3.0,
+                height: 2.0
+            })
+        );
+        assert_eq!(
+            png_size("R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw=="),
+            None,
+            "a GIF is not a PNG"
+        );
         assert_eq!(png_size("iVBO"), None);
     }
 
@@ -436,7 +572,11 @@ mod tests {
         const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let mut out = String::new();
         for chunk in bytes.chunks(3) {
-            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
             let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
             for i in 0..4 {
                 if i <= chunk.len() {

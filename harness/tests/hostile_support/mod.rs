@@ -22,9 +22,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 pub mod secret {
     /// `login.html`: Password.
     pub const LOGIN_PASSWORD: &str = "correct-horse-battery-41";
-    /// `hostile/08-secret-echo.html`: Password. The `&` and the space make the page's
+    /// `hostile/08-secret-echo.html`: Password.
+    pub const ECHO_PASSWORD: &str = "Tr0ub4dor-3-lamp";
+    /// `hostile/08-secret-echo.html`: Password whose `&` and space make the page's
     /// `encodeURIComponent` echo (a link's `href`) differ from the value.
-    pub const ECHO_PASSWORD: &str = "Tr0ub4dor&3 lamp";
+    pub const ENCODED_ECHO_PASSWORD: &str = "Tr0ub4dor&3 lamp";
     /// `hostile/08-secret-echo.html`: Card number.
     pub const ECHO_CARD: &str = "4242424242424242";
     /// `hostile/09-sensitive-false.html`: Password, Account number, PIN.
@@ -44,6 +46,7 @@ pub mod secret {
     pub const ALL: &[&str] = &[
         LOGIN_PASSWORD,
         ECHO_PASSWORD,
+        ENCODED_ECHO_PASSWORD,
         ECHO_CARD,
         BANK_PASSWORD,
         ACCOUNT_NUMBER,
