@@ -14,7 +14,9 @@
 //!   "undone":0,"reason":"…","diff":["appeared …"]}`.
 
 use crate::arbiter::ArbiterConfig;
+use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
+use crate::executor;
 use crate::script::{self, Action, Step};
 use crate::serve::StaticServer;
 use crate::stabilise::Timing;
@@ -215,9 +217,7 @@ async fn run(args: RunArgs) -> i32 {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let steps = match script::parse_script(&text, &base)
-        .and_then(|s| script::check_files(&s).map(|()| s))
-    {
+    let steps = match plan(&text, &base) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("prufe: INVALID_SCRIPT: {}: {e}", args.script.display());
@@ -246,14 +246,23 @@ async fn run(args: RunArgs) -> i32 {
         Ok(v) => v,
         Err(e) => return fail(&e),
     };
-    for step in &steps {
-        if let Action::Fill {
-            value,
-            sensitive: true,
-            ..
-        } = &step.action
-        {
-            v.add_secret(value);
+    for planned in &steps {
+        match planned {
+            Planned::Semantic(Step {
+                action:
+                    Action::Fill {
+                        value,
+                        sensitive: true,
+                        ..
+                    },
+                ..
+            }) => v.add_secret(value),
+            Planned::Coordinate(value) if value["sensitive"] == json!(true) => {
+                if let Some(text) = value["text"].as_str() {
+                    v.add_secret(text);
+                }
+            }
+            _ => {}
         }
     }
     if let Err(e) = v.open(&args.url).await {
@@ -261,17 +270,139 @@ async fn run(args: RunArgs) -> i32 {
         return fail(&e);
     }
     let mut code = EXIT_OK;
-    for (i, step) in steps.iter().enumerate() {
-        let result = v.perform(step).await;
-        let ok = matches!(&result, Ok(o) if o.ok);
-        print_step(i + 1, step, &result, args.json, v.redactor());
+    let mut executor = Executor::new(&v);
+    for (i, planned) in steps.iter().enumerate() {
+        let ok = match planned {
+            Planned::Semantic(step) => {
+                let result = v.perform(step).await;
+                let ok = matches!(&result, Ok(o) if o.ok);
+                print_step(i + 1, step, &result, args.json, v.redactor());
+                ok
+            }
+            Planned::Coordinate(value) => {
+                let result = executor.run(&mut v, value).await;
+                let ok = matches!(&result, Ok(r) if r.outcome.as_ref().is_none_or(|o| o.ok));
+                print_coordinate_step(i + 1, value, &result, args.json, v.redactor());
+                ok
+            }
+        };
         if !ok {
             code = EXIT_FAILED;
             break;
         }
     }
+    executor.release_all(&v).await;
     let _ = v.close().await;
     code
+}
+
+/// A step of a `prufe run` script: a semantic step for the verified loop, or a step of the
+/// coordinate contract (`screenshot`, `click_at`, `drag_at`, `scroll_at`, `type`, `key`,
+/// `wait`) for the coordinate executor.
+#[derive(Debug)]
+pub enum Planned {
+    Semantic(Step),
+    Coordinate(serde_json::Value),
+}
+
+/// Parses and validates a whole script before any browser starts: every step's shape, and
+/// every upload file. Points of coordinate steps are checked against their observation only
+/// when the step runs, since the observation does not exist yet.
+pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| script::ScriptError {
+        at: String::new(),
+        message: format!("not valid JSON ({e}); a script is a JSON array of steps"),
+    })?;
+    let serde_json::Value::Array(items) = &value else {
+        // The script parser words this error.
+        return script::parse_steps(&value, base).map(|_| Vec::new());
+    };
+    let mut planned = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("step {}", i + 1);
+        if executor::is_coordinate_step(item) {
+            executor::parse_shape(item).map_err(|e| script::ScriptError {
+                at: at.clone(),
+                message: format!("{}: {}", e.code, e.message),
+            })?;
+            planned.push(Planned::Coordinate(item.clone()));
+            continue;
+        }
+        let renumber = |mut e: script::ScriptError| {
+            e.at = e.at.replacen("step 1", &at, 1);
+            e
+        };
+        let mut steps = script::parse_steps(&serde_json::Value::Array(vec![item.clone()]), base)
+            .map_err(renumber)?;
+        script::check_files(&steps).map_err(renumber)?;
+        planned.push(Planned::Semantic(steps.remove(0)));
+    }
+    Ok(planned)
+}
+
+fn print_coordinate_step(
+    n: usize,
+    value: &serde_json::Value,
+    result: &Result<Report, Failure>,
+    as_json: bool,
+    redactor: &prufe::core::redact::Redactor,
+) {
+    let kind = value["action"].as_str().unwrap_or("step");
+    let mut line = match result {
+        Ok(r) => {
+            let o = r.outcome.as_ref();
+            let ok = o.is_none_or(|o| o.ok);
+            json!({
+                "step": n,
+                "action": kind,
+                "ok": ok,
+                "verdict": o.and_then(|o| o.verdict).map(|v| v.as_str()),
+                "error": (!ok).then_some("VERIFICATION_FAILED"),
+                "attempts": o.map(|o| o.attempts).unwrap_or(1),
+                "undone": o.map(|o| o.undone).unwrap_or(0),
+                "reason": o.map(|o| o.reason.clone()).or_else(|| r.condition.clone()).unwrap_or_default(),
+                "diff": o.map(|o| o.lines.clone()).unwrap_or_default(),
+                "observation": r.observation.as_ref().map(|s| s.id.clone()),
+                "released": r.released,
+            })
+        }
+        Err(f) => json!({
+            "step": n,
+            "action": kind,
+            "ok": false,
+            "verdict": f.error.outcome().and_then(|o| o.verdict).map(|v| v.as_str()),
+            "error": f.code().as_str(),
+            "attempts": f.error.outcome().map(|o| o.attempts).unwrap_or(1),
+            "undone": f.error.outcome().map(|o| o.undone).unwrap_or(0),
+            "reason": f.to_string(),
+            "diff": f.error.outcome().map(|o| o.lines.clone()).unwrap_or_default(),
+            "observation": f.observation.as_ref().map(|s| s.id.clone()),
+            "released": f.released,
+        }),
+    };
+    crate::trace::scrub_value(&mut line, redactor);
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        let _ = writeln!(out, "{line}");
+        return;
+    }
+    let mark = if line["ok"] == json!(true) {
+        "✓"
+    } else {
+        "✗"
+    };
+    let mut text = format!("{mark} {n} {kind}");
+    if let Some(obs) = line["observation"].as_str() {
+        text.push_str(&format!(" → {obs}"));
+    }
+    if let Some(reason) = line["reason"].as_str().filter(|r| !r.is_empty()) {
+        text.push_str(&format!(": {reason}"));
+    }
+    if let Err(f) = result {
+        text.push('\n');
+        text.push_str(&indent(&f.error.explain()));
+    }
+    let _ = writeln!(out, "{}", redactor.scrub(&text));
 }
 
 /// The `--json` line of a step.
@@ -519,6 +650,46 @@ mod tests {
         assert!(matches!(d.command, Command::Demo { show: true }));
         let s = Cli::try_parse_from(["prufe", "snapshot", "http://x/", "--json"]).unwrap();
         assert!(matches!(s.command, Command::Snapshot { json: true, .. }));
+    }
+
+    #[test]
+    fn scripts_mix_semantic_and_coordinate_steps() {
+        let base = Path::new(".");
+        let steps = plan(
+            r#"[{"action":"click","target":{"role":"button","name":"Save"}},
+                {"action":"screenshot","maxWidth":1280},
+                {"action":"click_at","x":412,"y":230,"observation":"obs-1"},
+                {"action":"key","chord":"Control+S"}]"#,
+            base,
+        )
+        .unwrap();
+        assert_eq!(steps.len(), 4);
+        assert!(matches!(steps[0], Planned::Semantic(_)));
+        assert!(matches!(steps[2], Planned::Coordinate(_)));
+
+        for (script, at, words) in [
+            (
+                r#"[{"action":"screenshot"},{"action":"click_at","x":"1","y":2,"observation":"obs-1"}]"#,
+                "step 2",
+                "INVALID_ACTION",
+            ),
+            (
+                r#"[{"action":"screenshot","cmd":"ls"}]"#,
+                "step 1",
+                "INVALID_FIELDS",
+            ),
+            (
+                r#"[{"action":"key","chord":"Control+S"},{"action":"click"}]"#,
+                "step 2",
+                "target",
+            ),
+            (r#"{"action":"click"}"#, "", "JSON array"),
+            ("not json", "", "not valid JSON"),
+        ] {
+            let e = plan(script, base).unwrap_err();
+            assert_eq!(e.at, at, "{script}");
+            assert!(e.message.contains(words), "{script}: {}", e.message);
+        }
     }
 
     #[test]

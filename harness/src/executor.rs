@@ -565,6 +565,15 @@ pub const MAX_INTENT_CHARS: usize = 2_000;
 /// observation (`STALE_OBSERVATION` unless it is `latest`), then every point against the
 /// image (`POINT_OUT_OF_BOUNDS`).
 pub fn parse_request(value: &Value, latest: Option<&Observation>) -> Result<Request, Error> {
+    let request = parse_shape(value)?;
+    check_against_observation(&request, latest)?;
+    Ok(request)
+}
+
+/// Validates everything about a request that does not depend on the page: the action, its
+/// fields and their types. A script runner calls it for every step before any input, and
+/// [`parse_request`] again right before the step runs, against the latest observation.
+pub fn parse_shape(value: &Value) -> Result<Request, Error> {
     let obj = value
         .as_object()
         .ok_or_else(|| invalid("a step must be a JSON object"))?;
@@ -697,7 +706,6 @@ pub fn parse_request(value: &Value, latest: Option<&Observation>) -> Result<Requ
             )))
         }
     };
-    check_against_observation(&request, latest)?;
     Ok(request)
 }
 

@@ -620,10 +620,24 @@ impl Verifier {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let a = self.attempt(step).await?;
+            let mut a = self.attempt(step).await?;
             let navigated = a.before.snapshot.context.epoch != a.after.snapshot.context.epoch;
             if navigated && !matches!(step.action, Action::Goto { .. }) {
                 return Err(self.replaced_document(step, &a).await);
+            }
+            // A goto without an intent asked for one thing: a new document at that address.
+            // The navigation succeeded (Page.navigate reported no error) and a new document
+            // answers, so that is the effect asked for; with an intent, the judge decides.
+            if navigated
+                && step.intent.is_none()
+                && matches!(step.action, Action::Goto { .. })
+                && a.verdict == Verdict::Ambiguous
+            {
+                a.verdict = Verdict::Match;
+                a.reason = format!(
+                    "a new document loaded ({} elements observed)",
+                    a.after.snapshot.elements.len()
+                );
             }
             let target_desc = a
                 .target

@@ -592,6 +592,9 @@ impl<'a> Judge<'a> {
             (ActionKind::Check, Some(t)) => self.toggle(t, true),
             (ActionKind::Uncheck, Some(t)) => self.toggle(t, false),
             (ActionKind::Select, Some(t)) => self.select(t),
+            (ActionKind::Press, _) if self.diff.empty && self.action.intent.is_none() => {
+                self.focus_moved().unwrap_or_else(|| self.no_effect("the page did not change"))
+            }
             _ if self.diff.empty => self.no_effect("the page did not change"),
             (ActionKind::Watch, _) => self.watch(),
             (ActionKind::Hover, Some(t)) => self.hover(t),
@@ -608,6 +611,25 @@ impl<'a> Judge<'a> {
                 }
             }
         }
+    }
+
+    /// A key press whose only effect is moving focus (Tab, arrow keys in a group): focus is
+    /// not part of the diff, so it is read from the two snapshots directly.
+    fn focus_moved(&self) -> Option<Finding> {
+        let focused = |s: &'a Snapshot| s.elements.iter().find(|e| e.focused);
+        let (before, after) = (focused(self.before), focused(self.after));
+        let moved = match (before, after) {
+            (Some(b), Some(a)) => !same_ref(a, b) || Identity::of(a) != Identity::of(b),
+            (None, Some(_)) | (Some(_), None) => true,
+            (None, None) => false,
+        };
+        if !moved {
+            return None;
+        }
+        Some(match after {
+            Some(a) => matched(format!("focus moved to {}", describe_element(a)), Some(a)),
+            None => matched("focus left the observed elements".to_owned(), None),
+        })
     }
 
     /// Nothing (relevant) changed: proof of failure on a settled page, nothing on a busy one.
@@ -1622,6 +1644,8 @@ mod tests {
         });
         let mut searched = s.clone();
         searched.texts.push(text("3 results for shirt", "main"));
+        let mut tabbed = s.clone();
+        edit(&mut tabbed, "u1", |e| e.focused = true);
         let mut page = s.clone();
         page.elements.clear();
         page.elements
@@ -1635,6 +1659,7 @@ mod tests {
             case("press, no target, intent", act(ActionKind::Press, None), s.clone(), searched.clone()).intent("results for shirt are listed").want(M, None, "3 results"),
             case("press, no target, no intent", act(ActionKind::Press, None), s.clone(), searched.clone()).want(A, None, "no target"),
             case("press, nothing", act(ActionKind::Press, None), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("press moves focus", act(ActionKind::Press, None), s.clone(), tabbed).want(M, Some("Upload invoice"), "focus moved to"),
             case("goto, intent", act(ActionKind::Goto, None), s.clone(), page.clone()).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
             case("goto, no intent", act(ActionKind::Goto, None), s.clone(), page).want(A, None, ""),
         ]);

@@ -10,6 +10,9 @@
 //! - `::before`/`::after` content is read only when some style sheet of the page has such a
 //!   rule (see `walk::StyleScan`), because a computed style per descendant is the most
 //!   expensive call the walk could make.
+//! - Where Chromium departs from the specs (a figure is not named by its figcaption, a table
+//!   row not by its cells) the engine follows Chromium, so that what it reports agrees with
+//!   the browser's own accessibility tree (`tests/js/oracle.mjs`).
 //! - Hidden descendants (no box, `visibility: hidden`, `aria-hidden`) are skipped, unless the
 //!   element being named is hidden itself, or a hidden node is referenced by
 //!   `aria-labelledby`: then its whole subtree counts, as the spec says.
@@ -123,8 +126,9 @@ impl<'a> Namer<'a> {
         if role != Role::None && self.native(el, role, mode, out) {
             return;
         }
-        // 2F: name from content.
-        if !mode.root || role.allows_name_from_content() || matches!(el.tag, Tag::Summary) {
+        // 2F: name from content. Chromium: a table row is not named by its cells (SPEC
+        // DIFFERENCE to ARIA 1.2, followed here; the row keeps its content as `text`).
+        if !mode.root || (role.allows_name_from_content() && role != Role::Row) || matches!(el.tag, Tag::Summary) {
             let before = out.len();
             self.from_content(el, mode, out);
             if !out[before..].trim().is_empty() {
@@ -244,7 +248,8 @@ impl<'a> Namer<'a> {
             }
             Tag::Fieldset => return self.first_child_named(el, "legend", mode, out),
             Tag::Table => return self.first_child_named(el, "caption", mode, out),
-            Tag::Figure => return self.first_child_named(el, "figcaption", mode, out),
+            // Chromium: a figure is not named by its figcaption (html-aam says it is); followed
+            // here, the figure keeps its content as `text`.
             Tag::Svg => return self.first_child_named(el, "title", mode, out),
             _ => {}
         }

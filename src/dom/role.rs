@@ -869,6 +869,7 @@ pub fn uses_text(role: Role) -> bool {
     matches!(
         role,
         Role::Listitem
+            | Role::Row
             | Role::Article
             | Role::Group
             | Role::Figure
