@@ -15,7 +15,7 @@ BUNDLE := js/dist/prufe.js
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/build.mjs
 
-.PHONY: help setup bundle demo snapshot test test-rust test-wasm test-drivers typecheck bench
+.PHONY: help setup bundle demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -59,7 +59,7 @@ test: setup
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
-	node --test tests/js/
+	node --test tests/js/ fixtures/pages.test.mjs www/viewer/
 	$(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
 
@@ -81,3 +81,10 @@ typecheck:
 bench: setup
 	@$(MAKE) --no-print-directory bundle
 	node scripts/bench.mjs
+	cargo bench -q -p prufe --bench diff
+	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
+
+# The property tests of `make test` run a few hundred cases each; this runs them long.
+fuzz:
+	PROPTEST_CASES=50000 cargo test --release -p prufe --test core_props --test resolve_props
+	PROPTEST_CASES=50000 cargo test --release -p prufe-harness --lib script

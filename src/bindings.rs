@@ -13,6 +13,7 @@
 
 use crate::core::diff::DiffOptions;
 use crate::core::error::{Error, ErrorCode, Result};
+use crate::core::judge::{self, Action, JudgeOptions, Verdict};
 use crate::core::model::Snapshot;
 use crate::core::resolve;
 use crate::dom;
@@ -52,8 +53,12 @@ thread_local! {
 }
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue> {
-    let text = serde_json::to_string(v)
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("could not serialise a result: {e}")))?;
+    let text = serde_json::to_string(v).map_err(|e| {
+        Error::new(
+            ErrorCode::Internal,
+            format!("could not serialise a result: {e}"),
+        )
+    })?;
     let text = JsValue::from_str(&text);
     JSON_PARSE
         .with(|parse| match parse {
@@ -76,12 +81,14 @@ pub fn js_error(e: &Error) -> JsValue {
     err.into()
 }
 
-/// Reads an optional argument (undefined or null → default) into a typed value.
+/// Reads an optional argument (undefined or null → default) into a typed value, through
+/// JSON data so that types are strict (a string is never read as a number).
 fn arg<T: DeserializeOwned + Default>(v: JsValue, code: ErrorCode, what: &str) -> Result<T> {
     if v.is_undefined() || v.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| Error::new(code, format!("{what}: {e}")))
+    serde_json::from_value(json(v, code, what)?)
+        .map_err(|e| Error::new(code, format!("{what}: {e}")))
 }
 
 /// Reads untrusted JSON (undefined → null).
@@ -89,11 +96,17 @@ fn json(v: JsValue, code: ErrorCode, what: &str) -> Result<Value> {
     if v.is_undefined() {
         return Ok(Value::Null);
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| Error::new(code, format!("{what} is not plain JSON data: {e}")))
+    serde_wasm_bindgen::from_value(v)
+        .map_err(|e| Error::new(code, format!("{what} is not plain JSON data: {e}")))
 }
 
 fn string(v: &JsValue, what: &str) -> Result<String> {
-    v.as_string().ok_or_else(|| Error::new(ErrorCode::InvalidArgument, format!("{what} must be a string")))
+    v.as_string().ok_or_else(|| {
+        Error::new(
+            ErrorCode::InvalidArgument,
+            format!("{what} must be a string"),
+        )
+    })
 }
 
 /// Installs the panic hook and creates the engine (random key, epoch). Idempotent.
@@ -111,12 +124,18 @@ pub fn version() -> String {
 
 #[wasm_bindgen]
 pub fn snapshot(options: JsValue) -> JsResult {
-    arg(options, ErrorCode::InvalidOptions, "snapshot options").and_then(|o| dom::snapshot(&o)).into_js()
+    arg(options, ErrorCode::InvalidOptions, "snapshot options")
+        .and_then(|o| dom::snapshot(&o))
+        .into_js()
 }
 
 #[wasm_bindgen]
 pub fn fingerprint(options: JsValue) -> JsResult<String> {
-    Plain(arg(options, ErrorCode::InvalidOptions, "fingerprint options").and_then(|o| dom::fingerprint(&o))).into_js()
+    Plain(
+        arg(options, ErrorCode::InvalidOptions, "fingerprint options")
+            .and_then(|o| dom::fingerprint(&o)),
+    )
+    .into_js()
 }
 
 #[wasm_bindgen]
@@ -146,12 +165,16 @@ pub fn hash(value: JsValue) -> JsResult<String> {
 
 #[wasm_bindgen]
 pub fn describe(reference: JsValue) -> JsResult {
-    string(&reference, "ref").and_then(|r| dom::describe(&r)).into_js()
+    string(&reference, "ref")
+        .and_then(|r| dom::describe(&r))
+        .into_js()
 }
 
 #[wasm_bindgen]
 pub fn at(x: JsValue, y: JsValue) -> JsResult {
-    number_pair(&x, &y).and_then(|(x, y)| dom::at(x, y)).into_js()
+    number_pair(&x, &y)
+        .and_then(|(x, y)| dom::at(x, y))
+        .into_js()
 }
 
 #[wasm_bindgen]
@@ -162,7 +185,10 @@ pub fn focused() -> JsResult {
 fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {
     match (x.as_f64(), y.as_f64()) {
         (Some(x), Some(y)) => Ok((x, y)),
-        _ => Err(Error::new(ErrorCode::InvalidArgument, "at(x, y) needs two numbers")),
+        _ => Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "at(x, y) needs two numbers",
+        )),
     }
 }
 
@@ -170,7 +196,11 @@ fn snapshot_arg(v: JsValue, what: &str) -> Result<Snapshot> {
     resolve::snapshot_from_value(&json(v, ErrorCode::InvalidSnapshot, what)?)
 }
 
-fn diff_values(before: JsValue, after: JsValue, options: JsValue) -> Result<crate::core::diff::Diff> {
+fn diff_values(
+    before: JsValue,
+    after: JsValue,
+    options: JsValue,
+) -> Result<crate::core::diff::Diff> {
     let before = snapshot_arg(before, "before")?;
     let after = snapshot_arg(after, "after")?;
     let opts: DiffOptions = arg(options, ErrorCode::InvalidOptions, "diff options")?;
@@ -187,19 +217,35 @@ fn resolve_values(target: JsValue, options: JsValue) -> Result<resolve::Resoluti
             if let Some(unknown) = map.keys().find(|k| *k != "observation" && *k != "expected") {
                 return Err(Error::new(
                     ErrorCode::InvalidOptions,
-                    format!("resolve options: unknown key {unknown:?} (allowed: observation, expected)"),
+                    format!(
+                        "resolve options: unknown key {unknown:?} (allowed: observation, expected)"
+                    ),
                 ));
             }
-            (map.get("observation").filter(|v| !v.is_null()), map.get("expected").filter(|v| !v.is_null()))
+            (
+                map.get("observation").filter(|v| !v.is_null()),
+                map.get("expected").filter(|v| !v.is_null()),
+            )
         }
-        _ => return Err(Error::new(ErrorCode::InvalidOptions, "resolve options must be an object")),
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidOptions,
+                "resolve options must be an object",
+            ))
+        }
     };
     match observation {
         Some(obs) => resolve::resolve_value(&target, obs, expected),
         None => {
             let fresh = dom::snapshot(&dom::Options::default())?;
-            let expected = expected.map(|v| resolve::context_from_value(v, "expected")).transpose()?;
-            resolve::resolve(&resolve::Target::from_value(&target)?, &fresh, expected.as_ref())
+            let expected = expected
+                .map(|v| resolve::context_from_value(v, "expected"))
+                .transpose()?;
+            resolve::resolve(
+                &resolve::Target::from_value(&target)?,
+                &fresh,
+                expected.as_ref(),
+            )
         }
     }
 }
@@ -207,9 +253,14 @@ fn resolve_values(target: JsValue, options: JsValue) -> Result<resolve::Resoluti
 /// A sensitive fill's plaintext `value` is replaced by its keyed hash before core sees it,
 /// and never returned.
 fn hash_sensitive_value(action: &mut Value) -> Result<()> {
-    let Some(obj) = action.as_object_mut() else { return Ok(()) };
-    let sensitive = obj.get("target").and_then(|t| t.get("sensitive")).and_then(Value::as_bool) == Some(true)
-        || obj.get("sensitive").and_then(Value::as_bool) == Some(true);
+    let Some(obj) = action.as_object_mut() else {
+        return Ok(());
+    };
+    let sensitive = obj
+        .get("target")
+        .and_then(|t| t.get("sensitive"))
+        .and_then(Value::as_bool)
+        == Some(true);
     if sensitive {
         if let Some(Value::String(plain)) = obj.remove("value") {
             obj.insert("valueHash".into(), Value::String(dom::hash(&plain)?));
@@ -218,20 +269,18 @@ fn hash_sensitive_value(action: &mut Value) -> Result<()> {
     Ok(())
 }
 
-fn judge_values(action: JsValue, before: JsValue, after: JsValue, options: JsValue) -> Result<Value> {
+fn judge_values(
+    action: JsValue,
+    before: JsValue,
+    after: JsValue,
+    options: JsValue,
+) -> Result<Verdict> {
     let mut action = json(action, ErrorCode::InvalidAction, "action")?;
     hash_sensitive_value(&mut action)?;
+    let action: Action = serde_json::from_value(action)
+        .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("action: {e}")))?;
     let before = snapshot_arg(before, "before")?;
     let after = snapshot_arg(after, "after")?;
-    let options = json(options, ErrorCode::InvalidOptions, "judge options")?;
-    pending::judge(&action, &before, &after, &options)
-}
-
-/// Stand-in until `core::judge` lands.
-mod pending {
-    use super::*;
-
-    pub fn judge(_action: &Value, _before: &Snapshot, _after: &Snapshot, _options: &Value) -> Result<Value> {
-        Err(Error::new(ErrorCode::Internal, "judge is not available in this build"))
-    }
+    let options: JudgeOptions = arg(options, ErrorCode::InvalidOptions, "judge options")?;
+    judge::judge(&action, &before, &after, &options)
 }

@@ -30,14 +30,25 @@ fn check_expectations(container: &web_sys::Element) -> usize {
     let marked = query_all(container, "[data-expect]");
     for el in &marked {
         let want = el.get_attribute("data-expect").unwrap();
-        let got = dom::record_of(el).unwrap().map(|r| format!("{}|{}", r.role.as_str(), r.name));
+        let got = dom::record_of(el)
+            .unwrap()
+            .map(|r| format!("{}|{}", r.role.as_str(), r.name));
         match (want.as_str(), got) {
             ("-", None) => {}
             (w, Some(g)) if w == g => {}
-            (w, g) => failures.push(format!("{}: want {w:?}, got {g:?}", el.outer_html().chars().take(90).collect::<String>())),
+            (w, g) => failures.push(format!(
+                "{}: want {w:?}, got {g:?}",
+                el.outer_html().chars().take(90).collect::<String>()
+            )),
         }
     }
-    assert!(failures.is_empty(), "{} of {} expectations failed:\n{}", failures.len(), marked.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} expectations failed:\n{}",
+        failures.len(),
+        marked.len(),
+        failures.join("\n")
+    );
     marked.len()
 }
 
@@ -57,7 +68,10 @@ fn regions_come_from_landmarks_overrides_and_lists() {
         let want = el.get_attribute("data-region").unwrap();
         let got = dom::record_of(&el).unwrap().map(|r| r.region);
         if got.as_deref() != Some(want.as_str()) {
-            failures.push(format!("{}: want {want:?}, got {got:?}", el.outer_html().chars().take(80).collect::<String>()));
+            failures.push(format!(
+                "{}: want {want:?}, got {got:?}",
+                el.outer_html().chars().take(80).collect::<String>()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -73,7 +87,10 @@ fn moving_an_item_between_lists_changes_its_identity() {
     let li = query(&c, "[data-region='cart/list:Cart items']");
     target.append_child(&li).unwrap();
     let after = snap(Options::default());
-    assert_eq!(find(&after, Role::Listitem, "Socks").region, "region[Catalogue]/list:products");
+    assert_eq!(
+        find(&after, Role::Listitem, "Socks").region,
+        "region[Catalogue]/list:products"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -84,47 +101,88 @@ fn states_values_and_visibility() {
     let s = snap(Options::default());
     let checked = |role, name: &str| find(&s, role, name).checked;
     assert_eq!(checked(Role::Checkbox, "Checked box"), Some(Tristate::True));
-    assert_eq!(checked(Role::Checkbox, "Unchecked box"), Some(Tristate::False));
+    assert_eq!(
+        checked(Role::Checkbox, "Unchecked box"),
+        Some(Tristate::False)
+    );
     assert_eq!(checked(Role::Checkbox, "Mixed box"), Some(Tristate::Mixed));
     assert_eq!(checked(Role::Checkbox, "Aria mixed"), Some(Tristate::Mixed));
     assert_eq!(checked(Role::Switch, "Wifi"), Some(Tristate::True));
     assert_eq!(checked(Role::Radio, "Radio on"), Some(Tristate::True));
     assert_eq!(find(&s, Role::Button, "Bold").pressed, Some(Tristate::True));
-    assert_eq!(find(&s, Role::Button, "Italic").pressed, Some(Tristate::False));
+    assert_eq!(
+        find(&s, Role::Button, "Italic").pressed,
+        Some(Tristate::False)
+    );
     let plain = find(&s, Role::Button, "Plain");
-    assert_eq!((plain.pressed, plain.checked, plain.selected, plain.expanded), (None, None, None, None));
+    assert_eq!(
+        (plain.pressed, plain.checked, plain.selected, plain.expanded),
+        (None, None, None, None)
+    );
     assert_eq!(find(&s, Role::Button, "Menu").expanded, Some(false));
     assert_eq!(find(&s, Role::Button, "Open details").expanded, Some(true));
-    assert_eq!(find(&s, Role::Button, "Closed details").expanded, Some(false));
+    assert_eq!(
+        find(&s, Role::Button, "Closed details").expanded,
+        Some(false)
+    );
     assert!(!find(&s, Role::Button, "Inside closed details").visible);
-    assert_eq!(find(&s, Role::Combobox, "Pick").value.as_deref(), Some("Two"));
+    assert_eq!(
+        find(&s, Role::Combobox, "Pick").value.as_deref(),
+        Some("Two")
+    );
     assert_eq!(find(&s, Role::Option, "Two").selected, Some(true));
     assert_eq!(find(&s, Role::Option, "One").selected, Some(false));
     assert_eq!(find(&s, Role::Option, "Chosen").selected, Some(true));
     assert_eq!(find(&s, Role::Option, "Other").selected, Some(false));
     for name in ["Disabled button", "Fieldset button", "Aria disabled child"] {
-        assert!(find(&s, Role::Button, name).disabled, "{name} should be disabled");
+        assert!(
+            find(&s, Role::Button, name).disabled,
+            "{name} should be disabled"
+        );
     }
     assert!(find(&s, Role::Textbox, "In disabled fieldset").disabled);
     assert!(find(&s, Role::Link, "Disabled link").disabled);
-    assert!(!find(&s, Role::Button, "Legend button").disabled, "the first legend is exempt");
+    assert!(
+        !find(&s, Role::Button, "Legend button").disabled,
+        "the first legend is exempt"
+    );
     assert!(!find(&s, Role::Button, "Plain").disabled);
-    for name in ["Display none", "Inside display none", "Visibility hidden", "Hidden attribute"] {
-        assert!(!find(&s, Role::Button, name).visible, "{name} should be reported invisible");
+    for name in [
+        "Display none",
+        "Inside display none",
+        "Visibility hidden",
+        "Hidden attribute",
+    ] {
+        assert!(
+            !find(&s, Role::Button, name).visible,
+            "{name} should be reported invisible"
+        );
     }
     assert!(find(&s, Role::Button, "Plain").visible);
     assert!(try_find(&s, Role::Button, "Aria hidden").is_none());
     assert!(try_find(&s, Role::Button, "Inert").is_none());
     assert!(find(&s, Role::Button, "Aria hidden false").visible);
-    assert_eq!(find(&s, Role::Textbox, "Name field").value.as_deref(), Some("Ada"));
-    assert_eq!(find(&s, Role::Textbox, "Notes").value.as_deref(), Some("Hello\nthere"));
+    assert_eq!(
+        find(&s, Role::Textbox, "Name field").value.as_deref(),
+        Some("Ada")
+    );
+    assert_eq!(
+        find(&s, Role::Textbox, "Notes").value.as_deref(),
+        Some("Hello\nthere")
+    );
     assert_eq!(find(&s, Role::Slider, "Level").value.as_deref(), Some("7"));
-    assert_eq!(find(&s, Role::Slider, "Aria level").value.as_deref(), Some("four"));
+    assert_eq!(
+        find(&s, Role::Slider, "Aria level").value.as_deref(),
+        Some("four")
+    );
     assert!(find(&s, Role::Button, "Focus me").focused);
     assert_eq!(s.elements.iter().filter(|e| e.focused).count(), 1);
     assert_eq!(find(&s, Role::Heading, "Level two").level, Some(2));
     assert_eq!(find(&s, Role::Heading, "Level four").level, Some(4));
-    assert_eq!(find(&s, Role::Link, "Hyper").href.as_deref(), Some("/target?x=1"));
+    assert_eq!(
+        find(&s, Role::Link, "Hyper").href.as_deref(),
+        Some("/target?x=1")
+    );
     assert_eq!(find(&s, Role::Button, "Plain").href, None);
     assert!(find(&s, Role::Button, "Plain").in_viewport);
     assert!(!find(&s, Role::Button, "Far below").in_viewport);
@@ -135,27 +193,56 @@ fn states_values_and_visibility() {
 fn shadow_dom_in_composed_order_and_closed_roots_opaque() {
     let c = load(SHADOW);
     let s = snap(Options::default());
-    let buttons: Vec<&str> = s.elements.iter().filter(|e| matches!(e.role, Role::Button | Role::Link)).map(|e| e.name.as_str()).collect();
+    let buttons: Vec<&str> = s
+        .elements
+        .iter()
+        .filter(|e| matches!(e.role, Role::Button | Role::Link))
+        .map(|e| e.name.as_str())
+        .collect();
     assert_eq!(
         buttons,
-        ["Before host", "Shadow first", "Slotted action", "Nested shadow", "Inner light", "Light custom element", "After host"]
+        [
+            "Before host",
+            "Shadow first",
+            "Slotted action",
+            "Nested shadow",
+            "Inner light",
+            "Light custom element",
+            "After host"
+        ]
     );
     assert_eq!(find(&s, Role::Button, "Shadow first").region, "cards");
     assert_eq!(find(&s, Role::Button, "Nested shadow").region, "cards");
     assert_eq!(find(&s, Role::Heading, "Card title").region, "cards");
     let locked = find(&s, Role::Generic, "Payment widget");
     assert!(locked.opaque);
-    let opaque: Vec<&str> = s.elements.iter().filter(|e| e.opaque).map(|e| e.name.as_str()).collect();
+    let opaque: Vec<&str> = s
+        .elements
+        .iter()
+        .filter(|e| e.opaque)
+        .map(|e| e.name.as_str())
+        .collect();
     assert_eq!(opaque.len(), 2, "x-locked and x-empty-closed: {opaque:?}");
     assert!(try_find(&s, Role::Button, "Secret inside").is_none());
     assert!(try_find(&s, Role::Button, "Never rendered").is_none());
     // A button inside an open shadow root is found under its point and when focused.
     let host = query(&c, "x-card");
-    let inner = host.shadow_root().unwrap().query_selector("button").unwrap().unwrap();
+    let inner = host
+        .shadow_root()
+        .unwrap()
+        .query_selector("button")
+        .unwrap()
+        .unwrap();
     let (x, y) = center(&inner);
     let hit = dom::at(x, y).unwrap().expect("element under the point");
-    assert_eq!((hit.role, hit.name.as_str()), (Role::Button, "Shadow first"));
-    inner.unchecked_ref::<web_sys::HtmlElement>().focus().unwrap();
+    assert_eq!(
+        (hit.role, hit.name.as_str()),
+        (Role::Button, "Shadow first")
+    );
+    inner
+        .unchecked_ref::<web_sys::HtmlElement>()
+        .focus()
+        .unwrap();
     let f = dom::focused().unwrap().expect("focused element");
     assert_eq!(f.name, "Shadow first");
     assert_eq!(f.reference, hit.reference, "one node, one ref");
@@ -174,9 +261,19 @@ async fn frames_walked_by_position_and_cross_origin_opaque() {
         .filter(|e| e.name == "Pay now")
         .map(|e| (e.frame.as_str(), e.region.as_str()))
         .collect();
-    assert_eq!(pays, [("0", "frame[0]/form[Payment]"), ("1", "frame[1]/form[Payment]")], "same name, different frames");
+    assert_eq!(
+        pays,
+        [
+            ("0", "frame[0]/form[Payment]"),
+            ("1", "frame[1]/form[Payment]")
+        ],
+        "same name, different frames"
+    );
     let deep = find(&s, Role::Button, "Deep button");
-    assert_eq!((deep.frame.as_str(), deep.region.as_str()), ("0.0", "frame[0.0]"));
+    assert_eq!(
+        (deep.frame.as_str(), deep.region.as_str()),
+        ("0.0", "frame[0.0]")
+    );
     let sandboxed = find(&s, Role::Iframe, "Sandboxed");
     assert!(sandboxed.opaque);
     assert!(!find(&s, Role::Iframe, "Payment").opaque);
@@ -191,13 +288,19 @@ async fn frames_walked_by_position_and_cross_origin_opaque() {
     assert!(!json.contains("4111111111111111"));
     // The point under a button inside the first frame.
     let frame = query(&c, "iframe");
-    let inner_doc = frame.unchecked_ref::<web_sys::HtmlIFrameElement>().content_document().unwrap();
+    let inner_doc = frame
+        .unchecked_ref::<web_sys::HtmlIFrameElement>()
+        .content_document()
+        .unwrap();
     let inner_button = inner_doc.query_selector("button").unwrap().unwrap();
     let fr = frame.get_bounding_client_rect();
     let (bx, by) = center(&inner_button);
-    let hit = dom::at(fr.left() + frame.client_left() as f64 + bx, fr.top() + frame.client_top() as f64 + by)
-        .unwrap()
-        .expect("element under the point");
+    let hit = dom::at(
+        fr.left() + frame.client_left() as f64 + bx,
+        fr.top() + frame.client_top() as f64 + by,
+    )
+    .unwrap()
+    .expect("element under the point");
     assert_eq!((hit.name.as_str(), hit.frame.as_str()), ("Pay now", "0"));
 }
 
@@ -215,43 +318,102 @@ const SECRETS: [&str; 8] = [
 #[wasm_bindgen_test]
 fn secrets_are_redacted_everywhere() {
     let c = load(SENSITIVE);
-    let opts = Options { sensitive: vec!["#declared".into()], ..Default::default() };
+    let opts = Options {
+        sensitive: vec!["#declared".into()],
+        ..Default::default()
+    };
     let s = snap(opts.clone());
-    for name in ["Password", "Card", "Code", "New password", "Marked false", "Declared"] {
+    for name in [
+        "Password",
+        "Card",
+        "Code",
+        "New password",
+        "Marked false",
+        "Declared",
+    ] {
         let e = try_find(&s, Role::Textbox, name).unwrap_or_else(|| panic!("{name} missing"));
         assert!(e.sensitive, "{name}");
         assert_eq!(e.value.as_deref(), Some(REDACTED), "{name}");
         assert!(e.value_hash.is_some(), "{name}");
     }
-    assert_eq!(find(&s, Role::Textbox, "Private note").value.as_deref(), Some(REDACTED));
+    assert_eq!(
+        find(&s, Role::Textbox, "Private note").value.as_deref(),
+        Some(REDACTED)
+    );
     let empty = find(&s, Role::Textbox, "Empty password");
     assert_eq!(empty.value.as_deref(), Some(""));
     assert!(!find(&s, Role::Textbox, "User").sensitive);
-    assert_eq!(find(&s, Role::Textbox, "User").value.as_deref(), Some("ada@example.com"));
-    assert_eq!(find(&s, Role::Textbox, "Password").value_hash, Some(dom::hash("hunter2secret").unwrap()));
+    assert_eq!(
+        find(&s, Role::Textbox, "User").value.as_deref(),
+        Some("ada@example.com")
+    );
+    assert_eq!(
+        find(&s, Role::Textbox, "Password").value_hash,
+        Some(dom::hash("hunter2secret").unwrap())
+    );
     // Echoes in text, title, aria-label, data-ap-region, list text, href, live region.
-    assert!(s.texts.iter().any(|t| t.text == "Your password is [redacted] and your card [redacted]."));
-    assert!(try_find(&s, Role::Button, "[redacted]").is_some(), "name from title");
+    assert!(s
+        .texts
+        .iter()
+        .any(|t| t.text == "Your password is [redacted] and your card [redacted]."));
+    assert!(
+        try_find(&s, Role::Button, "[redacted]").is_some(),
+        "name from title"
+    );
     assert!(try_find(&s, Role::Button, "Copy [redacted]").is_some());
-    assert_eq!(find(&s, Role::Button, "In echo region").region, "box [redacted]");
+    assert_eq!(
+        find(&s, Role::Button, "In echo region").region,
+        "box [redacted]"
+    );
     assert!(try_find(&s, Role::Listitem, "Note: [redacted]").is_some());
-    assert_eq!(find(&s, Role::Link, "Reset link").href.as_deref(), Some("/reset?token=[redacted]"));
-    assert!(s.texts.iter().any(|t| t.text == "Declared value [redacted] saved"));
-    assert!(s.texts.iter().any(|t| t.text == "Echo of an unobservable field: [redacted]"));
+    assert_eq!(
+        find(&s, Role::Link, "Reset link").href.as_deref(),
+        Some("/reset?token=[redacted]")
+    );
+    assert!(s
+        .texts
+        .iter()
+        .any(|t| t.text == "Declared value [redacted] saved"));
+    assert!(s
+        .texts
+        .iter()
+        .any(|t| t.text == "Echo of an unobservable field: [redacted]"));
     assert!(try_find(&s, Role::Textbox, "Unobservable").is_none());
     // A walk cut short still scrubs echoes of the fields it did not reach.
-    let cut = snap(Options { max_elements: Some(1.0), ..opts.clone() });
+    let cut = snap(Options {
+        max_elements: Some(1.0),
+        ..opts.clone()
+    });
     assert!(cut.has_more);
-    assert_eq!(cut.texts.first().map(|t| t.text.as_str()), Some("Top echo [redacted] before any field"));
+    assert_eq!(
+        cut.texts.first().map(|t| t.text.as_str()),
+        Some("Top echo [redacted] before any field")
+    );
     let json = serde_json::to_string(&s).unwrap();
     let fp = dom::fingerprint(&opts).unwrap();
     for secret in SECRETS {
         assert!(!json.contains(secret), "{secret} leaked into the snapshot");
         assert!(!fp.contains(secret));
     }
+    // A field declared by its ref is sensitive too, and so is everything its value echoes.
+    let user = find(&s, Role::Textbox, "User").reference.clone();
+    let by_ref = snap(Options {
+        sensitive: vec![user],
+        ..Default::default()
+    });
+    assert_eq!(
+        find(&by_ref, Role::Textbox, "User").value.as_deref(),
+        Some(REDACTED)
+    );
+    assert!(!serde_json::to_string(&by_ref)
+        .unwrap()
+        .contains("ada@example.com"));
     // Without the declaration the declared field is an ordinary one.
     let plain = snap(Options::default());
-    assert_eq!(find(&plain, Role::Textbox, "Declared").value.as_deref(), Some("declared-by-caller-9"));
+    assert_eq!(
+        find(&plain, Role::Textbox, "Declared").value.as_deref(),
+        Some("declared-by-caller-9")
+    );
     // A change of a redacted value is observable by hash, and the value stays redacted.
     let before = dom::fingerprint(&opts).unwrap();
     let pw: web_sys::HtmlInputElement = query(&c, "input[type=password]").unchecked_into();
@@ -261,7 +423,9 @@ fn secrets_are_redacted_everywhere() {
     let e = find(&after, Role::Textbox, "Password");
     assert_eq!(e.value.as_deref(), Some(REDACTED));
     assert_eq!(e.value_hash, Some(dom::hash("another-pass-1").unwrap()));
-    assert!(!serde_json::to_string(&after).unwrap().contains("another-pass-1"));
+    assert!(!serde_json::to_string(&after)
+        .unwrap()
+        .contains("another-pass-1"));
 }
 
 #[wasm_bindgen_test]
@@ -274,41 +438,73 @@ fn recycled_nodes_get_new_refs_and_old_refs_fail() {
     assert_eq!(node.text_content().as_deref(), Some("Add Shirt M"));
     // Stable while nothing changes.
     let s2 = snap(Options::default());
-    assert_eq!(find(&s2, Role::Button, "Add Shirt M").reference, shirt.reference);
+    assert_eq!(
+        find(&s2, Role::Button, "Add Shirt M").reference,
+        shirt.reference
+    );
     // pointerdown recycles the row nodes: the same node now shows another product.
     let rows = query(&c, "#rows");
     let ev = web_sys::Event::new("pointerdown").unwrap();
     rows.dispatch_event(&ev).unwrap();
     let err = dom::element(&shirt.reference).unwrap_err();
     assert_eq!(err.code, ErrorCode::TargetChanged, "{}", err.message);
-    let now = dom::describe(&shirt.reference).unwrap().expect("the node still exists");
+    let now = dom::describe(&shirt.reference)
+        .unwrap()
+        .expect("the node still exists");
     assert_eq!(now.name, "Add Trousers L");
-    assert_ne!(now.reference, shirt.reference, "a recycled node gets a new ref");
+    assert_ne!(
+        now.reference, shirt.reference,
+        "a recycled node gets a new ref"
+    );
     let s3 = snap(Options::default());
     let trousers = find(&s3, Role::Button, "Add Trousers L");
     assert_eq!(trousers.reference, now.reference);
-    assert_ne!(trousers.reference, find(&s1, Role::Button, "Add Trousers L").reference);
+    assert_ne!(
+        trousers.reference,
+        find(&s1, Role::Button, "Add Trousers L").reference
+    );
     assert!(try_find(&s3, Role::Button, "Add Shirt M").is_none());
     // A ref of another document, and a removed node, are stale.
     let foreign = format!("{}-zzzz", shirt.reference.split('-').next().unwrap());
-    assert_eq!(dom::element(&foreign).unwrap_err().code, ErrorCode::StaleReference);
+    assert_eq!(
+        dom::element(&foreign).unwrap_err().code,
+        ErrorCode::StaleReference
+    );
     let list_item = node.parent_element().unwrap();
     list_item.remove();
-    assert_eq!(dom::element(&trousers.reference).unwrap_err().code, ErrorCode::StaleReference);
+    assert_eq!(
+        dom::element(&trousers.reference).unwrap_err().code,
+        ErrorCode::StaleReference
+    );
     assert!(dom::describe(&trousers.reference).unwrap().is_none());
-    assert_eq!(dom::element("nonsense").unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        dom::element("nonsense").unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
 }
 
 #[wasm_bindgen_test]
 fn running_texts_and_live_regions() {
     load(TEXTS);
     let s = snap(Options::default());
-    let texts: Vec<(TextKind, &str, &str)> = s.texts.iter().map(|t| (t.kind, t.text.as_str(), t.region.as_str())).collect();
+    let texts: Vec<(TextKind, &str, &str)> = s
+        .texts
+        .iter()
+        .map(|t| (t.kind, t.text.as_str(), t.region.as_str()))
+        .collect();
     assert_eq!(
         texts,
         [
-            (TextKind::Paragraph, "First paragraph with newlines.", "main"),
-            (TextKind::Status, "Saved inner paragraph not repeated", "main"),
+            (
+                TextKind::Paragraph,
+                "First paragraph with newlines.",
+                "main"
+            ),
+            (
+                TextKind::Status,
+                "Saved inner paragraph not repeated",
+                "main"
+            ),
             (TextKind::Alert, "Payment failed", "main"),
             (TextKind::Log, "Line one Line two", "main"),
             (TextKind::Status, "Total 40", "main"),
@@ -318,18 +514,37 @@ fn running_texts_and_live_regions() {
             (TextKind::Paragraph, "Paragraph in region", "region[Side]"),
         ]
     );
-    assert_eq!(find(&s, Role::Heading, "Heading is an element").level, Some(1));
+    assert_eq!(
+        find(&s, Role::Heading, "Heading is an element").level,
+        Some(1)
+    );
 }
 
 #[wasm_bindgen_test]
 fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
-    for (html, name) in [(NAMES, "names"), (REGIONS, "regions"), (STATES, "states"), (SHADOW, "shadow"), (SENSITIVE, "sensitive"), (TEXTS, "texts")] {
+    for (html, name) in [
+        (NAMES, "names"),
+        (REGIONS, "regions"),
+        (STATES, "states"),
+        (SHADOW, "shadow"),
+        (SENSITIVE, "sensitive"),
+        (TEXTS, "texts"),
+    ] {
         load(html);
         for opts in [
             Options::default(),
-            Options { regions: vec!["main".into()], ..Default::default() },
-            Options { ignore_regions: vec!["main".into()], ..Default::default() },
-            Options { max_elements: Some(5.0), ..Default::default() },
+            Options {
+                regions: vec!["main".into()],
+                ..Default::default()
+            },
+            Options {
+                ignore_regions: vec!["main".into()],
+                ..Default::default()
+            },
+            Options {
+                max_elements: Some(5.0),
+                ..Default::default()
+            },
         ] {
             let fp = dom::fingerprint(&opts).unwrap();
             let s = dom::snapshot(&opts).unwrap();
@@ -339,8 +554,13 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
     let c = load(STATES);
     let fp0 = dom::fingerprint(&Options::default()).unwrap();
     // Focus and scrolling are not compared by the diff: no change.
-    query(&c, "#focus-me").unchecked_into::<web_sys::HtmlElement>().focus().unwrap();
-    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 300.0);
+    query(&c, "#focus-me")
+        .unchecked_into::<web_sys::HtmlElement>()
+        .focus()
+        .unwrap();
+    web_sys::window()
+        .unwrap()
+        .scroll_to_with_x_and_y(0.0, 300.0);
     assert_eq!(dom::fingerprint(&Options::default()).unwrap(), fp0);
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
     // A state change, a value change, a text change: each changes it.
@@ -348,31 +568,53 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
     boxed.set_checked(!boxed.checked());
     let fp1 = dom::fingerprint(&Options::default()).unwrap();
     assert_ne!(fp1, fp0);
-    let field: web_sys::HtmlInputElement = query(&c, "input[aria-label='Name field']").unchecked_into();
+    let field: web_sys::HtmlInputElement =
+        query(&c, "input[aria-label='Name field']").unchecked_into();
     field.set_value("Grace");
     let fp2 = dom::fingerprint(&Options::default()).unwrap();
     assert_ne!(fp2, fp1);
     query(&c, "h2").set_text_content(Some("Renamed"));
     let fp3 = dom::fingerprint(&Options::default()).unwrap();
     assert_ne!(fp3, fp2);
-    assert_eq!(fp3, of_snapshot(&dom::snapshot(&Options::default()).unwrap()));
+    assert_eq!(
+        fp3,
+        of_snapshot(&dom::snapshot(&Options::default()).unwrap())
+    );
 }
 
 #[wasm_bindgen_test]
 fn context_epoch_and_snapshot_ids() {
     load(TEXTS);
     let a = snap(Options::default());
-    let b = snap(Options { tab: Some("t9".into()), ..Default::default() });
+    let b = snap(Options {
+        tab: Some("t9".into()),
+        ..Default::default()
+    });
     assert_eq!(a.context.epoch, b.context.epoch);
     assert_eq!(a.context.epoch, dom::epoch().unwrap());
-    assert!(a.context.epoch > 1_000_000_000_000, "derived from timeOrigin");
+    assert!(
+        a.context.epoch > 1_000_000_000_000,
+        "derived from timeOrigin"
+    );
     assert!(a.context.epoch < (1u64 << 53), "an exact JS integer");
     assert_ne!(a.context.snapshot, b.context.snapshot);
     assert_eq!(b.context.tab, "t9");
-    assert_eq!(a.context.tab, snap(Options::default()).context.tab, "default tab is stable per page");
-    let bad = dom::snapshot(&Options { max_elements: Some(-1.0), ..Default::default() }).unwrap_err();
+    assert_eq!(
+        a.context.tab,
+        snap(Options::default()).context.tab,
+        "default tab is stable per page"
+    );
+    let bad = dom::snapshot(&Options {
+        max_elements: Some(-1.0),
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(bad.code, ErrorCode::InvalidOptions);
-    let bad = dom::snapshot(&Options { sensitive: vec!["[[[".into()], ..Default::default() }).unwrap_err();
+    let bad = dom::snapshot(&Options {
+        sensitive: vec!["[[[".into()],
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(bad.code, ErrorCode::InvalidOptions);
 }
 
@@ -407,7 +649,9 @@ fn bounded_depth_size_and_time() {
         p = s;
     }
     p.set_text_content(Some("too deep"));
-    deep_button.insert_adjacent_text("afterbegin", "Deep ").unwrap();
+    deep_button
+        .insert_adjacent_text("afterbegin", "Deep ")
+        .unwrap();
     query(&c, "#unrendered").append_child(&deep_button).unwrap();
     let long = doc.create_element("button").unwrap();
     long.set_text_content(Some(&"x".repeat(1_000_000)));
@@ -416,25 +660,45 @@ fn bounded_depth_size_and_time() {
     let bottom = find(&s, Role::Button, "Bottom");
     assert_eq!((bottom.region.as_str(), bottom.visible), ("main", false));
     assert!(find(&s, Role::Button, "Rendered bottom").visible);
-    assert!(try_find(&s, Role::Button, "Deep").is_some(), "content below the depth cap is left out of the name");
-    let longest = s.elements.iter().map(|e| e.name.chars().count()).max().unwrap();
+    assert!(
+        try_find(&s, Role::Button, "Deep").is_some(),
+        "content below the depth cap is left out of the name"
+    );
+    let longest = s
+        .elements
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap();
     assert!(longest <= limits::MAX_TEXT_CHARS + 1, "{longest}");
     // The element cap.
-    let s = snap(Options { max_elements: Some(2.0), ..Default::default() });
+    let s = snap(Options {
+        max_elements: Some(2.0),
+        ..Default::default()
+    });
     assert!(s.has_more);
     assert_eq!(s.elements.len(), 2);
     // 100,000 nodes with a tiny budget: stops, says so, and stays near the budget.
     let c = load("<main id='wide'></main>");
     let wide = query(&c, "#wide");
-    let html: String = (0..25_000).map(|i| format!("<div><span>row {i}</span><button>B{i}</button></div>")).collect();
+    let html: String = (0..25_000)
+        .map(|i| format!("<div><span>row {i}</span><button>B{i}</button></div>"))
+        .collect();
     wide.set_inner_html(&html);
     // Style and layout of the new nodes are the browser's cost, paid before the clock starts.
     let _ = query(&c, "#wide button:last-child").get_bounding_client_rect();
     let t0 = js_sys::Date::now();
-    let s = snap(Options { budget_ms: Some(5.0), ..Default::default() });
+    let s = snap(Options {
+        budget_ms: Some(5.0),
+        ..Default::default()
+    });
     let elapsed = js_sys::Date::now() - t0;
     assert!(s.has_more, "a 100,000-node page does not fit 5 ms");
     assert!(elapsed < 250.0, "took {elapsed} ms");
-    let fp = dom::fingerprint(&Options { budget_ms: Some(5.0), ..Default::default() }).unwrap();
+    let fp = dom::fingerprint(&Options {
+        budget_ms: Some(5.0),
+        ..Default::default()
+    })
+    .unwrap();
     assert!(fp.ends_with('+'));
 }

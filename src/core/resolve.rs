@@ -445,6 +445,15 @@ fn not_found_message(target: &Target, query: &Query<'_>, observation: &Snapshot)
             list(&containing, SHOWN, short)
         );
     }
+    let opaque: Vec<&Element> = observation.elements.iter().filter(|e| e.opaque).collect();
+    if !opaque.is_empty() {
+        let _ = write!(
+            msg,
+            "; opaque (a closed shadow root or a cross-origin frame whose inside cannot be read), \
+             the target may be inside: {}",
+            list(&opaque, SHOWN, short)
+        );
+    }
     if observation.elements.is_empty() {
         msg.push_str("; the observation holds no elements");
     }
@@ -1333,6 +1342,7 @@ mod tests {
             el("e2", Role::Link, "Save"),
             hidden(button("e3", "Save")),
             in_region("dialog", button("e4", "Save")),
+            Element { opaque: true, ..el("e5", Role::Generic, "") },
         ];
         let target = save_where(|t| t.region = Some("main".into()));
         let e = resolve(&target, &snap(elements), None).unwrap_err();
@@ -1343,6 +1353,7 @@ mod tests {
             "same name, other role: link[Save] in main",
             "hidden (visible: false) with this role and name: 1",
             "did not meet region/frame/href/inViewport: button[Save] in dialog",
+            "opaque (a closed shadow root or a cross-origin frame whose inside cannot be read), the target may be inside: generic[] in main",
         ] {
             assert!(e.message.contains(want), "{want:?} in {}", e.message);
         }

@@ -27,7 +27,6 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Node};
 
 pub use walk::deepest_focus;
-pub use walk::PROFILE;
 
 /// Options of `snapshot` and `fingerprint` (`prufe.snapshot(options)`).
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -62,24 +61,33 @@ thread_local! {
 }
 
 fn window() -> Result<web_sys::Window> {
-    web_sys::window().ok_or_else(|| Error::new(ErrorCode::Internal, "no window: the engine runs in a page"))
+    web_sys::window()
+        .ok_or_else(|| Error::new(ErrorCode::Internal, "no window: the engine runs in a page"))
 }
 
 fn document() -> Result<Document> {
-    window()?.document().ok_or_else(|| Error::new(ErrorCode::Internal, "no document"))
+    window()?
+        .document()
+        .ok_or_else(|| Error::new(ErrorCode::Internal, "no document"))
 }
 
 impl Engine {
     fn new() -> Result<Engine> {
         let win = window()?;
         let mut bytes = [0u8; 24];
-        let crypto = win.crypto().map_err(|_| Error::new(ErrorCode::Internal, "crypto is unavailable"))?;
+        let crypto = win
+            .crypto()
+            .map_err(|_| Error::new(ErrorCode::Internal, "crypto is unavailable"))?;
         crypto
             .get_random_values_with_u8_array(&mut bytes)
             .map_err(|_| Error::new(ErrorCode::Internal, "crypto.getRandomValues failed"))?;
         let mut key = [0u8; 16];
         key.copy_from_slice(&bytes[..16]);
-        let origin = win.performance().map(|p| p.time_origin()).unwrap_or(0.0).max(0.0);
+        let origin = win
+            .performance()
+            .map(|p| p.time_origin())
+            .unwrap_or(0.0)
+            .max(0.0);
         let noise = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or([0; 8]));
         // timeOrigin in ms × 2048 plus 11 random bits stays an exact JS integer until 2109.
         let epoch = (origin.floor() as u64) * 2048 + (noise & 0x7ff);
@@ -108,19 +116,32 @@ impl Engine {
     fn walk_options(&self, opts: &Options) -> Result<walk::WalkOptions> {
         let max_elements = match opts.max_elements {
             None => limits::DEFAULT_SNAPSHOT_ELEMENTS,
-            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => (n as usize).min(limits::MAX_ELEMENTS),
+            Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 => {
+                (n as usize).min(limits::MAX_ELEMENTS)
+            }
             Some(n) => {
-                return Err(Error::new(ErrorCode::InvalidOptions, format!("maxElements must be a non-negative integer, got {n}")))
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    format!("maxElements must be a non-negative integer, got {n}"),
+                ))
             }
         };
         let budget_ms = match opts.budget_ms {
             None => limits::DEFAULT_BUDGET_MS,
             Some(b) if b.is_finite() && b > 0.0 => b,
-            Some(b) => return Err(Error::new(ErrorCode::InvalidOptions, format!("budgetMs must be a positive number, got {b}"))),
+            Some(b) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    format!("budgetMs must be a positive number, got {b}"),
+                ))
+            }
         };
         if let Some(tab) = &opts.tab {
             if tab.is_empty() || tab.chars().count() > 200 {
-                return Err(Error::new(ErrorCode::InvalidOptions, "tab must be a non-empty string of at most 200 characters"));
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    "tab must be a non-empty string of at most 200 characters",
+                ));
             }
         }
         let mut declared = None;
@@ -139,7 +160,12 @@ impl Engine {
                     Err(true) => {}
                     Err(false) => {
                         js::query_all(doc.unchecked_ref(), s).map_err(|_| {
-                            Error::new(ErrorCode::InvalidOptions, format!("sensitive: {s:?} is neither a ref nor a valid CSS selector"))
+                            Error::new(
+                                ErrorCode::InvalidOptions,
+                                format!(
+                                    "sensitive: {s:?} is neither a ref nor a valid CSS selector"
+                                ),
+                            )
                         })?;
                         selectors.push(s.clone());
                     }
@@ -147,10 +173,20 @@ impl Engine {
             }
             declared = Some(set);
         }
-        Ok(walk::WalkOptions { max_elements, budget_ms, declared, selectors })
+        Ok(walk::WalkOptions {
+            max_elements,
+            budget_ms,
+            declared,
+            selectors,
+        })
     }
 
-    fn walk<'a>(&'a self, mode: walk::Mode, opts: &'a walk::WalkOptions, targets: Option<js_sys::Set>) -> Result<walk::Walk<'a>> {
+    fn walk<'a>(
+        &'a self,
+        mode: walk::Mode,
+        opts: &'a walk::WalkOptions,
+        targets: Option<js_sys::Set>,
+    ) -> Result<walk::Walk<'a>> {
         let doc = document()?;
         let mut w = walk::Walk::new(self.strings, mode, opts, &self.styles, self.key);
         w.targets = targets;
@@ -203,9 +239,12 @@ fn base36(mut n: u64, digits: usize) -> String {
 
 fn with_engine<T>(f: impl FnOnce(&mut Engine) -> Result<T>) -> Result<T> {
     ENGINE.with(|cell| {
-        let mut guard = cell
-            .try_borrow_mut()
-            .map_err(|_| Error::new(ErrorCode::Internal, "prufe was called again from inside one of its own calls"))?;
+        let mut guard = cell.try_borrow_mut().map_err(|_| {
+            Error::new(
+                ErrorCode::Internal,
+                "prufe was called again from inside one of its own calls",
+            )
+        })?;
         if guard.is_none() {
             *guard = Some(Engine::new()?);
         }
@@ -223,7 +262,10 @@ pub fn init() -> Result<()> {
 
 fn keep_region(opts: &Options, region: &str) -> bool {
     (opts.regions.is_empty() || opts.regions.iter().any(|p| region_matches(region, p)))
-        && !opts.ignore_regions.iter().any(|p| region_matches(region, p))
+        && !opts
+            .ignore_regions
+            .iter()
+            .any(|p| region_matches(region, p))
 }
 
 /// `prufe.snapshot(options)`.
@@ -245,8 +287,16 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
             }
             elements.push(r);
         }
-        let texts: Vec<Text> = texts.into_iter().filter(|t| keep_region(opts, &t.region)).collect();
-        Ok(Snapshot { context: eng.context(opts.tab.as_deref()), has_more, elements, texts })
+        let texts: Vec<Text> = texts
+            .into_iter()
+            .filter(|t| keep_region(opts, &t.region))
+            .collect();
+        Ok(Snapshot {
+            context: eng.context(opts.tab.as_deref()),
+            has_more,
+            elements,
+            texts,
+        })
     })
 }
 
@@ -284,9 +334,19 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
                     format!("{reference} belongs to an older document: take a new snapshot"),
                 ))
             }
-            Err(false) => return Err(Error::new(ErrorCode::InvalidArgument, format!("{reference:?} is not a ref"))),
+            Err(false) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{reference:?} is not a ref"),
+                ))
+            }
         };
-        let gone = || Error::new(ErrorCode::StaleReference, format!("{reference} is gone from the page: take a new snapshot"));
+        let gone = || {
+            Error::new(
+                ErrorCode::StaleReference,
+                format!("{reference} is gone from the page: take a new snapshot"),
+            )
+        };
         let node = eng.refs.node(index).ok_or_else(gone)?;
         if !js::is_connected(node.unchecked_ref::<Node>()) {
             return Err(gone());
@@ -315,7 +375,10 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
             w.found.into_iter().map(|f| f.record).collect::<Vec<_>>()
         };
         let record = records.into_iter().next().ok_or_else(|| {
-            Error::new(ErrorCode::StaleReference, format!("{reference} is no longer observable (hidden from assistive technology)"))
+            Error::new(
+                ErrorCode::StaleReference,
+                format!("{reference} is no longer observable (hidden from assistive technology)"),
+            )
         })?;
         if identity32(&record) != entry.identity {
             return Err(changed());
@@ -331,9 +394,16 @@ pub fn describe(reference: &str) -> Result<Option<Element>> {
         let index = match eng.refs.parse(reference) {
             Ok(i) => i,
             Err(true) => return Ok(None),
-            Err(false) => return Err(Error::new(ErrorCode::InvalidArgument, format!("{reference:?} is not a ref"))),
+            Err(false) => {
+                return Err(Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{reference:?} is not a ref"),
+                ))
+            }
         };
-        let Some(node) = eng.refs.node(index) else { return Ok(None) };
+        let Some(node) = eng.refs.node(index) else {
+            return Ok(None);
+        };
         if !js::is_connected(node.unchecked_ref::<Node>()) {
             return Ok(None);
         }
@@ -350,10 +420,15 @@ pub fn record_of(node: &web_sys::Element) -> Result<Option<Element>> {
 /// frames: the deepest observable element among the hit element and its composed ancestors.
 pub fn at(x: f64, y: f64) -> Result<Option<Element>> {
     if !x.is_finite() || !y.is_finite() {
-        return Err(Error::new(ErrorCode::InvalidArgument, "at(x, y) needs two finite numbers"));
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "at(x, y) needs two finite numbers",
+        ));
     }
     let doc = document()?;
-    let Some(hit) = hit_test(&doc, x, y) else { return Ok(None) };
+    let Some(hit) = hit_test(&doc, x, y) else {
+        return Ok(None);
+    };
     let chain = composed_ancestors(&hit);
     with_engine(|eng| Ok(eng.find(&chain)?.pop()))
 }
@@ -362,7 +437,9 @@ pub fn at(x: f64, y: f64) -> Result<Option<Element>> {
 /// nearest observable ancestor.
 pub fn focused() -> Result<Option<Element>> {
     let doc = document()?;
-    let Some(focus) = walk::deepest_focus(&doc) else { return Ok(None) };
+    let Some(focus) = walk::deepest_focus(&doc) else {
+        return Ok(None);
+    };
     let chain = composed_ancestors(&focus);
     with_engine(|eng| Ok(eng.find(&chain)?.pop()))
 }

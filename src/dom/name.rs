@@ -59,7 +59,14 @@ pub struct Namer<'a> {
 
 impl<'a> Namer<'a> {
     pub fn new(s: &'a Strings, pseudo: bool) -> Self {
-        Namer { s, pseudo, labels: true, visibility_rules: true, skip: None, nodes_left: MAX_NODES }
+        Namer {
+            s,
+            pseudo,
+            labels: true,
+            visibility_rules: true,
+            skip: None,
+            nodes_left: MAX_NODES,
+        }
     }
 
     /// The accessible name of an observable element, whitespace-normalised (not yet capped).
@@ -67,7 +74,11 @@ impl<'a> Namer<'a> {
         self.nodes_left = MAX_NODES;
         self.skip = None;
         let mut out = String::new();
-        let mode = Mode { root: true, include_hidden: !visible, ..Default::default() };
+        let mode = Mode {
+            root: true,
+            include_hidden: !visible,
+            ..Default::default()
+        };
         self.text_alternative(el, role, mode, &mut out);
         normalize(out)
     }
@@ -77,8 +88,12 @@ impl<'a> Namer<'a> {
         self.nodes_left = MAX_NODES;
         self.skip = None;
         let mut out = String::new();
-        let mode = Mode { root: false, include_hidden: !visible, ..Default::default() };
-        self.from_content(el, mode, &mut out);
+        let mode = Mode {
+            root: false,
+            include_hidden: !visible,
+            ..Default::default()
+        };
+        self.content_of(el, mode, &mut out);
         normalize(out)
     }
 
@@ -88,7 +103,14 @@ impl<'a> Namer<'a> {
         self.nodes_left = MAX_NODES;
         self.skip = None;
         let mut out = String::new();
-        if !self.labelled_by(el, Mode { root: true, ..Default::default() }, &mut out) {
+        if !self.labelled_by(
+            el,
+            Mode {
+                root: true,
+                ..Default::default()
+            },
+            &mut out,
+        ) {
             if let Some(label) = el.get(A::AriaLabel).filter(|l| !l.trim().is_empty()) {
                 out = label;
             } else if let Some(title) = el.get(A::Title) {
@@ -128,9 +150,12 @@ impl<'a> Namer<'a> {
         }
         // 2F: name from content. Chromium: a table row is not named by its cells (SPEC
         // DIFFERENCE to ARIA 1.2, followed here; the row keeps its content as `text`).
-        if !mode.root || (role.allows_name_from_content() && role != Role::Row) || matches!(el.tag, Tag::Summary) {
+        if !mode.root
+            || (role.allows_name_from_content() && role != Role::Row)
+            || matches!(el.tag, Tag::Summary)
+        {
             let before = out.len();
-            self.from_content(el, mode, out);
+            self.content_of(el, mode, out);
             if !out[before..].trim().is_empty() {
                 return;
             }
@@ -150,14 +175,18 @@ impl<'a> Namer<'a> {
 
     /// 2B. Returns whether a non-empty name came out.
     fn labelled_by(&mut self, el: &El, mode: Mode, out: &mut String) -> bool {
-        let Some(ids) = el.get(A::AriaLabelledby) else { return false };
+        let Some(ids) = el.get(A::AriaLabelledby) else {
+            return false;
+        };
         if ids.trim().is_empty() {
             return false;
         }
         let root = js::root_node(el.node.unchecked_ref::<Node>());
         let mut text = String::new();
         for id in ids.split_ascii_whitespace() {
-            let Some(target) = js::element_by_id(&root, id) else { continue };
+            let Some(target) = js::element_by_id(&root, id) else {
+                continue;
+            };
             let t = El::new(self.s, &target);
             let hidden = t.is_hidden(self.visibility_rules);
             let sub = Mode {
@@ -174,7 +203,7 @@ impl<'a> Namer<'a> {
             } else if role::is_embedded_control(r) && !js::same(el.node, &target) {
                 self.embedded_value(&t, r, &mut part);
             } else if !(r != Role::None && self.native(&t, r, sub, &mut part)) {
-                self.from_content(&t, sub, &mut part);
+                self.content_of(&t, sub, &mut part);
                 if part.trim().is_empty() {
                     part.clear();
                     if let Some(title) = t.get(A::Title) {
@@ -212,7 +241,8 @@ impl<'a> Namer<'a> {
                         } else if kind == "reset" {
                             out.push_str("Reset");
                         }
-                        return out.len() > before && !out[before..].trim().is_empty() || kind != "button";
+                        return out.len() > before && !out[before..].trim().is_empty()
+                            || kind != "button";
                     }
                     "image" => {
                         if let Some(alt) = el.get(A::Alt).filter(|a| !a.trim().is_empty()) {
@@ -233,10 +263,15 @@ impl<'a> Namer<'a> {
                     }
                 }
             }
-            Tag::Select | Tag::Textarea | Tag::Meter | Tag::Progress | Tag::Output | Tag::Button => {
-                if self.labels(el, mode, out) {
-                    return true;
-                }
+            Tag::Select
+            | Tag::Textarea
+            | Tag::Meter
+            | Tag::Progress
+            | Tag::Output
+            | Tag::Button
+                if self.labels(el, mode, out) =>
+            {
+                return true;
             }
             Tag::Img | Tag::Area => {
                 if let Some(alt) = el.get(A::Alt) {
@@ -262,7 +297,9 @@ impl<'a> Namer<'a> {
         if !self.labels {
             return false;
         }
-        let Some(labels) = js::labels(el.node) else { return false };
+        let Some(labels) = js::labels(el.node) else {
+            return false;
+        };
         let n = labels.length();
         if n == 0 {
             return false;
@@ -270,9 +307,15 @@ impl<'a> Namer<'a> {
         let previous = self.skip.replace(el.node.clone());
         let before = out.len();
         for i in 0..n {
-            let Some(label) = labels.item(i) else { continue };
+            let Some(label) = labels.item(i) else {
+                continue;
+            };
             let l = El::new(self.s, &label);
-            let sub = Mode { root: false, depth: mode.depth + 1, ..mode };
+            let sub = Mode {
+                root: false,
+                depth: mode.depth + 1,
+                ..mode
+            };
             let start = out.len();
             if !out.is_empty() {
                 out.push(' ');
@@ -280,7 +323,7 @@ impl<'a> Namer<'a> {
             if let Some(aria) = l.get(A::AriaLabel).filter(|a| !a.trim().is_empty()) {
                 out.push_str(&aria);
             } else {
-                self.from_content(&l, sub, out);
+                self.content_of(&l, sub, out);
             }
             if out[start..].trim().is_empty() {
                 out.truncate(start);
@@ -296,7 +339,15 @@ impl<'a> Namer<'a> {
             if js::local_name(&c) == local {
                 let ce = El::new(self.s, &c);
                 let before = out.len();
-                self.from_content(&ce, Mode { root: false, depth: mode.depth + 1, ..mode }, out);
+                self.content_of(
+                    &ce,
+                    Mode {
+                        root: false,
+                        depth: mode.depth + 1,
+                        ..mode
+                    },
+                    out,
+                );
                 return !out[before..].trim().is_empty();
             }
             child = js::next_element_sibling(&c);
@@ -348,12 +399,12 @@ impl<'a> Namer<'a> {
         let first = list.item(0)?;
         let fe = El::new(self.s, &first);
         let mut out = String::new();
-        self.from_content(&fe, Mode::default(), &mut out);
+        self.content_of(&fe, Mode::default(), &mut out);
         Some(out)
     }
 
     /// 2F: `::before`, the composed children, `::after`.
-    fn from_content(&mut self, el: &El, mode: Mode, out: &mut String) {
+    fn content_of(&mut self, el: &El, mode: Mode, out: &mut String) {
         if mode.depth > MAX_DEPTH || out.len() > ENOUGH_BYTES {
             return;
         }
@@ -419,7 +470,11 @@ impl<'a> Namer<'a> {
                     return;
                 }
                 let r = quick_role(&ce);
-                let sub = Mode { root: false, depth: mode.depth + 1, ..mode };
+                let sub = Mode {
+                    root: false,
+                    depth: mode.depth + 1,
+                    ..mode
+                };
                 self.text_alternative(&ce, r, sub, out);
             }
             _ => {}
@@ -427,8 +482,12 @@ impl<'a> Namer<'a> {
     }
 
     fn pseudo_content(&self, el: &El, which: &js_sys::JsString, out: &mut String) {
-        let Some(doc) = js::owner_document(el.node.unchecked_ref()) else { return };
-        let Some(view) = js::default_view(&doc) else { return };
+        let Some(doc) = js::owner_document(el.node.unchecked_ref()) else {
+            return;
+        };
+        let Some(view) = js::default_view(&doc) else {
+            return;
+        };
         let style = js::computed_style(&view, el.node, which);
         let content = style.property(&self.s.content);
         push_css_content(&content, out);
@@ -444,9 +503,14 @@ pub fn quick_role(el: &El) -> Role {
         }
     }
     match el.tag {
-        Tag::Input | Tag::Select | Tag::Textarea | Tag::Img | Tag::Area | Tag::Fieldset | Tag::Table | Tag::Figure => {
-            role::implicit_role(el.tag, el, &role::RoleCtx::default(), &mut || false)
-        }
+        Tag::Input
+        | Tag::Select
+        | Tag::Textarea
+        | Tag::Img
+        | Tag::Area
+        | Tag::Fieldset
+        | Tag::Table
+        | Tag::Figure => role::implicit_role(el.tag, el, &role::RoleCtx::default(), &mut || false),
         _ => Role::Generic,
     }
 }
@@ -496,7 +560,8 @@ pub fn push_css_content(content: &str, out: &mut String) {
                         if chars.peek() == Some(&' ') {
                             chars.next();
                         }
-                        if let Some(u) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        if let Some(u) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)
+                        {
                             if !is_private_use(u) {
                                 out.push(u);
                             }
@@ -520,7 +585,9 @@ fn normalize(s: String) -> String {
     let plain = b.is_ascii()
         && b.first() != Some(&b' ')
         && b.last() != Some(&b' ')
-        && !b.iter().any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b'))
+        && !b
+            .iter()
+            .any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b'))
         && !b.windows(2).any(|w| w == b"  ");
     if plain {
         return s;

@@ -32,12 +32,20 @@ pub struct Entry {
 
 impl Refs {
     pub fn new(tag: String) -> Self {
-        Refs { map: WeakMap::new(), nodes: FxHashMap::default(), next: 1, tag }
+        Refs {
+            map: WeakMap::new(),
+            nodes: FxHashMap::default(),
+            next: 1,
+            tag,
+        }
     }
 
     pub fn entry(&self, node: &web_sys::Element) -> Option<Entry> {
         let v = self.map.get(node.unchecked_ref()).as_f64()?;
-        Some(Entry { index: (v / HASH_SPAN) as u32, identity: (v % HASH_SPAN) as u32 })
+        Some(Entry {
+            index: (v / HASH_SPAN) as u32,
+            identity: (v % HASH_SPAN) as u32,
+        })
     }
 
     /// The ref of `node` for `identity`: its old one if the identity is unchanged, else a new one.
@@ -48,8 +56,12 @@ impl Refs {
             }
         }
         let index = self.mint();
-        self.map.set(node.unchecked_ref(), &JsValue::from_f64(index as f64 * HASH_SPAN + identity as f64));
-        self.nodes.insert(index, WeakRef::new(node.unchecked_ref::<Object>()));
+        self.map.set(
+            node.unchecked_ref(),
+            &JsValue::from_f64(index as f64 * HASH_SPAN + identity as f64),
+        );
+        self.nodes
+            .insert(index, WeakRef::new(node.unchecked_ref::<Object>()));
         self.format(index)
     }
 

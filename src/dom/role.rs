@@ -195,12 +195,24 @@ impl Tag {
 
     /// Never rendered, never walked (`<template>` content is inert, `<head>` holds no UI).
     pub fn is_skipped(self) -> bool {
-        matches!(self, Tag::Script | Tag::Style | Tag::Template | Tag::Head | Tag::Noscript | Tag::Title)
+        matches!(
+            self,
+            Tag::Script | Tag::Style | Tag::Template | Tag::Head | Tag::Noscript | Tag::Title
+        )
     }
 
     /// Form controls whose disabled state `:disabled` reports (fieldset inheritance included).
     pub fn is_form_control(self) -> bool {
-        matches!(self, Tag::Button | Tag::Input | Tag::Select | Tag::Textarea | Tag::Option | Tag::Optgroup | Tag::Fieldset)
+        matches!(
+            self,
+            Tag::Button
+                | Tag::Input
+                | Tag::Select
+                | Tag::Textarea
+                | Tag::Option
+                | Tag::Optgroup
+                | Tag::Fieldset
+        )
     }
 
     /// Elements rendered as blocks by the user agent style sheet: name-from-content puts a
@@ -271,7 +283,10 @@ impl Tag {
 
     /// Never has child elements worth walking (void or replaced elements, raw text).
     pub fn is_leaf(self) -> bool {
-        matches!(self, Tag::Input | Tag::Textarea | Tag::Img | Tag::Hr | Tag::Br | Tag::Area)
+        matches!(
+            self,
+            Tag::Input | Tag::Textarea | Tag::Img | Tag::Hr | Tag::Br | Tag::Area
+        )
     }
 
     /// Tags with a role, a region, a walk rule or a name source of their own: the walk looks
@@ -309,7 +324,10 @@ impl Tag {
 
     /// Natively focusable (the presentational role conflict rule needs it).
     pub fn is_natively_focusable(self) -> bool {
-        matches!(self, Tag::Button | Tag::Input | Tag::Select | Tag::Textarea | Tag::Summary | Tag::Iframe)
+        matches!(
+            self,
+            Tag::Button | Tag::Input | Tag::Select | Tag::Textarea | Tag::Summary | Tag::Iframe
+        )
     }
 }
 
@@ -607,7 +625,9 @@ pub struct RoleCtx {
 // https://www.w3.org/TR/wai-aria-1.2/#document-handling_author-errors_roles
 /// First valid token of a `role` attribute. `iframe` is our own pseudo-role, not ARIA.
 pub fn explicit_role(attr: &str) -> Option<Role> {
-    attr.split_ascii_whitespace().filter_map(Role::parse).find(|r| *r != Role::Iframe)
+    attr.split_ascii_whitespace()
+        .filter_map(Role::parse)
+        .find(|r| *r != Role::Iframe)
 }
 
 /// How an element's role was decided.
@@ -632,19 +652,36 @@ pub fn compute_role(
     if let Some(value) = attrs.get(A::Role) {
         if let Some(role) = explicit_role(&value) {
             if role != Role::None {
-                return Decided { role, explicit: true };
+                return Decided {
+                    role,
+                    explicit: true,
+                };
             }
             // https://www.w3.org/TR/wai-aria-1.2/#conflict_resolution_presentation_none
-            if !(tag.is_natively_focusable() || (tag == Tag::A && attrs.has(A::Href)) || focusable_or_global()) {
-                return Decided { role: Role::None, explicit: true };
+            if !(tag.is_natively_focusable()
+                || (tag == Tag::A && attrs.has(A::Href))
+                || focusable_or_global())
+            {
+                return Decided {
+                    role: Role::None,
+                    explicit: true,
+                };
             }
         }
     }
-    Decided { role: implicit_role(tag, attrs, ctx, named), explicit: false }
+    Decided {
+        role: implicit_role(tag, attrs, ctx, named),
+        explicit: false,
+    }
 }
 
 /// The implicit role per html-aam.
-pub fn implicit_role(tag: Tag, attrs: &dyn Attrs, ctx: &RoleCtx, named: &mut dyn FnMut() -> bool) -> Role {
+pub fn implicit_role(
+    tag: Tag,
+    attrs: &dyn Attrs,
+    ctx: &RoleCtx,
+    named: &mut dyn FnMut() -> bool,
+) -> Role {
     match tag {
         Tag::A | Tag::Area => {
             if attrs.has(A::Href) {
@@ -750,7 +787,10 @@ pub fn implicit_role(tag: Tag, attrs: &dyn Attrs, ctx: &RoleCtx, named: &mut dyn
             }
         }
         Tag::Select => {
-            let size = attrs.get(A::Size).and_then(|s| s.trim().parse::<u32>().ok()).unwrap_or(0);
+            let size = attrs
+                .get(A::Size)
+                .and_then(|s| s.trim().parse::<u32>().ok())
+                .unwrap_or(0);
             if attrs.has(A::Multiple) || size > 1 {
                 Role::Listbox
             } else {
@@ -801,7 +841,10 @@ fn header_cell_role(attrs: &dyn Attrs) -> Role {
 
 // https://www.w3.org/TR/html-aam-1.0/#el-input-text
 fn input_role(attrs: &dyn Attrs) -> Role {
-    let kind = attrs.get(A::Type).map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default();
+    let kind = attrs
+        .get(A::Type)
+        .map(|t| t.trim().to_ascii_lowercase())
+        .unwrap_or_default();
     let has_list = || attrs.has(A::List);
     match kind.as_str() {
         "button" | "submit" | "reset" | "image" => Role::Button,
@@ -886,7 +929,10 @@ pub fn uses_text(role: Role) -> bool {
 
 /// Roles with a checked state (aria-checked).
 pub fn has_checked(role: Role) -> bool {
-    matches!(role, Role::Checkbox | Role::Radio | Role::Switch | Role::Menuitemcheckbox | Role::Menuitemradio)
+    matches!(
+        role,
+        Role::Checkbox | Role::Radio | Role::Switch | Role::Menuitemcheckbox | Role::Menuitemradio
+    )
 }
 
 /// Roles with a selected state that defaults to false (aria-selected).
@@ -896,16 +942,25 @@ pub fn has_selected(role: Role) -> bool {
 
 /// Roles with an optional selected state (only when aria-selected is set).
 pub fn may_have_selected(role: Role) -> bool {
-    matches!(role, Role::Gridcell | Role::Row | Role::Treeitem | Role::Columnheader | Role::Rowheader)
+    matches!(
+        role,
+        Role::Gridcell | Role::Row | Role::Treeitem | Role::Columnheader | Role::Rowheader
+    )
 }
 
 /// Range widgets whose value comes from aria-valuetext/aria-valuenow.
 pub fn is_range(role: Role) -> bool {
-    matches!(role, Role::Slider | Role::Spinbutton | Role::Progressbar | Role::Scrollbar | Role::Meter)
+    matches!(
+        role,
+        Role::Slider | Role::Spinbutton | Role::Progressbar | Role::Scrollbar | Role::Meter
+    )
 }
 
 /// Roles whose text a user edits or chooses: the content of these is their value, and
 /// accname's embedded-control rule (2E) uses it inside another element's name.
 pub fn is_embedded_control(role: Role) -> bool {
-    matches!(role, Role::Textbox | Role::Searchbox | Role::Combobox | Role::Listbox) || is_range(role)
+    matches!(
+        role,
+        Role::Textbox | Role::Searchbox | Role::Combobox | Role::Listbox
+    ) || is_range(role)
 }

@@ -39,9 +39,6 @@ use web_sys::{Document, Node};
 /// ancestors. Containers found here are searched for their fields in a second step.
 const SENSITIVE_FIELDS: &str = "[type=password i],[autocomplete],[data-ap-sensitive]";
 
-thread_local! { pub static PROFILE: Cell<u32> = const { Cell::new(0) }; }
-fn pf(bit: u32) -> bool { PROFILE.with(|p| p.get() & bit != 0) }
-
 /// Interned JS strings and option objects, created once per engine.
 pub struct Strings {
     attrs: Vec<JsString>,
@@ -166,7 +163,8 @@ impl<'a> El<'a> {
     pub fn prunes(&self) -> bool {
         self.has_bits(present::INERT)
             || (self.has_bits(present::ARIA_HIDDEN)
-                && js::attr(self.node, &self.s.aria_hidden).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
+                && js::attr(self.node, &self.s.aria_hidden)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
     }
 
     /// Number of child elements (light DOM).
@@ -174,7 +172,11 @@ impl<'a> El<'a> {
         if let Some(n) = self.children.get() {
             return n;
         }
-        let n = if self.tag.is_leaf() { 0 } else { js::child_element_count(self.node) };
+        let n = if self.tag.is_leaf() {
+            0
+        } else {
+            js::child_element_count(self.node)
+        };
         self.children.set(Some(n));
         n
     }
@@ -182,13 +184,23 @@ impl<'a> El<'a> {
     /// The open shadow root, asked only of elements that may have one.
     pub fn shadow(&self) -> Option<&Node> {
         self.shadow
-            .get_or_init(|| if self.tag.can_host_shadow() { js::shadow_root(self.node) } else { None })
+            .get_or_init(|| {
+                if self.tag.can_host_shadow() {
+                    js::shadow_root(self.node)
+                } else {
+                    None
+                }
+            })
             .as_ref()
     }
 
     /// `<input type>`, trimmed and lowercased ("" when absent).
     pub fn input_type(&self) -> &str {
-        self.kind.get_or_init(|| self.get(A::Type).map(|t| t.trim().to_ascii_lowercase()).unwrap_or_default())
+        self.kind.get_or_init(|| {
+            self.get(A::Type)
+                .map(|t| t.trim().to_ascii_lowercase())
+                .unwrap_or_default()
+        })
     }
 
     /// Hidden to accname and to a person: `aria-hidden`, no box, or (when the scope has
@@ -350,7 +362,9 @@ const VISIBILITY: u8 = 2;
 
 impl StyleScan {
     pub fn new() -> Self {
-        StyleScan { seen: js_sys::WeakMap::new() }
+        StyleScan {
+            seen: js_sys::WeakMap::new(),
+        }
     }
 
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
@@ -370,7 +384,9 @@ impl StyleScan {
     }
 
     fn sheet(&self, sheet: &JsValue) -> u8 {
-        let Ok(obj) = sheet.clone().dyn_into::<Object>() else { return 0 };
+        let Ok(obj) = sheet.clone().dyn_into::<Object>() else {
+            return 0;
+        };
         let rules = match js::css_rules(sheet) {
             Ok(r) => r,
             // Cross-origin sheet: its rules cannot be read, so assume the worst.
@@ -396,7 +412,10 @@ impl StyleScan {
                 break;
             }
         }
-        self.seen.set(&obj, &JsValue::from_f64((((n as u64) << 2) | bits as u64) as f64));
+        self.seen.set(
+            &obj,
+            &JsValue::from_f64((((n as u64) << 2) | bits as u64) as f64),
+        );
         bits
     }
 }
@@ -425,7 +444,13 @@ pub struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    pub fn new(s: &'a Strings, mode: Mode, opts: &'a WalkOptions, styles: &'a StyleScan, key: [u8; 16]) -> Self {
+    pub fn new(
+        s: &'a Strings,
+        mode: Mode,
+        opts: &'a WalkOptions,
+        styles: &'a StyleScan,
+        key: [u8; 16],
+    ) -> Self {
         Walk {
             s,
             mode,
@@ -485,16 +510,40 @@ impl<'a> Walk<'a> {
         self.scrub();
     }
 
-    fn enter_document(&mut self, doc: &Document, frame: Rc<str>, hidden: bool, in_view: bool) -> Option<Level> {
+    fn enter_document(
+        &mut self,
+        doc: &Document,
+        frame: Rc<str>,
+        hidden: bool,
+        in_view: bool,
+    ) -> Option<Level> {
         let view = js::default_view(doc);
-        let (width, height) = view.as_ref().map(|v| (js::inner_width(v), js::inner_height(v))).unwrap_or((0.0, 0.0));
-        self.docs.push(DocInfo { width, height, hidden, in_view, iframes: 0 });
+        let (width, height) = view
+            .as_ref()
+            .map(|v| (js::inner_width(v), js::inner_height(v)))
+            .unwrap_or((0.0, 0.0));
+        self.docs.push(DocInfo {
+            width,
+            height,
+            hidden,
+            in_view,
+            iframes: 0,
+        });
         let root: &Node = doc.unchecked_ref();
         let scope = self.enter_root(root, Scope::default());
         let top = js::document_element(doc)?;
-        let mut ctx = Ctx { frame, doc: self.docs.len() - 1, scope, ..Default::default() };
+        let mut ctx = Ctx {
+            frame,
+            doc: self.docs.len() - 1,
+            scope,
+            ..Default::default()
+        };
         ctx.compose();
-        Some(Level { cursor: Cursor::Siblings(Some(top)), ctx: Rc::new(ctx), role: RoleCtx::default() })
+        Some(Level {
+            cursor: Cursor::Siblings(Some(top)),
+            ctx: Rc::new(ctx),
+            role: RoleCtx::default(),
+        })
     }
 
     /// On entering a document or shadow root: declared selectors, style features and the
@@ -521,7 +570,11 @@ impl<'a> Walk<'a> {
         }
         // One scan answers all three when none is present (the common case).
         if js::query_one_js(root, &self.s.any_probe).is_none() {
-            return Scope { labels: false, disabled: false, visibility: outer.visibility || styles & VISIBILITY != 0 };
+            return Scope {
+                labels: false,
+                disabled: false,
+                visibility: outer.visibility || styles & VISIBILITY != 0,
+            };
         }
         Scope {
             labels: js::query_one_js(root, &self.s.labels_probe).is_some(),
@@ -594,7 +647,10 @@ impl<'a> Walk<'a> {
     fn visit(&mut self, node: web_sys::Element, mut ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
         if let Some(declared) = &self.opts.declared {
             if !ctx.sensitive && declared.has(&node) {
-                ctx = Rc::new(Ctx { sensitive: true, ..(*ctx).clone() });
+                ctx = Rc::new(Ctx {
+                    sensitive: true,
+                    ..(*ctx).clone()
+                });
             }
         }
         let el = El::new(self.s, &node);
@@ -610,8 +666,13 @@ impl<'a> Walk<'a> {
             return self.plain(&el, ctx, rc);
         }
         let tag = el.tag;
-        let needs_name = matches!(tag, Tag::Section | Tag::Form) || (tag == Tag::Aside && rc.in_section);
-        let author = if needs_name { Some(self.namer.author_name(&el)) } else { None };
+        let needs_name =
+            matches!(tag, Tag::Section | Tag::Form) || (tag == Tag::Aside && rc.in_section);
+        let author = if needs_name {
+            Some(self.namer.author_name(&el))
+        } else {
+            None
+        };
         let named = author.as_ref().is_some_and(|n| !n.is_empty());
         let s = self.s;
         let global = el.has_bits(role::GLOBAL_BITS);
@@ -631,7 +692,11 @@ impl<'a> Walk<'a> {
             changed = Some(c);
         }
         if el.has_bits(role::RELEVANT_BITS) {
-            if !ctx.aria_disabled && el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+            if !ctx.aria_disabled
+                && el
+                    .get(A::AriaDisabled)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            {
                 let mut c = edit(&mut changed, &ctx);
                 c.aria_disabled = true;
                 changed = Some(c);
@@ -673,7 +738,11 @@ impl<'a> Walk<'a> {
             let label = id.or_else(|| el.get(A::AriaLabel).filter(|v| !v.trim().is_empty()));
             if let Some(label) = label {
                 let mut c = edit(&mut changed, &ctx);
-                c.list = Some(cap(&normalize_whitespace(&label), limits::MAX_TEXT_CHARS).into_owned().into());
+                c.list = Some(
+                    cap(&normalize_whitespace(&label), limits::MAX_TEXT_CHARS)
+                        .into_owned()
+                        .into(),
+                );
                 c.compose();
                 changed = Some(c);
             }
@@ -694,7 +763,7 @@ impl<'a> Walk<'a> {
         let scope_visibility = ctx.scope.visibility;
         let mut visible_cache: Option<bool> = None;
         let mut visible = |node: &web_sys::Element| -> bool {
-            *visible_cache.get_or_insert_with(|| !doc_hidden && (pf(1) || s.visible(node, scope_visibility)))
+            *visible_cache.get_or_insert_with(|| !doc_hidden && s.visible(node, scope_visibility))
         };
 
         // Running text, unless inside another live region (which already reports it).
@@ -713,7 +782,9 @@ impl<'a> Walk<'a> {
         }
 
         // Every sensitive field's value is a secret, whether or not this walk reports it.
-        if matches!(tag, Tag::Input | Tag::Textarea | Tag::Select) && (ctx.sensitive || is_sensitive_field(&el)) {
+        if matches!(tag, Tag::Input | Tag::Textarea | Tag::Select)
+            && (ctx.sensitive || is_sensitive_field(&el))
+        {
             self.add_secret_of(&el);
         }
 
@@ -723,14 +794,21 @@ impl<'a> Walk<'a> {
             let info = &mut self.docs[ctx.doc];
             let position = info.iframes;
             info.iframes += 1;
-            let path: Rc<str> =
-                if ctx.frame.is_empty() { position.to_string().into() } else { format!("{}.{}", ctx.frame, position).into() };
+            let path: Rc<str> = if ctx.frame.is_empty() {
+                position.to_string().into()
+            } else {
+                format!("{}.{}", ctx.frame, position).into()
+            };
             match js::content_document(&node) {
                 Some(d) => frame_doc = Some((d, path)),
                 None => opaque = true,
             }
         }
-        if tag == Tag::Custom && el.shadow().is_none() && el.child_count() == 0 && self.is_closed_host(&node) {
+        if tag == Tag::Custom
+            && el.shadow().is_none()
+            && el.child_count() == 0
+            && self.is_closed_host(&node)
+        {
             opaque = true;
         }
 
@@ -771,41 +849,73 @@ impl<'a> Walk<'a> {
     /// An element without semantics of its own: only its children matter, unless it is an
     /// opaque custom element.
     fn plain(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
-        let child_rc = RoleCtx { parent_is_list: false, parent_list_presentational: false, ..rc };
+        let child_rc = RoleCtx {
+            parent_is_list: false,
+            parent_list_presentational: false,
+            ..rc
+        };
         if let Some(shadow) = el.shadow() {
             let scope = self.enter_root(shadow, ctx.scope);
             let first = js::first_element_child(shadow)?;
-            return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: child_rc });
+            return Some(Level {
+                cursor: Cursor::Siblings(Some(first)),
+                ctx: with_scope(ctx, scope),
+                role: child_rc,
+            });
         }
-        let first = if el.tag.is_leaf() { None } else { js::first_element_child(el.node) };
+        let first = if el.tag.is_leaf() {
+            None
+        } else {
+            js::first_element_child(el.node)
+        };
         if first.is_none() {
-            if el.tag == Tag::Custom && self.is_closed_host(el.node) && self.admit() && self.wanted(el.node) {
+            if el.tag == Tag::Custom
+                && self.is_closed_host(el.node)
+                && self.admit()
+                && self.wanted(el.node)
+            {
                 let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
                 let found = self.record(el, Role::Generic, &ctx, v, true, None);
                 self.found.push(found);
             }
             return None;
         }
-        Some(Level { cursor: Cursor::Siblings(first), ctx, role: child_rc })
+        Some(Level {
+            cursor: Cursor::Siblings(first),
+            ctx,
+            role: child_rc,
+        })
     }
 
     fn children(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
         if let Some(root) = el.shadow() {
             let scope = self.enter_root(root, ctx.scope);
             let first = js::first_element_child(root)?;
-            return Some(Level { cursor: Cursor::Siblings(Some(first)), ctx: with_scope(ctx, scope), role: rc });
+            return Some(Level {
+                cursor: Cursor::Siblings(Some(first)),
+                ctx: with_scope(ctx, scope),
+                role: rc,
+            });
         }
         if el.tag == Tag::Slot {
             let assigned = js::assigned_elements(el.node, &self.s.flatten);
             if assigned.length() > 0 {
-                return Some(Level { cursor: Cursor::List(assigned, 0), ctx, role: rc });
+                return Some(Level {
+                    cursor: Cursor::List(assigned, 0),
+                    ctx,
+                    role: rc,
+                });
             }
         }
         if el.child_count() == 0 {
             return None;
         }
         let first = js::first_element_child(el.node)?;
-        Some(Level { cursor: Cursor::Siblings(Some(first)), ctx, role: rc })
+        Some(Level {
+            cursor: Cursor::Siblings(Some(first)),
+            ctx,
+            role: rc,
+        })
     }
 
     /// A custom element without an open shadow root or child elements whose content is
@@ -823,18 +933,30 @@ impl<'a> Walk<'a> {
         js::inner_text(node).unwrap_or_default().trim().is_empty()
     }
 
-    fn record(&mut self, el: &El, role: Role, ctx: &Ctx, visible: bool, opaque: bool, landmark: Option<String>) -> Found {
+    fn record(
+        &mut self,
+        el: &El,
+        role: Role,
+        ctx: &Ctx,
+        visible: bool,
+        opaque: bool,
+        landmark: Option<String>,
+    ) -> Found {
         let node = el.node;
-        let mut r = Element { role, opaque, visible, ..Default::default() };
+        let mut r = Element {
+            role,
+            opaque,
+            visible,
+            ..Default::default()
+        };
         r.name = match landmark {
             // A landmark's name is its author name, already computed for its region.
             Some(name) => name,
             None if opaque && role == Role::Generic => self.namer.author_name(el),
-            None if pf(2) => String::new(),
             None => self.namer.name(el, role, visible),
         };
         r.name = cap(&r.name, limits::MAX_TEXT_CHARS).into_owned();
-        if r.name.is_empty() && role::uses_text(role) && !pf(4) {
+        if r.name.is_empty() && role::uses_text(role) {
             let text = self.namer.content(el, visible);
             if !text.is_empty() {
                 r.text = Some(cap(&text, limits::MAX_TEXT_CHARS).into_owned());
@@ -843,8 +965,12 @@ impl<'a> Walk<'a> {
         r.region = String::from(&*ctx.region);
         r.frame = String::from(&*ctx.frame);
         r.disabled = ctx.aria_disabled
-            || el.get(A::AriaDisabled).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-            || (el.tag.is_form_control() && ctx.scope.disabled && js::matches_js(node, &self.s.disabled));
+            || el
+                .get(A::AriaDisabled)
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            || (el.tag.is_form_control()
+                && ctx.scope.disabled
+                && js::matches_js(node, &self.s.disabled));
         if role == Role::Link {
             r.href = el.get(A::Href);
         }
@@ -853,7 +979,11 @@ impl<'a> Walk<'a> {
             r.level = Some(level);
         }
         if role == Role::Heading {
-            if let Some(l) = el.get(A::AriaLevel).and_then(|v| v.trim().parse::<u8>().ok()).filter(|l| *l >= 1) {
+            if let Some(l) = el
+                .get(A::AriaLevel)
+                .and_then(|v| v.trim().parse::<u8>().ok())
+                .filter(|l| *l >= 1)
+            {
                 r.level = Some(l);
             } else if r.level.is_none() {
                 r.level = Some(2);
@@ -870,7 +1000,11 @@ impl<'a> Walk<'a> {
             if let Some(raw) = raw {
                 if r.sensitive {
                     r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
-                    r.value = Some(if raw.is_empty() { String::new() } else { REDACTED.to_owned() });
+                    r.value = Some(if raw.is_empty() {
+                        String::new()
+                    } else {
+                        REDACTED.to_owned()
+                    });
                 } else {
                     r.value = Some(cap(&raw, limits::MAX_TEXT_CHARS).into_owned());
                 }
@@ -882,13 +1016,17 @@ impl<'a> Walk<'a> {
             if visible && doc.in_view {
                 let rect = js::rect(node);
                 let (l, t, rt, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
-                r.in_viewport = rt > 0.0 && b > 0.0 && l < doc.width && t < doc.height && (rt > l || b > t);
+                r.in_viewport =
+                    rt > 0.0 && b > 0.0 && l < doc.width && t < doc.height && (rt > l || b > t);
             }
             if let Some(f) = &self.focused {
                 r.focused = js::same(f, node);
             }
         }
-        Found { record: r, node: if keep { Some(node.clone()) } else { None } }
+        Found {
+            record: r,
+            node: if keep { Some(node.clone()) } else { None },
+        }
     }
 
     /// Replaces every echo of a secret in every string the walk produced.
@@ -921,7 +1059,6 @@ impl<'a> Walk<'a> {
             fix(&mut t.region);
         }
     }
-
 }
 
 /// A field sensitive by its own markup: a password, or a payment / one-time-code / password
@@ -994,7 +1131,14 @@ fn is_true(v: Option<&str>) -> bool {
 fn is_list_like(role: Role) -> bool {
     matches!(
         role,
-        Role::List | Role::Listbox | Role::Grid | Role::Table | Role::Tree | Role::Treegrid | Role::Menu | Role::Menubar
+        Role::List
+            | Role::Listbox
+            | Role::Grid
+            | Role::Table
+            | Role::Tree
+            | Role::Treegrid
+            | Role::Menu
+            | Role::Menubar
     )
 }
 
@@ -1009,7 +1153,11 @@ fn text_kind(el: &El, role: Role) -> Option<TextKind> {
         Role::Alert => Some(TextKind::Alert),
         Role::Log => Some(TextKind::Log),
         Role::Marquee | Role::Timer => Some(TextKind::Other),
-        _ => match el.get(A::AriaLive).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        _ => match el
+            .get(A::AriaLive)
+            .map(|v| v.trim().to_ascii_lowercase())
+            .as_deref()
+        {
             Some("polite") => Some(TextKind::Status),
             Some("assertive") => Some(TextKind::Alert),
             _ => None,
@@ -1019,9 +1167,16 @@ fn text_kind(el: &El, role: Role) -> Option<TextKind> {
 
 /// Role context for the children of an element.
 fn child_role_ctx(tag: Tag, role: Role, rc: RoleCtx, explicit: bool) -> RoleCtx {
-    let mut c = RoleCtx { parent_is_list: false, parent_list_presentational: false, ..rc };
+    let mut c = RoleCtx {
+        parent_is_list: false,
+        parent_list_presentational: false,
+        ..rc
+    };
     if matches!(tag, Tag::Article | Tag::Aside | Tag::Nav | Tag::Section)
-        || matches!(role, Role::Article | Role::Complementary | Role::Navigation | Role::Region)
+        || matches!(
+            role,
+            Role::Article | Role::Complementary | Role::Navigation | Role::Region
+        )
     {
         c.in_section = true;
     }
@@ -1055,7 +1210,10 @@ fn child_role_ctx(tag: Tag, role: Role, rc: RoleCtx, explicit: bool) -> RoleCtx 
 }
 
 fn with_scope(ctx: Rc<Ctx>, scope: Scope) -> Rc<Ctx> {
-    Rc::new(Ctx { scope, ..(*ctx).clone() })
+    Rc::new(Ctx {
+        scope,
+        ..(*ctx).clone()
+    })
 }
 
 /// The focused element through shadow roots and same-origin frames.

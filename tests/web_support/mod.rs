@@ -26,14 +26,19 @@ pub fn load(html: &str) -> web_sys::Element {
             c
         }
     };
-    let set_html: Function = Reflect::get(&container, &"setHTMLUnsafe".into()).unwrap().unchecked_into();
+    let set_html: Function = Reflect::get(&container, &"setHTMLUnsafe".into())
+        .unwrap()
+        .unchecked_into();
     set_html.call1(&container, &html.into()).unwrap();
     let scripts = container.query_selector_all("script").unwrap();
     for i in 0..scripts.length() {
         let old = scripts.item(i).unwrap();
         let fresh = doc.create_element("script").unwrap();
         fresh.set_text_content(old.text_content().as_deref());
-        old.parent_node().unwrap().replace_child(&fresh, &old).unwrap();
+        old.parent_node()
+            .unwrap()
+            .replace_child(&fresh, &old)
+            .unwrap();
     }
     if let Some(active) = doc.active_element() {
         if let Ok(h) = active.dyn_into::<web_sys::HtmlElement>() {
@@ -45,7 +50,10 @@ pub fn load(html: &str) -> web_sys::Element {
 
 pub async fn sleep(ms: i32) {
     let promise = Promise::new(&mut |resolve, _| {
-        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
     });
     JsFuture::from(promise).await.unwrap();
 }
@@ -68,8 +76,12 @@ fn all_loaded(root: &web_sys::Element) -> bool {
         if f.has_attribute("sandbox") {
             continue;
         }
-        let Some(doc) = f.content_document() else { return false };
-        if doc.ready_state() != "complete" || doc.url().map(|u| u == "about:blank").unwrap_or(true) && f.has_attribute("srcdoc") {
+        let Some(doc) = f.content_document() else {
+            return false;
+        };
+        if doc.ready_state() != "complete"
+            || doc.url().map(|u| u == "about:blank").unwrap_or(true) && f.has_attribute("srcdoc")
+        {
             return false;
         }
         if let Some(inner) = doc.document_element() {
@@ -82,35 +94,51 @@ fn all_loaded(root: &web_sys::Element) -> bool {
 }
 
 pub fn query(root: &web_sys::Element, selector: &str) -> web_sys::Element {
-    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element matches {selector}"))
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
 pub fn query_all(root: &web_sys::Element, selector: &str) -> Vec<web_sys::Element> {
     let list = root.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
 }
 
 /// The only element of `snap` with this role and label; panics listing what there is.
 pub fn find<'a>(snap: &'a Snapshot, role: Role, label: &str) -> &'a Element {
-    let hits: Vec<&Element> = snap.elements.iter().filter(|e| e.role == role && e.label() == label).collect();
+    let hits: Vec<&Element> = snap
+        .elements
+        .iter()
+        .filter(|e| e.role == role && e.label() == label)
+        .collect();
     match hits.as_slice() {
         [one] => one,
         _ => panic!(
             "{} matches for {}[{label}] among: {:#?}",
             hits.len(),
             role.as_str(),
-            snap.elements.iter().map(|e| format!("{}[{}] in {}", e.role.as_str(), e.label(), e.region)).collect::<Vec<_>>()
+            snap.elements
+                .iter()
+                .map(|e| format!("{}[{}] in {}", e.role.as_str(), e.label(), e.region))
+                .collect::<Vec<_>>()
         ),
     }
 }
 
 pub fn try_find<'a>(snap: &'a Snapshot, role: Role, label: &str) -> Option<&'a Element> {
-    snap.elements.iter().find(|e| e.role == role && e.label() == label)
+    snap.elements
+        .iter()
+        .find(|e| e.role == role && e.label() == label)
 }
 
 /// The `code` of a JS error thrown by a binding.
 pub fn code_of(err: &JsValue) -> String {
-    Reflect::get(err, &"code".into()).ok().and_then(|c| c.as_string()).unwrap_or_default()
+    Reflect::get(err, &"code".into())
+        .ok()
+        .and_then(|c| c.as_string())
+        .unwrap_or_default()
 }
 
 pub fn snap(opts: prufe::dom::Options) -> Snapshot {
