@@ -702,3 +702,131 @@ fn bounded_depth_size_and_time() {
     .unwrap();
     assert!(fp.ends_with('+'));
 }
+
+const CHANGING: &str = r#"<style>.gone { display: none }</style>
+<main>
+  <input aria-label="Name" value="Ada">
+  <input type="checkbox" aria-label="Agree">
+  <select aria-label="Size"><option>S</option><option selected>M</option></select>
+  <button id="save">Save <span id="extra">draft</span></button>
+  <label for="qty">Quantity</label><input id="qty" type="number" value="1">
+  <p id="note">Nothing yet</p>
+  <x-later id="later"></x-later>
+  <input type="password" aria-label="Password" value="first-secret">
+  <p id="echo">-</p>
+  <div style="height: 3000px"></div>
+  <button id="bottom">Bottom</button>
+</main>"#;
+
+/// Every fingerprint, answered from the cache or not, equals the fingerprint of a snapshot
+/// taken right after it, through changes that make no DOM mutation (properties, styles,
+/// late shadow roots) and changes that do.
+#[wasm_bindgen_test]
+fn cached_fingerprints_follow_every_change() {
+    let c = load(CHANGING);
+    let doc = document();
+    // A selector that matches nothing still turns the cache off: the reference full walk.
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let check = |what: &str, previous: &str| -> String {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let again = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            of_snapshot(&reference),
+            "{what}: cached fingerprint and full walk disagree"
+        );
+        assert_eq!(
+            cached.elements, reference.elements,
+            "{what}: cached snapshot and full walk disagree"
+        );
+        assert_eq!(
+            cached.texts, reference.texts,
+            "{what}: cached texts and full walk disagree"
+        );
+        assert_ne!(fp, previous, "{what}: the change went unseen");
+        fp
+    };
+    let hits = dom::fingerprint_cache_hits();
+    let mut fp = check("first walk", "");
+    // Focus and scrolling change the snapshot (focused, inViewport) without a mutation.
+    query(&c, "#save")
+        .unchecked_into::<web_sys::HtmlElement>()
+        .focus()
+        .unwrap();
+    let focused = dom::snapshot(&Options::default()).unwrap();
+    assert!(find(&focused, Role::Button, "Save draft").focused);
+    assert_eq!(focused.elements, dom::snapshot(&full).unwrap().elements);
+    let window = web_sys::window().unwrap();
+    window.scroll_to_with_x_and_y(0.0, 10_000.0);
+    let scrolled = dom::snapshot(&Options::default()).unwrap();
+    assert!(find(&scrolled, Role::Button, "Bottom").in_viewport);
+    assert_eq!(scrolled.elements, dom::snapshot(&full).unwrap().elements);
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+    assert!(
+        !find(
+            &dom::snapshot(&Options::default()).unwrap(),
+            Role::Button,
+            "Bottom"
+        )
+        .in_viewport
+    );
+    let name: web_sys::HtmlInputElement = query(&c, "input[aria-label=Name]").unchecked_into();
+    name.set_value("Grace");
+    fp = check("value typed", &fp);
+    let agree: web_sys::HtmlInputElement = query(&c, "input[type=checkbox]").unchecked_into();
+    agree.set_checked(true);
+    fp = check("checkbox ticked", &fp);
+    let size: web_sys::HtmlSelectElement = query(&c, "select").unchecked_into();
+    size.set_selected_index(0);
+    fp = check("option chosen", &fp);
+    query(&c, "#extra").class_list().add_1("gone").unwrap();
+    fp = check("descendant hidden by a class", &fp);
+    let s = dom::snapshot(&Options::default()).unwrap();
+    assert!(try_find(&s, Role::Button, "Save").is_some());
+    query(&c, "#save").class_list().add_1("gone").unwrap();
+    fp = check("element hidden by a class", &fp);
+    let qty: web_sys::HtmlInputElement = query(&c, "#qty").unchecked_into();
+    qty.set_value("5");
+    fp = check("labelled value", &fp);
+    let sheet = doc
+        .style_sheets()
+        .get(doc.style_sheets().length() - 1)
+        .unwrap();
+    let sheet: web_sys::CssStyleSheet = sheet.unchecked_into();
+    sheet
+        .insert_rule_with_index("#note { display: none }", 0)
+        .unwrap();
+    fp = check("style rule added", &fp);
+    let later = query(&c, "#later");
+    let init = web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open);
+    let root = later.attach_shadow(&init).unwrap();
+    root.set_inner_html("<button>Late shadow button</button>");
+    fp = check("shadow root attached", &fp);
+    query(&c, "#note").set_text_content(Some("Changed text"));
+    query(&c, "#note").remove_attribute("class").unwrap();
+    sheet.delete_rule(0).unwrap();
+    fp = check("text changed", &fp);
+    let pw: web_sys::HtmlInputElement = query(&c, "input[type=password]").unchecked_into();
+    query(&c, "#echo").set_text_content(Some("echo second-secret"));
+    fp = check("echo written", &fp);
+    pw.set_value("second-secret");
+    let last = check("secret typed", &fp);
+    let s = dom::snapshot(&Options::default()).unwrap();
+    assert!(
+        s.texts.iter().any(|t| t.text == "echo [redacted]"),
+        "{:?}",
+        s.texts
+    );
+    assert_ne!(last, fp);
+    let replays = dom::fingerprint_cache_hits() - hits;
+    assert!(
+        replays >= 12,
+        "only {replays} fingerprints came from the cache"
+    );
+}

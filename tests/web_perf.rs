@@ -111,8 +111,14 @@ fn cost_at_3000_elements() {
         s.elements.len(),
         fp / plain
     );
+    // Sanity bounds only (a debug build under `make test` is many times slower than release).
+    let (fp_bound, snap_bound) = if cfg!(debug_assertions) {
+        (3_000.0, 6_000.0)
+    } else {
+        (100.0, 300.0)
+    };
     assert!(
-        fp < 250.0 && snap_js < 500.0,
+        fp < fp_bound && snap_js < snap_bound,
         "fingerprint {fp} ms, snapshot {snap_js} ms"
     );
 }

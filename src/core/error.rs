@@ -165,7 +165,11 @@ pub struct Error {
 
 impl Error {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), candidates: Vec::new() }
+        Error {
+            code,
+            message: message.into(),
+            candidates: Vec::new(),
+        }
     }
 
     pub fn with_candidates(mut self, candidates: Vec<Candidate>) -> Self {
@@ -191,8 +195,15 @@ mod tests {
 
     #[test]
     fn codes_are_screaming_snake_case_on_the_wire() {
-        for code in [ErrorCode::NotReady, ErrorCode::TargetQueryTruncated, ErrorCode::PointOutOfBounds] {
-            assert_eq!(serde_json::to_value(code).unwrap(), serde_json::json!(code.as_str()));
+        for code in [
+            ErrorCode::NotReady,
+            ErrorCode::TargetQueryTruncated,
+            ErrorCode::PointOutOfBounds,
+        ] {
+            assert_eq!(
+                serde_json::to_value(code).unwrap(),
+                serde_json::json!(code.as_str())
+            );
         }
         assert_eq!(ErrorCode::TargetAmbiguous.to_string(), "TARGET_AMBIGUOUS");
         assert_eq!(ErrorCode::StaleObservation.as_str(), "STALE_OBSERVATION");
@@ -203,7 +214,12 @@ mod tests {
 
     #[test]
     fn candidates_are_capped() {
-        let c = Candidate { reference: "e1".into(), role: "button".into(), name: "x".into(), region: String::new() };
+        let c = Candidate {
+            reference: "e1".into(),
+            role: "button".into(),
+            name: "x".into(),
+            region: String::new(),
+        };
         let e = Error::new(ErrorCode::TargetAmbiguous, "two").with_candidates(vec![c; 25]);
         assert_eq!(e.candidates.len(), MAX_CANDIDATES);
     }

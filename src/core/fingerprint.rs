@@ -63,7 +63,9 @@ impl Fingerprint {
 
     pub fn add_hash(&mut self, h: u64) {
         // Mixing the hash again before summing keeps structured sums from cancelling out.
-        self.sum = self.sum.wrapping_add(h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (h >> 29));
+        self.sum = self
+            .sum
+            .wrapping_add(h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (h >> 29));
         self.count += 1;
     }
 
@@ -74,7 +76,12 @@ impl Fingerprint {
 
     /// 16 hex digits of the sum, the record count, and `+` when the walk was cut short.
     pub fn finish(&self) -> String {
-        format!("{:016x}-{:x}{}", self.sum, self.count, if self.more { "+" } else { "" })
+        format!(
+            "{:016x}-{:x}{}",
+            self.sum,
+            self.count,
+            if self.more { "+" } else { "" }
+        )
     }
 }
 
@@ -93,14 +100,29 @@ mod tests {
     use crate::core::model::{Role, Snapshot, TextKind, Tristate};
 
     fn el(name: &str) -> Element {
-        Element { reference: format!("r-{name}"), role: Role::Button, name: name.into(), visible: true, ..Default::default() }
+        Element {
+            reference: format!("r-{name}"),
+            role: Role::Button,
+            name: name.into(),
+            visible: true,
+            ..Default::default()
+        }
     }
 
     #[test]
     fn order_does_not_matter_but_duplicates_do() {
-        let a = Snapshot { elements: vec![el("A"), el("B")], ..Default::default() };
-        let b = Snapshot { elements: vec![el("B"), el("A")], ..Default::default() };
-        let c = Snapshot { elements: vec![el("B"), el("A"), el("A")], ..Default::default() };
+        let a = Snapshot {
+            elements: vec![el("A"), el("B")],
+            ..Default::default()
+        };
+        let b = Snapshot {
+            elements: vec![el("B"), el("A")],
+            ..Default::default()
+        };
+        let c = Snapshot {
+            elements: vec![el("B"), el("A"), el("A")],
+            ..Default::default()
+        };
         assert_eq!(of_snapshot(&a), of_snapshot(&b));
         assert_ne!(of_snapshot(&a), of_snapshot(&c));
     }
@@ -109,23 +131,58 @@ mod tests {
     fn states_and_values_count_refs_and_focus_do_not() {
         let base = el("Agree");
         let fp = |e: &Element| observable_hash(e);
-        assert_ne!(fp(&base), fp(&Element { checked: Some(Tristate::True), ..base.clone() }));
-        assert_ne!(fp(&base), fp(&Element { value: Some("x".into()), ..base.clone() }));
-        assert_eq!(fp(&base), fp(&Element { reference: "other".into(), focused: true, in_viewport: true, ..base.clone() }));
+        assert_ne!(
+            fp(&base),
+            fp(&Element {
+                checked: Some(Tristate::True),
+                ..base.clone()
+            })
+        );
+        assert_ne!(
+            fp(&base),
+            fp(&Element {
+                value: Some("x".into()),
+                ..base.clone()
+            })
+        );
+        assert_eq!(
+            fp(&base),
+            fp(&Element {
+                reference: "other".into(),
+                focused: true,
+                in_viewport: true,
+                ..base.clone()
+            })
+        );
     }
 
     #[test]
     fn redacted_values_compare_by_hash() {
-        let a = Element { value: Some("[redacted]".into()), value_hash: Some("h1".into()), ..el("Password") };
-        let b = Element { value_hash: Some("h2".into()), ..a.clone() };
+        let a = Element {
+            value: Some("[redacted]".into()),
+            value_hash: Some("h1".into()),
+            ..el("Password")
+        };
+        let b = Element {
+            value_hash: Some("h2".into()),
+            ..a.clone()
+        };
         assert_ne!(observable_hash(&a), observable_hash(&b));
     }
 
     #[test]
     fn truncation_and_texts_show() {
-        let mut s = Snapshot { elements: vec![el("A")], ..Default::default() };
+        let mut s = Snapshot {
+            elements: vec![el("A")],
+            ..Default::default()
+        };
         let before = of_snapshot(&s);
-        s.texts.push(Text { kind: TextKind::Status, text: "Saved".into(), region: String::new(), frame: String::new() });
+        s.texts.push(Text {
+            kind: TextKind::Status,
+            text: "Saved".into(),
+            region: String::new(),
+            frame: String::new(),
+        });
         let with_text = of_snapshot(&s);
         assert_ne!(before, with_text);
         s.has_more = true;

@@ -17,7 +17,11 @@ pub struct Identity<'a> {
 
 impl<'a> Identity<'a> {
     pub fn of(e: &'a Element) -> Self {
-        Identity { role: e.role, label: e.label(), region: &e.region }
+        Identity {
+            role: e.role,
+            label: e.label(),
+            region: &e.region,
+        }
     }
 
     /// A 64-bit hash of the identity, equal across snapshots and documents.
@@ -57,17 +61,35 @@ mod tests {
 
     #[test]
     fn identity_ignores_ref_and_states() {
-        let a = Element { reference: "e1".into(), role: Role::Button, name: "Save".into(), region: "main".into(), ..Default::default() };
-        let b = Element { reference: "e9".into(), disabled: true, ..a.clone() };
+        let a = Element {
+            reference: "e1".into(),
+            role: Role::Button,
+            name: "Save".into(),
+            region: "main".into(),
+            ..Default::default()
+        };
+        let b = Element {
+            reference: "e9".into(),
+            disabled: true,
+            ..a.clone()
+        };
         assert_eq!(Identity::of(&a), Identity::of(&b));
         assert_eq!(Identity::of(&a).hash64(), Identity::of(&b).hash64());
-        let c = Element { region: "cart".into(), ..a.clone() };
+        let c = Element {
+            region: "cart".into(),
+            ..a.clone()
+        };
         assert_ne!(Identity::of(&a).hash64(), Identity::of(&c).hash64());
     }
 
     #[test]
     fn describe_forms() {
-        let e = Element { role: Role::Listitem, text: Some("Shirt M".into()), region: "cart".into(), ..Default::default() };
+        let e = Element {
+            role: Role::Listitem,
+            text: Some("Shirt M".into()),
+            region: "cart".into(),
+            ..Default::default()
+        };
         assert_eq!(describe_element(&e), "listitem[Shirt M] in cart");
         assert_eq!(describe_parts("button", "Go", ""), "button[Go]");
     }

@@ -592,9 +592,9 @@ impl<'a> Judge<'a> {
             (ActionKind::Check, Some(t)) => self.toggle(t, true),
             (ActionKind::Uncheck, Some(t)) => self.toggle(t, false),
             (ActionKind::Select, Some(t)) => self.select(t),
-            (ActionKind::Press, _) if self.diff.empty && self.action.intent.is_none() => {
-                self.focus_moved().unwrap_or_else(|| self.no_effect("the page did not change"))
-            }
+            (ActionKind::Press, _) if self.diff.empty && self.action.intent.is_none() => self
+                .focus_moved()
+                .unwrap_or_else(|| self.no_effect("the page did not change")),
             _ if self.diff.empty => self.no_effect("the page did not change"),
             (ActionKind::Watch, _) => self.watch(),
             (ActionKind::Hover, Some(t)) => self.hover(t),

@@ -197,7 +197,9 @@ impl<'de> Deserialize<'de> for Tristate {
         match Wire::deserialize(d)? {
             Wire::B(b) => Ok(b.into()),
             Wire::S(s) if s == "mixed" => Ok(Tristate::Mixed),
-            Wire::S(s) => Err(serde::de::Error::custom(format!("expected true, false or \"mixed\", got {s:?}"))),
+            Wire::S(s) => Err(serde::de::Error::custom(format!(
+                "expected true, false or \"mixed\", got {s:?}"
+            ))),
         }
     }
 }
@@ -333,15 +335,27 @@ mod tests {
 
     #[test]
     fn tristate_wire_form() {
-        assert_eq!(serde_json::to_string(&Tristate::Mixed).unwrap(), "\"mixed\"");
-        assert_eq!(serde_json::from_str::<Tristate>("true").unwrap(), Tristate::True);
+        assert_eq!(
+            serde_json::to_string(&Tristate::Mixed).unwrap(),
+            "\"mixed\""
+        );
+        assert_eq!(
+            serde_json::from_str::<Tristate>("true").unwrap(),
+            Tristate::True
+        );
         assert!(serde_json::from_str::<Tristate>("1").is_err());
         assert!(serde_json::from_str::<Tristate>("\"yes\"").is_err());
     }
 
     #[test]
     fn element_serialises_camel_case_with_nulls_for_absent_states() {
-        let e = Element { reference: "e1".into(), role: Role::Button, name: "Save".into(), visible: true, ..Default::default() };
+        let e = Element {
+            reference: "e1".into(),
+            role: Role::Button,
+            name: "Save".into(),
+            visible: true,
+            ..Default::default()
+        };
         let v = serde_json::to_value(&e).unwrap();
         assert_eq!(v["ref"], "e1");
         assert_eq!(v["role"], "button");
@@ -352,7 +366,11 @@ mod tests {
 
     #[test]
     fn label_falls_back_to_text() {
-        let e = Element { role: Role::Listitem, text: Some("Shirt M".into()), ..Default::default() };
+        let e = Element {
+            role: Role::Listitem,
+            text: Some("Shirt M".into()),
+            ..Default::default()
+        };
         assert_eq!(e.label(), "Shirt M");
     }
 }

@@ -38,7 +38,10 @@ pub struct Redactor {
 impl Redactor {
     /// Registers a secret value (whitespace-normalised forms are registered too).
     pub fn add_secret(&mut self, value: &str) {
-        for form in [value.to_owned(), super::text::normalize_whitespace(value).into_owned()] {
+        for form in [
+            value.to_owned(),
+            super::text::normalize_whitespace(value).into_owned(),
+        ] {
             if form.chars().count() >= MIN_ECHO_CHARS && !self.secrets.contains(&form) {
                 self.secrets.push(form);
             }
@@ -100,7 +103,10 @@ mod tests {
         r.add_secret("hunter2");
         r.add_secret("hunter22");
         r.add_secret("ab");
-        assert_eq!(r.scrub("pw hunter22 / hunter2 ab"), "pw [redacted] / [redacted] ab");
+        assert_eq!(
+            r.scrub("pw hunter22 / hunter2 ab"),
+            "pw [redacted] / [redacted] ab"
+        );
         assert!(matches!(r.scrub("nothing here"), Cow::Borrowed(_)));
     }
 

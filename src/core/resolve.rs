@@ -1342,7 +1342,10 @@ mod tests {
             el("e2", Role::Link, "Save"),
             hidden(button("e3", "Save")),
             in_region("dialog", button("e4", "Save")),
-            Element { opaque: true, ..el("e5", Role::Generic, "") },
+            Element {
+                opaque: true,
+                ..el("e5", Role::Generic, "")
+            },
         ];
         let target = save_where(|t| t.region = Some("main".into()));
         let e = resolve(&target, &snap(elements), None).unwrap_err();

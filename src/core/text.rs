@@ -7,7 +7,9 @@ use std::borrow::Cow;
 pub fn normalize_whitespace(s: &str) -> Cow<'_, str> {
     let needs = s.starts_with(is_space)
         || s.ends_with(is_space)
-        || s.chars().zip(s.chars().skip(1)).any(|(a, b)| is_space(a) && is_space(b))
+        || s.chars()
+            .zip(s.chars().skip(1))
+            .any(|(a, b)| is_space(a) && is_space(b))
         || s.chars().any(|c| is_space(c) && c != ' ');
     if !needs {
         return Cow::Borrowed(s);
@@ -48,7 +50,9 @@ pub fn cap(s: &str, max: usize) -> Cow<'_, str> {
 /// "Añadir", "AÑADIR" and "anadir" compare equal. Returns up to two chars (ß → ss).
 pub fn fold_char(c: char, out: &mut String) {
     let base = match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'a',
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => {
+            'a'
+        }
         'æ' | 'Æ' => {
             out.push_str("ae");
             return;
@@ -57,7 +61,9 @@ pub fn fold_char(c: char, out: &mut String) {
         'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' | 'È' | 'É' | 'Ê' | 'Ë' => 'e',
         'ì' | 'í' | 'î' | 'ï' | 'ī' | 'Ì' | 'Í' | 'Î' | 'Ï' => 'i',
         'ñ' | 'ń' | 'ň' | 'Ñ' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => 'o',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => {
+            'o'
+        }
         'œ' | 'Œ' => {
             out.push_str("oe");
             return;
@@ -115,7 +121,10 @@ mod tests {
         ] {
             assert_eq!(normalize_whitespace(input), want, "{input:?}");
         }
-        assert!(matches!(normalize_whitespace("already normal"), Cow::Borrowed(_)));
+        assert!(matches!(
+            normalize_whitespace("already normal"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -134,6 +143,9 @@ mod tests {
         assert_eq!(fold("Añadir CAMISETA"), "anadir camiseta");
         assert_eq!(fold("Größe"), "grosse");
         assert_eq!(fold("Élément supprimé"), "element supprime");
-        assert_eq!(tokens("Añadir Camiseta-M!"), vec!["anadir", "camiseta", "m"]);
+        assert_eq!(
+            tokens("Añadir Camiseta-M!"),
+            vec!["anadir", "camiseta", "m"]
+        );
     }
 }

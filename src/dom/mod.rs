@@ -10,6 +10,7 @@
 //! Engine state (the document's random key, epoch, refs) lives in one value per wasm
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
+mod cache;
 pub mod js;
 mod name;
 mod refs;
@@ -54,10 +55,18 @@ struct Engine {
     tab: String,
     snapshots: u64,
     refs: refs::Refs,
+    /// The last complete fingerprint walk, while the page has not changed (see `cache`).
+    cache: Option<cache::Cache>,
 }
 
 thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    static CACHE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many fingerprints were answered from the cache so far (diagnostics and tests).
+pub fn fingerprint_cache_hits() -> u64 {
+    CACHE_HITS.with(|c| c.get())
 }
 
 fn window() -> Result<web_sys::Window> {
@@ -101,6 +110,7 @@ impl Engine {
             tab: format!("t-{tag}"),
             snapshots: 0,
             refs: refs::Refs::new(tag),
+            cache: None,
         })
     }
 
@@ -194,6 +204,45 @@ impl Engine {
         Ok(w)
     }
 
+    /// Snapshot and fingerprint walks: answered from the cache when the page has not changed
+    /// since the last complete one (see `cache`), else walked in full and captured.
+    fn observe(
+        &mut self,
+        mode: walk::Mode,
+        wopts: &walk::WalkOptions,
+    ) -> Result<(Vec<walk::Found>, Vec<Text>, bool)> {
+        let cacheable = wopts.declared.is_none();
+        let reuse = cacheable
+            && self.cache.as_ref().is_some_and(|c| {
+                c.capture().len() <= wopts.max_elements && c.is_valid(&self.styles)
+            });
+        let doc = document()?;
+        let (found, texts, has_more, fresh) = {
+            let mut w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
+            let mut fresh = None;
+            match (reuse, &self.cache) {
+                (true, Some(c)) => {
+                    CACHE_HITS.with(|h| h.set(h.get() + 1));
+                    w.replay(c.capture());
+                }
+                _ => {
+                    if cacheable {
+                        w.capture = Some(walk::Capture::default());
+                    }
+                    w.run(&doc);
+                    if !w.has_more && !w.pseudo() {
+                        fresh = w.capture.take();
+                    }
+                }
+            }
+            (w.found, w.texts, w.has_more, fresh)
+        };
+        if !reuse {
+            self.cache = fresh.and_then(cache::Cache::new);
+        }
+        Ok((found, texts, has_more))
+    }
+
     /// Records of the given nodes (those that are observable), in walk order, with refs.
     fn find(&mut self, nodes: &[web_sys::Element]) -> Result<Vec<Element>> {
         let set = js_sys::Set::new(&JsValue::UNDEFINED);
@@ -272,10 +321,7 @@ fn keep_region(opts: &Options, region: &str) -> bool {
 pub fn snapshot(opts: &Options) -> Result<Snapshot> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
-        let (found, texts, has_more) = {
-            let w = eng.walk(walk::Mode::Snapshot, &wopts, None)?;
-            (w.found, w.texts, w.has_more)
-        };
+        let (found, texts, has_more) = eng.observe(walk::Mode::Snapshot, &wopts)?;
         let mut elements = Vec::with_capacity(found.len());
         for f in found {
             if !keep_region(opts, &f.record.region) {
@@ -301,23 +347,24 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
 }
 
 /// `prufe.fingerprint(options)`: equals `core::fingerprint::of_snapshot` of the snapshot
-/// taken with the same options at the same moment.
+/// taken with the same options at the same moment. Repeated on an unchanged page it is
+/// answered from the last walk's capture (see `cache`).
 pub fn fingerprint(opts: &Options) -> Result<String> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
-        let w = eng.walk(walk::Mode::Fingerprint, &wopts, None)?;
+        let (found, texts, has_more) = eng.observe(walk::Mode::Fingerprint, &wopts)?;
         let mut fp = Fingerprint::default();
-        for f in &w.found {
+        for f in &found {
             if keep_region(opts, &f.record.region) {
                 fp.add_element(&f.record);
             }
         }
-        for t in &w.texts {
+        for t in &texts {
             if keep_region(opts, &t.region) {
                 fp.add_text(t);
             }
         }
-        fp.set_has_more(w.has_more);
+        fp.set_has_more(has_more);
         Ok(fp.finish())
     })
 }

@@ -52,6 +52,10 @@ pub struct Namer<'a> {
     pub labels: bool,
     /// The scope has `visibility` rules: hidden checks include `visibility: hidden`.
     pub visibility_rules: bool,
+    /// The last name or content read more than the element's own attributes and text: it
+    /// depends on other nodes, their visibility or their values, so a cached copy of it
+    /// cannot be trusted (see `cache`).
+    pub slow: bool,
     /// The element being named, skipped when met inside its own label.
     skip: Option<Element>,
     nodes_left: usize,
@@ -64,6 +68,7 @@ impl<'a> Namer<'a> {
             pseudo,
             labels: true,
             visibility_rules: true,
+            slow: false,
             skip: None,
             nodes_left: MAX_NODES,
         }
@@ -73,6 +78,7 @@ impl<'a> Namer<'a> {
     pub fn name(&mut self, el: &El, role: Role, visible: bool) -> String {
         self.nodes_left = MAX_NODES;
         self.skip = None;
+        self.slow = false;
         let mut out = String::new();
         let mode = Mode {
             root: true,
@@ -87,6 +93,7 @@ impl<'a> Namer<'a> {
     pub fn content(&mut self, el: &El, visible: bool) -> String {
         self.nodes_left = MAX_NODES;
         self.skip = None;
+        self.slow = false;
         let mut out = String::new();
         let mode = Mode {
             root: false,
@@ -181,6 +188,7 @@ impl<'a> Namer<'a> {
         if ids.trim().is_empty() {
             return false;
         }
+        self.slow = true;
         let root = js::root_node(el.node.unchecked_ref::<Node>());
         let mut text = String::new();
         for id in ids.split_ascii_whitespace() {
@@ -304,6 +312,7 @@ impl<'a> Namer<'a> {
         if n == 0 {
             return false;
         }
+        self.slow = true;
         let previous = self.skip.replace(el.node.clone());
         let before = out.len();
         for i in 0..n {
@@ -334,6 +343,7 @@ impl<'a> Namer<'a> {
     }
 
     fn first_child_named(&mut self, el: &El, local: &str, mode: Mode, out: &mut String) -> bool {
+        self.slow = true;
         let mut child = js::first_element_child(el.node);
         while let Some(c) = child {
             if js::local_name(&c) == local {
@@ -357,6 +367,7 @@ impl<'a> Namer<'a> {
 
     /// 2E: a textbox's value, a combobox's or listbox's chosen option, a range's value.
     fn embedded_value(&mut self, el: &El, role: Role, out: &mut String) {
+        self.slow = true;
         match role {
             Role::Textbox | Role::Searchbox => {
                 if matches!(el.tag, Tag::Input | Tag::Textarea) {
@@ -413,7 +424,8 @@ impl<'a> Namer<'a> {
             out.push(' ');
         }
         if self.pseudo {
-            self.pseudo_content(el, &self.s.before, out);
+            let before = &self.s.before;
+            self.pseudo_content(el, before, out);
         }
         if el.tag == Tag::Slot {
             let assigned = js::assigned_nodes(el.node, &self.s.flatten);
@@ -436,7 +448,8 @@ impl<'a> Namer<'a> {
             self.children(el.node.unchecked_ref(), mode, out);
         }
         if self.pseudo {
-            self.pseudo_content(el, &self.s.after, out);
+            let after = &self.s.after;
+            self.pseudo_content(el, after, out);
         }
         if block {
             out.push(' ');
@@ -444,6 +457,7 @@ impl<'a> Namer<'a> {
     }
 
     fn children(&mut self, parent: &Node, mode: Mode, out: &mut String) {
+        self.slow = true;
         let mut child = js::first_child(parent);
         while let Some(c) = child {
             if self.nodes_left == 0 || out.len() > ENOUGH_BYTES {
@@ -481,7 +495,8 @@ impl<'a> Namer<'a> {
         }
     }
 
-    fn pseudo_content(&self, el: &El, which: &js_sys::JsString, out: &mut String) {
+    fn pseudo_content(&mut self, el: &El, which: &js_sys::JsString, out: &mut String) {
+        self.slow = true;
         let Some(doc) = js::owner_document(el.node.unchecked_ref()) else {
             return;
         };

@@ -5,22 +5,40 @@
 //! - Iterative, with an explicit stack of sibling cursors: 10,000-deep nesting costs heap, not
 //!   the wasm stack.
 //! - Composed order: an open shadow root's children replace the host's light children, a slot
-//!   yields its flattened assigned nodes (or its fallback content), a same-origin iframe yields
-//!   its document. A cross-origin frame and a closed shadow root are reported `opaque`.
-//! - Each element costs one `matches()` against [`RELEVANT`]: a plain `div` or `span` (no
-//!   semantic tag, no attribute the engine reads) is never asked its tag or attributes; only
-//!   its shadow root and first child are read. A relevant element reads its tag once and only
-//!   the attributes its role needs.
-//! - `aria-hidden="true"` and `inert` subtrees are pruned once. Elements hidden by CSS stay in
-//!   the walk and are reported with `visible: false` (SPEC DIFFERENCE to an accessibility
-//!   tree, which drops them: resolve must see a hidden duplicate to exclude it, and a menu that
-//!   opens shows as states changing). The walk does not ask every element for its style to
-//!   prune `display: none` subtrees early: on ordinary pages that check costs more than the
-//!   hidden content it would skip.
+//!   yields its flattened assigned elements (or its fallback content), a same-origin iframe
+//!   yields its document. A cross-origin frame (`contentDocument` is null: another origin, or
+//!   a sandbox without `allow-same-origin`) is reported as an `iframe` element with
+//!   `opaque: true`. A closed shadow root cannot be seen from a script at all; a custom
+//!   element without an open root or child elements that nevertheless renders content (it
+//!   has a box and no light text, or light text that is not rendered) is reported as a
+//!   `generic` element with `opaque: true` (see `Walk::is_closed_host`). A host that has a
+//!   closed root *and* light children is walked through its light children and not flagged:
+//!   nothing a script can read tells it apart from a plain custom element.
+//! - Few calls per element, because each JS↔wasm call costs more than the work it does: the
+//!   tag is a JS-map look-up of `localName` (no string copied), the attribute names come in
+//!   one `getAttributeNames().join()` so that every attribute the engine cares about is known
+//!   present or absent without a probe, and an element of a non-semantic tag with none of
+//!   those attributes (a `div` with a class) costs nothing beyond its shadow root and first
+//!   child. Per tree scope, one probe tells whether it has any `<label>`, `[disabled]` or
+//!   inline `visibility` at all, so the matching per-element calls are skipped when not.
+//! - `aria-hidden="true"` and `inert` subtrees are pruned once (their sensitive fields are
+//!   still read for secrets). Elements hidden by CSS stay in the walk and are reported with
+//!   `visible: false` (SPEC DIFFERENCE to an accessibility tree, which drops them: resolve must
+//!   see a hidden duplicate to exclude it, and a menu that opens shows as states changing).
+//!   That includes `display: none` subtrees: pruning them would need a style query for every
+//!   element, which on ordinary pages costs more than the hidden content it would skip.
+//! - Visibility is `checkVisibility()`: a box, no `content-visibility: hidden` ancestor, and,
+//!   in scopes whose style sheets or inline styles mention `visibility`, not
+//!   `visibility: hidden` (the option doubles the cost of the call, so it is passed only
+//!   where it can change the answer). `opacity: 0` and zero-size elements count as visible.
 //! - Context that the role, region and sensitivity depend on travels down in [`Ctx`] (shared
 //!   by `Rc` between siblings) instead of being recomputed from ancestors per element.
-//! - Secrets: on entering each document or shadow root one `querySelectorAll` collects the
-//!   values of its sensitive fields; every string is scrubbed once the walk has seen them all.
+//! - Regions inside a frame: `frame[<position path>]`, then the region found inside the
+//!   frame's own document (`frame[0]/form[Payment]`); landmarks around the `<iframe>` element
+//!   in the parent document are not repeated, the position already says where the frame is.
+//! - Secrets: every sensitive field the walk passes registers its value; so do the fields of
+//!   pruned subtrees and, when the walk is cut short (`hasMore`), of every scope it entered.
+//!   Every string is scrubbed once the walk has seen them all.
 
 use super::js;
 use super::name::{self, Namer};
@@ -155,6 +173,19 @@ impl<'a> El<'a> {
         }
     }
 
+    /// An element whose tag and attribute names were read before (a cache replay).
+    pub fn cached(s: &'a Strings, node: &'a web_sys::Element, tag: Tag, present: u32) -> Self {
+        El {
+            s,
+            node,
+            tag,
+            present,
+            children: Cell::new(None),
+            shadow: OnceCell::new(),
+            kind: OnceCell::new(),
+        }
+    }
+
     pub fn has_bits(&self, bits: u32) -> bool {
         self.present & bits != 0
     }
@@ -252,7 +283,7 @@ pub struct Found {
 
 /// Inherited walk context; shared between siblings.
 #[derive(Clone, Default)]
-struct Ctx {
+pub(super) struct Ctx {
     base: Rc<str>,
     list: Option<Rc<str>>,
     frame: Rc<str>,
@@ -368,7 +399,7 @@ impl StyleScan {
     }
 
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
-    fn scan(&self, root: &Node) -> u8 {
+    pub(super) fn scan(&self, root: &Node) -> u8 {
         let mut bits = 0;
         let sheets = js::style_sheets(root);
         for i in 0..sheets.list_length() {
@@ -420,6 +451,64 @@ impl StyleScan {
     }
 }
 
+/// What a fingerprint walk keeps so that the next fingerprints of an unchanged page can be
+/// answered by re-reading only what changes without a DOM mutation (see `cache`): each
+/// record's static part (role, name, region...) with its live node and context.
+#[derive(Default)]
+pub struct Capture {
+    pub(super) elements: Vec<CachedElement>,
+    pub(super) texts: Vec<CachedText>,
+    /// Frame elements in walk order, with the document they showed.
+    pub frames: Vec<CachedFrame>,
+    /// Custom elements without an open shadow root, and (for those without child elements)
+    /// whether they looked like a closed host.
+    pub customs: Vec<(web_sys::Element, Option<bool>)>,
+    /// Sensitive fields: their values are secrets, read again on every replay.
+    pub(super) fields: Vec<(web_sys::Element, Tag, u32)>,
+    /// Documents and shadow roots entered, with their style-sheet bits.
+    pub roots: Vec<(Node, u8)>,
+    /// The documents walked, by index (the top one first).
+    documents: Vec<Document>,
+}
+
+impl Capture {
+    /// Observable elements captured (what a replay would count against `maxElements`).
+    pub(super) fn len(&self) -> usize {
+        self.elements.len()
+    }
+}
+
+pub(super) struct CachedElement {
+    node: web_sys::Element,
+    tag: Tag,
+    present: u32,
+    role: Role,
+    opaque: bool,
+    ctx: Rc<Ctx>,
+    landmark: Option<String>,
+    /// The name or text depends on more than the element's attributes and text.
+    slow: bool,
+    record: Element,
+}
+
+pub(super) struct CachedText {
+    node: web_sys::Element,
+    tag: Tag,
+    present: u32,
+    kind: TextKind,
+    ctx: Rc<Ctx>,
+    /// The text, when it depends on the element's own text only and was read.
+    text: Option<String>,
+}
+
+pub struct CachedFrame {
+    pub node: web_sys::Element,
+    parent: usize,
+    doc: Option<usize>,
+    pub content: Option<Document>,
+    scope_visibility: bool,
+}
+
 /// One walk. Construct, [`Walk::run`], then read `found`, `texts`, `has_more`.
 pub struct Walk<'a> {
     s: &'a Strings,
@@ -436,6 +525,10 @@ pub struct Walk<'a> {
     docs: Vec<DocInfo>,
     /// Documents and shadow roots entered, for the secrets pass of a walk cut short.
     roots: Vec<Node>,
+    /// Fingerprint walks: what the cache keeps (see [`Capture`]).
+    pub capture: Option<Capture>,
+    /// The last record's name or text was slow (see `Namer::slow`).
+    last_slow: bool,
     focused: Option<web_sys::Element>,
     observed: usize,
     visited: usize,
@@ -458,6 +551,8 @@ impl<'a> Walk<'a> {
             namer: Namer::new(s, false),
             styles,
             roots: Vec::new(),
+            capture: None,
+            last_slow: false,
             redactor: Redactor::default(),
             found: Vec::new(),
             texts: Vec::new(),
@@ -517,6 +612,9 @@ impl<'a> Walk<'a> {
         hidden: bool,
         in_view: bool,
     ) -> Option<Level> {
+        if let Some(c) = &mut self.capture {
+            c.documents.push(doc.clone());
+        }
         let view = js::default_view(doc);
         let (width, height) = view
             .as_ref()
@@ -565,6 +663,9 @@ impl<'a> Walk<'a> {
             }
         }
         let styles = self.styles.scan(root);
+        if let Some(c) = &mut self.capture {
+            c.roots.push((root.clone(), styles));
+        }
         if styles & PSEUDO != 0 {
             self.namer.pseudo = true;
         }
@@ -621,6 +722,9 @@ impl<'a> Walk<'a> {
     }
 
     fn add_secret_of(&mut self, f: &El) {
+        if let Some(c) = &mut self.capture {
+            c.fields.push((f.node.clone(), f.tag, f.present));
+        }
         if let Some(v) = field_value(f) {
             self.redactor.add_secret(&v);
         }
@@ -711,7 +815,9 @@ impl<'a> Walk<'a> {
         let mut landmark_name: Option<String> = None;
         if let Some(value) = region_attr {
             let mut c = edit(&mut changed, &ctx);
-            c.base = normalize_whitespace(&value).into_owned().into();
+            c.base = cap(&normalize_whitespace(&value), limits::MAX_TEXT_CHARS)
+                .into_owned()
+                .into();
             c.list = None;
             c.compose();
             changed = Some(c);
@@ -768,16 +874,31 @@ impl<'a> Walk<'a> {
 
         // Running text, unless inside another live region (which already reports it).
         if let Some(kind) = text_kind {
-            if !parent_in_text && self.mode != Mode::Find && visible(&node) {
-                let text = self.namer.content(&el, true);
-                if !text.is_empty() {
-                    self.texts.push(Text {
+            let shown = !parent_in_text && self.mode != Mode::Find && visible(&node);
+            let text = if shown {
+                self.namer.content(&el, true)
+            } else {
+                String::new()
+            };
+            if !parent_in_text {
+                if let Some(c) = &mut self.capture {
+                    c.texts.push(CachedText {
+                        node: node.clone(),
+                        tag,
+                        present: el.present,
                         kind,
-                        text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
-                        region: String::from(&*ctx.region),
-                        frame: String::from(&*ctx.frame),
+                        ctx: ctx.clone(),
+                        text: (shown && !self.namer.slow).then(|| text.clone()),
                     });
                 }
+            }
+            if shown && !text.is_empty() {
+                self.texts.push(Text {
+                    kind,
+                    text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
+                    region: String::from(&*ctx.region),
+                    frame: String::from(&*ctx.frame),
+                });
             }
         }
 
@@ -799,17 +920,28 @@ impl<'a> Walk<'a> {
             } else {
                 format!("{}.{}", ctx.frame, position).into()
             };
-            match js::content_document(&node) {
+            let content = js::content_document(&node);
+            if let Some(c) = &mut self.capture {
+                c.frames.push(CachedFrame {
+                    node: node.clone(),
+                    parent: ctx.doc,
+                    // The document index it gets if walked; set when it is (see below).
+                    doc: None,
+                    content: content.clone(),
+                    scope_visibility: ctx.scope.visibility,
+                });
+            }
+            match content {
                 Some(d) => frame_doc = Some((d, path)),
                 None => opaque = true,
             }
         }
-        if tag == Tag::Custom
-            && el.shadow().is_none()
-            && el.child_count() == 0
-            && self.is_closed_host(&node)
-        {
-            opaque = true;
+        if tag == Tag::Custom && el.shadow().is_none() {
+            let closed = (el.child_count() == 0).then(|| is_closed_host(&node));
+            opaque |= closed == Some(true);
+            if let Some(c) = &mut self.capture {
+                c.customs.push((node.clone(), closed));
+            }
         }
 
         let mut frame_visible = true;
@@ -823,9 +955,22 @@ impl<'a> Walk<'a> {
                 // Labelled by a wrapping label, or by `label[for]` (which needs an id).
                 self.namer.labels = ctx.scope.labels && (ctx.in_label || el.has(A::Id));
                 self.namer.visibility_rules = ctx.scope.visibility;
-                let found = self.record(&el, role, &ctx, v, opaque, landmark_name);
+                let found = self.record(&el, role, &ctx, v, opaque, landmark_name.clone());
                 if frame_doc.is_some() {
                     frame_in_view = found.record.in_viewport || self.mode == Mode::Fingerprint;
+                }
+                if let Some(c) = &mut self.capture {
+                    c.elements.push(CachedElement {
+                        node: node.clone(),
+                        tag,
+                        present: el.present,
+                        role,
+                        opaque,
+                        ctx: ctx.clone(),
+                        landmark: landmark_name,
+                        slow: self.last_slow,
+                        record: found.record.clone(),
+                    });
                 }
                 self.found.push(found);
             }
@@ -837,6 +982,10 @@ impl<'a> Walk<'a> {
         if let Some((doc, path)) = frame_doc {
             let hidden = doc_hidden || !frame_visible;
             let mut level = self.enter_document(&doc, path, hidden, frame_in_view)?;
+            let index = self.docs.len() - 1;
+            if let Some(f) = self.capture.as_mut().and_then(|c| c.frames.last_mut()) {
+                f.doc = Some(index);
+            }
             if let Some(c) = Rc::get_mut(&mut level.ctx) {
                 c.sensitive = ctx.sensitive;
             }
@@ -869,13 +1018,29 @@ impl<'a> Walk<'a> {
             js::first_element_child(el.node)
         };
         if first.is_none() {
-            if el.tag == Tag::Custom
-                && self.is_closed_host(el.node)
-                && self.admit()
-                && self.wanted(el.node)
-            {
+            if el.tag != Tag::Custom {
+                return None;
+            }
+            let closed = is_closed_host(el.node);
+            if let Some(c) = &mut self.capture {
+                c.customs.push((el.node.clone(), Some(closed)));
+            }
+            if closed && self.admit() && self.wanted(el.node) {
                 let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
                 let found = self.record(el, Role::Generic, &ctx, v, true, None);
+                if let Some(c) = &mut self.capture {
+                    c.elements.push(CachedElement {
+                        node: el.node.clone(),
+                        tag: el.tag,
+                        present: el.present,
+                        role: Role::Generic,
+                        opaque: true,
+                        ctx: ctx.clone(),
+                        landmark: None,
+                        slow: self.last_slow,
+                        record: found.record.clone(),
+                    });
+                }
                 self.found.push(found);
             }
             return None;
@@ -918,21 +1083,6 @@ impl<'a> Walk<'a> {
         })
     }
 
-    /// A custom element without an open shadow root or child elements whose content is
-    /// nevertheless rendered from somewhere we cannot read: a closed shadow root. Heuristic:
-    /// it has a box, and either no light content at all or light text that is not rendered.
-    fn is_closed_host(&self, node: &web_sys::Element) -> bool {
-        let rect = js::rect(node);
-        if rect.right() - rect.left() <= 0.0 || rect.bottom() - rect.top() <= 0.0 {
-            return false;
-        }
-        let light = js::text_content(node.unchecked_ref()).unwrap_or_default();
-        if light.trim().is_empty() {
-            return true;
-        }
-        js::inner_text(node).unwrap_or_default().trim().is_empty()
-    }
-
     fn record(
         &mut self,
         el: &El,
@@ -949,19 +1099,26 @@ impl<'a> Walk<'a> {
             visible,
             ..Default::default()
         };
+        let mut slow = false;
         r.name = match landmark {
             // A landmark's name is its author name, already computed for its region.
             Some(name) => name,
             None if opaque && role == Role::Generic => self.namer.author_name(el),
-            None => self.namer.name(el, role, visible),
+            None => {
+                let name = self.namer.name(el, role, visible);
+                slow = self.namer.slow;
+                name
+            }
         };
         r.name = cap(&r.name, limits::MAX_TEXT_CHARS).into_owned();
         if r.name.is_empty() && role::uses_text(role) {
             let text = self.namer.content(el, visible);
+            slow |= self.namer.slow;
             if !text.is_empty() {
                 r.text = Some(cap(&text, limits::MAX_TEXT_CHARS).into_owned());
             }
         }
+        self.last_slow = slow;
         r.region = String::from(&*ctx.region);
         r.frame = String::from(&*ctx.frame);
         r.disabled = ctx.aria_disabled
@@ -974,7 +1131,6 @@ impl<'a> Walk<'a> {
         if role == Role::Link {
             r.href = el.get(A::Href);
         }
-        states(el, role, &mut r);
         if let Tag::H(level) = el.tag {
             r.level = Some(level);
         }
@@ -989,6 +1145,37 @@ impl<'a> Walk<'a> {
                 r.level = Some(2);
             }
         }
+        self.dynamic(el, role, ctx, &mut r);
+        self.place(node, ctx, &mut r);
+        Found {
+            record: r,
+            node: (self.mode != Mode::Fingerprint).then(|| node.clone()),
+        }
+    }
+
+    /// Viewport and focus (not for fingerprints, which do not compare them).
+    fn place(&self, node: &web_sys::Element, ctx: &Ctx, r: &mut Element) {
+        if self.mode == Mode::Fingerprint {
+            return;
+        }
+        let doc = &self.docs[ctx.doc];
+        r.in_viewport = false;
+        if r.visible && doc.in_view {
+            let rect = js::rect(node);
+            // Vertical first: most elements of a long page fail there, two reads fewer.
+            let (t, b) = (rect.top(), rect.bottom());
+            if b > 0.0 && t < doc.height {
+                let (l, rt) = (rect.left(), rect.right());
+                r.in_viewport = rt > 0.0 && l < doc.width && (rt > l || b > t);
+            }
+        }
+        r.focused = self.focused.as_ref().is_some_and(|f| js::same(f, node));
+    }
+
+    /// The parts of a record that change without a DOM mutation (properties: checked,
+    /// selected, value) and what depends on them, plus the states read with them.
+    fn dynamic(&mut self, el: &El, role: Role, ctx: &Ctx, r: &mut Element) {
+        states(el, role, r);
         r.sensitive = ctx.sensitive || is_sensitive_field(el);
         let field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select);
         if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
@@ -1010,23 +1197,104 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let keep = self.mode != Mode::Fingerprint;
+    }
+
+    /// Some style sheet met so far generates content (`::before`/`::after`).
+    pub fn pseudo(&self) -> bool {
+        self.namer.pseudo
+    }
+
+    /// Answers a fingerprint walk from `cap` (a capture of the same, unchanged document):
+    /// visibility, values and checked states are read again, as is every name or text that
+    /// depends on more than its element's own attributes and text; the rest is reused.
+    pub fn replay(&mut self, capture: &Capture) {
         if self.mode != Mode::Fingerprint {
-            let doc = &self.docs[ctx.doc];
-            if visible && doc.in_view {
-                let rect = js::rect(node);
-                let (l, t, rt, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
-                r.in_viewport =
-                    rt > 0.0 && b > 0.0 && l < doc.width && t < doc.height && (rt > l || b > t);
-            }
-            if let Some(f) = &self.focused {
-                r.focused = js::same(f, node);
+            if let Some(top) = capture.documents.first() {
+                self.focused = deepest_focus(top);
             }
         }
-        Found {
-            record: r,
-            node: if keep { Some(node.clone()) } else { None },
+        // The documents again: sizes, hidden and in-view frames change without mutations.
+        self.docs = capture
+            .documents
+            .iter()
+            .map(|d| {
+                let (width, height) = js::default_view(d)
+                    .map(|v| (js::inner_width(&v), js::inner_height(&v)))
+                    .unwrap_or((0.0, 0.0));
+                DocInfo {
+                    width,
+                    height,
+                    hidden: false,
+                    in_view: true,
+                    iframes: 0,
+                }
+            })
+            .collect();
+        for f in &capture.frames {
+            let Some(d) = f.doc else { continue };
+            let parent = &self.docs[f.parent];
+            let visible = !parent.hidden && self.s.visible(&f.node, f.scope_visibility);
+            let mut in_view = false;
+            if visible && parent.in_view && self.mode != Mode::Fingerprint {
+                let rect = js::rect(&f.node);
+                in_view = rect.bottom() > 0.0
+                    && rect.top() < parent.height
+                    && rect.right() > 0.0
+                    && rect.left() < parent.width;
+            }
+            self.docs[d].hidden = !visible;
+            self.docs[d].in_view = in_view;
         }
+        for (node, tag, present) in &capture.fields {
+            let el = El::cached(self.s, node, *tag, *present);
+            self.add_secret_of(&el);
+        }
+        for e in &capture.elements {
+            let el = El::cached(self.s, &e.node, e.tag, e.present);
+            let visible =
+                !self.docs[e.ctx.doc].hidden && self.s.visible(&e.node, e.ctx.scope.visibility);
+            let record = if e.slow {
+                self.namer.labels = e.ctx.scope.labels && (e.ctx.in_label || el.has(A::Id));
+                self.namer.visibility_rules = e.ctx.scope.visibility;
+                self.record(&el, e.role, &e.ctx, visible, e.opaque, e.landmark.clone())
+                    .record
+            } else {
+                let mut r = e.record.clone();
+                r.visible = visible;
+                if matches!(
+                    e.tag,
+                    Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
+                ) {
+                    self.dynamic(&el, e.role, &e.ctx, &mut r);
+                }
+                self.place(&e.node, &e.ctx, &mut r);
+                r
+            };
+            let node = (self.mode != Mode::Fingerprint).then(|| e.node.clone());
+            self.found.push(Found { record, node });
+        }
+        for t in &capture.texts {
+            if self.docs[t.ctx.doc].hidden || !self.s.visible(&t.node, t.ctx.scope.visibility) {
+                continue;
+            }
+            let text = match &t.text {
+                Some(text) => text.clone(),
+                None => {
+                    let el = El::cached(self.s, &t.node, t.tag, t.present);
+                    self.namer.visibility_rules = t.ctx.scope.visibility;
+                    self.namer.content(&el, true)
+                }
+            };
+            if !text.is_empty() {
+                self.texts.push(Text {
+                    kind: t.kind,
+                    text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
+                    region: String::from(&*t.ctx.region),
+                    frame: String::from(&*t.ctx.frame),
+                });
+            }
+        }
+        self.scrub();
     }
 
     /// Replaces every echo of a secret in every string the walk produced.
@@ -1059,6 +1327,21 @@ impl<'a> Walk<'a> {
             fix(&mut t.region);
         }
     }
+}
+
+/// A custom element without an open shadow root or child elements whose content is
+/// nevertheless rendered from somewhere we cannot read: a closed shadow root. Heuristic:
+/// it has a box, and either no light content at all or light text that is not rendered.
+pub(super) fn is_closed_host(node: &web_sys::Element) -> bool {
+    let rect = js::rect(node);
+    if rect.right() - rect.left() <= 0.0 || rect.bottom() - rect.top() <= 0.0 {
+        return false;
+    }
+    let light = js::text_content(node.unchecked_ref()).unwrap_or_default();
+    if light.trim().is_empty() {
+        return true;
+    }
+    js::inner_text(node).unwrap_or_default().trim().is_empty()
 }
 
 /// A field sensitive by its own markup: a password, or a payment / one-time-code / password

@@ -73,7 +73,7 @@ const REASONS = [
   [(d) => d.field === 'name' && d.ours.endsWith('…') && d.chromium.startsWith(d.ours.slice(0, -1)),
     'names are capped at 500 characters (limits::MAX_TEXT_CHARS) with an ellipsis'],
   [(d) => d.field === 'name' && d.ours.includes('[redacted]'),
-    'a secret echoed in the name is redacted by design'],
+    'a secret echoed in the name is redacted by design (Chromium\'s name shows it; written here as [secret])'],
   [(d) => d.field === 'name' && d.role === 'iframe',
     'a frame element: Chromium names it from its document when untitled; prufe only from title/aria attributes'],
 ];
@@ -164,6 +164,14 @@ async function comparePage(browser, server, path) {
   }
 }
 
+/** Chromium's name holds the page's secrets prufe redacted: never write them out. Where the
+ * names differ only by the redactions, Chromium's is shown redacted the same way. */
+function withoutSecrets(ours, theirs) {
+  if (!ours.includes('[redacted]')) return theirs;
+  const pattern = new RegExp('^' + ours.split('[redacted]').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+') + '$');
+  return pattern.test(theirs) ? ours.replaceAll('[redacted]', '[secret]') : '(withheld: it holds a secret prufe redacted)';
+}
+
 function reasonFor(d) {
   for (const [match, reason] of REASONS) if (match(d)) return reason;
   return 'UNEXPLAINED';
@@ -215,7 +223,7 @@ async function run() {
     if (ourRole === theirRole) roleAgree++;
     else disagreements.push({ ...base, field: 'role', ours: ourRole, chromium: theirRole });
     if (ourName === theirName) nameAgree++;
-    else disagreements.push({ ...base, field: 'name', ours: ourName, chromium: theirName });
+    else disagreements.push({ ...base, field: 'name', ours: ourName, chromium: withoutSecrets(ourName, theirName) });
   }
   for (const d of disagreements) d.reason = reasonFor(d);
   const n = all.length;
