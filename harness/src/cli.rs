@@ -248,15 +248,16 @@ async fn run(args: RunArgs) -> i32 {
     };
     for planned in &steps {
         match planned {
-            Planned::Semantic(Step {
-                action:
-                    Action::Fill {
-                        value,
-                        sensitive: true,
-                        ..
-                    },
-                ..
-            }) => v.add_secret(value),
+            Planned::Semantic(step) => {
+                if let Action::Fill {
+                    value,
+                    sensitive: true,
+                    ..
+                } = &step.action
+                {
+                    v.add_secret(value);
+                }
+            }
             Planned::Coordinate(value) if value["sensitive"] == json!(true) => {
                 if let Some(text) = value["text"].as_str() {
                     v.add_secret(text);
@@ -301,7 +302,7 @@ async fn run(args: RunArgs) -> i32 {
 /// `wait`) for the coordinate executor.
 #[derive(Debug)]
 pub enum Planned {
-    Semantic(Step),
+    Semantic(Box<Step>),
     Coordinate(serde_json::Value),
 }
 
@@ -335,7 +336,7 @@ pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError
         let mut steps = script::parse_steps(&serde_json::Value::Array(vec![item.clone()]), base)
             .map_err(renumber)?;
         script::check_files(&steps).map_err(renumber)?;
-        planned.push(Planned::Semantic(steps.remove(0)));
+        planned.push(Planned::Semantic(Box::new(steps.remove(0))));
     }
     Ok(planned)
 }
