@@ -60,6 +60,7 @@ test: setup
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
 	node --test tests/js/ fixtures/pages.test.mjs www/viewer/
+	node tests/js/oracle.mjs
 	$(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
 
