@@ -82,6 +82,10 @@ pub struct RunArgs {
     /// Write one redacted JSON record per action into DIR.
     #[arg(long, value_name = "DIR")]
     pub trace_dir: Option<PathBuf>,
+    /// With --trace-dir: open the run in the trace viewer when it ends (its file:// link is
+    /// printed either way).
+    #[arg(long, requires = "trace_dir")]
+    pub open: bool,
     /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
     #[arg(long, value_name = "URL")]
     pub connect: Option<String>,
@@ -294,7 +298,58 @@ async fn run(args: RunArgs) -> i32 {
     }
     executor.release_all(&v).await;
     let _ = v.close().await;
+    if let Some(dir) = &args.trace_dir {
+        show_traces(dir, args.open);
+    }
     code
+}
+
+/// Writes `DIR/traces.js` (the records, for the viewer, which cannot list a directory from
+/// file://) and prints the viewer's link on stderr; with `open`, asks the desktop to open it.
+fn show_traces(dir: &Path, open: bool) {
+    let link = match crate::trace::write_viewer_script(dir) {
+        Ok(script) => viewer_link(&script),
+        Err(e) => {
+            eprintln!("prufe: traces.js not written to {} ({e})", dir.display());
+            return;
+        }
+    };
+    eprintln!("prufe: trace viewer: {link}");
+    if open {
+        let opened = std::process::Command::new("xdg-open")
+            .arg(&link)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if opened.is_err() {
+            eprintln!("prufe: could not start xdg-open; open the link above in a browser");
+        }
+    }
+}
+
+/// The viewer (`www/viewer/index.html` of this source tree) with `?load=` the script.
+pub fn viewer_link(script: &Path) -> String {
+    let viewer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/viewer/index.html");
+    let viewer = viewer.canonicalize().unwrap_or(viewer);
+    let script = script
+        .canonicalize()
+        .unwrap_or_else(|_| script.to_path_buf());
+    format!(
+        "file://{}?load={}",
+        viewer.display(),
+        percent_encode_path(&format!("file://{}", script.display()))
+    )
+}
+
+fn percent_encode_path(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' | b':' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// A step of a `prufe run` script: a semantic step for the verified loop, or a step of the

@@ -18,6 +18,42 @@ use prufe::core::redact::Redactor;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+/// Writes `dir/traces.js`, a script calling `window.loadTraces([{name, json}, …])` with every
+/// `NNNN-*.json` record of the directory, in order, so the static viewer can show a run it
+/// opens from `file://` (where a page cannot list a directory). Returns the script's path.
+pub fn write_viewer_script(dir: &Path) -> std::io::Result<PathBuf> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json") && n.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        .collect();
+    names.sort();
+    let mut traces = Vec::with_capacity(names.len());
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name))?;
+        let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        traces.push(json!({ "name": name, "json": json }));
+    }
+    let title = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // The records are JSON; `</` is escaped so nothing in them can close a script element.
+    let body = serde_json::to_string(&traces)
+        .unwrap_or_else(|_| "[]".into())
+        .replace("</", "<\\/");
+    let path = dir.join("traces.js");
+    std::fs::write(
+        &path,
+        format!(
+            "// Written by prufe run --trace-dir: the records of this directory for the viewer.\n\
+             window.loadTraces({body}, {{ title: {} }});\n",
+            serde_json::to_string(&title).unwrap_or_else(|_| "\"\"".into())
+        ),
+    )?;
+    Ok(path)
+}
+
 /// Writes one record per action into a directory.
 #[derive(Debug)]
 pub struct TraceWriter {

@@ -48,6 +48,7 @@ fn traces(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|d| {
             d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".json"))
                 .collect()
         })
         .unwrap_or_default();
@@ -249,6 +250,17 @@ async fn run_stops_at_the_first_failed_step_and_exits_1() {
     );
     assert!(l["reason"].as_str().unwrap().contains("Trousers L"), "{l}");
     assert_eq!(traces(&trace_dir), ["0001-click-mismatch.json"]);
+    // The viewer's script beside the records, and its link.
+    let script = std::fs::read_to_string(trace_dir.join("traces.js")).unwrap();
+    assert!(
+        script.contains("window.loadTraces([") && script.contains("0001-click-mismatch.json"),
+        "{script}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("viewer/index.html?load=file://"),
+        "{}",
+        show(&out)
+    );
 
     // Human output: a ✗ line and the full report.
     let out = prufe(&[

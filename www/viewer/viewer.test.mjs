@@ -147,3 +147,53 @@ test("sample/traces.js matches the JSON files it was packed from", () => {
   assert.deepEqual(list.map((f) => f.name), sampleFiles);
   for (const f of list) assert.deepEqual(f.json, JSON.parse(readFileSync(join(sampleDir, f.name), "utf8")), f.name);
 });
+
+// A run traced by the harness itself: `prufe run` on the recycling list, where the click on
+// "Add Shirt M" lands on a recycled row. The viewer must show the MISMATCH, both attempts and
+// both undos, and what appeared in the cart.
+test("a MISMATCH + undo run written by prufe run --trace-dir renders", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, existsSync } = await import("node:fs");
+  const { createServer } = await import("node:http");
+  const { tmpdir } = await import("node:os");
+  execFileSync("cargo", ["build", "-q", "-p", "prufe-harness", "--bin", "prufe"], { cwd: root, stdio: "inherit" });
+  const binary = join(root, "target/debug/prufe");
+  assert.ok(existsSync(binary), "the prufe binary was built");
+  const fixtures = join(root, "fixtures");
+  const server = createServer((req, res) => {
+    const path = join(fixtures, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!path.startsWith(fixtures) || !existsSync(path)) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { "content-type": path.endsWith(".html") ? "text/html" : "text/plain" }).end(readFileSync(path));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const dir = mkdtempSync(join(tmpdir(), "prufe-trace-"));
+  const script = join(dir, "script.json");
+  writeFileSync(script, JSON.stringify([{ action: "click", target: { role: "button", name: "Add Shirt M" } }]));
+  const traceDir = join(dir, "recycled-run");
+  // Asynchronously: the fixture server answers from this process's event loop.
+  const { execFile } = await import("node:child_process");
+  const { status, stderr } = await new Promise((done) => {
+    execFile(binary, ["run", `http://127.0.0.1:${server.address().port}/recycled-list.html`, "--script", script, "--trace-dir", traceDir],
+      (error, _stdout, stderr) => done({ status: error ? error.code : 0, stderr: String(stderr) }));
+  });
+  server.close();
+  assert.equal(status, 1, "the verified click fails: " + stderr);
+  const link = stderr.match(/trace viewer: (\S+)/);
+  assert.ok(link, "prufe run prints the viewer link: " + stderr);
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await page.goto(link[1]);
+  await page.waitForSelector("#steps > li");
+  const steps = await renderedSteps(page);
+  assert.equal(steps.length, 1);
+  assert.equal(steps[0].verdict, "MISMATCH");
+  assert.match(steps[0].className, /v-mismatch/);
+  assert.equal(steps[0].attempts, "2");
+  assert.equal(steps[0].undone, "2");
+  const text = await page.textContent("#step-1");
+  assert.match(text, /Add Shirt M/);
+  assert.match(text, /Trousers L/, "the neighbour the effect belongs to is shown");
+  mkdirSync(join(root, "tests/out"), { recursive: true });
+  await page.screenshot({ path: join(root, "tests/out/viewer-mismatch.png"), fullPage: true });
+  await page.close();
+});
