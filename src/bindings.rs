@@ -11,10 +11,9 @@
 //! input (targets, observations, actions coming from a page or an agent) is read as
 //! `serde_json::Value` and validated by core, which answers with typed `INVALID_*` errors.
 
-use crate::core::diff::DiffOptions;
+use crate::core::api;
 use crate::core::error::{Error, ErrorCode, Result};
-use crate::core::judge::{self, Action, JudgeOptions, Verdict};
-use crate::core::model::Snapshot;
+use crate::core::judge::Verdict;
 use crate::core::resolve;
 use crate::dom;
 use serde::de::DeserializeOwned;
@@ -192,51 +191,25 @@ fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {
     }
 }
 
-fn snapshot_arg(v: JsValue, what: &str) -> Result<Snapshot> {
-    resolve::snapshot_from_value(&json(v, ErrorCode::InvalidSnapshot, what)?)
-}
-
 fn diff_values(
     before: JsValue,
     after: JsValue,
     options: JsValue,
 ) -> Result<crate::core::diff::Diff> {
-    let before = snapshot_arg(before, "before")?;
-    let after = snapshot_arg(after, "after")?;
-    let opts: DiffOptions = arg(options, ErrorCode::InvalidOptions, "diff options")?;
-    Ok(crate::core::diff::diff(&before, &after, &opts))
+    api::diff_value(
+        &json(before, ErrorCode::InvalidSnapshot, "before")?,
+        &json(after, ErrorCode::InvalidSnapshot, "after")?,
+        &json(options, ErrorCode::InvalidOptions, "diff options")?,
+    )
 }
 
 /// `resolve(target, { observation?, expected? })`; without an observation, a fresh snapshot.
 fn resolve_values(target: JsValue, options: JsValue) -> Result<resolve::Resolution> {
     let target = json(target, ErrorCode::InvalidTarget, "target")?;
     let options = json(options, ErrorCode::InvalidOptions, "resolve options")?;
-    let (observation, expected) = match &options {
-        Value::Null => (None, None),
-        Value::Object(map) => {
-            if let Some(unknown) = map.keys().find(|k| *k != "observation" && *k != "expected") {
-                return Err(Error::new(
-                    ErrorCode::InvalidOptions,
-                    format!(
-                        "resolve options: unknown key {unknown:?} (allowed: observation, expected)"
-                    ),
-                ));
-            }
-            (
-                map.get("observation").filter(|v| !v.is_null()),
-                map.get("expected").filter(|v| !v.is_null()),
-            )
-        }
-        _ => {
-            return Err(Error::new(
-                ErrorCode::InvalidOptions,
-                "resolve options must be an object",
-            ))
-        }
-    };
-    match observation {
-        Some(obs) => resolve::resolve_value(&target, obs, expected),
-        None => {
+    match api::resolve_options(&options)? {
+        (Some(_), _) => api::resolve_value(&target, &options),
+        (None, expected) => {
             let fresh = dom::snapshot(&dom::Options::default())?;
             let expected = expected
                 .map(|v| resolve::context_from_value(v, "expected"))
@@ -277,10 +250,10 @@ fn judge_values(
 ) -> Result<Verdict> {
     let mut action = json(action, ErrorCode::InvalidAction, "action")?;
     hash_sensitive_value(&mut action)?;
-    let action: Action = serde_json::from_value(action)
-        .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("action: {e}")))?;
-    let before = snapshot_arg(before, "before")?;
-    let after = snapshot_arg(after, "after")?;
-    let options: JudgeOptions = arg(options, ErrorCode::InvalidOptions, "judge options")?;
-    judge::judge(&action, &before, &after, &options)
+    api::judge_value(
+        &action,
+        &json(before, ErrorCode::InvalidSnapshot, "before")?,
+        &json(after, ErrorCode::InvalidSnapshot, "after")?,
+        &json(options, ErrorCode::InvalidOptions, "judge options")?,
+    )
 }

@@ -1,6 +1,7 @@
 //! The pure core: plain data in, plain data out. No web-sys here: the native build of
 //! this module is the proof, since web-sys is a wasm32-only dependency.
 
+pub mod api;
 pub mod diff;
 pub mod error;
 pub mod fingerprint;

@@ -326,7 +326,7 @@ fn stale(expected: &Context, actual: &Context) -> Error {
     Error::new(
         ErrorCode::StaleObservation,
         format!(
-            "the observation is not the expected one: its {} differ; take a new snapshot and \
+            "the observation is not the expected one: it differs in {}; take a new snapshot and \
              resolve against it",
             differ.join(", ")
         ),

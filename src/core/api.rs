@@ -1,0 +1,130 @@
+//! Value-level entry points: untrusted JSON in, typed results out.
+//!
+//! The wasm exports are these functions plus the conversion to and from JS values, so the
+//! page, the native harness and the tests all run the very same validation and logic; the
+//! golden cases in `tests/` check that native and in-page answers are identical.
+
+use super::diff::{diff, Diff, DiffOptions};
+use super::error::{Error, ErrorCode, Result};
+use super::judge::{judge, Action, JudgeOptions, Verdict};
+use super::resolve::{self, Resolution};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Reads optional options: `null` is the default; otherwise strictly typed.
+pub fn options<T: DeserializeOwned + Default>(v: &Value, code: ErrorCode, what: &str) -> Result<T> {
+    if v.is_null() {
+        return Ok(T::default());
+    }
+    serde_json::from_value(v.clone()).map_err(|e| Error::new(code, format!("{what}: {e}")))
+}
+
+/// `prufe.diff(before, after, options?)`.
+pub fn diff_value(before: &Value, after: &Value, opts: &Value) -> Result<Diff> {
+    let before = resolve::snapshot_from_value(before)?;
+    let after = resolve::snapshot_from_value(after)?;
+    let opts: DiffOptions = options(opts, ErrorCode::InvalidOptions, "diff options")?;
+    Ok(diff(&before, &after, &opts))
+}
+
+/// `prufe.judge(action, before, after, options?)`. A sensitive fill must come with its
+/// `valueHash` (the page hashes a plaintext value before calling this).
+pub fn judge_value(action: &Value, before: &Value, after: &Value, opts: &Value) -> Result<Verdict> {
+    let action: Action = serde_json::from_value(action.clone())
+        .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("action: {e}")))?;
+    let before = resolve::snapshot_from_value(before)?;
+    let after = resolve::snapshot_from_value(after)?;
+    let opts: JudgeOptions = options(opts, ErrorCode::InvalidOptions, "judge options")?;
+    judge(&action, &before, &after, &opts)
+}
+
+/// Splits `prufe.resolve`'s `{ observation?, expected? }` (null members count as absent).
+pub fn resolve_options(opts: &Value) -> Result<(Option<&Value>, Option<&Value>)> {
+    match opts {
+        Value::Null => Ok((None, None)),
+        Value::Object(map) => {
+            if let Some(unknown) = map.keys().find(|k| *k != "observation" && *k != "expected") {
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    format!(
+                        "resolve options: unknown key {unknown:?} (allowed: observation, expected)"
+                    ),
+                ));
+            }
+            Ok((
+                map.get("observation").filter(|v| !v.is_null()),
+                map.get("expected").filter(|v| !v.is_null()),
+            ))
+        }
+        _ => Err(Error::new(
+            ErrorCode::InvalidOptions,
+            "resolve options must be an object",
+        )),
+    }
+}
+
+/// `prufe.resolve(target, { observation, expected? })` with an observation given.
+pub fn resolve_value(target: &Value, opts: &Value) -> Result<Resolution> {
+    match resolve_options(opts)? {
+        (Some(observation), expected) => resolve::resolve_value(target, observation, expected),
+        (None, _) => Err(Error::new(
+            ErrorCode::InvalidOptions,
+            "resolve needs an observation here; the page takes a fresh snapshot when none is given",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn options_are_strict_and_null_is_default() {
+        let d: DiffOptions = options(&Value::Null, ErrorCode::InvalidOptions, "o").unwrap();
+        assert!(d.regions.is_empty());
+        let e = options::<DiffOptions>(&json!({"regions": "cart"}), ErrorCode::InvalidOptions, "o")
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidOptions);
+        let e = options::<JudgeOptions>(&json!({"stable": 1}), ErrorCode::InvalidOptions, "o")
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidOptions);
+    }
+
+    #[test]
+    fn resolve_options_reject_unknown_keys() {
+        assert_eq!(
+            resolve_options(&json!({"obs": 1})).unwrap_err().code,
+            ErrorCode::InvalidOptions
+        );
+        assert_eq!(
+            resolve_options(&json!(3)).unwrap_err().code,
+            ErrorCode::InvalidOptions
+        );
+        assert_eq!(
+            resolve_options(&json!({"observation": null})).unwrap(),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn bad_inputs_are_typed_errors() {
+        assert_eq!(
+            diff_value(&json!(null), &json!({}), &Value::Null)
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidFields
+        );
+        assert_eq!(
+            judge_value(
+                &json!({"kind": "teleport"}),
+                &json!(null),
+                &json!(null),
+                &Value::Null
+            )
+            .unwrap_err()
+            .code,
+            ErrorCode::InvalidAction
+        );
+    }
+}
