@@ -48,7 +48,7 @@ mod page;
 
 pub use page::ScrollPosition;
 
-use crate::arbiter::{self, Question};
+use crate::arbiter::Question;
 use crate::error::{Error, Result};
 use crate::executor::{
     drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point,
@@ -58,7 +58,7 @@ use crate::inject::Engine;
 use crate::observe::{self, Root};
 use crate::script::{Action, Step};
 use crate::stabilise::{fingerprint_now, stabilise};
-use crate::verify::{now_rfc3339, AmbiguousPolicy, Attempt, Outcome, Undo, Verdict, Verifier};
+use crate::verify::{now_rfc3339, Attempt, Outcome, Undo, Verdict, Verifier};
 use input::{lock, release_held, Checkpoint, Input, SharedLedger};
 use page::{RootBox, TypeBegin};
 use prufe::core::error::ErrorCode;
@@ -358,7 +358,7 @@ impl Executor {
         match result {
             Ok(mut report) => {
                 if let Some(o) = report.outcome.as_mut() {
-                    scrub_outcome(o, v.redactor());
+                    o.scrub(v.redactor());
                 }
                 Ok(report)
             }
@@ -617,7 +617,7 @@ impl Executor {
                         // the retry is not made, and the verified failure is what to report.
                         Some(mut o) if f.code() == ErrorCode::TargetChanged => {
                             o.reason = format!("{}; not retried: {}", o.reason, f.error);
-                            scrub_outcome(&mut o, v.redactor());
+                            o.scrub(v.redactor());
                             Failure::from(Error::VerificationFailed(Box::new(o)))
                                 .released(f.released.unwrap_or(true))
                         }
@@ -654,7 +654,7 @@ impl Executor {
                 reason: a.reason.clone(),
                 stable: a.stable,
             };
-            let (ok, arbiter) = decide(v, a.verdict, &question).await;
+            let (ok, arbiter) = v.decide(a.verdict, &question).await;
             let mut outcome = Outcome {
                 action: kind.0.into(),
                 target: Some(describe_element(&target)),
@@ -689,7 +689,7 @@ impl Executor {
             }
             outcome.undone = undone;
             outcome.duration_ms = started.elapsed().as_millis() as u64;
-            scrub_outcome(&mut outcome, v.redactor());
+            outcome.scrub(v.redactor());
             let error = match undo {
                 Undo::Residue(residue) => Error::UndoFailed {
                     outcome: Box::new(outcome),
@@ -1073,7 +1073,7 @@ impl Executor {
         };
         if !check.ok {
             let mut outcome = outcome;
-            scrub_outcome(&mut outcome, v.redactor());
+            outcome.scrub(v.redactor());
             return Err(Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true));
         }
         Ok(Report {
@@ -1372,45 +1372,6 @@ fn undo_step(
     }
 }
 
-/// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy (as in the
-/// semantic loop).
-async fn decide(v: &Verifier, verdict: Verdict, question: &Question) -> (bool, Option<String>) {
-    match verdict {
-        Verdict::Match => (true, None),
-        Verdict::Mismatch => (false, None),
-        Verdict::Ambiguous => match &v.options().arbiter {
-            Some(config) => {
-                let a = arbiter::ask(config, question, v.redactor()).await;
-                (a.yes, Some(a.detail))
-            }
-            None => (v.options().ambiguous == AmbiguousPolicy::Accept, None),
-        },
-    }
-}
-
-fn scrub_outcome(o: &mut Outcome, r: &Redactor) {
-    if r.is_empty() {
-        return;
-    }
-    let s = |t: &mut String| *t = r.scrub(t).into_owned();
-    for t in [
-        &mut o.target,
-        &mut o.intent,
-        &mut o.value,
-        &mut o.attributed_to,
-        &mut o.arbiter,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        s(t);
-    }
-    s(&mut o.reason);
-    o.lines.iter_mut().for_each(s);
-    o.dialogs.iter_mut().for_each(s);
-    crate::trace::scrub_value(&mut o.diff, r);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1512,7 +1473,7 @@ mod tests {
             value: Some("hunter22".into()),
             ..Outcome::default()
         };
-        scrub_outcome(&mut o, &r);
+        o.scrub(&r);
         assert!(
             !o.reason.contains("hunter22")
                 && !o.value.as_deref().unwrap_or("").contains("hunter22"),

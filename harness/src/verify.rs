@@ -156,6 +156,30 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Scrubs every caller-declared secret out of the outcome's texts and diff.
+    pub(crate) fn scrub(&mut self, r: &Redactor) {
+        if r.is_empty() {
+            return;
+        }
+        let s = |t: &mut String| *t = r.scrub(t).into_owned();
+        for t in [
+            &mut self.target,
+            &mut self.intent,
+            &mut self.value,
+            &mut self.attributed_to,
+            &mut self.arbiter,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s(t);
+        }
+        s(&mut self.reason);
+        self.lines.iter_mut().for_each(s);
+        self.dialogs.iter_mut().for_each(s);
+        crate::trace::scrub_value(&mut self.diff, r);
+    }
+
     /// `click on button[Add Shirt M] in list`.
     pub fn action_line(&self) -> String {
         let mut s = self.action.clone();
@@ -1267,7 +1291,11 @@ impl Verifier {
     }
 
     /// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy.
-    async fn decide(&self, verdict: Verdict, question: &Question) -> (bool, Option<String>) {
+    pub(crate) async fn decide(
+        &self,
+        verdict: Verdict,
+        question: &Question,
+    ) -> (bool, Option<String>) {
         match verdict {
             Verdict::Match => (true, None),
             Verdict::Mismatch => (false, None),
@@ -1313,27 +1341,7 @@ impl Verifier {
     }
 
     fn scrub_outcome(&self, o: &mut Outcome) {
-        if self.redactor.is_empty() {
-            return;
-        }
-        let r = &self.redactor;
-        let s = |t: &mut String| *t = r.scrub(t).into_owned();
-        for t in [
-            &mut o.target,
-            &mut o.intent,
-            &mut o.value,
-            &mut o.attributed_to,
-            &mut o.arbiter,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            s(t);
-        }
-        s(&mut o.reason);
-        o.lines.iter_mut().for_each(s);
-        o.dialogs.iter_mut().for_each(s);
-        crate::trace::scrub_value(&mut o.diff, r);
+        o.scrub(&self.redactor);
     }
 
     // Accessors for `undo`.
