@@ -116,6 +116,12 @@ pub fn init() -> JsResult<()> {
     Plain(dom::init()).into_js()
 }
 
+/// Hands the engine the loader's plain-JS helpers (see `dom::js::set_probes`); optional.
+#[wasm_bindgen]
+pub fn set_probes(probes: JsValue) {
+    dom::js::set_probes(probes);
+}
+
 #[wasm_bindgen]
 pub fn version() -> String {
     crate::VERSION.to_owned()

@@ -160,8 +160,24 @@
   // A rejected `ready` nobody awaits must not surface as an unhandled rejection.
   promiseCatch.call(ready, function () {});
 
+  // Plain-JS helpers the engine calls once where wasm would cross into JS several times.
+  var PROBES = {
+    // Same rule as the engine's own: the border box intersects [0, w) × [0, h) and has an
+    // extent in at least one direction.
+    inView: function (element, w, h) {
+      var r = element.getBoundingClientRect();
+      var t = r.top;
+      var b = r.bottom;
+      if (!(b > 0 && t < h)) return false;
+      var l = r.left;
+      var rt = r.right;
+      return rt > 0 && l < w && (rt > l || b > t);
+    },
+  };
+
   function start() {
     try {
+      if (typeof glue.set_probes === 'function') glue.set_probes(PROBES);
       if (typeof glue.init === 'function') glue.init();
     } catch (error) {
       var cause = normalise(error);

@@ -138,10 +138,6 @@ extern "C" {
     #[wasm_bindgen(method, getter, js_name = label)]
     fn option_label(this: &N) -> String;
 
-    /// `labels` of a labelable element (undefined elsewhere).
-    #[wasm_bindgen(method, getter, js_name = labels)]
-    fn labels(this: &N) -> Option<Collection>;
-
     #[wasm_bindgen(method, getter, js_name = isConnected)]
     fn is_connected(this: &N) -> bool;
 
@@ -166,6 +162,11 @@ extern "C" {
     #[wasm_bindgen(method, js_name = getRootNode)]
     fn root_node(this: &N) -> Node;
 
+    /// `HTMLLabelElement.control`: the labelled element (by `for`, else the first labelable
+    /// descendant), or null.
+    #[wasm_bindgen(method, getter, js_name = control)]
+    fn control(this: &N) -> Option<Element>;
+
     /// `getElementById` on a document or a shadow root.
     #[wasm_bindgen(method, js_name = getElementById)]
     fn element_by_id(this: &N, id: &str) -> Option<Element>;
@@ -187,6 +188,15 @@ extern "C" {
 
     #[wasm_bindgen(method, js_name = getBoundingClientRect)]
     fn rect(this: &N) -> Rect;
+
+    /// Helpers in plain JS, handed over by the bundle's loader (`set_probes`): one call
+    /// where the same work from wasm would take several.
+    pub type Probes;
+
+    /// Whether the border box intersects `[0, w) × [0, h)`, with the rule of
+    /// [`in_viewport`]; one crossing instead of five (the rect, then four getters).
+    #[wasm_bindgen(method, js_name = inView)]
+    fn in_view(this: &Probes, e: &N, w: f64, h: f64) -> bool;
 
     pub type Rect;
     #[wasm_bindgen(method, getter)]
@@ -374,8 +384,8 @@ pub fn option_label(this: &Element) -> String {
     this.unchecked_ref::<N>().option_label()
 }
 
-pub fn labels(this: &Element) -> Option<Collection> {
-    this.unchecked_ref::<N>().labels()
+pub fn control(label: &Element) -> Option<Element> {
+    label.unchecked_ref::<N>().control()
 }
 
 pub fn is_connected(this: &Node) -> bool {
@@ -428,6 +438,40 @@ pub fn element_from_point(this: &Node, x: f64, y: f64) -> Option<Element> {
 
 pub fn active_element(this: &Node) -> Option<Element> {
     this.unchecked_ref::<N>().active_element()
+}
+
+thread_local! {
+    static PROBES: std::cell::RefCell<Option<Probes>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs the loader's helpers (an object with `inView(element, width, height)`); anything
+/// else leaves the engine on its own calls.
+pub fn set_probes(probes: JsValue) {
+    let ok = probes.is_object()
+        && js_sys::Reflect::get(&probes, &"inView".into()).is_ok_and(|f| f.is_function());
+    PROBES.with(|p| *p.borrow_mut() = ok.then(|| probes.unchecked_into()));
+}
+
+/// The element's border box intersects a viewport of `width × height`: its bottom is below
+/// 0 and its top above `height`, its right past 0 and its left before `width`, and it has
+/// an extent in at least one direction.
+pub fn in_viewport(this: &Element, width: f64, height: f64) -> bool {
+    let probed = PROBES.with(|p| {
+        p.borrow()
+            .as_ref()
+            .map(|p| p.in_view(this.unchecked_ref(), width, height))
+    });
+    if let Some(answer) = probed {
+        return answer;
+    }
+    let rect = rect(this);
+    // Vertical first: most elements of a long page fail there, two reads fewer.
+    let (t, b) = (rect.top(), rect.bottom());
+    if b > 0.0 && t < height {
+        let (l, rt) = (rect.left(), rect.right());
+        return rt > 0.0 && l < width && (rt > l || b > t);
+    }
+    false
 }
 
 pub fn rect(this: &Element) -> Rect {

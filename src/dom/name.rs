@@ -21,7 +21,7 @@ use super::js;
 use super::role::{self, Attrs, Tag, A};
 use super::walk::{El, Strings};
 use crate::core::model::Role;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Node};
 
 /// Deepest descendant level read for a name.
@@ -59,6 +59,15 @@ pub struct Namer<'a> {
     /// The element being named, skipped when met inside its own label.
     skip: Option<Element>,
     nodes_left: usize,
+    /// The `<label>`s of every labelled element, per tree scope indexed so far (see
+    /// [`Namer::labels_of`]).
+    label_index: Option<LabelIndex>,
+}
+
+/// Labels by the element they label, for the tree scopes indexed so far.
+struct LabelIndex {
+    scopes: js_sys::Set,
+    controls: js_sys::Map,
 }
 
 impl<'a> Namer<'a> {
@@ -71,7 +80,40 @@ impl<'a> Namer<'a> {
             slow: false,
             skip: None,
             nodes_left: MAX_NODES,
+            label_index: None,
         }
+    }
+
+    /// The element's `labels`, in tree order. Read from an index built with one pass over
+    /// the `<label>`s of each tree scope (by their `control`, which is what `labels` filters
+    /// on): the browser's own `labels` list scans the whole scope again for each element
+    /// once the DOM has changed, which made naming a form quadratic in the page size.
+    fn labels_of(&mut self, node: &Element) -> Option<js_sys::Array> {
+        let index = self.label_index.get_or_insert_with(|| LabelIndex {
+            scopes: js_sys::Set::new(&JsValue::UNDEFINED),
+            controls: js_sys::Map::new(),
+        });
+        let root = js::root_node(node.unchecked_ref());
+        if !index.scopes.has(&root) {
+            index.scopes.add(&root);
+            let found = js::query_all_js(&root, &self.s.labels_probe);
+            for i in 0..found.length() {
+                let Some(label) = found.item(i) else { continue };
+                let Some(control) = js::control(&label) else {
+                    continue;
+                };
+                let list = index.controls.get(&control);
+                match list.dyn_ref::<js_sys::Array>() {
+                    Some(list) => {
+                        list.push(&label);
+                    }
+                    None => {
+                        index.controls.set(&control, &js_sys::Array::of1(&label));
+                    }
+                }
+            }
+        }
+        index.controls.get(node).dyn_into::<js_sys::Array>().ok()
     }
 
     /// The accessible name of an observable element, whitespace-normalised (not yet capped).
@@ -305,7 +347,7 @@ impl<'a> Namer<'a> {
         if !self.labels {
             return false;
         }
-        let Some(labels) = js::labels(el.node) else {
+        let Some(labels) = self.labels_of(el.node) else {
             return false;
         };
         let n = labels.length();
@@ -316,9 +358,7 @@ impl<'a> Namer<'a> {
         let previous = self.skip.replace(el.node.clone());
         let before = out.len();
         for i in 0..n {
-            let Some(label) = labels.item(i) else {
-                continue;
-            };
+            let label: Element = labels.get(i).unchecked_into();
             let l = El::new(self.s, &label);
             let sub = Mode {
                 root: false,

@@ -1161,13 +1161,7 @@ impl<'a> Walk<'a> {
         let doc = &self.docs[ctx.doc];
         r.in_viewport = false;
         if r.visible && doc.in_view {
-            let rect = js::rect(node);
-            // Vertical first: most elements of a long page fail there, two reads fewer.
-            let (t, b) = (rect.top(), rect.bottom());
-            if b > 0.0 && t < doc.height {
-                let (l, rt) = (rect.left(), rect.right());
-                r.in_viewport = rt > 0.0 && l < doc.width && (rt > l || b > t);
-            }
+            r.in_viewport = js::in_viewport(node, doc.width, doc.height);
         }
         r.focused = self.focused.as_ref().is_some_and(|f| js::same(f, node));
     }
