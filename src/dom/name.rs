@@ -478,7 +478,7 @@ impl<'a> Namer<'a> {
             }
         } else if let Some(root) = el.shadow() {
             self.children(root, mode, out);
-        } else if !self.pseudo && el.child_count() == 0 {
+        } else if !self.pseudo && !el.has_children() {
             // Fast path: text only, one call.
             self.nodes_left = self.nodes_left.saturating_sub(1);
             if let Some(t) = js::text_content(el.node.unchecked_ref()) {

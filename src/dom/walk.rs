@@ -47,7 +47,7 @@ use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACT
 use crate::core::redact::{self, Redactor};
 use crate::core::text::{cap, normalize_whitespace};
 use js_sys::{JsString, Object};
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Node};
@@ -149,7 +149,7 @@ pub struct El<'a> {
     pub tag: Tag,
     /// Presence bits of the attributes the engine reads (`role::attribute_bit`).
     pub present: u32,
-    children: Cell<Option<u32>>,
+    first: OnceCell<Option<web_sys::Element>>,
     shadow: OnceCell<Option<Node>>,
     kind: OnceCell<String>,
 }
@@ -167,7 +167,7 @@ impl<'a> El<'a> {
             node,
             tag: s.tag_of(node),
             present,
-            children: Cell::new(None),
+            first: OnceCell::new(),
             shadow: OnceCell::new(),
             kind: OnceCell::new(),
         }
@@ -180,7 +180,7 @@ impl<'a> El<'a> {
             node,
             tag,
             present,
-            children: Cell::new(None),
+            first: OnceCell::new(),
             shadow: OnceCell::new(),
             kind: OnceCell::new(),
         }
@@ -198,18 +198,23 @@ impl<'a> El<'a> {
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
     }
 
-    /// Number of child elements (light DOM).
-    pub fn child_count(&self) -> u32 {
-        if let Some(n) = self.children.get() {
-            return n;
-        }
-        let n = if self.tag.is_leaf() {
-            0
-        } else {
-            js::child_element_count(self.node)
-        };
-        self.children.set(Some(n));
-        n
+    /// The first child element (light DOM), read once: whether there is one, and where the
+    /// walk continues.
+    pub fn first_child(&self) -> Option<&web_sys::Element> {
+        self.first
+            .get_or_init(|| {
+                if self.tag.is_leaf() {
+                    None
+                } else {
+                    js::first_element_child(self.node)
+                }
+            })
+            .as_ref()
+    }
+
+    /// Whether the element has child elements (light DOM).
+    pub fn has_children(&self) -> bool {
+        self.first_child().is_some()
     }
 
     /// The open shadow root, asked only of elements that may have one.
@@ -937,7 +942,7 @@ impl<'a> Walk<'a> {
             }
         }
         if tag == Tag::Custom && el.shadow().is_none() {
-            let closed = (el.child_count() == 0).then(|| is_closed_host(&node));
+            let closed = (!el.has_children()).then(|| is_closed_host(&node));
             opaque |= closed == Some(true);
             if let Some(c) = &mut self.capture {
                 c.customs.push((node.clone(), closed));
@@ -1012,11 +1017,7 @@ impl<'a> Walk<'a> {
                 role: child_rc,
             });
         }
-        let first = if el.tag.is_leaf() {
-            None
-        } else {
-            js::first_element_child(el.node)
-        };
+        let first = el.first_child().cloned();
         if first.is_none() {
             if el.tag != Tag::Custom {
                 return None;
@@ -1072,10 +1073,7 @@ impl<'a> Walk<'a> {
                 });
             }
         }
-        if el.child_count() == 0 {
-            return None;
-        }
-        let first = js::first_element_child(el.node)?;
+        let first = el.first_child()?.clone();
         Some(Level {
             cursor: Cursor::Siblings(Some(first)),
             ctx,
