@@ -61,11 +61,14 @@ pub struct Namer<'a> {
     nodes_left: usize,
     /// The `<label>`s of every labelled element, per tree scope indexed so far (see
     /// [`Namer::labels_of`]).
-    label_index: Option<LabelIndex>,
+    pub label_index: Option<LabelIndex>,
 }
 
-/// Labels by the element they label, for the tree scopes indexed so far.
-struct LabelIndex {
+/// Labels by the element they label, for the tree scopes indexed so far. Valid while the
+/// DOM keeps its structure and its `id`/`for`/`type` attributes, which is what the
+/// fingerprint cache watches: a replay reuses the index of the walk it replays.
+#[derive(Clone)]
+pub struct LabelIndex {
     scopes: js_sys::Set,
     controls: js_sys::Map,
 }

@@ -474,6 +474,8 @@ pub struct Capture {
     pub roots: Vec<(Node, u8)>,
     /// The documents walked, by index (the top one first).
     documents: Vec<Document>,
+    /// The labels index the walk built, if it named a labelled element.
+    label_index: Option<name::LabelIndex>,
 }
 
 impl Capture {
@@ -606,6 +608,9 @@ impl<'a> Walk<'a> {
             for root in std::mem::take(&mut self.roots) {
                 self.collect_secrets(&root);
             }
+        }
+        if let Some(c) = &mut self.capture {
+            c.label_index = self.namer.label_index.clone();
         }
         self.scrub();
     }
@@ -1200,6 +1205,7 @@ impl<'a> Walk<'a> {
     /// visibility, values and checked states are read again, as is every name or text that
     /// depends on more than its element's own attributes and text; the rest is reused.
     pub fn replay(&mut self, capture: &Capture) {
+        self.namer.label_index = capture.label_index.clone();
         if self.mode != Mode::Fingerprint {
             if let Some(top) = capture.documents.first() {
                 self.focused = deepest_focus(top);
