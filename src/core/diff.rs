@@ -522,32 +522,7 @@ mod tests {
     use crate::core::fingerprint;
     use crate::core::model::TextKind;
 
-    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
-        Element {
-            reference: reference.into(),
-            role,
-            name: name.into(),
-            region: region.into(),
-            visible: true,
-            ..Default::default()
-        }
-    }
-
-    fn item(reference: &str, text: &str, region: &str) -> Element {
-        Element {
-            text: Some(text.into()),
-            ..el(reference, Role::Listitem, "", region)
-        }
-    }
-
-    fn text(t: &str, region: &str) -> Text {
-        Text {
-            kind: TextKind::Status,
-            text: t.into(),
-            region: region.into(),
-            frame: String::new(),
-        }
-    }
+    use crate::core::testing::{el, item, text};
 
     fn snap(elements: Vec<Element>, texts: Vec<Text>) -> Snapshot {
         Snapshot {

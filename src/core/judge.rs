@@ -1065,37 +1065,12 @@ impl<'a> Judge<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::{Context, TextKind};
+    use crate::core::model::Context;
 
     const PRODUCTS: &str = "catalogue/list:products";
     const FORM: &str = "form[Checkout]";
 
-    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
-        Element {
-            reference: reference.into(),
-            role,
-            name: name.into(),
-            region: region.into(),
-            visible: true,
-            ..Default::default()
-        }
-    }
-
-    fn item(reference: &str, text: &str, region: &str) -> Element {
-        Element {
-            text: Some(text.into()),
-            ..el(reference, Role::Listitem, "", region)
-        }
-    }
-
-    fn text(t: &str, region: &str) -> Text {
-        Text {
-            kind: TextKind::Status,
-            text: t.into(),
-            region: region.into(),
-            frame: String::new(),
-        }
-    }
+    use crate::core::testing::{el, item, text};
 
     /// A shop: a catalogue, a cart, a toolbar, a checkout form and a task board.
     fn shop() -> Snapshot {

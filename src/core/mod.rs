@@ -13,5 +13,8 @@ pub mod redact;
 pub mod resolve;
 pub mod text;
 
+#[cfg(test)]
+mod testing;
+
 pub use error::{Error, ErrorCode, Result};
 pub use model::{Context, Element, Role, Snapshot, Text, TextKind, Tristate};
