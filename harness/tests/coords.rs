@@ -444,6 +444,26 @@ async fn a_row_recycled_by_the_press_is_judged_undone_and_not_retried_blind() {
     s.close().await;
 }
 
+/// Clicks at an image point of the latest observation and expects a MATCH on `target`.
+async fn click_at_matches(
+    e: &mut Executor,
+    s: &mut Session,
+    (x, y): (f64, f64),
+    observation: &str,
+    target: &str,
+) {
+    let r = run(
+        e,
+        &mut s.v,
+        json!({"action":"click_at","x":x,"y":y,"observation":observation}),
+    )
+    .await
+    .unwrap_or_else(|f| panic!("{f}"));
+    let o = r.outcome.unwrap();
+    assert_eq!(o.verdict, Some(Verdict::Match), "{}", o.explain());
+    assert_eq!(o.target.as_deref(), Some(target));
+}
+
 #[tokio::test]
 async fn points_inside_shadow_roots_and_frames_have_their_identity() {
     // An open shadow root.
@@ -456,19 +476,14 @@ async fn points_inside_shadow_roots_and_frames_have_their_identity() {
     )
     .await;
     let (x, y) = to_image(&c, (0.0, 0.0), &shot);
-    let r = run(
+    click_at_matches(
         &mut e,
-        &mut s.v,
-        json!({"action":"click_at","x":x,"y":y,"observation":shot.id}),
+        &mut s,
+        (x, y),
+        &shot.id,
+        "button[Add Shirt M] in region[Product]",
     )
-    .await
-    .unwrap_or_else(|f| panic!("{f}"));
-    let o = r.outcome.unwrap();
-    assert_eq!(o.verdict, Some(Verdict::Match), "{}", o.explain());
-    assert_eq!(
-        o.target.as_deref(),
-        Some("button[Add Shirt M] in region[Product]")
-    );
+    .await;
     s.close().await;
 
     // A same-origin frame: the region carries the frame's position.
@@ -476,19 +491,14 @@ async fn points_inside_shadow_roots_and_frames_have_their_identity() {
     let mut e = Executor::new(&s.v);
     let shot = screenshot(&mut e, &mut s.v, json!({"action":"screenshot"})).await;
     let (x, y) = centre_in_frame(&s.v, "button[type=submit]", &shot).await;
-    let r = run(
+    click_at_matches(
         &mut e,
-        &mut s.v,
-        json!({"action":"click_at","x":x,"y":y,"observation":shot.id}),
+        &mut s,
+        (x, y),
+        &shot.id,
+        "button[Pay] in frame[0]/form[Payment]",
     )
-    .await
-    .unwrap_or_else(|f| panic!("{f}"));
-    let o = r.outcome.unwrap();
-    assert_eq!(o.verdict, Some(Verdict::Match), "{}", o.explain());
-    assert_eq!(
-        o.target.as_deref(),
-        Some("button[Pay] in frame[0]/form[Payment]")
-    );
+    .await;
     s.close().await;
 
     // A cross-origin frame: asked in its own world, through its <iframe>'s box.
@@ -496,19 +506,14 @@ async fn points_inside_shadow_roots_and_frames_have_their_identity() {
     let mut e = Executor::new(&s.v);
     let shot = screenshot(&mut e, &mut s.v, json!({"action":"screenshot"})).await;
     let (x, y) = centre_in_frame(&s.v, "button[type=submit]", &shot).await;
-    let r = run(
+    click_at_matches(
         &mut e,
-        &mut s.v,
-        json!({"action":"click_at","x":x,"y":y,"observation":shot.id}),
+        &mut s,
+        (x, y),
+        &shot.id,
+        "button[Pay] in frame[0]/form[Card]",
     )
-    .await
-    .unwrap_or_else(|f| panic!("{f}"));
-    let o = r.outcome.unwrap();
-    assert_eq!(o.verdict, Some(Verdict::Match), "{}", o.explain());
-    assert_eq!(
-        o.target.as_deref(),
-        Some("button[Pay] in frame[0]/form[Card]")
-    );
+    .await;
     s.close().await;
 }
 
