@@ -6,7 +6,7 @@ mod web_support;
 
 use prufe::core::error::ErrorCode;
 use prufe::core::fingerprint::of_snapshot;
-use prufe::core::model::{limits, Role, TextKind, Tristate, REDACTED};
+use prufe::core::model::{limits, Role, Snapshot, TextKind, Tristate, REDACTED};
 use prufe::dom::{self, Options};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -828,5 +828,140 @@ fn cached_fingerprints_follow_every_change() {
     assert!(
         replays >= 12,
         "only {replays} fingerprints came from the cache"
+    );
+}
+
+const STYLED: &str = r#"<style>
+[data-state="closed"] .panel { display: none }
+#tick:checked + .after { display: none }
+x-pending:not(:defined) { display: none }
+@keyframes pulse { from { opacity: 0.5 } to { opacity: 1 } }
+.pulsing { animation: pulse 10s infinite }
+#plain { color: black }
+</style>
+<main>
+  <div data-state="open"><button class="panel">Panel action</button></div>
+  <input type="checkbox" id="tick" aria-label="Tick"><button class="after">After tick</button>
+  <div popover id="pop"><button>In popover</button></div>
+  <x-pending><button>Pending child</button></x-pending>
+  <button id="anim">Animated</button>
+  <p id="plain" data-noise="0">Plain text</p>
+</main>"#;
+
+/// The visual memo (visibility reused between replays) never hides a change: each way a
+/// style can change without a DOM mutation the engine reads is seen at once, and an
+/// attribute no style reads is proven harmless and answered from the memo.
+#[wasm_bindgen_test]
+async fn visual_memo_sees_every_style_change() {
+    let c = load(STYLED);
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    // Fingerprints twice (the second may use the memo), then checks both against a full walk.
+    let check = |what: &str| -> (String, Snapshot) {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let again = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            of_snapshot(&reference),
+            "{what}: memo and full walk disagree"
+        );
+        assert_eq!(
+            dom::snapshot(&Options::default()).unwrap().elements,
+            reference.elements,
+            "{what}: cached snapshot and full walk disagree"
+        );
+        (fp, reference)
+    };
+    let visible = |s: &Snapshot, name: &str| find(s, Role::Button, name).visible;
+    check("warm-up");
+    let (fp, s) = check("settled");
+    assert!(visible(&s, "Panel action") && visible(&s, "After tick"));
+    assert!(!visible(&s, "In popover") && !visible(&s, "Pending child"));
+
+    let hits = dom::visual_memo_hits();
+    query(&c, "#plain")
+        .set_attribute("data-noise", "1")
+        .unwrap();
+    let (same, _) = check("an attribute no rule reads");
+    assert_eq!(same, fp);
+    assert!(dom::visual_memo_hits() > hits, "the memo was not used");
+
+    query(&c, "[data-state]")
+        .set_attribute("data-state", "closed")
+        .unwrap();
+    let (fp2, s) = check("an attribute a rule reads");
+    assert_ne!(fp2, fp);
+    assert!(!visible(&s, "Panel action"));
+
+    let tick: web_sys::HtmlInputElement = query(&c, "#tick").unchecked_into();
+    tick.set_checked(true);
+    let (fp3, s) = check("checked by script, no event");
+    assert_ne!(fp3, fp2);
+    assert!(!visible(&s, "After tick"));
+
+    let pop = query(&c, "#pop");
+    let show = js_sys::Reflect::get(&pop, &"showPopover".into()).unwrap();
+    show.unchecked_ref::<js_sys::Function>()
+        .call0(&pop)
+        .unwrap();
+    let (fp4, s) = check("popover shown");
+    assert_ne!(fp4, fp3);
+    assert!(visible(&s, "In popover"));
+
+    js_sys::Function::new_no_args(
+        "customElements.define('x-pending', class extends HTMLElement {})",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
+    let (fp5, s) = check("custom element defined");
+    assert_ne!(fp5, fp4);
+    assert!(visible(&s, "Pending child"));
+
+    // While anything animates, visibility is read on every call.
+    query(&c, "#anim").class_list().add_1("pulsing").unwrap();
+    check("animation started");
+    let hits = dom::visual_memo_hits();
+    check("animating");
+    assert_eq!(dom::visual_memo_hits(), hits, "memo used while animating");
+    query(&c, "#anim").class_list().remove_1("pulsing").unwrap();
+    check("animation stopped");
+
+    // A rule edited in place through the CSSOM announces nothing: seen within the memo's age.
+    // (First let the events the steps above queued, `toggle` and `animationcancel`, fire.)
+    sleep(200).await;
+    check("settled again");
+    let doc = document();
+    let sheet: web_sys::CssStyleSheet = doc
+        .style_sheets()
+        .get(doc.style_sheets().length() - 1)
+        .unwrap()
+        .unchecked_into();
+    let rules = js_sys::Reflect::get(&sheet, &"cssRules".into()).unwrap();
+    let rules: js_sys::Array = js_sys::Array::from(&rules);
+    let rule = rules
+        .iter()
+        .find(|r| {
+            js_sys::Reflect::get(r, &"selectorText".into())
+                .ok()
+                .and_then(|t| t.as_string())
+                .as_deref()
+                == Some("#plain")
+        })
+        .unwrap();
+    let style = js_sys::Reflect::get(&rule, &"style".into()).unwrap();
+    style
+        .unchecked_ref::<web_sys::CssStyleDeclaration>()
+        .set_property("display", "none")
+        .unwrap();
+    sleep(1100).await;
+    let (_, s) = check("rule edited in place");
+    assert!(
+        !s.texts.iter().any(|t| t.text == "Plain text"),
+        "{:?}",
+        s.texts
     );
 }

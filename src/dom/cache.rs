@@ -9,8 +9,8 @@
 //! is by construction what a full walk would hash (`tests/web_engine.rs` checks it).
 //!
 //! What invalidates the cache (then the next fingerprint walks in full and captures again):
-//! - any `MutationObserver` record (child lists, text, and the attributes the engine reads:
-//!   ARIA, `role`, `id`, `for`, `type`, `value`, `disabled`, `hidden`, `open`, `slot`,
+//! - any `MutationObserver` record of a child list, a text, or an attribute the engine reads
+//!   (ARIA, `role`, `id`, `for`, `type`, `value`, `disabled`, `hidden`, `open`, `slot`,
 //!   `style`, `data-ap-*`...) on any document or shadow root the walk entered, read
 //!   synchronously with `takeRecords()` so a change made in the same task is seen;
 //! - a frame showing another document, a custom element gaining an open shadow root or
@@ -19,17 +19,91 @@
 //!   hover without any mutation), nor a walk cut short, nor one with caller-declared
 //!   sensitive elements.
 //!
+//! The visual memo, one level further: visibility is the expensive read of a replay
+//! (`checkVisibility` per element), and on a settled page it does not change either. So the last replay's visual facts ([`Visual`]) are reused
+//! while none of these has happened since they were read:
+//! - an attribute changed that a style may read: any attribute but a `data-*` one that no
+//!   rule of any sheet mentions (presentational and user-agent-styled attributes, `class`
+//!   and `id` all count); a sheet added, removed, edited, enabled or disabled;
+//! - an event that changes what styles match or where things are: pointer and mouse
+//!   movement and buttons (`:hover`, `:active`), focus, input, keys, drag and drop,
+//!   `toggle` (popovers), animation and transition events, resource loads, resize,
+//!   history and fullscreen changes;
+//! - a running or filling animation or transition anywhere (`getAnimations()`);
+//! - a window size, device pixel ratio (media queries) or location hash (`:target`), a
+//!   custom element's definedness (`:defined`) or the form state (values, checked and
+//!   selected states: `:checked`, `:placeholder-shown`) differing from the read;
+//! - the facts being older than [`MAX_VISUAL_AGE_MS`]: what no event or mutation announces
+//!   (a rule's style edited in place through the CSSOM, a colour-scheme change, a page that
+//!   stops our listeners' events from propagating) is seen within that bound.
+//!
 //! Known blind spot, shared with any DOM-only observer: an element that is not a custom element
 //! gaining a shadow root later (`attachShadow` is not a mutation). Custom elements, which do
 //! this when they upgrade, are checked on every replay.
 
 use super::js;
-use super::walk::{self, Capture, StyleScan};
+use super::walk::{self, Capture, Sheets, StyleScan, Visual};
 use js_sys::Array;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
+use web_sys::EventTarget;
+
+/// How long visual facts may be reused before they are read again whatever happened.
+pub const MAX_VISUAL_AGE_MS: f64 = 1000.0;
+
+/// Events after which styles may match differently or elements may have moved, listened
+/// for (capturing, passive) on every document walked.
+const VISUAL_EVENTS: &[&str] = &[
+    "pointerover",
+    "pointerout",
+    "pointerdown",
+    "pointerup",
+    "pointercancel",
+    "mouseover",
+    "mouseout",
+    "mousedown",
+    "mouseup",
+    "focusin",
+    "focusout",
+    "input",
+    "change",
+    "keydown",
+    "keyup",
+    "dragenter",
+    "dragleave",
+    "dragend",
+    "drop",
+    "toggle",
+    "beforetoggle",
+    "animationstart",
+    "animationend",
+    "animationiteration",
+    "animationcancel",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "load",
+    "error",
+    "fullscreenchange",
+    "selectionchange",
+];
+
+/// The same on each window walked.
+const WINDOW_EVENTS: &[&str] = &[
+    "resize",
+    "hashchange",
+    "popstate",
+    "pageshow",
+    "orientationchange",
+    "beforeprint",
+    "afterprint",
+];
+
+/// Events that do not leave a shadow root but can change styles inside it.
+const SHADOW_EVENTS: &[&str] = &["toggle", "beforetoggle", "load", "change"];
 
 /// Attributes whose change can change a record's static part.
 const WATCHED: &[&str] = &[
@@ -90,53 +164,176 @@ const WATCHED: &[&str] = &[
     "aria-roledescription",
 ];
 
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// What the attribute records say: the capture is void, or only the visual facts may be.
+#[derive(Default, Clone, Copy)]
+struct Verdict {
+    structural: bool,
+    visual: bool,
+}
+
+fn classify(records: &Array, sheets: &Sheets) -> Verdict {
+    let mut v = Verdict::default();
+    for r in records.iter() {
+        let r: web_sys::MutationRecord = r.unchecked_into();
+        if r.type_() != "attributes" {
+            v.structural = true;
+            return v;
+        }
+        let name = r.attribute_name().unwrap_or_default();
+        if WATCHED.contains(&name.as_str()) {
+            v.structural = true;
+            return v;
+        }
+        if !v.visual && sheets.styles_attribute(&name) {
+            v.visual = true;
+        }
+    }
+    v
+}
+
 pub struct Cache {
     capture: Capture,
     observer: web_sys::MutationObserver,
+    /// Set by records the callback received: the capture is void.
     dirty: Rc<Cell<bool>>,
+    /// Something may have changed a style since the memo was read.
+    visual: Rc<Cell<bool>>,
+    /// The sheets as last seen, for the callback to classify attribute records.
+    sheets: Rc<RefCell<Sheets>>,
+    /// Window sizes and sheets when the memo was read.
+    env: u64,
+    memo: Option<Visual>,
+    listeners: Vec<(EventTarget, &'static str)>,
     _callback: Closure<dyn FnMut(JsValue, JsValue)>,
+    on_visual: Closure<dyn FnMut(JsValue)>,
+}
+
+/// What [`Cache::check`] found.
+pub struct Reuse {
+    /// The memo's facts hold.
+    pub visual: bool,
+    /// The environment to store with the next memo.
+    env: u64,
 }
 
 impl Cache {
     /// Starts watching every scope of `capture`; `None` if the browser refuses.
-    pub fn new(capture: Capture) -> Option<Cache> {
+    pub fn new(capture: Capture, styles: &StyleScan) -> Option<Cache> {
         let dirty = Rc::new(Cell::new(false));
-        let flag = dirty.clone();
-        let callback =
-            Closure::<dyn FnMut(JsValue, JsValue)>::new(move |_: JsValue, _: JsValue| {
-                flag.set(true)
-            });
+        let visual = Rc::new(Cell::new(true));
+        let mut initial = Sheets::default();
+        for (root, _) in &capture.roots {
+            styles.sheets(root, &mut initial);
+        }
+        let sheets = Rc::new(RefCell::new(initial));
+        let callback = {
+            let (dirty, visual, sheets) = (dirty.clone(), visual.clone(), sheets.clone());
+            Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
+                let v = classify(records.unchecked_ref(), &sheets.borrow());
+                if v.structural {
+                    dirty.set(true);
+                }
+                if v.visual {
+                    visual.set(true);
+                }
+            })
+        };
+        let on_visual = {
+            let visual = visual.clone();
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| visual.set(true))
+        };
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
         init.set_subtree(true);
         init.set_child_list(true);
         init.set_character_data(true);
         init.set_attributes(true);
-        let filter: Array = WATCHED.iter().map(|a| JsValue::from_str(a)).collect();
-        init.set_attribute_filter(&filter);
         for (root, _) in &capture.roots {
             if observer.observe_with_options(root, &init).is_err() {
                 observer.disconnect();
                 return None;
             }
         }
-        Some(Cache {
+        let mut cache = Cache {
             capture,
             observer,
             dirty,
+            visual,
+            sheets,
+            env: 0,
+            memo: None,
+            listeners: Vec::new(),
             _callback: callback,
-        })
+            on_visual,
+        };
+        cache.listen();
+        Some(cache)
+    }
+
+    fn listen(&mut self) {
+        let f = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
+        let mut add = |target: &EventTarget, kind: &'static str| {
+            if target
+                .add_event_listener_with_callback_and_bool(kind, f, true)
+                .is_ok()
+            {
+                self.listeners.push((target.clone(), kind));
+            }
+        };
+        for doc in &self.capture.documents {
+            let target: &EventTarget = doc.unchecked_ref();
+            for kind in VISUAL_EVENTS {
+                add(target, kind);
+            }
+            if let Some(window) = js::default_view(doc) {
+                let target: &EventTarget = window.unchecked_ref();
+                for kind in WINDOW_EVENTS {
+                    add(target, kind);
+                }
+            }
+        }
+        let docs = self.capture.documents.len();
+        for (root, _) in &self.capture.roots {
+            if self.capture.documents[..docs]
+                .iter()
+                .any(|d| js::same(d, root))
+            {
+                continue;
+            }
+            let target: &EventTarget = root.unchecked_ref();
+            for kind in SHADOW_EVENTS {
+                add(target, kind);
+            }
+        }
     }
 
     pub fn capture(&self) -> &Capture {
         &self.capture
     }
 
-    /// Is the capture still the page? Cheap: one `takeRecords()`, then a call or two per
-    /// frame, custom element and scope.
-    pub fn is_valid(&self, styles: &StyleScan) -> bool {
-        if self.dirty.get() || self.observer.take_records().length() > 0 {
-            return false;
+    /// Is the capture still the page, and do the memo's visual facts still hold? `None`
+    /// when the capture is void. Cheap: one `takeRecords()`, a call or two per frame,
+    /// custom element, scope and style sheet.
+    pub fn check(&mut self, styles: &StyleScan) -> Option<Reuse> {
+        if self.dirty.get() {
+            return None;
+        }
+        let records = self.observer.take_records();
+        if records.length() > 0 {
+            let v = classify(&records, &self.sheets.borrow());
+            if v.structural {
+                self.dirty.set(true);
+                return None;
+            }
+            if v.visual {
+                self.visual.set(true);
+            }
         }
         for f in &self.capture.frames {
             let now = js::content_document(&f.node);
@@ -146,28 +343,87 @@ impl Cache {
                 _ => false,
             };
             if !same {
-                return false;
+                return None;
             }
         }
         for (custom, closed) in &self.capture.customs {
             if js::shadow_root(custom).is_some() {
-                return false;
+                return None;
             }
             if let Some(closed) = closed {
                 if walk::is_closed_host(custom) != *closed {
-                    return false;
+                    return None;
                 }
             }
         }
-        self.capture
-            .roots
-            .iter()
-            .all(|(root, bits)| styles.scan(root) == *bits)
+        let mut sheets = Sheets::default();
+        let mut animating = false;
+        for (root, bits) in &self.capture.roots {
+            if styles.sheets(root, &mut sheets) != *bits {
+                return None;
+            }
+            animating = animating || js::animating(root);
+        }
+        let mut env = sheets.sig;
+        let mut mix = |x: u64| env = env.rotate_left(11).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ x;
+        for doc in &self.capture.documents {
+            if let Some(w) = js::default_view(doc) {
+                for x in [
+                    js::inner_width(&w),
+                    js::inner_height(&w),
+                    js::device_pixel_ratio(&w),
+                ] {
+                    mix(x.to_bits());
+                }
+            }
+            let hash = doc
+                .location()
+                .and_then(|l| l.hash().ok())
+                .unwrap_or_default();
+            mix(fnv(&hash));
+        }
+        for (custom, _) in &self.capture.customs {
+            mix(custom.matches(":defined").unwrap_or(false) as u64);
+        }
+        if *self.sheets.borrow() != sheets {
+            *self.sheets.borrow_mut() = sheets;
+        }
+        let visual = !self.visual.get()
+            && !animating
+            && env == self.env
+            && self
+                .memo
+                .as_ref()
+                .is_some_and(|m| js::now() - m.at < MAX_VISUAL_AGE_MS);
+        Some(Reuse { visual, env })
+    }
+
+    /// The memo, when [`Cache::check`] said it holds.
+    pub fn memo(&self, reuse: &Reuse) -> Option<&Visual> {
+        if reuse.visual {
+            self.memo.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// Keeps the facts a replay read (or re-used) as the next memo.
+    pub fn keep(&mut self, visual: Visual, reuse: &Reuse, used: bool) {
+        if !used {
+            // Read afresh: whatever happened before the read is in it.
+            self.visual.set(false);
+        }
+        self.env = reuse.env;
+        self.memo = Some(visual);
     }
 }
 
 impl Drop for Cache {
     fn drop(&mut self) {
         self.observer.disconnect();
+        let f = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
+        for (target, kind) in &self.listeners {
+            let _ = target.remove_event_listener_with_callback_and_bool(kind, f, true);
+        }
     }
 }

@@ -260,6 +260,22 @@ extern "C" {
 
     #[wasm_bindgen(method, getter, js_name = cssText)]
     fn css_text(this: &N) -> String;
+
+    /// `CSSImportRule.styleSheet` (null while it loads or when refused).
+    #[wasm_bindgen(method, getter, js_name = styleSheet)]
+    fn imported_sheet(this: &N) -> Option<Object>;
+
+    /// `StyleSheet.disabled`.
+    #[wasm_bindgen(method, getter, js_name = disabled)]
+    fn sheet_disabled(this: &N) -> bool;
+
+    /// `getAnimations()` of a document or shadow root: running and filling animations and
+    /// transitions of the elements in that tree only.
+    #[wasm_bindgen(method, catch, js_name = getAnimations)]
+    fn get_animations(this: &N) -> Result<Array, JsValue>;
+
+    #[wasm_bindgen(method, getter, js_name = devicePixelRatio)]
+    fn device_pixel_ratio(this: &N) -> f64;
 }
 
 // Typed entry points over the untyped declarations above.
@@ -504,6 +520,26 @@ pub fn css_rules(this: &JsValue) -> Result<List, JsValue> {
 
 pub fn css_text(this: &JsValue) -> String {
     this.unchecked_ref::<N>().css_text()
+}
+
+pub fn imported_sheet(rule: &JsValue) -> Option<JsValue> {
+    rule.unchecked_ref::<N>().imported_sheet().map(Into::into)
+}
+
+pub fn sheet_disabled(sheet: &JsValue) -> bool {
+    sheet.unchecked_ref::<N>().sheet_disabled()
+}
+
+/// Does any animation or transition run (or fill) in this document or shadow root? When
+/// `getAnimations` is missing, assume so.
+pub fn animating(root: &Node) -> bool {
+    root.unchecked_ref::<N>()
+        .get_animations()
+        .map_or(true, |a| a.length() > 0)
+}
+
+pub fn device_pixel_ratio(window: &Object) -> f64 {
+    window.unchecked_ref::<N>().device_pixel_ratio()
 }
 
 pub fn local_name_js(this: &Element) -> JsValue {

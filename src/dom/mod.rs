@@ -62,6 +62,12 @@ struct Engine {
 thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
     static CACHE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static VISUAL_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many replays reused the visual memo so far (diagnostics and tests).
+pub fn visual_memo_hits() -> u64 {
+    VISUAL_HITS.with(|c| c.get())
 }
 
 /// How many fingerprints were answered from the cache so far (diagnostics and tests).
@@ -212,18 +218,32 @@ impl Engine {
         wopts: &walk::WalkOptions,
     ) -> Result<(Vec<walk::Found>, Vec<Text>, bool)> {
         let cacheable = wopts.declared.is_none();
-        let reuse = cacheable
-            && self.cache.as_ref().is_some_and(|c| {
-                c.capture().len() <= wopts.max_elements && c.is_valid(&self.styles)
-            });
+        let reuse = match &mut self.cache {
+            Some(c) if cacheable && c.capture().len() <= wopts.max_elements => {
+                c.check(&self.styles)
+            }
+            _ => None,
+        };
         let doc = document()?;
         let (found, texts, has_more, fresh) = {
             let mut w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
             let mut fresh = None;
-            match (reuse, &self.cache) {
-                (true, Some(c)) => {
+            match (&reuse, &mut self.cache) {
+                (Some(reuse), Some(c)) => {
                     CACHE_HITS.with(|h| h.set(h.get() + 1));
-                    w.replay(c.capture());
+                    let memo = c.memo(reuse);
+                    let mut visual = w.replay(c.capture(), memo);
+                    let mut used = memo.is_some();
+                    if memo.is_some_and(|m| m.form != visual.form) {
+                        // The form state changed: styles may match differently. Read all.
+                        w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
+                        visual = w.replay(c.capture(), None);
+                        used = false;
+                    }
+                    if used {
+                        VISUAL_HITS.with(|h| h.set(h.get() + 1));
+                    }
+                    c.keep(visual, reuse, used);
                 }
                 _ => {
                     if cacheable {
@@ -237,8 +257,10 @@ impl Engine {
             }
             (w.found, w.texts, w.has_more, fresh)
         };
-        if !reuse {
-            self.cache = fresh.and_then(cache::Cache::new);
+        // A walk with caller-declared secrets neither captures nor voids the cache.
+        if cacheable && reuse.is_none() {
+            self.cache = None;
+            self.cache = fresh.and_then(|c| cache::Cache::new(c, &self.styles));
         }
         Ok((found, texts, has_more))
     }

@@ -43,6 +43,7 @@
 use super::js;
 use super::name::{self, Namer};
 use super::role::{self, present, Attrs, RoleCtx, TableKind, Tag, A};
+use crate::core::fingerprint::observable_hash;
 use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACTED};
 use crate::core::redact::{self, Redactor};
 use crate::core::text::{cap, normalize_whitespace};
@@ -386,8 +387,9 @@ struct Level {
 }
 
 /// What the style sheets of a scope may do: generate content (`::before`/`::after`) or hide
-/// with `visibility`. Each sheet is read once per change of its rule count: the answer is
-/// cached in a `WeakMap` keyed by the sheet, which lives as long as the engine.
+/// with `visibility`, and which `data-*` attributes their selectors or `attr()` read. Each
+/// sheet is read once per change of its rule count: the answer is cached in a `WeakMap`
+/// keyed by the sheet, which lives as long as the engine.
 pub struct StyleScan {
     seen: js_sys::WeakMap,
 }
@@ -395,6 +397,58 @@ pub struct StyleScan {
 /// Bits of a [`StyleScan`] answer.
 const PSEUDO: u8 = 1;
 const VISIBILITY: u8 = 2;
+/// A sheet whose rules cannot be read (cross-origin, or an import still loading): it may
+/// read any attribute.
+const UNKNOWN: u8 = 4;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN;
+
+/// The sheets of one or more scopes as the visual memo of `cache` sees them.
+#[derive(Default, Clone, PartialEq, Eq)]
+pub struct Sheets {
+    /// Number of sheets, their rule counts and disabled flags, hashed: when it changes, any
+    /// style may have changed.
+    pub sig: u64,
+    /// The `data-*` attribute names mentioned anywhere in a rule, each followed by a space.
+    pub data_attrs: String,
+    /// Some sheet could not be read.
+    pub unknown: bool,
+}
+
+impl Sheets {
+    /// Could a change of attribute `name` (not one the walk reads) change a style? Only
+    /// `data-*` attributes that no rule mentions are proven harmless: every other
+    /// attribute may be presentational or matched by the user-agent style sheet.
+    pub fn styles_attribute(&self, name: &str) -> bool {
+        if self.unknown || !name.starts_with("data-") {
+            return true;
+        }
+        self.data_attrs
+            .split(' ')
+            .any(|a| a.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The `data-*` names a rule's text mentions (selectors, `attr()`, anywhere: a class named
+/// `data-x` counts too, which only costs a needless re-read).
+fn data_attrs_of(text: &str, out: &mut String) {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("data-") {
+        let start = from + at;
+        let mut end = start + 5;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_alphanumeric() || matches!(bytes[end], b'-' | b'_'))
+        {
+            end += 1;
+        }
+        let name = text[start..end].to_ascii_lowercase();
+        if !out.split(' ').any(|a| a == name) {
+            out.push_str(&name);
+            out.push(' ');
+        }
+        from = end;
+    }
+}
 
 impl StyleScan {
     pub fn new() -> Self {
@@ -406,53 +460,151 @@ impl StyleScan {
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
     pub(super) fn scan(&self, root: &Node) -> u8 {
         let mut bits = 0;
+        self.each(root, |b, _, _| bits |= b & (PSEUDO | VISIBILITY));
+        bits
+    }
+
+    /// Adds the sheets of `root` to `into` (see [`Sheets`]); returns what [`StyleScan::scan`]
+    /// would, from the same reads.
+    pub fn sheets(&self, root: &Node, into: &mut Sheets) -> u8 {
+        let mut sig = into.sig;
+        let mut all = 0;
+        self.each(root, |bits, count, attrs| {
+            all |= bits & (PSEUDO | VISIBILITY);
+            sig = sig
+                .rotate_left(7)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .wrapping_add(count);
+            into.unknown |= bits & UNKNOWN != 0;
+            for a in attrs.split(' ').filter(|a| !a.is_empty()) {
+                if !into.data_attrs.split(' ').any(|x| x == a) {
+                    into.data_attrs.push_str(a);
+                    into.data_attrs.push(' ');
+                }
+            }
+        });
+        into.sig = sig.rotate_left(3) ^ 0x5bd1_e995;
+        all
+    }
+
+    /// Calls `f(bits, rule count + disabled flag, data attributes)` for each sheet of `root`.
+    fn each(&self, root: &Node, mut f: impl FnMut(u8, u64, &str)) {
+        let f = &mut f;
         let sheets = js::style_sheets(root);
         for i in 0..sheets.list_length() {
-            bits |= self.sheet(&sheets.list_item(i));
+            self.sheet(&sheets.list_item(i), f);
         }
         let adopted = js::adopted_style_sheets(root);
         if let Some(array) = adopted.dyn_ref::<js_sys::Array>() {
             for sheet in array.iter() {
-                bits |= self.sheet(&sheet);
+                self.sheet(&sheet, f);
             }
         }
-        bits
     }
 
-    fn sheet(&self, sheet: &JsValue) -> u8 {
+    fn sheet(&self, sheet: &JsValue, f: &mut dyn FnMut(u8, u64, &str)) {
         let Ok(obj) = sheet.clone().dyn_into::<Object>() else {
-            return 0;
+            return;
         };
+        let disabled = js::sheet_disabled(sheet) as u64;
         let rules = match js::css_rules(sheet) {
             Ok(r) => r,
             // Cross-origin sheet: its rules cannot be read, so assume the worst.
-            Err(_) => return PSEUDO | VISIBILITY,
+            Err(_) => {
+                f(ALL, disabled, "");
+                return;
+            }
         };
         let n = rules.list_length();
-        if let Some(cached) = self.seen.get(&obj).as_f64() {
-            let cached = cached as u64;
-            if cached >> 2 == n as u64 {
-                return (cached & 3) as u8;
+        let count = ((n as u64) << 1) | disabled;
+        let cached = self.seen.get(&obj);
+        if let Some(entry) = cached.dyn_ref::<js_sys::Array>() {
+            if entry.get(0).as_f64() == Some(n as f64) {
+                let bits = entry.get(1).as_f64().unwrap_or(ALL as f64) as u8;
+                let attrs = entry.get(2).as_string().unwrap_or_default();
+                f(bits, count, &attrs);
+                return;
             }
         }
         let mut bits = 0;
+        let mut attrs = String::new();
         for i in 0..n {
-            let text = js::css_text(&rules.list_item(i));
+            let rule = rules.list_item(i);
+            let text = js::css_text(&rule);
+            if text.starts_with("@import") {
+                // The imported sheet's rules are not in this text: read them (once loaded).
+                match js::imported_sheet(&rule) {
+                    Some(inner) => self.sheet(&inner, &mut |b, _, a: &str| {
+                        bits |= b;
+                        for name in a.split(' ').filter(|x| !x.is_empty()) {
+                            data_attrs_of(name, &mut attrs);
+                        }
+                    }),
+                    None => bits |= ALL,
+                }
+                continue;
+            }
             if text.contains(":before") || text.contains(":after") {
                 bits |= PSEUDO;
             }
             if text.contains("visibility") {
                 bits |= VISIBILITY;
             }
-            if bits == PSEUDO | VISIBILITY {
-                break;
-            }
+            data_attrs_of(&text, &mut attrs);
         }
-        self.seen.set(
-            &obj,
-            &JsValue::from_f64((((n as u64) << 2) | bits as u64) as f64),
+        let entry = js_sys::Array::of3(
+            &JsValue::from_f64(n as f64),
+            &JsValue::from_f64(bits as f64),
+            &JsValue::from_str(&attrs),
         );
-        bits
+        self.seen.set(&obj, &entry);
+        f(bits, count, &attrs)
+    }
+}
+
+/// What a replay read that changes without any DOM mutation: visibility, and the names and
+/// texts that depend on it (the viewport is read on every snapshot: scrolling announces
+/// itself only a frame later). The cache keeps the last one so that the next replay
+/// can reuse it while nothing that could change these facts has happened (see `cache`).
+pub struct Visual {
+    /// When these facts were last read from the page (`performance.now()`).
+    pub at: f64,
+    /// Per captured element.
+    visible: Vec<bool>,
+    /// Records of the slow elements, by capture index.
+    slow: Vec<(u32, Element)>,
+    /// Per captured text.
+    texts: Vec<TextMemo>,
+    /// Per captured frame: hidden.
+    frames: Vec<bool>,
+    /// Hash of the form state read (values, checked and selected states, secrets): the memo
+    /// holds only while it is unchanged, since `:checked` or `:placeholder-shown` rules can
+    /// hide elements.
+    pub form: u64,
+}
+
+enum TextMemo {
+    Hidden,
+    /// Shown; its text is the capture's.
+    Shown,
+    /// Shown; its text depends on more than its element and was read.
+    Slow(String),
+}
+
+/// An order-sensitive hash of the form state a replay reads.
+#[derive(Default)]
+struct FormHash(u64);
+
+impl FormHash {
+    fn add(&mut self, h: u64) {
+        self.0 = (self.0.rotate_left(5) ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn add_str(&mut self, s: Option<&str>) {
+        use std::hash::{Hash, Hasher};
+        let mut h = siphasher::sip::SipHasher13::new();
+        s.hash(&mut h);
+        self.add(h.finish());
     }
 }
 
@@ -473,7 +625,7 @@ pub struct Capture {
     /// Documents and shadow roots entered, with their style-sheet bits.
     pub roots: Vec<(Node, u8)>,
     /// The documents walked, by index (the top one first).
-    documents: Vec<Document>,
+    pub documents: Vec<Document>,
     /// The labels index the walk built, if it named a labelled element.
     label_index: Option<name::LabelIndex>,
 }
@@ -1023,6 +1175,12 @@ impl<'a> Walk<'a> {
             });
         }
         let first = el.first_child().cloned();
+        if first.is_some() && el.tag == Tag::Custom {
+            // It may still upgrade: gain a shadow root or match `:defined` (see `cache`).
+            if let Some(c) = &mut self.capture {
+                c.customs.push((el.node.clone(), None));
+            }
+        }
         if first.is_none() {
             if el.tag != Tag::Custom {
                 return None;
@@ -1201,16 +1359,27 @@ impl<'a> Walk<'a> {
         self.namer.pseudo
     }
 
-    /// Answers a fingerprint walk from `cap` (a capture of the same, unchanged document):
-    /// visibility, values and checked states are read again, as is every name or text that
-    /// depends on more than its element's own attributes and text; the rest is reused.
-    pub fn replay(&mut self, capture: &Capture) {
+    /// Answers from `capture` (see [`Capture`]). With `memo`, the visual facts (visibility,
+    /// slow names and texts, and with `view` the viewport) are taken from the last replay
+    /// instead of being read: the caller vouches that nothing that could change them has
+    /// happened since (see `cache`). Form state is read either way; the returned [`Visual`]
+    /// says what was read, and its `form` tells the caller whether the memo still held.
+    pub fn replay(&mut self, capture: &Capture, memo: Option<&Visual>) -> Visual {
         self.namer.label_index = capture.label_index.clone();
-        if self.mode != Mode::Fingerprint {
+        let snapshot = self.mode != Mode::Fingerprint;
+        if snapshot {
             if let Some(top) = capture.documents.first() {
                 self.focused = deepest_focus(top);
             }
         }
+        let mut out = Visual {
+            at: memo.map_or_else(js::now, |m| m.at),
+            visible: Vec::with_capacity(capture.elements.len()),
+            slow: Vec::new(),
+            texts: Vec::with_capacity(capture.texts.len()),
+            frames: Vec::with_capacity(capture.frames.len()),
+            form: 0,
+        };
         // The documents again: sizes, hidden and in-view frames change without mutations.
         self.docs = capture
             .documents
@@ -1228,12 +1397,19 @@ impl<'a> Walk<'a> {
                 }
             })
             .collect();
-        for f in &capture.frames {
-            let Some(d) = f.doc else { continue };
+        for (i, f) in capture.frames.iter().enumerate() {
+            let known = memo.and_then(|m| m.frames.get(i).copied());
+            let Some(d) = f.doc else {
+                out.frames.push(false);
+                continue;
+            };
             let parent = &self.docs[f.parent];
-            let visible = !parent.hidden && self.s.visible(&f.node, f.scope_visibility);
+            let visible = match known {
+                Some(hidden) => !hidden,
+                None => !parent.hidden && self.s.visible(&f.node, f.scope_visibility),
+            };
             let mut in_view = false;
-            if visible && parent.in_view && self.mode != Mode::Fingerprint {
+            if visible && parent.in_view && snapshot {
                 let rect = js::rect(&f.node);
                 in_view = rect.bottom() > 0.0
                     && rect.top() < parent.height
@@ -1242,45 +1418,101 @@ impl<'a> Walk<'a> {
             }
             self.docs[d].hidden = !visible;
             self.docs[d].in_view = in_view;
+            out.frames.push(!visible);
         }
+        let mut form = FormHash::default();
         for (node, tag, present) in &capture.fields {
             let el = El::cached(self.s, node, *tag, *present);
-            self.add_secret_of(&el);
+            let value = field_value(&el);
+            form.add_str(value.as_deref());
+            if let Some(v) = value {
+                self.redactor.add_secret(&v);
+            }
         }
-        for e in &capture.elements {
+        let mut slow_at = 0;
+        for (i, e) in capture.elements.iter().enumerate() {
             let el = El::cached(self.s, &e.node, e.tag, e.present);
-            let visible =
-                !self.docs[e.ctx.doc].hidden && self.s.visible(&e.node, e.ctx.scope.visibility);
+            let visible = match memo {
+                Some(m) => m.visible[i],
+                None => {
+                    !self.docs[e.ctx.doc].hidden && self.s.visible(&e.node, e.ctx.scope.visibility)
+                }
+            };
+            out.visible.push(visible);
+            let form_tag = matches!(
+                e.tag,
+                Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
+            );
             let record = if e.slow {
-                self.namer.labels = e.ctx.scope.labels && (e.ctx.in_label || el.has(A::Id));
-                self.namer.visibility_rules = e.ctx.scope.visibility;
-                self.record(&el, e.role, &e.ctx, visible, e.opaque, e.landmark.clone())
-                    .record
+                let kept = memo.and_then(|m| {
+                    while slow_at < m.slow.len() && (m.slow[slow_at].0 as usize) < i {
+                        slow_at += 1;
+                    }
+                    m.slow
+                        .get(slow_at)
+                        .filter(|(at, _)| *at as usize == i)
+                        .map(|(_, r)| r)
+                });
+                let r = match kept {
+                    Some(kept) => {
+                        let mut r = kept.clone();
+                        if form_tag {
+                            self.dynamic(&el, e.role, &e.ctx, &mut r);
+                        }
+                        self.place(&e.node, &e.ctx, &mut r);
+                        r
+                    }
+                    None => {
+                        self.namer.labels = e.ctx.scope.labels && (e.ctx.in_label || el.has(A::Id));
+                        self.namer.visibility_rules = e.ctx.scope.visibility;
+                        self.record(&el, e.role, &e.ctx, visible, e.opaque, e.landmark.clone())
+                            .record
+                    }
+                };
+                out.slow.push((i as u32, r.clone()));
+                r
             } else {
                 let mut r = e.record.clone();
                 r.visible = visible;
-                if matches!(
-                    e.tag,
-                    Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
-                ) {
+                if form_tag {
                     self.dynamic(&el, e.role, &e.ctx, &mut r);
                 }
                 self.place(&e.node, &e.ctx, &mut r);
                 r
             };
-            let node = (self.mode != Mode::Fingerprint).then(|| e.node.clone());
+            if form_tag {
+                form.add(observable_hash(&record));
+            }
+            let node = snapshot.then(|| e.node.clone());
             self.found.push(Found { record, node });
         }
-        for t in &capture.texts {
-            if self.docs[t.ctx.doc].hidden || !self.s.visible(&t.node, t.ctx.scope.visibility) {
+        for (j, t) in capture.texts.iter().enumerate() {
+            let known = memo.and_then(|m| m.texts.get(j));
+            let shown = match known {
+                Some(k) => !matches!(k, TextMemo::Hidden),
+                None => {
+                    !self.docs[t.ctx.doc].hidden && self.s.visible(&t.node, t.ctx.scope.visibility)
+                }
+            };
+            if !shown {
+                out.texts.push(TextMemo::Hidden);
                 continue;
             }
-            let text = match &t.text {
-                Some(text) => text.clone(),
-                None => {
+            let text = match (&t.text, known) {
+                (Some(text), _) => {
+                    out.texts.push(TextMemo::Shown);
+                    text.clone()
+                }
+                (None, Some(TextMemo::Slow(text))) => {
+                    out.texts.push(TextMemo::Slow(text.clone()));
+                    text.clone()
+                }
+                (None, _) => {
                     let el = El::cached(self.s, &t.node, t.tag, t.present);
                     self.namer.visibility_rules = t.ctx.scope.visibility;
-                    self.namer.content(&el, true)
+                    let text = self.namer.content(&el, true);
+                    out.texts.push(TextMemo::Slow(text.clone()));
+                    text
                 }
             };
             if !text.is_empty() {
@@ -1292,7 +1524,9 @@ impl<'a> Walk<'a> {
                 });
             }
         }
+        out.form = form.0;
         self.scrub();
+        out
     }
 
     /// Replaces every echo of a secret in every string the walk produced.
