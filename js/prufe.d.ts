@@ -125,6 +125,8 @@ declare namespace Prufe {
     budgetMs?: number;
     /** Caller-declared sensitive elements: refs or CSS selectors. */
     sensitive?: string[];
+    /** `snapshot` answers with the compact wire string instead (read it with js/wire.mjs). */
+    wire?: boolean;
   }
 
   type FingerprintOptions = SnapshotOptions;
@@ -223,6 +225,8 @@ declare namespace Prufe {
     readonly version: string;
     /** Resolves when the engine can answer; rejects with `WASM_BLOCKED`. */
     readonly ready: Promise<void>;
+    /** The compact wire form, for callers outside the page: `decodeSnapshot` of js/wire.mjs. */
+    snapshot(options: SnapshotOptions & { wire: true }): string;
     snapshot(options?: SnapshotOptions): Snapshot;
     /** Equal fingerprints ⇔ an empty diff between the snapshots they stand for. */
     fingerprint(options?: FingerprintOptions): string;

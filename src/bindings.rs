@@ -127,11 +127,16 @@ pub fn version() -> String {
     crate::VERSION.to_owned()
 }
 
+/// An object, or with `{ wire: true }` the compact wire string (`core::wire`).
 #[wasm_bindgen]
 pub fn snapshot(options: JsValue) -> JsResult {
-    arg(options, ErrorCode::InvalidOptions, "snapshot options")
-        .and_then(|o| dom::snapshot(&o))
-        .into_js()
+    arg::<dom::Options>(options, ErrorCode::InvalidOptions, "snapshot options")
+        .and_then(|o| dom::snapshot(&o).map(|s| (o.wire, s)))
+        .and_then(|(wire, s)| match wire {
+            true => Ok(JsValue::from_str(&crate::core::wire::encode(&s))),
+            false => to_js(&s),
+        })
+        .map_err(|e| js_error(&e))
 }
 
 #[wasm_bindgen]

@@ -394,6 +394,17 @@ proptest! {
     }
 
     #[test]
+    fn the_wire_form_gives_back_the_snapshot(a in snapshot()) {
+        let wire = prufe::core::wire::encode(&a);
+        prop_assert_eq!(prufe::core::wire::decode(&wire).unwrap(), a);
+    }
+
+    #[test]
+    fn the_wire_decoder_never_panics(text in "\\PC{0,200}") {
+        let _ = prufe::core::wire::decode(&text);
+    }
+
+    #[test]
     fn a_snapshot_does_not_differ_from_itself(a in snapshot(), opts in options()) {
         let d = diff(&a, &a, &opts);
         prop_assert!(d.empty && d.lines.is_empty(), "{:?}", d.lines);

@@ -846,6 +846,7 @@ x-pending:not(:defined) { display: none }
   <x-pending><button>Pending child</button></x-pending>
   <button id="anim">Animated</button>
   <p id="plain" data-noise="0">Plain text</p>
+  <div id="scroller" style="height: 100px; overflow: auto"><div style="height: 5000px"></div><button>Deep in scroller</button></div>
 </main>"#;
 
 /// The visual memo (visibility reused between replays) never hides a change: each way a
@@ -934,6 +935,15 @@ async fn visual_memo_sees_every_style_change() {
     // (First let the events the steps above queued, `toggle` and `animationcancel`, fire.)
     sleep(200).await;
     check("settled again");
+    // An element scrolled by script: its scroll event (next frame) voids the viewport facts.
+    let deep = |s: &Snapshot| find(s, Role::Button, "Deep in scroller").in_viewport;
+    let (_, s) = check("before scrolling");
+    assert!(!deep(&s));
+    query(&c, "#scroller").set_scroll_top(5000);
+    sleep(100).await;
+    let (_, s) = check("element scrolled");
+    assert!(deep(&s), "the scrolled element is not in the viewport");
+
     let doc = document();
     let sheet: web_sys::CssStyleSheet = doc
         .style_sheets()

@@ -12,6 +12,7 @@ pub mod model;
 pub mod redact;
 pub mod resolve;
 pub mod text;
+pub mod wire;
 
 #[cfg(test)]
 mod testing;

@@ -19,8 +19,9 @@
 //!   hover without any mutation), nor a walk cut short, nor one with caller-declared
 //!   sensitive elements.
 //!
-//! The visual memo, one level further: visibility is the expensive read of a replay
-//! (`checkVisibility` per element), and on a settled page it does not change either. So the last replay's visual facts ([`Visual`]) are reused
+//! The visual memo, one level further: visibility and the viewport are the expensive reads
+//! of a replay (`checkVisibility`, `getBoundingClientRect` per element), and on a settled
+//! page they do not change either. So the last replay's visual facts ([`Visual`]) are reused
 //! while none of these has happened since they were read:
 //! - an attribute changed that a style may read: any attribute but a `data-*` one that no
 //!   rule of any sheet mentions (presentational and user-agent-styled attributes, `class`
@@ -34,8 +35,14 @@
 //!   custom element's definedness (`:defined`) or the form state (values, checked and
 //!   selected states: `:checked`, `:placeholder-shown`) differing from the read;
 //! - the facts being older than [`MAX_VISUAL_AGE_MS`]: what no event or mutation announces
-//!   (a rule's style edited in place through the CSSOM, a colour-scheme change, a page that
-//!   stops our listeners' events from propagating) is seen within that bound.
+//!   (a rule's style edited in place through the CSSOM, a colour-scheme change, a web font
+//!   arriving, a page that stops our listeners' events from propagating) is seen within that
+//!   bound.
+//!
+//! The viewport facts (`inViewport`) hold under the same conditions and while no window has
+//! scrolled (its scroll position is compared at each call) and no `scroll` event fired. An
+//! element scrolled by script fires its `scroll` event at the next frame: until then, and
+//! only for elements inside it, `inViewport` can lag by that frame.
 //!
 //! Known blind spot, shared with any DOM-only observer: an element that is not a custom element
 //! gaining a shadow root later (`attachShadow` is not a mutation). Custom elements, which do
@@ -102,7 +109,7 @@ const WINDOW_EVENTS: &[&str] = &[
     "afterprint",
 ];
 
-/// Events that do not leave a shadow root but can change styles inside it.
+/// Events that do not leave a shadow root but can change styles or layout inside it.
 const SHADOW_EVENTS: &[&str] = &["toggle", "beforetoggle", "load", "change"];
 
 /// Attributes whose change can change a record's static part.
@@ -202,22 +209,30 @@ pub struct Cache {
     observer: web_sys::MutationObserver,
     /// Set by records the callback received: the capture is void.
     dirty: Rc<Cell<bool>>,
-    /// Something may have changed a style since the memo was read.
+    /// Something may have changed a style or a layout since the memo was read.
     visual: Rc<Cell<bool>>,
+    /// Something may have scrolled since the memo's viewport facts were read.
+    view: Rc<Cell<bool>>,
+    /// Window scroll positions when the viewport facts were read.
+    view_env: u64,
     /// The sheets as last seen, for the callback to classify attribute records.
     sheets: Rc<RefCell<Sheets>>,
     /// Window sizes and sheets when the memo was read.
     env: u64,
     memo: Option<Visual>,
-    listeners: Vec<(EventTarget, &'static str)>,
+    listeners: Vec<(EventTarget, &'static str, bool)>,
     _callback: Closure<dyn FnMut(JsValue, JsValue)>,
     on_visual: Closure<dyn FnMut(JsValue)>,
+    on_scroll: Closure<dyn FnMut(JsValue)>,
 }
 
 /// What [`Cache::check`] found.
 pub struct Reuse {
-    /// The memo's facts hold.
+    /// The memo's visibility facts hold.
     pub visual: bool,
+    /// ... and so do its viewport facts.
+    pub view: bool,
+    view_env: u64,
     /// The environment to store with the next memo.
     env: u64,
 }
@@ -227,6 +242,7 @@ impl Cache {
     pub fn new(capture: Capture, styles: &StyleScan) -> Option<Cache> {
         let dirty = Rc::new(Cell::new(false));
         let visual = Rc::new(Cell::new(true));
+        let view = Rc::new(Cell::new(true));
         let mut initial = Sheets::default();
         for (root, _) in &capture.roots {
             styles.sheets(root, &mut initial);
@@ -245,8 +261,15 @@ impl Cache {
             })
         };
         let on_visual = {
-            let visual = visual.clone();
-            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| visual.set(true))
+            let (visual, view) = (visual.clone(), view.clone());
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+                visual.set(true);
+                view.set(true);
+            })
+        };
+        let on_scroll = {
+            let view = view.clone();
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| view.set(true))
         };
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
@@ -265,25 +288,31 @@ impl Cache {
             observer,
             dirty,
             visual,
+            view,
+            view_env: 0,
             sheets,
             env: 0,
             memo: None,
             listeners: Vec::new(),
             _callback: callback,
             on_visual,
+            on_scroll,
         };
         cache.listen();
         Some(cache)
     }
 
     fn listen(&mut self) {
-        let f = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
+        let visual = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
+        let scroll = self.on_scroll.as_ref().unchecked_ref::<js_sys::Function>();
         let mut add = |target: &EventTarget, kind: &'static str| {
+            let is_scroll = kind == "scroll";
+            let f = if is_scroll { scroll } else { visual };
             if target
                 .add_event_listener_with_callback_and_bool(kind, f, true)
                 .is_ok()
             {
-                self.listeners.push((target.clone(), kind));
+                self.listeners.push((target.clone(), kind, is_scroll));
             }
         };
         for doc in &self.capture.documents {
@@ -291,11 +320,13 @@ impl Cache {
             for kind in VISUAL_EVENTS {
                 add(target, kind);
             }
+            add(target, "scroll");
             if let Some(window) = js::default_view(doc) {
                 let target: &EventTarget = window.unchecked_ref();
                 for kind in WINDOW_EVENTS {
                     add(target, kind);
                 }
+                add(target, "scroll");
             }
         }
         let docs = self.capture.documents.len();
@@ -310,6 +341,7 @@ impl Cache {
             for kind in SHADOW_EVENTS {
                 add(target, kind);
             }
+            add(target, "scroll");
         }
     }
 
@@ -365,6 +397,7 @@ impl Cache {
             animating = animating || js::animating(root);
         }
         let mut env = sheets.sig;
+        let mut view_env = 0u64;
         let mut mix = |x: u64| env = env.rotate_left(11).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ x;
         for doc in &self.capture.documents {
             if let Some(w) = js::default_view(doc) {
@@ -374,6 +407,10 @@ impl Cache {
                     js::device_pixel_ratio(&w),
                 ] {
                     mix(x.to_bits());
+                }
+                for x in [js::scroll_x(&w), js::scroll_y(&w)] {
+                    view_env =
+                        view_env.rotate_left(13).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ x.to_bits();
                 }
             }
             let hash = doc
@@ -395,7 +432,16 @@ impl Cache {
                 .memo
                 .as_ref()
                 .is_some_and(|m| js::now() - m.at < MAX_VISUAL_AGE_MS);
-        Some(Reuse { visual, env })
+        let view = visual
+            && !self.view.get()
+            && view_env == self.view_env
+            && self.memo.as_ref().is_some_and(Visual::has_view);
+        Some(Reuse {
+            visual,
+            view,
+            env,
+            view_env,
+        })
     }
 
     /// The memo, when [`Cache::check`] said it holds.
@@ -413,6 +459,10 @@ impl Cache {
             // Read afresh: whatever happened before the read is in it.
             self.visual.set(false);
         }
+        if visual.view_read {
+            self.view.set(false);
+            self.view_env = reuse.view_env;
+        }
         self.env = reuse.env;
         self.memo = Some(visual);
     }
@@ -421,8 +471,10 @@ impl Cache {
 impl Drop for Cache {
     fn drop(&mut self) {
         self.observer.disconnect();
-        let f = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
-        for (target, kind) in &self.listeners {
+        let visual = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
+        let scroll = self.on_scroll.as_ref().unchecked_ref::<js_sys::Function>();
+        for (target, kind, is_scroll) in &self.listeners {
+            let f = if *is_scroll { scroll } else { visual };
             let _ = target.remove_event_listener_with_callback_and_bool(kind, f, true);
         }
     }

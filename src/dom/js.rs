@@ -276,6 +276,12 @@ extern "C" {
 
     #[wasm_bindgen(method, getter, js_name = devicePixelRatio)]
     fn device_pixel_ratio(this: &N) -> f64;
+
+    #[wasm_bindgen(method, getter, js_name = scrollX)]
+    fn scroll_x(this: &N) -> f64;
+
+    #[wasm_bindgen(method, getter, js_name = scrollY)]
+    fn scroll_y(this: &N) -> f64;
 }
 
 // Typed entry points over the untyped declarations above.
@@ -540,6 +546,14 @@ pub fn animating(root: &Node) -> bool {
 
 pub fn device_pixel_ratio(window: &Object) -> f64 {
     window.unchecked_ref::<N>().device_pixel_ratio()
+}
+
+pub fn scroll_x(window: &Object) -> f64 {
+    window.unchecked_ref::<N>().scroll_x()
+}
+
+pub fn scroll_y(window: &Object) -> f64 {
+    window.unchecked_ref::<N>().scroll_y()
 }
 
 pub fn local_name_js(this: &Element) -> JsValue {

@@ -45,6 +45,10 @@ pub struct Options {
     /// Drop elements and texts whose region starts with one of these.
     #[serde(default)]
     pub ignore_regions: Vec<String>,
+    /// `snapshot` answers with the compact wire string (`core::wire`) instead of an object:
+    /// for callers outside the page, where the bytes moved cost more than the walk.
+    #[serde(default)]
+    pub wire: bool,
 }
 
 struct Engine {
@@ -232,12 +236,12 @@ impl Engine {
                 (Some(reuse), Some(c)) => {
                     CACHE_HITS.with(|h| h.set(h.get() + 1));
                     let memo = c.memo(reuse);
-                    let mut visual = w.replay(c.capture(), memo);
+                    let mut visual = w.replay(c.capture(), memo, reuse.view);
                     let mut used = memo.is_some();
                     if memo.is_some_and(|m| m.form != visual.form) {
                         // The form state changed: styles may match differently. Read all.
                         w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
-                        visual = w.replay(c.capture(), None);
+                        visual = w.replay(c.capture(), None, false);
                         used = false;
                     }
                     if used {

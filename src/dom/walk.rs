@@ -562,9 +562,8 @@ impl StyleScan {
     }
 }
 
-/// What a replay read that changes without any DOM mutation: visibility, and the names and
-/// texts that depend on it (the viewport is read on every snapshot: scrolling announces
-/// itself only a frame later). The cache keeps the last one so that the next replay
+/// What a replay read that changes without any DOM mutation: visibility, the viewport, and
+/// the names and texts that depend on them. The cache keeps the last one so that the next replay
 /// can reuse it while nothing that could change these facts has happened (see `cache`).
 pub struct Visual {
     /// When these facts were last read from the page (`performance.now()`).
@@ -575,12 +574,23 @@ pub struct Visual {
     slow: Vec<(u32, Element)>,
     /// Per captured text.
     texts: Vec<TextMemo>,
-    /// Per captured frame: hidden.
-    frames: Vec<bool>,
+    /// Per captured element, when read (snapshots).
+    in_view: Option<Vec<bool>>,
+    /// `in_view` was read from the page by this replay (not carried over).
+    pub view_read: bool,
+    /// Per captured frame: hidden, and in view when read.
+    frames: Vec<(bool, Option<bool>)>,
     /// Hash of the form state read (values, checked and selected states, secrets): the memo
     /// holds only while it is unchanged, since `:checked` or `:placeholder-shown` rules can
     /// hide elements.
     pub form: u64,
+}
+
+impl Visual {
+    /// Were the viewport facts read (a snapshot replay)?
+    pub fn has_view(&self) -> bool {
+        self.in_view.is_some()
+    }
 }
 
 enum TextMemo {
@@ -1038,6 +1048,8 @@ impl<'a> Walk<'a> {
         if let Some(kind) = text_kind {
             let shown = !parent_in_text && self.mode != Mode::Find && visible(&node);
             let text = if shown {
+                // Running text is what is rendered: a control's label is not read twice.
+                self.namer.labels = false;
                 self.namer.content(&el, true)
             } else {
                 String::new()
@@ -1314,6 +1326,23 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// [`Walk::place`], with the viewport fact already known when `known` is given.
+    fn place_known(
+        &self,
+        node: &web_sys::Element,
+        ctx: &Ctx,
+        r: &mut Element,
+        known: Option<bool>,
+    ) {
+        match known {
+            Some(v) if self.mode != Mode::Fingerprint => {
+                r.in_viewport = v;
+                r.focused = self.focused.as_ref().is_some_and(|f| js::same(f, node));
+            }
+            _ => self.place(node, ctx, r),
+        }
+    }
+
     /// Viewport and focus (not for fingerprints, which do not compare them).
     fn place(&self, node: &web_sys::Element, ctx: &Ctx, r: &mut Element) {
         if self.mode == Mode::Fingerprint {
@@ -1364,7 +1393,7 @@ impl<'a> Walk<'a> {
     /// instead of being read: the caller vouches that nothing that could change them has
     /// happened since (see `cache`). Form state is read either way; the returned [`Visual`]
     /// says what was read, and its `form` tells the caller whether the memo still held.
-    pub fn replay(&mut self, capture: &Capture, memo: Option<&Visual>) -> Visual {
+    pub fn replay(&mut self, capture: &Capture, memo: Option<&Visual>, view: bool) -> Visual {
         self.namer.label_index = capture.label_index.clone();
         let snapshot = self.mode != Mode::Fingerprint;
         if snapshot {
@@ -1372,8 +1401,13 @@ impl<'a> Walk<'a> {
                 self.focused = deepest_focus(top);
             }
         }
+        let view_memo = memo
+            .filter(|_| view && snapshot)
+            .and_then(|m| m.in_view.as_ref());
         let mut out = Visual {
             at: memo.map_or_else(js::now, |m| m.at),
+            in_view: snapshot.then(|| Vec::with_capacity(capture.elements.len())),
+            view_read: snapshot && view_memo.is_none(),
             visible: Vec::with_capacity(capture.elements.len()),
             slow: Vec::new(),
             texts: Vec::with_capacity(capture.texts.len()),
@@ -1400,25 +1434,35 @@ impl<'a> Walk<'a> {
         for (i, f) in capture.frames.iter().enumerate() {
             let known = memo.and_then(|m| m.frames.get(i).copied());
             let Some(d) = f.doc else {
-                out.frames.push(false);
+                out.frames.push((false, None));
                 continue;
             };
             let parent = &self.docs[f.parent];
             let visible = match known {
-                Some(hidden) => !hidden,
+                Some((hidden, _)) => !hidden,
                 None => !parent.hidden && self.s.visible(&f.node, f.scope_visibility),
             };
             let mut in_view = false;
             if visible && parent.in_view && snapshot {
-                let rect = js::rect(&f.node);
-                in_view = rect.bottom() > 0.0
-                    && rect.top() < parent.height
-                    && rect.right() > 0.0
-                    && rect.left() < parent.width;
+                in_view = match (view_memo, known) {
+                    (Some(_), Some((_, Some(v)))) => v,
+                    _ => {
+                        let rect = js::rect(&f.node);
+                        rect.bottom() > 0.0
+                            && rect.top() < parent.height
+                            && rect.right() > 0.0
+                            && rect.left() < parent.width
+                    }
+                };
             }
             self.docs[d].hidden = !visible;
             self.docs[d].in_view = in_view;
-            out.frames.push(!visible);
+            let kept = if snapshot {
+                Some(in_view)
+            } else {
+                known.and_then(|k| k.1)
+            };
+            out.frames.push((!visible, kept));
         }
         let mut form = FormHash::default();
         for (node, tag, present) in &capture.fields {
@@ -1439,6 +1483,7 @@ impl<'a> Walk<'a> {
                 }
             };
             out.visible.push(visible);
+            let known_view = view_memo.map(|v| v[i]);
             let form_tag = matches!(
                 e.tag,
                 Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
@@ -1459,7 +1504,7 @@ impl<'a> Walk<'a> {
                         if form_tag {
                             self.dynamic(&el, e.role, &e.ctx, &mut r);
                         }
-                        self.place(&e.node, &e.ctx, &mut r);
+                        self.place_known(&e.node, &e.ctx, &mut r, known_view);
                         r
                     }
                     None => {
@@ -1477,11 +1522,14 @@ impl<'a> Walk<'a> {
                 if form_tag {
                     self.dynamic(&el, e.role, &e.ctx, &mut r);
                 }
-                self.place(&e.node, &e.ctx, &mut r);
+                self.place_known(&e.node, &e.ctx, &mut r, known_view);
                 r
             };
             if form_tag {
                 form.add(observable_hash(&record));
+            }
+            if let Some(v) = &mut out.in_view {
+                v.push(record.in_viewport);
             }
             let node = snapshot.then(|| e.node.clone());
             self.found.push(Found { record, node });
@@ -1510,6 +1558,7 @@ impl<'a> Walk<'a> {
                 (None, _) => {
                     let el = El::cached(self.s, &t.node, t.tag, t.present);
                     self.namer.visibility_rules = t.ctx.scope.visibility;
+                    self.namer.labels = false;
                     let text = self.namer.content(&el, true);
                     out.texts.push(TextMemo::Slow(text.clone()));
                     text
@@ -1525,6 +1574,11 @@ impl<'a> Walk<'a> {
             }
         }
         out.form = form.0;
+        if !snapshot {
+            // Fingerprints do not read the viewport: the memo's facts stay for the next
+            // snapshot (the scroll checks of `cache` say whether they still hold).
+            out.in_view = memo.and_then(|m| m.in_view.clone());
+        }
         self.scrub();
         out
     }

@@ -1,0 +1,113 @@
+// The compact wire form of a snapshot (`prufe.snapshot({ wire: true })`, read back with
+// js/wire.mjs): on every fixture page it decodes to exactly the snapshot object the page
+// would have returned, in a fraction of the bytes; bad input is a typed error.
+
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { decodeSnapshot } from '../../js/wire.mjs';
+import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from './support/env.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Every fixture page but those that block wasm, navigate away or replace the main world's
+ * globals (covered in isolated worlds by the harness suites). */
+function fixturePages() {
+  const pages = [];
+  for (const dir of ['', 'hostile/', 'engine/']) {
+    for (const f of readdirSync(`${ROOT}/fixtures/${dir}`)) {
+      if (f.endsWith('.html') && !/csp|navigate|kill|spoof|override|patched/.test(f)) pages.push(`/${dir}${f}`);
+    }
+  }
+  return pages;
+}
+
+/** An object snapshot and a wire snapshot taken in the same task: the page cannot change between. */
+function both() {
+  return prufe.ready.then(() => {
+    const object = prufe.snapshot({ maxElements: 20000 });
+    const wire = prufe.snapshot({ maxElements: 20000, wire: true });
+    return { object, wire, json: JSON.stringify(object).length };
+  });
+}
+
+test('on every fixture page the wire form decodes to the snapshot object', async () => {
+  const pages = fixturePages();
+  assert.ok(pages.length >= 30, `only ${pages.length} fixture pages`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    let wireBytes = 0;
+    let jsonBytes = 0;
+    let elements = 0;
+    for (const path of pages) {
+      const page = await context.newPage();
+      await page.addInitScript({ path: BUNDLE });
+      await page.goto(server.url(path));
+      const { object, wire, json } = await page.evaluate(both);
+      assert.equal(typeof wire, 'string', path);
+      const decoded = decodeSnapshot(wire);
+      assert.deepEqual(decoded.elements, object.elements, path);
+      assert.deepEqual(decoded.texts, object.texts, path);
+      assert.equal(decoded.hasMore, object.hasMore, path);
+      assert.equal(decoded.context.tab, object.context.tab, path);
+      assert.equal(decoded.context.epoch, object.context.epoch, path);
+      // Field for field and in the same order: the JSON a caller would write is the same.
+      assert.equal(JSON.stringify(decoded.elements), JSON.stringify(object.elements), path);
+      wireBytes += wire.length;
+      jsonBytes += json;
+      elements += object.elements.length;
+      await page.close();
+    }
+    assert.ok(elements > 1000, `only ${elements} elements seen`);
+    assert.ok(wireBytes * 2 < jsonBytes, `wire ${wireBytes} bytes against JSON ${jsonBytes}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a list page moves about a sixth of the bytes', async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/shop.html'));
+    const sizes = await page.evaluate(async () => {
+      await prufe.ready;
+      const list = document.createElement('ul');
+      list.id = 'many';
+      for (let i = 0; i < 1000; i++) {
+        const li = document.createElement('li');
+        li.innerHTML = `<button>Add item ${i}</button> <a href="#i${i}">Item ${i}</a>`;
+        list.append(li);
+      }
+      document.body.append(list);
+      return { wire: prufe.snapshot({ wire: true }).length, json: JSON.stringify(prufe.snapshot()).length };
+    });
+    assert.ok(sizes.wire * 4 < sizes.json, JSON.stringify(sizes));
+  } finally {
+    await context.close();
+  }
+});
+
+test('anything but a wire snapshot is INVALID_SNAPSHOT', () => {
+  const good = JSON.stringify({ wire: 1, context: { tab: 't', epoch: 1, snapshot: 's1' }, hasMore: false, tag: 'x', strings: ['', 'button'], elements: [[1, 1, 'Go', 0, 2]], texts: [] });
+  assert.equal(decodeSnapshot(good).elements[0].ref, 'e1-x');
+  assert.equal(decodeSnapshot(good).elements[0].name, 'Go');
+  for (const bad of ['', 'null', '{}', '[1]', good.replace('"wire":1', '"wire":2'), good.replace('[1,1,"Go",0,2]', '[1,9,"Go",0,2]'),
+    good.replace('[1,1,"Go",0,2]', '[1,1,"Go",0,65536]'), good.replace('[1,1,"Go",0,2]', '[1,1,7,0,2]'), good.replace('[1,1,"Go",0,2]', '[1,1]'),
+    good.replace('[1,1,"Go",0,2]', `[1,1,"Go",0,${3 << 10}]`)]) {
+    assert.throws(() => decodeSnapshot(bad), (error) => error.code === 'INVALID_SNAPSHOT', bad);
+  }
+});
