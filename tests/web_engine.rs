@@ -975,3 +975,44 @@ async fn visual_memo_sees_every_style_change() {
         s.texts
     );
 }
+
+/// A name that follows a value changes without any mutation: snapshots answered from the
+/// cache still give the node a new ref, and the old ref fails with TARGET_CHANGED.
+#[wasm_bindgen_test]
+fn refs_follow_identity_changes_between_cached_snapshots() {
+    let c = load(
+        r#"<main><input id="qty" value="1">
+        <button aria-labelledby="word qty">Buy</button><span id="word">Buy</span></main>"#,
+    );
+    let buy = |s: &Snapshot| {
+        s.elements
+            .iter()
+            .find(|e| e.role == Role::Button)
+            .unwrap()
+            .clone()
+    };
+    let first = buy(&dom::snapshot(&Options::default()).unwrap());
+    let again = buy(&dom::snapshot(&Options::default()).unwrap());
+    assert_eq!(first.name, "Buy 1");
+    assert_eq!(again.reference, first.reference);
+    let qty: web_sys::HtmlInputElement = query(&c, "#qty").unchecked_into();
+    qty.set_value("2");
+    let changed = buy(&dom::snapshot(&Options::default()).unwrap());
+    assert_eq!(changed.name, "Buy 2");
+    assert_ne!(changed.reference, first.reference);
+    assert_eq!(
+        dom::element(&first.reference).unwrap_err().code,
+        ErrorCode::TargetChanged
+    );
+    assert!(dom::element(&changed.reference).is_ok());
+    qty.set_value("1");
+    let back = buy(&dom::snapshot(&Options::default()).unwrap());
+    assert_eq!(back.name, "Buy 1");
+    assert_ne!(back.reference, first.reference);
+    assert_ne!(back.reference, changed.reference);
+    assert!(dom::element(&back.reference).is_ok());
+    assert_eq!(
+        buy(&dom::snapshot(&Options::default()).unwrap()).reference,
+        back.reference
+    );
+}

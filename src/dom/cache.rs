@@ -205,6 +205,8 @@ fn classify(records: &Array, sheets: &Sheets) -> Verdict {
 }
 
 pub struct Cache {
+    /// Unique per cache of this engine.
+    pub id: u64,
     capture: Capture,
     observer: web_sys::MutationObserver,
     /// Set by records the callback received: the capture is void.
@@ -283,7 +285,13 @@ impl Cache {
                 return None;
             }
         }
+        thread_local!(static NEXT: Cell<u64> = const { Cell::new(1) });
+        let id = NEXT.with(|n| {
+            n.set(n.get() + 1);
+            n.get()
+        });
         let mut cache = Cache {
+            id,
             capture,
             observer,
             dirty,

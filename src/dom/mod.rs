@@ -61,6 +61,16 @@ struct Engine {
     refs: refs::Refs,
     /// The last complete fingerprint walk, while the page has not changed (see `cache`).
     cache: Option<cache::Cache>,
+    /// The refs the last snapshot answered from a cache handed out, per captured element. A
+    /// replay of the same cache reuses an entry whose identity is unchanged instead of
+    /// looking the node up again, while no ref was replaced anywhere (`Refs::generation`).
+    ref_memo: Option<RefMemo>,
+}
+
+struct RefMemo {
+    cache: u64,
+    generation: u64,
+    entries: Vec<(u32, u32)>,
 }
 
 thread_local! {
@@ -121,6 +131,7 @@ impl Engine {
             snapshots: 0,
             refs: refs::Refs::new(tag),
             cache: None,
+            ref_memo: None,
         })
     }
 
@@ -220,7 +231,8 @@ impl Engine {
         &mut self,
         mode: walk::Mode,
         wopts: &walk::WalkOptions,
-    ) -> Result<(Vec<walk::Found>, Vec<Text>, bool)> {
+        hash_only: bool,
+    ) -> Result<Observed> {
         let cacheable = wopts.declared.is_none();
         let reuse = match &mut self.cache {
             Some(c) if cacheable && c.capture().len() <= wopts.max_elements => {
@@ -229,18 +241,21 @@ impl Engine {
             _ => None,
         };
         let doc = document()?;
-        let (found, texts, has_more, fresh) = {
+        let replay_of = reuse.as_ref().and(self.cache.as_ref()).map(|c| c.id);
+        let (found, texts, has_more, fresh, hashed) = {
             let mut w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
             let mut fresh = None;
             match (&reuse, &mut self.cache) {
                 (Some(reuse), Some(c)) => {
                     CACHE_HITS.with(|h| h.set(h.get() + 1));
+                    w.hash_only = hash_only;
                     let memo = c.memo(reuse);
                     let mut visual = w.replay(c.capture(), memo, reuse.view);
                     let mut used = memo.is_some();
                     if memo.is_some_and(|m| m.form != visual.form) {
                         // The form state changed: styles may match differently. Read all.
                         w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
+                        w.hash_only = hash_only;
                         visual = w.replay(c.capture(), None, false);
                         used = false;
                     }
@@ -259,14 +274,20 @@ impl Engine {
                     }
                 }
             }
-            (w.found, w.texts, w.has_more, fresh)
+            (w.found, w.texts, w.has_more, fresh, w.hashed)
         };
         // A walk with caller-declared secrets neither captures nor voids the cache.
         if cacheable && reuse.is_none() {
             self.cache = None;
             self.cache = fresh.and_then(|c| cache::Cache::new(c, &self.styles));
         }
-        Ok((found, texts, has_more))
+        Ok(Observed {
+            found,
+            texts,
+            has_more,
+            replay_of,
+            hashed,
+        })
     }
 
     /// Records of the given nodes (those that are observable), in walk order, with refs.
@@ -296,6 +317,16 @@ impl Engine {
             })
             .collect())
     }
+}
+
+/// What [`Engine::observe`] found, and the id of the cache it replayed, if it did.
+struct Observed {
+    found: Vec<walk::Found>,
+    texts: Vec<Text>,
+    has_more: bool,
+    replay_of: Option<u64>,
+    /// What a hash-only replay hashed instead of returning records.
+    hashed: Fingerprint,
 }
 
 fn identity32(e: &Element) -> u32 {
@@ -347,18 +378,47 @@ fn keep_region(opts: &Options, region: &str) -> bool {
 pub fn snapshot(opts: &Options) -> Result<Snapshot> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
-        let (found, texts, has_more) = eng.observe(walk::Mode::Snapshot, &wopts)?;
-        let mut elements = Vec::with_capacity(found.len());
-        for f in found {
-            if !keep_region(opts, &f.record.region) {
-                continue;
+        let Observed {
+            found,
+            texts,
+            has_more,
+            replay_of,
+            ..
+        } = eng.observe(walk::Mode::Snapshot, &wopts, false)?;
+        let memo = match (eng.ref_memo.take(), replay_of) {
+            (Some(m), Some(of))
+                if m.cache == of
+                    && m.generation == eng.refs.generation
+                    && m.entries.len() == found.len() =>
+            {
+                m.entries
             }
+            _ => Vec::new(),
+        };
+        let mut kept = Vec::with_capacity(if replay_of.is_some() { found.len() } else { 0 });
+        let mut elements = Vec::with_capacity(found.len());
+        for (i, f) in found.into_iter().enumerate() {
             let mut r = f.record;
             if let Some(node) = &f.node {
-                r.reference = eng.refs.assign(node, identity32(&r));
+                let identity = identity32(&r);
+                let index = match memo.get(i) {
+                    Some(&(same, index)) if same == identity => index,
+                    _ => eng.refs.assign_index(node, identity),
+                };
+                r.reference = eng.refs.format(index);
+                if replay_of.is_some() {
+                    kept.push((identity, index));
+                }
             }
-            elements.push(r);
+            if keep_region(opts, &r.region) {
+                elements.push(r);
+            }
         }
+        eng.ref_memo = replay_of.map(|cache| RefMemo {
+            cache,
+            generation: eng.refs.generation,
+            entries: kept,
+        });
         let texts: Vec<Text> = texts
             .into_iter()
             .filter(|t| keep_region(opts, &t.region))
@@ -378,8 +438,15 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
 pub fn fingerprint(opts: &Options) -> Result<String> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
-        let (found, texts, has_more) = eng.observe(walk::Mode::Fingerprint, &wopts)?;
-        let mut fp = Fingerprint::default();
+        let filtered = !opts.regions.is_empty() || !opts.ignore_regions.is_empty();
+        let Observed {
+            found,
+            texts,
+            has_more,
+            hashed,
+            ..
+        } = eng.observe(walk::Mode::Fingerprint, &wopts, !filtered)?;
+        let mut fp = hashed;
         for f in &found {
             if keep_region(opts, &f.record.region) {
                 fp.add_element(&f.record);

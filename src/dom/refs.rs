@@ -21,6 +21,9 @@ pub struct Refs {
     nodes: FxHashMap<u32, WeakRef<Object>>,
     next: u32,
     tag: String,
+    /// Counts the times a node's ref was replaced (or all were forgotten): while it is
+    /// unchanged, every ref handed out still names its node.
+    pub generation: u64,
 }
 
 /// What the engine remembers about a node.
@@ -37,6 +40,7 @@ impl Refs {
             nodes: FxHashMap::default(),
             next: 1,
             tag,
+            generation: 0,
         }
     }
 
@@ -50,10 +54,17 @@ impl Refs {
 
     /// The ref of `node` for `identity`: its old one if the identity is unchanged, else a new one.
     pub fn assign(&mut self, node: &web_sys::Element, identity: u32) -> String {
+        let index = self.assign_index(node, identity);
+        self.format(index)
+    }
+
+    /// [`Refs::assign`], as the ref's index.
+    pub fn assign_index(&mut self, node: &web_sys::Element, identity: u32) -> u32 {
         if let Some(e) = self.entry(node) {
             if e.identity == identity {
-                return self.format(e.index);
+                return e.index;
             }
+            self.generation += 1;
         }
         let index = self.mint();
         self.map.set(
@@ -62,7 +73,7 @@ impl Refs {
         );
         self.nodes
             .insert(index, WeakRef::new(node.unchecked_ref::<Object>()));
-        self.format(index)
+        index
     }
 
     fn mint(&mut self) -> u32 {
@@ -71,6 +82,7 @@ impl Refs {
             // because the entry of the node must carry the same index.
             self.next = 1;
             self.nodes.clear();
+            self.generation += 1;
         }
         if self.next % 4096 == 0 {
             self.nodes.retain(|_, w| w.deref().is_some());

@@ -43,7 +43,7 @@
 use super::js;
 use super::name::{self, Namer};
 use super::role::{self, present, Attrs, RoleCtx, TableKind, Tag, A};
-use crate::core::fingerprint::observable_hash;
+use crate::core::fingerprint::{observable_hash, Fingerprint};
 use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACTED};
 use crate::core::redact::{self, Redactor};
 use crate::core::text::{cap, normalize_whitespace};
@@ -638,9 +638,27 @@ pub struct Capture {
     pub documents: Vec<Document>,
     /// The labels index the walk built, if it named a labelled element.
     label_index: Option<name::LabelIndex>,
+    /// Per element, the hashes of its captured record hidden and visible, once asked.
+    hashes: std::cell::RefCell<Vec<Option<[u64; 2]>>>,
 }
 
 impl Capture {
+    /// The fingerprint hash of element `i`'s captured record with visibility `visible`.
+    fn hash_of(&self, i: usize, visible: bool) -> u64 {
+        let mut hashes = self.hashes.borrow_mut();
+        if hashes.len() != self.elements.len() {
+            *hashes = vec![None; self.elements.len()];
+        }
+        let pair = hashes[i].get_or_insert_with(|| {
+            let mut r = self.elements[i].record.clone();
+            r.visible = false;
+            let hidden = observable_hash(&r);
+            r.visible = true;
+            [hidden, observable_hash(&r)]
+        });
+        pair[visible as usize]
+    }
+
     /// Observable elements captured (what a replay would count against `maxElements`).
     pub(super) fn len(&self) -> usize {
         self.elements.len()
@@ -698,6 +716,11 @@ pub struct Walk<'a> {
     pub capture: Option<Capture>,
     /// The last record's name or text was slow (see `Namer::slow`).
     last_slow: bool,
+    /// Fingerprint replays may hash into [`Walk::hashed`] instead of keeping records (set by
+    /// callers that filter nothing by region).
+    pub hash_only: bool,
+    /// What a hash-only replay hashed (elements and texts it kept no record of).
+    pub hashed: Fingerprint,
     focused: Option<web_sys::Element>,
     observed: usize,
     visited: usize,
@@ -722,6 +745,8 @@ impl<'a> Walk<'a> {
             roots: Vec::new(),
             capture: None,
             last_slow: false,
+            hash_only: false,
+            hashed: Fingerprint::default(),
             redactor: Redactor::default(),
             found: Vec::new(),
             texts: Vec::new(),
@@ -1473,6 +1498,9 @@ impl<'a> Walk<'a> {
                 self.redactor.add_secret(&v);
             }
         }
+        // Fingerprints of a page without secrets need no records, only their hashes: those
+        // of unchanged records come from the capture (with secrets, names must be scrubbed).
+        let hash_only = self.hash_only && !snapshot && self.redactor.is_empty();
         let mut slow_at = 0;
         for (i, e) in capture.elements.iter().enumerate() {
             let el = El::cached(self.s, &e.node, e.tag, e.present);
@@ -1488,6 +1516,11 @@ impl<'a> Walk<'a> {
                 e.tag,
                 Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
             );
+            if hash_only && !e.slow && !form_tag {
+                // The record is the capture's with this visibility: so is its hash.
+                self.hashed.add_hash(capture.hash_of(i, visible));
+                continue;
+            }
             let record = if e.slow {
                 let kept = memo.and_then(|m| {
                     while slow_at < m.slow.len() && (m.slow[slow_at].0 as usize) < i {
@@ -1525,11 +1558,16 @@ impl<'a> Walk<'a> {
                 self.place_known(&e.node, &e.ctx, &mut r, known_view);
                 r
             };
+            let hash = (form_tag || hash_only).then(|| observable_hash(&record));
             if form_tag {
-                form.add(observable_hash(&record));
+                form.add(hash.unwrap_or_default());
             }
             if let Some(v) = &mut out.in_view {
                 v.push(record.in_viewport);
+            }
+            if let (true, Some(h)) = (hash_only, hash) {
+                self.hashed.add_hash(h);
+                continue;
             }
             let node = snapshot.then(|| e.node.clone());
             self.found.push(Found { record, node });
@@ -1565,12 +1603,17 @@ impl<'a> Walk<'a> {
                 }
             };
             if !text.is_empty() {
-                self.texts.push(Text {
+                let text = Text {
                     kind: t.kind,
                     text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
                     region: String::from(&*t.ctx.region),
                     frame: String::from(&*t.ctx.frame),
-                });
+                };
+                if hash_only {
+                    self.hashed.add_text(&text);
+                } else {
+                    self.texts.push(text);
+                }
             }
         }
         out.form = form.0;
