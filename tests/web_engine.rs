@@ -1016,3 +1016,114 @@ fn refs_follow_identity_changes_between_cached_snapshots() {
         back.reference
     );
 }
+
+const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a href="#b">Shop</a></nav></header>
+<main>
+  <section aria-label="Catalogue">
+    <h2>Products</h2>
+    <ul id="products"><li>Shirt M <button>Add Shirt M</button></li><li>Trousers L <button>Add Trousers L</button></li></ul>
+    <div class="grid"><div class="card"><span>Socks</span> <button>Add <span>Socks</span></button></div></div>
+  </section>
+  <section aria-label="Cart"><ul id="cart"><li>Empty</li></ul><p role="status" id="status">Nothing yet</p></section>
+  <form aria-label="Checkout"><label>Name <input value="Ada"></label><button type="submit">Pay</button></form>
+  <p>Some running <b>text</b> here.</p>
+  <div class="holder"></div>
+</main>
+<footer><p>Footer text</p></footer>"##;
+
+/// Child-list and text mutations patch the cache instead of walking the page again; after
+/// each of 1,500 random ones (added, removed, moved and wrapped elements, edited and added
+/// texts) the fingerprint equals that of a full walk.
+#[wasm_bindgen_test]
+fn patched_fingerprints_equal_full_walks_through_random_mutations() {
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let mutate = js_sys::Function::new_with_args(
+        "seed",
+        r##"
+        let x = seed >>> 0;
+        const rnd = (n) => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return (x >>> 8) % n; };
+        const main = document.querySelector('main');
+        const pick = (sel) => { const all = [...main.querySelectorAll(sel)]; return all.length ? all[rnd(all.length)] : main; };
+        const containers = 'section, ul, li, div, p, button, span, b, nav, form, label, td, fieldset, details';
+        const snippets = [
+          (n) => `<button>New ${n}</button>`, (n) => `<li>Item ${n}</li>`, (n) => `<a href="#n${n}">Link ${n}</a>`,
+          (n) => `<p>Para ${n}</p>`, (n) => `<section aria-label="S ${n}"><button>In S ${n}</button></section>`,
+          (n) => `<div><span>deep <b>${n}</b></span></div>`, (n) => `<div role="status">Status ${n}</div>`,
+          (n) => `<ul id="l-${n}"><li>x ${n}</li></ul>`, (n) => `<h3>Head ${n}</h3>`, (n) => `<input aria-label="In ${n}">`,
+          (n) => `<div hidden><button>Hidden ${n}</button></div>`, (n) => `<div aria-hidden="true"><button>AH ${n}</button></div>`,
+          (n) => `<label>Lab ${n} <input></label>`, (n) => `<nav aria-label="N ${n}"><a href="#">Go ${n}</a></nav>`,
+          (n) => `<input type="password" aria-label="Pw ${n}" value="pw-${n % 5}">`, (n) => `<p>echo pw-${n % 5}</p>`,
+          (n) => `<div data-ap-sensitive><input aria-label="Card ${n}" value="card-${n}"></div>`,
+          (n) => `<select aria-label="Sel ${n}"><option>A ${n}</option><option selected>B ${n}</option></select>`,
+          (n) => `<table><tr><th>H ${n}</th></tr><tr><td>Cell ${n}</td></tr></table>`,
+          (n) => `<details><summary>Sum ${n}</summary><button>In details ${n}</button></details>`,
+          (n) => `<fieldset><legend>Leg ${n}</legend><button>F ${n}</button></fieldset>`,
+        ];
+        const n = rnd(1000);
+        switch (rnd(7)) {
+          case 0: case 1: {
+            const t = document.createElement('template');
+            t.innerHTML = snippets[rnd(snippets.length)](n);
+            const where = pick(containers);
+            where.insertBefore(t.content.firstChild, where.childNodes[rnd(where.childNodes.length + 1)] || null);
+            return 'add';
+          }
+          case 2: { const e = pick('*'); if (e !== main) e.remove(); return 'remove'; }
+          case 3: {
+            const e = pick('*'); const to = pick(containers);
+            if (e !== main && !e.contains(to)) to.appendChild(e);
+            return 'move';
+          }
+          case 4: {
+            const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+            const texts = []; for (let t = walker.nextNode(); t; t = walker.nextNode()) texts.push(t);
+            if (texts.length) texts[rnd(texts.length)].data = `changed ${n}`;
+            return 'text';
+          }
+          case 5: { pick(containers).append(`more ${n}`); return 'add text'; }
+          default: {
+            const e = pick('*');
+            if (e !== main) { const w = document.createElement('div'); e.replaceWith(w); w.append(e); }
+            return 'wrap';
+          }
+        }
+        "##,
+    );
+    let patches = dom::cache_patches();
+    for base in [17u32, 4242, 99_991, 314_159, 2_718_281] {
+        load(MUTABLE);
+        dom::fingerprint(&Options::default()).unwrap();
+        for step in 0..300u32 {
+            let what = mutate
+                .call1(
+                    &wasm_bindgen::JsValue::NULL,
+                    &(step.wrapping_mul(7919).wrapping_add(base)).into(),
+                )
+                .unwrap()
+                .as_string()
+                .unwrap();
+            let fp = dom::fingerprint(&Options::default()).unwrap();
+            let reference = dom::snapshot(&full).unwrap();
+            assert_eq!(
+                fp,
+                of_snapshot(&reference),
+                "seed {base} step {step} ({what}): patched fingerprint and full walk disagree"
+            );
+            if step % 10 == 0 {
+                let snapshot = dom::snapshot(&Options::default()).unwrap();
+                assert_eq!(
+                    snapshot.elements, reference.elements,
+                    "seed {base} step {step} ({what})"
+                );
+            }
+        }
+    }
+    let patched = dom::cache_patches() - patches;
+    assert!(
+        patched >= 500,
+        "only {patched} of 1,500 changes were patched"
+    );
+}

@@ -171,30 +171,55 @@ const WATCHED: &[&str] = &[
     "aria-roledescription",
 ];
 
+/// A new cache id.
+fn next_id() -> u64 {
+    thread_local!(static NEXT: Cell<u64> = const { Cell::new(1) });
+    NEXT.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    })
+}
+
 fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
-/// What the attribute records say: the capture is void, or only the visual facts may be.
+/// Most child-list and text records kept for a patch; past them the capture is void.
+const MAX_PENDING: usize = 256;
+
+/// What mutation records say: the capture is void (an attribute the walk reads changed), or
+/// it needs a patch (children or texts changed; `Walk::patch`), or only the visual facts may
+/// have changed.
 #[derive(Default, Clone, Copy)]
 struct Verdict {
-    structural: bool,
+    void: bool,
     visual: bool,
 }
 
-fn classify(records: &Array, sheets: &Sheets) -> Verdict {
+/// Classifies `records`, keeping those a patch needs in `pending`.
+fn classify(
+    records: &Array,
+    sheets: &Sheets,
+    pending: &mut Vec<web_sys::MutationRecord>,
+) -> Verdict {
     let mut v = Verdict::default();
     for r in records.iter() {
         let r: web_sys::MutationRecord = r.unchecked_into();
         if r.type_() != "attributes" {
-            v.structural = true;
-            return v;
+            // Children and texts change what styles match (`:empty`, sibling rules).
+            v.visual = true;
+            if pending.len() >= MAX_PENDING {
+                v.void = true;
+                return v;
+            }
+            pending.push(r);
+            continue;
         }
         let name = r.attribute_name().unwrap_or_default();
         if WATCHED.contains(&name.as_str()) {
-            v.structural = true;
+            v.void = true;
             return v;
         }
         if !v.visual && sheets.styles_attribute(&name) {
@@ -211,6 +236,8 @@ pub struct Cache {
     observer: web_sys::MutationObserver,
     /// Set by records the callback received: the capture is void.
     dirty: Rc<Cell<bool>>,
+    /// Child-list and text records received, for the next patch.
+    pending: Rc<RefCell<Vec<web_sys::MutationRecord>>>,
     /// Something may have changed a style or a layout since the memo was read.
     visual: Rc<Cell<bool>>,
     /// Something may have scrolled since the memo's viewport facts were read.
@@ -237,6 +264,8 @@ pub struct Reuse {
     view_env: u64,
     /// The environment to store with the next memo.
     env: u64,
+    /// Child-list and text records to patch the capture with first (`Walk::patch`).
+    pub patch: Vec<web_sys::MutationRecord>,
 }
 
 impl Cache {
@@ -250,12 +279,26 @@ impl Cache {
             styles.sheets(root, &mut initial);
         }
         let sheets = Rc::new(RefCell::new(initial));
+        let pending = Rc::new(RefCell::new(Vec::new()));
         let callback = {
-            let (dirty, visual, sheets) = (dirty.clone(), visual.clone(), sheets.clone());
+            let (dirty, visual, sheets, pending) = (
+                dirty.clone(),
+                visual.clone(),
+                sheets.clone(),
+                pending.clone(),
+            );
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
-                let v = classify(records.unchecked_ref(), &sheets.borrow());
-                if v.structural {
+                if dirty.get() {
+                    return;
+                }
+                let v = classify(
+                    records.unchecked_ref(),
+                    &sheets.borrow(),
+                    &mut pending.borrow_mut(),
+                );
+                if v.void {
                     dirty.set(true);
+                    pending.borrow_mut().clear();
                 }
                 if v.visual {
                     visual.set(true);
@@ -285,16 +328,12 @@ impl Cache {
                 return None;
             }
         }
-        thread_local!(static NEXT: Cell<u64> = const { Cell::new(1) });
-        let id = NEXT.with(|n| {
-            n.set(n.get() + 1);
-            n.get()
-        });
         let mut cache = Cache {
-            id,
+            id: next_id(),
             capture,
             observer,
             dirty,
+            pending,
             visual,
             view,
             view_env: 0,
@@ -357,6 +396,20 @@ impl Cache {
         &self.capture
     }
 
+    /// Patches the capture (`Walk::patch` does the work); false when it could not, and the
+    /// cache must go.
+    pub fn patch(&mut self, reuse: &Reuse, walk: &mut walk::Walk) -> bool {
+        if !walk.patch(&mut self.capture, &reuse.patch) {
+            return false;
+        }
+        // Another capture: indexes into the old one (memo, refs) no longer hold.
+        self.id = next_id();
+        self.memo = None;
+        self.visual.set(true);
+        self.view.set(true);
+        true
+    }
+
     /// Is the capture still the page, and do the memo's visual facts still hold? `None`
     /// when the capture is void. Cheap: one `takeRecords()`, a call or two per frame,
     /// custom element, scope and style sheet.
@@ -366,8 +419,12 @@ impl Cache {
         }
         let records = self.observer.take_records();
         if records.length() > 0 {
-            let v = classify(&records, &self.sheets.borrow());
-            if v.structural {
+            let v = classify(
+                &records,
+                &self.sheets.borrow(),
+                &mut self.pending.borrow_mut(),
+            );
+            if v.void {
                 self.dirty.set(true);
                 return None;
             }
@@ -449,6 +506,7 @@ impl Cache {
             view,
             env,
             view_env,
+            patch: std::mem::take(&mut *self.pending.borrow_mut()),
         })
     }
 

@@ -77,6 +77,12 @@ thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
     static CACHE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static VISUAL_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static PATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times the cache was patched after child-list or text mutations (tests).
+pub fn cache_patches() -> u64 {
+    PATCHES.with(|c| c.get())
 }
 
 /// How many replays reused the visual memo so far (diagnostics and tests).
@@ -234,12 +240,34 @@ impl Engine {
         hash_only: bool,
     ) -> Result<Observed> {
         let cacheable = wopts.declared.is_none();
-        let reuse = match &mut self.cache {
-            Some(c) if cacheable && c.capture().len() <= wopts.max_elements => {
-                c.check(&self.styles)
-            }
+        let mut reuse = match &mut self.cache {
+            Some(c) if cacheable => c.check(&self.styles),
             _ => None,
         };
+        // Children or texts changed: patch the capture rather than walk again.
+        if let (Some(r), Some(c)) = (&reuse, &mut self.cache) {
+            if !r.patch.is_empty() {
+                let mut w = walk::Walk::new(
+                    self.strings,
+                    walk::Mode::Fingerprint,
+                    wopts,
+                    &self.styles,
+                    self.key,
+                );
+                if c.patch(r, &mut w) {
+                    PATCHES.with(|p| p.set(p.get() + 1));
+                } else {
+                    reuse = None;
+                }
+            }
+        }
+        // A snapshot lists elements in walk order, which a patch does not keep.
+        let reuse = reuse.filter(|_| {
+            self.cache.as_ref().is_some_and(|c| {
+                c.capture().len() <= wopts.max_elements
+                    && !(mode == walk::Mode::Snapshot && c.capture().unordered)
+            })
+        });
         let doc = document()?;
         let replay_of = reuse.as_ref().and(self.cache.as_ref()).map(|c| c.id);
         let (found, texts, has_more, fresh, hashed) = {

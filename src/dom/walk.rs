@@ -640,6 +640,13 @@ pub struct Capture {
     label_index: Option<name::LabelIndex>,
     /// Per element, the hashes of its captured record hidden and visible, once asked.
     hashes: std::cell::RefCell<Vec<Option<[u64; 2]>>>,
+    /// The walk context of each document's top element.
+    doc_ctx: Vec<Rc<Ctx>>,
+    /// Elements and texts are no longer in walk order (a patch appended to them).
+    pub unordered: bool,
+    /// A region or a role depends on text elsewhere (a landmark named by
+    /// `aria-labelledby`): no patch can tell what a text change does to it.
+    fragile: bool,
 }
 
 impl Capture {
@@ -676,6 +683,8 @@ pub(super) struct CachedElement {
     /// The name or text depends on more than the element's attributes and text.
     slow: bool,
     record: Element,
+    /// The role context its children are walked with (`ctx` is their walk context).
+    child_rc: RoleCtx,
 }
 
 pub(super) struct CachedText {
@@ -771,6 +780,21 @@ impl<'a> Walk<'a> {
         if let Some(level) = self.enter_document(doc, Rc::from(""), false, true) {
             stack.push(level);
         }
+        self.drain(stack);
+        if self.has_more {
+            // Fields the walk did not reach may still be echoed in what it did reach.
+            for root in std::mem::take(&mut self.roots) {
+                self.collect_secrets(&root);
+            }
+        }
+        if let Some(c) = &mut self.capture {
+            c.label_index = self.namer.label_index.clone();
+        }
+        self.scrub();
+    }
+
+    /// Visits every element the levels of `stack` lead to, depth first.
+    fn drain(&mut self, mut stack: Vec<Level>) {
         while let Some(level) = stack.last_mut() {
             let Some(node) = level.cursor.next() else {
                 stack.pop();
@@ -790,16 +814,6 @@ impl<'a> Walk<'a> {
                 break;
             }
         }
-        if self.has_more {
-            // Fields the walk did not reach may still be echoed in what it did reach.
-            for root in std::mem::take(&mut self.roots) {
-                self.collect_secrets(&root);
-            }
-        }
-        if let Some(c) = &mut self.capture {
-            c.label_index = self.namer.label_index.clone();
-        }
-        self.scrub();
     }
 
     fn enter_document(
@@ -826,7 +840,6 @@ impl<'a> Walk<'a> {
         });
         let root: &Node = doc.unchecked_ref();
         let scope = self.enter_root(root, Scope::default());
-        let top = js::document_element(doc)?;
         let mut ctx = Ctx {
             frame,
             doc: self.docs.len() - 1,
@@ -834,9 +847,14 @@ impl<'a> Walk<'a> {
             ..Default::default()
         };
         ctx.compose();
+        let ctx = Rc::new(ctx);
+        if let Some(c) = &mut self.capture {
+            c.doc_ctx.push(ctx.clone());
+        }
+        let top = js::document_element(doc)?;
         Some(Level {
             cursor: Cursor::Siblings(Some(top)),
-            ctx: Rc::new(ctx),
+            ctx,
             role: RoleCtx::default(),
         })
     }
@@ -975,6 +993,11 @@ impl<'a> Walk<'a> {
             None
         };
         let named = author.as_ref().is_some_and(|n| !n.is_empty());
+        if needs_name && el.has(A::AriaLabelledby) {
+            if let Some(c) = &mut self.capture {
+                c.fragile = true;
+            }
+        }
         let s = self.s;
         let global = el.has_bits(role::GLOBAL_BITS);
         let decided = role::compute_role(tag, &el, &rc, &mut || named, &mut || global);
@@ -1019,6 +1042,11 @@ impl<'a> Walk<'a> {
             c.compose();
             changed = Some(c);
         } else if role.is_landmark() {
+            if el.has(A::AriaLabelledby) {
+                if let Some(c) = &mut self.capture {
+                    c.fragile = true;
+                }
+            }
             let label = match author {
                 Some(a) => a,
                 None => self.namer.author_name(&el),
@@ -1143,6 +1171,7 @@ impl<'a> Walk<'a> {
             }
         }
 
+        let child_rc = child_role_ctx(tag, role, rc, decided.explicit);
         let mut frame_visible = true;
         let mut frame_in_view = true;
         if observable || opaque {
@@ -1169,6 +1198,7 @@ impl<'a> Walk<'a> {
                         landmark: landmark_name,
                         slow: self.last_slow,
                         record: found.record.clone(),
+                        child_rc,
                     });
                 }
                 self.found.push(found);
@@ -1190,7 +1220,6 @@ impl<'a> Walk<'a> {
             }
             return Some(level);
         }
-        let child_rc = child_role_ctx(tag, role, rc, decided.explicit);
         self.children(&el, ctx, child_rc)
     }
 
@@ -1240,6 +1269,7 @@ impl<'a> Walk<'a> {
                         landmark: None,
                         slow: self.last_slow,
                         record: found.record.clone(),
+                        child_rc: rc,
                     });
                 }
                 self.found.push(found);
@@ -1861,4 +1891,278 @@ pub fn deepest_focus(doc: &Document) -> Option<web_sys::Element> {
 fn local_is_body(e: &web_sys::Element) -> bool {
     let l = js::local_name(e);
     l == "body" || l == "html"
+}
+
+/// Is `node` a `<label>` or inside one?
+fn in_label(node: &Node) -> bool {
+    js::node_type(node) == js::ELEMENT_NODE
+        && node
+            .unchecked_ref::<web_sys::Element>()
+            .closest("label")
+            .ok()
+            .flatten()
+            .is_some()
+}
+
+/// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
+const PATCH_ADDED: usize = 16;
+const PATCH_TARGETS: usize = 64;
+
+/// `Node.DOCUMENT_NODE`.
+const DOCUMENT_NODE: u16 = 9;
+
+impl Walk<'_> {
+    /// Brings `capture` up to date with child-list and text mutations (`records`, none of
+    /// them an attribute the walk reads) without walking the page again: entries of removed
+    /// or moved subtrees go, added subtrees are walked in the context their parent gives
+    /// them, and every captured ancestor of a change has its name and text read again on
+    /// every replay from then on (they may come from the changed content). False, leaving
+    /// `capture` to be thrown away, when the change reaches what a patch cannot redo
+    /// exactly: a shadow tree, a frame, a slot, a custom element, a scope's first `<label>`,
+    /// a landmark named by `aria-labelledby`, or the parent context of an element the walk
+    /// did not capture.
+    pub fn patch(&mut self, capture: &mut Capture, records: &[web_sys::MutationRecord]) -> bool {
+        if capture.fragile {
+            return false;
+        }
+        let mut targets: Vec<Node> = Vec::new();
+        let mut added: Vec<web_sys::Element> = Vec::new();
+        let mut removed = false;
+        for r in records {
+            match r.type_().as_str() {
+                // Attributes the walk does not read (the cache lets no other through).
+                "attributes" => {}
+                "characterData" => {
+                    if let Some(parent) = r.target().and_then(|t| js::parent_node(&t)) {
+                        targets.push(parent);
+                    }
+                }
+                "childList" => {
+                    if let Some(t) = r.target() {
+                        targets.push(t);
+                    }
+                    let list = r.added_nodes();
+                    for i in 0..list.length() {
+                        let Some(n) = list.item(i) else { continue };
+                        if js::node_type(&n) == js::ELEMENT_NODE && js::is_connected(&n) {
+                            added.push(n.unchecked_into());
+                        }
+                    }
+                    let gone = r.removed_nodes();
+                    removed |= gone.length() > 0;
+                    // Which element a label names depends on the whole label's subtree.
+                    if gone.length() > 0 {
+                        if r.target().is_some_and(|t| in_label(&t)) {
+                            return false;
+                        }
+                        for i in 0..gone.length() {
+                            if gone.item(i).is_some_and(|n| self.near_label(&n)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                _ => return false,
+            }
+            if added.len() > PATCH_ADDED || targets.len() > PATCH_TARGETS {
+                return false;
+            }
+        }
+        // An added subtree inside another is walked with it.
+        let mut roots: Vec<web_sys::Element> = Vec::new();
+        for a in added {
+            if roots.iter().any(|r| r.contains(Some(a.unchecked_ref()))) {
+                continue;
+            }
+            roots.retain(|r| !a.contains(Some(r.unchecked_ref())));
+            roots.push(a);
+        }
+        let in_document = |n: &Node| {
+            let root = js::root_node(n);
+            capture.documents.iter().any(|d| js::same(d, &root))
+        };
+        if roots.iter().any(|r| self.near_label(r)) {
+            return false;
+        }
+        targets.retain(js::is_connected);
+        if !targets.iter().all(in_document) || !roots.iter().all(|r| in_document(r)) {
+            return false;
+        }
+
+        // Entries of removed or moved subtrees go.
+        if removed || !roots.is_empty() {
+            let gone = |n: &Node| !js::is_connected(n) || roots.iter().any(|r| r.contains(Some(n)));
+            if capture.frames.iter().any(|f| gone(&f.node))
+                || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
+            {
+                return false;
+            }
+            capture.elements.retain(|e| !gone(&e.node));
+            capture.texts.retain(|t| !gone(&t.node));
+            capture.fields.retain(|(n, _, _)| !gone(n));
+            capture.customs.retain(|(n, _)| !gone(n));
+        }
+
+        // Every captured ancestor of a change point may name itself from the changed content.
+        let elements = js_sys::Map::new();
+        for (i, e) in capture.elements.iter().enumerate() {
+            elements.set(&e.node, &JsValue::from_f64(i as f64));
+        }
+        let texts = js_sys::Map::new();
+        for (i, t) in capture.texts.iter().enumerate() {
+            texts.set(&t.node, &JsValue::from_f64(i as f64));
+        }
+        for t in &targets {
+            let mut at = Some(t.clone());
+            while let Some(node) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
+                if let Some(i) = elements.get(&node).as_f64() {
+                    capture.elements[i as usize].slow = true;
+                }
+                if let Some(i) = texts.get(&node).as_f64() {
+                    capture.texts[i as usize].text = None;
+                }
+                at = js::parent_node(&node);
+            }
+        }
+
+        // Added subtrees, walked in their parent's context.
+        self.docs = capture
+            .documents
+            .iter()
+            .map(|_| DocInfo {
+                width: 0.0,
+                height: 0.0,
+                hidden: false,
+                in_view: false,
+                iframes: 0,
+            })
+            .collect();
+        self.deadline = js::now() + self.opts.budget_ms;
+        self.namer.label_index = None;
+        self.capture = Some(Capture::default());
+        for root in &roots {
+            match self.context_of(root, capture, &elements) {
+                Err(()) => return false,
+                Ok(None) => self.collect_secrets(root.unchecked_ref()),
+                Ok(Some((ctx, rc))) => {
+                    if !self.scope_holds(root, &ctx.scope) {
+                        return false;
+                    }
+                    let level = Level {
+                        cursor: Cursor::List(js_sys::Array::of1(root), 0),
+                        ctx,
+                        role: rc,
+                    };
+                    self.drain(vec![level]);
+                }
+            }
+        }
+        let Some(new) = self.capture.take() else {
+            return false;
+        };
+        if self.has_more
+            || !new.frames.is_empty()
+            || !new.roots.is_empty()
+            || !new.documents.is_empty()
+        {
+            return false;
+        }
+        capture.unordered |= !new.elements.is_empty() || !new.texts.is_empty();
+        capture.fragile |= new.fragile;
+        capture.elements.extend(new.elements);
+        capture.texts.extend(new.texts);
+        capture.fields.extend(new.fields);
+        capture.customs.extend(new.customs);
+        // Labels may have come or gone: the index is built again when next needed.
+        capture.label_index = self.namer.label_index.take();
+        capture.hashes.borrow_mut().clear();
+        true
+    }
+
+    /// The walk context and role context the walk gives `root`: its nearest captured
+    /// ancestor's, through plain elements only. `Ok(None)`: the walk never reaches it
+    /// (hidden from the accessibility tree, or under a leaf); `Err`: not patchable.
+    fn context_of(
+        &self,
+        root: &web_sys::Element,
+        capture: &Capture,
+        elements: &js_sys::Map,
+    ) -> Result<Option<(Rc<Ctx>, RoleCtx)>, ()> {
+        let mut plain = false;
+        let mut at = js::parent_node(root.unchecked_ref());
+        let adjust = |rc: RoleCtx, plain: bool| {
+            if plain {
+                RoleCtx {
+                    parent_is_list: false,
+                    parent_list_presentational: false,
+                    ..rc
+                }
+            } else {
+                rc
+            }
+        };
+        while let Some(node) = at {
+            match js::node_type(&node) {
+                DOCUMENT_NODE => {
+                    let i = capture
+                        .documents
+                        .iter()
+                        .position(|d| js::same(d, &node))
+                        .ok_or(())?;
+                    let ctx = capture.doc_ctx.get(i).cloned().ok_or(())?;
+                    return Ok(Some((ctx, adjust(RoleCtx::default(), plain))));
+                }
+                js::ELEMENT_NODE => {}
+                _ => return Err(()),
+            }
+            let el: web_sys::Element = node.unchecked_into();
+            if let Some(i) = elements.get(&el).as_f64() {
+                let e = &capture.elements[i as usize];
+                if e.opaque
+                    || matches!(e.tag, Tag::Slot | Tag::Iframe | Tag::Frame | Tag::Custom)
+                    || js::shadow_root(&el).is_some()
+                {
+                    return Err(());
+                }
+                if e.tag.is_leaf() {
+                    return Ok(None);
+                }
+                return Ok(Some((e.ctx.clone(), adjust(e.child_rc, plain))));
+            }
+            let x = El::new(self.s, &el);
+            if x.tag.is_skipped() || x.prunes() || x.tag.is_leaf() {
+                return Ok(None);
+            }
+            if x.tag.is_semantic()
+                || x.has_bits(role::RELEVANT_BITS)
+                || matches!(x.tag, Tag::Custom | Tag::Slot)
+                || x.shadow().is_some()
+            {
+                return Err(());
+            }
+            plain = true;
+            at = js::parent_node(&el);
+        }
+        Ok(None)
+    }
+
+    /// Is `node` a `<label>`, inside one, or holding one? Then adding or removing it can
+    /// change which element a label names, far from the change.
+    fn near_label(&self, node: &Node) -> bool {
+        in_label(node) || js::query_one_js(node, &self.s.labels_probe).is_some()
+    }
+
+    /// Does the scope's one-time probe still hold with `root` in it (no first `<label>`,
+    /// `[disabled]` or inline `visibility` where the scope had none)?
+    fn scope_holds(&self, root: &web_sys::Element, scope: &Scope) -> bool {
+        let has = |selector: &JsString| {
+            js::matches_js(root, selector) || js::query_one_js(root, selector).is_some()
+        };
+        if !has(&self.s.any_probe) {
+            return true;
+        }
+        (scope.labels || !has(&self.s.labels_probe))
+            && (scope.disabled || !has(&self.s.disabled_probe))
+            && (scope.visibility || !has(&self.s.visibility_probe))
+    }
 }
