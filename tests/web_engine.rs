@@ -1031,9 +1031,10 @@ const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a 
 </main>
 <footer><p>Footer text</p></footer>"##;
 
-/// Child-list and text mutations patch the cache instead of walking the page again; after
-/// each of 1,500 random ones (added, removed, moved and wrapped elements, edited and added
-/// texts) the fingerprint equals that of a full walk.
+/// Child-list, text and attribute mutations patch the cache instead of walking the page
+/// again; after each of 1,800 random ones (added, removed, moved and wrapped elements, edited
+/// and added texts, ARIA, role, hidden, style, type... attributes set and removed) the
+/// fingerprint equals that of a full walk.
 #[wasm_bindgen_test]
 fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let full = Options {
@@ -1063,7 +1064,7 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<fieldset><legend>Leg ${n}</legend><button>F ${n}</button></fieldset>`,
         ];
         const n = rnd(1000);
-        switch (rnd(7)) {
+        switch (rnd(8)) {
           case 0: case 1: {
             const t = document.createElement('template');
             t.innerHTML = snippets[rnd(snippets.length)](n);
@@ -1084,6 +1085,20 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
             return 'text';
           }
           case 5: { pick(containers).append(`more ${n}`); return 'add text'; }
+          case 6: {
+            const e = pick('*');
+            const [name, values] = [
+              ['aria-label', ['', `Label ${n}`]], ['hidden', ['']], ['aria-hidden', ['true', 'false']],
+              ['role', ['button', 'list', 'listitem', 'region', 'none', 'navigation']], ['aria-expanded', ['true', 'false']],
+              ['aria-disabled', ['true']], ['data-ap-region', [`Zone ${n}`]], ['data-ap-sensitive', ['']],
+              ['disabled', ['']], ['aria-pressed', ['true', 'mixed']], ['style', ['display: none', 'visibility: hidden', '']],
+              ['type', ['checkbox', 'text', 'password']], ['aria-live', ['polite']], ['inert', ['']], ['href', ['#x']],
+            ][rnd(15)];
+            if (e !== main) {
+              if (rnd(3) === 0) e.removeAttribute(name); else e.setAttribute(name, values[rnd(values.length)]);
+            }
+            return `attribute ${name}`;
+          }
           default: {
             const e = pick('*');
             if (e !== main) { const w = document.createElement('div'); e.replaceWith(w); w.append(e); }
@@ -1093,8 +1108,16 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         "##,
     );
     let patches = dom::cache_patches();
-    for base in [17u32, 4242, 99_991, 314_159, 2_718_281] {
-        load(MUTABLE);
+    // Half the runs with rules that match by structure: a patch cannot keep visibility then.
+    let styled = format!(
+        "<style>li:first-child > button {{ display: none }} span:empty {{ display: none }} \
+         section + p {{ visibility: hidden }}</style>{MUTABLE}"
+    );
+    for (k, base) in [17u32, 4242, 99_991, 314_159, 2_718_281, 1_618_033]
+        .into_iter()
+        .enumerate()
+    {
+        load(if k % 2 == 0 { MUTABLE } else { &styled });
         dom::fingerprint(&Options::default()).unwrap();
         for step in 0..300u32 {
             let what = mutate

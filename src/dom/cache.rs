@@ -8,13 +8,17 @@
 //! element's attributes and text (labels, hidden descendants, embedded controls). The result
 //! is by construction what a full walk would hash (`tests/web_engine.rs` checks it).
 //!
-//! What invalidates the cache (then the next fingerprint walks in full and captures again):
-//! - any `MutationObserver` record of a child list, a text, or an attribute the engine reads
-//!   (ARIA, `role`, `id`, `for`, `type`, `value`, `disabled`, `hidden`, `open`, `slot`,
-//!   `style`, `data-ap-*`...) on any document or shadow root the walk entered, read
-//!   synchronously with `takeRecords()` so a change made in the same task is seen;
+//! What changes the capture: any `MutationObserver` record of a child list, a text, or an
+//! attribute the engine reads (ARIA, `role`, `id`, `for`, `type`, `value`, `disabled`,
+//! `hidden`, `open`, `slot`, `style`, `data-ap-*`...) on any document or shadow root the walk
+//! entered, read synchronously with `takeRecords()` so a change made in the same task is
+//! seen. The capture is patched (`Walk::patch`: removed subtrees leave it, added subtrees
+//! and elements whose attributes changed are walked again in their parent's context, and
+//! every captured ancestor of a change names itself afresh from then on), or, when a patch
+//! cannot be exact (shadow trees, frames, labels, ids...), thrown away: the next call walks
+//! in full and captures again. So it is, too, for:
 //! - a frame showing another document, a custom element gaining an open shadow root or
-//!   changing its closed-root look, a style sheet added, removed or edited (rule counts);
+//!   changing its closed-root look, a style sheet turning generated content on;
 //! - a page with `::before`/`::after` rules is never cached (generated content can change on
 //!   hover without any mutation), nor a walk cut short, nor one with caller-declared
 //!   sensitive elements.
@@ -189,9 +193,9 @@ fn fnv(s: &str) -> u64 {
 /// Most child-list and text records kept for a patch; past them the capture is void.
 const MAX_PENDING: usize = 256;
 
-/// What mutation records say: the capture is void (an attribute the walk reads changed), or
-/// it needs a patch (children or texts changed; `Walk::patch`), or only the visual facts may
-/// have changed.
+/// What mutation records say: the capture is void (too many changes), or it needs a patch
+/// (children, texts or an attribute the walk reads changed; `Walk::patch`), or only the
+/// visual facts may have changed.
 #[derive(Default, Clone, Copy)]
 struct Verdict {
     void: bool,
@@ -208,8 +212,7 @@ fn classify(
     for r in records.iter() {
         let r: web_sys::MutationRecord = r.unchecked_into();
         if r.type_() != "attributes" {
-            // Children and texts change what styles match (`:empty`, sibling rules).
-            v.visual = true;
+            // What this does to styles (`:empty`, sibling rules) the patch decides.
             if pending.len() >= MAX_PENDING {
                 v.void = true;
                 return v;
@@ -219,8 +222,13 @@ fn classify(
         }
         let name = r.attribute_name().unwrap_or_default();
         if WATCHED.contains(&name.as_str()) {
-            v.void = true;
-            return v;
+            // An attribute the walk reads: its element is walked again by the patch.
+            if pending.len() >= MAX_PENDING {
+                v.void = true;
+                return v;
+            }
+            pending.push(r);
+            continue;
         }
         if !v.visual && sheets.styles_attribute(&name) {
             v.visual = true;
@@ -399,14 +407,22 @@ impl Cache {
     /// Patches the capture (`Walk::patch` does the work); false when it could not, and the
     /// cache must go.
     pub fn patch(&mut self, reuse: &Reuse, walk: &mut walk::Walk) -> bool {
-        if !walk.patch(&mut self.capture, &reuse.patch) {
+        let Some(p) = walk.patch(&mut self.capture, &reuse.patch) else {
             return false;
-        }
-        // Another capture: indexes into the old one (memo, refs) no longer hold.
+        };
+        // Another capture: refs memos keyed by the old one no longer hold.
         self.id = next_id();
-        self.memo = None;
-        self.visual.set(true);
         self.view.set(true);
+        // Old elements keep their visibility unless a rule matches by structure.
+        let carry =
+            !p.restyle && !self.sheets.borrow().structural && self.capture.documents.len() == 1;
+        self.memo = match (carry, self.memo.take()) {
+            (true, Some(m)) => m.patched(&p),
+            _ => None,
+        };
+        if self.memo.is_none() {
+            self.visual.set(true);
+        }
         true
     }
 

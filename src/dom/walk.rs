@@ -48,6 +48,7 @@ use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACT
 use crate::core::redact::{self, Redactor};
 use crate::core::text::{cap, normalize_whitespace};
 use js_sys::{JsString, Object};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::OnceCell;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -64,6 +65,7 @@ pub struct Strings {
     tag_map: js_sys::Map,
     tags: Vec<Tag>,
     pub labels_probe: JsString,
+    pub any_element: JsString,
     pub disabled_probe: JsString,
     pub fields: JsString,
     pub disabled: JsString,
@@ -95,6 +97,7 @@ impl Strings {
             tag_map,
             tags: role::TAG_NAMES.iter().map(|n| Tag::parse(n)).collect(),
             labels_probe: "label".into(),
+            any_element: "*".into(),
             disabled_probe: "[disabled]".into(),
             fields: "input,textarea,select".into(),
             disabled: ":disabled".into(),
@@ -400,7 +403,10 @@ const VISIBILITY: u8 = 2;
 /// A sheet whose rules cannot be read (cross-origin, or an import still loading): it may
 /// read any attribute.
 const UNKNOWN: u8 = 4;
-const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN;
+/// A rule matches by position among siblings or by content (`:empty`, `:nth-child`, `+`,
+/// `~`, `:has()`) or by container size: adding or removing elements can restyle others.
+const STRUCTURAL: u8 = 8;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL;
 
 /// The sheets of one or more scopes as the visual memo of `cache` sees them.
 #[derive(Default, Clone, PartialEq, Eq)]
@@ -412,6 +418,8 @@ pub struct Sheets {
     pub data_attrs: String,
     /// Some sheet could not be read.
     pub unknown: bool,
+    /// Some rule matches by structure (see [`STRUCTURAL`]).
+    pub structural: bool,
 }
 
 impl Sheets {
@@ -426,6 +434,27 @@ impl Sheets {
             .split(' ')
             .any(|a| a.eq_ignore_ascii_case(name))
     }
+}
+
+/// Does a rule match by structure? Its selector (everything of an at-rule) is searched.
+fn is_structural(text: &str) -> bool {
+    let selector = if text.starts_with('@') {
+        text
+    } else {
+        text.split('{').next().unwrap_or(text)
+    };
+    [
+        ":empty",
+        "-child",
+        "-of-type",
+        ":has(",
+        "+",
+        "~",
+        "@container",
+        ":blank",
+    ]
+    .iter()
+    .any(|t| selector.contains(t))
 }
 
 /// The `data-*` names a rule's text mentions (selectors, `attr()`, anywhere: a class named
@@ -476,6 +505,7 @@ impl StyleScan {
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 .wrapping_add(count);
             into.unknown |= bits & UNKNOWN != 0;
+            into.structural |= bits & (STRUCTURAL | UNKNOWN) != 0;
             for a in attrs.split(' ').filter(|a| !a.is_empty()) {
                 if !into.data_attrs.split(' ').any(|x| x == a) {
                     into.data_attrs.push_str(a);
@@ -550,6 +580,9 @@ impl StyleScan {
             if text.contains("visibility") {
                 bits |= VISIBILITY;
             }
+            if is_structural(&text) {
+                bits |= STRUCTURAL;
+            }
             data_attrs_of(&text, &mut attrs);
         }
         let entry = js_sys::Array::of3(
@@ -587,6 +620,48 @@ pub struct Visual {
 }
 
 impl Visual {
+    /// The memo of a patched capture (see [`Walk::patch`]), when its facts carry over:
+    /// dropped entries go, appended ones come with what the patch read, and every slow
+    /// record and text is read again.
+    pub fn patched(mut self, p: &Patched) -> Option<Visual> {
+        if let Some((elements, texts)) = &p.kept {
+            if elements.len() != self.visible.len() || texts.len() != self.texts.len() {
+                return None;
+            }
+            let mut keep = elements.iter();
+            self.visible.retain(|_| *keep.next().unwrap_or(&false));
+            let mut renumber = Vec::with_capacity(elements.len());
+            let mut n = 0u32;
+            for k in elements {
+                renumber.push(n);
+                n += *k as u32;
+            }
+            self.slow = std::mem::take(&mut self.slow)
+                .into_iter()
+                .filter(|(i, _)| elements.get(*i as usize) == Some(&true))
+                .map(|(i, r)| (renumber[i as usize], r))
+                .collect();
+            let mut keep = texts.iter();
+            self.texts.retain(|_| *keep.next().unwrap_or(&false));
+        }
+        // Slow names and texts depend on content elsewhere (labels, references, hidden
+        // descendants), which the change may have touched: all are read again.
+        self.slow.clear();
+        for t in &mut self.texts {
+            if let TextMemo::Slow(_) = t {
+                *t = TextMemo::Shown;
+            }
+        }
+        if !p.added_texts_known {
+            return None;
+        }
+        self.visible.extend(&p.added_visible);
+        self.texts
+            .extend((0..p.added_texts).map(|_| TextMemo::Shown));
+        self.in_view = None;
+        Some(self)
+    }
+
     /// Were the viewport facts read (a snapshot replay)?
     pub fn has_view(&self) -> bool {
         self.in_view.is_some()
@@ -647,14 +722,36 @@ pub struct Capture {
     /// A region or a role depends on text elsewhere (a landmark named by
     /// `aria-labelledby`): no patch can tell what a text change does to it.
     fragile: bool,
+    /// Node → uid of `elements` and of `texts`, built by the first patch and kept up to
+    /// date by the next ones.
+    maps: std::cell::RefCell<Option<(js_sys::Map, js_sys::Map)>>,
+    /// The last uid handed out.
+    next_uid: u32,
 }
 
 impl Capture {
+    /// Node → uid maps of elements and texts (see `maps`).
+    fn maps(&self) -> (js_sys::Map, js_sys::Map) {
+        let mut maps = self.maps.borrow_mut();
+        let (elements, texts) = maps.get_or_insert_with(|| {
+            let elements = js_sys::Map::new();
+            for e in &self.elements {
+                elements.set(&e.node, &JsValue::from_f64(e.uid as f64));
+            }
+            let texts = js_sys::Map::new();
+            for t in &self.texts {
+                texts.set(&t.node, &JsValue::from_f64(t.uid as f64));
+            }
+            (elements, texts)
+        });
+        (elements.clone(), texts.clone())
+    }
+
     /// The fingerprint hash of element `i`'s captured record with visibility `visible`.
     fn hash_of(&self, i: usize, visible: bool) -> u64 {
         let mut hashes = self.hashes.borrow_mut();
-        if hashes.len() != self.elements.len() {
-            *hashes = vec![None; self.elements.len()];
+        if hashes.len() < self.elements.len() {
+            hashes.resize(self.elements.len(), None);
         }
         let pair = hashes[i].get_or_insert_with(|| {
             let mut r = self.elements[i].record.clone();
@@ -685,6 +782,8 @@ pub(super) struct CachedElement {
     record: Element,
     /// The role context its children are walked with (`ctx` is their walk context).
     child_rc: RoleCtx,
+    /// Unique in its capture (see [`Capture::maps`]).
+    uid: u32,
 }
 
 pub(super) struct CachedText {
@@ -695,6 +794,8 @@ pub(super) struct CachedText {
     ctx: Rc<Ctx>,
     /// The text, when it depends on the element's own text only and was read.
     text: Option<String>,
+    /// Unique in its capture (see [`Capture::maps`]).
+    uid: u32,
 }
 
 pub struct CachedFrame {
@@ -1109,7 +1210,9 @@ impl<'a> Walk<'a> {
             };
             if !parent_in_text {
                 if let Some(c) = &mut self.capture {
+                    c.next_uid += 1;
                     c.texts.push(CachedText {
+                        uid: c.next_uid,
                         node: node.clone(),
                         tag,
                         present: el.present,
@@ -1188,7 +1291,9 @@ impl<'a> Walk<'a> {
                     frame_in_view = found.record.in_viewport || self.mode == Mode::Fingerprint;
                 }
                 if let Some(c) = &mut self.capture {
+                    c.next_uid += 1;
                     c.elements.push(CachedElement {
+                        uid: c.next_uid,
                         node: node.clone(),
                         tag,
                         present: el.present,
@@ -1259,7 +1364,9 @@ impl<'a> Walk<'a> {
                 let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
                 let found = self.record(el, Role::Generic, &ctx, v, true, None);
                 if let Some(c) = &mut self.capture {
+                    c.next_uid += 1;
                     c.elements.push(CachedElement {
+                        uid: c.next_uid,
                         node: el.node.clone(),
                         tag: el.tag,
                         present: el.present,
@@ -1893,6 +2000,20 @@ fn local_is_body(e: &web_sys::Element) -> bool {
     l == "body" || l == "html"
 }
 
+/// What [`Walk::patch`] changed in a capture, for the cache to carry its visual memo over.
+pub struct Patched {
+    /// Which old elements and texts were kept, when some were dropped.
+    pub kept: Option<(Vec<bool>, Vec<bool>)>,
+    /// The visibility the patch read for each element it appended.
+    pub added_visible: Vec<bool>,
+    /// How many texts it appended, and whether each is shown with its own text (else its
+    /// state is unknown).
+    pub added_texts: usize,
+    pub added_texts_known: bool,
+    /// Styles may now match old elements differently for a reason no sheet shows.
+    pub restyle: bool,
+}
+
 /// Is `node` a `<label>` or inside one?
 fn in_label(node: &Node) -> bool {
     js::node_type(node) == js::ELEMENT_NODE
@@ -1907,40 +2028,64 @@ fn in_label(node: &Node) -> bool {
 /// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
 const PATCH_ADDED: usize = 16;
 const PATCH_TARGETS: usize = 64;
+/// Largest removed or re-walked subtree looked into for captured entries.
+const PATCH_SUBTREE: u32 = 512;
 
 /// `Node.DOCUMENT_NODE`.
 const DOCUMENT_NODE: u16 = 9;
 
 impl Walk<'_> {
-    /// Brings `capture` up to date with child-list and text mutations (`records`, none of
-    /// them an attribute the walk reads) without walking the page again: entries of removed
-    /// or moved subtrees go, added subtrees are walked in the context their parent gives
-    /// them, and every captured ancestor of a change has its name and text read again on
-    /// every replay from then on (they may come from the changed content). False, leaving
-    /// `capture` to be thrown away, when the change reaches what a patch cannot redo
-    /// exactly: a shadow tree, a frame, a slot, a custom element, a scope's first `<label>`,
-    /// a landmark named by `aria-labelledby`, or the parent context of an element the walk
-    /// did not capture.
-    pub fn patch(&mut self, capture: &mut Capture, records: &[web_sys::MutationRecord]) -> bool {
+    /// Brings `capture` up to date with `records` without walking the page again. Child-list
+    /// and text changes: entries of removed or moved subtrees go, added subtrees are walked
+    /// in the context their parent gives them, and every captured ancestor of a change has
+    /// its name and text read again on every replay from then on (they may come from the
+    /// changed content). A changed attribute the walk reads: its element's subtree is walked
+    /// again in the same way. `None`, leaving `capture` to be thrown away, when the change
+    /// reaches what a patch cannot redo exactly: a shadow tree, a frame, a slot, a custom
+    /// element, a label, a scope's first `<label>` or disabled control, an `id`, a landmark
+    /// named by `aria-labelledby`, or the parent context of an element the walk did not
+    /// capture.
+    pub fn patch(
+        &mut self,
+        capture: &mut Capture,
+        records: &[web_sys::MutationRecord],
+    ) -> Option<Patched> {
         if capture.fragile {
-            return false;
+            return None;
         }
         let mut targets: Vec<Node> = Vec::new();
         let mut added: Vec<web_sys::Element> = Vec::new();
-        let mut removed = false;
+        let mut removed: Vec<Node> = Vec::new();
+        let mut restyle = false;
         for r in records {
             match r.type_().as_str() {
-                // Attributes the walk does not read (the cache lets no other through).
-                "attributes" => {}
+                "attributes" => {
+                    // One the walk reads (the cache passes no other): walk its element again.
+                    let name = r.attribute_name().unwrap_or_default();
+                    if matches!(name.as_str(), "id" | "for" | "slot" | "name") {
+                        return None;
+                    }
+                    let t = r.target()?;
+                    if js::node_type(&t) != js::ELEMENT_NODE {
+                        return None;
+                    }
+                    // What other elements' styles do with it is unknown here.
+                    restyle = true;
+                    if js::is_connected(&t) {
+                        added.push(t.clone().unchecked_into());
+                    }
+                    targets.push(t);
+                }
                 "characterData" => {
                     if let Some(parent) = r.target().and_then(|t| js::parent_node(&t)) {
                         targets.push(parent);
                     }
                 }
                 "childList" => {
-                    if let Some(t) = r.target() {
-                        targets.push(t);
-                    }
+                    let t = r.target()?;
+                    // A `<details>` shows its first `<summary>` child only.
+                    restyle |= js::node_type(&t) == js::ELEMENT_NODE
+                        && js::local_name(t.unchecked_ref()) == "details";
                     let list = r.added_nodes();
                     for i in 0..list.length() {
                         let Some(n) = list.item(i) else { continue };
@@ -1949,23 +2094,23 @@ impl Walk<'_> {
                         }
                     }
                     let gone = r.removed_nodes();
-                    removed |= gone.length() > 0;
-                    // Which element a label names depends on the whole label's subtree.
-                    if gone.length() > 0 {
-                        if r.target().is_some_and(|t| in_label(&t)) {
-                            return false;
-                        }
-                        for i in 0..gone.length() {
-                            if gone.item(i).is_some_and(|n| self.near_label(&n)) {
-                                return false;
-                            }
-                        }
+                    if gone.length() > 0 && in_label(&t) {
+                        // Which element a label names depends on its whole subtree.
+                        return None;
                     }
+                    for i in 0..gone.length() {
+                        let Some(n) = gone.item(i) else { continue };
+                        if self.near_label(&n) {
+                            return None;
+                        }
+                        removed.push(n);
+                    }
+                    targets.push(t);
                 }
-                _ => return false,
+                _ => return None,
             }
             if added.len() > PATCH_ADDED || targets.len() > PATCH_TARGETS {
-                return false;
+                return None;
             }
         }
         // An added subtree inside another is walked with it.
@@ -1977,49 +2122,121 @@ impl Walk<'_> {
             roots.retain(|r| !a.contains(Some(r.unchecked_ref())));
             roots.push(a);
         }
+        if roots.iter().any(|r| self.near_label(r)) {
+            return None;
+        }
         let in_document = |n: &Node| {
             let root = js::root_node(n);
             capture.documents.iter().any(|d| js::same(d, &root))
         };
-        if roots.iter().any(|r| self.near_label(r)) {
-            return false;
-        }
         targets.retain(js::is_connected);
         if !targets.iter().all(in_document) || !roots.iter().all(|r| in_document(r)) {
-            return false;
+            return None;
+        }
+        if capture.frames.iter().any(|f| !js::is_connected(&f.node))
+            || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
+        {
+            return None;
         }
 
-        // Entries of removed or moved subtrees go.
-        if removed || !roots.is_empty() {
-            let gone = |n: &Node| !js::is_connected(n) || roots.iter().any(|r| r.contains(Some(n)));
-            if capture.frames.iter().any(|f| gone(&f.node))
-                || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
-            {
-                return false;
+        // Entries of removed subtrees, and of subtrees walked again, go. Found through the
+        // node → uid maps in those subtrees; for large ones every entry is checked instead.
+        let (elements, texts) = capture.maps();
+        let mut drop_uids: FxHashSet<u32> = FxHashSet::default();
+        let mut sweep = false;
+        for n in removed
+            .iter()
+            .chain(roots.iter().map(|r| r.unchecked_ref::<Node>()))
+        {
+            if js::node_type(n) != js::ELEMENT_NODE {
+                continue;
             }
-            capture.elements.retain(|e| !gone(&e.node));
-            capture.texts.retain(|t| !gone(&t.node));
-            capture.fields.retain(|(n, _, _)| !gone(n));
-            capture.customs.retain(|(n, _)| !gone(n));
+            let inside = js::query_all_js(n, &self.s.any_element);
+            if inside.length() > PATCH_SUBTREE {
+                sweep = true;
+                break;
+            }
+            let nodes = std::iter::once(n.clone())
+                .chain((0..inside.length()).filter_map(|i| inside.item(i).map(Node::from)));
+            for node in nodes {
+                for map in [&elements, &texts] {
+                    if let Some(uid) = map.get(&node).as_f64() {
+                        drop_uids.insert(uid as u32);
+                        map.delete(&node);
+                    }
+                }
+            }
         }
+        let gone = |n: &Node| !js::is_connected(n) || roots.iter().any(|r| r.contains(Some(n)));
+        let (keep_elements, keep_texts): (Vec<bool>, Vec<bool>) = if sweep {
+            *capture.maps.borrow_mut() = None;
+            (
+                capture.elements.iter().map(|e| !gone(&e.node)).collect(),
+                capture.texts.iter().map(|t| !gone(&t.node)).collect(),
+            )
+        } else {
+            (
+                capture
+                    .elements
+                    .iter()
+                    .map(|e| !drop_uids.contains(&e.uid))
+                    .collect(),
+                capture
+                    .texts
+                    .iter()
+                    .map(|t| !drop_uids.contains(&t.uid))
+                    .collect(),
+            )
+        };
+        let mut kept = None;
+        if keep_elements.contains(&false) || keep_texts.contains(&false) {
+            let mut k = keep_elements.iter();
+            capture.elements.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep_texts.iter();
+            capture.texts.retain(|_| *k.next().unwrap_or(&true));
+            let mut hashes = capture.hashes.borrow_mut();
+            if hashes.len() == keep_elements.len() {
+                let mut k = keep_elements.iter();
+                hashes.retain(|_| *k.next().unwrap_or(&true));
+            } else {
+                hashes.clear();
+            }
+            drop(hashes);
+            kept = Some((keep_elements, keep_texts));
+        }
+        capture.fields.retain(|(n, _, _)| !gone(n));
+        capture.customs.retain(|(n, _)| !gone(n));
 
         // Every captured ancestor of a change point may name itself from the changed content.
-        let elements = js_sys::Map::new();
-        for (i, e) in capture.elements.iter().enumerate() {
-            elements.set(&e.node, &JsValue::from_f64(i as f64));
-        }
-        let texts = js_sys::Map::new();
-        for (i, t) in capture.texts.iter().enumerate() {
-            texts.set(&t.node, &JsValue::from_f64(i as f64));
-        }
+        let (elements, texts) = capture.maps();
+        let element_at: FxHashMap<u32, usize> = capture
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.uid, i))
+            .collect();
+        let text_at: FxHashMap<u32, usize> = capture
+            .texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.uid, i))
+            .collect();
         for t in &targets {
             let mut at = Some(t.clone());
             while let Some(node) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
-                if let Some(i) = elements.get(&node).as_f64() {
-                    capture.elements[i as usize].slow = true;
+                if let Some(i) = elements
+                    .get(&node)
+                    .as_f64()
+                    .and_then(|u| element_at.get(&(u as u32)))
+                {
+                    capture.elements[*i].slow = true;
                 }
-                if let Some(i) = texts.get(&node).as_f64() {
-                    capture.texts[i as usize].text = None;
+                if let Some(i) = texts
+                    .get(&node)
+                    .as_f64()
+                    .and_then(|u| text_at.get(&(u as u32)))
+                {
+                    capture.texts[*i].text = None;
                 }
                 at = js::parent_node(&node);
             }
@@ -2041,12 +2258,12 @@ impl Walk<'_> {
         self.namer.label_index = None;
         self.capture = Some(Capture::default());
         for root in &roots {
-            match self.context_of(root, capture, &elements) {
-                Err(()) => return false,
+            match self.context_of(root, capture, &elements, &element_at) {
+                Err(()) => return None,
                 Ok(None) => self.collect_secrets(root.unchecked_ref()),
                 Ok(Some((ctx, rc))) => {
                     if !self.scope_holds(root, &ctx.scope) {
-                        return false;
+                        return None;
                     }
                     let level = Level {
                         cursor: Cursor::List(js_sys::Array::of1(root), 0),
@@ -2057,26 +2274,45 @@ impl Walk<'_> {
                 }
             }
         }
-        let Some(new) = self.capture.take() else {
-            return false;
-        };
+        let mut new = self.capture.take()?;
         if self.has_more
             || !new.frames.is_empty()
             || !new.roots.is_empty()
             || !new.documents.is_empty()
         {
-            return false;
+            return None;
         }
+        let patched = Patched {
+            kept,
+            added_visible: new.elements.iter().map(|e| e.record.visible).collect(),
+            added_texts: new.texts.len(),
+            added_texts_known: new.texts.iter().all(|t| t.text.is_some()),
+            restyle,
+        };
         capture.unordered |= !new.elements.is_empty() || !new.texts.is_empty();
         capture.fragile |= new.fragile;
+        let live = capture.maps.borrow().is_some();
+        for e in &mut new.elements {
+            capture.next_uid += 1;
+            e.uid = capture.next_uid;
+            if live {
+                elements.set(&e.node, &JsValue::from_f64(e.uid as f64));
+            }
+        }
+        for t in &mut new.texts {
+            capture.next_uid += 1;
+            t.uid = capture.next_uid;
+            if live {
+                texts.set(&t.node, &JsValue::from_f64(t.uid as f64));
+            }
+        }
         capture.elements.extend(new.elements);
         capture.texts.extend(new.texts);
         capture.fields.extend(new.fields);
         capture.customs.extend(new.customs);
         // Labels may have come or gone: the index is built again when next needed.
         capture.label_index = self.namer.label_index.take();
-        capture.hashes.borrow_mut().clear();
-        true
+        Some(patched)
     }
 
     /// The walk context and role context the walk gives `root`: its nearest captured
@@ -2087,6 +2323,7 @@ impl Walk<'_> {
         root: &web_sys::Element,
         capture: &Capture,
         elements: &js_sys::Map,
+        element_at: &FxHashMap<u32, usize>,
     ) -> Result<Option<(Rc<Ctx>, RoleCtx)>, ()> {
         let mut plain = false;
         let mut at = js::parent_node(root.unchecked_ref());
@@ -2116,8 +2353,12 @@ impl Walk<'_> {
                 _ => return Err(()),
             }
             let el: web_sys::Element = node.unchecked_into();
-            if let Some(i) = elements.get(&el).as_f64() {
-                let e = &capture.elements[i as usize];
+            if let Some(&i) = elements
+                .get(&el)
+                .as_f64()
+                .and_then(|u| element_at.get(&(u as u32)))
+            {
+                let e = &capture.elements[i];
                 if e.opaque
                     || matches!(e.tag, Tag::Slot | Tag::Iframe | Tag::Frame | Tag::Custom)
                     || js::shadow_root(&el).is_some()
@@ -2149,7 +2390,8 @@ impl Walk<'_> {
     /// Is `node` a `<label>`, inside one, or holding one? Then adding or removing it can
     /// change which element a label names, far from the change.
     fn near_label(&self, node: &Node) -> bool {
-        in_label(node) || js::query_one_js(node, &self.s.labels_probe).is_some()
+        js::node_type(node) == js::ELEMENT_NODE
+            && (in_label(node) || js::query_one_js(node, &self.s.labels_probe).is_some())
     }
 
     /// Does the scope's one-time probe still hold with `root` in it (no first `<label>`,
