@@ -279,14 +279,13 @@ impl Engine {
                     w.hash_only = hash_only;
                     let memo = c.memo(reuse);
                     let mut visual = w.replay(c.capture(), memo, reuse.view);
-                    let mut used = memo.is_some();
-                    if memo.is_some_and(|m| m.form != visual.form) {
+                    if visual.reused && memo.is_some_and(|m| m.form != visual.form) {
                         // The form state changed: styles may match differently. Read all.
                         w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
                         w.hash_only = hash_only;
                         visual = w.replay(c.capture(), None, false);
-                        used = false;
                     }
+                    let used = visual.reused;
                     if used {
                         VISUAL_HITS.with(|h| h.set(h.get() + 1));
                     }

@@ -611,6 +611,8 @@ pub struct Visual {
     in_view: Option<Vec<bool>>,
     /// `in_view` was read from the page by this replay (not carried over).
     pub view_read: bool,
+    /// This replay took its visibility from a memo (else it read it from the page).
+    pub reused: bool,
     /// Per captured frame: hidden, and in view when read.
     frames: Vec<(bool, Option<bool>)>,
     /// Hash of the form state read (values, checked and selected states, secrets): the memo
@@ -1556,6 +1558,15 @@ impl<'a> Walk<'a> {
     /// happened since (see `cache`). Form state is read either way; the returned [`Visual`]
     /// says what was read, and its `form` tells the caller whether the memo still held.
     pub fn replay(&mut self, capture: &Capture, memo: Option<&Visual>, view: bool) -> Visual {
+        // A memo of another shape than the capture is not this capture's: read afresh.
+        let memo = memo.filter(|m| {
+            m.visible.len() == capture.elements.len()
+                && m.texts.len() == capture.texts.len()
+                && m.frames.len() == capture.frames.len()
+                && m.in_view
+                    .as_ref()
+                    .is_none_or(|v| v.len() == capture.elements.len())
+        });
         self.namer.label_index = capture.label_index.clone();
         let snapshot = self.mode != Mode::Fingerprint;
         if snapshot {
@@ -1570,6 +1581,7 @@ impl<'a> Walk<'a> {
             at: memo.map_or_else(js::now, |m| m.at),
             in_view: snapshot.then(|| Vec::with_capacity(capture.elements.len())),
             view_read: snapshot && view_memo.is_none(),
+            reused: memo.is_some(),
             visible: Vec::with_capacity(capture.elements.len()),
             slow: Vec::new(),
             texts: Vec::with_capacity(capture.texts.len()),
