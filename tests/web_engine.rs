@@ -1091,9 +1091,10 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
               ['aria-label', ['', `Label ${n}`]], ['hidden', ['']], ['aria-hidden', ['true', 'false']],
               ['role', ['button', 'list', 'listitem', 'region', 'none', 'navigation']], ['aria-expanded', ['true', 'false']],
               ['aria-disabled', ['true']], ['data-ap-region', [`Zone ${n}`]], ['data-ap-sensitive', ['']],
+              ['aria-expanded', ['false', 'true']], ['aria-pressed', ['true', 'false']],
               ['disabled', ['']], ['aria-pressed', ['true', 'mixed']], ['style', ['display: none', 'visibility: hidden', '']],
               ['type', ['checkbox', 'text', 'password']], ['aria-live', ['polite']], ['inert', ['']], ['href', ['#x']],
-            ][rnd(15)];
+            ][rnd(17)];
             if (e !== main) {
               if (rnd(3) === 0) e.removeAttribute(name); else e.setAttribute(name, values[rnd(values.length)]);
             }
@@ -1108,16 +1109,21 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         "##,
     );
     let patches = dom::cache_patches();
-    // Half the runs with rules that match by structure: a patch cannot keep visibility then.
+    // Rules that read attributes, and in half the runs rules that match by structure too
+    // (then a patch cannot keep the visibility it read).
+    let by_attribute = "[aria-pressed=\"true\"] button { display: none } \
+         [role=\"list\"] > li { visibility: hidden } .grid [hidden] { display: block } \
+         [aria-expanded=\"false\"] span { display: none }";
+    let plain = format!("<style>{by_attribute}</style>{MUTABLE}");
     let styled = format!(
-        "<style>li:first-child > button {{ display: none }} span:empty {{ display: none }} \
-         section + p {{ visibility: hidden }}</style>{MUTABLE}"
+        "<style>{by_attribute} li:first-child > button {{ display: none }} \
+         span:empty {{ display: none }} section + p {{ visibility: hidden }}</style>{MUTABLE}"
     );
     for (k, base) in [17u32, 4242, 99_991, 314_159, 2_718_281, 1_618_033]
         .into_iter()
         .enumerate()
     {
-        load(if k % 2 == 0 { MUTABLE } else { &styled });
+        load(if k % 2 == 0 { &plain } else { &styled });
         dom::fingerprint(&Options::default()).unwrap();
         for step in 0..300u32 {
             let what = mutate

@@ -413,7 +413,8 @@ impl Cache {
         // Another capture: refs memos keyed by the old one no longer hold.
         self.id = next_id();
         self.view.set(true);
-        // Old elements keep their visibility unless a rule matches by structure.
+        // Old elements keep their visibility unless a rule matches by structure (an
+        // attribute rule without sibling or `:has()` parts reaches the re-walked subtree only).
         let carry =
             !p.restyle && !self.sheets.borrow().structural && self.capture.documents.len() == 1;
         self.memo = match (carry, self.memo.take()) {

@@ -2081,8 +2081,8 @@ impl Walk<'_> {
                     if js::node_type(&t) != js::ELEMENT_NODE {
                         return None;
                     }
-                    // What other elements' styles do with it is unknown here.
-                    restyle = true;
+                    // Its whole subtree is walked again; other elements' styles can follow an
+                    // attribute only through sibling or `:has()` rules (the cache checks).
                     if js::is_connected(&t) {
                         added.push(t.clone().unchecked_into());
                     }
