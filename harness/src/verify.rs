@@ -937,18 +937,8 @@ impl Verifier {
         t: &Element,
         before: &Observation,
     ) -> Result<Option<Actionable>> {
-        match self.engine.describe(&before.roots, &t.reference).await {
-            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => still_actionable(&live)?,
-            Ok(_) => return Ok(None),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    ErrorCode::StaleReference | ErrorCode::TargetChanged
-                ) =>
-            {
-                return Ok(None)
-            }
-            Err(e) => return Err(e),
+        if !recycled_as_default(self.still_target(before, t).await)? {
+            return Ok(None);
         }
         let hit_test = matches!(
             step.action,
@@ -958,26 +948,17 @@ impl Verifier {
                 | Action::Hover { .. }
                 | Action::Drag { .. }
         );
-        let ready = match act::prepare(
+        let prepared = act::prepare(
             &self.engine,
             &before.roots,
             t,
             hit_test,
             self.actionable_timeout(),
         )
-        .await
-        {
-            Ok(Prepared::Ready(a)) => a,
-            Ok(Prepared::Scrolled) => return Ok(None),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    ErrorCode::StaleReference | ErrorCode::TargetChanged
-                ) =>
-            {
-                return Ok(None)
-            }
-            Err(e) => return Err(e),
+        .await;
+        let ready = match recycled_as_default(prepared.map(Some))? {
+            Some(Prepared::Ready(a)) => a,
+            _ => return Ok(None),
         };
         if !hit_test || matches!(step.action, Action::Hover { .. }) {
             return Ok(Some(ready));
@@ -986,39 +967,32 @@ impl Verifier {
         // itself change the page (a list that re-renders on pointerenter), so the identity
         // and the hit test are checked once more with the pointer in place.
         act::move_mouse(&self.engine, ready.point).await?;
-        match self.engine.describe(&before.roots, &t.reference).await {
-            Ok(Some(live)) if Identity::of(&live) == Identity::of(t) => still_actionable(&live)?,
-            Ok(_) => return Ok(None),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    ErrorCode::StaleReference | ErrorCode::TargetChanged
-                ) =>
-            {
-                return Ok(None)
-            }
-            Err(e) => return Err(e),
+        if !recycled_as_default(self.still_target(before, t).await)? {
+            return Ok(None);
         }
-        match act::prepare(
+        let again = act::prepare(
             &self.engine,
             &before.roots,
             t,
             true,
             self.actionable_timeout(),
         )
-        .await
-        {
-            Ok(Prepared::Ready(a)) if a.point == ready.point => Ok(Some(a)),
-            Ok(_) => Ok(None),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    ErrorCode::StaleReference | ErrorCode::TargetChanged
-                ) =>
-            {
-                Ok(None)
+        .await;
+        Ok(match recycled_as_default(again.map(Some))? {
+            Some(Prepared::Ready(a)) if a.point == ready.point => Some(a),
+            _ => None,
+        })
+    }
+
+    /// Does the node behind `t` still show `t` (and may it still take input)? False when it
+    /// is gone or shows something else.
+    async fn still_target(&self, before: &Observation, t: &Element) -> Result<bool> {
+        match self.engine.describe(&before.roots, &t.reference).await? {
+            Some(live) if Identity::of(&live) == Identity::of(t) => {
+                still_actionable(&live)?;
+                Ok(true)
             }
-            Err(e) => Err(e),
+            _ => Ok(false),
         }
     }
 
@@ -1466,6 +1440,22 @@ fn percent_encode(s: &str) -> String {
 }
 
 /// The live record of the target still allows input: enabled and visible.
+/// A recycled or vanished node (`STALE_REFERENCE`, `TARGET_CHANGED`) reads as `false` or
+/// `None` (observe again); any other error stays one.
+fn recycled_as_default<T: Default>(r: Result<T>) -> Result<T> {
+    match r {
+        Err(e)
+            if matches!(
+                e.code(),
+                ErrorCode::StaleReference | ErrorCode::TargetChanged
+            ) =>
+        {
+            Ok(T::default())
+        }
+        other => other,
+    }
+}
+
 fn still_actionable(live: &Element) -> Result<()> {
     if live.disabled {
         return Err(Error::core(

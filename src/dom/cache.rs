@@ -284,7 +284,7 @@ impl Cache {
         let view = Rc::new(Cell::new(true));
         let mut initial = Sheets::default();
         for (root, _) in &capture.roots {
-            styles.sheets(root, &mut initial);
+            styles.sheets(root, &mut initial, true);
         }
         let sheets = Rc::new(RefCell::new(initial));
         let pending = Rc::new(RefCell::new(Vec::new()));
@@ -470,13 +470,21 @@ impl Cache {
                 }
             }
         }
+        // Sheet signatures on every call; the attributes rules read only when they changed.
         let mut sheets = Sheets::default();
         let mut animating = false;
         for (root, bits) in &self.capture.roots {
-            if styles.sheets(root, &mut sheets) != *bits {
+            if styles.sheets(root, &mut sheets, false) != *bits {
                 return None;
             }
             animating = animating || js::animating(root);
+        }
+        if sheets.sig != self.sheets.borrow().sig {
+            let mut full = Sheets::default();
+            for (root, _) in &self.capture.roots {
+                styles.sheets(root, &mut full, true);
+            }
+            *self.sheets.borrow_mut() = full;
         }
         let mut env = sheets.sig;
         let mut view_env = 0u64;
@@ -503,9 +511,6 @@ impl Cache {
         }
         for (custom, _) in &self.capture.customs {
             mix(custom.matches(":defined").unwrap_or(false) as u64);
-        }
-        if *self.sheets.borrow() != sheets {
-            *self.sheets.borrow_mut() = sheets;
         }
         let visual = !self.visual.get()
             && !animating

@@ -489,16 +489,17 @@ impl StyleScan {
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
     pub(super) fn scan(&self, root: &Node) -> u8 {
         let mut bits = 0;
-        self.each(root, |b, _, _| bits |= b & (PSEUDO | VISIBILITY));
+        self.each(root, false, |b, _, _| bits |= b & (PSEUDO | VISIBILITY));
         bits
     }
 
     /// Adds the sheets of `root` to `into` (see [`Sheets`]); returns what [`StyleScan::scan`]
-    /// would, from the same reads.
-    pub fn sheets(&self, root: &Node, into: &mut Sheets) -> u8 {
+    /// would, from the same reads. Without `attrs`, `data_attrs` is left alone: the caller
+    /// needs it only when the signature changed.
+    pub fn sheets(&self, root: &Node, into: &mut Sheets, attrs: bool) -> u8 {
         let mut sig = into.sig;
         let mut all = 0;
-        self.each(root, |bits, count, attrs| {
+        self.each(root, attrs, |bits, count, attrs| {
             all |= bits & (PSEUDO | VISIBILITY);
             sig = sig
                 .rotate_left(7)
@@ -517,22 +518,23 @@ impl StyleScan {
         all
     }
 
-    /// Calls `f(bits, rule count + disabled flag, data attributes)` for each sheet of `root`.
-    fn each(&self, root: &Node, mut f: impl FnMut(u8, u64, &str)) {
+    /// Calls `f(bits, rule count + disabled flag, data attributes)` for each sheet of `root`
+    /// (the attributes only with `attrs`, else `""`).
+    fn each(&self, root: &Node, attrs: bool, mut f: impl FnMut(u8, u64, &str)) {
         let f = &mut f;
         let sheets = js::style_sheets(root);
         for i in 0..sheets.list_length() {
-            self.sheet(&sheets.list_item(i), f);
+            self.sheet(&sheets.list_item(i), attrs, f);
         }
         let adopted = js::adopted_style_sheets(root);
         if let Some(array) = adopted.dyn_ref::<js_sys::Array>() {
             for sheet in array.iter() {
-                self.sheet(&sheet, f);
+                self.sheet(&sheet, attrs, f);
             }
         }
     }
 
-    fn sheet(&self, sheet: &JsValue, f: &mut dyn FnMut(u8, u64, &str)) {
+    fn sheet(&self, sheet: &JsValue, want_attrs: bool, f: &mut dyn FnMut(u8, u64, &str)) {
         let Ok(obj) = sheet.clone().dyn_into::<Object>() else {
             return;
         };
@@ -551,7 +553,11 @@ impl StyleScan {
         if let Some(entry) = cached.dyn_ref::<js_sys::Array>() {
             if entry.get(0).as_f64() == Some(n as f64) {
                 let bits = entry.get(1).as_f64().unwrap_or(ALL as f64) as u8;
-                let attrs = entry.get(2).as_string().unwrap_or_default();
+                let attrs = if want_attrs {
+                    entry.get(2).as_string().unwrap_or_default()
+                } else {
+                    String::new()
+                };
                 f(bits, count, &attrs);
                 return;
             }
@@ -564,7 +570,7 @@ impl StyleScan {
             if text.starts_with("@import") {
                 // The imported sheet's rules are not in this text: read them (once loaded).
                 match js::imported_sheet(&rule) {
-                    Some(inner) => self.sheet(&inner, &mut |b, _, a: &str| {
+                    Some(inner) => self.sheet(&inner, true, &mut |b, _, a: &str| {
                         bits |= b;
                         for name in a.split(' ').filter(|x| !x.is_empty()) {
                             data_attrs_of(name, &mut attrs);
