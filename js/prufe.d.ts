@@ -88,9 +88,13 @@ declare namespace Prufe {
     level?: number;
     /** A closed shadow root or a cross-origin frame whose inside cannot be read. */
     opaque?: boolean;
+    /** The element or an ancestor has `aria-busy="true"`. */
+    busy?: boolean;
+    /** A role-less element that acts as a control, observed as a named `generic`. */
+    clickable?: boolean;
   }
 
-  type TextKind = 'paragraph' | 'status' | 'alert' | 'log' | 'watch' | 'other';
+  type TextKind = 'paragraph' | 'status' | 'alert' | 'log' | 'watch' | 'other' | 'plain';
 
   /** Observable running text: paragraphs, live regions, `data-ap-watch` elements. */
   interface Text {

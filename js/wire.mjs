@@ -50,7 +50,7 @@ export function decodeSnapshot(text) {
   const out = elements.map((/** @type {any[]} */ r) => {
     if (!Array.isArray(r) || r.length < 5 || r.length > 11) throw invalid('element row');
     const f = r[4];
-    if (!Number.isInteger(f) || f < 0 || f >= 1 << 14) throw invalid(`flags ${f}`);
+    if (!Number.isInteger(f) || f < 0 || f >= 1 << 16) throw invalid(`flags ${f}`);
     const ref = typeof r[0] === 'number' ? `e${r[0]}-${tag}` : r[0];
     if (typeof ref !== 'string' || typeof r[2] !== 'string') throw invalid('ref or name');
     const selected = BOOL[(f >> 10) & 3];
@@ -80,6 +80,8 @@ export function decodeSnapshot(text) {
       e.level = r[9];
     }
     if (f & 32) e.opaque = true;
+    if (f & (1 << 14)) e.busy = true;
+    if (f & (1 << 15)) e.clickable = true;
     return e;
   });
   const outTexts = texts.map((/** @type {any[]} */ t) => {

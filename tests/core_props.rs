@@ -119,6 +119,8 @@ fn element() -> impl Strategy<Value = Element> {
                 sensitive,
                 level: None,
                 opaque: false,
+                busy: false,
+                clickable: false,
             }
         },
     )
@@ -128,7 +130,7 @@ fn text() -> impl Strategy<Value = Text> {
     (
         prop::sample::select(vec!["Saved", "Cuenta eliminada", "10:00", "10:01"]),
         region(),
-        prop::sample::select(vec![TextKind::Status, TextKind::Paragraph]),
+        prop::sample::select(vec![TextKind::Status, TextKind::Paragraph, TextKind::Plain]),
     )
         .prop_map(|(t, region, kind)| Text {
             kind,

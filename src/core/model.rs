@@ -259,6 +259,14 @@ pub struct Element {
     /// A closed shadow root or cross-origin frame whose inside cannot be read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opaque: bool,
+    /// The element or one of its ancestors says it is being updated (`aria-busy="true"`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub busy: bool,
+    /// SPEC DIFFERENCE: a role-less element that acts as a control (a click handler,
+    /// `onclick`, `cursor: pointer` of its own, a `tabindex`), observed as a `generic` named
+    /// from its content so it can be a target.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clickable: bool,
 }
 
 impl Element {
@@ -282,9 +290,13 @@ pub enum TextKind {
     Log,
     Watch,
     Other,
+    /// Any other visible text run (a `div`, `span` or table cell that shows a total, a score,
+    /// "Saved").
+    Plain,
 }
 
-/// Observable running text: paragraphs, live regions, `data-ap-watch` elements.
+/// Observable running text: paragraphs, live regions, `data-ap-watch` elements, and every
+/// other visible text run (`TextKind::Plain`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Text {

@@ -537,7 +537,8 @@ const ELEMENT_KEYS: &[&str] = &[
     "sensitive",
 ];
 /// The keys `Element` serialises only when set.
-const ELEMENT_OPTIONAL_KEYS: &[&str] = &["text", "valueHash", "level", "opaque"];
+const ELEMENT_OPTIONAL_KEYS: &[&str] =
+    &["text", "valueHash", "level", "opaque", "busy", "clickable"];
 
 /// Reads an observation in the Snapshot wire form, checking every key and type.
 pub fn snapshot_from_value(value: &Value) -> Result<Snapshot> {
@@ -683,6 +684,14 @@ fn element_from_value(value: &Value, i: usize) -> Result<Element> {
             None => false,
             Some(v) => state(v, &path, "opaque")?,
         },
+        busy: match obj.get("busy") {
+            None => false,
+            Some(v) => state(v, &path, "busy")?,
+        },
+        clickable: match obj.get("clickable") {
+            None => false,
+            Some(v) => state(v, &path, "clickable")?,
+        },
     })
 }
 
@@ -695,7 +704,7 @@ fn text_from_value(value: &Value, i: usize) -> Result<Text> {
             Error::new(
                 ErrorCode::InvalidText,
                 format!(
-                    "{path}.kind {:?} is not one of paragraph, status, alert, log, watch, other",
+                    "{path}.kind {:?} is not one of paragraph, status, alert, log, watch, other, plain",
                     cap(kind_text, 40)
                 ),
             )

@@ -15,7 +15,7 @@
 //! - `role`, `region` and `frame` are indexes into `strings` (`strings[0]` is `""`);
 //! - `flags`: bit 0 disabled, 1 visible, 2 inViewport, 3 focused, 4 sensitive, 5 opaque;
 //!   bits 6–7 checked and 8–9 pressed (0 null, 1 false, 2 true, 3 mixed); bits 10–11
-//!   selected and 12–13 expanded (0 null, 1 false, 2 true);
+//!   selected and 12–13 expanded (0 null, 1 false, 2 true); bit 14 busy, 15 clickable;
 //! - trailing fields at their default (frame `""`, nulls) are left out.
 //!
 //! [`decode`] gives back exactly the snapshot [`encode`] was given (`js/wire.mjs` does the
@@ -40,6 +40,8 @@ const CHECKED: u32 = 6;
 const PRESSED: u32 = 8;
 const SELECTED: u32 = 10;
 const EXPANDED: u32 = 12;
+const BUSY: u64 = 1 << 14;
+const CLICKABLE: u64 = 1 << 15;
 
 fn tristate_bits(t: Option<Tristate>) -> u64 {
     match t {
@@ -167,7 +169,9 @@ pub fn encode(s: &Snapshot) -> String {
             | (tristate_bits(e.checked) << CHECKED)
             | (tristate_bits(e.pressed) << PRESSED)
             | (bool_bits(e.selected) << SELECTED)
-            | (bool_bits(e.expanded) << EXPANDED);
+            | (bool_bits(e.expanded) << EXPANDED)
+            | (e.busy as u64 * BUSY)
+            | (e.clickable as u64 * CLICKABLE);
         push_num(&mut rows, flags);
         // The optional tail, cut after its last non-default field.
         let frame = strings.of(&e.frame) as u64;
@@ -243,6 +247,7 @@ fn text_kind(k: TextKind) -> &'static str {
         TextKind::Log => "log",
         TextKind::Watch => "watch",
         TextKind::Other => "other",
+        TextKind::Plain => "plain",
     }
 }
 
@@ -306,7 +311,7 @@ pub fn decode(text: &str) -> Result<Snapshot> {
         let region = string(index(&row[3])?)?.to_owned();
         let flags = row[4]
             .as_u64()
-            .filter(|f| *f < 1 << 14)
+            .filter(|f| *f < 1 << 16)
             .ok_or_else(|| invalid(format!("flags {}", row[4])))?;
         let frame = match row.get(5) {
             None => String::new(),
@@ -341,6 +346,8 @@ pub fn decode(text: &str) -> Result<Snapshot> {
             sensitive: flags & SENSITIVE != 0,
             level,
             opaque: flags & OPAQUE != 0,
+            busy: flags & BUSY != 0,
+            clickable: flags & CLICKABLE != 0,
         });
     }
     let mut texts = Vec::with_capacity(w.texts.len());
