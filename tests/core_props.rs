@@ -295,6 +295,7 @@ fn action_on(before: &Snapshot) -> impl Strategy<Value = Action> {
             value_hash,
             option,
             intent,
+            key: None,
         })
 }
 
@@ -451,7 +452,7 @@ proptest! {
         stable in any::<bool>(),
         opts in options(),
     ) {
-        let judge_opts = JudgeOptions { stable, regions: opts.regions.clone(), ignore_regions: opts.ignore_regions.clone() };
+        let judge_opts = JudgeOptions { stable, regions: opts.regions.clone(), ignore_regions: opts.ignore_regions.clone(), ..Default::default() };
         let first = judge(&action, &a, &b, &judge_opts);
         let second = judge(&action, &a, &b, &judge_opts);
         prop_assert_eq!(&first, &second);

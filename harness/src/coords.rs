@@ -861,11 +861,13 @@ impl Executor {
             value_hash: None,
             option: None,
             intent: intent.map(str::to_owned),
+            key: None,
         };
         let opts = JudgeOptions {
             stable,
             regions: v.options().regions.clone(),
             ignore_regions: v.options().ignore_regions.clone(),
+            ..Default::default()
         };
         let j = judge::judge(&action, &before.snapshot, &after.snapshot, &opts)?;
         let mut diff = j.diff;

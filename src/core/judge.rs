@@ -35,6 +35,7 @@
 //! effects elsewhere ("Cart total 19.99" next to a "Cart" button) from being pinned on them;
 //! a wrong click that lands on another role or region is left AMBIGUOUS, not MISMATCH.
 
+use super::background::Background;
 use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
 use super::error::{Error, ErrorCode, Result};
 use super::identity::{describe_element, Identity};
@@ -122,6 +123,10 @@ pub struct Action {
     /// What the caller means to happen, in words, in any language.
     #[serde(default)]
     pub intent: Option<String>,
+    /// The key a `press` sent (`Enter`, `Escape`, `Tab`, `Control+a`), named as the
+    /// `KeyboardEvent.key` values are.
+    #[serde(default)]
+    pub key: Option<String>,
 }
 
 impl fmt::Debug for Action {
@@ -134,6 +139,7 @@ impl fmt::Debug for Action {
             .field("value_hash", &self.value_hash)
             .field("option", &self.option)
             .field("intent", &self.intent)
+            .field("key", &self.key)
             .finish()
     }
 }
@@ -149,6 +155,8 @@ pub struct JudgeOptions {
     pub regions: Vec<String>,
     /// Ignore changes in these regions (a ticker, a clock).
     pub ignore_regions: Vec<String>,
+    /// What the page was changing by itself before the action (seen while settling).
+    pub background: Background,
 }
 
 impl Default for JudgeOptions {
@@ -157,6 +165,7 @@ impl Default for JudgeOptions {
             stable: true,
             regions: Vec::new(),
             ignore_regions: Vec::new(),
+            background: Background::default(),
         }
     }
 }
@@ -1206,6 +1215,7 @@ mod tests {
             value_hash: None,
             option: None,
             intent: None,
+            key: None,
         }
     }
 

@@ -2,6 +2,8 @@
 //! this module is the proof, since web-sys is a wasm32-only dependency.
 
 pub mod api;
+pub mod background;
+pub mod busy;
 pub mod diff;
 pub mod error;
 pub mod fingerprint;
