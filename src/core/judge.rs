@@ -36,6 +36,8 @@
 //! a wrong click that lands on another role or region is left AMBIGUOUS, not MISMATCH.
 
 use super::background::Background;
+use super::busy::busy;
+use super::claims::{self, Claims};
 use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
 use super::error::{Error, ErrorCode, Result};
 use super::identity::{describe_element, Identity};
@@ -44,6 +46,7 @@ use super::model::{limits, Element, Role, Snapshot, Text, Tristate, REDACTED};
 use super::text;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A candidate's name explains an effect when the effect carries at least this share of the
@@ -241,25 +244,74 @@ pub fn judge(
         ignore_regions: opts.ignore_regions.clone(),
     };
     let diff = diff(before, after, &diff_opts);
-    let intent = action
+    let sentence = action
         .intent
         .as_deref()
-        .map(|s| Intent::parse(&text::cap(s, MAX_INTENT_CHARS)));
-    let finding = Judge {
+        .map(|s| text::cap(s, MAX_INTENT_CHARS));
+    let intent = sentence.as_deref().map(Intent::parse);
+    let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
+    let judged = without_background(&diff, &opts.background, target);
+    let still_busy = busy(before, after);
+    let mut finding = Judge {
         action,
         before,
         after,
-        diff: &diff,
-        stable: opts.stable,
+        diff: &judged,
+        stable: opts.stable && still_busy.is_none(),
+        background_only: !diff.empty && judged.empty,
         intent: intent.as_ref(),
+        claims: &claims,
     }
     .run(target);
+    if let Some(why) = still_busy {
+        if finding.verdict != VerdictKind::Mismatch {
+            finding = ambiguous(format!(
+                "the page is still busy: {why} ({})",
+                finding.reason
+            ));
+        }
+    }
     Ok(Verdict {
         verdict: finding.verdict,
         reason: finding.reason,
         attributed_to: finding.attributed_to,
         diff,
     })
+}
+
+/// `d` less the changes in slots the page was already changing by itself (a change of the
+/// target itself is always kept): borrowed when there are none.
+fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>) -> Cow<'d, Diff> {
+    if bg.is_empty() || d.empty {
+        return Cow::Borrowed(d);
+    }
+    let is_target =
+        |e: &Element| target.is_some_and(|t| same_ref(e, t) || Identity::of(e) == Identity::of(t));
+    let element = |e: &Element| !is_target(e) && bg.has_element(&e.frame, &e.region, e.role);
+    let text = |t: &Text| bg.has_text(&t.frame, &t.region, t.kind);
+    let any = d.appeared.iter().chain(&d.disappeared).any(element)
+        || d.changed.iter().any(|c| element(&c.after))
+        || d.moved
+            .iter()
+            .any(|m| element(&m.after) && element(&m.before))
+        || d.texts_appeared
+            .iter()
+            .chain(&d.texts_disappeared)
+            .any(text);
+    if !any {
+        return Cow::Borrowed(d);
+    }
+    let mut kept = d.clone();
+    kept.appeared.retain(|e| !element(e));
+    kept.disappeared.retain(|e| !element(e));
+    kept.changed.retain(|c| !element(&c.after));
+    kept.moved
+        .retain(|m| !(element(&m.after) && element(&m.before)));
+    kept.texts_appeared.retain(|t| !text(t));
+    kept.texts_disappeared.retain(|t| !text(t));
+    kept.lines = kept.describe();
+    kept.empty = kept.is_empty();
+    Cow::Owned(kept)
 }
 
 struct Finding {
@@ -383,6 +435,52 @@ impl<'d> Effect<'d> {
         }
     }
 
+    /// The stems of the label's content words, in order.
+    fn stems(&self) -> Vec<String> {
+        claims::stems(self.label())
+    }
+
+    /// The region the effect is seen in (after a move, the new one).
+    fn region(&self) -> &'d str {
+        match *self {
+            Effect::Appeared(e) | Effect::Disappeared(e) => &e.region,
+            Effect::Changed(c) => &c.after.region,
+            Effect::Moved(m) => &m.after.region,
+            Effect::TextAppeared(t) | Effect::TextDisappeared(t) => &t.region,
+        }
+    }
+
+    /// Like effects share this key, for counting: direction, role (or text), region, and
+    /// the label except for rows, which are counted however they are labelled.
+    fn kind_key(&self) -> (u8, Option<Role>, &'d str, &'d str) {
+        let (direction, role) = match *self {
+            Effect::Appeared(e) => (0, Some(e.role)),
+            Effect::Disappeared(e) => (1, Some(e.role)),
+            Effect::Changed(c) => (2, Some(c.after.role)),
+            Effect::Moved(m) => (3, Some(m.after.role)),
+            Effect::TextAppeared(_) => (0, None),
+            Effect::TextDisappeared(_) => (1, None),
+        };
+        let row = matches!(
+            role,
+            Some(Role::Listitem | Role::Row | Role::Article | Role::Option | Role::Treeitem)
+        );
+        let label = if row { "" } else { self.label() };
+        (direction, role, self.region(), label)
+    }
+
+    /// A message of failure that appeared: a text, or an alert or status element.
+    fn is_failure_message(&self) -> bool {
+        let alerting = |r: Role| matches!(r, Role::Alert | Role::Alertdialog | Role::Status);
+        let shown = match *self {
+            Effect::TextAppeared(_) => true,
+            Effect::Appeared(e) => alerting(e.role),
+            Effect::Changed(c) => alerting(c.after.role) && self.is_appearance(),
+            _ => false,
+        };
+        shown && claims::is_failure(self.label())
+    }
+
     /// Does the effect change an element's own state (or place)?
     fn is_own_state(&self) -> bool {
         match *self {
@@ -428,6 +526,71 @@ fn is_own_field(f: Field) -> bool {
         f,
         Field::Checked | Field::Pressed | Field::Selected | Field::Expanded | Field::Value
     )
+}
+
+/// The terms of the titles in a region path (`dialog[Delete account?]`, `form[Checkout]`):
+/// words of a container, which name no control inside it.
+fn title_terms(region: &str) -> Terms {
+    let mut titles = String::new();
+    for segment in region.split('/') {
+        if let (Some(open), true) = (segment.find('['), segment.ends_with(']')) {
+            titles.push_str(&segment[open + 1..segment.len() - 1]);
+            titles.push(' ');
+        }
+    }
+    Terms::of(&titles)
+}
+
+/// The region path up to and including its form (`form[Checkout]`, `main/form[Login]`).
+fn form_region(region: &str) -> Option<String> {
+    let segments: Vec<&str> = region.split('/').collect();
+    let at = segments
+        .iter()
+        .position(|s| *s == "form" || s.starts_with("form["))?;
+    Some(segments[..=at].join("/"))
+}
+
+/// Roles that pop up over the page and close again.
+fn is_popup(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Dialog | Role::Alertdialog | Role::Listbox | Role::Menu | Role::Tooltip
+    )
+}
+
+/// A value that keeps every typed character in order and adds only formatting (spaces,
+/// `()-./,+'` and the like): the requested value as the page shows it.
+pub fn is_formatted(typed: &str, shown: &str) -> bool {
+    // Characters a page inserts to format a phone number, a card number, an amount or a
+    // date; apostrophes and narrow spaces are thousand separators in some locales.
+    const FORMATTING: &[char] = &[
+        ' ', '(', ')', '-', '.', '/', ',', '+', '\'', '\u{2019}', '\u{a0}', '\u{202f}', '\u{2009}',
+    ];
+    let typed: Vec<char> = typed.trim().chars().collect();
+    if typed.is_empty() {
+        return false;
+    }
+    let mut at = 0;
+    for c in shown.trim().chars() {
+        if at < typed.len() && c == typed[at] {
+            at += 1;
+        } else if !FORMATTING.contains(&c) {
+            return false;
+        }
+    }
+    at == typed.len()
+}
+
+/// A popup closed: a control collapsed, or a popup disappeared or was hidden.
+fn closes_popup(e: &Effect) -> bool {
+    match *e {
+        Effect::Changed(c) => {
+            (c.has(Field::Expanded) && c.after.expanded == Some(false))
+                || (c.has(Field::Visible) && !c.after.visible && is_popup(c.after.role))
+        }
+        Effect::Disappeared(el) => is_popup(el.role),
+        _ => false,
+    }
 }
 
 fn same_ref(e: &Element, target: &Element) -> bool {
@@ -579,13 +742,30 @@ struct Judge<'a> {
     after: &'a Snapshot,
     diff: &'a Diff,
     stable: bool,
+    /// Something changed, but only in slots the page was already changing by itself.
+    background_only: bool,
     intent: Option<&'a Intent>,
+    claims: &'a Claims,
+}
+
+/// What the claims of an intent come to against the effects.
+enum Check<'d> {
+    /// Every claim holds; the best explained effect.
+    Holds(Effect<'d>),
+    /// The diff proves a claim wrong.
+    Contradicted(Finding),
+    /// The object is there but a claim is neither supported nor contradicted.
+    Open(String),
+    /// No effect carries the object.
+    NoObject,
 }
 
 /// The outcome of comparing a field's value with what the action asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ValueCheck {
     Equal,
+    /// Equal up to the formatting the page added.
+    Formatted,
     Differs,
     /// Nothing was requested.
     NoRequest,
@@ -596,6 +776,16 @@ enum ValueCheck {
 impl<'a> Judge<'a> {
     fn run(&self, target: Option<&'a Element>) -> Finding {
         let kind = self.action.kind;
+        if kind == ActionKind::Press && self.action.intent.is_none() {
+            if let Some(f) = self.key_effect(target) {
+                return f;
+            }
+        }
+        if let (ActionKind::Drag, Some(t)) = (kind, target) {
+            if let Some(f) = self.reordered(t) {
+                return f;
+            }
+        }
         match (kind, target) {
             (ActionKind::Fill, Some(t)) => self.fill(t),
             (ActionKind::Check, Some(t)) => self.toggle(t, true),
@@ -622,6 +812,118 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// What the key of a press is meant to do, when it did it: Escape closes a popup (a
+    /// dialog, listbox, menu or tooltip, or a control that was expanded), Enter submits the
+    /// focused form or picks the active option, Tab and Shift+Tab move focus. A failure
+    /// message next to it makes it AMBIGUOUS.
+    fn key_effect(&self, target: Option<&'a Element>) -> Option<Finding> {
+        let key = self.action.key.as_deref()?;
+        let base = key.rsplit('+').next().unwrap_or(key);
+        let effects = Effect::all(self.diff);
+        let found = match base {
+            "Escape" | "Esc" => effects
+                .iter()
+                .find(|e| closes_popup(e))
+                .map(|e| format!("{key} closed a popup: {}", e.line())),
+            "Enter" => self.enter_effect(&effects, target),
+            "Tab" => {
+                let f = self.focus_moved()?;
+                return Some(Finding {
+                    reason: format!("{key}: {}", f.reason),
+                    ..f
+                });
+            }
+            _ => None,
+        }?;
+        if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+            return Some(ambiguous(format!(
+                "{found}, but a failure message appeared: {}",
+                e.line()
+            )));
+        }
+        Some(matched(found, target))
+    }
+
+    /// Enter: an option picked (selected, a combo box's value, its listbox closing), or the
+    /// focused form submitted (effects in its region, or the form going away).
+    fn enter_effect(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<String> {
+        let picked = effects.iter().find(|e| match *e {
+            Effect::Changed(c) => {
+                (c.has(Field::Selected) && c.after.selected == Some(true))
+                    || (c.after.role == Role::Combobox && c.has(Field::Value))
+            }
+            _ => false,
+        });
+        if let Some(e) = picked {
+            return Some(format!("Enter picked the active option: {}", e.line()));
+        }
+        let focused = target.or_else(|| self.before.elements.iter().find(|e| e.focused));
+        if let Some(form) = focused.and_then(|f| form_region(&f.region)) {
+            if let Some(e) = effects
+                .iter()
+                .find(|e| diff::region_matches(e.region(), &form))
+            {
+                return Some(format!("Enter submitted {form}: {}", e.line()));
+            }
+        }
+        effects
+            .iter()
+            .find(|e| {
+                closes_popup(e)
+                    && matches!(
+                        e.element().map(|el| el.role),
+                        Some(Role::Listbox | Role::Combobox)
+                    )
+            })
+            .map(|e| format!("Enter closed the list, picking its option: {}", e.line()))
+    }
+
+    /// A drag that reorders a list leaves the multiset diff empty; the target's position
+    /// among the items of its role and region says whether it moved.
+    fn reordered(&self, t: &'a Element) -> Option<Finding> {
+        if self.own_change(t).is_some() {
+            return None;
+        }
+        let position = |s: &'a Snapshot| -> Option<usize> {
+            let items: Vec<&Element> = s
+                .elements
+                .iter()
+                .filter(|e| e.role == t.role && e.region == t.region && e.frame == t.frame)
+                .collect();
+            items
+                .iter()
+                .position(|e| same_ref(e, t))
+                .or_else(|| {
+                    items
+                        .iter()
+                        .position(|e| Identity::of(e) == Identity::of(t))
+                })
+                .map(|at| at + 1)
+        };
+        let (from, to) = (position(self.before)?, position(self.after)?);
+        if from == to {
+            return None;
+        }
+        let region = if t.region.is_empty() {
+            "document"
+        } else {
+            &t.region
+        };
+        let reason = format!(
+            "moved {}[{}] from position {from} to {to} in {region}",
+            t.role.as_str(),
+            t.label()
+        );
+        let context = Terms::of(&format!("{} {region}", role_words(t.role)));
+        Some(match self.intent {
+            None => matched(reason, Some(t)),
+            Some(i) if i.score(&Terms::of(t.label()), &context) > 0.0 => {
+                matched(format!("{reason}, as the intent says"), Some(t))
+            }
+            Some(_) => ambiguous(format!("{reason}, but the intent does not explain it")),
+        })
+    }
+
     /// A key press whose only effect is moving focus (Tab, arrow keys in a group): focus is
     /// not part of the diff, so it is read from the two snapshots directly.
     fn focus_moved(&self) -> Option<Finding> {
@@ -643,6 +945,11 @@ impl<'a> Judge<'a> {
 
     /// Nothing (relevant) changed: proof of failure on a settled page, nothing on a busy one.
     fn no_effect(&self, what: &str) -> Finding {
+        if self.background_only {
+            return ambiguous(format!(
+                "no effect yet: {what} outside the slots it was already changing by itself, where the action's effect may also land"
+            ));
+        }
         if self.stable {
             mismatch(format!("no effect: {what}"), None)
         } else {
@@ -696,8 +1003,19 @@ impl<'a> Judge<'a> {
         self.target_move(t).map(diff::line_moved)
     }
 
-    /// Attributes `effects` by the names they carry (see the module docs).
-    fn named<'s>(&self, candidates: &Candidates<'s>, effects: &[Effect<'a>]) -> Named<'a, 's> {
+    /// Attributes `effects` by the names they carry (see the module docs), and collects the
+    /// effects on a variant of the target's name ("Shirt L" for "Remove Shirt M"), which are
+    /// nobody's by name.
+    fn named<'s>(
+        &self,
+        candidates: &Candidates<'s>,
+        effects: &[Effect<'a>],
+    ) -> (Named<'a, 's>, Vec<Effect<'a>>) {
+        let target_element = candidates.members[0];
+        let title = title_terms(&target_element.region);
+        let target_stems = claims::stems(target_element.label());
+        let target_terms = Terms::of(target_element.label());
+        let mut variants: Vec<Effect<'a>> = Vec::new();
         let mut target: Option<Effect<'a>> = None;
         let mut neighbours: Vec<(usize, usize, Effect<'a>)> = Vec::new();
         let mut credit = |m: usize, effect: Effect<'a>| {
@@ -717,8 +1035,19 @@ impl<'a> Judge<'a> {
                 Some(m) if effect.is_own_state() => credit(m, effect),
                 Some(_) => {}
                 None => {
-                    if let Some(m) = candidates.carried_by(&Terms::of(effect.label())) {
-                        credit(m, effect);
+                    let label = Terms::of(effect.label());
+                    let variant =
+                        || claims::is_variant(&target_stems, &effect.stems(), &target_terms);
+                    match candidates.carried_by(&label) {
+                        // A word of the target's container (a dialog's title) names no
+                        // neighbour: the evidence must name it more specifically.
+                        Some(m)
+                            if m > 0
+                                && !title.is_empty()
+                                && candidates.carried_by(&label.without(&title)) != Some(m) => {}
+                        Some(0) | None if variant() => variants.push(effect),
+                        Some(m) => credit(m, effect),
+                        None => {}
                     }
                 }
             }
@@ -728,7 +1057,7 @@ impl<'a> Judge<'a> {
             .iter()
             .enumerate()
             .max_by_key(|&(i, &(_, count, _))| (count, std::cmp::Reverse(i)));
-        match (target, top) {
+        let named = match (target, top) {
             (None, None) => Named::Nobody,
             (Some(t), None) => Named::Target(t),
             (None, Some((_, &(m, _, e)))) => Named::Neighbour(candidates.members[m], e),
@@ -737,25 +1066,177 @@ impl<'a> Judge<'a> {
                 neighbour: candidates.members[m],
                 effect: e,
             },
+        };
+        (named, variants)
+    }
+
+    /// The intent's verdict on `effects`: MATCH when every claim holds, MISMATCH when the
+    /// diff contradicts one, AMBIGUOUS when one is open; `None` when no effect carries the
+    /// object (or there is no usable intent).
+    fn by_intent(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<Finding> {
+        match self.check_claims(effects, target) {
+            Check::Holds(e) => Some(matched(
+                format!("the intent explains the effect: {}", e.line()),
+                target,
+            )),
+            Check::Contradicted(f) => Some(f),
+            Check::Open(why) => Some(ambiguous(why)),
+            Check::NoObject => None,
         }
     }
 
-    /// The intent's best explained effect, as a MATCH.
-    fn by_intent(&self, effects: &[Effect<'a>], target: Option<&Element>) -> Option<Finding> {
-        let intent = self.intent.filter(|i| i.is_usable())?;
-        let mut best: Option<(f32, Effect)> = None;
-        for &effect in effects {
-            let score = intent.score(&Terms::of(effect.label()), &Terms::of(&effect.context()));
-            if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, effect));
+    /// Does `before` or `after` show `phrase` (stems in order) in a label or text? Only a
+    /// phrase the page shows names a thing that can have variants.
+    fn page_shows(&self, phrase: &[String]) -> bool {
+        [self.before, self.after].iter().any(|s| {
+            s.elements
+                .iter()
+                .any(|e| claims::holds(&claims::stems(e.label()), phrase))
+                || s.texts
+                    .iter()
+                    .any(|t| claims::holds(&claims::stems(&t.text), phrase))
+        })
+    }
+
+    /// Holds the intent's claims (`claims` module) against `effects`.
+    fn check_claims(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Check<'a> {
+        let Some(intent) = self.intent.filter(|i| i.is_usable()) else {
+            return Check::NoObject;
+        };
+        let claims = self.claims;
+        if claims.positive {
+            if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+                return Check::Contradicted(mismatch(
+                    format!(
+                        "the intent expects success, but a failure message appeared: {}",
+                        e.line()
+                    ),
+                    target,
+                ));
             }
         }
-        best.map(|(_, e)| {
-            matched(
-                format!("the intent explains the effect: {}", e.line()),
-                target,
-            )
-        })
+        let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
+        let mut variants: Vec<Effect<'a>> = Vec::new();
+        for &e in effects {
+            let stems = e.stems();
+            let is_variant = claims
+                .phrases
+                .iter()
+                .any(|p| claims::is_variant(p, &stems, intent.terms()) && self.page_shows(p));
+            if is_variant {
+                variants.push(e);
+                continue;
+            }
+            let label = Terms::of(e.label());
+            let score = intent.score(&label, &Terms::of(&e.context()));
+            let carries =
+                !claims.object.is_empty() && claims.object.iter().all(|t| label.matches(t));
+            if score > 0.0 || carries {
+                support.push((score, e));
+            }
+        }
+        let Some(&(_, best)) = support.iter().reduce(|a, b| if b.0 > a.0 { b } else { a }) else {
+            return match variants.first() {
+                Some(v) => Check::Contradicted(mismatch(
+                    format!(
+                        "the effect is on a variant of what the intent names, not on it: {}",
+                        v.line()
+                    ),
+                    v.element().or(target),
+                )),
+                None => Check::NoObject,
+            };
+        };
+        let same_kind = |a: &Effect, b: &Effect| {
+            let (ka, kb) = (a.kind_key(), b.kind_key());
+            (ka.0, ka.1) == (kb.0, kb.1)
+        };
+        if let Some(v) = variants
+            .iter()
+            .find(|v| v.element().is_some() && support.iter().any(|(_, s)| same_kind(s, v)))
+        {
+            return Check::Contradicted(mismatch(
+                format!(
+                    "the effect is on what the intent names and also on a variant of it: {}",
+                    v.line()
+                ),
+                v.element(),
+            ));
+        }
+        if !claims.containers.is_empty() {
+            let named_in =
+                |e: &Effect| claims::containers_in(&format!("{} {}", e.region(), e.label()));
+            let wanted = |c: &&str| claims.containers.contains(c);
+            let want = claims.containers.join(" or ");
+            if !support.iter().any(|(_, e)| named_in(e).iter().any(wanted)) {
+                let elsewhere = support.iter().find_map(|(_, e)| {
+                    named_in(e).into_iter().find(|c| !wanted(c)).map(|c| (e, c))
+                });
+                return match elsewhere {
+                    Some((e, other)) => Check::Contradicted(mismatch(
+                        format!(
+                            "the intent names the {want}, but the effect is in the {other}: {}",
+                            e.line()
+                        ),
+                        target,
+                    )),
+                    None => Check::Open(format!(
+                        "the intent names the {want}, but no effect it explains is in one ({})",
+                        best.line()
+                    )),
+                };
+            }
+        }
+        if let Some(count) = &claims.count {
+            let mut groups: FxHashMap<_, u32> = FxHashMap::default();
+            for (_, e) in &support {
+                *groups.entry(e.kind_key()).or_default() += 1;
+            }
+            let most = groups.values().copied().max().unwrap_or(0);
+            let shown = support
+                .iter()
+                .any(|(_, e)| claims::shows_count(e.label(), count));
+            if most != count.n && !shown {
+                let e = support
+                    .iter()
+                    .map(|(_, e)| e)
+                    .find(|e| groups[&e.kind_key()] == most)
+                    .unwrap_or(&best);
+                return Check::Contradicted(mismatch(
+                    format!(
+                        "the intent claims {} ('{}'), but {most} like effects are seen: {}",
+                        count.n,
+                        count.word,
+                        e.line()
+                    ),
+                    target,
+                ));
+            }
+        }
+        Check::Holds(best)
+    }
+
+    /// A MATCH found by the target's own state or name also needs the intent, when one is
+    /// declared: both must hold.
+    fn with_intent(&self, found: Finding, effects: &[Effect<'a>], t: &'a Element) -> Finding {
+        let Some(intent) = self.intent else {
+            return found;
+        };
+        if !intent.is_usable() {
+            return ambiguous(format!(
+                "{}, but the intent is empty or negated, so it cannot be checked",
+                found.reason
+            ));
+        }
+        match self.check_claims(effects, Some(t)) {
+            Check::Holds(_) => matched(format!("{}, and the intent holds", found.reason), Some(t)),
+            Check::Contradicted(f) => f,
+            Check::Open(why) => ambiguous(format!("{}; yet {why}", found.reason)),
+            Check::NoObject => ambiguous(format!(
+                "{}, but the intent explains none of the effects",
+                found.reason
+            )),
+        }
     }
 
     fn unexplained(&self, effects: &[Effect<'a>], why: &str) -> Finding {
@@ -771,13 +1252,19 @@ impl<'a> Judge<'a> {
     /// Attribution by own state, then names, then intent.
     fn attribute(&self, t: &'a Element, effects: &[Effect<'a>]) -> Finding {
         if let Some(line) = self.own_change(t) {
-            return matched(format!("the target's own state changed: {line}"), Some(t));
+            let found = matched(format!("the target's own state changed: {line}"), Some(t));
+            return self.with_intent(found, effects, t);
         }
         let candidates = Candidates::new(t, self.before, self.after);
-        match self.named(&candidates, effects) {
-            Named::Target(e) => matched(
-                format!("the effect carries the target's name: {}", e.line()),
-                Some(t),
+        let (named, variants) = self.named(&candidates, effects);
+        match named {
+            Named::Target(e) => self.with_intent(
+                matched(
+                    format!("the effect carries the target's name: {}", e.line()),
+                    Some(t),
+                ),
+                effects,
+                t,
             ),
             Named::Neighbour(n, e) => mismatch(
                 format!(
@@ -797,9 +1284,19 @@ impl<'a> Judge<'a> {
                 describe_element(neighbour),
                 effect.line()
             )),
-            Named::Nobody => self.by_intent(effects, Some(t)).unwrap_or_else(|| {
-                self.unexplained(effects, "no element's name explains the effect")
-            }),
+            Named::Nobody => match variants.first() {
+                Some(v) => mismatch(
+                    format!(
+                        "the effect is on a variant of the target's name '{}', not on it: {}",
+                        t.label(),
+                        v.line()
+                    ),
+                    v.element(),
+                ),
+                None => self.by_intent(effects, Some(t)).unwrap_or_else(|| {
+                    self.unexplained(effects, "no element's name explains the effect")
+                }),
+            },
         }
     }
 
@@ -880,6 +1377,8 @@ impl<'a> Judge<'a> {
                     || (loose && text::normalize_key(got) == text::normalize_key(&capped));
                 if equal {
                     ValueCheck::Equal
+                } else if !loose && is_formatted(&capped, got) {
+                    ValueCheck::Formatted
                 } else {
                     ValueCheck::Differs
                 }
@@ -917,6 +1416,7 @@ impl<'a> Judge<'a> {
             let line = diff::line_changed(c);
             return match self.check_value(&c.after, t, wanted, false) {
                 ValueCheck::Equal => matched(format!("the target holds the requested value: {line}"), Some(t)),
+                ValueCheck::Formatted => matched(format!("the target holds the requested value as the page formats it: {line}"), Some(t)),
                 ValueCheck::NoRequest => matched(format!("the target's value changed (nothing to compare it with): {line}"), Some(t)),
                 ValueCheck::Differs => mismatch(format!("the target's value changed, but not to the requested one: {line}"), Some(t)),
                 ValueCheck::Unverifiable => ambiguous(format!(
@@ -924,10 +1424,12 @@ impl<'a> Judge<'a> {
                 )),
             };
         }
-        if self
-            .current(t)
-            .is_some_and(|e| self.check_value(e, t, wanted, false) == ValueCheck::Equal)
-        {
+        if self.current(t).is_some_and(|e| {
+            matches!(
+                self.check_value(e, t, wanted, false),
+                ValueCheck::Equal | ValueCheck::Formatted
+            )
+        }) {
             return matched(
                 "the target already held the requested value".to_owned(),
                 Some(t),
@@ -1008,7 +1510,7 @@ impl<'a> Judge<'a> {
         if let Some(c) = own {
             let line = diff::line_changed(c);
             return match self.check_value(&c.after, t, wanted, true) {
-                ValueCheck::Equal | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
+                ValueCheck::Equal | ValueCheck::Formatted | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
                 _ if chosen.iter().any(|o| is_wanted(o.after.label())) => {
                     matched(format!("the requested option is selected: {line}"), Some(t))
                 }
