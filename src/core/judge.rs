@@ -20,8 +20,23 @@
 //!   that neighbour. A candidate merely appearing or disappearing is no evidence: a
 //!   virtualised list scrolls its rows in and out. Target only: MATCH; neighbours only:
 //!   MISMATCH naming the most cited one; both: AMBIGUOUS.
-//! - **Intent.** When no name explains the effect, the caller's sentence of intent may
-//!   (`intent` module): MATCH; else AMBIGUOUS.
+//! - **Variants.** An effect whose label holds the target's full name with one
+//!   distinguishing word changed ("Remove Shirt L" for "Remove Shirt M") is nobody's by name;
+//!   when nothing else is attributed it is MISMATCH naming the variant.
+//! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
+//!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
+//! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
+//!   split into claims (`claims` module: object, container, count, polarity) and MATCH needs
+//!   all of them supported; a claim the diff contradicts is MISMATCH naming it, an open one
+//!   AMBIGUOUS. An intent only narrows: a MATCH by own state or name also needs every claim.
+//!
+//! Before anything, changes in slots the page was changing by itself (`background`) are
+//! dropped (only those changing is AMBIGUOUS "no effect yet"), and a page `busy` still
+//! working is never MATCH. A `press` with a key and no intent is MATCH when the key did its
+//! job (Escape closed a popup, Enter submitted the focused form or picked an option, Tab
+//! moved focus). A `drag` whose target kept its place in the diff is judged by its position
+//! among its list's items, since a reorder leaves the multiset diff empty. A `fill` shown
+//! with formatting only added ("(555) 123-4567" for "5551234567") holds the requested value.
 //!
 //! `press`, `upload`, `drag` and `goto` ask the intent first. `hover` weighs only what
 //! appeared (or was shown). `watch` has no target: the intent alone decides (MATCH or
@@ -36,7 +51,7 @@
 //! a wrong click that lands on another role or region is left AMBIGUOUS, not MISMATCH.
 
 use super::background::Background;
-use super::busy::busy;
+use super::busy::busy_where;
 use super::claims::{self, Claims};
 use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
 use super::error::{Error, ErrorCode, Result};
@@ -251,7 +266,9 @@ pub fn judge(
     let intent = sentence.as_deref().map(Intent::parse);
     let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
     let judged = without_background(&diff, &opts.background, target);
-    let still_busy = busy(before, after);
+    let still_busy = busy_where(before, after, |e| {
+        diff_opts.keeps(&e.region) && !opts.background.has_element(&e.frame, &e.region, e.role)
+    });
     let mut finding = Judge {
         action,
         before,
@@ -2491,13 +2508,27 @@ mod tests {
             .push(el("sp", Role::Progressbar, "Loading", "cart"));
         let mut recycled = quiet_spinner.clone();
         add_to_cart(&mut recycled, "Trousers L", 1);
+        let mut ticker_spins = honest.clone();
+        ticker_spins
+            .elements
+            .push(el("sp", Role::Progressbar, "Refreshing", "ticker"));
+        let mut polling = Background::default();
+        polling.observe(&s, &{
+            let mut a = s.clone();
+            a.elements
+                .push(el("sp", Role::Progressbar, "Refreshing", "ticker"));
+            a
+        });
         #[rustfmt::skip]
         run(vec![
             case("settled", click.clone(), s.clone(), honest).want(M, Some("Add Shirt M"), ""),
             case("a spinner appeared", click.clone(), s.clone(), spinning).want(A, None, "the page is still busy: progressbar[Loading] in cart is showing"),
             case("aria-busy", click.clone(), s.clone(), marked).want(A, None, "marked aria-busy"),
             case("busy, no effect yet", click.clone(), s.clone(), quiet_spinner).want(A, None, "still busy"),
-            case("busy, the diff proves a neighbour", click, s.clone(), recycled).want(X, Some("Add Trousers L"), "Trousers L"),
+            case("busy, the diff proves a neighbour", click.clone(), s.clone(), recycled).want(X, Some("Add Trousers L"), "Trousers L"),
+            case("a spinner in another region", click.clone(), s.clone(), ticker_spins.clone()).want(A, None, "progressbar[Refreshing] in ticker"),
+            case("a spinner in an ignored region", click.clone(), s.clone(), ticker_spins.clone()).ignoring("ticker").want(M, Some("Add Shirt M"), ""),
+            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click, s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
         ]);
     }
 
