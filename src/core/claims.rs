@@ -20,6 +20,8 @@
 
 use super::intent::{self, is_stop_word, stem, Terms};
 use super::text;
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 /// Nouns that name a collection, by concept, folded. A concept is matched by stem, so
 /// plurals count ("carts", "carritos").
@@ -140,18 +142,29 @@ pub fn stems(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// Is this stem an action word?
-pub fn is_action(st: &str) -> bool {
-    ACTION_WORDS.iter().any(|w| stem(w) == st)
+fn action_stems() -> &'static HashSet<String> {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    SET.get_or_init(|| ACTION_WORDS.iter().map(|w| stem(w).into_owned()).collect())
 }
 
-/// The container concept a folded token names, if any.
+fn container_stems() -> &'static HashMap<String, &'static str> {
+    static MAP: OnceLock<HashMap<String, &'static str>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        CONTAINERS
+            .iter()
+            .flat_map(|(concept, words)| words.iter().map(|w| (stem(w).into_owned(), *concept)))
+            .collect()
+    })
+}
+
+/// Is this stem an action word?
+pub fn is_action(st: &str) -> bool {
+    action_stems().contains(st)
+}
+
+/// The container concept a folded token (or stem) names, if any.
 pub fn container_of(token: &str) -> Option<&'static str> {
-    let st = stem(token);
-    CONTAINERS
-        .iter()
-        .find(|(_, words)| words.iter().any(|w| stem(w) == st))
-        .map(|(concept, _)| *concept)
+    container_stems().get(stem(token).as_ref()).copied()
 }
 
 /// The container concepts named in `s` (a region such as `main/list:cart`, or a label).

@@ -1134,12 +1134,19 @@ impl<'a> Judge<'a> {
         }
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
+        // Whether the page shows each phrase, computed once and only when needed.
+        let mut shown: Vec<Option<bool>> = vec![None; claims.phrases.len()];
         for &e in effects {
             let stems = e.stems();
-            let is_variant = claims
-                .phrases
-                .iter()
-                .any(|p| claims::is_variant(p, &stems, intent.terms()) && self.page_shows(p));
+            let mut is_variant = false;
+            for (i, p) in claims.phrases.iter().enumerate() {
+                if claims::is_variant(p, &stems, intent.terms())
+                    && *shown[i].get_or_insert_with(|| self.page_shows(p))
+                {
+                    is_variant = true;
+                    break;
+                }
+            }
             if is_variant {
                 variants.push(e);
                 continue;
