@@ -18,7 +18,7 @@
 //! and a phrase is only checked for variants when the page shows it, so a predicate ("the
 //! account is kept") is never mistaken for a name.
 
-use super::intent::{self, is_stop_word, stem, Terms};
+use super::intent::{self, is_stop_word, stem, Intent, Terms};
 use super::text;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -107,6 +107,9 @@ pub const COUNT_WORDS: &[(&str, u32)] = &[
     ("ein", 1), ("eine", 1), ("einen", 1), ("einem", 1), ("einer", 1), ("eines", 1),
     ("zwei", 2), ("drei", 3), ("vier", 4), ("funf", 5),
 ];
+
+/// Words that join two claims in one sentence, folded.
+pub const CONJUNCTIONS: &[&str] = &["and", "y", "e", "und", "et"];
 
 /// Words that only sharpen a count ("exactly one"), folded: not part of the object.
 pub const QUALIFIERS: &[&str] = &[
@@ -208,7 +211,7 @@ pub struct Count {
 }
 
 /// A sentence of intent as claims.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Claims {
     /// The object's terms: content terms less container nouns, action words and counts.
     pub object: Terms,
@@ -219,6 +222,9 @@ pub struct Claims {
     pub count: Option<Count>,
     /// A positive statement (no failure word): a failure message contradicts it.
     pub positive: bool,
+    /// With two or more clauses joined by "and" ("y", "und", "et"), each clause and its
+    /// object, every one of which some effect must support.
+    pub clauses: Vec<(Intent, Terms)>,
 }
 
 impl Claims {
@@ -271,6 +277,19 @@ impl Claims {
         }
         flush(&mut run, &mut claims.phrases);
         claims.object = Terms::of(&object);
+        let clauses: Vec<&[String]> = tokens
+            .split(|t| CONJUNCTIONS.contains(&t.as_str()))
+            .filter(|c| !c.is_empty())
+            .collect();
+        if clauses.len() >= 2 {
+            claims.clauses = clauses
+                .iter()
+                .map(|c| {
+                    let clause = c.join(" ");
+                    (Intent::parse(&clause), Claims::parse(&clause).object)
+                })
+                .collect();
+        }
         claims
     }
 }
@@ -378,6 +397,28 @@ mod tests {
             );
             assert_eq!(c.positive, positive, "{sentence}: polarity");
         }
+        let clauses = |s: &str| {
+            Claims::parse(s)
+                .clauses
+                .iter()
+                .map(|(_, object)| {
+                    object
+                        .iter()
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            clauses("the dialog closes and the account is kept"),
+            ["dialog", "account"]
+        );
+        assert_eq!(
+            clauses("der Warenkorb enthält ein Hemd und eine Mütze"),
+            ["hemd", "mutz"]
+        );
+        assert!(clauses("the cart gains a shirt").is_empty());
     }
 
     #[test]

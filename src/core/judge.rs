@@ -1173,6 +1173,25 @@ impl<'a> Judge<'a> {
                 None => Check::NoObject,
             };
         };
+        // Each clause of "… and …" needs an effect of its own.
+        // (A clause may name the effect by its role: "the dialog closes".)
+        let explains = |clause: &Intent, object: &Terms, e: &Effect| {
+            let (label, context) = (Terms::of(e.label()), Terms::of(&e.context()));
+            let seen = |t: &str| label.matches(t) || context.matches(t);
+            let carries = !object.is_empty() && object.iter().all(seen);
+            let names_part = object.is_empty() || object.iter().any(|t| label.matches(t));
+            carries || (names_part && clause.score(&label, &context) > 0.0)
+        };
+        let unshown = claims.clauses.iter().position(|(clause, object)| {
+            clause.is_usable() && !support.iter().any(|(_, e)| explains(clause, object, e))
+        });
+        if let Some(i) = unshown {
+            return Check::Open(format!(
+                "clause {} of the intent is not shown by any effect ({})",
+                i + 1,
+                best.line()
+            ));
+        }
         let same_kind = |a: &Effect, b: &Effect| {
             let (ka, kb) = (a.kind_key(), b.kind_key());
             (ka.0, ka.1) == (kb.0, kb.1)
@@ -1214,8 +1233,19 @@ impl<'a> Judge<'a> {
             }
         }
         if let Some(count) = &claims.count {
+            // The effects that name what is counted ("shirt"), else all supporting ones.
+            let naming: Vec<&Effect> = support
+                .iter()
+                .map(|(_, e)| e)
+                .filter(|e| Terms::of(e.label()).matches(&count.of))
+                .collect();
+            let counted: Vec<&Effect> = if naming.is_empty() {
+                support.iter().map(|(_, e)| e).collect()
+            } else {
+                naming
+            };
             let mut groups: FxHashMap<_, u32> = FxHashMap::default();
-            for (_, e) in &support {
+            for e in &counted {
                 *groups.entry(e.kind_key()).or_default() += 1;
             }
             let most = groups.values().copied().max().unwrap_or(0);
@@ -1223,10 +1253,10 @@ impl<'a> Judge<'a> {
                 .iter()
                 .any(|(_, e)| claims::shows_count(e.label(), count));
             if most != count.n && !shown {
-                let e = support
+                let e = counted
                     .iter()
-                    .map(|(_, e)| e)
                     .find(|e| groups[&e.kind_key()] == most)
+                    .copied()
                     .unwrap_or(&best);
                 return Check::Contradicted(mismatch(
                     format!(
@@ -2291,6 +2321,8 @@ mod tests {
             case("contradicted", add.clone(), s.clone(), in_wishlist.clone()).intent("the cart gains a mug").want(X, Some("Add Mug"), "the intent names the cart, but the effect is in the wishlist"),
             case("contradicted, watched", act(ActionKind::Watch, None), s.clone(), in_wishlist).intent("el carrito suma una mug").want(X, None, "in the wishlist"),
             case("absent", add.clone(), s.clone(), nowhere).intent("the cart gains a mug").want(A, None, "no effect it explains is in one"),
+            case("one clause of two shown", add.clone(), s.clone(), in_cart.clone()).intent("the cart gains a mug and a cap").want(A, None, "clause 2 of the intent is not shown"),
+            case("both clauses shown", add.clone(), s.clone(), with_line(&in_cart, "Cap", 2, "main/list:cart")).intent("the cart gains a mug and a cap").want(M, Some("Add Mug"), "the intent holds"),
         ]);
     }
 
