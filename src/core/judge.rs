@@ -1313,7 +1313,23 @@ impl<'a> Judge<'a> {
         }
         let candidates = Candidates::new(t, self.before, self.after);
         let (named, variants) = self.named(&candidates, effects);
+        let like = |a: &Effect, b: &Effect| {
+            let (ka, kb) = (a.kind_key(), b.kind_key());
+            (ka.0, ka.1, ka.2) == (kb.0, kb.1, kb.2)
+        };
         match named {
+            // A variant's row gone (or added) along with the target's own: not what was meant.
+            Named::Target(e) if variants.iter().any(|v| like(v, &e)) => {
+                let v = variants.iter().find(|v| like(v, &e)).copied().unwrap_or(e);
+                mismatch(
+                    format!(
+                        "the effect is on the target's '{}' and also on a variant of it: {}",
+                        t.label(),
+                        v.line()
+                    ),
+                    v.element(),
+                )
+            }
             Named::Target(e) => self.with_intent(
                 matched(
                     format!("the effect carries the target's name: {}", e.line()),
@@ -2295,6 +2311,7 @@ mod tests {
             case("name: supported", remove.clone(), s.clone(), m_gone.clone()).want(M, Some("Remove Shirt M"), "Shirt M"),
             case("name: variant contradicts", remove.clone(), s.clone(), l_gone.clone()).want(X, Some("Shirt L Remove Shirt L"), "a variant of the target's name 'Remove Shirt M'"),
             case("name: absent", remove.clone(), s.clone(), hat_gone.clone()).want(A, None, "no element's name explains"),
+            case("name: the variant went too", remove.clone(), s.clone(), without(&s, &["ci1", "cr1", "ci2", "cr2"])).want(X, Some("Shirt L Remove Shirt L"), "also on a variant of it"),
             // A declared intent.
             case("intent: supported", remove.clone(), s.clone(), m_gone.clone()).intent(removed).want(M, Some("Remove Shirt M"), "the intent holds"),
             case("intent: variant contradicts", remove.clone(), s.clone(), l_gone.clone()).intent(removed).want(X, Some("Shirt L Remove Shirt L"), "Shirt L"),
