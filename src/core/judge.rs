@@ -22,7 +22,8 @@
 //!   MISMATCH naming the most cited one; both: AMBIGUOUS.
 //! - **Variants.** An effect whose label holds the target's full name with one
 //!   distinguishing word changed ("Remove Shirt L" for "Remove Shirt M") is nobody's by name;
-//!   when nothing else is attributed it is MISMATCH naming the variant.
+//!   when nothing else is attributed, or when it changed like the target's own effect (both
+//!   rows went), it is MISMATCH naming the variant.
 //! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
 //!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
 //! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
