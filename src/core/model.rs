@@ -126,6 +126,38 @@ impl Role {
         )
     }
 
+    /// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
+    /// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
+    /// `code`, `time`...) or table row groups would only add noise to every diff.
+    pub fn is_observable(self) -> bool {
+        !matches!(
+            self,
+            Role::Unknown
+                | Role::Generic
+                | Role::None
+                | Role::Paragraph
+                | Role::Status
+                | Role::Alert
+                | Role::Log
+                | Role::Marquee
+                | Role::Timer
+                | Role::Rowgroup
+                | Role::Caption
+                | Role::Code
+                | Role::Deletion
+                | Role::Emphasis
+                | Role::Insertion
+                | Role::Mark
+                | Role::Strong
+                | Role::Subscript
+                | Role::Superscript
+                | Role::Time
+                | Role::Term
+                | Role::Definition
+                | Role::Blockquote
+        )
+    }
+
     /// Roles that carry a text value a user edits.
     pub fn has_value(self) -> bool {
         matches!(

@@ -53,7 +53,8 @@
 //! this when they upgrade, are checked on every replay.
 
 use super::js;
-use super::walk::{self, Capture, Sheets, StyleScan, Visual};
+use super::style::{Sheets, StyleScan};
+use super::walk::{self, Capture, Visual};
 use js_sys::Array;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -422,7 +422,7 @@ pub const TAG_NAMES: &[&str] = &[
     "ul",
 ];
 
-/// Attributes the engine reads. Each maps to an interned JS string (see `walk::Strings`).
+/// Attributes the engine reads. Each maps to an interned JS string (see `el::Strings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum A {
     Role,
@@ -873,38 +873,6 @@ fn input_role(attrs: &dyn Attrs) -> Role {
             }
         }
     }
-}
-
-/// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
-/// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
-/// `code`, `time`...) or table row groups would only add noise to every diff.
-pub fn is_observable(role: Role) -> bool {
-    !matches!(
-        role,
-        Role::Unknown
-            | Role::Generic
-            | Role::None
-            | Role::Paragraph
-            | Role::Status
-            | Role::Alert
-            | Role::Log
-            | Role::Marquee
-            | Role::Timer
-            | Role::Rowgroup
-            | Role::Caption
-            | Role::Code
-            | Role::Deletion
-            | Role::Emphasis
-            | Role::Insertion
-            | Role::Mark
-            | Role::Strong
-            | Role::Subscript
-            | Role::Superscript
-            | Role::Time
-            | Role::Term
-            | Role::Definition
-            | Role::Blockquote
-    )
 }
 
 /// Nameless containers identified by their text content (`Element::text`).
