@@ -5,7 +5,7 @@ use super::js;
 use super::role::{self, present, Attrs, Tag, A};
 use js_sys::{JsString, Object};
 use std::cell::OnceCell;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
 
 /// First pass for secrets: every field whose value may be sensitive (filtered in Rust).
@@ -34,6 +34,10 @@ pub struct Strings {
     pub before: JsString,
     pub after: JsString,
     pub content: JsString,
+    pub controls: JsString,
+    pub cursor: JsString,
+    pub cursor_probe: JsString,
+    pub element_style: JsString,
 }
 
 impl Strings {
@@ -59,13 +63,17 @@ impl Strings {
             aria_hidden: "aria-hidden".into(),
             space: " ".into(),
             visibility_probe: "[style*=\"visibility\" i]".into(),
-            any_probe: "label,[disabled],[style*=\"visibility\" i]".into(),
+            any_probe: "label,[disabled],[style*=\"visibility\" i],[style*=\"cursor\" i]".into(),
             selected_option: "[aria-selected=\"true\" i]".into(),
             vis: vis.into(),
             flatten: flatten.into(),
             before: "::before".into(),
             after: "::after".into(),
             content: "content".into(),
+            controls: super::walk::CONTROLS.into(),
+            cursor: "cursor".into(),
+            cursor_probe: "[style*=\"cursor\" i]".into(),
+            element_style: "".into(),
         }
     }
 
@@ -83,6 +91,16 @@ impl Strings {
         } else {
             js::check_visibility(node, &JsValue::UNDEFINED)
         }
+    }
+
+    /// Is the computed `cursor` of `node` `pointer`?
+    pub fn pointer(&self, node: &web_sys::Element) -> bool {
+        let Some(view) =
+            js::owner_document(node.unchecked_ref()).and_then(|d| js::default_view(&d))
+        else {
+            return false;
+        };
+        js::computed_style(&view, node, &self.element_style).property(&self.cursor) == "pointer"
     }
 
     /// The element's tag: its `localName` stays a JS string and is looked up in a JS map,
@@ -106,7 +124,7 @@ pub struct El<'a> {
     pub node: &'a web_sys::Element,
     pub tag: Tag,
     /// Presence bits of the attributes the engine reads (`role::attribute_bit`).
-    pub present: u32,
+    pub present: u64,
     first: OnceCell<Option<web_sys::Element>>,
     shadow: OnceCell<Option<Node>>,
     kind: OnceCell<String>,
@@ -132,7 +150,7 @@ impl<'a> El<'a> {
     }
 
     /// An element whose tag and attribute names were read before (a cache replay).
-    pub fn cached(s: &'a Strings, node: &'a web_sys::Element, tag: Tag, present: u32) -> Self {
+    pub fn cached(s: &'a Strings, node: &'a web_sys::Element, tag: Tag, present: u64) -> Self {
         El {
             s,
             node,
@@ -144,7 +162,7 @@ impl<'a> El<'a> {
         }
     }
 
-    pub fn has_bits(&self, bits: u32) -> bool {
+    pub fn has_bits(&self, bits: u64) -> bool {
         self.present & bits != 0
     }
 

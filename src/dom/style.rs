@@ -22,7 +22,11 @@ const UNKNOWN: u8 = 4;
 /// A rule matches by position among siblings or by content (`:empty`, `:nth-child`, `+`,
 /// `~`, `:has()`) or by container size: adding or removing elements can restyle others.
 const STRUCTURAL: u8 = 8;
-const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL;
+/// A rule mentions `cursor`: clickables may be found by their pointer.
+pub(super) const CURSOR: u8 = 16;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR;
+/// The bits a scope's scan reports.
+const SCOPE_BITS: u8 = PSEUDO | VISIBILITY | CURSOR;
 
 /// The sheets of one or more scopes as the visual memo of `cache` sees them.
 #[derive(Default, Clone, PartialEq, Eq)]
@@ -105,7 +109,7 @@ impl StyleScan {
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
     pub(super) fn scan(&self, root: &Node) -> u8 {
         let mut bits = 0;
-        self.each(root, false, |b, _, _| bits |= b & (PSEUDO | VISIBILITY));
+        self.each(root, false, |b, _, _| bits |= b & SCOPE_BITS);
         bits
     }
 
@@ -116,7 +120,7 @@ impl StyleScan {
         let mut sig = into.sig;
         let mut all = 0;
         self.each(root, attrs, |bits, count, attrs| {
-            all |= bits & (PSEUDO | VISIBILITY);
+            all |= bits & SCOPE_BITS;
             sig = sig
                 .rotate_left(7)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -151,9 +155,12 @@ impl StyleScan {
     }
 
     fn sheet(&self, sheet: &JsValue, want_attrs: bool, f: &mut dyn FnMut(u8, u64, &str)) {
-        let Ok(obj) = sheet.clone().dyn_into::<Object>() else {
+        // Not `dyn_into`: a frame's sheets are objects of another realm, which `instanceof`
+        // this window's `Object` denies.
+        if !sheet.is_object() {
             return;
-        };
+        }
+        let obj: Object = sheet.clone().unchecked_into();
         let disabled = js::sheet_disabled(sheet) as u64;
         let rules = match js::css_rules(sheet) {
             Ok(r) => r,
@@ -201,6 +208,9 @@ impl StyleScan {
             }
             if text.contains("visibility") {
                 bits |= VISIBILITY;
+            }
+            if text.contains("cursor") {
+                bits |= CURSOR;
             }
             if is_structural(&text) {
                 bits |= STRUCTURAL;

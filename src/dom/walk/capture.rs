@@ -2,8 +2,9 @@
 //! the visual memo of a replay.
 
 use super::Ctx;
-use crate::core::fingerprint::observable_hash;
-use crate::core::model::{Element, Role, TextKind};
+use crate::core::fingerprint::{observable_hash, text_hash};
+use crate::core::model::{limits, Element, Role, Text, TextKind};
+use crate::core::text::cap;
 use crate::dom::name;
 use crate::dom::role::{RoleCtx, Tag};
 use std::rc::Rc;
@@ -87,6 +88,8 @@ impl Visual {
 
 pub(super) enum TextMemo {
     Hidden,
+    /// Its text is known empty: visibility not read.
+    Empty,
     /// Shown; its text is the capture's.
     Shown,
     /// Shown; its text depends on more than its element and was read.
@@ -123,7 +126,7 @@ pub struct Capture {
     /// whether they looked like a closed host.
     pub customs: Vec<(web_sys::Element, Option<bool>)>,
     /// Sensitive fields: their values are secrets, read again on every replay.
-    pub(in crate::dom) fields: Vec<(web_sys::Element, Tag, u32)>,
+    pub(in crate::dom) fields: Vec<(web_sys::Element, Tag, u64)>,
     /// Documents and shadow roots entered, with their style-sheet bits.
     pub roots: Vec<(Node, u8)>,
     /// The documents walked, by index (the top one first).
@@ -134,6 +137,8 @@ pub struct Capture {
     pub(super) hashes: std::cell::RefCell<Vec<Option<[u64; 2]>>>,
     /// The walk context of each document's top element.
     pub(super) doc_ctx: Vec<Rc<Ctx>>,
+    /// Some scope reads the cursor (clickables by pointer): a style sheet edit voids it.
+    pub cursor: bool,
     /// Elements and texts are no longer in walk order (a patch appended to them).
     pub unordered: bool,
     /// A region or a role depends on text elsewhere (a landmark named by
@@ -189,7 +194,7 @@ impl Capture {
 pub(in crate::dom) struct CachedElement {
     pub(super) node: web_sys::Element,
     pub(super) tag: Tag,
-    pub(super) present: u32,
+    pub(super) present: u64,
     pub(super) role: Role,
     pub(super) opaque: bool,
     pub(super) ctx: Rc<Ctx>,
@@ -206,13 +211,32 @@ pub(in crate::dom) struct CachedElement {
 pub(in crate::dom) struct CachedText {
     pub(super) node: web_sys::Element,
     pub(super) tag: Tag,
-    pub(super) present: u32,
+    pub(super) present: u64,
     pub(super) kind: TextKind,
     pub(super) ctx: Rc<Ctx>,
     /// The text, when it depends on the element's own text only and was read.
     pub(super) text: Option<String>,
     /// Unique in its capture (see [`Capture::maps`]).
     pub(super) uid: u32,
+    /// Hash of its record with the captured text, once asked.
+    pub(super) hash: std::cell::OnceCell<u64>,
+}
+
+impl CachedText {
+    /// The record with the captured text (which must be known).
+    pub(super) fn record(&self) -> Text {
+        Text {
+            kind: self.kind,
+            text: cap(self.text.as_deref().unwrap_or(""), limits::MAX_TEXT_CHARS).into_owned(),
+            region: String::from(&*self.ctx.region),
+            frame: String::from(&*self.ctx.frame),
+        }
+    }
+
+    /// The fingerprint hash of [`CachedText::record`], computed once.
+    pub(super) fn hash(&self) -> u64 {
+        *self.hash.get_or_init(|| text_hash(&self.record()))
+    }
 }
 
 pub struct CachedFrame {

@@ -39,15 +39,18 @@
 //! - Secrets: every sensitive field the walk passes registers its value; so do the fields of
 //!   pruned subtrees and, when the walk is cut short (`hasMore`), of every scope it entered.
 //!   Every string is scrubbed once the walk has seen them all.
-
 //!
-//! Where things are: this file walks and builds records; `capture` is what the cache keeps
-//! of a walk; `replay` answers from a capture; `patch` brings a capture up to date with
-//! mutation records. The element view (`El`) is `dom::el`, the style-sheet scan `dom::style`.
+//! Where things are: this file walks and builds records; `text` finds plain text runs and
+//! role-less clickables; `capture` is what the cache keeps of a walk; `replay` answers from
+//! a capture; `patch` brings a capture up to date with mutation records. The element view
+//! (`El`) is `dom::el`, the style-sheet scan `dom::style`.
 
 mod capture;
 mod patch;
 mod replay;
+mod text;
+
+pub(in crate::dom) use text::CONTROLS;
 
 pub use capture::{Capture, Visual};
 
@@ -55,7 +58,7 @@ use super::el::{El, Strings};
 use super::js;
 use super::name::{self, Namer};
 use super::role::{self, present, Attrs, RoleCtx, TableKind, Tag, A};
-use super::style::{StyleScan, PSEUDO, VISIBILITY};
+use super::style::{StyleScan, CURSOR, PSEUDO, VISIBILITY};
 use crate::core::fingerprint::Fingerprint;
 use crate::core::model::{limits, Element, Role, Text, TextKind, Tristate, REDACTED};
 use crate::core::redact::{self, Redactor};
@@ -87,6 +90,28 @@ pub struct WalkOptions {
     pub selectors: Vec<String>,
 }
 
+/// What kind of record an observed element gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Element,
+    /// A closed shadow root or cross-origin frame.
+    Opaque,
+    /// A role-less element that acts as a control (see `text`).
+    Clickable,
+}
+
+impl Kind {
+    fn of(opaque: bool, clickable: bool) -> Kind {
+        if opaque {
+            Kind::Opaque
+        } else if clickable {
+            Kind::Clickable
+        } else {
+            Kind::Element
+        }
+    }
+}
+
 /// An observable element found by the walk, with its live node where the mode keeps it.
 pub struct Found {
     pub record: Element,
@@ -106,6 +131,13 @@ pub(super) struct Ctx {
     in_text: bool,
     /// Inside a `<label>`.
     in_label: bool,
+    /// Inside what another record already observes (a name or text from content, running
+    /// text, a label, a clickable, a sensitive subtree): no plain runs here.
+    covered: bool,
+    /// Inside (or at) an `aria-busy="true"` element.
+    busy: bool,
+    /// Inside an observed control (or a clickable): no clickable here.
+    in_control: bool,
     /// What the current tree scope (document or shadow root) contains at all.
     scope: Scope,
 }
@@ -120,9 +152,16 @@ struct Scope {
     /// A style sheet or inline style of this scope (or an enclosing one) mentions
     /// `visibility`.
     visibility: bool,
+    /// ... mentions `cursor`: a pointer may make a clickable.
+    cursor: bool,
 }
 
 impl Ctx {
+    /// Nothing here may start a plain run or a clickable (see `covered`, `sensitive`).
+    fn quiet(&self) -> bool {
+        self.covered || self.sensitive
+    }
+
     fn compose(&mut self) {
         let mut r = String::new();
         if !self.frame.is_empty() {
@@ -190,6 +229,9 @@ struct Level {
     cursor: Cursor,
     ctx: Rc<Ctx>,
     role: RoleCtx,
+    /// The elements are light children of their parent element, whose run may take them in
+    /// (false at the top of a document, a shadow root or a slot's assigned elements).
+    run: bool,
 }
 
 /// One walk. Construct, [`Walk::run`], then read `found`, `texts`, `has_more`.
@@ -218,6 +260,9 @@ pub struct Walk<'a> {
     /// What a hash-only replay hashed (elements and texts it kept no record of).
     pub hashed: Fingerprint,
     focused: Option<web_sys::Element>,
+    /// Plain runs reported so far, and whether the cap dropped one.
+    plain_runs: usize,
+    plain_capped: bool,
     observed: usize,
     visited: usize,
     deadline: f64,
@@ -250,6 +295,8 @@ impl<'a> Walk<'a> {
             targets: None,
             docs: Vec::new(),
             focused: None,
+            plain_runs: 0,
+            plain_capped: false,
             observed: 0,
             visited: 0,
             deadline: 0.0,
@@ -268,6 +315,7 @@ impl<'a> Walk<'a> {
             stack.push(level);
         }
         self.drain(stack);
+        self.has_more |= self.plain_capped;
         if self.has_more {
             // Fields the walk did not reach may still be echoed in what it did reach.
             for root in std::mem::take(&mut self.roots) {
@@ -294,7 +342,8 @@ impl<'a> Walk<'a> {
             }
             let ctx = level.ctx.clone();
             let rc = level.role;
-            if let Some(children) = self.visit(node, ctx, rc) {
+            let run = level.run;
+            if let Some(children) = self.visit(node, ctx, rc, run) {
                 stack.push(children);
             }
             if self.has_more {
@@ -343,6 +392,7 @@ impl<'a> Walk<'a> {
             cursor: Cursor::Siblings(Some(top)),
             ctx,
             role: RoleCtx::default(),
+            run: false,
         })
     }
 
@@ -372,20 +422,29 @@ impl<'a> Walk<'a> {
             self.namer.pseudo = true;
         }
         // One scan answers all three when none is present (the common case).
-        if js::query_one_js(root, &self.s.any_probe).is_none() {
-            return Scope {
+        let scope = if js::query_one_js(root, &self.s.any_probe).is_none() {
+            Scope {
                 labels: false,
                 disabled: false,
                 visibility: outer.visibility || styles & VISIBILITY != 0,
-            };
+                cursor: outer.cursor || styles & CURSOR != 0,
+            }
+        } else {
+            Scope {
+                labels: js::query_one_js(root, &self.s.labels_probe).is_some(),
+                disabled: js::query_one_js(root, &self.s.disabled_probe).is_some(),
+                visibility: outer.visibility
+                    || styles & VISIBILITY != 0
+                    || js::query_one_js(root, &self.s.visibility_probe).is_some(),
+                cursor: outer.cursor
+                    || styles & CURSOR != 0
+                    || js::query_one_js(root, &self.s.cursor_probe).is_some(),
+            }
+        };
+        if let Some(c) = &mut self.capture {
+            c.cursor |= scope.cursor;
         }
-        Scope {
-            labels: js::query_one_js(root, &self.s.labels_probe).is_some(),
-            disabled: js::query_one_js(root, &self.s.disabled_probe).is_some(),
-            visibility: outer.visibility
-                || styles & VISIBILITY != 0
-                || js::query_one_js(root, &self.s.visibility_probe).is_some(),
-        }
+        scope
     }
 
     /// Registers the secrets of every sensitive field in `root` (a subtree the walk skips, or
@@ -450,7 +509,13 @@ impl<'a> Walk<'a> {
     }
 
     /// Visits one element; returns the level of its children, if any.
-    fn visit(&mut self, node: web_sys::Element, mut ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+    fn visit(
+        &mut self,
+        node: web_sys::Element,
+        mut ctx: Rc<Ctx>,
+        rc: RoleCtx,
+        run: bool,
+    ) -> Option<Level> {
         if let Some(declared) = &self.opts.declared {
             if !ctx.sensitive && declared.has(&node) {
                 ctx = Rc::new(Ctx {
@@ -469,7 +534,7 @@ impl<'a> Walk<'a> {
             return None;
         }
         if !el.tag.is_semantic() && !el.has_bits(role::RELEVANT_BITS) {
-            return self.plain(&el, ctx, rc);
+            return self.plain(&el, ctx, rc, run);
         }
         let tag = el.tag;
         let needs_name =
@@ -515,6 +580,16 @@ impl<'a> Walk<'a> {
             if !ctx.sensitive && el.has_bits(present::DATA_AP_SENSITIVE) {
                 let mut c = edit(&mut changed, &ctx);
                 c.sensitive = true;
+                c.covered = true;
+                changed = Some(c);
+            }
+            if !ctx.busy
+                && el
+                    .get(A::AriaBusy)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            {
+                let mut c = edit(&mut changed, &ctx);
+                c.busy = true;
                 changed = Some(c);
             }
             region_attr = el.get(A::DataApRegion);
@@ -571,12 +646,33 @@ impl<'a> Walk<'a> {
             c.in_text = true;
             changed = Some(c);
         }
+        // A role-less element that acts as a control (see `text`).
+        let clickable = !role.is_observable()
+            && text_kind.is_none()
+            && !matches!(tag, Tag::Iframe | Tag::Frame | Tag::Slot)
+            && self.is_clickable(&el, &ctx);
+        let role = if clickable { Role::Generic } else { role };
+        let covers = text_kind.is_some()
+            || clickable
+            || tag == Tag::Label
+            || ctx.sensitive
+            || (role.is_observable() && role.allows_name_from_content());
+        if covers && !ctx.covered {
+            let mut c = edit(&mut changed, &ctx);
+            c.covered = true;
+            changed = Some(c);
+        }
+        if (clickable || text::is_control(role)) && !ctx.in_control {
+            let mut c = edit(&mut changed, &ctx);
+            c.in_control = true;
+            changed = Some(c);
+        }
         if let Some(c) = changed {
             ctx = Rc::new(c);
         }
 
         // Visibility, asked only when something is reported.
-        let observable = role.is_observable();
+        let observable = role.is_observable() || clickable;
         let doc_hidden = self.docs[ctx.doc].hidden;
         let scope_visibility = ctx.scope.visibility;
         let mut visible_cache: Option<bool> = None;
@@ -605,6 +701,7 @@ impl<'a> Walk<'a> {
                         kind,
                         ctx: ctx.clone(),
                         text: (shown && !self.namer.slow).then(|| text.clone()),
+                        hash: Default::default(),
                     });
                 }
             }
@@ -672,7 +769,21 @@ impl<'a> Walk<'a> {
                 // Labelled by a wrapping label, or by `label[for]` (which needs an id).
                 self.namer.labels = ctx.scope.labels && (ctx.in_label || el.has(A::Id));
                 self.namer.visibility_rules = ctx.scope.visibility;
-                let found = self.record(&el, role, &ctx, v, opaque, landmark_name.clone());
+                let found = self.record(
+                    &el,
+                    role,
+                    &ctx,
+                    v,
+                    Kind::of(opaque, clickable),
+                    landmark_name.clone(),
+                );
+                // A nameless container is known by its content: that is observed.
+                if role::uses_text(role) && found.record.name.is_empty() && !ctx.covered {
+                    ctx = Rc::new(Ctx {
+                        covered: true,
+                        ..(*ctx).clone()
+                    });
+                }
                 if frame_doc.is_some() {
                     frame_in_view = found.record.in_viewport || self.mode == Mode::Fingerprint;
                 }
@@ -698,6 +809,12 @@ impl<'a> Walk<'a> {
         } else if frame_doc.is_some() {
             frame_visible = visible(&node);
         }
+        if !ctx.quiet()
+            && !matches!(tag, Tag::Iframe | Tag::Frame | Tag::Slot)
+            && el.shadow().is_none()
+        {
+            self.plain_run(&el, &ctx);
+        }
 
         if let Some((doc, path)) = frame_doc {
             let hidden = doc_hidden || !frame_visible;
@@ -716,12 +833,22 @@ impl<'a> Walk<'a> {
 
     /// An element without semantics of its own: only its children matter, unless it is an
     /// opaque custom element.
-    fn plain(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
+    fn plain(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx, run: bool) -> Option<Level> {
         let child_rc = RoleCtx {
             parent_is_list: false,
             parent_list_presentational: false,
             ..rc
         };
+        if el.tag != Tag::Custom && self.is_clickable(el, &ctx) {
+            return self.clickable(el, ctx, child_rc);
+        }
+        if !ctx.quiet()
+            && el.tag != Tag::Custom
+            && el.shadow().is_none()
+            && !(run && self.is_joined(el, &ctx))
+        {
+            self.plain_run(el, &ctx);
+        }
         if let Some(shadow) = el.shadow() {
             let scope = self.enter_root(shadow, ctx.scope);
             let first = js::first_element_child(shadow)?;
@@ -729,6 +856,7 @@ impl<'a> Walk<'a> {
                 cursor: Cursor::Siblings(Some(first)),
                 ctx: with_scope(ctx, scope),
                 role: child_rc,
+                run: false,
             });
         }
         let first = el.first_child().cloned();
@@ -748,7 +876,7 @@ impl<'a> Walk<'a> {
             }
             if closed && self.admit() && self.wanted(el.node) {
                 let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
-                let found = self.record(el, Role::Generic, &ctx, v, true, None);
+                let found = self.record(el, Role::Generic, &ctx, v, Kind::Opaque, None);
                 if let Some(c) = &mut self.capture {
                     c.next_uid += 1;
                     c.elements.push(CachedElement {
@@ -773,7 +901,45 @@ impl<'a> Walk<'a> {
             cursor: Cursor::Siblings(first),
             ctx,
             role: child_rc,
+            // A custom element has no run of its own: its children start theirs.
+            run: el.tag != Tag::Custom,
         })
+    }
+
+    /// A role-less element that acts as a control: a `generic` named from its content,
+    /// whose content is covered by it.
+    fn clickable(&mut self, el: &El, ctx: Rc<Ctx>, child_rc: RoleCtx) -> Option<Level> {
+        let ctx = Rc::new(Ctx {
+            covered: true,
+            in_control: true,
+            ..(*ctx).clone()
+        });
+        if self.admit() && self.wanted(el.node) {
+            let v = !self.docs[ctx.doc].hidden && self.s.visible(el.node, ctx.scope.visibility);
+            self.namer.labels = ctx.scope.labels && (ctx.in_label || el.has(A::Id));
+            self.namer.visibility_rules = ctx.scope.visibility;
+            let found = self.record(el, Role::Generic, &ctx, v, Kind::Clickable, None);
+            if let Some(c) = &mut self.capture {
+                c.next_uid += 1;
+                c.elements.push(CachedElement {
+                    uid: c.next_uid,
+                    node: el.node.clone(),
+                    tag: el.tag,
+                    present: el.present,
+                    role: Role::Generic,
+                    opaque: false,
+                    ctx: ctx.clone(),
+                    landmark: None,
+                    slow: self.last_slow,
+                    record: found.record.clone(),
+                    child_rc,
+                });
+            }
+            self.found.push(found);
+        } else if self.has_more {
+            return None;
+        }
+        self.children(el, ctx, child_rc)
     }
 
     fn children(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx) -> Option<Level> {
@@ -784,6 +950,7 @@ impl<'a> Walk<'a> {
                 cursor: Cursor::Siblings(Some(first)),
                 ctx: with_scope(ctx, scope),
                 role: rc,
+                run: false,
             });
         }
         if el.tag == Tag::Slot {
@@ -793,14 +960,24 @@ impl<'a> Walk<'a> {
                     cursor: Cursor::List(assigned, 0),
                     ctx,
                     role: rc,
+                    run: false,
                 });
             }
+            // Fallback content starts runs of its own (a slot's run is empty).
+            let first = el.first_child()?.clone();
+            return Some(Level {
+                cursor: Cursor::Siblings(Some(first)),
+                ctx,
+                role: rc,
+                run: false,
+            });
         }
         let first = el.first_child()?.clone();
         Some(Level {
             cursor: Cursor::Siblings(Some(first)),
             ctx,
             role: rc,
+            run: true,
         })
     }
 
@@ -810,14 +987,18 @@ impl<'a> Walk<'a> {
         role: Role,
         ctx: &Ctx,
         visible: bool,
-        opaque: bool,
+        kind: Kind,
         landmark: Option<String>,
     ) -> Found {
         let node = el.node;
+        let opaque = kind == Kind::Opaque;
+        let clickable = kind == Kind::Clickable;
         let mut r = Element {
             role,
             opaque,
             visible,
+            clickable,
+            busy: ctx.busy,
             ..Default::default()
         };
         let mut slow = false;
@@ -831,6 +1012,10 @@ impl<'a> Walk<'a> {
                 name
             }
         };
+        if clickable && r.name.is_empty() {
+            r.name = self.namer.content(el, visible);
+            slow |= self.namer.slow;
+        }
         r.name = cap(&r.name, limits::MAX_TEXT_CHARS).into_owned();
         if r.name.is_empty() && role::uses_text(role) {
             let text = self.namer.content(el, visible);
@@ -910,7 +1095,17 @@ impl<'a> Walk<'a> {
         states(el, role, r);
         r.sensitive = ctx.sensitive || is_sensitive_field(el);
         let field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select);
-        if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
+        if role == Role::Progressbar {
+            // No value: indeterminate.
+            r.value = el
+                .get(A::AriaValuenow)
+                .or_else(|| {
+                    (el.tag == Tag::Progress)
+                        .then(|| el.get(A::Value))
+                        .flatten()
+                })
+                .map(|v| cap(v.trim(), limits::MAX_TEXT_CHARS).into_owned());
+        } else if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
             let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
                 el.get(A::AriaValuetext).or_else(|| el.get(A::AriaValuenow))
             } else {

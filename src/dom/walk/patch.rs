@@ -1,7 +1,9 @@
 //! Patch: a capture brought up to date with mutation records, without a full walk.
 
 use super::capture::{Capture, Patched};
+use super::text::CLICK_BITS;
 use super::{Ctx, Cursor, DocInfo, Level, Scope, Walk};
+use crate::core::model::{limits, TextKind};
 use crate::dom::el::El;
 use crate::dom::js;
 use crate::dom::role::{self, RoleCtx, Tag};
@@ -51,6 +53,8 @@ impl Walk<'_> {
             return None;
         }
         let mut targets: Vec<Node> = Vec::new();
+        // Change points of children and attributes (not of text alone).
+        let mut structural: Vec<Node> = Vec::new();
         let mut added: Vec<web_sys::Element> = Vec::new();
         let mut removed: Vec<Node> = Vec::new();
         let mut restyle = false;
@@ -71,6 +75,7 @@ impl Walk<'_> {
                     if js::is_connected(&t) {
                         added.push(t.clone().unchecked_into());
                     }
+                    structural.push(t.clone());
                     targets.push(t);
                 }
                 "characterData" => {
@@ -102,6 +107,7 @@ impl Walk<'_> {
                         }
                         removed.push(n);
                     }
+                    structural.push(t.clone());
                     targets.push(t);
                 }
                 _ => return None,
@@ -134,6 +140,23 @@ impl Walk<'_> {
             || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
         {
             return None;
+        }
+
+        {
+            let (elements, _) = capture.maps();
+            let element_at: FxHashMap<u32, usize> = capture
+                .elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.uid, i))
+                .collect();
+            if structural
+                .iter()
+                .filter(|n| js::is_connected(n))
+                .any(|n| self.near_clickable(n, capture, &elements, &element_at))
+            {
+                return None;
+            }
         }
 
         // Entries of removed subtrees, and of subtrees walked again, go. Found through the
@@ -258,7 +281,7 @@ impl Walk<'_> {
             match self.context_of(root, capture, &elements, &element_at) {
                 Err(()) => return None,
                 Ok(None) => self.collect_secrets(root.unchecked_ref()),
-                Ok(Some((ctx, rc))) => {
+                Ok(Some((ctx, rc, run))) => {
                     if !self.scope_holds(root, &ctx.scope) {
                         return None;
                     }
@@ -266,13 +289,22 @@ impl Walk<'_> {
                         cursor: Cursor::List(js_sys::Array::of1(root), 0),
                         ctx,
                         role: rc,
+                        run,
                     };
                     self.drain(vec![level]);
                 }
             }
         }
         let mut new = self.capture.take()?;
-        if self.has_more
+        let runs = capture
+            .texts
+            .iter()
+            .chain(&new.texts)
+            .filter(|t| t.kind == TextKind::Plain && t.text.as_deref() != Some(""))
+            .count();
+        // Past the cap, which runs a walk reports depends on its order: walk in full.
+        if runs > limits::MAX_PLAIN_TEXTS
+            || self.has_more
             || !new.frames.is_empty()
             || !new.roots.is_empty()
             || !new.documents.is_empty()
@@ -321,7 +353,7 @@ impl Walk<'_> {
         capture: &Capture,
         elements: &js_sys::Map,
         element_at: &FxHashMap<u32, usize>,
-    ) -> Result<Option<(Rc<Ctx>, RoleCtx)>, ()> {
+    ) -> Result<Option<(Rc<Ctx>, RoleCtx, bool)>, ()> {
         let mut plain = false;
         let mut at = js::parent_node(root.unchecked_ref());
         let adjust = |rc: RoleCtx, plain: bool| {
@@ -344,7 +376,7 @@ impl Walk<'_> {
                         .position(|d| js::same(d, &node))
                         .ok_or(())?;
                     let ctx = capture.doc_ctx.get(i).cloned().ok_or(())?;
-                    return Ok(Some((ctx, adjust(RoleCtx::default(), plain))));
+                    return Ok(Some((ctx, adjust(RoleCtx::default(), plain), plain)));
                 }
                 js::ELEMENT_NODE => {}
                 _ => return Err(()),
@@ -365,7 +397,7 @@ impl Walk<'_> {
                 if e.tag.is_leaf() {
                     return Ok(None);
                 }
-                return Ok(Some((e.ctx.clone(), adjust(e.child_rc, plain))));
+                return Ok(Some((e.ctx.clone(), adjust(e.child_rc, plain), true)));
             }
             let x = El::new(self.s, &el);
             if x.tag.is_skipped() || x.prunes() || x.tag.is_leaf() {
@@ -382,6 +414,49 @@ impl Walk<'_> {
             at = js::parent_node(&el);
         }
         Ok(None)
+    }
+
+    /// Is `node`, or one of its ancestors, a clickable or an element that could become one
+    /// (an `onclick`, a `tabindex`, a pointer that starts there), or a container named by a
+    /// child? Then a change below may add or remove the control that decides it, or the name
+    /// that decides whether its content is observed as plain runs.
+    fn near_clickable(
+        &self,
+        node: &Node,
+        capture: &Capture,
+        elements: &js_sys::Map,
+        element_at: &FxHashMap<u32, usize>,
+    ) -> bool {
+        let mut at = Some(node.clone());
+        while let Some(n) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
+            let e: &web_sys::Element = n.unchecked_ref();
+            match elements
+                .get(e)
+                .as_f64()
+                .and_then(|u| element_at.get(&(u as u32)))
+            {
+                Some(&i) => {
+                    let c = &capture.elements[i];
+                    // A clickable, or a container named by a child (`legend`, `figcaption`,
+                    // `summary`) whose plain runs exist only while it has a name.
+                    if c.record.clickable
+                        || (role::uses_text(c.role)
+                            && !c.record.name.is_empty()
+                            && matches!(c.tag, Tag::Fieldset | Tag::Figure | Tag::Details))
+                    {
+                        return true;
+                    }
+                }
+                None => {
+                    let x = El::new(self.s, e);
+                    if x.has_bits(CLICK_BITS) || (capture.cursor && self.pointer_starts(e)) {
+                        return true;
+                    }
+                }
+            }
+            at = js::parent_node(&n);
+        }
+        false
     }
 
     /// Is `node` a `<label>`, inside one, or holding one? Then adding or removing it can

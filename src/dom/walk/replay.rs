@@ -1,9 +1,9 @@
 //! Replay: the answer of a full walk, read from a capture (see [`Capture`]).
 
 use super::capture::{Capture, FormHash, TextMemo, Visual};
-use super::{deepest_focus, field_value, DocInfo, Found, Mode, Walk};
+use super::{deepest_focus, field_value, DocInfo, Found, Kind, Mode, Walk};
 use crate::core::fingerprint::observable_hash;
-use crate::core::model::{limits, Text};
+use crate::core::model::{limits, Text, TextKind};
 use crate::core::text::cap;
 use crate::dom::el::El;
 use crate::dom::js;
@@ -150,8 +150,15 @@ impl Walk<'_> {
                     None => {
                         self.namer.labels = e.ctx.scope.labels && (e.ctx.in_label || el.has(A::Id));
                         self.namer.visibility_rules = e.ctx.scope.visibility;
-                        self.record(&el, e.role, &e.ctx, visible, e.opaque, e.landmark.clone())
-                            .record
+                        self.record(
+                            &el,
+                            e.role,
+                            &e.ctx,
+                            visible,
+                            Kind::of(e.opaque, e.record.clickable),
+                            e.landmark.clone(),
+                        )
+                        .record
                     }
                 };
                 out.slow.push((i as u32, r.clone()));
@@ -180,7 +187,14 @@ impl Walk<'_> {
             self.found.push(Found { record, node });
         }
         for (j, t) in capture.texts.iter().enumerate() {
-            let known = memo.and_then(|m| m.texts.get(j));
+            if t.text.as_deref() == Some("") {
+                // Known empty: nothing to report whatever its visibility.
+                out.texts.push(TextMemo::Empty);
+                continue;
+            }
+            let known = memo
+                .and_then(|m| m.texts.get(j))
+                .filter(|k| !matches!(k, TextMemo::Empty));
             let shown = match known {
                 Some(k) => !matches!(k, TextMemo::Hidden),
                 None => {
@@ -192,37 +206,55 @@ impl Walk<'_> {
                 continue;
             }
             let text = match (&t.text, known) {
-                (Some(text), _) => {
+                (Some(_), _) => {
                     out.texts.push(TextMemo::Shown);
-                    text.clone()
+                    None
                 }
                 (None, Some(TextMemo::Slow(text))) => {
                     out.texts.push(TextMemo::Slow(text.clone()));
-                    text.clone()
+                    Some(text.clone())
                 }
                 (None, _) => {
                     let el = El::cached(self.s, &t.node, t.tag, t.present);
-                    self.namer.visibility_rules = t.ctx.scope.visibility;
-                    self.namer.labels = false;
-                    let text = self.namer.content(&el, true);
+                    let text = if t.kind == TextKind::Plain {
+                        self.run_text(&el, &t.ctx)
+                    } else {
+                        self.namer.visibility_rules = t.ctx.scope.visibility;
+                        self.namer.labels = false;
+                        self.namer.content(&el, true)
+                    };
                     out.texts.push(TextMemo::Slow(text.clone()));
-                    text
+                    Some(text)
                 }
             };
-            if !text.is_empty() {
-                let text = Text {
-                    kind: t.kind,
-                    text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
-                    region: String::from(&*t.ctx.region),
-                    frame: String::from(&*t.ctx.frame),
-                };
-                if hash_only {
-                    self.hashed.add_text(&text);
-                } else {
-                    self.texts.push(text);
+            let Some(text) = text else {
+                // The capture's own text: its hash is the capture's too.
+                if t.kind == TextKind::Plain && !self.count_plain() {
+                    continue;
                 }
+                if hash_only {
+                    self.hashed.add_hash(t.hash());
+                } else {
+                    self.texts.push(t.record());
+                }
+                continue;
+            };
+            if text.is_empty() || (t.kind == TextKind::Plain && !self.count_plain()) {
+                continue;
+            }
+            let text = Text {
+                kind: t.kind,
+                text: cap(&text, limits::MAX_TEXT_CHARS).into_owned(),
+                region: String::from(&*t.ctx.region),
+                frame: String::from(&*t.ctx.frame),
+            };
+            if hash_only {
+                self.hashed.add_text(&text);
+            } else {
+                self.texts.push(text);
             }
         }
+        self.has_more |= self.plain_capped;
         out.form = form.0;
         if !snapshot {
             // Fingerprints do not read the viewport: the memo's facts stay for the next
