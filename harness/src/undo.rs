@@ -143,6 +143,7 @@ fn has_elements(d: &Diff) -> bool {
 impl Verifier {
     /// Undoes the wrong effect of attempt `a` of `step` and verifies the undo.
     pub(crate) async fn undo(&mut self, step: &Step, a: &Attempt) -> Result<Undo> {
+        self.forget_seen();
         if a.noop
             || (!has_elements(&a.diff)
                 && a.diff.texts_appeared.is_empty()
