@@ -587,8 +587,14 @@ async fn widgets_select_choosing_another_option_is_refused() {
     s.v.click(target("combobox", "Shipping"), None)
         .await
         .expect("opening is MATCH");
-    assert_refused(s.v.click(target("option", "Express"), None).await);
-    assert!(has_text(&s.snapshot().await, "Shipping: Pickup"));
+    let o = assert_refused(s.v.click(target("option", "Express"), None).await);
+    let snap = s.snapshot().await;
+    assert!(
+        has_text(&snap, "Shipping: Pickup"),
+        "the fault chose Pickup and nothing honest undoes it: {:?}\n{}",
+        texts(&snap),
+        o.explain()
+    );
     s.close().await;
 }
 
