@@ -195,6 +195,7 @@ fn main() {
         value_hash: None,
         option: None,
         intent: None,
+        key: None,
     };
     let judged = median_ms(|| {
         black_box(

@@ -5,6 +5,7 @@
 //! refs and moves happen often.
 
 use proptest::prelude::*;
+use prufe::core::busy::busy;
 use prufe::core::diff::{diff, DiffOptions};
 use prufe::core::fingerprint;
 use prufe::core::judge::{judge, Action, ActionKind, JudgeOptions, VerdictKind};
@@ -473,6 +474,43 @@ proptest! {
                 prop_assert!(action.target.is_none() && action.kind.needs_target(), "{}", e);
                 prop_assert!(!e.message.contains(SECRET));
             }
+        }
+    }
+
+    #[test]
+    fn an_intent_only_narrows_and_a_busy_page_never_matches(
+        (a, b, action) in snapshot_and_variant().prop_flat_map(|(a, b)| {
+            let action = action_on(&a);
+            (Just(a), Just(b), action)
+        }),
+        hover in any::<bool>(),
+        mark_busy in any::<bool>(),
+        intent in prop::sample::select(vec![
+            "the cart gains a shirt size M",
+            "Shirt M is removed from the cart",
+            "the wishlist gains two shirts",
+            "the booking is confirmed",
+            "Shirt L",
+            "the account is not deleted",
+        ]),
+    ) {
+        prop_assume!(action.target.is_some());
+        let mut b = b;
+        if let (true, Some(e)) = (mark_busy, b.elements.first_mut()) {
+            (e.busy, e.visible) = (true, true);
+        }
+        let kind = if hover { ActionKind::Hover } else { ActionKind::Click };
+        let bare = Action { kind, intent: None, ..action };
+        let with = Action { intent: Some(intent.to_owned()), ..bare.clone() };
+        let opts = JudgeOptions::default();
+        let without = judge(&bare, &a, &b, &opts).unwrap();
+        let narrowed = judge(&with, &a, &b, &opts).unwrap();
+        if without.verdict == VerdictKind::Mismatch {
+            prop_assert_ne!(narrowed.verdict, VerdictKind::Match, "{} / {}", without.reason, narrowed.reason);
+        }
+        if busy(&a, &b).is_some() {
+            prop_assert_ne!(without.verdict, VerdictKind::Match, "{}", without.reason);
+            prop_assert_ne!(narrowed.verdict, VerdictKind::Match, "{}", narrowed.reason);
         }
     }
 

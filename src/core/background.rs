@@ -9,7 +9,8 @@
 //! and an element's `(frame, region, role)`, since a clock's text and a carousel's slide name
 //! change every time. Trade-off: an action whose only effect lands in a slot that was
 //! already changing cannot be told from the background, so it is judged on its other
-//! effects (and, with none, as no effect yet: AMBIGUOUS on an unsettled page).
+//! effects (and, with none, as no effect yet: AMBIGUOUS, settled or not, since the diff
+//! cannot prove the action did nothing).
 
 use super::diff::{diff, DiffOptions};
 use super::model::{Role, Snapshot, TextKind};

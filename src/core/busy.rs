@@ -8,7 +8,7 @@
 //! unstable, so AMBIGUOUS).
 
 use super::identity::{describe_element, Identity};
-use super::model::{Role, Snapshot};
+use super::model::{Element, Role, Snapshot};
 use rustc_hash::FxHashSet;
 
 /// Why `after` is still busy, compared with `before` (the observation before the action);
@@ -19,7 +19,21 @@ use rustc_hash::FxHashSet;
 /// - a visible progress indicator (`progressbar`) that was not there before, or that has no
 ///   value (indeterminate), is on the page.
 pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
-    if let Some(e) = after.elements.iter().find(|e| e.visible && e.busy) {
+    busy_where(before, after, |_| true)
+}
+
+/// [`busy`], looking only at the elements `keep` accepts: the judge keeps the regions it
+/// judges and leaves out the slots the page was changing by itself (a loader that polls).
+pub fn busy_where(
+    before: &Snapshot,
+    after: &Snapshot,
+    keep: impl Fn(&Element) -> bool,
+) -> Option<String> {
+    if let Some(e) = after
+        .elements
+        .iter()
+        .find(|e| e.visible && e.busy && keep(e))
+    {
         return Some(format!(
             "{} is inside a region marked aria-busy",
             describe_element(e)
@@ -28,7 +42,7 @@ pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
     let earlier: FxHashSet<Identity> = before
         .elements
         .iter()
-        .filter(|e| e.visible && e.role == Role::Progressbar)
+        .filter(|e| e.visible && e.role == Role::Progressbar && keep(e))
         .map(Identity::of)
         .collect();
     after
@@ -37,6 +51,7 @@ pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
         .find(|e| {
             e.visible
                 && e.role == Role::Progressbar
+                && keep(e)
                 && (e.value.is_none() || !earlier.contains(&Identity::of(e)))
         })
         .map(|e| format!("{} is showing", describe_element(e)))
@@ -45,7 +60,6 @@ pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::Element;
     use crate::core::testing::el;
 
     fn page(elements: Vec<Element>) -> Snapshot {
@@ -84,7 +98,13 @@ mod tests {
             ("determinate bar was there", vec![bar("40")], vec![bar("100")], false),
         ];
         for (name, before, after, want) in cases {
-            assert_eq!(busy(&page(before), &page(after)).is_some(), want, "{name}");
+            let (before, after) = (page(before), page(after));
+            assert_eq!(busy(&before, &after).is_some(), want, "{name}");
+            let elsewhere = |e: &Element| e.region != "main";
+            assert!(
+                busy_where(&before, &after, elsewhere).is_none(),
+                "{name}: outside what is kept"
+            );
         }
     }
 }

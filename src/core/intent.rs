@@ -169,7 +169,7 @@ pub fn is_negation(token: &str) -> bool {
 
 /// Drops French elisions (`l'`, `d'`, `qu'`...) and English possessive `'s`, so
 /// "l'article" is "article" and "shirt's" is "shirt".
-fn strip_elisions(s: &str) -> Cow<'_, str> {
+pub fn strip_elisions(s: &str) -> Cow<'_, str> {
     if !s.contains(['\'', '’']) {
         return Cow::Borrowed(s);
     }
@@ -297,6 +297,18 @@ impl Terms {
             }
         }
         self
+    }
+
+    /// These terms less those `other` matches.
+    pub fn without(&self, other: &Terms) -> Terms {
+        Terms {
+            stems: self
+                .stems
+                .iter()
+                .filter(|s| !other.matches(s))
+                .cloned()
+                .collect(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {

@@ -20,8 +20,23 @@
 //!   that neighbour. A candidate merely appearing or disappearing is no evidence: a
 //!   virtualised list scrolls its rows in and out. Target only: MATCH; neighbours only:
 //!   MISMATCH naming the most cited one; both: AMBIGUOUS.
-//! - **Intent.** When no name explains the effect, the caller's sentence of intent may
-//!   (`intent` module): MATCH; else AMBIGUOUS.
+//! - **Variants.** An effect whose label holds the target's full name with one
+//!   distinguishing word changed ("Remove Shirt L" for "Remove Shirt M") is nobody's by name;
+//!   when nothing else is attributed it is MISMATCH naming the variant.
+//! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
+//!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
+//! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
+//!   split into claims (`claims` module: object, container, count, polarity) and MATCH needs
+//!   all of them supported; a claim the diff contradicts is MISMATCH naming it, an open one
+//!   AMBIGUOUS. An intent only narrows: a MATCH by own state or name also needs every claim.
+//!
+//! Before anything, changes in slots the page was changing by itself (`background`) are
+//! dropped (only those changing is AMBIGUOUS "no effect yet"), and a page `busy` still
+//! working is never MATCH. A `press` with a key and no intent is MATCH when the key did its
+//! job (Escape closed a popup, Enter submitted the focused form or picked an option, Tab
+//! moved focus). A `drag` whose target kept its place in the diff is judged by its position
+//! among its list's items, since a reorder leaves the multiset diff empty. A `fill` shown
+//! with formatting only added ("(555) 123-4567" for "5551234567") holds the requested value.
 //!
 //! `press`, `upload`, `drag` and `goto` ask the intent first. `hover` weighs only what
 //! appeared (or was shown). `watch` has no target: the intent alone decides (MATCH or
@@ -36,6 +51,8 @@
 //! a wrong click that lands on another role or region is left AMBIGUOUS, not MISMATCH.
 
 use super::background::Background;
+use super::busy::busy_where;
+use super::claims::{self, Claims};
 use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
 use super::error::{Error, ErrorCode, Result};
 use super::identity::{describe_element, Identity};
@@ -44,6 +61,7 @@ use super::model::{limits, Element, Role, Snapshot, Text, Tristate, REDACTED};
 use super::text;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A candidate's name explains an effect when the effect carries at least this share of the
@@ -241,25 +259,76 @@ pub fn judge(
         ignore_regions: opts.ignore_regions.clone(),
     };
     let diff = diff(before, after, &diff_opts);
-    let intent = action
+    let sentence = action
         .intent
         .as_deref()
-        .map(|s| Intent::parse(&text::cap(s, MAX_INTENT_CHARS)));
-    let finding = Judge {
+        .map(|s| text::cap(s, MAX_INTENT_CHARS));
+    let intent = sentence.as_deref().map(Intent::parse);
+    let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
+    let judged = without_background(&diff, &opts.background, target);
+    let still_busy = busy_where(before, after, |e| {
+        diff_opts.keeps(&e.region) && !opts.background.has_element(&e.frame, &e.region, e.role)
+    });
+    let mut finding = Judge {
         action,
         before,
         after,
-        diff: &diff,
-        stable: opts.stable,
+        diff: &judged,
+        stable: opts.stable && still_busy.is_none(),
+        background_only: !diff.empty && judged.empty,
         intent: intent.as_ref(),
+        claims: &claims,
     }
     .run(target);
+    if let Some(why) = still_busy {
+        if finding.verdict != VerdictKind::Mismatch {
+            finding = ambiguous(format!(
+                "the page is still busy: {why} ({})",
+                finding.reason
+            ));
+        }
+    }
     Ok(Verdict {
         verdict: finding.verdict,
         reason: finding.reason,
         attributed_to: finding.attributed_to,
         diff,
     })
+}
+
+/// `d` less the changes in slots the page was already changing by itself (a change of the
+/// target itself is always kept): borrowed when there are none.
+fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>) -> Cow<'d, Diff> {
+    if bg.is_empty() || d.empty {
+        return Cow::Borrowed(d);
+    }
+    let is_target =
+        |e: &Element| target.is_some_and(|t| same_ref(e, t) || Identity::of(e) == Identity::of(t));
+    let element = |e: &Element| !is_target(e) && bg.has_element(&e.frame, &e.region, e.role);
+    let text = |t: &Text| bg.has_text(&t.frame, &t.region, t.kind);
+    let any = d.appeared.iter().chain(&d.disappeared).any(element)
+        || d.changed.iter().any(|c| element(&c.after))
+        || d.moved
+            .iter()
+            .any(|m| element(&m.after) && element(&m.before))
+        || d.texts_appeared
+            .iter()
+            .chain(&d.texts_disappeared)
+            .any(text);
+    if !any {
+        return Cow::Borrowed(d);
+    }
+    let mut kept = d.clone();
+    kept.appeared.retain(|e| !element(e));
+    kept.disappeared.retain(|e| !element(e));
+    kept.changed.retain(|c| !element(&c.after));
+    kept.moved
+        .retain(|m| !(element(&m.after) && element(&m.before)));
+    kept.texts_appeared.retain(|t| !text(t));
+    kept.texts_disappeared.retain(|t| !text(t));
+    kept.lines = kept.describe();
+    kept.empty = kept.is_empty();
+    Cow::Owned(kept)
 }
 
 struct Finding {
@@ -383,6 +452,52 @@ impl<'d> Effect<'d> {
         }
     }
 
+    /// The stems of the label's content words, in order.
+    fn stems(&self) -> Vec<String> {
+        claims::stems(self.label())
+    }
+
+    /// The region the effect is seen in (after a move, the new one).
+    fn region(&self) -> &'d str {
+        match *self {
+            Effect::Appeared(e) | Effect::Disappeared(e) => &e.region,
+            Effect::Changed(c) => &c.after.region,
+            Effect::Moved(m) => &m.after.region,
+            Effect::TextAppeared(t) | Effect::TextDisappeared(t) => &t.region,
+        }
+    }
+
+    /// Like effects share this key, for counting: direction, role (or text), region, and
+    /// the label except for rows, which are counted however they are labelled.
+    fn kind_key(&self) -> (u8, Option<Role>, &'d str, &'d str) {
+        let (direction, role) = match *self {
+            Effect::Appeared(e) => (0, Some(e.role)),
+            Effect::Disappeared(e) => (1, Some(e.role)),
+            Effect::Changed(c) => (2, Some(c.after.role)),
+            Effect::Moved(m) => (3, Some(m.after.role)),
+            Effect::TextAppeared(_) => (0, None),
+            Effect::TextDisappeared(_) => (1, None),
+        };
+        let row = matches!(
+            role,
+            Some(Role::Listitem | Role::Row | Role::Article | Role::Option | Role::Treeitem)
+        );
+        let label = if row { "" } else { self.label() };
+        (direction, role, self.region(), label)
+    }
+
+    /// A message of failure that appeared: a text, or an alert or status element.
+    fn is_failure_message(&self) -> bool {
+        let alerting = |r: Role| matches!(r, Role::Alert | Role::Alertdialog | Role::Status);
+        let shown = match *self {
+            Effect::TextAppeared(_) => true,
+            Effect::Appeared(e) => alerting(e.role),
+            Effect::Changed(c) => alerting(c.after.role) && self.is_appearance(),
+            _ => false,
+        };
+        shown && claims::is_failure(self.label())
+    }
+
     /// Does the effect change an element's own state (or place)?
     fn is_own_state(&self) -> bool {
         match *self {
@@ -428,6 +543,71 @@ fn is_own_field(f: Field) -> bool {
         f,
         Field::Checked | Field::Pressed | Field::Selected | Field::Expanded | Field::Value
     )
+}
+
+/// The terms of the titles in a region path (`dialog[Delete account?]`, `form[Checkout]`):
+/// words of a container, which name no control inside it.
+fn title_terms(region: &str) -> Terms {
+    let mut titles = String::new();
+    for segment in region.split('/') {
+        if let (Some(open), true) = (segment.find('['), segment.ends_with(']')) {
+            titles.push_str(&segment[open + 1..segment.len() - 1]);
+            titles.push(' ');
+        }
+    }
+    Terms::of(&titles)
+}
+
+/// The region path up to and including its form (`form[Checkout]`, `main/form[Login]`).
+fn form_region(region: &str) -> Option<String> {
+    let segments: Vec<&str> = region.split('/').collect();
+    let at = segments
+        .iter()
+        .position(|s| *s == "form" || s.starts_with("form["))?;
+    Some(segments[..=at].join("/"))
+}
+
+/// Roles that pop up over the page and close again.
+fn is_popup(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Dialog | Role::Alertdialog | Role::Listbox | Role::Menu | Role::Tooltip
+    )
+}
+
+/// A value that keeps every typed character in order and adds only formatting (spaces,
+/// `()-./,+'` and the like): the requested value as the page shows it.
+pub fn is_formatted(typed: &str, shown: &str) -> bool {
+    // Characters a page inserts to format a phone number, a card number, an amount or a
+    // date; apostrophes and narrow spaces are thousand separators in some locales.
+    const FORMATTING: &[char] = &[
+        ' ', '(', ')', '-', '.', '/', ',', '+', '\'', '\u{2019}', '\u{a0}', '\u{202f}', '\u{2009}',
+    ];
+    let typed: Vec<char> = typed.trim().chars().collect();
+    if typed.is_empty() {
+        return false;
+    }
+    let mut at = 0;
+    for c in shown.trim().chars() {
+        if at < typed.len() && c == typed[at] {
+            at += 1;
+        } else if !FORMATTING.contains(&c) {
+            return false;
+        }
+    }
+    at == typed.len()
+}
+
+/// A popup closed: a control collapsed, or a popup disappeared or was hidden.
+fn closes_popup(e: &Effect) -> bool {
+    match *e {
+        Effect::Changed(c) => {
+            (c.has(Field::Expanded) && c.after.expanded == Some(false))
+                || (c.has(Field::Visible) && !c.after.visible && is_popup(c.after.role))
+        }
+        Effect::Disappeared(el) => is_popup(el.role),
+        _ => false,
+    }
 }
 
 fn same_ref(e: &Element, target: &Element) -> bool {
@@ -579,13 +759,30 @@ struct Judge<'a> {
     after: &'a Snapshot,
     diff: &'a Diff,
     stable: bool,
+    /// Something changed, but only in slots the page was already changing by itself.
+    background_only: bool,
     intent: Option<&'a Intent>,
+    claims: &'a Claims,
+}
+
+/// What the claims of an intent come to against the effects.
+enum Check<'d> {
+    /// Every claim holds; the best explained effect.
+    Holds(Effect<'d>),
+    /// The diff proves a claim wrong.
+    Contradicted(Finding),
+    /// The object is there but a claim is neither supported nor contradicted.
+    Open(String),
+    /// No effect carries the object.
+    NoObject,
 }
 
 /// The outcome of comparing a field's value with what the action asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ValueCheck {
     Equal,
+    /// Equal up to the formatting the page added.
+    Formatted,
     Differs,
     /// Nothing was requested.
     NoRequest,
@@ -596,6 +793,16 @@ enum ValueCheck {
 impl<'a> Judge<'a> {
     fn run(&self, target: Option<&'a Element>) -> Finding {
         let kind = self.action.kind;
+        if kind == ActionKind::Press && self.action.intent.is_none() {
+            if let Some(f) = self.key_effect(target) {
+                return f;
+            }
+        }
+        if let (ActionKind::Drag, Some(t)) = (kind, target) {
+            if let Some(f) = self.reordered(t) {
+                return f;
+            }
+        }
         match (kind, target) {
             (ActionKind::Fill, Some(t)) => self.fill(t),
             (ActionKind::Check, Some(t)) => self.toggle(t, true),
@@ -622,6 +829,118 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// What the key of a press is meant to do, when it did it: Escape closes a popup (a
+    /// dialog, listbox, menu or tooltip, or a control that was expanded), Enter submits the
+    /// focused form or picks the active option, Tab and Shift+Tab move focus. A failure
+    /// message next to it makes it AMBIGUOUS.
+    fn key_effect(&self, target: Option<&'a Element>) -> Option<Finding> {
+        let key = self.action.key.as_deref()?;
+        let base = key.rsplit('+').next().unwrap_or(key);
+        let effects = Effect::all(self.diff);
+        let found = match base {
+            "Escape" | "Esc" => effects
+                .iter()
+                .find(|e| closes_popup(e))
+                .map(|e| format!("{key} closed a popup: {}", e.line())),
+            "Enter" => self.enter_effect(&effects, target),
+            "Tab" => {
+                let f = self.focus_moved()?;
+                return Some(Finding {
+                    reason: format!("{key}: {}", f.reason),
+                    ..f
+                });
+            }
+            _ => None,
+        }?;
+        if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+            return Some(ambiguous(format!(
+                "{found}, but a failure message appeared: {}",
+                e.line()
+            )));
+        }
+        Some(matched(found, target))
+    }
+
+    /// Enter: an option picked (selected, a combo box's value, its listbox closing), or the
+    /// focused form submitted (effects in its region, or the form going away).
+    fn enter_effect(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<String> {
+        let picked = effects.iter().find(|e| match *e {
+            Effect::Changed(c) => {
+                (c.has(Field::Selected) && c.after.selected == Some(true))
+                    || (c.after.role == Role::Combobox && c.has(Field::Value))
+            }
+            _ => false,
+        });
+        if let Some(e) = picked {
+            return Some(format!("Enter picked the active option: {}", e.line()));
+        }
+        let focused = target.or_else(|| self.before.elements.iter().find(|e| e.focused));
+        if let Some(form) = focused.and_then(|f| form_region(&f.region)) {
+            if let Some(e) = effects
+                .iter()
+                .find(|e| diff::region_matches(e.region(), &form))
+            {
+                return Some(format!("Enter submitted {form}: {}", e.line()));
+            }
+        }
+        effects
+            .iter()
+            .find(|e| {
+                closes_popup(e)
+                    && matches!(
+                        e.element().map(|el| el.role),
+                        Some(Role::Listbox | Role::Combobox)
+                    )
+            })
+            .map(|e| format!("Enter closed the list, picking its option: {}", e.line()))
+    }
+
+    /// A drag that reorders a list leaves the multiset diff empty; the target's position
+    /// among the items of its role and region says whether it moved.
+    fn reordered(&self, t: &'a Element) -> Option<Finding> {
+        if self.own_change(t).is_some() {
+            return None;
+        }
+        let position = |s: &'a Snapshot| -> Option<usize> {
+            let items: Vec<&Element> = s
+                .elements
+                .iter()
+                .filter(|e| e.role == t.role && e.region == t.region && e.frame == t.frame)
+                .collect();
+            items
+                .iter()
+                .position(|e| same_ref(e, t))
+                .or_else(|| {
+                    items
+                        .iter()
+                        .position(|e| Identity::of(e) == Identity::of(t))
+                })
+                .map(|at| at + 1)
+        };
+        let (from, to) = (position(self.before)?, position(self.after)?);
+        if from == to {
+            return None;
+        }
+        let region = if t.region.is_empty() {
+            "document"
+        } else {
+            &t.region
+        };
+        let reason = format!(
+            "moved {}[{}] from position {from} to {to} in {region}",
+            t.role.as_str(),
+            t.label()
+        );
+        let context = Terms::of(&format!("{} {region}", role_words(t.role)));
+        Some(match self.intent {
+            None => matched(reason, Some(t)),
+            Some(i) if i.score(&Terms::of(t.label()), &context) > 0.0 => {
+                matched(format!("{reason}, as the intent says"), Some(t))
+            }
+            Some(_) => ambiguous(format!("{reason}, but the intent does not explain it")),
+        })
+    }
+
     /// A key press whose only effect is moving focus (Tab, arrow keys in a group): focus is
     /// not part of the diff, so it is read from the two snapshots directly.
     fn focus_moved(&self) -> Option<Finding> {
@@ -643,6 +962,11 @@ impl<'a> Judge<'a> {
 
     /// Nothing (relevant) changed: proof of failure on a settled page, nothing on a busy one.
     fn no_effect(&self, what: &str) -> Finding {
+        if self.background_only {
+            return ambiguous(format!(
+                "no effect yet: {what} outside the slots it was already changing by itself, where the action's effect may also land"
+            ));
+        }
         if self.stable {
             mismatch(format!("no effect: {what}"), None)
         } else {
@@ -696,8 +1020,19 @@ impl<'a> Judge<'a> {
         self.target_move(t).map(diff::line_moved)
     }
 
-    /// Attributes `effects` by the names they carry (see the module docs).
-    fn named<'s>(&self, candidates: &Candidates<'s>, effects: &[Effect<'a>]) -> Named<'a, 's> {
+    /// Attributes `effects` by the names they carry (see the module docs), and collects the
+    /// effects on a variant of the target's name ("Shirt L" for "Remove Shirt M"), which are
+    /// nobody's by name.
+    fn named<'s>(
+        &self,
+        candidates: &Candidates<'s>,
+        effects: &[Effect<'a>],
+    ) -> (Named<'a, 's>, Vec<Effect<'a>>) {
+        let target_element = candidates.members[0];
+        let title = title_terms(&target_element.region);
+        let target_stems = claims::stems(target_element.label());
+        let target_terms = Terms::of(target_element.label());
+        let mut variants: Vec<Effect<'a>> = Vec::new();
         let mut target: Option<Effect<'a>> = None;
         let mut neighbours: Vec<(usize, usize, Effect<'a>)> = Vec::new();
         let mut credit = |m: usize, effect: Effect<'a>| {
@@ -717,8 +1052,19 @@ impl<'a> Judge<'a> {
                 Some(m) if effect.is_own_state() => credit(m, effect),
                 Some(_) => {}
                 None => {
-                    if let Some(m) = candidates.carried_by(&Terms::of(effect.label())) {
-                        credit(m, effect);
+                    let label = Terms::of(effect.label());
+                    let variant =
+                        || claims::is_variant(&target_stems, &effect.stems(), &target_terms);
+                    match candidates.carried_by(&label) {
+                        // A word of the target's container (a dialog's title) names no
+                        // neighbour: the evidence must name it more specifically.
+                        Some(m)
+                            if m > 0
+                                && !title.is_empty()
+                                && candidates.carried_by(&label.without(&title)) != Some(m) => {}
+                        Some(0) | None if variant() => variants.push(effect),
+                        Some(m) => credit(m, effect),
+                        None => {}
                     }
                 }
             }
@@ -728,7 +1074,7 @@ impl<'a> Judge<'a> {
             .iter()
             .enumerate()
             .max_by_key(|&(i, &(_, count, _))| (count, std::cmp::Reverse(i)));
-        match (target, top) {
+        let named = match (target, top) {
             (None, None) => Named::Nobody,
             (Some(t), None) => Named::Target(t),
             (None, Some((_, &(m, _, e)))) => Named::Neighbour(candidates.members[m], e),
@@ -737,25 +1083,216 @@ impl<'a> Judge<'a> {
                 neighbour: candidates.members[m],
                 effect: e,
             },
+        };
+        (named, variants)
+    }
+
+    /// The intent's verdict on `effects`: MATCH when every claim holds, MISMATCH when the
+    /// diff contradicts one, AMBIGUOUS when one is open; `None` when no effect carries the
+    /// object (or there is no usable intent).
+    fn by_intent(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<Finding> {
+        match self.check_claims(effects, target) {
+            Check::Holds(e) => Some(matched(
+                format!("the intent explains the effect: {}", e.line()),
+                target,
+            )),
+            Check::Contradicted(f) => Some(f),
+            Check::Open(why) => Some(ambiguous(why)),
+            Check::NoObject => None,
         }
     }
 
-    /// The intent's best explained effect, as a MATCH.
-    fn by_intent(&self, effects: &[Effect<'a>], target: Option<&Element>) -> Option<Finding> {
-        let intent = self.intent.filter(|i| i.is_usable())?;
-        let mut best: Option<(f32, Effect)> = None;
-        for &effect in effects {
-            let score = intent.score(&Terms::of(effect.label()), &Terms::of(&effect.context()));
-            if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, effect));
+    /// Does `before` or `after` show `phrase` (stems in order) in a label or text? Only a
+    /// phrase the page shows names a thing that can have variants.
+    fn page_shows(&self, phrase: &[String]) -> bool {
+        [self.before, self.after].iter().any(|s| {
+            s.elements
+                .iter()
+                .any(|e| claims::holds(&claims::stems(e.label()), phrase))
+                || s.texts
+                    .iter()
+                    .any(|t| claims::holds(&claims::stems(&t.text), phrase))
+        })
+    }
+
+    /// Holds the intent's claims (`claims` module) against `effects`.
+    fn check_claims(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Check<'a> {
+        let Some(intent) = self.intent.filter(|i| i.is_usable()) else {
+            return Check::NoObject;
+        };
+        let claims = self.claims;
+        if claims.positive {
+            if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+                return Check::Contradicted(mismatch(
+                    format!(
+                        "the intent expects success, but a failure message appeared: {}",
+                        e.line()
+                    ),
+                    target,
+                ));
             }
         }
-        best.map(|(_, e)| {
-            matched(
-                format!("the intent explains the effect: {}", e.line()),
-                target,
-            )
-        })
+        let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
+        let mut variants: Vec<Effect<'a>> = Vec::new();
+        // Whether the page shows each phrase, computed once and only when needed.
+        let mut shown: Vec<Option<bool>> = vec![None; claims.phrases.len()];
+        for &e in effects {
+            let stems = e.stems();
+            let mut is_variant = false;
+            for (i, p) in claims.phrases.iter().enumerate() {
+                if claims::is_variant(p, &stems, intent.terms())
+                    && *shown[i].get_or_insert_with(|| self.page_shows(p))
+                {
+                    is_variant = true;
+                    break;
+                }
+            }
+            if is_variant {
+                variants.push(e);
+                continue;
+            }
+            let label = Terms::of(e.label());
+            let score = intent.score(&label, &Terms::of(&e.context()));
+            // The whole object, or an explained effect that names part of it.
+            let object = &claims.object;
+            let carries = !object.is_empty() && object.iter().all(|t| label.matches(t));
+            let names_part = object.is_empty() || object.iter().any(|t| label.matches(t));
+            if carries || (score > 0.0 && names_part) {
+                support.push((score, e));
+            }
+        }
+        let Some(&(_, best)) = support.iter().reduce(|a, b| if b.0 > a.0 { b } else { a }) else {
+            return match variants.first() {
+                Some(v) => Check::Contradicted(mismatch(
+                    format!(
+                        "the effect is on a variant of what the intent names, not on it: {}",
+                        v.line()
+                    ),
+                    v.element().or(target),
+                )),
+                None => Check::NoObject,
+            };
+        };
+        // Each clause of "… and …" needs an effect of its own.
+        // (A clause may name the effect by its role: "the dialog closes".)
+        let explains = |clause: &Intent, object: &Terms, e: &Effect| {
+            let (label, context) = (Terms::of(e.label()), Terms::of(&e.context()));
+            let seen = |t: &str| label.matches(t) || context.matches(t);
+            let carries = !object.is_empty() && object.iter().all(seen);
+            let names_part = object.is_empty() || object.iter().any(|t| label.matches(t));
+            carries || (names_part && clause.score(&label, &context) > 0.0)
+        };
+        let unshown = claims.clauses.iter().position(|(clause, object)| {
+            clause.is_usable() && !support.iter().any(|(_, e)| explains(clause, object, e))
+        });
+        if let Some(i) = unshown {
+            return Check::Open(format!(
+                "clause {} of the intent is not shown by any effect ({})",
+                i + 1,
+                best.line()
+            ));
+        }
+        let same_kind = |a: &Effect, b: &Effect| {
+            let (ka, kb) = (a.kind_key(), b.kind_key());
+            (ka.0, ka.1) == (kb.0, kb.1)
+        };
+        if let Some(v) = variants
+            .iter()
+            .find(|v| v.element().is_some() && support.iter().any(|(_, s)| same_kind(s, v)))
+        {
+            return Check::Contradicted(mismatch(
+                format!(
+                    "the effect is on what the intent names and also on a variant of it: {}",
+                    v.line()
+                ),
+                v.element(),
+            ));
+        }
+        if !claims.containers.is_empty() {
+            let named_in =
+                |e: &Effect| claims::containers_in(&format!("{} {}", e.region(), e.label()));
+            let wanted = |c: &&str| claims.containers.contains(c);
+            let want = claims.containers.join(" or ");
+            if !support.iter().any(|(_, e)| named_in(e).iter().any(wanted)) {
+                let elsewhere = support.iter().find_map(|(_, e)| {
+                    named_in(e).into_iter().find(|c| !wanted(c)).map(|c| (e, c))
+                });
+                return match elsewhere {
+                    Some((e, other)) => Check::Contradicted(mismatch(
+                        format!(
+                            "the intent names the {want}, but the effect is in the {other}: {}",
+                            e.line()
+                        ),
+                        target,
+                    )),
+                    None => Check::Open(format!(
+                        "the intent names the {want}, but no effect it explains is in one ({})",
+                        best.line()
+                    )),
+                };
+            }
+        }
+        if let Some(count) = &claims.count {
+            // The effects that name what is counted ("shirt"), else all supporting ones.
+            let naming: Vec<&Effect> = support
+                .iter()
+                .map(|(_, e)| e)
+                .filter(|e| Terms::of(e.label()).matches(&count.of))
+                .collect();
+            let counted: Vec<&Effect> = if naming.is_empty() {
+                support.iter().map(|(_, e)| e).collect()
+            } else {
+                naming
+            };
+            let mut groups: FxHashMap<_, u32> = FxHashMap::default();
+            for e in &counted {
+                *groups.entry(e.kind_key()).or_default() += 1;
+            }
+            let most = groups.values().copied().max().unwrap_or(0);
+            let shown = support
+                .iter()
+                .any(|(_, e)| claims::shows_count(e.label(), count));
+            if most != count.n && !shown {
+                let e = counted
+                    .iter()
+                    .find(|e| groups[&e.kind_key()] == most)
+                    .copied()
+                    .unwrap_or(&best);
+                return Check::Contradicted(mismatch(
+                    format!(
+                        "the intent claims {} ('{}'), but {most} like effects are seen: {}",
+                        count.n,
+                        count.word,
+                        e.line()
+                    ),
+                    target,
+                ));
+            }
+        }
+        Check::Holds(best)
+    }
+
+    /// A MATCH found by the target's own state or name also needs the intent, when one is
+    /// declared: both must hold.
+    fn with_intent(&self, found: Finding, effects: &[Effect<'a>], t: &'a Element) -> Finding {
+        let Some(intent) = self.intent else {
+            return found;
+        };
+        if !intent.is_usable() {
+            return ambiguous(format!(
+                "{}, but the intent is empty or negated, so it cannot be checked",
+                found.reason
+            ));
+        }
+        match self.check_claims(effects, Some(t)) {
+            Check::Holds(_) => matched(format!("{}, and the intent holds", found.reason), Some(t)),
+            Check::Contradicted(f) => f,
+            Check::Open(why) => ambiguous(format!("{}; yet {why}", found.reason)),
+            Check::NoObject => ambiguous(format!(
+                "{}, but the intent explains none of the effects",
+                found.reason
+            )),
+        }
     }
 
     fn unexplained(&self, effects: &[Effect<'a>], why: &str) -> Finding {
@@ -771,13 +1308,35 @@ impl<'a> Judge<'a> {
     /// Attribution by own state, then names, then intent.
     fn attribute(&self, t: &'a Element, effects: &[Effect<'a>]) -> Finding {
         if let Some(line) = self.own_change(t) {
-            return matched(format!("the target's own state changed: {line}"), Some(t));
+            let found = matched(format!("the target's own state changed: {line}"), Some(t));
+            return self.with_intent(found, effects, t);
         }
         let candidates = Candidates::new(t, self.before, self.after);
-        match self.named(&candidates, effects) {
-            Named::Target(e) => matched(
-                format!("the effect carries the target's name: {}", e.line()),
-                Some(t),
+        let (named, variants) = self.named(&candidates, effects);
+        let like = |a: &Effect, b: &Effect| {
+            let (ka, kb) = (a.kind_key(), b.kind_key());
+            (ka.0, ka.1, ka.2) == (kb.0, kb.1, kb.2)
+        };
+        match named {
+            // A variant's row gone (or added) along with the target's own: not what was meant.
+            Named::Target(e) if variants.iter().any(|v| like(v, &e)) => {
+                let v = variants.iter().find(|v| like(v, &e)).copied().unwrap_or(e);
+                mismatch(
+                    format!(
+                        "the effect is on the target's '{}' and also on a variant of it: {}",
+                        t.label(),
+                        v.line()
+                    ),
+                    v.element(),
+                )
+            }
+            Named::Target(e) => self.with_intent(
+                matched(
+                    format!("the effect carries the target's name: {}", e.line()),
+                    Some(t),
+                ),
+                effects,
+                t,
             ),
             Named::Neighbour(n, e) => mismatch(
                 format!(
@@ -797,9 +1356,19 @@ impl<'a> Judge<'a> {
                 describe_element(neighbour),
                 effect.line()
             )),
-            Named::Nobody => self.by_intent(effects, Some(t)).unwrap_or_else(|| {
-                self.unexplained(effects, "no element's name explains the effect")
-            }),
+            Named::Nobody => match variants.first() {
+                Some(v) => mismatch(
+                    format!(
+                        "the effect is on a variant of the target's name '{}', not on it: {}",
+                        t.label(),
+                        v.line()
+                    ),
+                    v.element(),
+                ),
+                None => self.by_intent(effects, Some(t)).unwrap_or_else(|| {
+                    self.unexplained(effects, "no element's name explains the effect")
+                }),
+            },
         }
     }
 
@@ -880,6 +1449,8 @@ impl<'a> Judge<'a> {
                     || (loose && text::normalize_key(got) == text::normalize_key(&capped));
                 if equal {
                     ValueCheck::Equal
+                } else if !loose && is_formatted(&capped, got) {
+                    ValueCheck::Formatted
                 } else {
                     ValueCheck::Differs
                 }
@@ -917,6 +1488,7 @@ impl<'a> Judge<'a> {
             let line = diff::line_changed(c);
             return match self.check_value(&c.after, t, wanted, false) {
                 ValueCheck::Equal => matched(format!("the target holds the requested value: {line}"), Some(t)),
+                ValueCheck::Formatted => matched(format!("the target holds the requested value as the page formats it: {line}"), Some(t)),
                 ValueCheck::NoRequest => matched(format!("the target's value changed (nothing to compare it with): {line}"), Some(t)),
                 ValueCheck::Differs => mismatch(format!("the target's value changed, but not to the requested one: {line}"), Some(t)),
                 ValueCheck::Unverifiable => ambiguous(format!(
@@ -924,10 +1496,12 @@ impl<'a> Judge<'a> {
                 )),
             };
         }
-        if self
-            .current(t)
-            .is_some_and(|e| self.check_value(e, t, wanted, false) == ValueCheck::Equal)
-        {
+        if self.current(t).is_some_and(|e| {
+            matches!(
+                self.check_value(e, t, wanted, false),
+                ValueCheck::Equal | ValueCheck::Formatted
+            )
+        }) {
             return matched(
                 "the target already held the requested value".to_owned(),
                 Some(t),
@@ -1008,7 +1582,7 @@ impl<'a> Judge<'a> {
         if let Some(c) = own {
             let line = diff::line_changed(c);
             return match self.check_value(&c.after, t, wanted, true) {
-                ValueCheck::Equal | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
+                ValueCheck::Equal | ValueCheck::Formatted | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
                 _ if chosen.iter().any(|o| is_wanted(o.after.label())) => {
                     matched(format!("the requested option is selected: {line}"), Some(t))
                 }
@@ -1074,7 +1648,7 @@ impl<'a> Judge<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::Context;
+    use crate::core::model::{Context, TextKind};
 
     const PRODUCTS: &str = "catalogue/list:products";
     const FORM: &str = "form[Checkout]";
@@ -1687,6 +2261,388 @@ mod tests {
             case("nothing, busy", watch.clone(), s.clone(), s.clone()).unstable().want(A, None, ""),
             case("target ignored", targeted, s.clone(), trousers).intent("el carrito suma una camiseta").want(X, None, ""),
         ]);
+    }
+
+    /// A cart with three rows, Shirt M (`ci1`, `cr1`), Shirt L (`ci2`, `cr2`) and Hat S
+    /// (`ci3`, `cr3`), and an "Add Mug" button in the catalogue.
+    fn cart() -> Snapshot {
+        let mut s = shop();
+        add_to_cart(&mut s, "Shirt M", 1);
+        add_to_cart(&mut s, "Shirt L", 2);
+        add_to_cart(&mut s, "Hat S", 3);
+        s.elements.push(el("b5", Role::Button, "Add Mug", PRODUCTS));
+        s
+    }
+
+    fn without(s: &Snapshot, refs: &[&str]) -> Snapshot {
+        let mut a = s.clone();
+        a.elements.retain(|e| !refs.contains(&e.reference.as_str()));
+        a
+    }
+
+    fn with_line(s: &Snapshot, product: &str, n: usize, region: &str) -> Snapshot {
+        let mut a = s.clone();
+        a.elements.push(item(
+            &format!("x{n}"),
+            &format!("{product} Remove {product}"),
+            region,
+        ));
+        a.elements.push(el(
+            &format!("xr{n}"),
+            Role::Button,
+            &format!("Remove {product}"),
+            region,
+        ));
+        a
+    }
+
+    #[test]
+    fn object_claims() {
+        let s = cart();
+        let remove = act(ActionKind::Click, Some(find(&s, "cr1")));
+        let watch = act(ActionKind::Watch, None);
+        let m_gone = without(&s, &["ci1", "cr1"]);
+        let l_gone = without(&s, &["ci2", "cr2"]);
+        let hat_gone = without(&s, &["ci3", "cr3"]);
+        let removed = "Shirt M is removed from the cart";
+        #[rustfmt::skip]
+        run(vec![
+            // The target's name is an object too.
+            case("name: supported", remove.clone(), s.clone(), m_gone.clone()).want(M, Some("Remove Shirt M"), "Shirt M"),
+            case("name: variant contradicts", remove.clone(), s.clone(), l_gone.clone()).want(X, Some("Shirt L Remove Shirt L"), "a variant of the target's name 'Remove Shirt M'"),
+            case("name: absent", remove.clone(), s.clone(), hat_gone.clone()).want(A, None, "no element's name explains"),
+            case("name: the variant went too", remove.clone(), s.clone(), without(&s, &["ci1", "cr1", "ci2", "cr2"])).want(X, Some("Shirt L Remove Shirt L"), "also on a variant of it"),
+            // A declared intent.
+            case("intent: supported", remove.clone(), s.clone(), m_gone.clone()).intent(removed).want(M, Some("Remove Shirt M"), "the intent holds"),
+            case("intent: variant contradicts", remove.clone(), s.clone(), l_gone.clone()).intent(removed).want(X, Some("Shirt L Remove Shirt L"), "Shirt L"),
+            case("intent: absent", remove.clone(), s.clone(), hat_gone.clone()).intent(removed).want(A, None, "nor does the intent"),
+            case("watch: supported", watch.clone(), s.clone(), m_gone).intent(removed).want(M, None, "listitem[Shirt M Remove Shirt M]"),
+            case("watch: variant contradicts", watch.clone(), s.clone(), l_gone).intent(removed).want(X, Some("Shirt L Remove Shirt L"), "a variant of what the intent names"),
+            case("watch: absent", watch, s.clone(), hat_gone).intent(removed).want(X, None, "the intent explains none"),
+        ]);
+    }
+
+    #[test]
+    fn container_claims() {
+        let s = cart();
+        let add = act(ActionKind::Click, Some(find(&s, "b5")));
+        let in_cart = with_line(&s, "Mug", 1, "main/list:cart");
+        let in_wishlist = with_line(&s, "Mug", 1, "complementary[Wishlist]");
+        let nowhere = with_line(&s, "Mug", 1, "main");
+        let spanish = with_line(&s, "Mug", 1, "carrito");
+        #[rustfmt::skip]
+        run(vec![
+            case("supported", add.clone(), s.clone(), in_cart.clone()).intent("the cart gains a mug").want(M, Some("Add Mug"), "the intent holds"),
+            case("synonym, other language", add.clone(), s.clone(), spanish).intent("the basket gains a mug").want(M, Some("Add Mug"), ""),
+            case("contradicted: the name alone would match", add.clone(), s.clone(), in_wishlist.clone()).want(M, Some("Add Mug"), "target's name"),
+            case("contradicted", add.clone(), s.clone(), in_wishlist.clone()).intent("the cart gains a mug").want(X, Some("Add Mug"), "the intent names the cart, but the effect is in the wishlist"),
+            case("contradicted, watched", act(ActionKind::Watch, None), s.clone(), in_wishlist).intent("el carrito suma una mug").want(X, None, "in the wishlist"),
+            case("absent", add.clone(), s.clone(), nowhere).intent("the cart gains a mug").want(A, None, "no effect it explains is in one"),
+            case("one clause of two shown", add.clone(), s.clone(), in_cart.clone()).intent("the cart gains a mug and a cap").want(A, None, "clause 2 of the intent is not shown"),
+            case("both clauses shown", add.clone(), s.clone(), with_line(&in_cart, "Cap", 2, "main/list:cart")).intent("the cart gains a mug and a cap").want(M, Some("Add Mug"), "the intent holds"),
+        ]);
+    }
+
+    #[test]
+    fn count_claims() {
+        let s = shop();
+        let add = act(ActionKind::Click, Some(find(&s, "b1")));
+        let one = with_line(&s, "Shirt M", 1, "cart");
+        let two = with_line(&one, "Shirt M", 2, "cart");
+        let mut shown = s.clone();
+        shown.texts.push(text("Cart: 2 items", "banner"));
+        let mut shown_one = s.clone();
+        shown_one.texts.push(text("Cart: 1 item", "banner"));
+        let mut carrito = s.clone();
+        for n in [1, 2] {
+            carrito
+                .elements
+                .push(item(&format!("k{n}"), "Camiseta M", "carrito"));
+        }
+        #[rustfmt::skip]
+        run(vec![
+            case("a: supported", add.clone(), s.clone(), one.clone()).intent("the cart gains a shirt").want(M, Some("Add Shirt M"), "the intent holds"),
+            case("a: two identical rows contradict", add.clone(), s.clone(), two.clone()).intent("the cart gains a shirt").want(X, Some("Add Shirt M"), "the intent claims 1 ('a'), but 2 like effects"),
+            case("exactly one: contradicted", add.clone(), s.clone(), two.clone()).intent("the cart gains exactly one shirt").want(X, Some("Add Shirt M"), "('one')"),
+            case("two: supported", add.clone(), s.clone(), two.clone()).intent("the cart gains two shirts").want(M, Some("Add Shirt M"), ""),
+            case("2: contradicted", add.clone(), s.clone(), one.clone()).intent("the cart gains 2 shirts").want(X, Some("Add Shirt M"), "but 1 like effects"),
+            case("una: contradicted", act(ActionKind::Watch, None), s.clone(), carrito.clone()).intent("el carrito suma una camiseta").want(X, None, "('una')"),
+            case("dos: supported", act(ActionKind::Watch, None), s.clone(), carrito).intent("el carrito suma dos camisetas").want(M, None, ""),
+            case("zwei: contradicted", add.clone(), s.clone(), one.clone()).intent("der Warenkorb enthält zwei Shirts").want(X, Some("Add Shirt M"), "('zwei')"),
+            case("a figure the page shows", act(ActionKind::Watch, None), s.clone(), shown).intent("the cart shows 2 items").want(M, None, "Cart: 2 items"),
+            case("a figure the page shows, other number", act(ActionKind::Watch, None), s.clone(), shown_one).intent("the cart shows 2 items").want(X, None, "claims 2"),
+            case("absent: nothing to count", add.clone(), s.clone(), { let mut a = s.clone(); a.texts.push(text("Thank you!", "main")); a }).intent("the cart gains a shirt").want(A, None, "nor does the intent"),
+        ]);
+    }
+
+    #[test]
+    fn polarity_claims() {
+        let mut s = shop();
+        s.elements.push(el("p1", Role::Button, "Book", "main"));
+        let book = act(ActionKind::Click, Some(find(&s, "p1")));
+        let said = |t: &str, kind: TextKind| {
+            let mut a = s.clone();
+            a.texts.push(Text {
+                kind,
+                ..text(t, "main")
+            });
+            a
+        };
+        let confirmed = "the booking is confirmed";
+        let mut alert = s.clone();
+        alert
+            .elements
+            .push(el("al", Role::Alert, "Zahlung fehlgeschlagen", "main"));
+        #[rustfmt::skip]
+        run(vec![
+            case("supported", book.clone(), s.clone(), said("Booking confirmed", TextKind::Status)).intent(confirmed).want(M, Some("Book"), "the intent holds"),
+            case("contradicted by an alert", book.clone(), s.clone(), said("Payment declined", TextKind::Alert)).intent(confirmed).want(X, Some("Book"), "a failure message appeared: appeared text 'Payment declined'"),
+            case("contradicted by plain text", book.clone(), s.clone(), said("Booking failed", TextKind::Plain)).intent(confirmed).want(X, Some("Book"), "failure message"),
+            case("contradicted, es", book.clone(), s.clone(), said("Pago rechazado", TextKind::Status)).intent("la reserva queda confirmada").want(X, Some("Book"), "Pago rechazado"),
+            case("contradicted, fr", book.clone(), s.clone(), said("Le paiement a échoué", TextKind::Status)).intent("la réservation est confirmée").want(X, Some("Book"), "failure"),
+            case("contradicted by an alert element, de", book.clone(), s.clone(), alert).intent("die Buchung ist bestätigt").want(X, Some("Book"), "alert[Zahlung fehlgeschlagen]"),
+            case("an intent that expects the error", book.clone(), s.clone(), said("Booking failed", TextKind::Alert)).intent("an error says the booking failed").want(M, Some("Book"), ""),
+            case("absent", book.clone(), s.clone(), said("Newsletter", TextKind::Status)).intent(confirmed).want(A, None, "nor does the intent"),
+            case("no intent: not a claim", book, s.clone(), said("Booking failed", TextKind::Status)).want(M, Some("Book"), "target's name"),
+        ]);
+    }
+
+    #[test]
+    fn dialog_buttons_own_their_dialog() {
+        let before = dialog("Delete account?", "Delete", "Cancel");
+        let mut closed = before.clone();
+        for r in ["g0", "g1", "g2"] {
+            edit(&mut closed, r, |e| e.visible = false);
+        }
+        let gone = without(&before, &["g0", "g1", "g2"]);
+        let cancel = act(ActionKind::Click, Some(find(&before, "g2")));
+        let kept = "the dialog closes and the account is kept";
+        #[rustfmt::skip]
+        run(vec![
+            case("cancel hides the dialog", cancel.clone(), before.clone(), closed.clone()).intent(kept).want(M, Some("Cancel"), "dialog[Delete account?]"),
+            case("cancel removes the dialog", cancel.clone(), before.clone(), gone).intent(kept).want(M, Some("Cancel"), ""),
+            case("cancel without intent", cancel, before.clone(), closed).want(A, None, "declare an intent"),
+        ]);
+    }
+
+    #[test]
+    fn formatted_values() {
+        let s = shop();
+        let fill = |value: &str| Action {
+            value: Some(value.into()),
+            ..act(ActionKind::Fill, Some(find(&s, "f1")))
+        };
+        let shows = |v: &str| {
+            let mut a = s.clone();
+            edit(&mut a, "f1", |e| e.value = Some(v.into()));
+            a
+        };
+        #[rustfmt::skip]
+        run(vec![
+            case("phone", fill("5551234567"), s.clone(), shows("(555) 123-4567")).want(M, Some("Email"), "as the page formats it"),
+            case("thousands", fill("1234567"), s.clone(), shows("1,234,567")).want(M, Some("Email"), "as the page formats it"),
+            case("card", fill("4111111111111111"), s.clone(), shows("4111 1111 1111 1111")).want(M, Some("Email"), ""),
+            case("already formatted", fill("5551234567"), shows("(555) 123-4567"), shows("(555) 123-4567")).want(M, Some("Email"), "already held"),
+            case("truncated", fill("5551234567"), s.clone(), shows("(555) 123-456")).want(X, Some("Email"), "not to the requested one"),
+            case("changed digit", fill("5551234567"), s.clone(), shows("(555) 123-4568")).want(X, Some("Email"), ""),
+            case("dropped digit", fill("5551234567"), s.clone(), shows("(555) 123-457")).want(X, Some("Email"), ""),
+            case("letters changed case", fill("abc"), s.clone(), shows("ABC")).want(X, Some("Email"), ""),
+            case("other characters added", fill("555"), s.clone(), shows("555x")).want(X, Some("Email"), ""),
+        ]);
+        // (typed, shown, formatted?)
+        #[rustfmt::skip]
+        let table = [
+            ("5551234567", "(555) 123-4567", true), ("5551234567", "+5551234567", true),
+            ("12345", "12.345", true), ("12345", "12\u{202f}345", true), ("0612", "06/12", true),
+            ("", "()", false), ("123", "1234", false), ("123", "132", false), ("1-2", "12", false),
+        ];
+        for (typed, shown, want) in table {
+            assert_eq!(is_formatted(typed, shown), want, "{typed} -> {shown}");
+        }
+    }
+
+    #[test]
+    fn what_keys_do() {
+        let mut s = shop();
+        edit(&mut s, "f1", |e| e.focused = true);
+        let press = |key: &str| Action {
+            key: Some(key.into()),
+            ..act(ActionKind::Press, None)
+        };
+        let after = |f: &dyn Fn(&mut Snapshot)| {
+            let mut a = s.clone();
+            f(&mut a);
+            a
+        };
+        let mut open = s.clone();
+        edit(&mut open, "m1", |e| e.expanded = Some(true));
+        open.elements
+            .push(el("mn", Role::Menu, "Account", "banner"));
+        let mut collapsed = open.clone();
+        edit(&mut collapsed, "m1", |e| e.expanded = Some(false));
+        remove(&mut collapsed, "mn");
+        let mut with_dialog = s.clone();
+        with_dialog
+            .elements
+            .push(el("g0", Role::Dialog, "Newsletter", ""));
+        let submitted = after(&|a| a.texts.push(text("Order placed", FORM)));
+        let declined = after(&|a| a.texts.push(text("Payment declined", FORM)));
+        let elsewhere = after(&|a| a.texts.push(text("Order placed", "banner")));
+        let picked = after(&|a| edit(a, "s1", |e| e.value = Some("Express".into())));
+        let option = after(&|a| {
+            edit(a, "o1", |e| e.selected = Some(false));
+            edit(a, "o2", |e| e.selected = Some(true));
+        });
+        let tabbed = after(&|a| {
+            edit(a, "f1", |e| e.focused = false);
+            edit(a, "f2", |e| e.focused = true);
+        });
+        let back = after(&|a| {
+            edit(a, "f1", |e| e.focused = false);
+            edit(a, "t1", |e| e.focused = true);
+        });
+        #[rustfmt::skip]
+        run(vec![
+            case("Escape closes a menu", press("Escape"), open.clone(), collapsed.clone()).want(M, None, "Escape closed a popup: changed button[Account] in banner: expanded true -> false"),
+            case("Escape closes a dialog", press("Escape"), with_dialog.clone(), s.clone()).want(M, None, "disappeared dialog[Newsletter]"),
+            case("Escape, nothing closed", press("Escape"), s.clone(), submitted.clone()).want(A, None, "no target"),
+            case("no key: no expectation", act(ActionKind::Press, None), open, collapsed).want(A, None, "no target"),
+            case("Enter submits the focused form", press("Enter"), s.clone(), submitted.clone()).want(M, None, "Enter submitted form[Checkout]: appeared text 'Order placed'"),
+            case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
+            case("Enter, but the form says it failed", press("Enter"), s.clone(), declined).want(A, None, "a failure message appeared"),
+            case("Enter, effect outside the form", press("Enter"), s.clone(), elsewhere).want(A, None, "no target"),
+            case("Enter picks the combo box's option", press("Enter"), s.clone(), picked).want(M, None, "Enter picked the active option: changed combobox[Shipping]"),
+            case("Enter picks a listbox option", press("Enter"), s.clone(), option).want(M, None, "Enter picked the active option"),
+            case("Enter, intent decides", press("Enter"), s.clone(), submitted).intent("the order is placed").want(M, None, "the intent explains the effect"),
+            case("Tab moves focus", press("Tab"), s.clone(), tabbed.clone()).want(M, Some("Name"), "Tab: focus moved to textbox[Name]"),
+            case("Shift+Tab moves focus", press("Shift+Tab"), s.clone(), back).want(M, Some("Bold"), "Shift+Tab: focus moved"),
+            case("Tab, nothing", press("Tab"), s.clone(), s.clone()).want(X, None, "no effect"),
+        ]);
+    }
+
+    #[test]
+    fn drag_order() {
+        let list = "board/list:todo";
+        let mut s = shop();
+        s.elements.push(item("w3", "Fix bug", list));
+        let order = |refs: &[&str]| {
+            let mut a = s.clone();
+            let moved: Vec<Element> = refs.iter().map(|r| find(&s, r).clone()).collect();
+            a.elements.retain(|e| e.region != list);
+            a.elements.extend(moved);
+            a
+        };
+        let first = order(&["w3", "w1", "w2"]);
+        let same = order(&["w1", "w2", "w3"]);
+        let drag = |r: &str| act(ActionKind::Drag, Some(find(&s, r)));
+        #[rustfmt::skip]
+        run(vec![
+            case("moved to the top", drag("w3"), s.clone(), first.clone()).want(M, Some("Fix bug"), "moved listitem[Fix bug] from position 3 to 1 in board/list:todo"),
+            case("pushed down by the move", drag("w1"), s.clone(), first.clone()).want(M, Some("Write tests"), "from position 1 to 2"),
+            case("not moved", drag("w3"), s.clone(), same.clone()).want(X, None, "no effect"),
+            case("intent says so", drag("w3"), s.clone(), first.clone()).intent("Fix bug goes first").want(M, Some("Fix bug"), "as the intent says"),
+            case("intent says otherwise", drag("w3"), s.clone(), first.clone()).intent("the invoice is uploaded").want(A, None, "the intent does not explain it"),
+            case("a click's reorder is no change", act(ActionKind::Click, Some(find(&s, "w3"))), s.clone(), first).want(X, None, "no effect"),
+        ]);
+    }
+
+    #[test]
+    fn busy_pages_never_match() {
+        let s = shop();
+        let click = act(ActionKind::Click, Some(find(&s, "b1")));
+        let mut honest = s.clone();
+        add_to_cart(&mut honest, "Shirt M", 1);
+        let mut spinning = honest.clone();
+        spinning
+            .elements
+            .push(el("sp", Role::Progressbar, "Loading", "cart"));
+        let mut marked = honest.clone();
+        edit(&mut marked, "ci1", |e| e.busy = true);
+        let mut quiet_spinner = s.clone();
+        quiet_spinner
+            .elements
+            .push(el("sp", Role::Progressbar, "Loading", "cart"));
+        let mut recycled = quiet_spinner.clone();
+        add_to_cart(&mut recycled, "Trousers L", 1);
+        let mut ticker_spins = honest.clone();
+        ticker_spins
+            .elements
+            .push(el("sp", Role::Progressbar, "Refreshing", "ticker"));
+        let mut polling = Background::default();
+        polling.observe(&s, &{
+            let mut a = s.clone();
+            a.elements
+                .push(el("sp", Role::Progressbar, "Refreshing", "ticker"));
+            a
+        });
+        #[rustfmt::skip]
+        run(vec![
+            case("settled", click.clone(), s.clone(), honest).want(M, Some("Add Shirt M"), ""),
+            case("a spinner appeared", click.clone(), s.clone(), spinning).want(A, None, "the page is still busy: progressbar[Loading] in cart is showing"),
+            case("aria-busy", click.clone(), s.clone(), marked).want(A, None, "marked aria-busy"),
+            case("busy, no effect yet", click.clone(), s.clone(), quiet_spinner).want(A, None, "still busy"),
+            case("busy, the diff proves a neighbour", click.clone(), s.clone(), recycled).want(X, Some("Add Trousers L"), "Trousers L"),
+            case("a spinner in another region", click.clone(), s.clone(), ticker_spins.clone()).want(A, None, "progressbar[Refreshing] in ticker"),
+            case("a spinner in an ignored region", click.clone(), s.clone(), ticker_spins.clone()).ignoring("ticker").want(M, Some("Add Shirt M"), ""),
+            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click, s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
+        ]);
+    }
+
+    #[test]
+    fn background_is_no_evidence() {
+        let s = shop();
+        let click = act(ActionKind::Click, Some(find(&s, "b1")));
+        let tick = |a: &mut Snapshot| a.texts[0].text = "10:01".into();
+        let mut ticked = s.clone();
+        tick(&mut ticked);
+        let mut honest = s.clone();
+        add_to_cart(&mut honest, "Shirt M", 1);
+        tick(&mut honest);
+        let mut confirmed = s.clone();
+        confirmed.texts.push(text("Shirt M added", "main"));
+        confirmed.texts[0].text = "Connection error".into();
+        let mut clock = Background::default();
+        clock.observe(&s, &ticked);
+        let in_background = |c: Case| Case {
+            opts: JudgeOptions {
+                background: clock.clone(),
+                ..c.opts.clone()
+            },
+            ..c
+        };
+        #[rustfmt::skip]
+        run(vec![
+            case("honest add while the clock ticks", click.clone(), s.clone(), honest.clone()).intent("the cart gains a shirt").want(M, Some("Add Shirt M"), "the intent holds"),
+            in_background(case("honest add while the clock ticks, in background", click.clone(), s.clone(), honest).intent("the cart gains a shirt")).want(M, Some("Add Shirt M"), "the intent holds"),
+            case("only the clock, not known", click.clone(), s.clone(), ticked.clone()).want(A, None, "no element's name explains"),
+            in_background(case("only the clock", click.clone(), s.clone(), ticked.clone())).want(A, None, "no effect yet"),
+            case("watch: only the clock, not known", act(ActionKind::Watch, None), s.clone(), ticked.clone()).intent("the cart gains a shirt").want(X, None, "explains none"),
+            in_background(case("watch: only the clock", act(ActionKind::Watch, None), s.clone(), ticked)).intent("the cart gains a shirt").want(A, None, "no effect yet"),
+            case("a failure word in the ticker, not known", click.clone(), s.clone(), confirmed.clone()).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
+            in_background(case("a failure word in the ticker", click, s.clone(), confirmed)).intent("Shirt M is added").want(M, Some("Add Shirt M"), "the intent holds"),
+        ]);
+        // The verdict still reports the whole diff.
+        let mut honest = s.clone();
+        add_to_cart(&mut honest, "Shirt M", 1);
+        tick(&mut honest);
+        let v = judge(
+            &Action {
+                intent: Some("the cart gains a shirt".into()),
+                ..act(ActionKind::Click, Some(find(&s, "b1")))
+            },
+            &s,
+            &honest,
+            &JudgeOptions {
+                background: clock,
+                ..JudgeOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            v.diff.lines.iter().any(|l| l.contains("10:01")),
+            "{:?}",
+            v.diff.lines
+        );
     }
 
     #[test]

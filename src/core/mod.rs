@@ -4,6 +4,7 @@
 pub mod api;
 pub mod background;
 pub mod busy;
+pub mod claims;
 pub mod diff;
 pub mod error;
 pub mod fingerprint;

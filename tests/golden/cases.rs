@@ -446,5 +446,149 @@ pub fn cases() -> Vec<Case> {
         Case { name: "judge click needs a target", op: "judge", args: vec![json!({"kind": "click"}), before.clone(), before.clone(), Value::Null] },
         Case { name: "judge unknown field", op: "judge", args: vec![json!({"kind": "click", "why": 1}), before.clone(), before, Value::Null] },
     ]);
+    c.extend(claim_cases());
     c
+}
+
+fn rows(items: &[(&str, &str)], region: &str) -> Vec<Value> {
+    let mut els = catalogue();
+    for (item, r) in items {
+        els.push(with(el(r, "listitem", "", region), "text", json!(item)));
+        els.push(el(
+            &format!("{r}b"),
+            "button",
+            &format!("Remove {item}"),
+            region,
+        ));
+    }
+    els
+}
+
+/// The judge's rules for intents as claims, dialogs, formatted values, keys, drag order,
+/// busy pages and background.
+fn claim_cases() -> Vec<Case> {
+    const CART: &str = "cart/list:cart-items";
+    let find = |els: &[Value], r: &str| els.iter().find(|e| e["ref"] == r).cloned().unwrap();
+    let three = rows(
+        &[("Shirt M", "c1"), ("Shirt L", "c2"), ("Socks S", "c3")],
+        CART,
+    );
+    let l_gone = rows(&[("Shirt M", "c1"), ("Socks S", "c3")], CART);
+    let m_gone = rows(&[("Shirt L", "c2"), ("Socks S", "c3")], CART);
+    let cart3 = snap("s1", three.clone(), vec![]);
+    let remove = json!({ "kind": "click", "target": find(&three, "c1b") });
+    let empty = snap("s1", catalogue(), vec![]);
+    let add = json!({ "kind": "click", "target": find(&catalogue(), "e1") });
+    let gains = |intent: &str| with(add.clone(), "intent", json!(intent));
+    let one = snap("s2", rows(&[("Shirt M", "c1")], CART), vec![]);
+    let twice = snap(
+        "s2",
+        rows(&[("Shirt M", "c1"), ("Shirt M", "c2")], CART),
+        vec![],
+    );
+    let wishlist = snap(
+        "s2",
+        rows(&[("Shirt M", "c1")], "complementary[Wishlist]"),
+        vec![],
+    );
+    let declined = snap(
+        "s2",
+        catalogue(),
+        vec![text("alert", "Payment declined", "main")],
+    );
+
+    let dialog = vec![
+        el("g0", "dialog", "Delete account?", ""),
+        el("g1", "button", "Delete", "dialog[Delete account?]"),
+        el("g2", "button", "Cancel", "dialog[Delete account?]"),
+    ];
+    let hidden: Vec<Value> = dialog
+        .iter()
+        .map(|e| with(e.clone(), "visible", json!(false)))
+        .collect();
+
+    let phone = |v: &str| snap("s", set(form(), "f1", "value", json!(v)), vec![]);
+    let fill = |v: &str| json!({ "kind": "fill", "target": find(&form(), "f1"), "value": v });
+
+    let press = |key: &str| json!({ "kind": "press", "key": key });
+    let menu_open = snap(
+        "s1",
+        vec![
+            with(
+                el("m1", "button", "Account", "banner"),
+                "expanded",
+                json!(true),
+            ),
+            el("m2", "menu", "Account", "banner"),
+        ],
+        vec![],
+    );
+    let menu_closed = snap(
+        "s2",
+        vec![with(
+            el("m1", "button", "Account", "banner"),
+            "expanded",
+            json!(false),
+        )],
+        vec![],
+    );
+    let focused = snap("s1", set(form(), "f1", "focused", json!(true)), vec![]);
+    let placed = snap(
+        "s2",
+        set(form(), "f1", "focused", json!(true)),
+        vec![text("status", "Order placed", "form[Checkout]")],
+    );
+    let tabbed = snap("s2", set(form(), "f4", "focused", json!(true)), vec![]);
+
+    let task = |r: &str, t: &str| with(el(r, "listitem", "", "main/list:todo"), "text", json!(t));
+    let todo = snap(
+        "s1",
+        vec![
+            task("w1", "Write tests"),
+            task("w2", "Ship it"),
+            task("w3", "Fix bug"),
+        ],
+        vec![],
+    );
+    let reordered = snap(
+        "s2",
+        vec![
+            task("w3", "Fix bug"),
+            task("w1", "Write tests"),
+            task("w2", "Ship it"),
+        ],
+        vec![],
+    );
+
+    let mut spinning = rows(&[("Shirt M", "c1")], CART);
+    spinning.push(el("p1", "progressbar", "Loading", "cart"));
+    let clock = |t: &str| snap("s", catalogue(), vec![text("status", t, "banner")]);
+    let background = json!({ "background": { "texts": [{ "frame": "", "region": "banner", "kind": "status" }], "elements": [] } });
+
+    #[rustfmt::skip]
+    let cases = vec![
+        Case { name: "judge object: name variant is a mismatch", op: "judge", args: vec![remove.clone(), cart3.clone(), snap("s2", l_gone.clone(), vec![]), Value::Null] },
+        Case { name: "judge object: name supported", op: "judge", args: vec![remove.clone(), cart3.clone(), snap("s2", m_gone.clone(), vec![]), Value::Null] },
+        Case { name: "judge object: intent variant is a mismatch", op: "judge", args: vec![json!({ "kind": "watch", "intent": "Shirt M is removed from the cart" }), cart3.clone(), snap("s2", l_gone, vec![]), Value::Null] },
+        Case { name: "judge object: intent supported", op: "judge", args: vec![with(remove, "intent", json!("Shirt M is removed from the cart")), cart3, snap("s2", m_gone, vec![]), Value::Null] },
+        Case { name: "judge container: supported", op: "judge", args: vec![gains("the cart gains a shirt"), empty.clone(), one.clone(), Value::Null] },
+        Case { name: "judge container: wishlist contradicts the cart", op: "judge", args: vec![gains("the cart gains a shirt"), empty.clone(), wishlist.clone(), Value::Null] },
+        Case { name: "judge container: other language", op: "judge", args: vec![gains("der Warenkorb enthält ein Shirt"), empty.clone(), wishlist, Value::Null] },
+        Case { name: "judge count: two identical rows contradict one", op: "judge", args: vec![gains("the cart gains a shirt"), empty.clone(), twice.clone(), Value::Null] },
+        Case { name: "judge count: two supported", op: "judge", args: vec![gains("the cart gains two shirts"), empty.clone(), twice, Value::Null] },
+        Case { name: "judge polarity: a declined payment contradicts", op: "judge", args: vec![gains("la compra queda confirmada"), empty.clone(), declined, Value::Null] },
+        Case { name: "judge dialog: cancel owns its dialog", op: "judge", args: vec![json!({ "kind": "click", "target": dialog[2], "intent": "the dialog closes and the account is kept" }), snap("s1", dialog.clone(), vec![]), snap("s2", hidden.clone(), vec![]), Value::Null] },
+        Case { name: "judge dialog: cancel without intent", op: "judge", args: vec![json!({ "kind": "click", "target": dialog[2] }), snap("s1", dialog, vec![]), snap("s2", hidden, vec![]), Value::Null] },
+        Case { name: "judge fill: formatted phone number", op: "judge", args: vec![fill("5551234567"), phone(""), phone("(555) 123-4567"), Value::Null] },
+        Case { name: "judge fill: truncated phone number", op: "judge", args: vec![fill("5551234567"), phone(""), phone("(555) 123-456"), Value::Null] },
+        Case { name: "judge press: Escape closes a menu", op: "judge", args: vec![press("Escape"), menu_open, menu_closed, Value::Null] },
+        Case { name: "judge press: Enter submits the focused form", op: "judge", args: vec![press("Enter"), focused.clone(), placed, Value::Null] },
+        Case { name: "judge press: Tab moves focus", op: "judge", args: vec![press("Tab"), focused, tabbed, Value::Null] },
+        Case { name: "judge drag: reorder within a list", op: "judge", args: vec![json!({ "kind": "drag", "target": task("w3", "Fix bug") }), todo.clone(), reordered.clone(), Value::Null] },
+        Case { name: "judge drag: a click's reorder is no change", op: "judge", args: vec![json!({ "kind": "click", "target": task("w3", "Fix bug") }), todo, reordered, Value::Null] },
+        Case { name: "judge busy: a spinner is never a match", op: "judge", args: vec![add.clone(), empty.clone(), snap("s2", spinning, vec![]), Value::Null] },
+        Case { name: "judge background: only the clock ticked", op: "judge", args: vec![add.clone(), clock("10:00"), clock("10:01"), background.clone()] },
+        Case { name: "judge background: honest add while the clock ticks", op: "judge", args: vec![gains("the cart gains a shirt"), clock("10:00"), snap("s2", rows(&[("Shirt M", "c1")], CART), vec![text("status", "10:01", "banner")]), background] },
+    ];
+    cases
 }

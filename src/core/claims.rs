@@ -1,0 +1,471 @@
+//! Claims: a sentence of intent split into parts the diff can check one by one.
+//!
+//! An intent only narrows what counts as the expected effect, so the judge checks every
+//! claim and answers MATCH only when each is supported and none contradicted:
+//! - **object**: the distinguishing phrase ("Shirt M"). An effect whose label carries it, or
+//!   that the sentence explains as a whole (`Intent::score`), supports it; a *variant* (a run
+//!   of the same length that differs in exactly one distinguishing word, "Shirt L") of a
+//!   phrase the page shows contradicts it.
+//! - **container**: nouns that name a collection (cart, wishlist, carrito, Warenkorb,
+//!   panier…), held against the regions and labels of the supporting effects.
+//! - **count**: "a", "one", "exactly one", "two", "3", "una", "zwei", "deux"…, held against
+//!   how many like effects there are.
+//! - **polarity**: a positive sentence is contradicted by a failure message ("declined",
+//!   "rechazado", "abgelehnt", "échoué"…) that appeared.
+//!
+//! Trade-off: words are told apart by small tables, not grammar. Action words ("add",
+//! "quitar", "löschen") and container nouns are never the distinguishing word of a variant,
+//! and a phrase is only checked for variants when the page shows it, so a predicate ("the
+//! account is kept") is never mistaken for a name.
+
+use super::intent::{self, is_stop_word, stem, Intent, Terms};
+use super::text;
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+/// Nouns that name a collection, by concept, folded. A concept is matched by stem, so
+/// plurals count ("carts", "carritos").
+// Sorted by concept; every word is folded (no accents, lowercase).
+pub const CONTAINERS: &[(&str, &[&str])] = &[
+    (
+        "cart",
+        &[
+            "cart",
+            "basket",
+            "trolley",
+            "carrito",
+            "carro",
+            "cesta",
+            "panier",
+            "caddie",
+            "warenkorb",
+            "einkaufswagen",
+        ],
+    ),
+    (
+        "comparison",
+        &[
+            "compare",
+            "comparison",
+            "comparar",
+            "comparacion",
+            "comparateur",
+            "vergleich",
+        ],
+    ),
+    (
+        "wishlist",
+        &[
+            "wishlist",
+            "wish",
+            "favourites",
+            "favorites",
+            "favoritos",
+            "deseos",
+            "favoris",
+            "envies",
+            "wunschliste",
+            "merkliste",
+            "merkzettel",
+            "favoriten",
+        ],
+    ),
+];
+
+/// Words that name an action, not a thing: never the distinguishing word of a variant, and
+/// not part of the object. Folded; compared by stem.
+#[rustfmt::skip]
+pub const ACTION_WORDS: &[&str] = &[
+    // English
+    "add", "added", "gain", "gains", "remove", "removed", "delete", "deleted", "erase", "buy",
+    "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
+    "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
+    "select", "choose", "pick", "move", "moved", "keep", "kept",
+    // Spanish
+    "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
+    "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
+    "confirmar", "pagar", "mover",
+    // French
+    "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
+    "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
+    "deplacer",
+    // German
+    "hinzufugen", "entfernen", "loschen", "kaufen", "speichern", "abbrechen", "senden",
+    "schliessen", "offnen", "bestatigen", "zahlen", "bezahlen", "verschieben",
+    // Verbs of holding, which name no thing either.
+    "contain", "contains", "holds", "contiene", "contienen", "contient", "enthalt", "enthalten",
+];
+
+/// Count words of the four languages, folded, with their number. Articles count as one:
+/// "the cart gains a shirt" claims one shirt.
+#[rustfmt::skip]
+pub const COUNT_WORDS: &[(&str, u32)] = &[
+    ("a", 1), ("an", 1), ("one", 1), ("single", 1), ("two", 2), ("three", 3), ("four", 4),
+    ("five", 5),
+    ("un", 1), ("una", 1), ("uno", 1), ("dos", 2), ("tres", 3), ("cuatro", 4), ("cinco", 5),
+    ("une", 1), ("deux", 2), ("trois", 3), ("quatre", 4), ("cinq", 5),
+    ("ein", 1), ("eine", 1), ("einen", 1), ("einem", 1), ("einer", 1), ("eines", 1),
+    ("zwei", 2), ("drei", 3), ("vier", 4), ("funf", 5),
+];
+
+/// Words that join two claims in one sentence, folded.
+pub const CONJUNCTIONS: &[&str] = &["and", "y", "e", "und", "et"];
+
+/// Words that only sharpen a count ("exactly one"), folded: not part of the object.
+pub const QUALIFIERS: &[&str] = &[
+    "exactly",
+    "only",
+    "just",
+    "exactamente",
+    "solo",
+    "exactement",
+    "seulement",
+    "genau",
+    "nur",
+];
+
+/// A count up to this many, when written in digits ("3 shirts"), is a claim.
+pub const MAX_COUNT: u32 = 99;
+
+/// Words of failure, folded: a message carrying one contradicts a positive intent.
+#[rustfmt::skip]
+pub const FAILURE_WORDS: &[&str] = &[
+    "fail", "failed", "fails", "failure", "declined", "error", "errors", "denied", "rejected",
+    "refused", "unsuccessful",
+    "rechazado", "rechazada", "fallido", "fallida", "fallo", "denegado", "denegada",
+    "echoue", "echouee", "echec", "refuse", "refusee", "erreur", "rejete", "rejetee",
+    "abgelehnt", "fehlgeschlagen", "fehler", "verweigert",
+];
+
+/// The stems of `s`'s content words, in order (stop-words dropped, repeats kept).
+pub fn stems(s: &str) -> Vec<String> {
+    intent::content_tokens(s)
+        .iter()
+        .map(|t| stem(t).into_owned())
+        .collect()
+}
+
+fn action_stems() -> &'static HashSet<String> {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    SET.get_or_init(|| ACTION_WORDS.iter().map(|w| stem(w).into_owned()).collect())
+}
+
+fn container_stems() -> &'static HashMap<String, &'static str> {
+    static MAP: OnceLock<HashMap<String, &'static str>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        CONTAINERS
+            .iter()
+            .flat_map(|(concept, words)| words.iter().map(|w| (stem(w).into_owned(), *concept)))
+            .collect()
+    })
+}
+
+/// Is this stem an action word?
+pub fn is_action(st: &str) -> bool {
+    action_stems().contains(st)
+}
+
+/// The container concept a folded token (or stem) names, if any.
+pub fn container_of(token: &str) -> Option<&'static str> {
+    container_stems().get(stem(token).as_ref()).copied()
+}
+
+/// The container concepts named in `s` (a region such as `main/list:cart`, or a label).
+pub fn containers_in(s: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for t in text::tokens(s) {
+        if let Some(c) = container_of(&t) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Does `s` say something failed?
+pub fn is_failure(s: &str) -> bool {
+    text::tokens(s)
+        .iter()
+        .any(|t| FAILURE_WORDS.contains(&t.as_str()))
+}
+
+fn count_of(token: &str) -> Option<u32> {
+    if let Some(&(_, n)) = COUNT_WORDS.iter().find(|(w, _)| *w == token) {
+        return Some(n);
+    }
+    if token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit()) {
+        return token.parse().ok().filter(|n| (1..=MAX_COUNT).contains(n));
+    }
+    None
+}
+
+/// How many of what a sentence claims: `n` of the thing whose stem is `of`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Count {
+    pub n: u32,
+    /// The stem of the word counted ("shirt").
+    pub of: String,
+    /// The count as written before it, folded ("a", "2").
+    pub word: String,
+}
+
+/// A sentence of intent as claims.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Claims {
+    /// The object's terms: content terms less container nouns, action words and counts.
+    pub object: Terms,
+    /// Runs of two or more consecutive content words (stems), where a variant may hide.
+    pub phrases: Vec<Vec<String>>,
+    /// Container concepts named ("cart").
+    pub containers: Vec<&'static str>,
+    pub count: Option<Count>,
+    /// A positive statement (no failure word): a failure message contradicts it.
+    pub positive: bool,
+    /// With two or more clauses joined by "and" ("y", "und", "et"), each clause and its
+    /// object, every one of which some effect must support.
+    pub clauses: Vec<(Intent, Terms)>,
+}
+
+impl Claims {
+    /// Reads the claims of a sentence (a negated sentence is refused earlier, by `Intent`).
+    pub fn parse(sentence: &str) -> Claims {
+        let tokens = text::tokens(&intent::strip_elisions(sentence));
+        let mut claims = Claims {
+            positive: !tokens.iter().any(|t| FAILURE_WORDS.contains(&t.as_str())),
+            ..Claims::default()
+        };
+        let mut object = String::new();
+        let mut run: Vec<String> = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            let next = tokens.get(i + 1);
+            if let Some(n) = count_of(t) {
+                let counted = next.filter(|w| {
+                    w.chars().all(char::is_alphabetic)
+                        && !is_stop_word(w)
+                        && count_of(w).is_none()
+                        && container_of(w).is_none()
+                        && !is_action(&stem(w))
+                });
+                if let (None, Some(w)) = (&claims.count, counted) {
+                    claims.count = Some(Count {
+                        n,
+                        of: stem(w).into_owned(),
+                        word: t.clone(),
+                    });
+                    flush(&mut run, &mut claims.phrases);
+                    continue;
+                }
+            }
+            if is_stop_word(t) || QUALIFIERS.contains(&t.as_str()) {
+                flush(&mut run, &mut claims.phrases);
+                continue;
+            }
+            if let Some(c) = container_of(t) {
+                if !claims.containers.contains(&c) {
+                    claims.containers.push(c);
+                }
+                flush(&mut run, &mut claims.phrases);
+                continue;
+            }
+            let st = stem(t).into_owned();
+            if !is_action(&st) {
+                object.push_str(t);
+                object.push(' ');
+            }
+            run.push(st);
+        }
+        flush(&mut run, &mut claims.phrases);
+        claims.object = Terms::of(&object);
+        let clauses: Vec<&[String]> = tokens
+            .split(|t| CONJUNCTIONS.contains(&t.as_str()))
+            .filter(|c| !c.is_empty())
+            .collect();
+        if clauses.len() >= 2 {
+            claims.clauses = clauses
+                .iter()
+                .map(|c| {
+                    let clause = c.join(" ");
+                    (Intent::parse(&clause), Claims::parse(&clause).object)
+                })
+                .collect();
+        }
+        claims
+    }
+}
+
+/// Does `label` show the count as a value ("Cart: 2 items" for "2 items")? Then it is a
+/// figure the page displays, not a number of effects.
+pub fn shows_count(label: &str, count: &Count) -> bool {
+    let tokens = text::tokens(label);
+    tokens
+        .windows(2)
+        .any(|w| w[0] == count.word && intent::same_term(&stem(&w[1]), &count.of))
+}
+
+/// Ends a run of content words: kept as a phrase when it has two words or more.
+fn flush(run: &mut Vec<String>, phrases: &mut Vec<Vec<String>>) {
+    if run.len() >= 2 {
+        phrases.push(std::mem::take(run));
+    }
+    run.clear();
+}
+
+/// Does `label` (stems in order) hold `run` contiguously?
+pub fn holds(label: &[String], run: &[String]) -> bool {
+    run.len() <= label.len()
+        && label
+            .windows(run.len())
+            .any(|w| w.iter().zip(run).all(|(a, b)| intent::same_term(a, b)))
+}
+
+/// Is `label` (stems in order) a variant of `run`: a window of the same length that differs
+/// from it in exactly one word, where neither word is an action word or a container noun,
+/// the label's word is not one of `source` (the sentence the run came from) and the run's is
+/// not in the label? "Remove Shirt L" is a variant of "Remove Shirt M"; "Remove Shirt M" is
+/// not one of "Add Shirt M".
+pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
+    if run.len() < 2 || run.len() > label.len() || holds(label, run) {
+        return false;
+    }
+    let label_terms: Vec<&String> = label.iter().collect();
+    let in_label = |st: &str| label_terms.iter().any(|l| intent::same_term(l, st));
+    let neutral = |st: &str| is_action(st) || container_of(st).is_some();
+    label.windows(run.len()).any(|w| {
+        let differ: Vec<usize> = (0..run.len())
+            .filter(|&i| !intent::same_term(&w[i], &run[i]))
+            .collect();
+        match differ.as_slice() {
+            [i] => {
+                let (got, want) = (&w[*i], &run[*i]);
+                !neutral(got) && !neutral(want) && !source.matches(got) && !in_label(want)
+            }
+            _ => false,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+
+    /// (sentence, object terms, phrases, containers, count (n, of), positive)
+    type ClaimCase<'a> = (
+        &'a str,
+        &'a [&'a str],
+        Vec<Vec<&'a str>>,
+        &'a [&'a str],
+        Option<(u32, &'a str)>,
+        bool,
+    );
+
+    #[test]
+    fn claims_of_sentences() {
+        #[rustfmt::skip]
+        let cases: Vec<ClaimCase> = vec![
+            ("Shirt M is removed from the cart", &["shirt", "m"], vec![vec!["shirt", "m"]], &["cart"], None, true),
+            ("the cart gains a mug", &["mug"], vec![], &["cart"], Some((1, "mug")), true),
+            ("the wishlist gains exactly one mug", &["mug"], vec![], &["wishlist"], Some((1, "mug")), true),
+            ("the cart gains two shirts", &["shirt"], vec![], &["cart"], Some((2, "shirt")), true),
+            ("3 tickets are added", &["ticket"], vec![], &[], Some((3, "ticket")), true),
+            ("el carrito suma una camiseta", &["camiset"], vec![], &["cart"], Some((1, "camiset")), true),
+            ("der Warenkorb enthält zwei Hemden", &["hemd"], vec![], &["cart"], Some((2, "hemd")), true),
+            ("le panier contient deux chemises", &["chemis"], vec![], &["cart"], Some((2, "chemis")), true),
+            ("the booking is confirmed", &["book"], vec![], &[], None, true),
+            ("an error message appears", &["error", "messag"], vec![vec!["error", "messag"]], &[], Some((1, "error")), false),
+            ("the total shows 19.99", &["total", "19", "99"], vec![vec!["19", "99"]], &[], None, true),
+            ("añadir a la cesta", &[], vec![], &["cart"], None, true),
+        ];
+        for (sentence, object, phrases, containers, count, positive) in cases {
+            let c = Claims::parse(sentence);
+            assert_eq!(
+                c.object.iter().collect::<Vec<_>>(),
+                object,
+                "{sentence}: object"
+            );
+            let got: Vec<Vec<&str>> = c.phrases.iter().map(|p| strs(p)).collect();
+            assert_eq!(got, phrases, "{sentence}: phrases");
+            assert_eq!(c.containers, containers, "{sentence}: containers");
+            assert_eq!(
+                c.count.as_ref().map(|c| (c.n, c.of.as_str())),
+                count,
+                "{sentence}: count"
+            );
+            assert_eq!(c.positive, positive, "{sentence}: polarity");
+        }
+        let clauses = |s: &str| {
+            Claims::parse(s)
+                .clauses
+                .iter()
+                .map(|(_, object)| {
+                    object
+                        .iter()
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            clauses("the dialog closes and the account is kept"),
+            ["dialog", "account"]
+        );
+        assert_eq!(
+            clauses("der Warenkorb enthält ein Hemd und eine Mütze"),
+            ["hemd", "mutz"]
+        );
+        assert!(clauses("the cart gains a shirt").is_empty());
+    }
+
+    #[test]
+    fn variants() {
+        // (run source, label, variant?)
+        #[rustfmt::skip]
+        let cases = [
+            ("Remove Shirt M", "Remove Shirt L", true),
+            ("Remove Shirt M", "Shirt L Remove Shirt L", true),
+            ("Remove Shirt M", "Shirt M Remove Shirt M", false),
+            ("Add Shirt M", "Remove Shirt M", false),
+            ("Add Shirt M", "Shirt L", false),
+            ("Shirt M", "Shirt L Remove Shirt L", true),
+            ("Shirt M", "Trousers L", false),
+            ("Shirt M", "Shirt added", false),
+            ("Room 101", "Room 102", true),
+            ("View cart", "View wishlist", false),
+            ("Camiseta M", "Camiseta L Quitar Camiseta L", true),
+        ];
+        for (source, label, want) in cases {
+            let run = stems(source);
+            let got = is_variant(&run, &stems(label), &Terms::of(source));
+            assert_eq!(got, want, "{source} ~ {label}");
+        }
+        assert!(holds(&stems("Shirt M Remove Shirt M"), &stems("Shirt M")));
+        assert!(!holds(&stems("Shirt"), &stems("Shirt M")));
+    }
+
+    #[test]
+    fn words_of_containers_and_failure() {
+        assert_eq!(containers_in("main/list:cart-items"), ["cart"]);
+        assert_eq!(containers_in("complementary[Wishlist]"), ["wishlist"]);
+        assert_eq!(
+            containers_in("Mi carrito y mis favoritos"),
+            ["cart", "wishlist"]
+        );
+        assert!(containers_in("main/list:catalogue").is_empty());
+        for (s, want) in [
+            ("Payment declined", true),
+            ("Pago rechazado", true),
+            ("Zahlung fehlgeschlagen", true),
+            ("Le paiement a échoué", true),
+            ("Accès refusé", true),
+            ("Booking confirmed", false),
+            ("Terror movies", false),
+        ] {
+            assert_eq!(is_failure(s), want, "{s}");
+        }
+    }
+}
