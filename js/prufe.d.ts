@@ -169,7 +169,8 @@ declare namespace Prufe {
 
   /** What a caller declares it wants to act on; optional fields narrow only when given. */
   interface Target {
-    role: Role | string;
+    /** Absent: any role. `"generic"` matches clickable generics only. */
+    role?: Role | string;
     name: string;
     region?: string;
     frame?: string;

@@ -317,7 +317,12 @@ fn oracle_matches<'a>(target: &Value, obs: &'a Value) -> Vec<&'a Value> {
                 name
             };
             e["visible"] == json!(true)
-                && key(e["role"].as_str().unwrap()) == key(target["role"].as_str().unwrap())
+                // No role: any role; `generic`: clickable generics only.
+                && given("role").is_none_or(|r| {
+                    let role = key(r.as_str().unwrap());
+                    key(e["role"].as_str().unwrap()) == role
+                        && (role != "generic" || e["clickable"] == json!(true))
+                })
                 && key(label) == key(target["name"].as_str().unwrap())
                 && given("region")
                     .is_none_or(|r| key(r.as_str().unwrap()) == key(e["region"].as_str().unwrap()))

@@ -1036,7 +1036,7 @@ const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a 
 /// and added texts, ARIA, role, hidden, style, type... attributes set and removed) the
 /// fingerprint equals that of a full walk.
 #[wasm_bindgen_test]
-fn patched_fingerprints_equal_full_walks_through_random_mutations() {
+async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let full = Options {
         sensitive: vec!["#never-matches".into()],
         ..Default::default()
@@ -1062,6 +1062,14 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<table><tr><th>H ${n}</th></tr><tr><td>Cell ${n}</td></tr></table>`,
           (n) => `<details><summary>Sum ${n}</summary><button>In details ${n}</button></details>`,
           (n) => `<fieldset><legend>Leg ${n}</legend><button>F ${n}</button></fieldset>`,
+          (n) => `<div>Total: <b>${n}</b> <i>EUR</i></div>`, (n) => `<span>Saved ${n}</span>`,
+          (n) => `<div><div>Cover ${n}</div><span hidden>Hint ${n}</span></div>`,
+          (n) => `<div class="tap"><span>Tap ${n}</span></div>`, (n) => `<span onclick="">Click ${n}</span>`,
+          (n) => `<div tabindex="0">Tile ${n}</div>`, (n) => `<div class="tap"><a href="#t">In tap ${n}</a></div>`,
+          (n) => `<div aria-busy="true"><button>Busy ${n}</button></div>`,
+          (n) => `<div role="progressbar" aria-label="P ${n}" aria-valuenow="${n % 100}"></div>`,
+          (n) => `<progress aria-label="Q ${n}"${n % 2 ? ` value="${n % 100}" max="100"` : ''}></progress>`,
+          (n) => `<div data-ap-sensitive><span>Secret ${n}</span></div>`,
         ];
         const n = rnd(1000);
         switch (rnd(8)) {
@@ -1087,14 +1095,17 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           case 5: { pick(containers).append(`more ${n}`); return 'add text'; }
           case 6: {
             const e = pick('*');
-            const [name, values] = [
+            const attributes = [
               ['aria-label', ['', `Label ${n}`]], ['hidden', ['']], ['aria-hidden', ['true', 'false']],
               ['role', ['button', 'list', 'listitem', 'region', 'none', 'navigation']], ['aria-expanded', ['true', 'false']],
               ['aria-disabled', ['true']], ['data-ap-region', [`Zone ${n}`]], ['data-ap-sensitive', ['']],
               ['aria-expanded', ['false', 'true']], ['aria-pressed', ['true', 'false']],
               ['disabled', ['']], ['aria-pressed', ['true', 'mixed']], ['style', ['display: none', 'visibility: hidden', '']],
               ['type', ['checkbox', 'text', 'password']], ['aria-live', ['polite']], ['inert', ['']], ['href', ['#x']],
-            ][rnd(17)];
+              ['aria-busy', ['true', 'false']], ['onclick', ['']], ['tabindex', ['0', '-1']],
+              ['class', ['tap', '']], ['aria-valuenow', [`${n % 100}`]],
+            ];
+            const [name, values] = attributes[rnd(attributes.length)];
             if (e !== main) {
               if (rnd(3) === 0) e.removeAttribute(name); else e.setAttribute(name, values[rnd(values.length)]);
             }
@@ -1111,7 +1122,7 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let patches = dom::cache_patches();
     // Rules that read attributes, and in half the runs rules that match by structure too
     // (then a patch cannot keep the visibility it read).
-    let by_attribute = "[aria-pressed=\"true\"] button { display: none } \
+    let by_attribute = ".tap { cursor: pointer } [aria-pressed=\"true\"] button { display: none } \
          [role=\"list\"] > li { visibility: hidden } .grid [hidden] { display: block } \
          [aria-expanded=\"false\"] span { display: none }";
     let plain = format!("<style>{by_attribute}</style>{MUTABLE}");
@@ -1126,6 +1137,11 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         load(if k % 2 == 0 { &plain } else { &styled });
         dom::fingerprint(&Options::default()).unwrap();
         for step in 0..300u32 {
+            if step % 50 == 0 {
+                // Let the test runner's own calls through: the whole run takes longer than
+                // its request timeout.
+                sleep(0).await;
+            }
             let what = mutate
                 .call1(
                     &wasm_bindgen::JsValue::NULL,
@@ -1145,6 +1161,10 @@ fn patched_fingerprints_equal_full_walks_through_random_mutations() {
                 let snapshot = dom::snapshot(&Options::default()).unwrap();
                 assert_eq!(
                     snapshot.elements, reference.elements,
+                    "seed {base} step {step} ({what})"
+                );
+                assert_eq!(
+                    snapshot.texts, reference.texts,
                     "seed {base} step {step} ({what})"
                 );
             }

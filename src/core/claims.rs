@@ -109,7 +109,10 @@ pub const COUNT_WORDS: &[(&str, u32)] = &[
 ];
 
 /// Words that join two claims in one sentence, folded.
-pub const CONJUNCTIONS: &[&str] = &["and", "y", "e", "und", "et"];
+pub const CONJUNCTIONS: &[&str] = &["and", "y", "und", "et"];
+
+/// At most this many clauses of one sentence are checked (the first ones).
+pub const MAX_CLAUSES: usize = 8;
 
 /// Words that only sharpen a count ("exactly one"), folded: not part of the object.
 pub const QUALIFIERS: &[&str] = &[
@@ -280,6 +283,7 @@ impl Claims {
         let clauses: Vec<&[String]> = tokens
             .split(|t| CONJUNCTIONS.contains(&t.as_str()))
             .filter(|c| !c.is_empty())
+            .take(MAX_CLAUSES)
             .collect();
         if clauses.len() >= 2 {
             claims.clauses = clauses

@@ -10,7 +10,8 @@ use super::model::{Element, Text};
 use siphasher::sip::SipHasher13;
 use std::hash::{Hash, Hasher};
 
-/// Hash of everything the diff compares about one element: identity, states, value, href.
+/// Hash of everything the diff compares about one element: identity, states, value, href,
+/// and the busy and clickable flags (so polling sees a page start or stop working).
 /// Refs, focus and viewport position are not compared, so they are not hashed.
 pub fn observable_hash(e: &Element) -> u64 {
     let mut h = hasher();
@@ -23,6 +24,8 @@ pub fn observable_hash(e: &Element) -> u64 {
     e.visible.hash(&mut h);
     e.href.hash(&mut h);
     compared_value(e).hash(&mut h);
+    e.busy.hash(&mut h);
+    e.clickable.hash(&mut h);
     h.finish()
 }
 
@@ -145,6 +148,18 @@ mod tests {
                 ..base.clone()
             })
         );
+        for flagged in [
+            Element {
+                busy: true,
+                ..base.clone()
+            },
+            Element {
+                clickable: true,
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(fp(&base), fp(&flagged), "{flagged:?}");
+        }
         assert_eq!(
             fp(&base),
             fp(&Element {

@@ -22,7 +22,8 @@
 //!   MISMATCH naming the most cited one; both: AMBIGUOUS.
 //! - **Variants.** An effect whose label holds the target's full name with one
 //!   distinguishing word changed ("Remove Shirt L" for "Remove Shirt M") is nobody's by name;
-//!   when nothing else is attributed it is MISMATCH naming the variant.
+//!   when nothing else is attributed, or when it changed like the target's own effect (both
+//!   rows went), it is MISMATCH naming the variant.
 //! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
 //!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
 //! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
@@ -1276,6 +1277,18 @@ impl<'a> Judge<'a> {
     /// declared: both must hold.
     fn with_intent(&self, found: Finding, effects: &[Effect<'a>], t: &'a Element) -> Finding {
         let Some(intent) = self.intent else {
+            // An action without a declared intent is meant to succeed: a failure message
+            // that appeared with the effect says it did not.
+            if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+                return mismatch(
+                    format!(
+                        "{}, but the page reports a failure: {} (declare an intent if that is what was meant)",
+                        found.reason,
+                        e.line()
+                    ),
+                    Some(t),
+                );
+            }
             return found;
         };
         if !intent.is_usable() {
@@ -1296,6 +1309,17 @@ impl<'a> Judge<'a> {
     }
 
     fn unexplained(&self, effects: &[Effect<'a>], why: &str) -> Finding {
+        if self.intent.is_none() {
+            if let Some(e) = effects.iter().find(|e| e.is_failure_message()) {
+                return mismatch(
+                    format!(
+                        "the page reports a failure: {} (declare an intent if that is what was meant)",
+                        e.line()
+                    ),
+                    None,
+                );
+            }
+        }
         let first = effects.first().map(Effect::line).unwrap_or_default();
         let intent = match self.intent {
             None => "; declare an intent to decide",
@@ -2403,7 +2427,9 @@ mod tests {
             case("contradicted by an alert element, de", book.clone(), s.clone(), alert).intent("die Buchung ist bestätigt").want(X, Some("Book"), "alert[Zahlung fehlgeschlagen]"),
             case("an intent that expects the error", book.clone(), s.clone(), said("Booking failed", TextKind::Alert)).intent("an error says the booking failed").want(M, Some("Book"), ""),
             case("absent", book.clone(), s.clone(), said("Newsletter", TextKind::Status)).intent(confirmed).want(A, None, "nor does the intent"),
-            case("no intent: not a claim", book, s.clone(), said("Booking failed", TextKind::Status)).want(M, Some("Book"), "target's name"),
+            case("no intent: the action was meant to succeed", book.clone(), s.clone(), said("Booking failed", TextKind::Status)).want(X, Some("Book"), "the page reports a failure: appeared text 'Booking failed'"),
+            case("no intent, es", book.clone(), s.clone(), said("Reserva fallida", TextKind::Plain)).want(X, None, "the page reports a failure: appeared text 'Reserva fallida'"),
+            case("no intent, a success message", book, s.clone(), said("Booking confirmed", TextKind::Status)).want(M, Some("Book"), "target's name"),
         ]);
     }
 

@@ -126,6 +126,38 @@ impl Role {
         )
     }
 
+    /// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
+    /// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
+    /// `code`, `time`...) or table row groups would only add noise to every diff.
+    pub fn is_observable(self) -> bool {
+        !matches!(
+            self,
+            Role::Unknown
+                | Role::Generic
+                | Role::None
+                | Role::Paragraph
+                | Role::Status
+                | Role::Alert
+                | Role::Log
+                | Role::Marquee
+                | Role::Timer
+                | Role::Rowgroup
+                | Role::Caption
+                | Role::Code
+                | Role::Deletion
+                | Role::Emphasis
+                | Role::Insertion
+                | Role::Mark
+                | Role::Strong
+                | Role::Subscript
+                | Role::Superscript
+                | Role::Time
+                | Role::Term
+                | Role::Definition
+                | Role::Blockquote
+        )
+    }
+
     /// Roles that carry a text value a user edits.
     pub fn has_value(self) -> bool {
         matches!(
@@ -321,6 +353,8 @@ pub struct Snapshot {
 pub mod limits {
     /// Longest name, text or value kept, in characters.
     pub const MAX_TEXT_CHARS: usize = 500;
+    /// Most plain text runs (`TextKind::Plain`) one observation reports; `has_more` beyond.
+    pub const MAX_PLAIN_TEXTS: usize = 2_000;
     /// Most elements one observation may hold (resolve rejects more with `INVALID_ELEMENTS`).
     pub const MAX_ELEMENTS: usize = 100_000;
     /// Default element cap of a snapshot.
@@ -374,6 +408,22 @@ mod tests {
         assert_eq!(v["inViewport"], false);
         assert!(v["checked"].is_null());
         assert!(v.get("valueHash").is_none());
+    }
+
+    #[test]
+    fn observability_policy() {
+        for (role, observable) in [
+            (Role::Button, true),
+            (Role::Listitem, true),
+            (Role::Progressbar, true),
+            (Role::Generic, false),
+            (Role::Paragraph, false),
+            (Role::Status, false),
+            (Role::Strong, false),
+            (Role::Unknown, false),
+        ] {
+            assert_eq!(role.is_observable(), observable, "{role:?}");
+        }
     }
 
     #[test]

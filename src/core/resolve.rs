@@ -68,7 +68,10 @@ const PAGE_LOCATOR_LIMIT: usize = usize::MAX;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Target {
-    /// An ARIA role (`"button"`), compared case-insensitively.
+    /// An ARIA role (`"button"`), compared case-insensitively; empty (absent): any role.
+    /// `"generic"` matches clickable generics only (role-less controls, see
+    /// `Element::clickable`), never a plain container.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub role: String,
     /// The element's label: its accessible name, or the text of a nameless container.
     pub name: String,
@@ -111,11 +114,18 @@ impl Target {
         let obj = object(
             value,
             "target",
-            &["role", "name"],
-            &["region", "frame", "href", "inViewport"],
+            &["name"],
+            &["role", "region", "frame", "href", "inViewport"],
         )?;
         let target = Target {
-            role: string(&obj["role"], "target", "role", TEXT_LIMIT)?.to_owned(),
+            role: match obj.get("role") {
+                None | Some(Value::Null) => String::new(),
+                Some(role) => {
+                    let role = string(role, "target", "role", TEXT_LIMIT)?;
+                    non_blank(role, "target", "role", TEXT_LIMIT)?;
+                    role.to_owned()
+                }
+            },
             name: string(&obj["name"], "target", "name", TEXT_LIMIT)?.to_owned(),
             region: optional_string(obj.get("region"), "target", "region", LOCATOR_LIMIT)?,
             frame: optional_string(obj.get("frame"), "target", "frame", LOCATOR_LIMIT)?,
@@ -141,7 +151,9 @@ impl Target {
     /// The rules typed data can still break: `role` a known ARIA role, `name` and `href`
     /// non-blank, every field within its bound.
     pub fn check(&self) -> Result<()> {
-        non_blank(&self.role, "target", "role", TEXT_LIMIT)?;
+        if !self.role.is_empty() {
+            non_blank(&self.role, "target", "role", TEXT_LIMIT)?;
+        }
         non_blank(&self.name, "target", "name", TEXT_LIMIT)?;
         if let Some(href) = &self.href {
             non_blank(href, "target", "href", LOCATOR_LIMIT)?;
@@ -154,9 +166,12 @@ impl Target {
         self.parsed_role().map(|_| ())
     }
 
-    fn parsed_role(&self) -> Result<Role> {
+    fn parsed_role(&self) -> Result<Option<Role>> {
+        if self.role.is_empty() {
+            return Ok(None);
+        }
         match Role::parse(&normalize_whitespace(&self.role)) {
-            Some(role) => Ok(role),
+            Some(role) => Ok(Some(role)),
             None => Err(Error::new(
                 ErrorCode::InvalidTarget,
                 format!(
@@ -263,7 +278,8 @@ pub fn resolve(
 
 /// A target with its role parsed and its keys normalised once.
 struct Query<'t> {
-    role: Role,
+    /// `None`: any role.
+    role: Option<Role>,
     name: String,
     region: Option<String>,
     frame: Option<&'t str>,
@@ -285,7 +301,16 @@ impl<'t> Query<'t> {
 
     /// Role and label, the identity part of the target.
     fn is_same_identity(&self, e: &Element) -> bool {
-        e.role == self.role && normalize_key(e.label()) == self.name
+        self.has_role_of(e) && normalize_key(e.label()) == self.name
+    }
+
+    /// The target's role, if it names one; a `generic` target matches clickables only.
+    fn has_role_of(&self, e: &Element) -> bool {
+        match self.role {
+            None => true,
+            Some(Role::Generic) => e.role == Role::Generic && e.clickable,
+            Some(role) => e.role == role,
+        }
     }
 
     /// The optional narrowing fields, each only when given.
@@ -398,7 +423,7 @@ fn not_found_message(target: &Target, query: &Query<'_>, observation: &Snapshot)
         (0usize, Vec::new(), Vec::new(), Vec::new());
     for e in &observation.elements {
         let label = normalize_key(e.label());
-        if e.role == query.role && label == query.name {
+        if query.has_role_of(e) && label == query.name {
             if !e.visible {
                 hidden += 1;
             } else {
@@ -406,7 +431,7 @@ fn not_found_message(target: &Target, query: &Query<'_>, observation: &Snapshot)
             }
         } else if e.visible && label == query.name {
             other_role.push(e);
-        } else if e.visible && e.role == query.role && label.contains(query.name.as_str()) {
+        } else if e.visible && query.has_role_of(e) && label.contains(query.name.as_str()) {
             containing.push(e);
         }
     }
@@ -1017,6 +1042,10 @@ mod tests {
         #[rustfmt::skip]
         let cases: Vec<(&str, Target, Vec<Element>, Want)> = vec![
             ("unique", save(), vec![button("e1", "Save"), button("e2", "Cancel")], Ok("e1")),
+            ("any role by name", Target { role: String::new(), ..Target::new("button", "Save") }, vec![button("e1", "Save"), button("e2", "Cancel")], Ok("e1")),
+            ("any role, two roles", Target { role: String::new(), ..Target::new("button", "Save") }, vec![button("e1", "Save"), el("e2", Role::Link, "Save")], Err(TargetAmbiguous)),
+            ("generic matches a clickable", Target::new("generic", "Add to bag"), vec![el("e1", Role::Generic, "Add to bag"), Element { clickable: true, ..el("e2", Role::Generic, "Add to bag") }], Ok("e2")),
+            ("generic never a plain container", Target::new("generic", "Add to bag"), vec![el("e1", Role::Generic, "Add to bag")], Err(TargetNotFound)),
             ("duplicates", save(), vec![button("e1", "Save"), button("e2", "Save")], Err(TargetAmbiguous)),
             ("hidden duplicate excluded", save(), vec![hidden(button("e1", "Save")), button("e2", "Save")], Ok("e2")),
             ("only hidden is not found", save(), vec![hidden(button("e1", "Save"))], Err(TargetNotFound)),
@@ -1053,7 +1082,8 @@ mod tests {
             ("blank ref", save(), vec![button(" ", "Save")], Err(InvalidText)),
             ("empty target name", Target::new("button", ""), vec![button("e1", "")], Err(InvalidText)),
             ("blank target name", Target::new("button", " \u{a0}\n"), vec![button("e1", "")], Err(InvalidText)),
-            ("empty target role", Target::new("", "Save"), vec![button("e1", "Save")], Err(InvalidText)),
+            ("empty target role is any role", Target::new("", "Save"), vec![button("e1", "Save")], Ok("e1")),
+            ("blank target role", Target::new(" ", "Save"), vec![button("e1", "Save")], Err(InvalidText)),
             ("unknown target role", Target::new("buton", "Save"), vec![button("e1", "Save")], Err(InvalidTarget)),
             ("unknown is not a target role", Target::new("unknown", "x"), vec![el("e1", Role::Unknown, "x")], Err(InvalidTarget)),
             ("blank target href", save_where(|t| t.href = Some(" ".into())), vec![button("e1", "Save")], Err(InvalidText)),
@@ -1225,7 +1255,9 @@ mod tests {
             ("target not an object", |_, t, _| *t = json!("Save"), Err(InvalidFields)),
             ("target unknown key", |_, t, _| t["nth"] = json!(0), Err(InvalidFields)),
             ("target snake case key", |_, t, _| t["in_viewport"] = json!(true), Err(InvalidFields)),
-            ("target missing role", |_, t, _| remove(t, "role"), Err(InvalidFields)),
+            ("target role null", |_, t, _| t["role"] = json!(null), Ok("e1")),
+            ("target without role", |_, t, _| remove(t, "role"), Ok("e1")),
+            ("target role blank", |_, t, _| t["role"] = json!(" "), Err(InvalidText)),
             ("target inViewport 1", |_, t, _| t["inViewport"] = json!(1), Err(InvalidViewport)),
             ("target name number", |_, t, _| t["name"] = json!(1), Err(InvalidText)),
             ("target name empty", |_, t, _| t["name"] = json!(""), Err(InvalidText)),

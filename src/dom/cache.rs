@@ -53,7 +53,8 @@
 //! this when they upgrade, are checked on every replay.
 
 use super::js;
-use super::walk::{self, Capture, Sheets, StyleScan, Visual};
+use super::style::{Sheets, StyleScan, CURSOR};
+use super::walk::{self, Capture, Visual};
 use js_sys::Array;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -163,6 +164,7 @@ const WATCHED: &[&str] = &[
     "aria-live",
     "aria-atomic",
     "aria-busy",
+    "onclick",
     "aria-controls",
     "aria-current",
     "aria-details",
@@ -207,6 +209,7 @@ fn classify(
     records: &Array,
     sheets: &Sheets,
     pending: &mut Vec<web_sys::MutationRecord>,
+    cursor: bool,
 ) -> Verdict {
     let mut v = Verdict::default();
     for r in records.iter() {
@@ -221,16 +224,20 @@ fn classify(
             continue;
         }
         let name = r.attribute_name().unwrap_or_default();
-        if WATCHED.contains(&name.as_str()) {
-            // An attribute the walk reads: its element is walked again by the patch.
+        let watched = WATCHED.contains(&name.as_str());
+        let styles = sheets.styles_attribute(&name);
+        // An attribute the walk reads, or one a rule may read where the cursor makes
+        // clickables: its element is walked again by the patch.
+        if watched || (cursor && styles) {
             if pending.len() >= MAX_PENDING {
                 v.void = true;
                 return v;
             }
             pending.push(r);
+            v.visual |= !watched;
             continue;
         }
-        if !v.visual && sheets.styles_attribute(&name) {
+        if !v.visual && styles {
             v.visual = true;
         }
     }
@@ -295,6 +302,7 @@ impl Cache {
                 sheets.clone(),
                 pending.clone(),
             );
+            let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
                 if dirty.get() {
                     return;
@@ -303,6 +311,7 @@ impl Cache {
                     records.unchecked_ref(),
                     &sheets.borrow(),
                     &mut pending.borrow_mut(),
+                    cursor,
                 );
                 if v.void {
                     dirty.set(true);
@@ -436,10 +445,13 @@ impl Cache {
         }
         let records = self.observer.take_records();
         if records.length() > 0 {
+            let cursor =
+                self.capture.cursor || self.capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             let v = classify(
                 &records,
                 &self.sheets.borrow(),
                 &mut self.pending.borrow_mut(),
+                cursor,
             );
             if v.void {
                 self.dirty.set(true);
@@ -480,6 +492,10 @@ impl Cache {
             animating = animating || js::animating(root);
         }
         if sheets.sig != self.sheets.borrow().sig {
+            // A rule edited may move a pointer: which elements are clickable is static.
+            if self.capture.cursor || self.capture.roots.iter().any(|(_, b)| b & CURSOR != 0) {
+                return None;
+            }
             let mut full = Sheets::default();
             for (root, _) in &self.capture.roots {
                 styles.sheets(root, &mut full, true);

@@ -11,10 +11,12 @@
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
 mod cache;
+mod el;
 pub mod js;
 mod name;
 mod refs;
 mod role;
+mod style;
 mod walk;
 
 use crate::core::diff::region_matches;
@@ -52,8 +54,8 @@ pub struct Options {
 }
 
 struct Engine {
-    strings: &'static walk::Strings,
-    styles: walk::StyleScan,
+    strings: &'static el::Strings,
+    styles: style::StyleScan,
     key: [u8; 16],
     epoch: u64,
     tab: String,
@@ -127,10 +129,10 @@ impl Engine {
         // timeOrigin in ms × 2048 plus 11 random bits stays an exact JS integer until 2109.
         let epoch = (origin.floor() as u64) * 2048 + (noise & 0x7ff);
         let tag = base36(epoch.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40, 4);
-        let strings: &'static walk::Strings = Box::leak(Box::new(walk::Strings::new()));
+        let strings: &'static el::Strings = Box::leak(Box::new(el::Strings::new()));
         Ok(Engine {
             strings,
-            styles: walk::StyleScan::new(),
+            styles: style::StyleScan::new(),
             key,
             epoch,
             tab: format!("t-{tag}"),

@@ -8,7 +8,7 @@
 //!   no more than a small one. SPEC DIFFERENCE: content below that depth is not in the name.
 //! - An element without child elements takes its text in one `textContent` call.
 //! - `::before`/`::after` content is read only when some style sheet of the page has such a
-//!   rule (see `walk::StyleScan`), because a computed style per descendant is the most
+//!   rule (see `style::StyleScan`), because a computed style per descendant is the most
 //!   expensive call the walk could make.
 //! - Where Chromium departs from the specs (a figure is not named by its figcaption, a table
 //!   row not by its cells) the engine follows Chromium, so that what it reports agrees with
@@ -17,9 +17,9 @@
 //!   element being named is hidden itself, or a hidden node is referenced by
 //!   `aria-labelledby`: then its whole subtree counts, as the spec says.
 
+use super::el::{El, Strings};
 use super::js;
 use super::role::{self, Attrs, Tag, A};
-use super::walk::{El, Strings};
 use crate::core::model::Role;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Node};

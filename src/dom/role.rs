@@ -422,7 +422,7 @@ pub const TAG_NAMES: &[&str] = &[
     "ul",
 ];
 
-/// Attributes the engine reads. Each maps to an interned JS string (see `walk::Strings`).
+/// Attributes the engine reads. Each maps to an interned JS string (see `el::Strings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum A {
     Role,
@@ -451,10 +451,11 @@ pub enum A {
     AriaValuetext,
     AriaValuenow,
     Autocomplete,
+    AriaBusy,
 }
 
 impl A {
-    pub const ALL: [A; 26] = [
+    pub const ALL: [A; 27] = [
         A::Role,
         A::AriaLabel,
         A::AriaLabelledby,
@@ -481,10 +482,11 @@ impl A {
         A::AriaValuetext,
         A::AriaValuenow,
         A::Autocomplete,
+        A::AriaBusy,
     ];
 
-    pub fn bit(self) -> u32 {
-        1 << (self as u32)
+    pub fn bit(self) -> u64 {
+        1 << (self as u64)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -515,23 +517,26 @@ impl A {
             A::AriaValuetext => "aria-valuetext",
             A::AriaValuenow => "aria-valuenow",
             A::Autocomplete => "autocomplete",
+            A::AriaBusy => "aria-busy",
         }
     }
 }
 
 /// Presence bits beyond [`A`]: attributes whose presence alone matters.
 pub mod present {
-    pub const ARIA_HIDDEN: u32 = 1 << 26;
-    pub const INERT: u32 = 1 << 27;
-    pub const DATA_AP_SENSITIVE: u32 = 1 << 28;
+    pub const ARIA_HIDDEN: u64 = 1 << 27;
+    pub const INERT: u64 = 1 << 28;
+    pub const DATA_AP_SENSITIVE: u64 = 1 << 29;
     /// `tabindex` or `contenteditable`: focusable.
-    pub const FOCUSABLE: u32 = 1 << 29;
+    pub const FOCUSABLE: u64 = 1 << 30;
     /// Any other `aria-*` attribute (a global one, for the presentational conflict rule).
-    pub const OTHER_ARIA: u32 = 1 << 30;
+    pub const OTHER_ARIA: u64 = 1 << 31;
+    /// `onclick`: the element says it acts on a click.
+    pub const ONCLICK: u64 = 1 << 32;
 }
 
 /// The presence bit of an attribute name, if the engine cares about it.
-pub fn attribute_bit(name: &str) -> u32 {
+pub fn attribute_bit(name: &str) -> u64 {
     match name {
         "role" => A::Role.bit(),
         "aria-label" => A::AriaLabel.bit(),
@@ -559,6 +564,8 @@ pub fn attribute_bit(name: &str) -> u32 {
         "aria-valuetext" => A::AriaValuetext.bit(),
         "aria-valuenow" => A::AriaValuenow.bit(),
         "autocomplete" => A::Autocomplete.bit(),
+        "aria-busy" => A::AriaBusy.bit(),
+        "onclick" => present::ONCLICK,
         "aria-hidden" => present::ARIA_HIDDEN,
         "inert" => present::INERT,
         "data-ap-sensitive" => present::DATA_AP_SENSITIVE,
@@ -569,20 +576,21 @@ pub fn attribute_bit(name: &str) -> u32 {
 }
 
 /// Attributes that make an element of a non-semantic tag (`div`, `span`...) worth a look.
-pub const RELEVANT_BITS: u32 = (1 << (A::Role as u32))
-    | (1 << (A::DataApRegion as u32))
-    | (1 << (A::DataApWatch as u32))
-    | (1 << (A::AriaLive as u32))
-    | (1 << (A::AriaDisabled as u32))
+pub const RELEVANT_BITS: u64 = (1 << (A::Role as u64))
+    | (1 << (A::AriaBusy as u64))
+    | (1 << (A::DataApRegion as u64))
+    | (1 << (A::DataApWatch as u64))
+    | (1 << (A::AriaLive as u64))
+    | (1 << (A::AriaDisabled as u64))
     | present::ARIA_HIDDEN
     | present::INERT
     | present::DATA_AP_SENSITIVE;
 
 /// Global ARIA attributes or focusability: `role=none` is then ignored.
-pub const GLOBAL_BITS: u32 = (1 << (A::AriaLabel as u32))
-    | (1 << (A::AriaLabelledby as u32))
-    | (1 << (A::AriaLive as u32))
-    | (1 << (A::AriaDisabled as u32))
+pub const GLOBAL_BITS: u64 = (1 << (A::AriaLabel as u64))
+    | (1 << (A::AriaLabelledby as u64))
+    | (1 << (A::AriaLive as u64))
+    | (1 << (A::AriaDisabled as u64))
     | present::FOCUSABLE
     | present::OTHER_ARIA
     | present::ARIA_HIDDEN;
@@ -873,38 +881,6 @@ fn input_role(attrs: &dyn Attrs) -> Role {
             }
         }
     }
-}
-
-/// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
-/// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
-/// `code`, `time`...) or table row groups would only add noise to every diff.
-pub fn is_observable(role: Role) -> bool {
-    !matches!(
-        role,
-        Role::Unknown
-            | Role::Generic
-            | Role::None
-            | Role::Paragraph
-            | Role::Status
-            | Role::Alert
-            | Role::Log
-            | Role::Marquee
-            | Role::Timer
-            | Role::Rowgroup
-            | Role::Caption
-            | Role::Code
-            | Role::Deletion
-            | Role::Emphasis
-            | Role::Insertion
-            | Role::Mark
-            | Role::Strong
-            | Role::Subscript
-            | Role::Superscript
-            | Role::Time
-            | Role::Term
-            | Role::Definition
-            | Role::Blockquote
-    )
 }
 
 /// Nameless containers identified by their text content (`Element::text`).

@@ -56,6 +56,10 @@ const CHROMIUM_ROLES = {
 /** Known reasons for a difference, first match wins. Each is a deliberate choice or a known
  * Chromium behaviour; anything else is reported as unexplained. */
 const REASONS = [
+  [(d) => d.field === 'name' && d.clickable,
+    'SPEC DIFFERENCE: a role-less clickable (onclick, tabindex or a pointer cursor) is named from its content so it can be a target; Chromium names no generic'],
+  [(d) => d.field === 'role' && d.clickable,
+    'a role-less clickable is reported as generic; Chromium leaves it out or gives it a role of its own (a focusable element)'],
   [(d) => d.field === 'role' && d.ours === 'button' && d.chromium === 'disclosuretriangle',
     'SPEC DIFFERENCE: `summary` has no ARIA role; Chromium exposes its own DisclosureTriangle, prufe a button (what a person clicks to expand)'],
   [(d) => d.field === 'role' && d.ours === 'textbox' && ['date', 'inputtime', 'datetime', 'colorwell', 'month', 'week', 'time'].includes(d.chromium),
@@ -219,7 +223,7 @@ async function run() {
     const theirRole = chromiumRole(row.ax, row.error);
     const ourName = normalize(row.element.name);
     const theirName = row.error ? `(${row.error})` : normalize(row.ax?.name?.value);
-    const base = { path: row.path, role: ourRole, name: ourName, opaque: !!row.element.opaque };
+    const base = { path: row.path, role: ourRole, name: ourName, opaque: !!row.element.opaque, clickable: !!row.element.clickable };
     if (ourRole === theirRole) roleAgree++;
     else disagreements.push({ ...base, field: 'role', ours: ourRole, chromium: theirRole });
     if (ourName === theirName) nameAgree++;

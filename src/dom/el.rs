@@ -1,0 +1,236 @@
+//! The element view the walk and the namer share: an element with its tag and attribute
+//! names read once, and the interned JS strings every walk uses.
+
+use super::js;
+use super::role::{self, present, Attrs, Tag, A};
+use js_sys::{JsString, Object};
+use std::cell::OnceCell;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Node;
+
+/// First pass for secrets: every field whose value may be sensitive (filtered in Rust).
+/// Simple selectors only: a descendant combinator would make the browser test every field's
+/// ancestors. Containers found here are searched for their fields in a second step.
+const SENSITIVE_FIELDS: &str = "[type=password i],[autocomplete],[data-ap-sensitive]";
+
+/// Interned JS strings and option objects, created once per engine.
+pub struct Strings {
+    attrs: Vec<JsString>,
+    tag_map: js_sys::Map,
+    tags: Vec<Tag>,
+    pub labels_probe: JsString,
+    pub any_element: JsString,
+    pub disabled_probe: JsString,
+    pub fields: JsString,
+    pub disabled: JsString,
+    pub sensitive_fields: JsString,
+    pub aria_hidden: JsString,
+    pub space: JsString,
+    pub visibility_probe: JsString,
+    pub any_probe: JsString,
+    pub selected_option: JsString,
+    pub vis: JsValue,
+    pub flatten: JsValue,
+    pub before: JsString,
+    pub after: JsString,
+    pub content: JsString,
+    pub controls: JsString,
+    pub cursor: JsString,
+    pub cursor_probe: JsString,
+    pub element_style: JsString,
+}
+
+impl Strings {
+    pub fn new() -> Strings {
+        let vis = Object::new();
+        let _ = js_sys::Reflect::set(&vis, &"visibilityProperty".into(), &JsValue::TRUE);
+        let flatten = Object::new();
+        let _ = js_sys::Reflect::set(&flatten, &"flatten".into(), &JsValue::TRUE);
+        let tag_map = js_sys::Map::new();
+        for (i, name) in role::TAG_NAMES.iter().enumerate() {
+            tag_map.set(&JsValue::from_str(name), &JsValue::from_f64(i as f64));
+        }
+        Strings {
+            attrs: A::ALL.iter().map(|a| JsString::from(a.as_str())).collect(),
+            tag_map,
+            tags: role::TAG_NAMES.iter().map(|n| Tag::parse(n)).collect(),
+            labels_probe: "label".into(),
+            any_element: "*".into(),
+            disabled_probe: "[disabled]".into(),
+            fields: "input,textarea,select".into(),
+            disabled: ":disabled".into(),
+            sensitive_fields: SENSITIVE_FIELDS.into(),
+            aria_hidden: "aria-hidden".into(),
+            space: " ".into(),
+            visibility_probe: "[style*=\"visibility\" i]".into(),
+            any_probe: "label,[disabled],[style*=\"visibility\" i],[style*=\"cursor\" i]".into(),
+            selected_option: "[aria-selected=\"true\" i]".into(),
+            vis: vis.into(),
+            flatten: flatten.into(),
+            before: "::before".into(),
+            after: "::after".into(),
+            content: "content".into(),
+            controls: super::walk::CONTROLS.into(),
+            cursor: "cursor".into(),
+            cursor_probe: "[style*=\"cursor\" i]".into(),
+            element_style: "".into(),
+        }
+    }
+
+    fn attr(&self, a: A) -> &JsString {
+        &self.attrs[a as usize]
+    }
+
+    /// `checkVisibility()`: has a box and no `content-visibility: hidden` ancestor; with
+    /// `visibility_rules`, also not `visibility: hidden`. The option costs as much again as
+    /// the call (the browser reads the options object each time), so it is passed only in
+    /// scopes whose style sheets or inline styles mention `visibility` at all.
+    pub fn visible(&self, node: &web_sys::Element, visibility_rules: bool) -> bool {
+        if visibility_rules {
+            js::check_visibility(node, &self.vis)
+        } else {
+            js::check_visibility(node, &JsValue::UNDEFINED)
+        }
+    }
+
+    /// Is the computed `cursor` of `node` `pointer`?
+    pub fn pointer(&self, node: &web_sys::Element) -> bool {
+        let Some(view) =
+            js::owner_document(node.unchecked_ref()).and_then(|d| js::default_view(&d))
+        else {
+            return false;
+        };
+        js::computed_style(&view, node, &self.element_style).property(&self.cursor) == "pointer"
+    }
+
+    /// The element's tag: its `localName` stays a JS string and is looked up in a JS map,
+    /// so no string is copied into wasm for the tags the engine knows.
+    pub fn tag_of(&self, node: &web_sys::Element) -> Tag {
+        let name = js::local_name_js(node);
+        match self.tag_map.get(&name).as_f64() {
+            Some(i) => self.tags[i as usize],
+            None => match name.as_string() {
+                Some(n) if n.contains('-') => Tag::Custom,
+                _ => Tag::Other,
+            },
+        }
+    }
+}
+
+/// One element with its tag and attribute names read once (one call each); attribute
+/// values, shadow root and child count read on demand and at most once.
+pub struct El<'a> {
+    pub s: &'a Strings,
+    pub node: &'a web_sys::Element,
+    pub tag: Tag,
+    /// Presence bits of the attributes the engine reads (`role::attribute_bit`).
+    pub present: u64,
+    first: OnceCell<Option<web_sys::Element>>,
+    shadow: OnceCell<Option<Node>>,
+    kind: OnceCell<String>,
+}
+
+impl<'a> El<'a> {
+    pub fn new(s: &'a Strings, node: &'a web_sys::Element) -> Self {
+        let mut present = 0;
+        if js::has_attributes(node) {
+            for name in js::attribute_names(node, &s.space).split(' ') {
+                present |= role::attribute_bit(name);
+            }
+        }
+        El {
+            s,
+            node,
+            tag: s.tag_of(node),
+            present,
+            first: OnceCell::new(),
+            shadow: OnceCell::new(),
+            kind: OnceCell::new(),
+        }
+    }
+
+    /// An element whose tag and attribute names were read before (a cache replay).
+    pub fn cached(s: &'a Strings, node: &'a web_sys::Element, tag: Tag, present: u64) -> Self {
+        El {
+            s,
+            node,
+            tag,
+            present,
+            first: OnceCell::new(),
+            shadow: OnceCell::new(),
+            kind: OnceCell::new(),
+        }
+    }
+
+    pub fn has_bits(&self, bits: u64) -> bool {
+        self.present & bits != 0
+    }
+
+    /// `aria-hidden="true"` or `inert`: the subtree is not observable.
+    pub fn prunes(&self) -> bool {
+        self.has_bits(present::INERT)
+            || (self.has_bits(present::ARIA_HIDDEN)
+                && js::attr(self.node, &self.s.aria_hidden)
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
+    }
+
+    /// The first child element (light DOM), read once: whether there is one, and where the
+    /// walk continues.
+    pub fn first_child(&self) -> Option<&web_sys::Element> {
+        self.first
+            .get_or_init(|| {
+                if self.tag.is_leaf() {
+                    None
+                } else {
+                    js::first_element_child(self.node)
+                }
+            })
+            .as_ref()
+    }
+
+    /// Whether the element has child elements (light DOM).
+    pub fn has_children(&self) -> bool {
+        self.first_child().is_some()
+    }
+
+    /// The open shadow root, asked only of elements that may have one.
+    pub fn shadow(&self) -> Option<&Node> {
+        self.shadow
+            .get_or_init(|| {
+                if self.tag.can_host_shadow() {
+                    js::shadow_root(self.node)
+                } else {
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    /// `<input type>`, trimmed and lowercased ("" when absent).
+    pub fn input_type(&self) -> &str {
+        self.kind.get_or_init(|| {
+            self.get(A::Type)
+                .map(|t| t.trim().to_ascii_lowercase())
+                .unwrap_or_default()
+        })
+    }
+
+    /// Hidden to accname and to a person: `aria-hidden`, no box, or (when the scope has
+    /// `visibility` rules) `visibility: hidden`.
+    pub fn is_hidden(&self, visibility_rules: bool) -> bool {
+        self.prunes() || !self.s.visible(self.node, visibility_rules)
+    }
+}
+
+impl Attrs for El<'_> {
+    fn get(&self, a: A) -> Option<String> {
+        if self.present & a.bit() == 0 {
+            return None;
+        }
+        js::attr(self.node, self.s.attr(a))
+    }
+
+    fn has(&self, a: A) -> bool {
+        self.present & a.bit() != 0
+    }
+}

@@ -1,0 +1,228 @@
+//! Style-sheet scan: what the sheets of a tree scope may do to what the walk observes.
+
+use super::js;
+use js_sys::Object;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Node;
+
+/// What the style sheets of a scope may do: generate content (`::before`/`::after`) or hide
+/// with `visibility`, and which `data-*` attributes their selectors or `attr()` read. Each
+/// sheet is read once per change of its rule count: the answer is cached in a `WeakMap`
+/// keyed by the sheet, which lives as long as the engine.
+pub struct StyleScan {
+    seen: js_sys::WeakMap,
+}
+
+/// Bits of a [`StyleScan`] answer.
+pub(super) const PSEUDO: u8 = 1;
+pub(super) const VISIBILITY: u8 = 2;
+/// A sheet whose rules cannot be read (cross-origin, or an import still loading): it may
+/// read any attribute.
+const UNKNOWN: u8 = 4;
+/// A rule matches by position among siblings or by content (`:empty`, `:nth-child`, `+`,
+/// `~`, `:has()`) or by container size: adding or removing elements can restyle others.
+const STRUCTURAL: u8 = 8;
+/// A rule mentions `cursor`: clickables may be found by their pointer.
+pub(super) const CURSOR: u8 = 16;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR;
+/// The bits a scope's scan reports.
+const SCOPE_BITS: u8 = PSEUDO | VISIBILITY | CURSOR;
+
+/// The sheets of one or more scopes as the visual memo of `cache` sees them.
+#[derive(Default, Clone, PartialEq, Eq)]
+pub struct Sheets {
+    /// Number of sheets, their rule counts and disabled flags, hashed: when it changes, any
+    /// style may have changed.
+    pub sig: u64,
+    /// The `data-*` attribute names mentioned anywhere in a rule, each followed by a space.
+    pub data_attrs: String,
+    /// Some sheet could not be read.
+    pub unknown: bool,
+    /// Some rule matches by structure (see [`STRUCTURAL`]).
+    pub structural: bool,
+}
+
+impl Sheets {
+    /// Could a change of attribute `name` (not one the walk reads) change a style? Only
+    /// `data-*` attributes that no rule mentions are proven harmless: every other
+    /// attribute may be presentational or matched by the user-agent style sheet.
+    pub fn styles_attribute(&self, name: &str) -> bool {
+        if self.unknown || !name.starts_with("data-") {
+            return true;
+        }
+        self.data_attrs
+            .split(' ')
+            .any(|a| a.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Does a rule match by structure? Its selector (everything of an at-rule) is searched.
+fn is_structural(text: &str) -> bool {
+    let selector = if text.starts_with('@') {
+        text
+    } else {
+        text.split('{').next().unwrap_or(text)
+    };
+    [
+        ":empty",
+        "-child",
+        "-of-type",
+        ":has(",
+        "+",
+        "~",
+        "@container",
+        ":blank",
+    ]
+    .iter()
+    .any(|t| selector.contains(t))
+}
+
+/// The `data-*` names a rule's text mentions (selectors, `attr()`, anywhere: a class named
+/// `data-x` counts too, which only costs a needless re-read).
+fn data_attrs_of(text: &str, out: &mut String) {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("data-") {
+        let start = from + at;
+        let mut end = start + 5;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_alphanumeric() || matches!(bytes[end], b'-' | b'_'))
+        {
+            end += 1;
+        }
+        let name = text[start..end].to_ascii_lowercase();
+        if !out.split(' ').any(|a| a == name) {
+            out.push_str(&name);
+            out.push(' ');
+        }
+        from = end;
+    }
+}
+
+impl StyleScan {
+    pub fn new() -> Self {
+        StyleScan {
+            seen: js_sys::WeakMap::new(),
+        }
+    }
+
+    /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
+    pub(super) fn scan(&self, root: &Node) -> u8 {
+        let mut bits = 0;
+        self.each(root, false, |b, _, _| bits |= b & SCOPE_BITS);
+        bits
+    }
+
+    /// Adds the sheets of `root` to `into` (see [`Sheets`]); returns what [`StyleScan::scan`]
+    /// would, from the same reads. Without `attrs`, `data_attrs` is left alone: the caller
+    /// needs it only when the signature changed.
+    pub fn sheets(&self, root: &Node, into: &mut Sheets, attrs: bool) -> u8 {
+        let mut sig = into.sig;
+        let mut all = 0;
+        self.each(root, attrs, |bits, count, attrs| {
+            all |= bits & SCOPE_BITS;
+            sig = sig
+                .rotate_left(7)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .wrapping_add(count);
+            into.unknown |= bits & UNKNOWN != 0;
+            into.structural |= bits & (STRUCTURAL | UNKNOWN) != 0;
+            for a in attrs.split(' ').filter(|a| !a.is_empty()) {
+                if !into.data_attrs.split(' ').any(|x| x == a) {
+                    into.data_attrs.push_str(a);
+                    into.data_attrs.push(' ');
+                }
+            }
+        });
+        into.sig = sig.rotate_left(3) ^ 0x5bd1_e995;
+        all
+    }
+
+    /// Calls `f(bits, rule count + disabled flag, data attributes)` for each sheet of `root`
+    /// (the attributes only with `attrs`, else `""`).
+    fn each(&self, root: &Node, attrs: bool, mut f: impl FnMut(u8, u64, &str)) {
+        let f = &mut f;
+        let sheets = js::style_sheets(root);
+        for i in 0..sheets.list_length() {
+            self.sheet(&sheets.list_item(i), attrs, f);
+        }
+        let adopted = js::adopted_style_sheets(root);
+        if let Some(array) = adopted.dyn_ref::<js_sys::Array>() {
+            for sheet in array.iter() {
+                self.sheet(&sheet, attrs, f);
+            }
+        }
+    }
+
+    fn sheet(&self, sheet: &JsValue, want_attrs: bool, f: &mut dyn FnMut(u8, u64, &str)) {
+        // Not `dyn_into`: a frame's sheets are objects of another realm, which `instanceof`
+        // this window's `Object` denies.
+        if !sheet.is_object() {
+            return;
+        }
+        let obj: Object = sheet.clone().unchecked_into();
+        let disabled = js::sheet_disabled(sheet) as u64;
+        let rules = match js::css_rules(sheet) {
+            Ok(r) => r,
+            // Cross-origin sheet: its rules cannot be read, so assume the worst.
+            Err(_) => {
+                f(ALL, disabled, "");
+                return;
+            }
+        };
+        let n = rules.list_length();
+        let count = ((n as u64) << 1) | disabled;
+        let cached = self.seen.get(&obj);
+        if let Some(entry) = cached.dyn_ref::<js_sys::Array>() {
+            if entry.get(0).as_f64() == Some(n as f64) {
+                let bits = entry.get(1).as_f64().unwrap_or(ALL as f64) as u8;
+                let attrs = if want_attrs {
+                    entry.get(2).as_string().unwrap_or_default()
+                } else {
+                    String::new()
+                };
+                f(bits, count, &attrs);
+                return;
+            }
+        }
+        let mut bits = 0;
+        let mut attrs = String::new();
+        for i in 0..n {
+            let rule = rules.list_item(i);
+            let text = js::css_text(&rule);
+            if text.starts_with("@import") {
+                // The imported sheet's rules are not in this text: read them (once loaded).
+                match js::imported_sheet(&rule) {
+                    Some(inner) => self.sheet(&inner, true, &mut |b, _, a: &str| {
+                        bits |= b;
+                        for name in a.split(' ').filter(|x| !x.is_empty()) {
+                            data_attrs_of(name, &mut attrs);
+                        }
+                    }),
+                    None => bits |= ALL,
+                }
+                continue;
+            }
+            if text.contains(":before") || text.contains(":after") {
+                bits |= PSEUDO;
+            }
+            if text.contains("visibility") {
+                bits |= VISIBILITY;
+            }
+            if text.contains("cursor") {
+                bits |= CURSOR;
+            }
+            if is_structural(&text) {
+                bits |= STRUCTURAL;
+            }
+            data_attrs_of(&text, &mut attrs);
+        }
+        let entry = js_sys::Array::of3(
+            &JsValue::from_f64(n as f64),
+            &JsValue::from_f64(bits as f64),
+            &JsValue::from_str(&attrs),
+        );
+        self.seen.set(&obj, &entry);
+        f(bits, count, &attrs)
+    }
+}

@@ -1,0 +1,262 @@
+//! What a walk keeps for the cache (see `cache`): the capture of a fingerprint walk, and
+//! the visual memo of a replay.
+
+use super::Ctx;
+use crate::core::fingerprint::{observable_hash, text_hash};
+use crate::core::model::{limits, Element, Role, Text, TextKind};
+use crate::core::text::cap;
+use crate::dom::name;
+use crate::dom::role::{RoleCtx, Tag};
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use web_sys::{Document, Node};
+
+/// What a replay read that changes without any DOM mutation: visibility, the viewport, and
+/// the names and texts that depend on them. The cache keeps the last one so that the next replay
+/// can reuse it while nothing that could change these facts has happened (see `cache`).
+pub struct Visual {
+    /// When these facts were last read from the page (`performance.now()`).
+    pub at: f64,
+    /// Per captured element.
+    pub(super) visible: Vec<bool>,
+    /// Records of the slow elements, by capture index.
+    pub(super) slow: Vec<(u32, Element)>,
+    /// Per captured text.
+    pub(super) texts: Vec<TextMemo>,
+    /// Per captured element, when read (snapshots).
+    pub(super) in_view: Option<Vec<bool>>,
+    /// `in_view` was read from the page by this replay (not carried over).
+    pub view_read: bool,
+    /// This replay took its visibility from a memo (else it read it from the page).
+    pub reused: bool,
+    /// Per captured frame: hidden, and in view when read.
+    pub(super) frames: Vec<(bool, Option<bool>)>,
+    /// Hash of the form state read (values, checked and selected states, secrets): the memo
+    /// holds only while it is unchanged, since `:checked` or `:placeholder-shown` rules can
+    /// hide elements.
+    pub form: u64,
+}
+
+impl Visual {
+    /// The memo of a patched capture (see [`Walk::patch`]), when its facts carry over:
+    /// dropped entries go, appended ones come with what the patch read, and every slow
+    /// record and text is read again.
+    pub fn patched(mut self, p: &Patched) -> Option<Visual> {
+        if let Some((elements, texts)) = &p.kept {
+            if elements.len() != self.visible.len() || texts.len() != self.texts.len() {
+                return None;
+            }
+            let mut keep = elements.iter();
+            self.visible.retain(|_| *keep.next().unwrap_or(&false));
+            let mut renumber = Vec::with_capacity(elements.len());
+            let mut n = 0u32;
+            for k in elements {
+                renumber.push(n);
+                n += *k as u32;
+            }
+            self.slow = std::mem::take(&mut self.slow)
+                .into_iter()
+                .filter(|(i, _)| elements.get(*i as usize) == Some(&true))
+                .map(|(i, r)| (renumber[i as usize], r))
+                .collect();
+            let mut keep = texts.iter();
+            self.texts.retain(|_| *keep.next().unwrap_or(&false));
+        }
+        // Slow names and texts depend on content elsewhere (labels, references, hidden
+        // descendants), which the change may have touched: all are read again.
+        self.slow.clear();
+        for t in &mut self.texts {
+            if let TextMemo::Slow(_) = t {
+                *t = TextMemo::Shown;
+            }
+        }
+        if !p.added_texts_known {
+            return None;
+        }
+        self.visible.extend(&p.added_visible);
+        self.texts
+            .extend((0..p.added_texts).map(|_| TextMemo::Shown));
+        self.in_view = None;
+        Some(self)
+    }
+
+    /// Were the viewport facts read (a snapshot replay)?
+    pub fn has_view(&self) -> bool {
+        self.in_view.is_some()
+    }
+}
+
+pub(super) enum TextMemo {
+    Hidden,
+    /// Its text is known empty: visibility not read.
+    Empty,
+    /// Shown; its text is the capture's.
+    Shown,
+    /// Shown; its text depends on more than its element and was read.
+    Slow(String),
+}
+
+/// An order-sensitive hash of the form state a replay reads.
+#[derive(Default)]
+pub(super) struct FormHash(pub(super) u64);
+
+impl FormHash {
+    pub(super) fn add(&mut self, h: u64) {
+        self.0 = (self.0.rotate_left(5) ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    pub(super) fn add_str(&mut self, s: Option<&str>) {
+        use std::hash::{Hash, Hasher};
+        let mut h = siphasher::sip::SipHasher13::new();
+        s.hash(&mut h);
+        self.add(h.finish());
+    }
+}
+
+/// What a fingerprint walk keeps so that the next fingerprints of an unchanged page can be
+/// answered by re-reading only what changes without a DOM mutation (see `cache`): each
+/// record's static part (role, name, region...) with its live node and context.
+#[derive(Default)]
+pub struct Capture {
+    pub(in crate::dom) elements: Vec<CachedElement>,
+    pub(in crate::dom) texts: Vec<CachedText>,
+    /// Frame elements in walk order, with the document they showed.
+    pub frames: Vec<CachedFrame>,
+    /// Custom elements without an open shadow root, and (for those without child elements)
+    /// whether they looked like a closed host.
+    pub customs: Vec<(web_sys::Element, Option<bool>)>,
+    /// Sensitive fields: their values are secrets, read again on every replay.
+    pub(in crate::dom) fields: Vec<(web_sys::Element, Tag, u64)>,
+    /// Documents and shadow roots entered, with their style-sheet bits.
+    pub roots: Vec<(Node, u8)>,
+    /// The documents walked, by index (the top one first).
+    pub documents: Vec<Document>,
+    /// The labels index the walk built, if it named a labelled element.
+    pub(super) label_index: Option<name::LabelIndex>,
+    /// Per element, the hashes of its captured record hidden and visible, once asked.
+    pub(super) hashes: std::cell::RefCell<Vec<Option<[u64; 2]>>>,
+    /// The walk context of each document's top element.
+    pub(super) doc_ctx: Vec<Rc<Ctx>>,
+    /// Some scope reads the cursor (clickables by pointer): a style sheet edit voids it.
+    pub cursor: bool,
+    /// Elements and texts are no longer in walk order (a patch appended to them).
+    pub unordered: bool,
+    /// A region or a role depends on text elsewhere (a landmark named by
+    /// `aria-labelledby`): no patch can tell what a text change does to it.
+    pub(super) fragile: bool,
+    /// Node → uid of `elements` and of `texts`, built by the first patch and kept up to
+    /// date by the next ones.
+    pub(super) maps: std::cell::RefCell<Option<(js_sys::Map, js_sys::Map)>>,
+    /// The last uid handed out.
+    pub(super) next_uid: u32,
+}
+
+impl Capture {
+    /// Node → uid maps of elements and texts (see `maps`).
+    pub(super) fn maps(&self) -> (js_sys::Map, js_sys::Map) {
+        let mut maps = self.maps.borrow_mut();
+        let (elements, texts) = maps.get_or_insert_with(|| {
+            let elements = js_sys::Map::new();
+            for e in &self.elements {
+                elements.set(&e.node, &JsValue::from_f64(e.uid as f64));
+            }
+            let texts = js_sys::Map::new();
+            for t in &self.texts {
+                texts.set(&t.node, &JsValue::from_f64(t.uid as f64));
+            }
+            (elements, texts)
+        });
+        (elements.clone(), texts.clone())
+    }
+
+    /// The fingerprint hash of element `i`'s captured record with visibility `visible`.
+    pub(super) fn hash_of(&self, i: usize, visible: bool) -> u64 {
+        let mut hashes = self.hashes.borrow_mut();
+        if hashes.len() < self.elements.len() {
+            hashes.resize(self.elements.len(), None);
+        }
+        let pair = hashes[i].get_or_insert_with(|| {
+            let mut r = self.elements[i].record.clone();
+            r.visible = false;
+            let hidden = observable_hash(&r);
+            r.visible = true;
+            [hidden, observable_hash(&r)]
+        });
+        pair[visible as usize]
+    }
+
+    /// Observable elements captured (what a replay would count against `maxElements`).
+    pub(in crate::dom) fn len(&self) -> usize {
+        self.elements.len()
+    }
+}
+
+pub(in crate::dom) struct CachedElement {
+    pub(super) node: web_sys::Element,
+    pub(super) tag: Tag,
+    pub(super) present: u64,
+    pub(super) role: Role,
+    pub(super) opaque: bool,
+    pub(super) ctx: Rc<Ctx>,
+    pub(super) landmark: Option<String>,
+    /// The name or text depends on more than the element's attributes and text.
+    pub(super) slow: bool,
+    pub(super) record: Element,
+    /// The role context its children are walked with (`ctx` is their walk context).
+    pub(super) child_rc: RoleCtx,
+    /// Unique in its capture (see [`Capture::maps`]).
+    pub(super) uid: u32,
+}
+
+pub(in crate::dom) struct CachedText {
+    pub(super) node: web_sys::Element,
+    pub(super) tag: Tag,
+    pub(super) present: u64,
+    pub(super) kind: TextKind,
+    pub(super) ctx: Rc<Ctx>,
+    /// The text, when it depends on the element's own text only and was read.
+    pub(super) text: Option<String>,
+    /// Unique in its capture (see [`Capture::maps`]).
+    pub(super) uid: u32,
+    /// Hash of its record with the captured text, once asked.
+    pub(super) hash: std::cell::OnceCell<u64>,
+}
+
+impl CachedText {
+    /// The record with the captured text (which must be known).
+    pub(super) fn record(&self) -> Text {
+        Text {
+            kind: self.kind,
+            text: cap(self.text.as_deref().unwrap_or(""), limits::MAX_TEXT_CHARS).into_owned(),
+            region: String::from(&*self.ctx.region),
+            frame: String::from(&*self.ctx.frame),
+        }
+    }
+
+    /// The fingerprint hash of [`CachedText::record`], computed once.
+    pub(super) fn hash(&self) -> u64 {
+        *self.hash.get_or_init(|| text_hash(&self.record()))
+    }
+}
+
+pub struct CachedFrame {
+    pub node: web_sys::Element,
+    pub(super) parent: usize,
+    pub(super) doc: Option<usize>,
+    pub content: Option<Document>,
+    pub(super) scope_visibility: bool,
+}
+
+/// What [`Walk::patch`] changed in a capture, for the cache to carry its visual memo over.
+pub struct Patched {
+    /// Which old elements and texts were kept, when some were dropped.
+    pub kept: Option<(Vec<bool>, Vec<bool>)>,
+    /// The visibility the patch read for each element it appended.
+    pub added_visible: Vec<bool>,
+    /// How many texts it appended, and whether each is shown with its own text (else its
+    /// state is unknown).
+    pub added_texts: usize,
+    pub added_texts_known: bool,
+    /// Styles may now match old elements differently for a reason no sheet shows.
+    pub restyle: bool,
+}

@@ -1,0 +1,482 @@
+//! Patch: a capture brought up to date with mutation records, without a full walk.
+
+use super::capture::{Capture, Patched};
+use super::text::CLICK_BITS;
+use super::{Ctx, Cursor, DocInfo, Level, Scope, Walk};
+use crate::core::model::{limits, TextKind};
+use crate::dom::el::El;
+use crate::dom::js;
+use crate::dom::role::{self, RoleCtx, Tag};
+use js_sys::JsString;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Node;
+
+/// Is `node` a `<label>` or inside one?
+fn in_label(node: &Node) -> bool {
+    js::node_type(node) == js::ELEMENT_NODE
+        && node
+            .unchecked_ref::<web_sys::Element>()
+            .closest("label")
+            .ok()
+            .flatten()
+            .is_some()
+}
+
+/// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
+const PATCH_ADDED: usize = 16;
+const PATCH_TARGETS: usize = 64;
+/// Largest removed or re-walked subtree looked into for captured entries.
+const PATCH_SUBTREE: u32 = 512;
+
+/// `Node.DOCUMENT_NODE`.
+const DOCUMENT_NODE: u16 = 9;
+
+impl Walk<'_> {
+    /// Brings `capture` up to date with `records` without walking the page again. Child-list
+    /// and text changes: entries of removed or moved subtrees go, added subtrees are walked
+    /// in the context their parent gives them, and every captured ancestor of a change has
+    /// its name and text read again on every replay from then on (they may come from the
+    /// changed content). A changed attribute the walk reads: its element's subtree is walked
+    /// again in the same way. `None`, leaving `capture` to be thrown away, when the change
+    /// reaches what a patch cannot redo exactly: a shadow tree, a frame, a slot, a custom
+    /// element, a label, a scope's first `<label>` or disabled control, an `id`, a landmark
+    /// named by `aria-labelledby`, or the parent context of an element the walk did not
+    /// capture.
+    pub fn patch(
+        &mut self,
+        capture: &mut Capture,
+        records: &[web_sys::MutationRecord],
+    ) -> Option<Patched> {
+        if capture.fragile {
+            return None;
+        }
+        let mut targets: Vec<Node> = Vec::new();
+        // Change points of children and attributes (not of text alone).
+        let mut structural: Vec<Node> = Vec::new();
+        let mut added: Vec<web_sys::Element> = Vec::new();
+        let mut removed: Vec<Node> = Vec::new();
+        let mut restyle = false;
+        for r in records {
+            match r.type_().as_str() {
+                "attributes" => {
+                    // One the walk reads (the cache passes no other): walk its element again.
+                    let name = r.attribute_name().unwrap_or_default();
+                    if matches!(name.as_str(), "id" | "for" | "slot" | "name") {
+                        return None;
+                    }
+                    let t = r.target()?;
+                    if js::node_type(&t) != js::ELEMENT_NODE {
+                        return None;
+                    }
+                    // Its whole subtree is walked again; other elements' styles can follow an
+                    // attribute only through sibling or `:has()` rules (the cache checks).
+                    if js::is_connected(&t) {
+                        added.push(t.clone().unchecked_into());
+                    }
+                    structural.push(t.clone());
+                    targets.push(t);
+                }
+                "characterData" => {
+                    if let Some(parent) = r.target().and_then(|t| js::parent_node(&t)) {
+                        targets.push(parent);
+                    }
+                }
+                "childList" => {
+                    let t = r.target()?;
+                    // A `<details>` shows its first `<summary>` child only.
+                    restyle |= js::node_type(&t) == js::ELEMENT_NODE
+                        && js::local_name(t.unchecked_ref()) == "details";
+                    let list = r.added_nodes();
+                    for i in 0..list.length() {
+                        let Some(n) = list.item(i) else { continue };
+                        if js::node_type(&n) == js::ELEMENT_NODE && js::is_connected(&n) {
+                            added.push(n.unchecked_into());
+                        }
+                    }
+                    let gone = r.removed_nodes();
+                    if gone.length() > 0 && in_label(&t) {
+                        // Which element a label names depends on its whole subtree.
+                        return None;
+                    }
+                    for i in 0..gone.length() {
+                        let Some(n) = gone.item(i) else { continue };
+                        if self.near_label(&n) {
+                            return None;
+                        }
+                        removed.push(n);
+                    }
+                    structural.push(t.clone());
+                    targets.push(t);
+                }
+                _ => return None,
+            }
+            if added.len() > PATCH_ADDED || targets.len() > PATCH_TARGETS {
+                return None;
+            }
+        }
+        // An added subtree inside another is walked with it.
+        let mut roots: Vec<web_sys::Element> = Vec::new();
+        for a in added {
+            if roots.iter().any(|r| r.contains(Some(a.unchecked_ref()))) {
+                continue;
+            }
+            roots.retain(|r| !a.contains(Some(r.unchecked_ref())));
+            roots.push(a);
+        }
+        if roots.iter().any(|r| self.near_label(r)) {
+            return None;
+        }
+        let in_document = |n: &Node| {
+            let root = js::root_node(n);
+            capture.documents.iter().any(|d| js::same(d, &root))
+        };
+        targets.retain(js::is_connected);
+        if !targets.iter().all(in_document) || !roots.iter().all(|r| in_document(r)) {
+            return None;
+        }
+        if capture.frames.iter().any(|f| !js::is_connected(&f.node))
+            || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
+        {
+            return None;
+        }
+
+        {
+            let (elements, _) = capture.maps();
+            let element_at: FxHashMap<u32, usize> = capture
+                .elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.uid, i))
+                .collect();
+            if structural
+                .iter()
+                .filter(|n| js::is_connected(n))
+                .any(|n| self.near_clickable(n, capture, &elements, &element_at))
+            {
+                return None;
+            }
+        }
+
+        // Entries of removed subtrees, and of subtrees walked again, go. Found through the
+        // node → uid maps in those subtrees; for large ones every entry is checked instead.
+        let (elements, texts) = capture.maps();
+        let mut drop_uids: FxHashSet<u32> = FxHashSet::default();
+        let mut sweep = false;
+        for n in removed
+            .iter()
+            .chain(roots.iter().map(|r| r.unchecked_ref::<Node>()))
+        {
+            if js::node_type(n) != js::ELEMENT_NODE {
+                continue;
+            }
+            let inside = js::query_all_js(n, &self.s.any_element);
+            if inside.length() > PATCH_SUBTREE {
+                sweep = true;
+                break;
+            }
+            let nodes = std::iter::once(n.clone())
+                .chain((0..inside.length()).filter_map(|i| inside.item(i).map(Node::from)));
+            for node in nodes {
+                for map in [&elements, &texts] {
+                    if let Some(uid) = map.get(&node).as_f64() {
+                        drop_uids.insert(uid as u32);
+                        map.delete(&node);
+                    }
+                }
+            }
+        }
+        let gone = |n: &Node| !js::is_connected(n) || roots.iter().any(|r| r.contains(Some(n)));
+        let (keep_elements, keep_texts): (Vec<bool>, Vec<bool>) = if sweep {
+            *capture.maps.borrow_mut() = None;
+            (
+                capture.elements.iter().map(|e| !gone(&e.node)).collect(),
+                capture.texts.iter().map(|t| !gone(&t.node)).collect(),
+            )
+        } else {
+            (
+                capture
+                    .elements
+                    .iter()
+                    .map(|e| !drop_uids.contains(&e.uid))
+                    .collect(),
+                capture
+                    .texts
+                    .iter()
+                    .map(|t| !drop_uids.contains(&t.uid))
+                    .collect(),
+            )
+        };
+        let mut kept = None;
+        if keep_elements.contains(&false) || keep_texts.contains(&false) {
+            let mut k = keep_elements.iter();
+            capture.elements.retain(|_| *k.next().unwrap_or(&true));
+            let mut k = keep_texts.iter();
+            capture.texts.retain(|_| *k.next().unwrap_or(&true));
+            let mut hashes = capture.hashes.borrow_mut();
+            if hashes.len() == keep_elements.len() {
+                let mut k = keep_elements.iter();
+                hashes.retain(|_| *k.next().unwrap_or(&true));
+            } else {
+                hashes.clear();
+            }
+            drop(hashes);
+            kept = Some((keep_elements, keep_texts));
+        }
+        capture.fields.retain(|(n, _, _)| !gone(n));
+        capture.customs.retain(|(n, _)| !gone(n));
+
+        // Every captured ancestor of a change point may name itself from the changed content.
+        let (elements, texts) = capture.maps();
+        let element_at: FxHashMap<u32, usize> = capture
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.uid, i))
+            .collect();
+        let text_at: FxHashMap<u32, usize> = capture
+            .texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.uid, i))
+            .collect();
+        for t in &targets {
+            let mut at = Some(t.clone());
+            while let Some(node) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
+                if let Some(i) = elements
+                    .get(&node)
+                    .as_f64()
+                    .and_then(|u| element_at.get(&(u as u32)))
+                {
+                    capture.elements[*i].slow = true;
+                }
+                if let Some(i) = texts
+                    .get(&node)
+                    .as_f64()
+                    .and_then(|u| text_at.get(&(u as u32)))
+                {
+                    capture.texts[*i].text = None;
+                }
+                at = js::parent_node(&node);
+            }
+        }
+
+        // Added subtrees, walked in their parent's context.
+        self.docs = capture
+            .documents
+            .iter()
+            .map(|_| DocInfo {
+                width: 0.0,
+                height: 0.0,
+                hidden: false,
+                in_view: false,
+                iframes: 0,
+            })
+            .collect();
+        self.deadline = js::now() + self.opts.budget_ms;
+        self.namer.label_index = None;
+        self.capture = Some(Capture::default());
+        for root in &roots {
+            match self.context_of(root, capture, &elements, &element_at) {
+                Err(()) => return None,
+                Ok(None) => self.collect_secrets(root.unchecked_ref()),
+                Ok(Some((ctx, rc, run))) => {
+                    if !self.scope_holds(root, &ctx.scope) {
+                        return None;
+                    }
+                    let level = Level {
+                        cursor: Cursor::List(js_sys::Array::of1(root), 0),
+                        ctx,
+                        role: rc,
+                        run,
+                    };
+                    self.drain(vec![level]);
+                }
+            }
+        }
+        let mut new = self.capture.take()?;
+        let runs = capture
+            .texts
+            .iter()
+            .chain(&new.texts)
+            .filter(|t| t.kind == TextKind::Plain && t.text.as_deref() != Some(""))
+            .count();
+        // Past the cap, which runs a walk reports depends on its order: walk in full.
+        if runs > limits::MAX_PLAIN_TEXTS
+            || self.has_more
+            || !new.frames.is_empty()
+            || !new.roots.is_empty()
+            || !new.documents.is_empty()
+        {
+            return None;
+        }
+        let patched = Patched {
+            kept,
+            added_visible: new.elements.iter().map(|e| e.record.visible).collect(),
+            added_texts: new.texts.len(),
+            added_texts_known: new.texts.iter().all(|t| t.text.is_some()),
+            restyle,
+        };
+        capture.unordered |= !new.elements.is_empty() || !new.texts.is_empty();
+        capture.fragile |= new.fragile;
+        let live = capture.maps.borrow().is_some();
+        for e in &mut new.elements {
+            capture.next_uid += 1;
+            e.uid = capture.next_uid;
+            if live {
+                elements.set(&e.node, &JsValue::from_f64(e.uid as f64));
+            }
+        }
+        for t in &mut new.texts {
+            capture.next_uid += 1;
+            t.uid = capture.next_uid;
+            if live {
+                texts.set(&t.node, &JsValue::from_f64(t.uid as f64));
+            }
+        }
+        capture.elements.extend(new.elements);
+        capture.texts.extend(new.texts);
+        capture.fields.extend(new.fields);
+        capture.customs.extend(new.customs);
+        // Labels may have come or gone: the index is built again when next needed.
+        capture.label_index = self.namer.label_index.take();
+        Some(patched)
+    }
+
+    /// The walk context and role context the walk gives `root`: its nearest captured
+    /// ancestor's, through plain elements only. `Ok(None)`: the walk never reaches it
+    /// (hidden from the accessibility tree, or under a leaf); `Err`: not patchable.
+    fn context_of(
+        &self,
+        root: &web_sys::Element,
+        capture: &Capture,
+        elements: &js_sys::Map,
+        element_at: &FxHashMap<u32, usize>,
+    ) -> Result<Option<(Rc<Ctx>, RoleCtx, bool)>, ()> {
+        let mut plain = false;
+        let mut at = js::parent_node(root.unchecked_ref());
+        let adjust = |rc: RoleCtx, plain: bool| {
+            if plain {
+                RoleCtx {
+                    parent_is_list: false,
+                    parent_list_presentational: false,
+                    ..rc
+                }
+            } else {
+                rc
+            }
+        };
+        while let Some(node) = at {
+            match js::node_type(&node) {
+                DOCUMENT_NODE => {
+                    let i = capture
+                        .documents
+                        .iter()
+                        .position(|d| js::same(d, &node))
+                        .ok_or(())?;
+                    let ctx = capture.doc_ctx.get(i).cloned().ok_or(())?;
+                    return Ok(Some((ctx, adjust(RoleCtx::default(), plain), plain)));
+                }
+                js::ELEMENT_NODE => {}
+                _ => return Err(()),
+            }
+            let el: web_sys::Element = node.unchecked_into();
+            if let Some(&i) = elements
+                .get(&el)
+                .as_f64()
+                .and_then(|u| element_at.get(&(u as u32)))
+            {
+                let e = &capture.elements[i];
+                if e.opaque
+                    || matches!(e.tag, Tag::Slot | Tag::Iframe | Tag::Frame | Tag::Custom)
+                    || js::shadow_root(&el).is_some()
+                {
+                    return Err(());
+                }
+                if e.tag.is_leaf() {
+                    return Ok(None);
+                }
+                return Ok(Some((e.ctx.clone(), adjust(e.child_rc, plain), true)));
+            }
+            let x = El::new(self.s, &el);
+            if x.tag.is_skipped() || x.prunes() || x.tag.is_leaf() {
+                return Ok(None);
+            }
+            if x.tag.is_semantic()
+                || x.has_bits(role::RELEVANT_BITS)
+                || matches!(x.tag, Tag::Custom | Tag::Slot)
+                || x.shadow().is_some()
+            {
+                return Err(());
+            }
+            plain = true;
+            at = js::parent_node(&el);
+        }
+        Ok(None)
+    }
+
+    /// Is `node`, or one of its ancestors, a clickable or an element that could become one
+    /// (an `onclick`, a `tabindex`, a pointer that starts there), or a container named by a
+    /// child? Then a change below may add or remove the control that decides it, or the name
+    /// that decides whether its content is observed as plain runs.
+    fn near_clickable(
+        &self,
+        node: &Node,
+        capture: &Capture,
+        elements: &js_sys::Map,
+        element_at: &FxHashMap<u32, usize>,
+    ) -> bool {
+        let mut at = Some(node.clone());
+        while let Some(n) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
+            let e: &web_sys::Element = n.unchecked_ref();
+            match elements
+                .get(e)
+                .as_f64()
+                .and_then(|u| element_at.get(&(u as u32)))
+            {
+                Some(&i) => {
+                    let c = &capture.elements[i];
+                    // A clickable, or a container named by a child (`legend`, `figcaption`,
+                    // `summary`) whose plain runs exist only while it has a name.
+                    if c.record.clickable
+                        || (role::uses_text(c.role)
+                            && !c.record.name.is_empty()
+                            && matches!(c.tag, Tag::Fieldset | Tag::Figure | Tag::Details))
+                    {
+                        return true;
+                    }
+                }
+                None => {
+                    let x = El::new(self.s, e);
+                    if x.has_bits(CLICK_BITS) || (capture.cursor && self.pointer_starts(e)) {
+                        return true;
+                    }
+                }
+            }
+            at = js::parent_node(&n);
+        }
+        false
+    }
+
+    /// Is `node` a `<label>`, inside one, or holding one? Then adding or removing it can
+    /// change which element a label names, far from the change.
+    fn near_label(&self, node: &Node) -> bool {
+        js::node_type(node) == js::ELEMENT_NODE
+            && (in_label(node) || js::query_one_js(node, &self.s.labels_probe).is_some())
+    }
+
+    /// Does the scope's one-time probe still hold with `root` in it (no first `<label>`,
+    /// `[disabled]` or inline `visibility` where the scope had none)?
+    fn scope_holds(&self, root: &web_sys::Element, scope: &Scope) -> bool {
+        let has = |selector: &JsString| {
+            js::matches_js(root, selector) || js::query_one_js(root, selector).is_some()
+        };
+        if !has(&self.s.any_probe) {
+            return true;
+        }
+        (scope.labels || !has(&self.s.labels_probe))
+            && (scope.disabled || !has(&self.s.disabled_probe))
+            && (scope.visibility || !has(&self.s.visibility_probe))
+    }
+}
