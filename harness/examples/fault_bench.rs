@@ -45,6 +45,12 @@ enum Act {
     Upload(&'static str),
     Drag(&'static str, &'static str),
     Hover(&'static str),
+    /// Click on a target of any role (`link`, `generic`, `combobox`), with an intent.
+    ClickOn(&'static str, &'static str, Option<&'static str>),
+    /// Press a key (`Escape`, `Enter`, `Tab`), on a target (role, name) or on the focus.
+    Press(&'static str, Option<(&'static str, &'static str)>),
+    /// Drag a list item onto another one of the same list (a reorder).
+    Reorder(&'static str, &'static str),
 }
 
 impl Act {
@@ -58,6 +64,11 @@ impl Act {
             Act::Upload(name) => format!("upload to {name}"),
             Act::Drag(from, to) => format!("drag {from} to {to}"),
             Act::Hover(name) => format!("hover {name}"),
+            Act::ClickOn(role, name, None) => format!("click {role} {name}"),
+            Act::ClickOn(role, name, Some(_)) => format!("click {role} {name} (with intent)"),
+            Act::Press(key, None) => format!("press {key}"),
+            Act::Press(key, Some((_, name))) => format!("press {key} in {name}"),
+            Act::Reorder(from, onto) => format!("drag {from} onto {onto}"),
         }
     }
 }
@@ -102,7 +113,7 @@ fn has_text(s: &Snapshot, text: &str) -> bool {
 
 fn scenarios() -> Vec<Scenario> {
     use Expect::*;
-    vec![
+    let mut all = vec![
         Scenario {
             name: "Recycled list",
             page: "recycled-list.html",
@@ -297,6 +308,609 @@ fn scenarios() -> Vec<Scenario> {
             effect_text: "payment accepted",
             max_runs: usize::MAX,
         },
+    ];
+    all.extend(class_scenarios());
+    all
+}
+
+fn heading(s: &Snapshot, name: &str) -> bool {
+    s.elements
+        .iter()
+        .any(|e| e.role == Role::Heading && e.name == name)
+}
+
+fn value_is(s: &Snapshot, name: &str, value: &str) -> bool {
+    s.elements
+        .iter()
+        .any(|e| e.name == name && e.value.as_deref() == Some(value))
+}
+
+fn focused_is(s: &Snapshot, name: &str) -> bool {
+    s.elements.iter().any(|e| e.focused && e.name == name)
+}
+
+fn has_role(s: &Snapshot, role: Role) -> bool {
+    s.elements.iter().any(|e| e.role == role)
+}
+
+fn order_is(s: &Snapshot, want: &[&str]) -> bool {
+    let items: Vec<&str> = s
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Listitem)
+        .map(|e| e.label())
+        .collect();
+    items == want
+}
+
+fn in_cart(s: &Snapshot, product: &str) -> usize {
+    cart(s).iter().filter(|l| l.starts_with(product)).count()
+}
+
+fn in_region(s: &Snapshot, region: &str, product: &str) -> bool {
+    s.elements.iter().any(|e| {
+        e.role == Role::Listitem && e.region.starts_with(region) && e.label().starts_with(product)
+    })
+}
+
+/// A scenario on a page of `fixtures/real/`.
+fn real(
+    name: &'static str,
+    page: &'static str,
+    setup: Option<Act>,
+    act: Act,
+    expect: Expect,
+    effect: fn(&Snapshot) -> bool,
+    effect_text: &'static str,
+) -> Scenario {
+    Scenario {
+        name,
+        page,
+        setup,
+        act,
+        expect,
+        effect,
+        effect_text,
+        max_runs: usize::MAX,
+    }
+}
+
+/// Pages written the way real sites write them (`fixtures/real/`), one group per class.
+fn class_scenarios() -> Vec<Scenario> {
+    use Act::*;
+    use Expect::*;
+    vec![
+        // Visible text outside paragraphs.
+        real(
+            "Plain text: Saved",
+            "real/text-feedback.html?kind=saved&lang=en",
+            None,
+            Click("Save", None),
+            Honest,
+            |s| has_text(s, "Saved"),
+            "Saved in a span",
+        ),
+        real(
+            "Plain text: Guardado",
+            "real/text-feedback.html?kind=saved&lang=es",
+            None,
+            Click("Guardar", None),
+            Honest,
+            |s| has_text(s, "Guardado"),
+            "Guardado in a span",
+        ),
+        real(
+            "Plain text: Gespeichert",
+            "real/text-feedback.html?kind=saved&lang=de",
+            None,
+            Click("Speichern", None),
+            Honest,
+            |s| has_text(s, "Gespeichert"),
+            "Gespeichert in a span",
+        ),
+        real(
+            "Plain text: score",
+            "real/text-feedback.html?kind=score&lang=en",
+            None,
+            Click("Add a point", None),
+            Honest,
+            |s| has_text(s, "4 points"),
+            "4 points in a div",
+        ),
+        real(
+            "Plain text: table total",
+            "real/text-feedback.html?kind=total&lang=es",
+            None,
+            Click("Añadir otra Camiseta M", None),
+            Honest,
+            |s| has_text(s, "39,80 €"),
+            "total cell 39,80 €",
+        ),
+        real(
+            "Plain text: cover appears",
+            "real/text-feedback.html?kind=cover&lang=en",
+            None,
+            Click("Show cover", None),
+            Honest,
+            |s| has_text(s, "Cover by M. Lund"),
+            "cover shown",
+        ),
+        real(
+            "Clock ticking, honest save",
+            "real/text-noise.html?noise=clock&lang=en",
+            None,
+            Click("Save", None),
+            Honest,
+            |s| has_text(s, "Saved"),
+            "Saved",
+        ),
+        real(
+            "Carousel turning, honest save",
+            "real/text-noise.html?noise=carousel&lang=es",
+            None,
+            Click("Guardar", None),
+            Honest,
+            |s| has_text(s, "Guardado"),
+            "Guardado",
+        ),
+        real(
+            "Ticker running, honest save",
+            "real/text-noise.html?noise=ticker&lang=de",
+            None,
+            Click("Speichern", None),
+            Honest,
+            |s| has_text(s, "Gespeichert"),
+            "Gespeichert",
+        ),
+        // Role-less clickables.
+        real(
+            "Span with a listener",
+            "real/clickable.html?lang=en",
+            None,
+            ClickOn("generic", "Add Shirt M", None),
+            Honest,
+            |s| in_cart(s, "Shirt M") == 1,
+            "Shirt M in the basket",
+        ),
+        real(
+            "Div with onclick",
+            "real/clickable.html?lang=es",
+            None,
+            ClickOn("generic", "Añadir Calcetines S", None),
+            Honest,
+            |s| in_cart(s, "Calcetines S") == 1,
+            "Calcetines S in the basket",
+        ),
+        real(
+            "Div with tabindex",
+            "real/clickable.html?lang=de",
+            None,
+            ClickOn("generic", "Mütze hinzufügen", None),
+            Honest,
+            |s| in_cart(s, "Mütze") == 1,
+            "Mütze in the basket",
+        ),
+        real(
+            "Lying span",
+            "real/clickable.html?lang=en",
+            None,
+            ClickOn("generic", "Add Jumper XL", None),
+            FaultUndone,
+            |s| in_cart(s, "Trousers L") > 0,
+            "Trousers L in the basket",
+        ),
+        real(
+            "Lying span (de)",
+            "real/clickable.html?lang=de",
+            None,
+            ClickOn("generic", "Pullover XL hinzufügen", None),
+            FaultUndone,
+            |s| in_cart(s, "Hose L") > 0,
+            "Hose L in the basket",
+        ),
+        // Order.
+        real(
+            "Reorder, HTML5 drag",
+            "real/order.html?kind=html5&lang=en",
+            None,
+            Reorder("Task C", "Task A"),
+            Honest,
+            |s| order_is(s, &["Task C", "Task A", "Task B"]),
+            "order C, A, B",
+        ),
+        real(
+            "Reorder, pointer drag",
+            "real/order.html?kind=pointer&lang=de",
+            None,
+            Reorder("Aufgabe C", "Aufgabe A"),
+            Honest,
+            |s| order_is(s, &["Aufgabe C", "Aufgabe A", "Aufgabe B"]),
+            "order C, A, B",
+        ),
+        real(
+            "Reorder that does nothing",
+            "real/order.html?kind=pointer&lang=en&broken=1",
+            None,
+            Reorder("Task C", "Task A"),
+            FaultRefused,
+            |s| order_is(s, &["Task A", "Task B", "Task C"]),
+            "order unchanged",
+        ),
+        real(
+            "Reorder that does nothing (es)",
+            "real/order.html?kind=html5&lang=es&broken=1",
+            None,
+            Reorder("Tarea C", "Tarea A"),
+            FaultRefused,
+            |s| order_is(s, &["Tarea A", "Tarea B", "Tarea C"]),
+            "order unchanged",
+        ),
+        // Keys.
+        real(
+            "Escape closes a menu",
+            "real/keys-widgets.html?lang=en",
+            Some(Click("Options", None)),
+            Press("Escape", None),
+            Honest,
+            |s| !has_role(s, Role::Menu),
+            "menu closed",
+        ),
+        real(
+            "Escape closes a dialog",
+            "real/keys-widgets.html?lang=es",
+            Some(Click("Editar perfil", None)),
+            Press("Escape", None),
+            Honest,
+            |s| !has_role(s, Role::Dialog),
+            "dialog closed",
+        ),
+        real(
+            "Enter picks the active option",
+            "real/keys-widgets.html?lang=de",
+            Some(ClickOn("combobox", "Land", None)),
+            Press("Enter", Some(("combobox", "Land"))),
+            Honest,
+            |s| value_is(s, "Land", "Spanien"),
+            "Land is Spanien",
+        ),
+        real(
+            "Enter submits the form",
+            "real/keys-widgets.html?lang=en",
+            None,
+            Press("Enter", Some(("textbox", "Search"))),
+            Honest,
+            |s| has_text(s, "3 results for shoes"),
+            "results shown",
+        ),
+        real(
+            "Tab moves focus",
+            "real/keys-widgets.html?lang=es",
+            None,
+            Press("Tab", Some(("textbox", "Nombre"))),
+            Honest,
+            |s| focused_is(s, "Apellidos"),
+            "Apellidos focused",
+        ),
+        // Busy pages.
+        real(
+            "Busy region, booked",
+            "real/busy.html?shape=region&outcome=ok&lang=en",
+            None,
+            Click("Book table", Some("the table is booked")),
+            Honest,
+            |s| has_text(s, "Booking confirmed"),
+            "Booking confirmed",
+        ),
+        real(
+            "Spinner, booked",
+            "real/busy.html?shape=spinner&outcome=ok&lang=es",
+            None,
+            Click("Reservar mesa", Some("la mesa queda reservada")),
+            Honest,
+            |s| has_text(s, "Reserva confirmada"),
+            "Reserva confirmada",
+        ),
+        real(
+            "Busy button, booked",
+            "real/busy.html?shape=button&outcome=ok&lang=de",
+            None,
+            Click("Tisch buchen", Some("der Tisch ist gebucht")),
+            Honest,
+            |s| has_text(s, "Buchung bestätigt"),
+            "Buchung bestätigt",
+        ),
+        real(
+            "Busy region, booking fails",
+            "real/busy.html?shape=region&outcome=fail&lang=es",
+            None,
+            Click("Reservar mesa", Some("la mesa queda reservada")),
+            FaultRefused,
+            |s| has_text(s, "Reserva fallida"),
+            "Reserva fallida",
+        ),
+        real(
+            "Spinner, booking fails",
+            "real/busy.html?shape=spinner&outcome=fail&lang=de",
+            None,
+            Click("Tisch buchen", Some("der Tisch ist gebucht")),
+            FaultRefused,
+            |s| has_text(s, "Buchung fehlgeschlagen"),
+            "Buchung fehlgeschlagen",
+        ),
+        real(
+            "Busy button, booking fails",
+            "real/busy.html?shape=button&outcome=fail&lang=en",
+            None,
+            Click("Book table", Some("the table is booked")),
+            FaultRefused,
+            |s| has_text(s, "Booking failed"),
+            "Booking failed",
+        ),
+        // Intent that widens.
+        real(
+            "Remove takes the neighbour (intent)",
+            "real/cart-claims.html?fault=remove-wrong&lang=en",
+            None,
+            Click("Remove Shirt M", Some("Shirt M is removed from the cart")),
+            FaultRefused,
+            |s| in_cart(s, "Shirt L") == 0,
+            "Shirt L removed instead",
+        ),
+        real(
+            "Remove takes the neighbour",
+            "real/cart-claims.html?fault=remove-wrong&lang=es",
+            None,
+            Click("Quitar Camisa M", None),
+            FaultRefused,
+            |s| in_cart(s, "Camisa L") == 0,
+            "Camisa L removed instead",
+        ),
+        real(
+            "Add goes to the wishlist",
+            "real/cart-claims.html?fault=wishlist&lang=de",
+            None,
+            Click(
+                "Tasse hinzufügen",
+                Some("eine Tasse kommt in den Warenkorb"),
+            ),
+            FaultUndone,
+            |s| in_region(s, "wishlist", "Tasse"),
+            "Tasse in the wishlist",
+        ),
+        real(
+            "One click, two rows",
+            "real/cart-claims.html?fault=double&lang=en",
+            None,
+            Click("Add Shirt S", Some("the cart gains a shirt")),
+            FaultUndone,
+            |s| in_cart(s, "Shirt S") > 0,
+            "Shirt S rows in the cart",
+        ),
+        real(
+            "Payment declined",
+            "real/cart-claims.html?fault=declined&lang=es",
+            None,
+            Click("Pagar ahora", Some("el pago es aceptado")),
+            FaultRefused,
+            |s| has_text(s, "Pago rechazado"),
+            "Pago rechazado",
+        ),
+        real(
+            "Zahlung abgelehnt",
+            "real/cart-claims.html?fault=declined&lang=de",
+            None,
+            Click("Jetzt bezahlen", Some("die Zahlung wird akzeptiert")),
+            FaultRefused,
+            |s| has_text(s, "Zahlung abgelehnt"),
+            "Zahlung abgelehnt",
+        ),
+        real(
+            "Honest remove (intent)",
+            "real/cart-claims.html?lang=en",
+            None,
+            Click("Remove Shirt M", Some("Shirt M is removed from the cart")),
+            Honest,
+            |s| in_cart(s, "Shirt M") == 0 && in_cart(s, "Shirt L") == 1,
+            "only Shirt M removed",
+        ),
+        real(
+            "Honest remove",
+            "real/cart-claims.html?lang=de",
+            None,
+            Click("Hemd M entfernen", None),
+            Honest,
+            |s| in_cart(s, "Hemd M") == 0 && in_cart(s, "Hemd L") == 1,
+            "only Hemd M removed",
+        ),
+        real(
+            "Honest add to cart",
+            "real/cart-claims.html?lang=es",
+            None,
+            Click("Añadir Taza", Some("se añade una taza al carrito")),
+            Honest,
+            |s| in_cart(s, "Taza") == 1,
+            "Taza in the cart",
+        ),
+        real(
+            "Honest single row",
+            "real/cart-claims.html?lang=en",
+            None,
+            Click("Add Shirt S", Some("the cart gains a shirt")),
+            Honest,
+            |s| in_cart(s, "Shirt S") == 1,
+            "one Shirt S row",
+        ),
+        real(
+            "Payment accepted",
+            "real/cart-claims.html?lang=en",
+            None,
+            Click("Pay now", Some("the payment is accepted")),
+            Honest,
+            |s| has_text(s, "Payment accepted"),
+            "Payment accepted",
+        ),
+        // Dialog buttons.
+        real(
+            "Cancel keeps the account",
+            "real/dialog-cancel.html?shape=native&lang=en",
+            Some(Click("Delete account", None)),
+            Click("Cancel", Some("the dialog closes and the account is kept")),
+            Honest,
+            |s| !has_role(s, Role::Dialog) && s.elements.iter().any(|e| e.name == "Delete account"),
+            "dialog closed, account kept",
+        ),
+        real(
+            "Cancelar conserva la cuenta",
+            "real/dialog-cancel.html?shape=div&lang=es",
+            Some(Click("Eliminar cuenta", None)),
+            Click(
+                "Cancelar",
+                Some("el diálogo se cierra y la cuenta se conserva"),
+            ),
+            Honest,
+            |s| {
+                !has_role(s, Role::Dialog) && s.elements.iter().any(|e| e.name == "Eliminar cuenta")
+            },
+            "dialog closed, account kept",
+        ),
+        real(
+            "Cancel that deletes",
+            "real/dialog-cancel.html?shape=div&lang=en&cancel=deletes",
+            Some(Click("Delete account", None)),
+            Click("Cancel", Some("the dialog closes and the account is kept")),
+            FaultRefused,
+            |s| has_text(s, "Account deleted"),
+            "account deleted",
+        ),
+        // Formatted values.
+        real(
+            "Phone mask",
+            "real/formatted.html?lang=en",
+            None,
+            Fill("textbox", "Phone", "5551234567"),
+            Honest,
+            |s| value_is(s, "Phone", "(555) 123-4567"),
+            "(555) 123-4567",
+        ),
+        real(
+            "IBAN groups",
+            "real/formatted.html?lang=de",
+            None,
+            Fill("textbox", "IBAN", "DE89370400440532013000"),
+            Honest,
+            |s| value_is(s, "IBAN", "DE89 3704 0044 0532 0130 00"),
+            "DE89 3704 0044 0532 0130 00",
+        ),
+        real(
+            "Amount 1.234,56",
+            "real/formatted.html?lang=es",
+            None,
+            Fill("textbox", "Importe", "1234,56"),
+            Honest,
+            |s| value_is(s, "Importe", "1.234,56"),
+            "1.234,56",
+        ),
+        real(
+            "Tracking number groups",
+            "real/formatted.html?lang=en",
+            None,
+            Fill("textbox", "Tracking number", "4000123456789010"),
+            Honest,
+            |s| value_is(s, "Tracking number", "4000 1234 5678 9010"),
+            "4000 1234 5678 9010",
+        ),
+        real(
+            "Postcode loses its zero",
+            "real/formatted.html?lang=en",
+            None,
+            Fill("textbox", "Postcode", "01067"),
+            FaultUndone,
+            |s| value_is(s, "Postcode", "1067"),
+            "Postcode 1067",
+        ),
+        real(
+            "Donation loses its cents",
+            "real/formatted.html?lang=es",
+            None,
+            Fill("textbox", "Donativo", "1234,56"),
+            FaultUndone,
+            |s| value_is(s, "Donativo", "1.234"),
+            "Donativo 1.234",
+        ),
+        // Following a link.
+        real(
+            "Link to a page of the site",
+            "real/site/home.html?lang=en",
+            None,
+            ClickOn("link", "About us", None),
+            Honest,
+            |s| heading(s, "About us"),
+            "on About us",
+        ),
+        real(
+            "Link to a page of the site (de)",
+            "real/site/home.html?lang=de",
+            None,
+            ClickOn("link", "Über uns", None),
+            Honest,
+            |s| heading(s, "Über uns"),
+            "on Über uns",
+        ),
+        real(
+            "Link sent elsewhere",
+            "real/site/home.html?lang=en",
+            None,
+            ClickOn("link", "Pricing", None),
+            FaultUndone,
+            |s| heading(s, "Special offer"),
+            "on Special offer",
+        ),
+        real(
+            "Link sent elsewhere (es)",
+            "real/site/home.html?lang=es",
+            None,
+            ClickOn("link", "Precios", None),
+            FaultUndone,
+            |s| heading(s, "Oferta especial"),
+            "on Oferta especial",
+        ),
+        real(
+            "GET form submit",
+            "real/site/home.html?lang=en",
+            Some(Fill("textbox", "Search", "shoes")),
+            Click("Search", Some("the results for shoes are shown")),
+            Honest,
+            |s| heading(s, "Results for shoes"),
+            "results page",
+        ),
+        real(
+            "GET form submit (de)",
+            "real/site/home.html?lang=de",
+            Some(Fill("textbox", "Suchen", "shoes")),
+            Click("Suchen", Some("die Ergebnisse für shoes werden angezeigt")),
+            Honest,
+            |s| heading(s, "Ergebnisse für shoes"),
+            "results page",
+        ),
+        // Below the fold.
+        real(
+            "Below the fold",
+            "real/long-page.html?lang=en",
+            None,
+            Click("Subscribe", None),
+            Honest,
+            |s| has_text(s, "Subscribed"),
+            "Subscribed",
+        ),
+        real(
+            "Below the fold, lying",
+            "real/long-page.html?lang=es",
+            None,
+            Click("Añadir Gorra", None),
+            FaultUndone,
+            |s| in_cart(s, "Pantalón L") > 0,
+            "Pantalón L in the cart",
+        ),
     ]
 }
 
@@ -314,6 +928,8 @@ struct Row {
     bare_effect: usize,
     effect_text: &'static str,
     verdicts: Vec<String>,
+    /// The judge's reason per verified run, shortened.
+    reasons: Vec<String>,
     verified_ms: Vec<f64>,
     bare_ms: Vec<f64>,
 }
@@ -412,6 +1028,7 @@ impl Bench {
             bare_effect: 0,
             effect_text: sc.effect_text,
             verdicts: Vec::new(),
+            reasons: Vec::new(),
             verified_ms: Vec::new(),
             bare_ms: Vec::new(),
         };
@@ -419,13 +1036,15 @@ impl Bench {
             // Verified.
             self.open(sc.page).await?;
             if let Some(setup) = &sc.setup {
-                self.v.perform(&step(setup, &self.upload)).await?;
+                // Unverified: the setup is not what is measured, and is never undone.
+                self.v.watch(None, vec![step(setup, &self.upload)]).await?;
             }
             let t = Instant::now();
             let r = self.v.perform(&step(&sc.act, &self.upload)).await;
             row.verified_ms.push(t.elapsed().as_secs_f64() * 1000.0);
             let after = self.v.snapshot().await?;
             row.verdicts.push(short(&r));
+            row.reasons.push(reason(&r));
             match sc.expect {
                 Expect::Honest => {
                     if r.as_ref().is_ok_and(|o| o.ok) && (sc.effect)(&after) {
@@ -521,6 +1140,51 @@ impl Bench {
             Act::Hover(name) => {
                 let p = self.locate("button, a", name).await?;
                 mouse(&page, "mouseMoved", p, 0).await
+            }
+            Act::ClickOn(role, name, _) => {
+                let p = self.locate(css_for(role), name).await?;
+                mouse_click(&page, p).await
+            }
+            Act::Press(key, on) => {
+                if let Some((role, name)) = on {
+                    let js = format!(
+                        "(() => {{ const el = ({LOCATE_JS})({}, true); if (!el) return false; el.focus(); return true; }})()",
+                        json!({ "css": css_for(role), "text": name })
+                    );
+                    if evaluate(&page, &js).await? != json!(true) {
+                        return Err(Error::Launch(format!(
+                            "bare driver: no {role} named {name:?}"
+                        )));
+                    }
+                }
+                let (key, code, key_code, text) = key_fields(key);
+                let mut down = json!({ "type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
+                    "key": key, "code": code, "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code });
+                if let Some(t) = text {
+                    down["text"] = json!(t);
+                    down["unmodifiedText"] = json!(t);
+                }
+                send(&page, "Input.dispatchKeyEvent", down).await?;
+                send(
+                    &page,
+                    "Input.dispatchKeyEvent",
+                    json!({ "type": "keyUp", "key": key, "code": code,
+                            "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code }),
+                )
+                .await
+                .map(drop)
+            }
+            Act::Reorder(from, onto) => {
+                let a = self.locate(css_for("listitem"), from).await?;
+                let b = self.locate(css_for("listitem"), onto).await?;
+                mouse(&page, "mouseMoved", a, 0).await?;
+                mouse(&page, "mousePressed", a, 1).await?;
+                for i in 1..=10 {
+                    let f = f64::from(i) / 10.0;
+                    let p = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f);
+                    mouse(&page, "mouseMoved", p, 1).await?;
+                }
+                mouse(&page, "mouseReleased", b, 1).await
             }
         }
     }
@@ -667,6 +1331,44 @@ fn step(act: &Act, upload: &Path) -> Step {
         Act::Hover(name) => Step::new(Action::Hover {
             target: t("button", name),
         }),
+        Act::ClickOn(role, name, intent) => {
+            let s = Step::new(Action::Click {
+                target: t(role, name),
+            });
+            match intent {
+                Some(i) => s.with_intent(*i),
+                None => s,
+            }
+        }
+        Act::Press(key, on) => Step::new(Action::Press {
+            key: prufe_harness::act::Key::parse(key).expect("a key the bench knows"),
+            target: on.map(|(role, name)| t(role, name)),
+        }),
+        Act::Reorder(from, onto) => Step::new(Action::Drag {
+            target: t("listitem", from),
+            to: t("listitem", onto),
+        }),
+    }
+}
+
+/// Where a bare driver looks for an element of this role.
+fn css_for(role: &str) -> &'static str {
+    match role {
+        "link" => "a[href]",
+        "generic" => "span, div",
+        "combobox" => "[role=combobox], select, input",
+        "textbox" => "input, textarea",
+        "listitem" => "li, [role=listitem]",
+        _ => "button, [role=button], a[href]",
+    }
+}
+
+/// `Input.dispatchKeyEvent` fields of the keys the bench presses: key, code, key code, text.
+fn key_fields(key: &str) -> (&'static str, &'static str, i64, Option<&'static str>) {
+    match key {
+        "Enter" => ("Enter", "Enter", 13, Some("\r")),
+        "Tab" => ("Tab", "Tab", 9, None),
+        _ => ("Escape", "Escape", 27, None),
     }
 }
 
@@ -702,6 +1404,27 @@ fn short(r: &Result<Outcome, Error>) -> String {
     }
 }
 
+/// The verdict's reason (or the error), on one line, at most [`REASON_CHARS`] characters,
+/// safe in a Markdown table cell.
+fn reason(r: &Result<Outcome, Error>) -> String {
+    let text = match r {
+        Ok(o) => o.reason.clone(),
+        Err(e) => match e.outcome() {
+            Some(o) if !o.reason.is_empty() => o.reason.clone(),
+            _ => e.to_string(),
+        },
+    };
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = flat.chars().take(REASON_CHARS).collect();
+    if flat.chars().count() > REASON_CHARS {
+        out.push('…');
+    }
+    out.replace('|', "\\|")
+}
+
+/// Longest reason shown in the table.
+const REASON_CHARS: usize = 90;
+
 fn median(v: &[f64]) -> f64 {
     let mut v = v.to_vec();
     v.sort_by(|a, b| a.total_cmp(b));
@@ -734,14 +1457,16 @@ fn render(
          timeout {} ms · `cargo run --release -p prufe-harness --example fault_bench`\n\n",
         timing.poll_ms, timing.quiet_ms, timing.timeout_ms
     ));
-    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Caught | False alarms | Undo | Verified ms | Bare ms | × |\n");
-    out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
+    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × |\n");
+    out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
     let (mut caught, mut faults, mut alarms, mut honest, mut undone, mut undoable) =
         (0, 0, 0, 0, 0, 0);
     let mut ratios = Vec::new();
     for r in rows {
         let mut verdicts = r.verdicts.clone();
         verdicts.dedup();
+        let mut reasons = r.reasons.clone();
+        reasons.dedup();
         let (v_ms, b_ms) = (median(&r.verified_ms), median(&r.bare_ms));
         let ratio = if b_ms > 0.0 { v_ms / b_ms } else { 0.0 };
         if r.expect == Expect::Honest {
@@ -780,12 +1505,13 @@ fn render(
             }
         };
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0}× |\n",
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0}× |\n",
             r.name,
             r.page,
             r.action,
             bare,
             verdicts.join("; "),
+            reasons.join("; "),
             caught_cell,
             alarm_cell,
             undo_cell,
