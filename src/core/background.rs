@@ -13,12 +13,41 @@
 //! cannot prove the action did nothing).
 
 use super::diff::{diff, DiffOptions};
-use super::model::{Role, Snapshot, TextKind};
+use super::model::{Element, Role, Snapshot, Text, TextKind};
 use serde::{Deserialize, Serialize};
 
 /// At most this many slots are kept; a page that changes more than that everywhere is not
 /// settled anyway.
 pub const MAX_SLOTS: usize = 256;
+
+/// A shape is kept up to this many characters.
+pub const MAX_SHAPE_CHARS: usize = 80;
+
+/// The shape of a text: whitespace-normalised, every run of digits replaced by `#`, capped.
+pub fn shape(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_digits = false;
+    for c in text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+        if out.chars().count() >= MAX_SHAPE_CHARS {
+            break;
+        }
+    }
+    out
+}
 
 /// Where a text changed by itself.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -27,6 +56,9 @@ pub struct TextSlot {
     pub frame: String,
     pub region: String,
     pub kind: TextKind,
+    /// [`shape`] of a text seen changing there; empty (or absent) for any shape.
+    #[serde(default)]
+    pub shape: String,
 }
 
 /// Where an element appeared, disappeared or changed by itself.
@@ -36,6 +68,9 @@ pub struct ElementSlot {
     pub frame: String,
     pub region: String,
     pub role: Role,
+    /// [`shape`] of the label of an element seen changing there; empty (or absent) for any.
+    #[serde(default)]
+    pub shape: String,
 }
 
 /// The slots a page was changing by itself before the action.
@@ -60,14 +95,16 @@ impl Background {
                 frame: t.frame.clone(),
                 region: t.region.clone(),
                 kind: t.kind,
+                shape: shape(&t.text),
             });
         }
-        let changed = d.changed.iter().map(|c| &c.after);
+        let changed = d.changed.iter().flat_map(|c| [&c.before, &c.after]);
         for e in d.appeared.iter().chain(&d.disappeared).chain(changed) {
             self.add_element(ElementSlot {
                 frame: e.frame.clone(),
                 region: e.region.clone(),
                 role: e.role,
+                shape: shape(e.label()),
             });
         }
     }
@@ -84,15 +121,45 @@ impl Background {
         }
     }
 
-    /// Was a text in this slot already changing?
-    pub fn has_text(&self, frame: &str, region: &str, kind: TextKind) -> bool {
-        self.texts
+    /// Was a text of this shape, in this place, already changing?
+    ///
+    /// A place seen showing two or more shapes (a ticker of headlines, a carousel) is
+    /// background whatever it shows next; a place seen with one shape (a clock) only for
+    /// texts of that shape.
+    pub fn has_text(&self, t: &Text) -> bool {
+        let sh = shape(&t.text);
+        let mut shapes = self
+            .texts
             .iter()
-            .any(|s| s.frame == frame && s.region == region && s.kind == kind)
+            .filter(|s| s.frame == t.frame && s.region == t.region && s.kind == t.kind)
+            .map(|s| s.shape.as_str());
+        match (shapes.next(), shapes.next()) {
+            (None, _) => false,
+            (Some(one), None) => one.is_empty() || one == sh,
+            (Some(_), Some(_)) => true,
+        }
     }
 
-    /// Was an element in this slot already changing?
-    pub fn has_element(&self, frame: &str, region: &str, role: Role) -> bool {
+    /// Was an element of this role, with a label of this shape, in this place, already
+    /// changing?
+    /// As for texts, a place seen with two or more shapes is background whatever it shows.
+    pub fn has_element(&self, e: &Element) -> bool {
+        let sh = shape(e.label());
+        let mut shapes = self
+            .elements
+            .iter()
+            .filter(|s| s.frame == e.frame && s.region == e.region && s.role == e.role)
+            .map(|s| s.shape.as_str());
+        match (shapes.next(), shapes.next()) {
+            (None, _) => false,
+            (Some(one), None) => one.is_empty() || one == sh,
+            (Some(_), Some(_)) => true,
+        }
+    }
+
+    /// Is anything in this place (any shape) already changing? For the busy check, which
+    /// asks of a place, not of one text.
+    pub fn has_place(&self, frame: &str, region: &str, role: Role) -> bool {
         self.elements
             .iter()
             .any(|s| s.frame == frame && s.region == region && s.role == role)
@@ -123,9 +190,37 @@ mod tests {
         assert!(b.is_empty());
         b.observe(&clock("10:00"), &clock("10:01"));
         b.observe(&clock("10:01"), &clock("10:02"));
-        assert_eq!(b.texts.len(), 1);
-        assert!(b.has_text("", "banner", TextKind::Plain));
-        assert!(!b.has_text("", "main", TextKind::Plain));
-        assert!(!b.has_text("", "banner", TextKind::Status));
+        assert_eq!(b.texts.len(), 1, "{:?}", b.texts);
+        let at = |text: &str, region: &str, kind: TextKind| Text {
+            kind,
+            text: text.into(),
+            region: region.into(),
+            frame: String::new(),
+        };
+        assert!(b.has_text(&at("10:07", "banner", TextKind::Plain)));
+        assert!(!b.has_text(&at("10:07", "main", TextKind::Plain)));
+        assert!(!b.has_text(&at("10:07", "banner", TextKind::Status)));
+        // An honest effect beside the clock, in the same place, is not background.
+        assert!(!b.has_text(&at("Saved", "banner", TextKind::Plain)));
+        // A ticker of headlines: whatever it shows next is background.
+        let mut t = Background::default();
+        t.observe(&clock("Rain in Oslo"), &clock("Markets up"));
+        assert!(t.has_text(&at("Connection error", "banner", TextKind::Plain)));
+    }
+
+    #[test]
+    fn shapes_mask_digits() {
+        #[rustfmt::skip]
+        let cases = [
+            ("10:01:59", "#:#:#"),
+            ("AAPL 181.20", "AAPL #.#"),
+            ("  Saved\n now ", "Saved now"),
+            ("Slide 2 of 5", "Slide # of #"),
+            ("", ""),
+        ];
+        for (text, want) in cases {
+            assert_eq!(shape(text), want, "{text:?}");
+        }
+        assert_eq!(shape(&"x".repeat(500)).chars().count(), MAX_SHAPE_CHARS);
     }
 }

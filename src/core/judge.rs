@@ -268,7 +268,7 @@ pub fn judge(
     let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
     let judged = without_background(&diff, &opts.background, target);
     let still_busy = busy_where(before, after, |e| {
-        diff_opts.keeps(&e.region) && !opts.background.has_element(&e.frame, &e.region, e.role)
+        diff_opts.keeps(&e.region) && !opts.background.has_place(&e.frame, &e.region, e.role)
     });
     let mut finding = Judge {
         action,
@@ -305,8 +305,8 @@ fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>
     }
     let is_target =
         |e: &Element| target.is_some_and(|t| same_ref(e, t) || Identity::of(e) == Identity::of(t));
-    let element = |e: &Element| !is_target(e) && bg.has_element(&e.frame, &e.region, e.role);
-    let text = |t: &Text| bg.has_text(&t.frame, &t.region, t.kind);
+    let element = |e: &Element| !is_target(e) && bg.has_element(e);
+    let text = |t: &Text| bg.has_text(t);
     let any = d.appeared.iter().chain(&d.disappeared).any(element)
         || d.changed.iter().any(|c| element(&c.after))
         || d.moved
@@ -2629,6 +2629,18 @@ mod tests {
         confirmed.texts[0].text = "Connection error".into();
         let mut clock = Background::default();
         clock.observe(&s, &ticked);
+        // The same place seen showing headlines, not only the time: a ticker.
+        let mut headline = s.clone();
+        headline.texts[0].text = "Markets up".into();
+        let mut ticker = clock.clone();
+        ticker.observe(&ticked, &headline);
+        let in_ticker = |c: Case| Case {
+            opts: JudgeOptions {
+                background: ticker.clone(),
+                ..c.opts.clone()
+            },
+            ..c
+        };
         let in_background = |c: Case| Case {
             opts: JudgeOptions {
                 background: clock.clone(),
@@ -2645,7 +2657,8 @@ mod tests {
             case("watch: only the clock, not known", act(ActionKind::Watch, None), s.clone(), ticked.clone()).intent("the cart gains a shirt").want(X, None, "explains none"),
             in_background(case("watch: only the clock", act(ActionKind::Watch, None), s.clone(), ticked)).intent("the cart gains a shirt").want(A, None, "no effect yet"),
             case("a failure word in the ticker, not known", click.clone(), s.clone(), confirmed.clone()).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
-            in_background(case("a failure word in the ticker", click, s.clone(), confirmed)).intent("Shirt M is added").want(M, Some("Add Shirt M"), "the intent holds"),
+            in_ticker(case("a failure word in the ticker", click.clone(), s.clone(), confirmed.clone())).intent("Shirt M is added").want(M, Some("Add Shirt M"), "the intent holds"),
+            in_background(case("a failure where only the time was changing", click, s.clone(), confirmed)).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
         ]);
         // The verdict still reports the whole diff.
         let mut honest = s.clone();
