@@ -310,6 +310,13 @@ fn scenarios() -> Vec<Scenario> {
     all
 }
 
+/// The page shows `text`: as a text run of its own, or inside one (a table row, a cover whose
+/// spans read as one run).
+fn shows(s: &Snapshot, text: &str) -> bool {
+    s.texts.iter().any(|t| t.text.contains(text))
+        || s.elements.iter().any(|e| e.label().contains(text))
+}
+
 fn heading(s: &Snapshot, name: &str) -> bool {
     s.elements
         .iter()
@@ -384,7 +391,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Save", None),
             Honest,
-            |s| has_text(s, "Saved"),
+            |s| shows(s, "Saved"),
             "Saved in a span",
         ),
         real(
@@ -393,7 +400,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Guardar", None),
             Honest,
-            |s| has_text(s, "Guardado"),
+            |s| shows(s, "Guardado"),
             "Guardado in a span",
         ),
         real(
@@ -402,7 +409,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Speichern", None),
             Honest,
-            |s| has_text(s, "Gespeichert"),
+            |s| shows(s, "Gespeichert"),
             "Gespeichert in a span",
         ),
         real(
@@ -411,7 +418,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Add a point", None),
             Honest,
-            |s| has_text(s, "4 points"),
+            |s| shows(s, "4 points"),
             "4 points in a div",
         ),
         real(
@@ -420,7 +427,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Añadir otra Camiseta M", None),
             Honest,
-            |s| has_text(s, "39,80 €"),
+            |s| shows(s, "39,80 €"),
             "total cell 39,80 €",
         ),
         real(
@@ -429,7 +436,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Show cover", None),
             Honest,
-            |s| has_text(s, "Cover by M. Lund"),
+            |s| shows(s, "Cover by M. Lund"),
             "cover shown",
         ),
         real(
@@ -438,7 +445,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Save", None),
             Honest,
-            |s| has_text(s, "Saved"),
+            |s| shows(s, "Saved"),
             "Saved",
         ),
         real(
@@ -447,7 +454,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Guardar", None),
             Honest,
-            |s| has_text(s, "Guardado"),
+            |s| shows(s, "Guardado"),
             "Guardado",
         ),
         real(
@@ -456,7 +463,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Speichern", None),
             Honest,
-            |s| has_text(s, "Gespeichert"),
+            |s| shows(s, "Gespeichert"),
             "Gespeichert",
         ),
         // Role-less clickables.
@@ -576,7 +583,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Press("Enter", Some(("textbox", "Search"))),
             Honest,
-            |s| has_text(s, "3 results for shoes"),
+            |s| shows(s, "3 results for shoes"),
             "results shown",
         ),
         real(
@@ -595,7 +602,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Book table", Some("the table is booked")),
             Honest,
-            |s| has_text(s, "Booking confirmed"),
+            |s| shows(s, "Booking confirmed"),
             "Booking confirmed",
         ),
         real(
@@ -604,7 +611,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Reservar mesa", Some("la mesa queda reservada")),
             Honest,
-            |s| has_text(s, "Reserva confirmada"),
+            |s| shows(s, "Reserva confirmada"),
             "Reserva confirmada",
         ),
         real(
@@ -613,7 +620,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Tisch buchen", Some("der Tisch ist gebucht")),
             Honest,
-            |s| has_text(s, "Buchung bestätigt"),
+            |s| shows(s, "Buchung bestätigt"),
             "Buchung bestätigt",
         ),
         real(
@@ -622,7 +629,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Reservar mesa", Some("la mesa queda reservada")),
             FaultRefused,
-            |s| has_text(s, "Reserva fallida"),
+            |s| shows(s, "Reserva fallida"),
             "Reserva fallida",
         ),
         real(
@@ -631,7 +638,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Tisch buchen", Some("der Tisch ist gebucht")),
             FaultRefused,
-            |s| has_text(s, "Buchung fehlgeschlagen"),
+            |s| shows(s, "Buchung fehlgeschlagen"),
             "Buchung fehlgeschlagen",
         ),
         real(
@@ -640,7 +647,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Book table", Some("the table is booked")),
             FaultRefused,
-            |s| has_text(s, "Booking failed"),
+            |s| shows(s, "Booking failed"),
             "Booking failed",
         ),
         // Intent that widens.
@@ -689,7 +696,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Pagar ahora", Some("el pago es aceptado")),
             FaultRefused,
-            |s| has_text(s, "Pago rechazado"),
+            |s| shows(s, "Pago rechazado"),
             "Pago rechazado",
         ),
         real(
@@ -698,7 +705,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Jetzt bezahlen", Some("die Zahlung wird akzeptiert")),
             FaultRefused,
-            |s| has_text(s, "Zahlung abgelehnt"),
+            |s| shows(s, "Zahlung abgelehnt"),
             "Zahlung abgelehnt",
         ),
         real(
@@ -743,7 +750,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Pay now", Some("the payment is accepted")),
             Honest,
-            |s| has_text(s, "Payment accepted"),
+            |s| shows(s, "Payment accepted"),
             "Payment accepted",
         ),
         // Dialog buttons.
@@ -776,7 +783,7 @@ fn class_scenarios() -> Vec<Scenario> {
             Some(Click("Delete account", None)),
             Click("Cancel", Some("the dialog closes and the account is kept")),
             FaultRefused,
-            |s| has_text(s, "Account deleted"),
+            |s| shows(s, "Account deleted"),
             "account deleted",
         ),
         // Formatted values.
@@ -896,7 +903,7 @@ fn class_scenarios() -> Vec<Scenario> {
             None,
             Click("Subscribe", None),
             Honest,
-            |s| has_text(s, "Subscribed"),
+            |s| shows(s, "Subscribed"),
             "Subscribed",
         ),
         real(
