@@ -15,12 +15,13 @@ BUNDLE := js/dist/prufe.js
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/build.mjs
 
-.PHONY: help setup bundle demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
 	@echo "make bundle  build js/dist/prufe.js"
+	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
 	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
 	@echo "make setup   install the toolchain, Chromium and the npm/PyPI packages"
@@ -40,8 +41,19 @@ endif
 .PHONY: FORCE
 FORCE:
 
+# The fixture apps (React, Vue, Radix UI pages under fixtures/apps), bundled from npm packages
+# into fixtures/apps/dist; rebuilt only when a source, the build script or the lock changed.
+APPS_STAMP := fixtures/apps/dist/.built
+APPS_INPUTS := $(shell find fixtures/apps/src -type f) fixtures/apps/build.mjs package-lock.json
+
+apps: $(APPS_STAMP)
+
+$(APPS_STAMP): $(APPS_INPUTS)
+	node fixtures/apps/build.mjs
+	touch $@
+
 demo: setup
-	@$(MAKE) --no-print-directory bundle
+	@$(MAKE) --no-print-directory bundle apps
 	cargo run -q -p prufe-harness --release -- demo
 
 # What the engine observes on one page: make snapshot PAGE=fixtures/shop.html
@@ -52,7 +64,7 @@ snapshot: setup
 
 # Fails on the first error, in this order.
 test: setup
-	@$(MAKE) --no-print-directory bundle
+	@$(MAKE) --no-print-directory bundle apps
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
@@ -80,7 +92,7 @@ typecheck:
 	node_modules/.bin/tsc --noEmit -p js
 
 bench: setup
-	@$(MAKE) --no-print-directory bundle
+	@$(MAKE) --no-print-directory bundle apps
 	node scripts/bench.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md

@@ -32,6 +32,9 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[path = "fault_bench/apps.rs"]
+mod apps;
+
 /// What the action is, in both forms.
 #[derive(Clone)]
 enum Act {
@@ -1003,7 +1006,7 @@ async fn run(runs: usize) -> prufe_harness::Result<(String, bool)> {
         .unwrap_or_else(|| "Chromium (version unknown)".into());
 
     let mut rows = Vec::new();
-    for sc in scenarios() {
+    for sc in scenarios().into_iter().chain(apps::scenarios()) {
         eprintln!("fault bench: {} …", sc.name);
         let row = bench.scenario(&sc, runs.min(sc.max_runs)).await?;
         rows.push(row);

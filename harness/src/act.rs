@@ -8,9 +8,10 @@
 //!   mid-flight);
 //! - **in view**: otherwise it is scrolled into view and the caller observes again, since a
 //!   scroll may re-render a virtualised list;
-//! - **the one hit**: the browser's own hit test (`DOM.getNodeForLocation`) at the click
-//!   point must land on the element or inside it (a label forwarding to it counts). Otherwise
-//!   the error is `TARGET_OBSCURED`, naming what covers it, and nothing is dispatched.
+//! - **the one hit**: the page's own hit test (`elementFromPoint` at the click point, in
+//!   viewport coordinates, through shadow roots and frames; see `hit`) must land on the
+//!   element or inside it (a label forwarding to it counts). Otherwise the error is
+//!   `TARGET_OBSCURED`, naming what covers it, and nothing is dispatched.
 //!
 //! All page-side helpers run in the isolated world (see `inject`), so a page cannot spoof the
 //! answers by patching `Element.prototype`.
@@ -173,24 +174,6 @@ const BOX_JS: &str = "async function () { \
   const a = box(); await frame(); const b = box(); \
   return { connected: this.isConnected, stable: a.every((v, i) => Math.abs(v - b[i]) < 0.5), width: b[2], height: b[3] }; }";
 
-const HIT_JS: &str = "function (target) { \
-  const hit = this.nodeType === 3 ? this.parentNode : this; \
-  for (let n = hit; n; ) { \
-    if (n === target) return { ok: true }; \
-    if (n.assignedSlot) { n = n.assignedSlot; continue; } \
-    if (n.parentNode) { n = n.parentNode; continue; } \
-    if (n.host) { n = n.host; continue; } \
-    if (n.nodeType === 9) { try { n = n.defaultView ? n.defaultView.frameElement : null; } catch (e) { n = null; } continue; } \
-    n = null; } \
-  const label = hit && hit.closest ? hit.closest('label') : null; \
-  if (label && label.control === target) return { ok: true }; \
-  let s = 'another element'; \
-  if (hit && hit.tagName) { s = hit.tagName.toLowerCase(); if (hit.id) s += '#' + hit.id; \
-    const cls = typeof hit.className === 'string' ? hit.className.trim().split(/\\s+/).filter(Boolean).slice(0, 2) : []; \
-    if (cls.length) s += '.' + cls.join('.'); \
-    const t = (hit.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40); if (t) s += ' \"' + t + '\"'; } \
-  return { ok: false, by: s }; }";
-
 /// Checks that `element` can take input now, and where.
 pub async fn prepare(
     engine: &Engine,
@@ -251,33 +234,9 @@ pub async fn prepare(
     }
 
     if hit_test {
-        let hit = engine
-            .cmd(
-                "DOM.getNodeForLocation",
-                json!({ "x": point.x.round() as i64, "y": point.y.round() as i64,
-                    "includeUserAgentShadowDOM": false, "ignorePointerEventsNone": false }),
-            )
-            .await;
-        let by = match hit {
-            Ok(hit) => match hit["backendNodeId"].as_i64() {
-                Some(backend) => match engine.resolve_node(&root.frame, backend).await {
-                    Ok(hit_handle) => {
-                        let r = engine
-                            .call_on(&hit_handle, HIT_JS, &[json!({ "__objectId": handle })])
-                            .await?;
-                        if r["ok"] == Value::Bool(true) {
-                            None
-                        } else {
-                            Some(r["by"].as_str().unwrap_or("another element").to_owned())
-                        }
-                    }
-                    Err(_) => Some("content of another frame".to_owned()),
-                },
-                None => Some("nothing hit-testable".to_owned()),
-            },
-            Err(_) => Some("nothing hit-testable".to_owned()),
-        };
-        if let Some(by) = by {
+        if let Some(by) =
+            crate::hit::covered_by(engine, roots, root, &handle, point.x, point.y).await?
+        {
             return Err(Error::TargetObscured {
                 target: what,
                 by,
@@ -332,6 +291,27 @@ async fn viewport(engine: &Engine) -> Result<(f64, f64)> {
         v["clientWidth"].as_f64().unwrap_or(800.0),
         v["clientHeight"].as_f64().unwrap_or(600.0),
     ))
+}
+
+/// Where activating an element would load a new document: a link's address, or the action
+/// of the form a submit control (or a field's implicit submission) sends.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct Destination {
+    /// `link` or `form`.
+    pub kind: String,
+    /// Absolute, as the page resolved it (`a.href`, `form.action`).
+    pub url: String,
+    /// A form's method (`get`, `post`, `dialog`); empty for a link.
+    #[serde(default)]
+    pub method: String,
+}
+
+/// Reads [`Destination`] from the live element: the nearest `a[href]` or `area[href]`
+/// ancestor, else its form (a submitter's `formaction` and `formmethod` first).
+pub async fn destination(engine: &Engine, target: &Actionable) -> Result<Option<Destination>> {
+    const DESTINATION_JS: &str = "function () {       const link = this.closest ? this.closest('a[href], area[href]') : null;       if (link) return { kind: 'link', url: link.href };       const form = this.form || (this.closest ? this.closest('form') : null);       if (!form) return null;       const submits = (this.tagName === 'BUTTON' && (this.type || 'submit') === 'submit') ||         (this.tagName === 'INPUT' && (this.type === 'submit' || this.type === 'image'));       const method = ((submits && this.getAttribute('formmethod')) || form.method || 'get').toLowerCase();       const url = (submits && this.hasAttribute('formaction')) ? this.formAction : form.action;       return { kind: 'form', url, method }; }";
+    let v = engine.call_on(&target.handle, DESTINATION_JS, &[]).await?;
+    Ok(serde_json::from_value(v).ok())
 }
 
 /// Moves the mouse, presses and releases the left button at `p`.

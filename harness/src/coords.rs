@@ -57,7 +57,7 @@ use crate::executor::{
 use crate::inject::Engine;
 use crate::observe::{self, Root};
 use crate::script::{Action, Step};
-use crate::stabilise::{fingerprint_now, stabilise};
+use crate::stabilise::{fingerprint_now, settle_after, stabilise};
 use crate::verify::{now_rfc3339, Attempt, Outcome, Undo, Verdict, Verifier};
 use input::{lock, release_held, Checkpoint, Input, SharedLedger};
 use page::{RootBox, TypeBegin};
@@ -301,6 +301,7 @@ impl Executor {
     /// Runs one step (see the module docs). The request is validated whole before anything
     /// is sent; every message is scrubbed of the verifier's secrets.
     pub async fn run(&mut self, v: &mut Verifier, step: &Value) -> StepResult<Report> {
+        v.forget_seen();
         let request =
             parse_request(step, self.latest()).map_err(|e| Failure::from(e).scrub(v.redactor()))?;
         let result = match request {
@@ -626,20 +627,48 @@ impl Executor {
                 }
             };
             let Some(target) = a.target.clone() else {
-                let outcome = Outcome {
+                // Nothing observable was under the point, so nothing says what the input was
+                // meant to do: AMBIGUOUS, which only the policy (or the arbiter) may pass.
+                let question = Question {
+                    action: kind.0.into(),
+                    target: None,
+                    intent: intent.clone(),
+                    observed: a.diff.lines.clone(),
+                    reason: a.reason.clone(),
+                    stable: a.stable,
+                };
+                let (ok, arbiter) = v.decide(Verdict::Ambiguous, &question).await;
+                let reason = if ok {
+                    format!(
+                        "{}; passed as the ambiguous policy (or the arbiter) allows",
+                        a.reason
+                    )
+                } else {
+                    a.reason.clone()
+                };
+                let mut outcome = Outcome {
                     action: kind.0.into(),
                     intent: intent.clone(),
                     value: Some(shown),
-                    ok: true,
-                    reason: "no observable element under the point; the effect is not judged"
-                        .into(),
+                    verdict: Some(Verdict::Ambiguous),
+                    ok,
+                    reason,
+                    diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                    lines: a.diff.lines.clone(),
                     attempts,
                     stable: a.stable,
+                    arbiter,
                     dialogs: a.dialogs.clone(),
                     duration_ms: started.elapsed().as_millis() as u64,
                     started_at,
                     ..Outcome::default()
                 };
+                if !ok {
+                    outcome.scrub(v.redactor());
+                    return Err(
+                        Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true)
+                    );
+                }
                 return Ok(Report {
                     outcome: Some(outcome),
                     released: Some(true),
@@ -673,6 +702,7 @@ impl Executor {
                 dialogs: a.dialogs.clone(),
                 duration_ms: 0,
                 started_at: started_at.clone(),
+                ..Outcome::default()
             };
             if ok {
                 outcome.duration_ms = started.elapsed().as_millis() as u64;
@@ -814,7 +844,11 @@ impl Executor {
         });
         let focus_taken = matches!((&target, &focus), (Some(t), Some(f)) if t.role.has_value() && same_field(t, f));
         // A field that took the focus has had its effect; do not wait for another one.
-        let stab = stabilise(&engine, timing, (!focus_taken).then_some(fp0.as_str())).await?;
+        let stab = if focus_taken {
+            stabilise(&engine, timing, None).await?
+        } else {
+            settle_after(&engine, timing, &fp0, &before.snapshot, v.sensitive()).await?
+        };
         let after = engine.observe(v.sensitive()).await?;
         let stable = stab0.stable && stab.stable;
         let dialogs = engine.take_dialogs();
@@ -824,28 +858,36 @@ impl Executor {
         });
 
         let Some(t) = target.clone() else {
+            let mut diff =
+                prufe::core::diff::diff(&before.snapshot, &after.snapshot, &v.diff_opts());
+            if diff.lines.is_empty() && !diff.is_empty() {
+                diff.lines = diff.describe();
+            }
+            let reason = "no observable element under the point, so nothing says what the input was meant to do; the effect cannot be judged".to_owned();
             let attempt = Attempt {
                 before,
                 after,
                 target: None,
-                verdict: Verdict::Match,
-                reason: String::new(),
+                verdict: Verdict::Ambiguous,
+                reason: reason.clone(),
                 attributed_to: None,
-                diff: prufe::core::diff::Diff::default(),
+                diff: diff.clone(),
                 stable,
                 previous: None,
                 point,
                 dialogs: dialogs.clone(),
+                background: Default::default(),
                 noop: true,
+                navigates_to: None,
             };
             return Ok(PointerAttempt {
                 attempt,
                 target: None,
                 destination,
-                verdict: Verdict::Match,
-                reason: String::new(),
+                verdict: Verdict::Ambiguous,
+                reason,
                 attributed_to: None,
-                diff: Default::default(),
+                diff,
                 stable,
                 dialogs,
             });
@@ -875,6 +917,14 @@ impl Executor {
             diff.lines = diff.describe();
         }
         let (mut verdict, mut reason) = (verdict_of(j.verdict), j.reason);
+        if let Some(why) = stab.busy.as_ref().filter(|_| !stab.stable) {
+            if verdict == Verdict::Match {
+                verdict = Verdict::Ambiguous;
+            }
+            reason = format!(
+                "{reason}; the page still said it was working at the deadline ({why}), so its outcome is yet to come"
+            );
+        }
         if focus_taken && diff.is_empty() && verdict != Verdict::Match {
             verdict = Verdict::Match;
             reason = format!(
@@ -897,7 +947,9 @@ impl Executor {
             previous: None,
             point,
             dialogs: dialogs.clone(),
+            background: Default::default(),
             noop: false,
+            navigates_to: None,
         };
         Ok(PointerAttempt {
             attempt,

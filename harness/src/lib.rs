@@ -42,6 +42,7 @@ pub mod cli;
 pub mod coords;
 pub mod error;
 pub mod executor;
+pub mod hit;
 pub mod inject;
 pub mod observe;
 pub mod script;

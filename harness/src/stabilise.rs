@@ -14,9 +14,28 @@
 //! its pre-action value (an effect that starts 700 ms later is still seen), then for quiet; a
 //! page that never changes within `timeout_ms` is stable with an empty diff.
 //! A navigation makes the engine briefly unreachable; those polls count as changes.
+//!
+//! **Busy.** A quiet DOM is not a settled page when the page says it is still working (an
+//! `aria-busy` region, a progress indicator that appeared: `core::busy`). After an action,
+//! [`settle_after`] takes a snapshot once the fingerprint is quiet and, while
+//! `busy(before, now)` answers, keeps waiting: for the next quiet window, snapshot again,
+//! until it clears or the deadline. A deadline reached while busy is unstable, so the judge
+//! never says MATCH on the spinner. Snapshots are taken only at quiet points, at most one
+//! per quiet window.
+//!
+//! **Background.** Before an action, [`settle_before`] also learns what the page changes by
+//! itself (a clock, a ticker, a carousel): whenever the fingerprint moves it takes a snapshot
+//! and feeds the pair (the previous one, this one) to `core::background::Background`. The
+//! first pair starts from the verifier's last observation of this document when there is one
+//! (nothing acted on the page since). Snapshots are taken only when the fingerprint changed:
+//! a page that is already still costs nothing.
 
 use crate::error::Result;
 use crate::inject::Engine;
+use crate::observe::{Observation, Sensitive};
+use prufe::core::background::Background;
+use prufe::core::busy::busy;
+use prufe::core::model::Snapshot;
 use std::time::{Duration, Instant};
 
 /// Polling parameters, in milliseconds.
@@ -47,6 +66,8 @@ pub struct Stability {
     /// Did the fingerprint leave its starting value?
     pub changed: bool,
     pub waited: Duration,
+    /// Why the page still said it was working when the wait ended (then `stable` is false).
+    pub busy: Option<String>,
 }
 
 /// Fingerprint stand-in while the engine cannot be reached (a document is being replaced).
@@ -72,6 +93,7 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
                 fingerprint: last,
                 changed,
                 waited: start.elapsed(),
+                busy: None,
             });
         }
         if now >= deadline {
@@ -82,6 +104,7 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
                 fingerprint: last,
                 changed,
                 waited: start.elapsed(),
+                busy: None,
             });
         }
         tokio::time::sleep(poll.min(deadline.saturating_duration_since(now))).await;
@@ -93,6 +116,144 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
                 changed = true;
             }
         }
+    }
+}
+
+/// After an action (`since`: the fingerprint read right before it): waits as [`stabilise`]
+/// does, and does not call the page settled while `busy(before, now)` answers.
+pub async fn settle_after(
+    engine: &Engine,
+    timing: Timing,
+    since: &str,
+    before: &Snapshot,
+    sensitive: &Sensitive,
+) -> Result<Stability> {
+    let start = Instant::now();
+    let deadline = start + Duration::from_millis(timing.timeout_ms);
+    let mut s = stabilise(engine, timing, Some(since)).await?;
+    let mut working: Option<String> = None;
+    loop {
+        if !s.stable || !s.changed {
+            s.changed |= working.is_some();
+            s.busy = if s.stable { None } else { working };
+            s.waited = start.elapsed();
+            return Ok(s);
+        }
+        let now = match engine.observe(sensitive).await {
+            Ok(o) => Some(o.snapshot),
+            Err(e) if transient(&e) => None,
+            Err(e) => return Err(e),
+        };
+        let why = match now {
+            Some(now) => busy(before, &now),
+            None => Some("the document is being replaced".to_owned()),
+        };
+        let Some(why) = why else {
+            s.changed = true;
+            s.waited = start.elapsed();
+            return Ok(s);
+        };
+        working = Some(why);
+        let left = deadline.saturating_duration_since(Instant::now());
+        let rest = Timing {
+            timeout_ms: left.as_millis() as u64,
+            ..timing
+        };
+        s = stabilise(engine, rest, None).await?;
+        s.changed = true;
+        if left.is_zero() {
+            s.stable = false;
+        }
+    }
+}
+
+/// The verifier's last observation of a document and the fingerprint it was taken at.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub fingerprint: String,
+    pub snapshot: Snapshot,
+}
+
+/// Before an action: waits as [`stabilise`] does, and returns what the page changed by itself
+/// meanwhile. `seen` is the verifier's last observation: when the page moved since, that
+/// change is the page's own and counts as well (same document only).
+pub async fn settle_before(
+    engine: &Engine,
+    timing: Timing,
+    seen: Option<&Seen>,
+    sensitive: &Sensitive,
+) -> Result<(Stability, Background)> {
+    let start = Instant::now();
+    let deadline = start + Duration::from_millis(timing.timeout_ms);
+    let poll = Duration::from_millis(timing.poll_ms.max(1));
+    let quiet = Duration::from_millis(timing.quiet_ms);
+    let mut background = Background::default();
+
+    let mut last = read(engine).await?;
+    // The snapshot that shows the page at fingerprint `last`, when one is known.
+    let mut shown: Option<Snapshot> = seen
+        .filter(|s| s.fingerprint == last)
+        .map(|s| s.snapshot.clone());
+    if shown.is_none() && last != UNREACHABLE {
+        if let Some(seen) = seen {
+            if let Some(now) = snapshot_now(engine, sensitive).await? {
+                if now.context.epoch == seen.snapshot.context.epoch {
+                    background.observe(&seen.snapshot, &now);
+                }
+                shown = Some(now);
+            }
+        }
+    }
+    let mut last_change = Instant::now();
+    loop {
+        let now = Instant::now();
+        if now.duration_since(last_change) >= quiet && last != UNREACHABLE {
+            let s = Stability {
+                stable: true,
+                fingerprint: last,
+                changed: false,
+                waited: start.elapsed(),
+                busy: None,
+            };
+            return Ok((s, background));
+        }
+        if now >= deadline {
+            let s = Stability {
+                stable: false,
+                fingerprint: last,
+                changed: false,
+                waited: start.elapsed(),
+                busy: None,
+            };
+            return Ok((s, background));
+        }
+        tokio::time::sleep(poll.min(deadline.saturating_duration_since(now))).await;
+        let fp = read(engine).await?;
+        if fp != last {
+            last = fp;
+            last_change = Instant::now();
+            if last == UNREACHABLE {
+                shown = None;
+                continue;
+            }
+            if let Some(now) = snapshot_now(engine, sensitive).await? {
+                if let Some(earlier) = &shown {
+                    if earlier.context.epoch == now.context.epoch {
+                        background.observe(earlier, &now);
+                    }
+                }
+                shown = Some(now);
+            }
+        }
+    }
+}
+
+/// A snapshot now; `None` while the document is being replaced.
+async fn snapshot_now(engine: &Engine, sensitive: &Sensitive) -> Result<Option<Snapshot>> {
+    match engine.observe(sensitive).await {
+        Ok(Observation { snapshot, .. }) => Ok(Some(snapshot)),
+        Err(e) if transient(&e) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -8,7 +8,8 @@
 //! 4. **the removal control that appeared** with the wrong effect (a button or link named
 //!    Remove, Delete, ×, Quitar, Eliminar, Supprimer, Entfernen, …), only when it appeared in
 //!    the same region as the wrong effect, so a page cannot steer the undo to an unrelated
-//!    "Delete" elsewhere;
+//!    "Delete" elsewhere, and never when a landmark, dialog or region appeared with it or
+//!    more than two such controls did (a part of the page came back, not a row);
 //! 5. **move the mouse away** after a hover;
 //! 6. for upload and drag, the **inverse the caller declared** (no generic inverse exists).
 //!
@@ -65,10 +66,30 @@ pub fn is_removal_name(name: &str) -> bool {
             .any(|t| REMOVAL_WORDS.contains(&t.as_str()))
 }
 
+/// At most this many removal controls may have appeared for one to be clicked: a wrong
+/// effect adds a row or two, while a part of the page coming back (a modal's veil lifted,
+/// a panel re-rendered) brings every control in it.
+pub const MAX_REMOVAL_CONTROLS: usize = 2;
+
 /// The removal controls that appeared together with the wrong effect, in its region.
+///
+/// None when a landmark, dialog or other region appeared with the effect, or when more than
+/// [`MAX_REMOVAL_CONTROLS`] appeared: then a part of the page came back (a modal library
+/// that lifts `aria-hidden` from the page when it closes), and a "Delete" in it is no
+/// inverse of anything.
 pub fn removal_controls(d: &Diff) -> Vec<&Element> {
     let is_control =
         |e: &Element| matches!(e.role, Role::Button | Role::Link) && is_removal_name(e.label());
+    let part_of_page = d.appeared.iter().any(|e| {
+        e.role.is_landmark()
+            || matches!(
+                e.role,
+                Role::Dialog | Role::Alertdialog | Role::Region | Role::Tabpanel
+            )
+    });
+    if part_of_page || d.appeared.iter().filter(|e| is_control(e)).count() > MAX_REMOVAL_CONTROLS {
+        return Vec::new();
+    }
     let effect_regions: HashSet<&str> = d
         .appeared
         .iter()
@@ -143,6 +164,7 @@ fn has_elements(d: &Diff) -> bool {
 impl Verifier {
     /// Undoes the wrong effect of attempt `a` of `step` and verifies the undo.
     pub(crate) async fn undo(&mut self, step: &Step, a: &Attempt) -> Result<Undo> {
+        self.forget_seen();
         if a.noop
             || (!has_elements(&a.diff)
                 && a.diff.texts_appeared.is_empty()
@@ -419,6 +441,31 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(removal_controls(&with_text).len(), 1);
+
+        // A part of the page that came back brings its own "Delete": never an inverse.
+        let veil_lifted = Diff {
+            appeared: vec![
+                el(Role::Region, "Order 1042", "main"),
+                el(Role::Heading, "Order 1042", "main/region[Order 1042]"),
+                el(Role::Button, "Delete order", "main/region[Order 1042]"),
+                item("Express shipping", "main/region[Order 1042]"),
+            ],
+            ..Default::default()
+        };
+        assert!(removal_controls(&veil_lifted).is_empty());
+        let many = Diff {
+            appeared: ["Shirt M", "Hat S", "Socks"]
+                .iter()
+                .flat_map(|p| {
+                    [
+                        item(p, "cart/list:cart-items"),
+                        el(Role::Button, &format!("Remove {p}"), "cart/list:cart-items"),
+                    ]
+                })
+                .collect(),
+            ..Default::default()
+        };
+        assert!(removal_controls(&many).is_empty());
     }
 
     #[test]

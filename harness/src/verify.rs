@@ -37,9 +37,10 @@ use crate::inject::{Bundle, Engine, Filters};
 use crate::observe::Root;
 use crate::observe::{Observation, Sensitive};
 use crate::script::{Action, Step};
-use crate::stabilise::{stabilise, Stability, Timing};
+use crate::stabilise::{fingerprint_now, settle_after, settle_before, stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
 use chromiumoxide::Page;
+use prufe::core::background::Background;
 use prufe::core::diff::Diff;
 use prufe::core::error::ErrorCode;
 use prufe::core::identity::{describe_element, describe_parts, Identity};
@@ -151,6 +152,10 @@ pub struct Outcome {
     pub arbiter: Option<String>,
     /// JavaScript dialogs that opened during the action (dismissed).
     pub dialogs: Vec<String>,
+    /// Where the page was changing by itself before the action (`text in banner`,
+    /// `listitem in carousel`): changes there are not the action's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub background: Vec<String>,
     pub duration_ms: u64,
     pub started_at: String,
 }
@@ -177,6 +182,7 @@ impl Outcome {
         s(&mut self.reason);
         self.lines.iter_mut().for_each(s);
         self.dialogs.iter_mut().for_each(s);
+        self.background.iter_mut().for_each(s);
         crate::trace::scrub_value(&mut self.diff, r);
     }
 
@@ -253,6 +259,8 @@ pub struct Verifier {
     redactor: Redactor,
     trace: Option<TraceWriter>,
     step_no: usize,
+    /// The last observation taken while nothing else acted, for learning the background.
+    seen: Option<Seen>,
 }
 
 /// One attempt of an action: the observations around it and the judgement.
@@ -270,8 +278,12 @@ pub(crate) struct Attempt {
     /// Where the input went (hover undo moves away from it).
     pub(crate) point: Option<Point>,
     pub(crate) dialogs: Vec<String>,
+    /// What the page changed by itself while settling before the action.
+    pub(crate) background: Background,
     /// Checked or unchecked already: nothing dispatched.
     pub(crate) noop: bool,
+    /// Where the target would load a new document (a link, a submit control).
+    pub(crate) navigates_to: Option<act::Destination>,
 }
 
 /// How an undo ended.
@@ -343,6 +355,7 @@ impl Verifier {
             redactor: Redactor::default(),
             trace,
             step_no: 0,
+            seen: None,
         })
     }
 
@@ -391,18 +404,44 @@ impl Verifier {
     pub async fn open(&mut self, url: &str) -> Result<()> {
         let loader = act::navigate(&self.engine, url).await?;
         self.wait_for_document(loader.as_deref()).await?;
-        stabilise(&self.engine, self.opts.timing, None).await?;
+        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
+        let obs = self.engine.observe(&self.sensitive).await?;
+        self.keep_seen(&stab.fingerprint, &obs.snapshot).await;
         Ok(())
+    }
+
+    /// Keeps `snapshot` as the last observation when the page still shows `fingerprint`; when
+    /// it moved meanwhile (a clock ticked), observes again, a few times at most.
+    async fn keep_seen(&mut self, fingerprint: &str, snapshot: &Snapshot) {
+        self.seen = None;
+        let (mut fingerprint, mut snapshot) = (fingerprint.to_owned(), snapshot.clone());
+        for _ in 0..3 {
+            let Ok(now) = fingerprint_now(&self.engine).await else {
+                return;
+            };
+            if now == fingerprint {
+                self.seen = Some(Seen {
+                    fingerprint,
+                    snapshot,
+                });
+                return;
+            }
+            let Ok(obs) = self.engine.observe(&self.sensitive).await else {
+                return;
+            };
+            (fingerprint, snapshot) = (now, obs.snapshot);
+        }
     }
 
     /// A merged snapshot of the page (all frames), redacted.
     pub async fn snapshot(&mut self) -> Result<Snapshot> {
-        stabilise(&self.engine, self.opts.timing, None).await?;
+        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
         let obs = self
             .engine
             .observe(&self.sensitive)
             .await
             .map_err(|e| e.scrub(&self.redactor))?;
+        self.keep_seen(&stab.fingerprint, &obs.snapshot).await;
         let mut snapshot = obs.snapshot;
         scrub_snapshot(&mut snapshot, &self.redactor);
         Ok(snapshot)
@@ -533,6 +572,7 @@ impl Verifier {
     /// finish with [`Verifier::end_watch`].
     pub async fn begin_watch(&mut self, intent: Option<&str>) -> Result<Watching> {
         let started = Instant::now();
+        self.seen = None;
         let stab = stabilise(&self.engine, self.opts.timing, None).await?;
         let before = self.engine.observe(&self.sensitive).await?;
         Ok(Watching {
@@ -594,7 +634,13 @@ impl Verifier {
         let after = self.engine.observe(&self.sensitive).await?;
         let stable = w.stable && stab.stable;
         let action = self.judge_action("watch", None, None, None, None, w.intent.as_deref());
-        let j = self.judge(action, &w.before.snapshot, &after.snapshot, stable)?;
+        let j = self.judge(
+            action,
+            &w.before.snapshot,
+            &after.snapshot,
+            stable,
+            &Background::default(),
+        )?;
         let question = Question {
             action: "watch".into(),
             target: None,
@@ -622,6 +668,7 @@ impl Verifier {
             dialogs: self.engine.take_dialogs(),
             duration_ms: w.started.elapsed().as_millis() as u64,
             started_at: w.started_at,
+            ..Outcome::default()
         };
         self.scrub_outcome(&mut o);
         Ok(o)
@@ -647,7 +694,33 @@ impl Verifier {
             let mut a = self.attempt(step).await?;
             let navigated = a.before.snapshot.context.epoch != a.after.snapshot.context.epoch;
             if navigated && !matches!(step.action, Action::Goto { .. }) {
-                return Err(self.replaced_document(step, &a).await);
+                match self.followed(step, &a).await? {
+                    Some((reason, lines)) => {
+                        let mut outcome = Outcome {
+                            action: step.kind().into(),
+                            target: a.target.as_ref().map(describe_element),
+                            intent: step.intent.clone(),
+                            value: self.shown_value(step, a.target.as_ref()),
+                            verdict: Some(Verdict::Match),
+                            ok: true,
+                            reason,
+                            attributed_to: None,
+                            diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                            lines,
+                            attempts,
+                            undone,
+                            stable: a.stable,
+                            arbiter: None,
+                            dialogs: a.dialogs.clone(),
+                            background: background_lines(&a.background),
+                            duration_ms: started.elapsed().as_millis() as u64,
+                            started_at: started_at.clone(),
+                        };
+                        self.scrub_outcome(&mut outcome);
+                        return Ok(outcome);
+                    }
+                    None => return Err(self.replaced_document(step, &a).await),
+                }
             }
             // A goto without an intent asked for one thing: a new document at that address.
             // The navigation succeeded (Page.navigate reported no error) and a new document
@@ -693,6 +766,7 @@ impl Verifier {
                 stable: a.stable,
                 arbiter,
                 dialogs: a.dialogs.clone(),
+                background: background_lines(&a.background),
                 duration_ms: 0,
                 started_at: started_at.clone(),
             };
@@ -739,11 +813,73 @@ impl Verifier {
         }
     }
 
+    /// A click or key press loaded a new document: was that the action's effect? MATCH (the
+    /// reason and the lines to report) when the new address is the one the target leads to
+    /// (a link's href, a submitting control's form action; query and fragment aside for a
+    /// form, fragment aside for a link), or when a declared intent is supported by the new
+    /// page (judged as `goto` with that intent). `None`: an unexpected navigation.
+    async fn followed(&self, step: &Step, a: &Attempt) -> Result<Option<(String, Vec<String>)>> {
+        if !matches!(step.action, Action::Click { .. } | Action::Press { .. }) {
+            return Ok(None);
+        }
+        let Ok(main) = self.engine.main_frame().await else {
+            return Ok(None);
+        };
+        if let Some(d) = &a.navigates_to {
+            let form = d.kind == "form";
+            if same_address(&d.url, &main.url, form) && (!form || d.method != "dialog") {
+                let what = if form {
+                    "the form's action"
+                } else {
+                    "the link's address"
+                };
+                let reason = format!("a new document loaded at {what}, {}", main.url);
+                return Ok(Some((reason, vec![format!("navigated to {}", main.url)])));
+            }
+        }
+        if let Some(intent) = &step.intent {
+            // Against the new document alone: what the old one lost is no evidence.
+            let blank = Snapshot {
+                context: a.after.snapshot.context.clone(),
+                ..Snapshot::default()
+            };
+            let action = self.judge_action("goto", None, None, None, None, Some(intent));
+            let j = self.judge(
+                action,
+                &blank,
+                &a.after.snapshot,
+                a.stable,
+                &Background::default(),
+            )?;
+            if j.verdict == Verdict::Match {
+                let reason = format!(
+                    "a new document loaded at {} and supports the intent: {}",
+                    main.url, j.reason
+                );
+                let mut lines = vec![format!("navigated to {}", main.url)];
+                lines.extend(j.diff.lines);
+                return Ok(Some((reason, lines)));
+            }
+        }
+        Ok(None)
+    }
+
     /// An action other than `goto` replaced the document. No verdict is computed across two
     /// documents (the new page may well show the target's name) and the action is not
     /// repeated on the new page: the tab goes back to the page the action started on, and
     /// the action ends with `STALE_OBSERVATION`.
     async fn replaced_document(&mut self, step: &Step, a: &Attempt) -> Error {
+        let now = self
+            .engine
+            .main_frame()
+            .await
+            .map(|f| f.url)
+            .unwrap_or_default();
+        let expected = match &a.navigates_to {
+            Some(d) => format!(" to {now}, not to the target's address {}", d.url),
+            None if now.is_empty() => String::new(),
+            None => format!(" to {now}"),
+        };
         let what = a
             .target
             .as_ref()
@@ -757,8 +893,8 @@ impl Verifier {
         Error::core(
             ErrorCode::StaleObservation,
             format!(
-                "{}{} replaced the document (epoch {} -> {}); no verdict is computed across two documents and \
-                 the action is not repeated; {back}. Verify a navigation with goto, or watch the action with an intent",
+                "{}{} replaced the document{expected} (epoch {} -> {}); no verdict is computed across two documents and \
+                 the action is not repeated; {back}. Verify a navigation with goto, or declare an intent the new page supports",
                 step.kind(),
                 what.map(|w| format!(" on {w}")).unwrap_or_default(),
                 a.before.snapshot.context.epoch,
@@ -772,7 +908,8 @@ impl Verifier {
         let timing = self.opts.timing;
         let mut rescans = 0;
         loop {
-            let stab0 = stabilise(&self.engine, timing, None).await?;
+            let (stab0, background) =
+                settle_before(&self.engine, timing, self.seen.as_ref(), &self.sensitive).await?;
             let mut before = self.engine.observe(&self.sensitive).await?;
             let mut target = match step.action.target() {
                 Some(t) => Some(self.resolve_in(t, &before.snapshot)?),
@@ -831,7 +968,9 @@ impl Verifier {
                         previous: None,
                         point: None,
                         dialogs: Vec::new(),
+                        background,
                         noop: true,
+                        navigates_to: None,
                     });
                 }
             }
@@ -890,6 +1029,12 @@ impl Verifier {
                 (Action::Fill { .. }, Some(a)) => act::read_value(&self.engine, a).await?,
                 _ => None,
             };
+            let navigates_to = match (&step.action, &ready) {
+                (Action::Click { .. } | Action::Press { .. }, Some(a)) => {
+                    act::destination(&self.engine, a).await.ok().flatten()
+                }
+                _ => None,
+            };
             let fp0 = crate::stabilise::fingerprint_now(&self.engine).await?;
             self.engine.take_dialogs();
             let (previous, point) = self
@@ -902,29 +1047,63 @@ impl Verifier {
                     previous,
                 )
                 .await?;
-            let stab: Stability = match &step.action {
+            self.seen = None;
+            let stab = match &step.action {
                 Action::Goto { .. } => stabilise(&self.engine, timing, None).await?,
-                _ => stabilise(&self.engine, timing, Some(&fp0)).await?,
+                _ => {
+                    settle_after(
+                        &self.engine,
+                        timing,
+                        &fp0,
+                        &before.snapshot,
+                        &self.sensitive,
+                    )
+                    .await?
+                }
             };
             let after = self.engine.observe(&self.sensitive).await?;
+            self.keep_seen(&stab.fingerprint, &after.snapshot).await;
             let stable = stab0.stable && stab.stable;
             let action = self
                 .step_judge_action(step, target.as_ref(), &after)
                 .await?;
-            let j = self.judge(action, &before.snapshot, &after.snapshot, stable)?;
+            let j = self.judge(
+                action,
+                &before.snapshot,
+                &after.snapshot,
+                stable,
+                &background,
+            )?;
+            // A page still working at the deadline has not shown its outcome: whatever the
+            // diff shows so far is not approved.
+            let (verdict, reason) = match &stab.busy {
+                Some(why) if !stab.stable => (
+                    match j.verdict {
+                        Verdict::Match => Verdict::Ambiguous,
+                        v => v,
+                    },
+                    format!(
+                        "{}; the page still said it was working at the deadline ({why}), so its outcome is yet to come",
+                        j.reason
+                    ),
+                ),
+                _ => (j.verdict, j.reason),
+            };
             return Ok(Attempt {
                 before,
                 after,
                 target,
-                verdict: j.verdict,
-                reason: j.reason,
+                verdict,
+                reason,
                 attributed_to: j.attributed_to,
                 diff: j.diff,
                 stable,
                 previous,
                 point,
                 dialogs: self.engine.take_dialogs(),
+                background,
                 noop: false,
+                navigates_to,
             });
         }
     }
@@ -1067,6 +1246,7 @@ impl Verifier {
     /// Performs a step without judging it (inner steps of a watch, declared inverses).
     /// With `settle`, waits for its effect to show.
     pub(crate) async fn unverified(&mut self, step: &Step, settle: bool) -> Result<()> {
+        self.seen = None;
         let timing = self.opts.timing;
         let mut rescans = 0;
         loop {
@@ -1221,6 +1401,11 @@ impl Verifier {
             Action::Select { option, .. } => {
                 self.judge_action(kind, target, None, None, Some(option.clone()), intent)
             }
+            Action::Press { key, .. } => {
+                let mut a = self.judge_action(kind, target, None, None, None, intent);
+                a["key"] = json!(key.name());
+                a
+            }
             _ => self.judge_action(kind, target, None, None, None, intent),
         })
     }
@@ -1259,8 +1444,10 @@ impl Verifier {
         before: &Snapshot,
         after: &Snapshot,
         stable: bool,
+        background: &Background,
     ) -> Result<Judged> {
-        let options = json!({ "stable": stable, "regions": self.opts.regions, "ignoreRegions": self.opts.ignore_regions });
+        let options = json!({ "stable": stable, "regions": self.opts.regions, "ignoreRegions": self.opts.ignore_regions,
+            "background": background });
         core_judge(&action, before, after, &options)
     }
 
@@ -1316,6 +1503,12 @@ impl Verifier {
 
     fn scrub_outcome(&self, o: &mut Outcome) {
         o.scrub(&self.redactor);
+    }
+
+    /// Something other than a verified action acts on the page: what it changes is not the
+    /// page's own doing.
+    pub(crate) fn forget_seen(&mut self) {
+        self.seen = None;
     }
 
     // Accessors for `undo`.
@@ -1485,6 +1678,49 @@ fn with_intent(step: Step, intent: Option<&str>) -> Step {
     }
 }
 
+/// The slots of a background as the outcome reports them: `text in banner`,
+/// `listitem in frame[0]/carousel`.
+pub(crate) fn background_lines(b: &Background) -> Vec<String> {
+    let place = |frame: &str, region: &str| {
+        let region = if region.is_empty() {
+            "document"
+        } else {
+            region
+        };
+        if frame.is_empty() {
+            region.to_owned()
+        } else {
+            format!("{region} (frame {frame})")
+        }
+    };
+    let texts = b
+        .texts
+        .iter()
+        .map(|t| format!("text in {}", place(&t.frame, &t.region)));
+    let elements = b
+        .elements
+        .iter()
+        .map(|e| format!("{} in {}", e.role.as_str(), place(&e.frame, &e.region)));
+    let mut out: Vec<String> = texts.chain(elements).collect();
+    out.dedup();
+    out
+}
+
+/// Is `now` the address `expected` leads to? Fragments never count; for a form, neither does
+/// the query (a GET form adds its fields there).
+fn same_address(expected: &str, now: &str, form: bool) -> bool {
+    let (Ok(mut e), Ok(mut n)) = (url::Url::parse(expected), url::Url::parse(now)) else {
+        return false;
+    };
+    e.set_fragment(None);
+    n.set_fragment(None);
+    if form {
+        e.set_query(None);
+        n.set_query(None);
+    }
+    e == n
+}
+
 /// `button[Add Shirt M] in list`, from a declared target.
 pub(crate) fn declared(t: &Target) -> String {
     describe_parts(&t.role, &t.name, t.region.as_deref().unwrap_or(""))
@@ -1559,6 +1795,31 @@ mod tests {
         };
         scrub_snapshot(&mut s, &r);
         assert!(!serde_json::to_string(&s).unwrap().contains("739154"));
+    }
+
+    #[test]
+    fn addresses_compare_without_fragment_and_a_form_without_query() {
+        for (expected, now, form, same) in [
+            ("http://h/p.html", "http://h/p.html", false, true),
+            ("http://h/p.html#a", "http://h/p.html", false, true),
+            ("http://h/p.html?x=1", "http://h/p.html", false, false),
+            ("http://h/r.html", "http://h/r.html?q=shoes", true, true),
+            (
+                "http://h/r.html?old=1",
+                "http://h/r.html?q=shoes",
+                true,
+                true,
+            ),
+            ("http://h/p.html", "http://h/elsewhere.html", false, false),
+            ("http://h/r.html", "http://other/r.html?q=1", true, false),
+            ("not a url", "http://h/p.html", false, false),
+        ] {
+            assert_eq!(
+                same_address(expected, now, form),
+                same,
+                "{expected} vs {now}"
+            );
+        }
     }
 
     #[test]

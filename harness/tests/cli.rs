@@ -717,3 +717,66 @@ async fn the_arbiter_breaks_ambiguous_ties_only() {
         "{data}"
     );
 }
+
+/// A coordinate click on something nothing observable covers cannot be judged: AMBIGUOUS,
+/// which the default policy rejects (exit 1) and `--ambiguous accept` passes, saying so.
+#[tokio::test]
+async fn an_unjudged_coordinate_click_is_ambiguous_and_fails_by_default() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        r#"[{"action":"screenshot"},{"action":"click_at","x":200,"y":200,"observation":"obs-1"}]"#,
+    );
+    let url = servers.url("actionability/roleless.html");
+    let out = prufe(&["run", &url, "--script", s.to_str().unwrap(), "--json"]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let l = lines(&out);
+    assert_eq!(l.len(), 2, "{}", show(&out));
+    assert_eq!(
+        (
+            l[1]["ok"].as_bool(),
+            l[1]["verdict"].as_str(),
+            l[1]["error"].as_str()
+        ),
+        (Some(false), Some("AMBIGUOUS"), Some("VERIFICATION_FAILED")),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        l[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be judged"),
+        "{}",
+        show(&out)
+    );
+
+    let out = prufe(&[
+        "run",
+        &url,
+        "--script",
+        s.to_str().unwrap(),
+        "--json",
+        "--ambiguous",
+        "accept",
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let l = lines(&out);
+    assert_eq!(
+        (l[1]["ok"].as_bool(), l[1]["verdict"].as_str()),
+        (Some(true), Some("AMBIGUOUS")),
+        "{}",
+        show(&out)
+    );
+    assert!(
+        l[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("ambiguous policy"),
+        "{}",
+        show(&out)
+    );
+}

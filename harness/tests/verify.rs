@@ -813,3 +813,216 @@ async fn a_browser_killed_mid_drag_is_a_prompt_clean_error() {
     );
     let _ = s.v.close().await;
 }
+
+// --- A page that says it is still working is not settled. ---
+
+#[tokio::test]
+async fn a_busy_page_is_judged_on_its_outcome_not_on_its_spinner() {
+    let mut s = Session::start(Options::default()).await;
+    for (query, outcome) in [
+        ("", "Booked"),
+        ("?fail=1", "Booking failed"),
+        ("?plain=1", "Booked"),
+    ] {
+        s.v.open(&s.url(&format!("actionability/busy.html{query}")))
+            .await
+            .expect("opens");
+        let r = s.v.click(target("button", "Book"), None).await;
+        let o = match &r {
+            Ok(o) => o.clone(),
+            Err(e) => e
+                .outcome()
+                .cloned()
+                .unwrap_or_else(|| panic!("{query}: {e}")),
+        };
+        assert!(
+            o.lines.iter().any(|l| l.contains(outcome)),
+            "{query}: judged after the outcome arrived: {}",
+            o.explain()
+        );
+        assert!(
+            !o.lines.iter().any(|l| l.contains("progressbar")),
+            "{query}: the spinner is gone when judged: {}",
+            o.explain()
+        );
+        assert!(o.stable, "{query}: {}", o.explain());
+        assert!(
+            o.duration_ms >= 900,
+            "{query}: waited for the outcome ({} ms)",
+            o.duration_ms
+        );
+        println!("busy.html{query}: {:?} in {} ms", o.verdict, o.duration_ms);
+    }
+    s.close().await;
+}
+
+#[tokio::test]
+async fn a_page_busy_at_the_deadline_is_unstable_and_never_match() {
+    let opts = Options {
+        timing: prufe_harness::Timing {
+            poll_ms: 50,
+            quiet_ms: 250,
+            timeout_ms: 1500,
+        },
+        max_attempts: 1,
+        ..Options::default()
+    };
+    let mut s = Session::open_with("actionability/busy.html?never=1", opts).await;
+    let e =
+        s.v.click(target("button", "Book"), None)
+            .await
+            .expect_err("a page still working is not approved");
+    let o = e.outcome().expect("a verdict");
+    assert!(!o.stable, "{}", o.explain());
+    assert_ne!(o.verdict, Some(Verdict::Match), "{}", o.explain());
+    assert!(
+        o.reason.contains("still said it was working"),
+        "{}",
+        o.explain()
+    );
+    s.close().await;
+}
+
+// --- What the page changes by itself is background. ---
+
+#[tokio::test]
+async fn a_ticking_clock_is_background_and_an_honest_click_is_match() {
+    let mut s = Session::open("actionability/clock.html").await;
+    for _ in 0..2 {
+        // The clock ticks by itself after the verifier's last observation.
+        let seen = texts(&s.snapshot().await);
+        let clock = |t: &Vec<String>| t.iter().find(|t| t.starts_with("Ticks")).cloned();
+        let page = s.v.page().clone();
+        let shown = || async {
+            page.evaluate("document.getElementById('clock').textContent")
+                .await
+                .unwrap()
+                .into_value::<String>()
+                .ok()
+        };
+        for _ in 0..100 {
+            if shown().await != clock(&seen) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_ne!(shown().await, clock(&seen), "the clock ticks");
+        let o =
+            s.v.click(target("button", "Save"), None)
+                .await
+                .expect("MATCH");
+        assert_match(&o);
+        assert!(
+            o.background.iter().any(|b| b == "text in banner"),
+            "the clock was seen changing by itself: {:?}",
+            o.background
+        );
+        assert!(
+            !o.background.iter().any(|b| b.contains("main")),
+            "the action's region is not background: {:?}",
+            o.background
+        );
+    }
+    // A still page learns nothing and costs no snapshot while settling.
+    let mut s2 = Session::open("shop.html").await;
+    let o =
+        s2.v.click(target("button", "Add Shirt M"), None)
+            .await
+            .expect("MATCH");
+    assert!(o.background.is_empty(), "{:?}", o.background);
+    s2.close().await;
+    s.close().await;
+}
+
+// --- Following a link or submitting a form loads a new document. ---
+
+#[tokio::test]
+async fn following_a_link_or_a_get_form_is_judged_on_the_new_document() {
+    let mut s = Session::open("nav/site.html").await;
+    let url = |s: &Session| {
+        let page = s.v.page().clone();
+        async move { page.url().await.unwrap().unwrap_or_default() }
+    };
+
+    let o =
+        s.v.click(target("link", "Pricing"), None)
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(o.reason.contains("the link's address"), "{}", o.explain());
+    assert!(
+        url(&s).await.ends_with("/nav/pricing.html"),
+        "stayed on the new page"
+    );
+    assert!(texts(&s.snapshot().await)
+        .iter()
+        .any(|t| t.contains("Basic plan")));
+
+    s.v.open(&s.url("nav/site.html")).await.unwrap();
+    s.v.fill(target("textbox", "Query"), "shoes", false, None)
+        .await
+        .expect("fill");
+    let o =
+        s.v.click(target("button", "Search"), None)
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(o.reason.contains("the form's action"), "{}", o.explain());
+    assert!(url(&s).await.ends_with("/nav/results.html?q=shoes"));
+
+    // Enter in the field submits the form: the same address.
+    s.v.open(&s.url("nav/site.html")).await.unwrap();
+    s.v.fill(target("textbox", "Query"), "hats", false, None)
+        .await
+        .expect("fill");
+    let o =
+        s.v.press("Enter", Some(target("textbox", "Query")), None)
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(url(&s).await.ends_with("/nav/results.html?q=hats"));
+    assert!(texts(&s.snapshot().await)
+        .iter()
+        .any(|t| t == "Results for hats"));
+
+    // A button that loads a page has no address to compare: a declared intent decides.
+    s.v.open(&s.url("nav/site.html")).await.unwrap();
+    let o =
+        s.v.click(
+            target("button", "Open pricing"),
+            Some("the basic plan is shown"),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(o.reason.contains("supports the intent"), "{}", o.explain());
+    assert!(url(&s).await.ends_with("/nav/pricing.html"));
+    s.close().await;
+}
+
+#[tokio::test]
+async fn a_link_whose_handler_sends_elsewhere_is_a_typed_error_and_goes_back() {
+    let mut s = Session::open("nav/site.html").await;
+    let e =
+        s.v.click(target("link", "Plans"), None)
+            .await
+            .expect_err("not the link's address");
+    assert_eq!(e.code(), ErrorCode::StaleObservation, "{e}");
+    let m = e.to_string();
+    assert!(
+        m.contains("elsewhere.html") && m.contains("pricing.html"),
+        "names both addresses: {m}"
+    );
+    let now = s.v.page().url().await.unwrap().unwrap_or_default();
+    assert!(
+        now.ends_with("/nav/site.html"),
+        "back where it started: {now}"
+    );
+    // With an intent the new page does not support, it stays an error.
+    let e =
+        s.v.click(target("link", "Plans"), Some("the pricing table opens"))
+            .await
+            .expect_err("the intent is not supported");
+    assert_eq!(e.code(), ErrorCode::StaleObservation, "{e}");
+    s.close().await;
+}

@@ -10,42 +10,13 @@
 
 use crate::error::{Error, Result};
 use crate::executor::{HitBox, Point, Size};
+use crate::hit::helpers;
 use crate::inject::{send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Role};
 use serde::Deserialize;
 use serde_json::{json, Value};
-
-/// Shared helpers of the page functions below: the composed parent of a node, the frame
-/// element of a document, and the deepest element under a point.
-macro_rules! helpers {
-    () => {
-        "const frameOf = (doc) => { try { return doc.defaultView ? doc.defaultView.frameElement : null; } catch (e) { return null; } }; \
-         const composedParent = (n) => { \
-           if (n.assignedSlot) return n.assignedSlot; \
-           const p = n.parentNode; if (!p) return null; \
-           if (p.nodeType === 11) return p.host || null; \
-           if (p.nodeType === 9) return frameOf(p); \
-           return p; }; \
-         const deepHit = (x, y) => { \
-           let el = document.elementFromPoint(x, y); \
-           for (let i = 0; el && i < 64; i += 1) { \
-             if (el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y); if (inner && inner !== el) { el = inner; continue; } } \
-             if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { \
-               let doc = null; try { doc = el.contentDocument; } catch (e) { doc = null; } \
-               if (doc) { const r = el.getBoundingClientRect(); x -= r.left + el.clientLeft; y -= r.top + el.clientTop; \
-                 const inner = doc.elementFromPoint(x, y); if (inner) { el = inner; continue; } } } \
-             break; } \
-           return el; }; \
-         const nearestObservable = (P, start) => { \
-           if (!start) return null; \
-           const byNode = new Map(); \
-           for (const e of P.snapshot().elements) { try { byNode.set(P.element(e.ref), e); } catch (_) {} } \
-           for (let n = start; n; n = composedParent(n)) { const e = byNode.get(n); if (e) return e; } \
-           return null; }; "
-    };
-}
 
 /// `prufe.at(x, y)`; with an engine that lacks it, the hit element's nearest composed
 /// ancestor that has a ref in a fresh snapshot.
@@ -78,7 +49,7 @@ const HITBOX_JS: &str = concat!(
     "const inside = (el, node) => { for (let n = node, i = 0; n && i < 100000; n = composedParent(n), i += 1) if (n === el) return true; return false; }; \
      const offset = (el) => { let x = 0, y = 0, doc = el.ownerDocument; \
        for (let i = 0; doc && doc !== document && i < 32; i += 1) { const f = frameOf(doc); if (!f) break; \
-         const r = f.getBoundingClientRect(); x += r.left + f.clientLeft; y += r.top + f.clientTop; doc = f.ownerDocument; } \
+         const [fx, fy] = contentOrigin(f); x += fx; y += fy; doc = f.ownerDocument; } \
        return [x, y]; }; \
      const vw = document.documentElement.clientWidth || window.innerWidth, vh = document.documentElement.clientHeight || window.innerHeight; \
      const boxes = []; \

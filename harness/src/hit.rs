@@ -1,0 +1,208 @@
+//! Hit testing at a viewport point, in the page.
+//!
+//! The question "what would a click at (x, y) land on?" is asked where the answer is made:
+//! in the engine's isolated world, with `elementFromPoint` in viewport coordinates (the
+//! coordinates `DOM.getContentQuads` gives and `Input.dispatchMouseEvent` takes), then into
+//! an open shadow root's `elementFromPoint`, then into a same-origin frame's document with
+//! the point moved to the frame's content box (border and padding off). A cross-origin frame
+//! is another root (see `observe`): the parent's hit must land on its `<iframe>`, and the
+//! frame's own world is asked with the point offset by the `<iframe>`'s content box as
+//! DevTools reports it.
+//!
+//! Chromium 156: `DOM.getNodeForLocation` reads its point in document coordinates, so on a
+//! scrolled page it tested another place than the one clicked (every target below the fold
+//! read as covered). Asking the page keeps one coordinate space from the box to the input.
+
+use crate::error::{Error, Result};
+use crate::inject::{send, Engine};
+use crate::observe::Root;
+use prufe::core::error::ErrorCode;
+use serde_json::{json, Value};
+
+/// Shared helpers of the page functions: the composed parent of a node, the frame element of
+/// a document, and the deepest element under a viewport point.
+macro_rules! helpers {
+    () => {
+        "const frameOf = (doc) => { try { return doc.defaultView ? doc.defaultView.frameElement : null; } catch (e) { return null; } }; \
+         const composedParent = (n) => { \
+           if (n.assignedSlot) return n.assignedSlot; \
+           const p = n.parentNode; if (!p) return null; \
+           if (p.nodeType === 11) return p.host || null; \
+           if (p.nodeType === 9) return frameOf(p); \
+           return p; }; \
+         const contentOrigin = (f) => { const r = f.getBoundingClientRect(); \
+           const s = f.ownerDocument.defaultView.getComputedStyle(f); \
+           return [r.left + f.clientLeft + (parseFloat(s.paddingLeft) || 0), r.top + f.clientTop + (parseFloat(s.paddingTop) || 0)]; }; \
+         const deepHit = (x, y) => { \
+           let el = document.elementFromPoint(x, y); \
+           for (let i = 0; el && i < 64; i += 1) { \
+             if (el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y); if (inner && inner !== el) { el = inner; continue; } } \
+             if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { \
+               let doc = null; try { doc = el.contentDocument; } catch (e) { doc = null; } \
+               if (doc) { const [ox, oy] = contentOrigin(el); x -= ox; y -= oy; \
+                 const inner = doc.elementFromPoint(x, y); if (inner) { el = inner; continue; } } } \
+             break; } \
+           return el; }; \
+         const nearestObservable = (P, start) => { \
+           if (!start) return null; \
+           const byNode = new Map(); \
+           for (const e of P.snapshot().elements) { try { byNode.set(P.element(e.ref), e); } catch (_) {} } \
+           for (let n = start; n; n = composedParent(n)) { const e = byNode.get(n); if (e) return e; } \
+           return null; }; "
+    };
+}
+pub(crate) use helpers;
+
+/// Called on the expected element with a viewport point of its document's root: does the
+/// deepest hit there land on it, inside it, or on a `<label>` forwarding to it? Otherwise,
+/// a short description of what is hit.
+const HIT_JS: &str = concat!(
+    "function (x, y) { ",
+    helpers!(),
+    "const target = this; const hit = deepHit(x, y); \
+     for (let n = hit, i = 0; n && i < 100000; n = composedParent(n), i += 1) if (n === target) return { ok: true }; \
+     const label = hit && hit.closest ? hit.closest('label') : null; \
+     if (label && label.control === target) return { ok: true }; \
+     if (!hit) return { ok: false, by: 'nothing hit-testable' }; \
+     let s = hit.tagName ? hit.tagName.toLowerCase() : 'another element'; \
+     if (hit.id) s += '#' + hit.id; \
+     const cls = typeof hit.className === 'string' ? hit.className.trim().split(/\\s+/).filter(Boolean).slice(0, 2) : []; \
+     if (cls.length) s += '.' + cls.join('.'); \
+     const t = (hit.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40); if (t) s += ' \"' + t + '\"'; \
+     return { ok: false, by: s }; }"
+);
+
+/// What covers `handle` (an element of `root`, in `root`'s world) at the top-viewport point
+/// (`x`, `y`); `None` when a click there lands on it.
+pub async fn covered_by(
+    engine: &Engine,
+    roots: &[Root],
+    root: &Root,
+    handle: &str,
+    x: f64,
+    y: f64,
+) -> Result<Option<String>> {
+    // The chain of roots from the top document down to the element's root.
+    let mut chain = vec![root.clone()];
+    while let Some(parent) = parent_root(roots, &chain[chain.len() - 1]) {
+        chain.push(parent.clone());
+    }
+    chain.reverse();
+    if !chain[0].path.is_empty() {
+        return Err(Error::core(
+            ErrorCode::BrowserError,
+            "the element's frame is not inside the observed page",
+        ));
+    }
+    // The point in each root's own viewport: the top one's, less the root's <iframe>
+    // content box.
+    let mut at = (x, y);
+    for pair in chain.windows(2) {
+        let (outer, inner) = (&pair[0], &pair[1]);
+        let owner = frame_owner(engine, inner).await?;
+        let owner_handle = engine.resolve_node(&outer.frame, owner.backend).await?;
+        if let Some(by) = ask(engine, &owner_handle, at.0, at.1).await? {
+            return Ok(Some(by));
+        }
+        at = (x - owner.x, y - owner.y);
+    }
+    ask(engine, handle, at.0, at.1).await
+}
+
+async fn ask(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
+    let r = engine
+        .call_on(handle, HIT_JS, &[json!(x), json!(y)])
+        .await?;
+    Ok(if r["ok"] == Value::Bool(true) {
+        None
+    } else {
+        Some(r["by"].as_str().unwrap_or("another element").to_owned())
+    })
+}
+
+/// The root whose document holds `root`'s frame: the longest other root path that `root`'s
+/// path continues (`0.1` is inside `0`, and everything is inside the top document `""`).
+fn parent_root<'r>(roots: &'r [Root], root: &Root) -> Option<&'r Root> {
+    if root.path.is_empty() {
+        return None;
+    }
+    roots
+        .iter()
+        .filter(|r| {
+            r.path.is_empty()
+                || (r.path.len() < root.path.len()
+                    && root.path.starts_with(&r.path)
+                    && root.path[r.path.len()..].starts_with('.'))
+        })
+        .max_by_key(|r| r.path.len())
+}
+
+/// A frame's `<iframe>`: its node, and its content box's top-left in top-viewport pixels.
+struct Owner {
+    backend: i64,
+    x: f64,
+    y: f64,
+}
+
+async fn frame_owner(engine: &Engine, root: &Root) -> Result<Owner> {
+    let owner = send(
+        engine.page(),
+        "DOM.getFrameOwner",
+        json!({ "frameId": root.frame }),
+    )
+    .await?;
+    let backend = owner["backendNodeId"]
+        .as_i64()
+        .ok_or_else(|| Error::core(ErrorCode::StaleReference, "the frame has no owner element"))?;
+    let model = send(
+        engine.page(),
+        "DOM.getBoxModel",
+        json!({ "backendNodeId": backend }),
+    )
+    .await?;
+    let quad: Vec<f64> = model["model"]["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_f64)
+        .collect();
+    if quad.len() != 8 {
+        return Err(Error::core(
+            ErrorCode::TargetNotVisible,
+            "the frame holding the element has no box",
+        ));
+    }
+    Ok(Owner {
+        backend,
+        x: [quad[0], quad[2], quad[4], quad[6]]
+            .into_iter()
+            .fold(f64::INFINITY, f64::min),
+        y: [quad[1], quad[3], quad[5], quad[7]]
+            .into_iter()
+            .fold(f64::INFINITY, f64::min),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(path: &str) -> Root {
+        Root {
+            frame: format!("F{path}"),
+            path: path.into(),
+        }
+    }
+
+    #[test]
+    fn parents_are_the_longest_enclosing_root() {
+        let roots = vec![root(""), root("0"), root("0.1"), root("1")];
+        let parent = |p: &str| parent_root(&roots, &root(p)).map(|r| r.path.clone());
+        assert_eq!(parent(""), None);
+        assert_eq!(parent("0").as_deref(), Some(""));
+        assert_eq!(parent("0.1").as_deref(), Some("0"));
+        assert_eq!(parent("0.1.2").as_deref(), Some("0.1"));
+        assert_eq!(parent("1.0").as_deref(), Some("1"));
+        assert_eq!(parent("10").as_deref(), Some(""), "10 is not inside 1");
+    }
+}
