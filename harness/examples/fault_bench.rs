@@ -901,6 +901,15 @@ fn class_scenarios() -> Vec<Scenario> {
         ),
         // Below the fold.
         real(
+            "Below the fold (actionability page)",
+            "actionability/long.html",
+            None,
+            Click("Book Far", None),
+            Honest,
+            |s| shows(s, "Book Far: done"),
+            "Book Far: done",
+        ),
+        real(
             "Below the fold",
             "real/long-page.html?lang=en",
             None,
