@@ -65,8 +65,11 @@ fn assert_caught<'r>(variant: &str, r: &'r Result<Outcome, Error>) -> &'r Outcom
     o
 }
 
+/// The page shows `text`: as a text run of its own, or inside one (a table row, a cover whose
+/// spans read as one run).
 fn has_text(s: &Snapshot, text: &str) -> bool {
-    s.texts.iter().any(|t| t.text == text)
+    s.texts.iter().any(|t| t.text.contains(text))
+        || s.elements.iter().any(|e| e.label().contains(text))
 }
 
 fn value_of(s: &Snapshot, role: Role, name: &str) -> Option<String> {
@@ -858,8 +861,18 @@ async fn following_a_link_is_judged_on_the_new_document() {
         let variant = format!("{home}: hijacked link {pricing:?}");
         open(&mut s, &home).await;
         let r = s.v.click(target("link", pricing), None).await;
-        let o = assert_caught(&variant, &r);
-        assert!(o.undone >= 1, "{variant}: {}", o.explain());
+        match &r {
+            // Refused before any verdict: the new document is not the link's address.
+            Err(e) if e.outcome().is_none() => assert!(
+                e.code() == prufe::core::error::ErrorCode::StaleObservation
+                    && e.to_string().contains("promo.html"),
+                "{variant}: the wrong address is named: {e}"
+            ),
+            _ => {
+                let o = assert_caught(&variant, &r);
+                assert!(o.undone >= 1, "{variant}: {}", o.explain());
+            }
+        }
         let url = url_of(&s).await;
         assert!(
             url.contains("/real/site/home.html"),
