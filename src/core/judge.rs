@@ -884,6 +884,26 @@ impl<'a> Judge<'a> {
                 return Some(format!("Enter submitted {form}: {}", e.line()));
             }
         }
+        // A search submitted from its field: its results carry what was typed
+        // ("3 results for shoes"), wherever they are shown.
+        let typed = focused
+            .filter(|f| !f.sensitive && f.value_hash.is_none())
+            .and_then(|f| f.value.as_deref())
+            .map(text::fold)
+            .filter(|v| v.trim().chars().count() >= 2 && v != REDACTED);
+        if let Some(typed) = typed {
+            let typed = typed.trim();
+            if let Some(e) = effects
+                .iter()
+                .find(|e| e.is_appearance() && text::fold(e.label()).contains(typed))
+            {
+                return Some(format!(
+                    "Enter submitted what was typed in {}: {}",
+                    describe_element(focused.expect("typed comes from it")),
+                    e.line()
+                ));
+            }
+        }
         effects
             .iter()
             .find(|e| {
@@ -2512,6 +2532,21 @@ mod tests {
             .elements
             .push(el("g0", Role::Dialog, "Newsletter", ""));
         let submitted = after(&|a| a.texts.push(text("Order placed", FORM)));
+        // A search box in its own landmark, focused and holding what was typed.
+        let mut searched = s.clone();
+        for e in searched.elements.iter_mut() {
+            e.focused = false;
+        }
+        searched.elements.push(Element {
+            focused: true,
+            value: Some("shoes".into()),
+            ..el("q1", Role::Searchbox, "Search", "search")
+        });
+        let press_in = |_: &Snapshot, key: &str| press(key);
+        let mut results = searched.clone();
+        results.texts.push(text("3 results for shoes", "main"));
+        let mut other_results = searched.clone();
+        other_results.texts.push(text("3 results", "main"));
         let declined = after(&|a| a.texts.push(text("Payment declined", FORM)));
         let elsewhere = after(&|a| a.texts.push(text("Order placed", "banner")));
         let picked = after(&|a| edit(a, "s1", |e| e.value = Some("Express".into())));
@@ -2534,6 +2569,8 @@ mod tests {
             case("Escape, nothing closed", press("Escape"), s.clone(), submitted.clone()).want(A, None, "no target"),
             case("no key: no expectation", act(ActionKind::Press, None), open, collapsed).want(A, None, "no target"),
             case("Enter submits the focused form", press("Enter"), s.clone(), submitted.clone()).want(M, None, "Enter submitted form[Checkout]: appeared text 'Order placed'"),
+            case("Enter submits a search whose results are elsewhere", press_in(&searched, "Enter"), searched.clone(), results.clone()).want(M, None, "Enter submitted what was typed in searchbox[Search] in search: appeared text '3 results for shoes' in main"),
+            case("Enter, results without what was typed", press_in(&searched, "Enter"), searched.clone(), other_results.clone()).want(A, None, ""),
             case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
             case("Enter, but the form says it failed", press("Enter"), s.clone(), declined).want(A, None, "a failure message appeared"),
             case("Enter, effect outside the form", press("Enter"), s.clone(), elsewhere).want(A, None, "no target"),
