@@ -577,7 +577,7 @@ fn is_popup(role: Role) -> bool {
 }
 
 /// A value that keeps every typed character in order and adds only formatting (spaces,
-/// `()-./,+'` and the like): the requested value as the page shows it.
+/// `()-./,+'` and the like) or changes only letter case: the requested value as the page shows it.
 pub fn is_formatted(typed: &str, shown: &str) -> bool {
     // Characters a page inserts to format a phone number, a card number, an amount or a
     // date; apostrophes and narrow spaces are thousand separators in some locales.
@@ -590,7 +590,8 @@ pub fn is_formatted(typed: &str, shown: &str) -> bool {
     }
     let mut at = 0;
     for c in shown.trim().chars() {
-        if at < typed.len() && c == typed[at] {
+        // Case is formatting too: an IBAN or a postcode shown in capitals.
+        if at < typed.len() && (c == typed[at] || c.to_lowercase().eq(typed[at].to_lowercase())) {
             at += 1;
         } else if !FORMATTING.contains(&c) {
             return false;
@@ -2492,7 +2493,8 @@ mod tests {
             case("truncated", fill("5551234567"), s.clone(), shows("(555) 123-456")).want(X, Some("Email"), "not to the requested one"),
             case("changed digit", fill("5551234567"), s.clone(), shows("(555) 123-4568")).want(X, Some("Email"), ""),
             case("dropped digit", fill("5551234567"), s.clone(), shows("(555) 123-457")).want(X, Some("Email"), ""),
-            case("letters changed case", fill("abc"), s.clone(), shows("ABC")).want(X, Some("Email"), ""),
+            case("letters shown in capitals", fill("de89 3704"), s.clone(), shows("DE89 3704")).want(M, Some("Email"), "as the page formats it"),
+            case("letters changed", fill("abc"), s.clone(), shows("ABD")).want(X, Some("Email"), ""),
             case("other characters added", fill("555"), s.clone(), shows("555x")).want(X, Some("Email"), ""),
         ]);
         // (typed, shown, formatted?)
