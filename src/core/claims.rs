@@ -326,8 +326,9 @@ pub fn holds(label: &[String], run: &[String]) -> bool {
 /// Is `label` (stems in order) a variant of `run`: a window of the same length that differs
 /// from it in exactly one word, where neither word is an action word or a container noun,
 /// the label's word is not one of `source` (the sentence the run came from) and the run's is
-/// not in the label? "Remove Shirt L" is a variant of "Remove Shirt M"; "Remove Shirt M" is
-/// not one of "Add Shirt M".
+/// not in the label, and one of the words kept is neither? "Remove Shirt L" is a variant of
+/// "Remove Shirt M"; "Remove Shirt M" is not one of "Add Shirt M", nor "Added Order labels"
+/// of "Add task".
 pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
     if run.len() < 2 || run.len() > label.len() || holds(label, run) {
         return false;
@@ -339,10 +340,17 @@ pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
         let differ: Vec<usize> = (0..run.len())
             .filter(|&i| !intent::same_term(&w[i], &run[i]))
             .collect();
+        // The words kept must name a thing: "Added Order labels" shares only the verb with
+        // "Add task", and a new row is not a variant of the button that added it.
+        let names_kept = |i: usize| (0..run.len()).any(|j| j != i && !neutral(&run[j]));
         match differ.as_slice() {
             [i] => {
                 let (got, want) = (&w[*i], &run[*i]);
-                !neutral(got) && !neutral(want) && !source.matches(got) && !in_label(want)
+                !neutral(got)
+                    && !neutral(want)
+                    && !source.matches(got)
+                    && !in_label(want)
+                    && names_kept(*i)
             }
             _ => false,
         }
@@ -441,6 +449,11 @@ mod tests {
             ("Room 101", "Room 102", true),
             ("View cart", "View wishlist", false),
             ("Camiseta M", "Camiseta L Quitar Camiseta L", true),
+            ("Add task", "Added Order labels", false),
+            ("Añadir tarea", "Añadido Comprar pan", false),
+            ("Aufgabe hinzufügen", "Einkauf hinzugefügt", false),
+            ("Ajouter tâche", "Ajouté Appeler Paul", false),
+            ("Remove task", "Removed Pack order", false),
         ];
         for (source, label, want) in cases {
             let run = stems(source);

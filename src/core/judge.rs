@@ -2346,6 +2346,70 @@ mod tests {
         ]);
     }
 
+    /// A task list: a form with a textbox and "Add task", three rows, a status line and a
+    /// counter.
+    fn todo() -> Snapshot {
+        let mut s = Snapshot::default();
+        let form = "main/form[New task]";
+        s.elements.push(Element {
+            value: Some("Order labels".into()),
+            ..el("n1", Role::Textbox, "New task", form)
+        });
+        s.elements.push(el("n2", Role::Button, "Add task", form));
+        for (i, t) in ["Write invoice", "Call supplier", "Pack order"]
+            .iter()
+            .enumerate()
+        {
+            s.elements
+                .push(item(&format!("r{i}"), t, "main/list[Tasks]"));
+            s.elements.push(el(
+                &format!("e{i}"),
+                Role::Button,
+                &format!("Edit {t}"),
+                "main/list[Tasks]",
+            ));
+            s.elements.push(el(
+                &format!("x{i}"),
+                Role::Button,
+                &format!("Remove {t}"),
+                "main/list[Tasks]",
+            ));
+        }
+        s.texts.push(text("3 open", "main"));
+        s
+    }
+
+    #[test]
+    fn a_new_row_is_no_variant_of_the_button() {
+        let s = todo();
+        let add = act(ActionKind::Click, Some(find(&s, "n2")));
+        let mut added = s.clone();
+        edit(&mut added, "n1", |e| e.value = Some(String::new()));
+        added
+            .elements
+            .push(item("r3", "Order labels", "main/list[Tasks]"));
+        added.elements.push(el(
+            "e3",
+            Role::Button,
+            "Edit Order labels",
+            "main/list[Tasks]",
+        ));
+        added.elements.push(el(
+            "x3",
+            Role::Button,
+            "Remove Order labels",
+            "main/list[Tasks]",
+        ));
+        added.texts = vec![text("Added Order labels", "main"), text("4 open", "main")];
+        let mut es = added.clone();
+        es.texts[0] = text("Añadido Order labels", "main");
+        #[rustfmt::skip]
+        run(vec![
+            case("add task, intent", add.clone(), s.clone(), added.clone()).intent("the task Order labels is added").want(M, Some("Add task"), "the intent"),
+            case("add task, es", add.clone(), s.clone(), es).intent("la tarea Order labels se añade").want(M, Some("Add task"), "the intent"),
+        ]);
+    }
+
     #[test]
     fn container_claims() {
         let s = cart();
