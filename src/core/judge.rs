@@ -1045,7 +1045,25 @@ impl<'a> Judge<'a> {
                 neighbours.push((m, 1, effect));
             }
         };
+        // A message line that now names the target replaced what it said before ("Added
+        // Shirt M" → "Added Hat S"): the old message is no one's evidence.
+        let replaced: FxHashSet<(&str, &str)> = effects
+            .iter()
+            .filter_map(|e| match *e {
+                Effect::TextAppeared(t)
+                    if candidates.carried_by(&Terms::of(&t.text)) == Some(0) =>
+                {
+                    Some((t.frame.as_str(), t.region.as_str()))
+                }
+                _ => None,
+            })
+            .collect();
         for &effect in effects {
+            if let Effect::TextDisappeared(t) = effect {
+                if replaced.contains(&(t.frame.as_str(), t.region.as_str())) {
+                    continue;
+                }
+            }
             let member = effect
                 .element()
                 .and_then(|e| candidates.identities.get(&Identity::of(e)).copied());
@@ -2407,6 +2425,41 @@ mod tests {
         run(vec![
             case("add task, intent", add.clone(), s.clone(), added.clone()).intent("the task Order labels is added").want(M, Some("Add task"), "the intent"),
             case("add task, es", add.clone(), s.clone(), es).intent("la tarea Order labels se añade").want(M, Some("Add task"), "the intent"),
+        ]);
+    }
+
+    #[test]
+    fn a_replaced_message_is_no_neighbours_evidence() {
+        let mut s = shop();
+        add_to_cart(&mut s, "Shirt M", 1);
+        s.texts.push(text("Added Shirt M", "main"));
+        s.texts.push(text("Total: 19.90 €", "cart"));
+        let hat = act(ActionKind::Click, Some(find(&s, "b3")));
+        let mut after = s.clone();
+        add_to_cart(&mut after, "Hat S", 2);
+        after.texts = vec![
+            text("10:00", "ticker"),
+            text("Added Hat S", "main"),
+            text("Total: 31.80 €", "cart"),
+        ];
+        let mut es = after.clone();
+        es.texts[1] = text("Añadido Hat S", "main");
+        let mut s_es = s.clone();
+        s_es.texts[1] = text("Añadido Shirt M", "main");
+        // The message names the neighbour and nothing names the target: still the neighbour's.
+        let mut wrong = s.clone();
+        add_to_cart(&mut wrong, "Trousers L", 2);
+        wrong.texts = vec![
+            text("10:00", "ticker"),
+            text("Added Trousers L", "main"),
+            text("Total: 19.90 €", "cart"),
+        ];
+        #[rustfmt::skip]
+        run(vec![
+            case("second add", hat.clone(), s.clone(), after.clone()).want(M, Some("Add Hat S"), "Hat S"),
+            case("second add, intent", hat.clone(), s.clone(), after).intent("Hat S is added to the cart").want(M, Some("Add Hat S"), "the intent holds"),
+            case("second add, es", hat.clone(), s_es, es).want(M, Some("Add Hat S"), "Hat S"),
+            case("second add lands on a neighbour", hat, s.clone(), wrong).want(X, Some("Add Trousers L"), "Trousers L"),
         ]);
     }
 
