@@ -27,7 +27,7 @@
 //! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
 //!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
 //! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
-//!   split into claims (`claims` module: object, container, count, polarity) and MATCH needs
+//!   split into claims (`claims` module: object, container, count, polarity, kept) and MATCH needs
 //!   all of them supported; a claim the diff contradicts is MISMATCH naming it, an open one
 //!   AMBIGUOUS. An intent only narrows: a MATCH by own state or name also needs every claim.
 //!
@@ -1134,6 +1134,44 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// A clause says a thing stays ("the order is kept"), but an effect removes it: a
+    /// message carrying it with a removal word appeared ("Order 1042 deleted"), or an
+    /// element carrying it went (not a popup closing, nor anything inside one).
+    fn kept_removed(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<Finding> {
+        let in_popup = |region: &str| {
+            region
+                .split('/')
+                .any(|s| s.starts_with("dialog") || s.starts_with("alertdialog"))
+        };
+        self.claims.kept.iter().find_map(|object| {
+            let carries = |label: &str| {
+                let label = Terms::of(label);
+                object.iter().all(|t| label.matches(t))
+            };
+            let removes = |e: &Effect| match *e {
+                Effect::TextAppeared(_) | Effect::Appeared(_) | Effect::Changed(_)
+                    if e.is_appearance() || matches!(e, Effect::Changed(_)) =>
+                {
+                    claims::is_removal(e.label()) && carries(e.label())
+                }
+                Effect::Disappeared(el) => {
+                    !is_popup(el.role) && !in_popup(&el.region) && carries(el.label())
+                }
+                _ => false,
+            };
+            effects.iter().find(|e| removes(e)).map(|e| {
+                mismatch(
+                    format!(
+                        "the intent says the {} stays, but the effect removes it: {}",
+                        object.iter().collect::<Vec<_>>().join(" "),
+                        e.line()
+                    ),
+                    target,
+                )
+            })
+        })
+    }
+
     /// Holds the intent's claims (`claims` module) against `effects`.
     fn check_claims(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Check<'a> {
         let Some(intent) = self.intent.filter(|i| i.is_usable()) else {
@@ -1150,6 +1188,9 @@ impl<'a> Judge<'a> {
                     target,
                 ));
             }
+        }
+        if let Some(f) = self.kept_removed(effects, target) {
+            return Check::Contradicted(f);
         }
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
@@ -2557,14 +2598,62 @@ mod tests {
         for r in ["g0", "g1", "g2"] {
             edit(&mut closed, r, |e| e.visible = false);
         }
+        let kept = "the dialog closes and the account is kept";
+        let mut before = before;
+        before
+            .elements
+            .push(item("ac", "Account ada@example.com", "main/list[Accounts]"));
+        let closed = {
+            let mut c = closed;
+            c.elements
+                .push(item("ac", "Account ada@example.com", "main/list[Accounts]"));
+            c
+        };
         let gone = without(&before, &["g0", "g1", "g2"]);
         let cancel = act(ActionKind::Click, Some(find(&before, "g2")));
-        let kept = "the dialog closes and the account is kept";
+        let mut deleted = without(&before, &["g0", "g1", "g2", "d1"]);
+        deleted.texts.push(text("Account deleted", "main"));
+        let row_gone = without(&before, &["g0", "g1", "g2", "ac"]);
+        let mut still = without(&before, &["g0", "g1", "g2"]);
+        still.texts.push(text("Account kept", "main"));
+        let lang = |title: &str, confirm: &str, cancel: &str, done: &str| {
+            let b = dialog(title, confirm, cancel);
+            let mut d = without(&b, &["g0", "g1", "g2", "d1"]);
+            d.texts.push(text(done, "main"));
+            let c = without(&b, &["g0", "g1", "g2"]);
+            (act(ActionKind::Click, Some(find(&b, "g2"))), b, d, c)
+        };
+        let (cancel_es, es, es_deleted, es_closed) = lang(
+            "¿Eliminar pedido?",
+            "Eliminar",
+            "Cancelar",
+            "Pedido 1042 eliminado",
+        );
+        let (cancel_de, de, de_deleted, _) = lang(
+            "Bestellung löschen?",
+            "Löschen",
+            "Abbrechen",
+            "Bestellung 1042 gelöscht",
+        );
+        let (cancel_fr, fr, fr_deleted, _) = lang(
+            "Supprimer la commande ?",
+            "Supprimer",
+            "Annuler",
+            "Commande 1042 supprimée",
+        );
         #[rustfmt::skip]
         run(vec![
             case("cancel hides the dialog", cancel.clone(), before.clone(), closed.clone()).intent(kept).want(M, Some("Cancel"), "dialog[Delete account?]"),
             case("cancel removes the dialog", cancel.clone(), before.clone(), gone).intent(kept).want(M, Some("Cancel"), ""),
-            case("cancel without intent", cancel, before.clone(), closed).want(A, None, "declare an intent"),
+            case("cancel without intent", cancel.clone(), before.clone(), closed.clone()).want(A, None, "declare an intent"),
+            case("cancel that deletes", cancel.clone(), before.clone(), deleted.clone()).intent(kept).want(X, Some("Cancel"), "the intent says the account stays"),
+            case("cancel that deletes, one clause", cancel.clone(), before.clone(), deleted).intent("the account is kept").want(X, Some("Cancel"), "Account deleted"),
+            case("cancel that removes the account's row", cancel.clone(), before.clone(), row_gone).intent(kept).want(X, Some("Cancel"), "listitem[Account ada@example.com]"),
+            case("cancel with a kept message", cancel.clone(), before.clone(), still).intent(kept).want(M, Some("Cancel"), ""),
+            case("es: el pedido se mantiene", cancel_es.clone(), es.clone(), es_deleted).intent("el diálogo se cierra y el pedido se mantiene").want(X, Some("Cancelar"), "Pedido 1042 eliminado"),
+            case("es: honest", cancel_es, es.clone(), es_closed).intent("el diálogo se cierra y el pedido se mantiene").want(M, Some("Cancelar"), ""),
+            case("de: die Bestellung bleibt", cancel_de, de, de_deleted).intent("der Dialog schließt sich und die Bestellung bleibt").want(X, Some("Abbrechen"), "Bestellung 1042 gelöscht"),
+            case("fr: la commande est conservée", cancel_fr, fr, fr_deleted).intent("la commande est conservée").want(X, Some("Annuler"), "Commande 1042 supprimée"),
         ]);
     }
 
