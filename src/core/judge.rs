@@ -267,9 +267,12 @@ pub fn judge(
     let intent = sentence.as_deref().map(Intent::parse);
     let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
     let judged = without_background(&diff, &opts.background, target);
-    let still_busy = busy_where(before, after, |e| {
-        diff_opts.keeps(&e.region) && !opts.background.has_element(&e.frame, &e.region, e.role)
-    });
+    let still_busy = busy_where(
+        before,
+        after,
+        |e| diff_opts.keeps(&e.region) && !opts.background.has_element(&e.frame, &e.region, e.role),
+        |t| diff_opts.keeps(&t.region) && !opts.background.has_text(&t.frame, &t.region, t.kind),
+    );
     let mut finding = Judge {
         action,
         before,
@@ -2816,7 +2819,40 @@ mod tests {
             case("busy, the diff proves a neighbour", click.clone(), s.clone(), recycled).want(X, Some("Add Trousers L"), "Trousers L"),
             case("a spinner in another region", click.clone(), s.clone(), ticker_spins.clone()).want(A, None, "progressbar[Refreshing] in ticker"),
             case("a spinner in an ignored region", click.clone(), s.clone(), ticker_spins.clone()).ignoring("ticker").want(M, Some("Add Shirt M"), ""),
-            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click, s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
+            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click.clone(), s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
+        ]);
+        // A toast that says it is saving, then that it saved.
+        let mut d = s.clone();
+        d.elements
+            .push(el("sd", Role::Button, "Save draft", "main"));
+        d.texts.push(text("Drafts saved: 0", "main"));
+        d.texts.push(text("Loading…", "contentinfo"));
+        let save = act(ActionKind::Click, Some(find(&d, "sd")));
+        let toast = |msg: &str, n: u32| {
+            let mut a = d.clone();
+            a.texts.retain(|t| !t.text.starts_with("Drafts saved"));
+            a.texts.push(text(&format!("Drafts saved: {n}"), "main"));
+            a.texts.push(text(msg, "region[Notifications]"));
+            a
+        };
+        let mut ticking = Background::default();
+        ticking.observe(&d, &{
+            let mut a = d.clone();
+            a.texts.retain(|t| t.region != "contentinfo");
+            a.texts.push(text("Updated 10:01", "contentinfo"));
+            a
+        });
+        let mut footer_loads = toast("Draft saved", 1);
+        footer_loads.texts.retain(|t| t.region != "contentinfo");
+        footer_loads.texts.push(text("Cargando…", "contentinfo"));
+        #[rustfmt::skip]
+        run(vec![
+            case("saving toast", save.clone(), d.clone(), toast("Saving draft…", 0)).intent("the draft is saved").want(A, None, "text 'Saving draft…' in region[Notifications] says it is working"),
+            case("guardando", save.clone(), d.clone(), toast("Guardando borrador", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("wird gespeichert", save.clone(), d.clone(), toast("Entwurf wird gespeichert", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("enregistrement", save.clone(), d.clone(), toast("Enregistrement…", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("saved toast, the footer still loading as before", save.clone(), d.clone(), toast("Draft saved", 1)).intent("the draft is saved").want(M, Some("Save draft"), ""),
+            Case { opts: JudgeOptions { background: ticking, ..JudgeOptions::default() }, ..case("a footer loader in a background slot", save, d.clone(), footer_loads) }.intent("the draft is saved").want(M, Some("Save draft"), ""),
         ]);
     }
 
