@@ -8,8 +8,50 @@
 //! unstable, so AMBIGUOUS).
 
 use super::identity::{describe_element, Identity};
-use super::model::{Element, Role, Snapshot};
+use super::model::{Element, Role, Snapshot, Text};
+use super::text;
 use rustc_hash::FxHashSet;
+
+/// Words that say the page is working on it, folded ("Saving draft", "Cargando",
+/// "Chargement"). Matched whole, in a short text.
+#[rustfmt::skip]
+pub const BUSY_WORDS: &[&str] = &[
+    "saving", "loading", "processing", "submitting", "sending", "uploading", "updating",
+    "deleting", "working",
+    "guardando", "cargando", "procesando", "enviando", "subiendo", "actualizando",
+    "eliminando",
+    "ladt", "speichert", "verarbeitet", "sendet",
+    "enregistrement", "chargement", "traitement", "envoi",
+];
+
+/// Phrases that say so, folded tokens in order ("please wait", "wird gespeichert").
+#[rustfmt::skip]
+pub const BUSY_PHRASES: &[&[&str]] = &[
+    &["please", "wait"], &["one", "moment"], &["espere", "por", "favor"], &["un", "momento"],
+    &["bitte", "warten"], &["wird", "gespeichert"], &["wird", "geladen"],
+    &["wird", "verarbeitet"], &["veuillez", "patienter"], &["en", "cours"],
+];
+
+/// A text longer than this many words is content, not a busy message.
+pub const MAX_BUSY_WORDS: usize = 8;
+
+/// Does `s` say the page is working: a short text with a busy word or phrase, or one that
+/// trails off ("Saving draft…", "Bitte warten...")?
+pub fn says_busy(s: &str) -> bool {
+    let tokens = text::tokens(s);
+    if tokens.is_empty() || tokens.len() > MAX_BUSY_WORDS {
+        return false;
+    }
+    let trimmed = s.trim_end();
+    trimmed.ends_with('…')
+        || trimmed.ends_with("...")
+        || tokens.iter().any(|t| BUSY_WORDS.contains(&t.as_str()))
+        || BUSY_PHRASES.iter().any(|p| {
+            tokens
+                .windows(p.len())
+                .any(|w| w.iter().zip(p.iter()).all(|(a, b)| a == b))
+        })
+}
 
 /// Why `after` is still busy, compared with `before` (the observation before the action);
 /// `None` when it does not say it is working.
@@ -17,18 +59,26 @@ use rustc_hash::FxHashSet;
 /// Busy means one of:
 /// - a visible element is inside (or is) an `aria-busy="true"` subtree;
 /// - a visible progress indicator (`progressbar`) that was not there before, or that has no
-///   value (indeterminate), is on the page.
+///   value (indeterminate), is on the page;
+/// - a text, or a status or alert element, that says it is working ("Saving draft…",
+///   "Loading", "Cargando…", "Wird gespeichert", "Chargement") and was not showing before.
+///   A message already there before the action, unchanged, says nothing about it.
 pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
-    busy_where(before, after, |_| true)
+    busy_where(before, after, |_| true, |_| true)
 }
 
-/// [`busy`], looking only at the elements `keep` accepts: the judge keeps the regions it
-/// judges and leaves out the slots the page was changing by itself (a loader that polls).
+/// [`busy`], looking only at the elements `keep` and the texts `keep_text` accept: the
+/// judge keeps the regions it judges and leaves out the slots the page was changing by
+/// itself (a loader that polls).
 pub fn busy_where(
     before: &Snapshot,
     after: &Snapshot,
     keep: impl Fn(&Element) -> bool,
+    keep_text: impl Fn(&Text) -> bool,
 ) -> Option<String> {
+    if let Some(why) = busy_message(before, after, &keep, &keep_text) {
+        return Some(why);
+    }
     if let Some(e) = after
         .elements
         .iter()
@@ -55,6 +105,44 @@ pub fn busy_where(
                 && (e.value.is_none() || !earlier.contains(&Identity::of(e)))
         })
         .map(|e| format!("{} is showing", describe_element(e)))
+}
+
+/// A busy message that appeared: a text, or a status or alert element's label.
+fn busy_message(
+    before: &Snapshot,
+    after: &Snapshot,
+    keep: &impl Fn(&Element) -> bool,
+    keep_text: &impl Fn(&Text) -> bool,
+) -> Option<String> {
+    let shown: FxHashSet<(&str, &str, &str)> = before
+        .texts
+        .iter()
+        .map(|t| (t.frame.as_str(), t.region.as_str(), t.text.as_str()))
+        .collect();
+    if let Some(t) = after.texts.iter().find(|t| {
+        keep_text(t)
+            && says_busy(&t.text)
+            && !shown.contains(&(t.frame.as_str(), t.region.as_str(), t.text.as_str()))
+    }) {
+        return Some(format!(
+            "text '{}' in {} says it is working",
+            t.text, t.region
+        ));
+    }
+    let alerting = |e: &Element| {
+        e.visible && matches!(e.role, Role::Status | Role::Alert) && says_busy(e.label())
+    };
+    let earlier: FxHashSet<(Identity, &str)> = before
+        .elements
+        .iter()
+        .filter(|e| alerting(e))
+        .map(|e| (Identity::of(e), e.label()))
+        .collect();
+    after
+        .elements
+        .iter()
+        .find(|e| alerting(e) && keep(e) && !earlier.contains(&(Identity::of(e), e.label())))
+        .map(|e| format!("{} says it is working", describe_element(e)))
 }
 
 #[cfg(test)]
@@ -102,9 +190,64 @@ mod tests {
             assert_eq!(busy(&before, &after).is_some(), want, "{name}");
             let elsewhere = |e: &Element| e.region != "main";
             assert!(
-                busy_where(&before, &after, elsewhere).is_none(),
+                busy_where(&before, &after, elsewhere, |_| true).is_none(),
                 "{name}: outside what is kept"
             );
         }
+    }
+
+    #[test]
+    fn busy_messages() {
+        use crate::core::testing::text;
+        let page = |texts: Vec<Text>| Snapshot {
+            texts,
+            ..Default::default()
+        };
+        #[rustfmt::skip]
+        let cases: Vec<(&str, Vec<Text>, Vec<Text>, bool)> = vec![
+            ("a toast that trails off", vec![], vec![text("Saving draft…", "region[Notifications]")], true),
+            ("three dots", vec![], vec![text("Please wait...", "main")], true),
+            ("a busy word", vec![], vec![text("Loading results", "main")], true),
+            ("es", vec![], vec![text("Guardando borrador", "main")], true),
+            ("de", vec![], vec![text("Entwurf wird gespeichert", "main")], true),
+            ("de, lädt", vec![], vec![text("Seite lädt", "main")], true),
+            ("fr", vec![], vec![text("Enregistrement en cours", "main")], true),
+            ("done", vec![text("Saving draft…", "main")], vec![text("Draft saved", "main")], false),
+            ("already there, unchanged", vec![text("Loading…", "contentinfo")], vec![text("Loading…", "contentinfo")], false),
+            ("a paragraph that mentions it", vec![], vec![text("Our loading dock is open from nine to five on weekdays and Saturdays", "main")], false),
+            ("a plain message", vec![], vec![text("Draft saved", "main")], false),
+        ];
+        for (name, before, after, want) in cases {
+            let (before, after) = (page(before), page(after));
+            assert_eq!(busy(&before, &after).is_some(), want, "{name}");
+        }
+        let loader = page(vec![text("Loading…", "contentinfo")]);
+        assert!(
+            busy_where(
+                &page(vec![]),
+                &loader,
+                |_| true,
+                |t| t.region != "contentinfo"
+            )
+            .is_none(),
+            "a loader in a slot left out"
+        );
+        let status = Element {
+            name: "Processing payment".into(),
+            ..el("s1", Role::Status, "", "main")
+        };
+        assert!(busy(
+            &page(vec![]),
+            &Snapshot {
+                elements: vec![status.clone()],
+                ..Default::default()
+            }
+        )
+        .is_some());
+        let same = Snapshot {
+            elements: vec![status],
+            ..Default::default()
+        };
+        assert!(busy(&same, &same).is_none(), "a status already saying so");
     }
 }

@@ -12,6 +12,10 @@
 //!   how many like effects there are.
 //! - **polarity**: a positive sentence is contradicted by a failure message ("declined",
 //!   "rechazado", "abgelehnt", "échoué"…) that appeared.
+//! - **kept**: a clause whose predicate says its object stays ("the order is kept", "se
+//!   mantiene", "bleibt", "est conservée") is contradicted by a message carrying the object
+//!   and a removal word ("Order 1042 deleted", "gelöscht", "supprimée") or by an element
+//!   carrying it going away (a popup closing, or what was inside one, is not that).
 //!
 //! Trade-off: words are told apart by small tables, not grammar. Action words ("add",
 //! "quitar", "löschen") and container nouns are never the distinguishing word of a variant,
@@ -140,6 +144,52 @@ pub const FAILURE_WORDS: &[&str] = &[
     "abgelehnt", "fehlgeschlagen", "fehler", "verweigert",
 ];
 
+/// Predicates that say a thing stays, folded: a clause holding one ("the order is kept")
+/// claims its object is still there.
+#[rustfmt::skip]
+pub const KEEP_WORDS: &[&str] = &[
+    "kept", "keep", "keeps", "remains", "remain", "stays", "stay", "retained", "preserved",
+    "intact", "unchanged",
+    "mantiene", "mantienen", "mantenido", "mantenida", "conserva", "conservan", "conservado",
+    "conservada", "permanece", "permanecen", "sigue", "siguen",
+    "bleibt", "bleiben", "erhalten", "behalten", "unverandert",
+    "reste", "restent", "conserve", "conservee", "conserves", "garde", "gardee", "intacte",
+];
+
+/// Words that say a thing went, folded: a message carrying one and a kept object
+/// ("Order 1042 deleted") contradicts the clause that keeps it.
+#[rustfmt::skip]
+pub const REMOVAL_WORDS: &[&str] = &[
+    "deleted", "removed", "cancelled", "canceled", "erased", "discarded", "destroyed",
+    "eliminado", "eliminada", "eliminados", "eliminadas", "borrado", "borrada", "borrados",
+    "suprimido", "suprimida", "cancelado", "cancelada",
+    "geloscht", "entfernt", "storniert", "verworfen",
+    "supprime", "supprimee", "supprimes", "supprimees", "efface", "effacee", "annule",
+    "annulee", "retire", "retiree",
+];
+
+/// Does `s` say something was removed?
+pub fn is_removal(s: &str) -> bool {
+    text::tokens(s)
+        .iter()
+        .any(|t| REMOVAL_WORDS.contains(&t.as_str()))
+}
+
+/// The object of a clause that says it stays ("the order is kept" → "order"), if the
+/// clause says so and names one.
+fn kept_object(tokens: &[String]) -> Option<Terms> {
+    if !tokens.iter().any(|t| KEEP_WORDS.contains(&t.as_str())) {
+        return None;
+    }
+    let rest: Vec<&str> = tokens
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !KEEP_WORDS.contains(t))
+        .collect();
+    let object = Claims::parse(&rest.join(" ")).object;
+    (!object.is_empty()).then_some(object)
+}
+
 /// The stems of `s`'s content words, in order (stop-words dropped, repeats kept).
 pub fn stems(s: &str) -> Vec<String> {
     intent::content_tokens(s)
@@ -228,6 +278,9 @@ pub struct Claims {
     /// With two or more clauses joined by "and" ("y", "und", "et"), each clause and its
     /// object, every one of which some effect must support.
     pub clauses: Vec<(Intent, Terms)>,
+    /// The objects of the clauses that say a thing stays ("the order is kept"): an effect
+    /// that removes one contradicts the sentence.
+    pub kept: Vec<Terms>,
 }
 
 impl Claims {
@@ -285,6 +338,7 @@ impl Claims {
             .filter(|c| !c.is_empty())
             .take(MAX_CLAUSES)
             .collect();
+        claims.kept = clauses.iter().filter_map(|c| kept_object(c)).collect();
         if clauses.len() >= 2 {
             claims.clauses = clauses
                 .iter()
@@ -326,8 +380,9 @@ pub fn holds(label: &[String], run: &[String]) -> bool {
 /// Is `label` (stems in order) a variant of `run`: a window of the same length that differs
 /// from it in exactly one word, where neither word is an action word or a container noun,
 /// the label's word is not one of `source` (the sentence the run came from) and the run's is
-/// not in the label? "Remove Shirt L" is a variant of "Remove Shirt M"; "Remove Shirt M" is
-/// not one of "Add Shirt M".
+/// not in the label, and one of the words kept is neither? "Remove Shirt L" is a variant of
+/// "Remove Shirt M"; "Remove Shirt M" is not one of "Add Shirt M", nor "Added Order labels"
+/// of "Add task".
 pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
     if run.len() < 2 || run.len() > label.len() || holds(label, run) {
         return false;
@@ -339,10 +394,17 @@ pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
         let differ: Vec<usize> = (0..run.len())
             .filter(|&i| !intent::same_term(&w[i], &run[i]))
             .collect();
+        // The words kept must name a thing: "Added Order labels" shares only the verb with
+        // "Add task", and a new row is not a variant of the button that added it.
+        let names_kept = |i: usize| (0..run.len()).any(|j| j != i && !neutral(&run[j]));
         match differ.as_slice() {
             [i] => {
                 let (got, want) = (&w[*i], &run[*i]);
-                !neutral(got) && !neutral(want) && !source.matches(got) && !in_label(want)
+                !neutral(got)
+                    && !neutral(want)
+                    && !source.matches(got)
+                    && !in_label(want)
+                    && names_kept(*i)
             }
             _ => false,
         }
@@ -423,6 +485,33 @@ mod tests {
             ["hemd", "mutz"]
         );
         assert!(clauses("the cart gains a shirt").is_empty());
+        let kept = |s: &str| {
+            Claims::parse(s)
+                .kept
+                .iter()
+                .map(|o| o.iter().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept("the dialog closes and the order is kept"), ["ord"]);
+        assert_eq!(kept("the account is kept"), ["account"]);
+        assert_eq!(
+            kept("el diálogo se cierra y el pedido se mantiene"),
+            ["ped"]
+        );
+        assert_eq!(
+            kept("der Dialog schließt sich und die Bestellung bleibt"),
+            ["bestell"]
+        );
+        assert_eq!(
+            kept("le dialogue se ferme et la commande est conservée"),
+            ["command"]
+        );
+        assert!(kept("the order is deleted").is_empty());
+        assert!(is_removal("Order 1042 deleted"));
+        assert!(is_removal("Pedido eliminado"));
+        assert!(is_removal("Bestellung gelöscht"));
+        assert!(is_removal("Commande supprimée"));
+        assert!(!is_removal("Order 1042 kept"));
     }
 
     #[test]
@@ -441,6 +530,11 @@ mod tests {
             ("Room 101", "Room 102", true),
             ("View cart", "View wishlist", false),
             ("Camiseta M", "Camiseta L Quitar Camiseta L", true),
+            ("Add task", "Added Order labels", false),
+            ("Añadir tarea", "Añadido Comprar pan", false),
+            ("Aufgabe hinzufügen", "Einkauf hinzugefügt", false),
+            ("Ajouter tâche", "Ajouté Appeler Paul", false),
+            ("Remove task", "Removed Pack order", false),
         ];
         for (source, label, want) in cases {
             let run = stems(source);

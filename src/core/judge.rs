@@ -27,7 +27,7 @@
 //! - **Titles.** Words of the target's container title (`dialog[Delete account?]`) name no
 //!   neighbour: a dialog closing after its Cancel is clicked is not Delete's effect.
 //! - **Intent.** When no name explains the effect, the caller's sentence of intent may. It is
-//!   split into claims (`claims` module: object, container, count, polarity) and MATCH needs
+//!   split into claims (`claims` module: object, container, count, polarity, kept) and MATCH needs
 //!   all of them supported; a claim the diff contradicts is MISMATCH naming it, an open one
 //!   AMBIGUOUS. An intent only narrows: a MATCH by own state or name also needs every claim.
 //!
@@ -267,9 +267,12 @@ pub fn judge(
     let intent = sentence.as_deref().map(Intent::parse);
     let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
     let judged = without_background(&diff, &opts.background, target);
-    let still_busy = busy_where(before, after, |e| {
-        diff_opts.keeps(&e.region) && !opts.background.has_place(&e.frame, &e.region, e.role)
-    });
+    let still_busy = busy_where(
+        before,
+        after,
+        |e| diff_opts.keeps(&e.region) && !opts.background.has_place(&e.frame, &e.region, e.role),
+        |t| diff_opts.keeps(&t.region) && !opts.background.has_text(t),
+    );
     let mut finding = Judge {
         action,
         before,
@@ -1066,7 +1069,25 @@ impl<'a> Judge<'a> {
                 neighbours.push((m, 1, effect));
             }
         };
+        // A message line that now names the target replaced what it said before ("Added
+        // Shirt M" → "Added Hat S"): the old message is no one's evidence.
+        let replaced: FxHashSet<(&str, &str)> = effects
+            .iter()
+            .filter_map(|e| match *e {
+                Effect::TextAppeared(t)
+                    if candidates.carried_by(&Terms::of(&t.text)) == Some(0) =>
+                {
+                    Some((t.frame.as_str(), t.region.as_str()))
+                }
+                _ => None,
+            })
+            .collect();
         for &effect in effects {
+            if let Effect::TextDisappeared(t) = effect {
+                if replaced.contains(&(t.frame.as_str(), t.region.as_str())) {
+                    continue;
+                }
+            }
             let member = effect
                 .element()
                 .and_then(|e| candidates.identities.get(&Identity::of(e)).copied());
@@ -1137,6 +1158,44 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// A clause says a thing stays ("the order is kept"), but an effect removes it: a
+    /// message carrying it with a removal word appeared ("Order 1042 deleted"), or an
+    /// element carrying it went (not a popup closing, nor anything inside one).
+    fn kept_removed(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Option<Finding> {
+        let in_popup = |region: &str| {
+            region
+                .split('/')
+                .any(|s| s.starts_with("dialog") || s.starts_with("alertdialog"))
+        };
+        self.claims.kept.iter().find_map(|object| {
+            let carries = |label: &str| {
+                let label = Terms::of(label);
+                object.iter().all(|t| label.matches(t))
+            };
+            let removes = |e: &Effect| match *e {
+                Effect::TextAppeared(_) | Effect::Appeared(_) | Effect::Changed(_)
+                    if e.is_appearance() || matches!(e, Effect::Changed(_)) =>
+                {
+                    claims::is_removal(e.label()) && carries(e.label())
+                }
+                Effect::Disappeared(el) => {
+                    !is_popup(el.role) && !in_popup(&el.region) && carries(el.label())
+                }
+                _ => false,
+            };
+            effects.iter().find(|e| removes(e)).map(|e| {
+                mismatch(
+                    format!(
+                        "the intent says the {} stays, but the effect removes it: {}",
+                        object.iter().collect::<Vec<_>>().join(" "),
+                        e.line()
+                    ),
+                    target,
+                )
+            })
+        })
+    }
+
     /// Holds the intent's claims (`claims` module) against `effects`.
     fn check_claims(&self, effects: &[Effect<'a>], target: Option<&'a Element>) -> Check<'a> {
         let Some(intent) = self.intent.filter(|i| i.is_usable()) else {
@@ -1153,6 +1212,9 @@ impl<'a> Judge<'a> {
                     target,
                 ));
             }
+        }
+        if let Some(f) = self.kept_removed(effects, target) {
+            return Check::Contradicted(f);
         }
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
@@ -2367,6 +2429,105 @@ mod tests {
         ]);
     }
 
+    /// A task list: a form with a textbox and "Add task", three rows, a status line and a
+    /// counter.
+    fn todo() -> Snapshot {
+        let mut s = Snapshot::default();
+        let form = "main/form[New task]";
+        s.elements.push(Element {
+            value: Some("Order labels".into()),
+            ..el("n1", Role::Textbox, "New task", form)
+        });
+        s.elements.push(el("n2", Role::Button, "Add task", form));
+        for (i, t) in ["Write invoice", "Call supplier", "Pack order"]
+            .iter()
+            .enumerate()
+        {
+            s.elements
+                .push(item(&format!("r{i}"), t, "main/list[Tasks]"));
+            s.elements.push(el(
+                &format!("e{i}"),
+                Role::Button,
+                &format!("Edit {t}"),
+                "main/list[Tasks]",
+            ));
+            s.elements.push(el(
+                &format!("x{i}"),
+                Role::Button,
+                &format!("Remove {t}"),
+                "main/list[Tasks]",
+            ));
+        }
+        s.texts.push(text("3 open", "main"));
+        s
+    }
+
+    #[test]
+    fn a_new_row_is_no_variant_of_the_button() {
+        let s = todo();
+        let add = act(ActionKind::Click, Some(find(&s, "n2")));
+        let mut added = s.clone();
+        edit(&mut added, "n1", |e| e.value = Some(String::new()));
+        added
+            .elements
+            .push(item("r3", "Order labels", "main/list[Tasks]"));
+        added.elements.push(el(
+            "e3",
+            Role::Button,
+            "Edit Order labels",
+            "main/list[Tasks]",
+        ));
+        added.elements.push(el(
+            "x3",
+            Role::Button,
+            "Remove Order labels",
+            "main/list[Tasks]",
+        ));
+        added.texts = vec![text("Added Order labels", "main"), text("4 open", "main")];
+        let mut es = added.clone();
+        es.texts[0] = text("Añadido Order labels", "main");
+        #[rustfmt::skip]
+        run(vec![
+            case("add task, intent", add.clone(), s.clone(), added.clone()).intent("the task Order labels is added").want(M, Some("Add task"), "the intent"),
+            case("add task, es", add.clone(), s.clone(), es).intent("la tarea Order labels se añade").want(M, Some("Add task"), "the intent"),
+        ]);
+    }
+
+    #[test]
+    fn a_replaced_message_is_no_neighbours_evidence() {
+        let mut s = shop();
+        add_to_cart(&mut s, "Shirt M", 1);
+        s.texts.push(text("Added Shirt M", "main"));
+        s.texts.push(text("Total: 19.90 €", "cart"));
+        let hat = act(ActionKind::Click, Some(find(&s, "b3")));
+        let mut after = s.clone();
+        add_to_cart(&mut after, "Hat S", 2);
+        after.texts = vec![
+            text("10:00", "ticker"),
+            text("Added Hat S", "main"),
+            text("Total: 31.80 €", "cart"),
+        ];
+        let mut es = after.clone();
+        es.texts[1] = text("Añadido Hat S", "main");
+        let mut s_es = s.clone();
+        s_es.texts[1] = text("Añadido Shirt M", "main");
+        // The message names the neighbour and nothing names the target: still the neighbour's.
+        let mut wrong = s.clone();
+        add_to_cart(&mut wrong, "Trousers L", 2);
+        wrong.texts = vec![
+            text("10:00", "ticker"),
+            text("Added Trousers L", "main"),
+            text("Total: 19.90 €", "cart"),
+        ];
+        #[rustfmt::skip]
+        run(vec![
+            case("second add", hat.clone(), s.clone(), after.clone()).want(M, Some("Add Hat S"), "Hat S"),
+            case("second add, intent", hat.clone(), s.clone(), after).intent("Hat S is added to the cart").want(M, Some("Add Hat S"), "the intent holds"),
+            case("second add, es", hat.clone(), s_es, es).want(M, Some("Add Hat S"), "Hat S"),
+            case("second add lands on a neighbour", hat, s.clone(), wrong).want(X, Some("Add Trousers L"), "Trousers L"),
+        ]);
+    }
+
     #[test]
     fn container_claims() {
         let s = cart();
@@ -2461,14 +2622,62 @@ mod tests {
         for r in ["g0", "g1", "g2"] {
             edit(&mut closed, r, |e| e.visible = false);
         }
+        let kept = "the dialog closes and the account is kept";
+        let mut before = before;
+        before
+            .elements
+            .push(item("ac", "Account ada@example.com", "main/list[Accounts]"));
+        let closed = {
+            let mut c = closed;
+            c.elements
+                .push(item("ac", "Account ada@example.com", "main/list[Accounts]"));
+            c
+        };
         let gone = without(&before, &["g0", "g1", "g2"]);
         let cancel = act(ActionKind::Click, Some(find(&before, "g2")));
-        let kept = "the dialog closes and the account is kept";
+        let mut deleted = without(&before, &["g0", "g1", "g2", "d1"]);
+        deleted.texts.push(text("Account deleted", "main"));
+        let row_gone = without(&before, &["g0", "g1", "g2", "ac"]);
+        let mut still = without(&before, &["g0", "g1", "g2"]);
+        still.texts.push(text("Account kept", "main"));
+        let lang = |title: &str, confirm: &str, cancel: &str, done: &str| {
+            let b = dialog(title, confirm, cancel);
+            let mut d = without(&b, &["g0", "g1", "g2", "d1"]);
+            d.texts.push(text(done, "main"));
+            let c = without(&b, &["g0", "g1", "g2"]);
+            (act(ActionKind::Click, Some(find(&b, "g2"))), b, d, c)
+        };
+        let (cancel_es, es, es_deleted, es_closed) = lang(
+            "¿Eliminar pedido?",
+            "Eliminar",
+            "Cancelar",
+            "Pedido 1042 eliminado",
+        );
+        let (cancel_de, de, de_deleted, _) = lang(
+            "Bestellung löschen?",
+            "Löschen",
+            "Abbrechen",
+            "Bestellung 1042 gelöscht",
+        );
+        let (cancel_fr, fr, fr_deleted, _) = lang(
+            "Supprimer la commande ?",
+            "Supprimer",
+            "Annuler",
+            "Commande 1042 supprimée",
+        );
         #[rustfmt::skip]
         run(vec![
             case("cancel hides the dialog", cancel.clone(), before.clone(), closed.clone()).intent(kept).want(M, Some("Cancel"), "dialog[Delete account?]"),
             case("cancel removes the dialog", cancel.clone(), before.clone(), gone).intent(kept).want(M, Some("Cancel"), ""),
-            case("cancel without intent", cancel, before.clone(), closed).want(A, None, "declare an intent"),
+            case("cancel without intent", cancel.clone(), before.clone(), closed.clone()).want(A, None, "declare an intent"),
+            case("cancel that deletes", cancel.clone(), before.clone(), deleted.clone()).intent(kept).want(X, Some("Cancel"), "the intent says the account stays"),
+            case("cancel that deletes, one clause", cancel.clone(), before.clone(), deleted).intent("the account is kept").want(X, Some("Cancel"), "Account deleted"),
+            case("cancel that removes the account's row", cancel.clone(), before.clone(), row_gone).intent(kept).want(X, Some("Cancel"), "listitem[Account ada@example.com]"),
+            case("cancel with a kept message", cancel.clone(), before.clone(), still).intent(kept).want(M, Some("Cancel"), ""),
+            case("es: el pedido se mantiene", cancel_es.clone(), es.clone(), es_deleted).intent("el diálogo se cierra y el pedido se mantiene").want(X, Some("Cancelar"), "Pedido 1042 eliminado"),
+            case("es: honest", cancel_es, es.clone(), es_closed).intent("el diálogo se cierra y el pedido se mantiene").want(M, Some("Cancelar"), ""),
+            case("de: die Bestellung bleibt", cancel_de, de, de_deleted).intent("der Dialog schließt sich und die Bestellung bleibt").want(X, Some("Abbrechen"), "Bestellung 1042 gelöscht"),
+            case("fr: la commande est conservée", cancel_fr, fr, fr_deleted).intent("la commande est conservée").want(X, Some("Annuler"), "Commande 1042 supprimée"),
         ]);
     }
 
@@ -2649,7 +2858,40 @@ mod tests {
             case("busy, the diff proves a neighbour", click.clone(), s.clone(), recycled).want(X, Some("Add Trousers L"), "Trousers L"),
             case("a spinner in another region", click.clone(), s.clone(), ticker_spins.clone()).want(A, None, "progressbar[Refreshing] in ticker"),
             case("a spinner in an ignored region", click.clone(), s.clone(), ticker_spins.clone()).ignoring("ticker").want(M, Some("Add Shirt M"), ""),
-            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click, s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
+            Case { opts: JudgeOptions { background: polling, ..JudgeOptions::default() }, ..case("a spinner that polls by itself", click.clone(), s.clone(), ticker_spins) }.want(M, Some("Add Shirt M"), ""),
+        ]);
+        // A toast that says it is saving, then that it saved.
+        let mut d = s.clone();
+        d.elements
+            .push(el("sd", Role::Button, "Save draft", "main"));
+        d.texts.push(text("Drafts saved: 0", "main"));
+        d.texts.push(text("Loading…", "contentinfo"));
+        let save = act(ActionKind::Click, Some(find(&d, "sd")));
+        let toast = |msg: &str, n: u32| {
+            let mut a = d.clone();
+            a.texts.retain(|t| !t.text.starts_with("Drafts saved"));
+            a.texts.push(text(&format!("Drafts saved: {n}"), "main"));
+            a.texts.push(text(msg, "region[Notifications]"));
+            a
+        };
+        let mut ticking = Background::default();
+        ticking.observe(&d, &{
+            let mut a = d.clone();
+            a.texts.retain(|t| t.region != "contentinfo");
+            a.texts.push(text("Updated 10:01", "contentinfo"));
+            a
+        });
+        let mut footer_loads = toast("Draft saved", 1);
+        footer_loads.texts.retain(|t| t.region != "contentinfo");
+        footer_loads.texts.push(text("Cargando…", "contentinfo"));
+        #[rustfmt::skip]
+        run(vec![
+            case("saving toast", save.clone(), d.clone(), toast("Saving draft…", 0)).intent("the draft is saved").want(A, None, "text 'Saving draft…' in region[Notifications] says it is working"),
+            case("guardando", save.clone(), d.clone(), toast("Guardando borrador", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("wird gespeichert", save.clone(), d.clone(), toast("Entwurf wird gespeichert", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("enregistrement", save.clone(), d.clone(), toast("Enregistrement…", 0)).intent("the draft is saved").want(A, None, "says it is working"),
+            case("saved toast, the footer still loading as before", save.clone(), d.clone(), toast("Draft saved", 1)).intent("the draft is saved").want(M, Some("Save draft"), ""),
+            Case { opts: JudgeOptions { background: ticking, ..JudgeOptions::default() }, ..case("a footer loader in a background slot", save, d.clone(), footer_loads) }.intent("the draft is saved").want(M, Some("Save draft"), ""),
         ]);
     }
 
