@@ -1216,6 +1216,24 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.kept_removed(effects, target) {
             return Check::Contradicted(f);
         }
+        // The target's form names what it acts on: its title and its fields' names ("Card
+        // number" in form[Payment] for "the card is paid").
+        let own = target
+            .and_then(|t| form_region(&t.region))
+            .map(|form| {
+                let mut words = form.clone();
+                for e in self
+                    .before
+                    .elements
+                    .iter()
+                    .filter(|e| e.region.starts_with(&form) && e.role != Role::Button)
+                {
+                    words.push(' ');
+                    words.push_str(e.label());
+                }
+                Terms::of(&words)
+            })
+            .unwrap_or_default();
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
         // Whether the page shows each phrase, computed once and only when needed.
@@ -1240,7 +1258,8 @@ impl<'a> Judge<'a> {
             // The whole object, or an explained effect that names part of it.
             let object = &claims.object;
             let carries = !object.is_empty() && object.iter().all(|t| label.matches(t));
-            let names_part = object.is_empty() || object.iter().any(|t| label.matches(t));
+            let names_part =
+                object.is_empty() || object.iter().any(|t| label.matches(t) || own.matches(t));
             if carries || (score > 0.0 && names_part) {
                 support.push((score, e));
             }
@@ -2525,6 +2544,28 @@ mod tests {
             case("second add, intent", hat.clone(), s.clone(), after).intent("Hat S is added to the cart").want(M, Some("Add Hat S"), "the intent holds"),
             case("second add, es", hat.clone(), s_es, es).want(M, Some("Add Hat S"), "Hat S"),
             case("second add lands on a neighbour", hat, s.clone(), wrong).want(X, Some("Add Trousers L"), "Trousers L"),
+        ]);
+    }
+
+    #[test]
+    fn the_form_names_what_its_button_acts_on() {
+        let form = "frame[1]/form[Payment]";
+        let s = Snapshot {
+            elements: vec![
+                el("cc", Role::Textbox, "Card number", form),
+                el("pay", Role::Button, "Pay", form),
+            ],
+            ..Default::default()
+        };
+        let pay = act(ActionKind::Click, Some(find(&s, "pay")));
+        let mut paid = s.clone();
+        paid.texts.push(text("Paid", "frame[1]"));
+        let mut declined = s.clone();
+        declined.texts.push(text("Payment declined", "frame[1]"));
+        #[rustfmt::skip]
+        run(vec![
+            case("the card is paid", pay.clone(), s.clone(), paid).intent("the card is paid").want(M, Some("Pay"), "the intent explains"),
+            case("declined", pay, s.clone(), declined).intent("the card is paid").want(X, Some("Pay"), "failure"),
         ]);
     }
 
