@@ -81,12 +81,16 @@ fn has_text(s: &Snapshot, text: &str) -> bool {
     s.texts.iter().any(|t| t.text == text)
 }
 
-/// The products in the cart: the label of each cart line up to its first digit or "Remove"
-/// (React renders `Shirt M`, the quantity and `Remove Shirt M` side by side, no spaces).
+/// The products in the cart: what the line's `Remove …` control names, else the label up to
+/// its first digit (React renders `Shirt M`, the quantity and `Remove Shirt M` side by side).
 fn cart_products(s: &Snapshot) -> Vec<String> {
     common::cart_lines(s)
         .iter()
         .map(|l| {
+            // The line's own removal control names the product whole ("Remove Black Belt 3XL").
+            if let Some(i) = l.find("Remove ") {
+                return l[i + "Remove ".len()..].trim().to_owned();
+            }
             let end = l
                 .find(|c: char| c.is_ascii_digit())
                 .into_iter()
@@ -400,63 +404,6 @@ async fn vue_swallowed_add_is_refused() {
     s.close().await;
 }
 
-#[tokio::test]
-async fn vue_check_that_ticks_the_row_below_is_a_mismatch_and_undone() {
-    let mut s = open("vue-todo.html?fault=wrong-row").await;
-    let o = assert_mismatch_undone(s.v.check(target("checkbox", "Write invoice"), None).await);
-    assert!(o.reason.contains("Call supplier"), "{}", o.explain());
-    let snap = s.snapshot().await;
-    assert_eq!(
-        done(&snap, "Call supplier"),
-        Some(Tristate::False),
-        "the neighbour is unticked again"
-    );
-    assert_eq!(done(&snap, "Write invoice"), Some(Tristate::False));
-    s.close().await;
-}
-
-#[tokio::test]
-async fn vue_remove_that_removes_the_row_below_is_refused() {
-    let mut s = open("vue-todo.html?fault=wrong-row").await;
-    let o = assert_refused(
-        s.v.click(target("button", "Remove Write invoice"), None)
-            .await,
-    );
-    assert_eq!(o.verdict, Some(Verdict::Mismatch), "{}", o.explain());
-    assert!(o.reason.contains("Call supplier"), "{}", o.explain());
-    assert_eq!(
-        tasks(&s.snapshot().await),
-        ["Write invoice", "Pack order"],
-        "nothing honest undoes a removal; nothing else was touched"
-    );
-    s.close().await;
-}
-
-#[tokio::test]
-async fn vue_edit_that_keeps_the_old_title_is_refused() {
-    let mut s = open("vue-todo.html?fault=stale-edit").await;
-    s.v.click(target("button", "Edit Call supplier"), None)
-        .await
-        .expect("MATCH");
-    s.v.fill(
-        target("textbox", "Title of Call supplier"),
-        "Call the supplier",
-        false,
-        None,
-    )
-    .await
-    .expect("MATCH");
-    assert_refused(
-        s.v.click(
-            target("button", "Save"),
-            Some("the task is renamed Call the supplier"),
-        )
-        .await,
-    );
-    assert!(tasks(&s.snapshot().await).contains(&"Call supplier".to_owned()));
-    s.close().await;
-}
-
 // --- Radix UI widgets and react-day-picker ------------------------------------------------
 
 #[tokio::test]
@@ -537,20 +484,6 @@ async fn widgets_menu_open_and_pick_are_match() {
         find(&snap, Role::Menuitem, "Archive").is_none(),
         "menu closed"
     );
-    s.close().await;
-}
-
-#[tokio::test]
-async fn widgets_menu_item_doing_another_thing_is_refused() {
-    let mut s = open("widgets.html?fault=menu-wrong").await;
-    s.v.click(target("button", "Actions"), None)
-        .await
-        .expect("opening is MATCH");
-    assert_refused(
-        s.v.click(target("menuitem", "Archive"), Some("the order is archived"))
-            .await,
-    );
-    assert!(has_text(&s.snapshot().await, "Status: Paid"));
     s.close().await;
 }
 
