@@ -823,6 +823,7 @@ async fn a_busy_page_is_judged_on_its_outcome_not_on_its_spinner() {
         ("", "Booked"),
         ("?fail=1", "Booking failed"),
         ("?plain=1", "Booked"),
+        ("?nobar=1", "Booked"),
     ] {
         s.v.open(&s.url(&format!("actionability/busy.html{query}")))
             .await
@@ -850,6 +851,13 @@ async fn a_busy_page_is_judged_on_its_outcome_not_on_its_spinner() {
             o.duration_ms >= 900,
             "{query}: waited for the outcome ({} ms)",
             o.duration_ms
+        );
+        let want_match = outcome == "Booked";
+        assert_eq!(
+            o.verdict == Some(Verdict::Match),
+            want_match,
+            "{query}: judged on the outcome: {}",
+            o.explain()
         );
         println!("busy.html{query}: {:?} in {} ms", o.verdict, o.duration_ms);
     }
