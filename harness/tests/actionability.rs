@@ -1,5 +1,6 @@
 //! Actionability where the target must first come into view: 3,000 px down a long page,
-//! below the fold of a scrolled inner container, below the fold of a scrolled iframe; at
+//! below the fold of a scrolled inner container, below the fold of a scrolled iframe (of the
+//! same origin and of another); at
 //! device scale factors 1 and 2 and under a CSS zoom. Every click must be MATCH and land on
 //! the target: the pages record which button each click reached (`window.clicks`).
 
@@ -42,11 +43,12 @@ async fn emulate(v: &Verifier, scale: f64) {
     assert_eq!(dpr, Some(scale), "the emulated scale factor holds");
 }
 
-/// The pages, the button to click on each, and a main-world check that it starts out of view.
+/// The pages and the button to click on each.
 const CASES: &[(&str, &str)] = &[
     ("actionability/long.html", "Book Far"),
     ("actionability/inner.html", "Book Seat 37"),
     ("actionability/frame.html", "Book Far"),
+    ("actionability/frame.html?x=1", "Book Far"),
     ("actionability/long.html?zoom=1.5", "Book Far"),
     ("actionability/inner.html?zoom=1.5", "Book Seat 37"),
 ];
@@ -76,9 +78,15 @@ async fn targets_out_of_view_are_scrolled_clicked_and_judged() {
                 o.explain()
             );
             assert!(o.ok && o.attempts == 1 && o.undone == 0, "{}", o.explain());
+            // A cross-origin frame cannot tell the top page; its status line says it.
+            let want: Vec<String> = if page.contains("x=1") {
+                Vec::new()
+            } else {
+                vec![name.to_string()]
+            };
             assert_eq!(
                 clicks(&s.v).await,
-                [name.to_string()],
+                want,
                 "{page} at DSF {scale}: the click landed on the target, once"
             );
             let after = texts(&s.snapshot().await);
