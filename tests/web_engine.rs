@@ -8,7 +8,7 @@ use prufe::core::error::ErrorCode;
 use prufe::core::fingerprint::of_snapshot;
 use prufe::core::model::{limits, Role, Snapshot, TextKind, Tristate, REDACTED};
 use prufe::dom::{self, Options};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_support::*;
 
@@ -22,6 +22,7 @@ const FRAMES: &str = include_str!("../fixtures/engine/frames.html");
 const SENSITIVE: &str = include_str!("../fixtures/engine/sensitive.html");
 const VIRTUAL: &str = include_str!("../fixtures/engine/virtual-list.html");
 const TEXTS: &str = include_str!("../fixtures/engine/texts.html");
+const MODAL: &str = include_str!("../fixtures/engine/modal.html");
 
 /// Every `[data-expect="role|name"]` element of a fixture is reported with that role and
 /// name; `data-expect="-"` elements are not reported at all.
@@ -159,8 +160,9 @@ fn states_values_and_visibility() {
         );
     }
     assert!(find(&s, Role::Button, "Plain").visible);
-    assert!(try_find(&s, Role::Button, "Aria hidden").is_none());
-    assert!(try_find(&s, Role::Button, "Inert").is_none());
+    // SPEC DIFFERENCE: rendered content of aria-hidden and inert subtrees stays observed.
+    assert!(find(&s, Role::Button, "Aria hidden").visible);
+    assert!(find(&s, Role::Button, "Inert").visible);
     assert!(find(&s, Role::Button, "Aria hidden false").visible);
     assert_eq!(
         find(&s, Role::Textbox, "Name field").value.as_deref(),
@@ -378,7 +380,10 @@ fn secrets_are_redacted_everywhere() {
         .texts
         .iter()
         .any(|t| t.text == "Echo of an unobservable field: [redacted]"));
-    assert!(try_find(&s, Role::Textbox, "Unobservable").is_none());
+    // Observed inside its aria-hidden subtree, and redacted like any other password.
+    let hidden_field = find(&s, Role::Textbox, "Unobservable");
+    assert!(hidden_field.sensitive);
+    assert_eq!(hidden_field.value.as_deref(), Some(REDACTED));
     // A walk cut short still scrubs echoes of the fields it did not reach.
     let cut = snap(Options {
         max_elements: Some(1.0),
@@ -1175,4 +1180,101 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         patched >= 500,
         "only {patched} of 1,500 changes were patched"
     );
+}
+
+/// What identifies an element across snapshots: its ref and semantic identity.
+fn identities(s: &Snapshot) -> Vec<(String, Role, String, String, bool)> {
+    s.elements
+        .iter()
+        .map(|e| {
+            (
+                e.reference.clone(),
+                e.role,
+                e.name.clone(),
+                e.region.clone(),
+                e.visible,
+            )
+        })
+        .collect()
+}
+
+fn in_dialog(e: &(String, Role, String, String, bool)) -> bool {
+    e.1 == Role::Dialog || e.3.starts_with("dialog[")
+}
+
+/// A cached snapshot and fingerprint, checked against a full walk.
+fn modal_snapshot(what: &str) -> Snapshot {
+    let fp = dom::fingerprint(&Options::default()).unwrap();
+    let cached = snap(Options::default());
+    let reference = snap(Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    });
+    assert_eq!(fp, of_snapshot(&reference), "{what}: fingerprint");
+    assert_eq!(cached.elements, reference.elements, "{what}: elements");
+    assert_eq!(cached.texts, reference.texts, "{what}: texts");
+    reference
+}
+
+/// A modal hides every sibling of its portal (aria-hidden, then inert) while open: the page
+/// behind stays observed with the same refs, and only the dialog comes and goes.
+#[wasm_bindgen_test]
+fn a_modal_changes_only_itself() {
+    load(MODAL);
+    let call = |f: &str, arg: &str| {
+        let window = web_sys::window().unwrap();
+        let func: js_sys::Function = js_sys::Reflect::get(&window, &f.into())
+            .unwrap()
+            .unchecked_into();
+        func.call1(&JsValue::NULL, &arg.into()).unwrap();
+    };
+    let before = modal_snapshot("before");
+    let page = identities(&before);
+    assert!(page.iter().all(|e| !in_dialog(e)));
+    for (role, name) in [
+        (Role::Button, "Delete order"),
+        (Role::Button, "Actions"),
+        (Role::Button, "Edit"),
+        (Role::Region, "Order 1042"),
+        (Role::Link, "Account"),
+    ] {
+        assert!(find(&before, role, name).visible, "{name}");
+    }
+    let runs: Vec<&str> = before
+        .texts
+        .iter()
+        .filter(|t| t.kind == TextKind::Plain)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert!(runs.contains(&"Shipped to Ada"), "{runs:?}");
+    assert!(runs.contains(&"Total: 19.99"), "{runs:?}");
+    for glyph in ["•", "★", "✎"] {
+        assert!(
+            !runs.iter().any(|r| r.contains(glyph)),
+            "{glyph} in {runs:?}"
+        );
+    }
+    for how in ["aria-hidden", "inert"] {
+        call("openModal", how);
+        let during = modal_snapshot(how);
+        let now = identities(&during);
+        let (dialog, rest): (Vec<_>, Vec<_>) = now.into_iter().partition(in_dialog);
+        assert_eq!(rest, page, "{how}: the page behind the modal");
+        let names: Vec<&str> = dialog.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(names, ["Confirm delete", "Cancel", "Delete"], "{how}");
+        assert_eq!(find(&during, Role::Button, "Actions").expanded, Some(true));
+        assert!(during.texts.iter().any(|t| t.text == "Delete order 1042?"));
+        let page_texts = |s: &Snapshot| -> Vec<String> {
+            s.texts
+                .iter()
+                .filter(|t| !t.region.starts_with("dialog["))
+                .map(|t| format!("{}|{}", t.text, t.region))
+                .collect()
+        };
+        assert_eq!(page_texts(&during), page_texts(&before), "{how}: texts");
+        call("closeModal", "");
+        let after = modal_snapshot(&format!("{how} closed"));
+        assert_eq!(identities(&after), page, "{how}: after closing");
+        assert_eq!(after.texts, before.texts, "{how}: texts after closing");
+    }
 }

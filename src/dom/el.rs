@@ -166,7 +166,8 @@ impl<'a> El<'a> {
         self.present & bits != 0
     }
 
-    /// `aria-hidden="true"` or `inert`: the subtree is not observable.
+    /// `aria-hidden="true"` or `inert`: hidden from assistive technology. The subtree is still
+    /// walked (see `walk`); names leave it out (accname) and a decorative leaf starts no run.
     pub fn prunes(&self) -> bool {
         self.has_bits(present::INERT)
             || (self.has_bits(present::ARIA_HIDDEN)

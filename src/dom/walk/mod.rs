@@ -21,8 +21,25 @@
 //!   those attributes (a `div` with a class) costs nothing beyond its shadow root and first
 //!   child. Per tree scope, one probe tells whether it has any `<label>`, `[disabled]` or
 //!   inline `visibility` at all, so the matching per-element calls are skipped when not.
-//! - `aria-hidden="true"` and `inert` subtrees are pruned once (their sensitive fields are
-//!   still read for secrets). Elements hidden by CSS stay in the walk and are reported with
+//! - `aria-hidden="true"` and `inert` subtrees are walked like any other. SPEC DIFFERENCE to
+//!   an accessibility tree, which drops them: modal libraries (Radix through the
+//!   `aria-hidden` package, MUI, React Aria; Headless UI with `inert`) hide every sibling of
+//!   their portal while a dialog, menu or listbox is open, yet a person still sees that page
+//!   behind it. Pruning made the whole page disappear from the snapshot when a modal opened
+//!   and appear when it closed, so the diff of a menu pick held every element of the page as
+//!   appeared, and an intent could be "explained" by an unrelated region that appeared.
+//!   Walked, opening or closing a modal changes only the modal in the diff. The content is
+//!   reported exactly as without the attribute (rendered: `visible: true`; no box or
+//!   `visibility: hidden`: `visible: false`, as below). The trade-off is decorative content
+//!   a page hides from assistive technology on purpose; it stays out of what is read where
+//!   it is noise: names still follow accname (an `aria-hidden` descendant adds nothing to a
+//!   name, see `dom::name`), and a *leaf* `aria-hidden` element whose text has no
+//!   letter or digit (an icon glyph, a "•" or "|" separator) starts no plain run (see
+//!   `text`). Duplicated visual text next to a screen-reader label inside a control is in
+//!   no run anyway (the control covers it); outside one it is a run, as a person reads it.
+//!   Secrets in such subtrees are found and redacted like everywhere else, since the walk
+//!   now passes their fields.
+//! - Elements hidden by CSS stay in the walk and are reported with
 //!   `visible: false` (SPEC DIFFERENCE to an accessibility tree, which drops them: resolve must
 //!   see a hidden duplicate to exclude it, and a menu that opens shows as states changing).
 //!   That includes `display: none` subtrees: pruning them would need a style query for every
@@ -37,7 +54,7 @@
 //!   frame's own document (`frame[0]/form[Payment]`); landmarks around the `<iframe>` element
 //!   in the parent document are not repeated, the position already says where the frame is.
 //! - Secrets: every sensitive field the walk passes registers its value; so do the fields of
-//!   pruned subtrees and, when the walk is cut short (`hasMore`), of every scope it entered.
+//!   every scope it entered when the walk is cut short (`hasMore`).
 //!   Every string is scrubbed once the walk has seen them all.
 //!
 //! Where things are: this file walks and builds records; `text` finds plain text runs and
@@ -526,11 +543,6 @@ impl<'a> Walk<'a> {
         }
         let el = El::new(self.s, &node);
         if el.tag.is_skipped() {
-            return None;
-        }
-        if el.prunes() {
-            // Not observable, but a secret typed in there may be echoed elsewhere.
-            self.collect_secrets(node.unchecked_ref());
             return None;
         }
         if !el.tag.is_semantic() && !el.has_bits(role::RELEVANT_BITS) {

@@ -400,7 +400,7 @@ impl Walk<'_> {
                 return Ok(Some((e.ctx.clone(), adjust(e.child_rc, plain), true)));
             }
             let x = El::new(self.s, &el);
-            if x.tag.is_skipped() || x.prunes() || x.tag.is_leaf() {
+            if x.tag.is_skipped() || x.tag.is_leaf() {
                 return Ok(None);
             }
             if x.tag.is_semantic()

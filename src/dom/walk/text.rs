@@ -20,7 +20,10 @@
 //! **Already observed** (no run): content inside an observed element whose name or text comes
 //! from its content (buttons, links, headings, cells, rows, list items...), inside a
 //! paragraph, a live region or a `data-ap-watch` element, inside a `<label>`, a clickable, or
-//! a sensitive subtree (`data-ap-sensitive` or caller-declared: never read). Runs are
+//! a sensitive subtree (`data-ap-sensitive` or caller-declared: never read). A leaf
+//! `aria-hidden="true"` element whose text has no letter or digit (an icon glyph, a "•"
+//! separator) is decoration and starts no run; any other content of an `aria-hidden` or
+//! `inert` subtree is read as without the attribute (see `walk`). Runs are
 //! capped at `limits::MAX_TEXT_CHARS` characters each and `limits::MAX_PLAIN_TEXTS` per
 //! observation (`hasMore` when reached).
 //!
@@ -92,6 +95,17 @@ pub(super) fn is_control(role: Role) -> bool {
     )
 }
 
+/// A leaf `aria-hidden="true"` element whose text has no letter or digit (an icon glyph, a
+/// "•" or "|" separator): decoration the page hides from assistive technology, no run of
+/// its own (see `walk`'s module docs). A leaf: its text depends on itself alone, so the
+/// capture and every replay agree.
+fn is_decorative(el: &El, raw: &str) -> bool {
+    el.has_bits(present::ARIA_HIDDEN)
+        && !el.has_children()
+        && !raw.chars().any(char::is_alphanumeric)
+        && el.prunes()
+}
+
 impl Walk<'_> {
     /// Is `el` taken into its parent's run (see the module docs)? `ctx` is the parent's.
     pub(super) fn is_joined(&self, el: &El, ctx: &Ctx) -> bool {
@@ -132,7 +146,7 @@ impl Walk<'_> {
         }
         let mut raw = String::new();
         let slow = self.gather(el.node.unchecked_ref(), ctx, &mut raw);
-        let text = if raw.trim().is_empty() {
+        let text = if raw.trim().is_empty() || is_decorative(el, &raw) {
             String::new()
         } else {
             cap(&normalize_whitespace(&raw), limits::MAX_TEXT_CHARS).into_owned()
@@ -164,6 +178,9 @@ impl Walk<'_> {
     pub(super) fn run_text(&mut self, el: &El, ctx: &Ctx) -> String {
         let mut raw = String::new();
         self.gather(el.node.unchecked_ref(), ctx, &mut raw);
+        if is_decorative(el, &raw) {
+            return String::new();
+        }
         cap(&normalize_whitespace(&raw), limits::MAX_TEXT_CHARS).into_owned()
     }
 
