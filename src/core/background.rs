@@ -123,38 +123,31 @@ impl Background {
 
     /// Was a text of this shape, in this place, already changing?
     ///
-    /// A place seen showing two or more shapes (a ticker of headlines, a carousel) is
-    /// background whatever it shows next; a place seen with one shape (a clock) only for
-    /// texts of that shape.
+    /// Only the shapes seen count (a clock's one shape, a carousel's slides): a place that
+    /// showed other texts by itself is no cover for a new one, so "Saved" beside a carousel,
+    /// or a "Connection error" where headlines were turning, is judged as an effect. A text
+    /// the page would have shown by itself but did not while settling is judged too, which
+    /// errs towards AMBIGUOUS, never towards MATCH.
     pub fn has_text(&self, t: &Text) -> bool {
         let sh = shape(&t.text);
-        let mut shapes = self
-            .texts
-            .iter()
-            .filter(|s| s.frame == t.frame && s.region == t.region && s.kind == t.kind)
-            .map(|s| s.shape.as_str());
-        match (shapes.next(), shapes.next()) {
-            (None, _) => false,
-            (Some(one), None) => one.is_empty() || one == sh,
-            (Some(_), Some(_)) => true,
-        }
+        self.texts.iter().any(|s| {
+            s.frame == t.frame
+                && s.region == t.region
+                && s.kind == t.kind
+                && (s.shape.is_empty() || s.shape == sh)
+        })
     }
 
     /// Was an element of this role, with a label of this shape, in this place, already
-    /// changing?
-    /// As for texts, a place seen with two or more shapes is background whatever it shows.
+    /// changing? Shapes count as for texts.
     pub fn has_element(&self, e: &Element) -> bool {
         let sh = shape(e.label());
-        let mut shapes = self
-            .elements
-            .iter()
-            .filter(|s| s.frame == e.frame && s.region == e.region && s.role == e.role)
-            .map(|s| s.shape.as_str());
-        match (shapes.next(), shapes.next()) {
-            (None, _) => false,
-            (Some(one), None) => one.is_empty() || one == sh,
-            (Some(_), Some(_)) => true,
-        }
+        self.elements.iter().any(|s| {
+            s.frame == e.frame
+                && s.region == e.region
+                && s.role == e.role
+                && (s.shape.is_empty() || s.shape == sh)
+        })
     }
 
     /// Is anything in this place (any shape) already changing? For the busy check, which
@@ -202,10 +195,14 @@ mod tests {
         assert!(!b.has_text(&at("10:07", "banner", TextKind::Status)));
         // An honest effect beside the clock, in the same place, is not background.
         assert!(!b.has_text(&at("Saved", "banner", TextKind::Plain)));
-        // A ticker of headlines: whatever it shows next is background.
+        // A ticker of headlines, a carousel: what it was seen showing is background, a new
+        // text in the same place is not.
         let mut t = Background::default();
         t.observe(&clock("Rain in Oslo"), &clock("Markets up"));
-        assert!(t.has_text(&at("Connection error", "banner", TextKind::Plain)));
+        assert!(t.has_text(&at("Rain in Oslo", "banner", TextKind::Plain)));
+        assert!(t.has_text(&at("Markets up", "banner", TextKind::Plain)));
+        assert!(!t.has_text(&at("Connection error", "banner", TextKind::Plain)));
+        assert!(!t.has_text(&at("Saved", "banner", TextKind::Plain)));
     }
 
     #[test]

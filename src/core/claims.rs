@@ -23,8 +23,9 @@
 //! account is kept") is never mistaken for a name.
 
 use super::intent::{self, is_stop_word, stem, Intent, Terms};
+pub use super::intent::{is_action, ACTION_WORDS, KEEP_WORDS};
 use super::text;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Nouns that name a collection, by concept, folded. A concept is matched by stem, so
@@ -76,30 +77,6 @@ pub const CONTAINERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Words that name an action, not a thing: never the distinguishing word of a variant, and
-/// not part of the object. Folded; compared by stem.
-#[rustfmt::skip]
-pub const ACTION_WORDS: &[&str] = &[
-    // English
-    "add", "added", "gain", "gains", "remove", "removed", "delete", "deleted", "erase", "buy",
-    "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
-    "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
-    "select", "choose", "pick", "move", "moved", "keep", "kept",
-    // Spanish
-    "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
-    "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
-    "confirmar", "pagar", "mover",
-    // French
-    "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
-    "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
-    "deplacer",
-    // German
-    "hinzufugen", "entfernen", "loschen", "kaufen", "speichern", "abbrechen", "senden",
-    "schliessen", "offnen", "bestatigen", "zahlen", "bezahlen", "verschieben",
-    // Verbs of holding, which name no thing either.
-    "contain", "contains", "holds", "contiene", "contienen", "contient", "enthalt", "enthalten",
-];
-
 /// Count words of the four languages, folded, with their number. Articles count as one:
 /// "the cart gains a shirt" claims one shirt.
 #[rustfmt::skip]
@@ -144,18 +121,6 @@ pub const FAILURE_WORDS: &[&str] = &[
     "abgelehnt", "fehlgeschlagen", "fehler", "verweigert",
 ];
 
-/// Predicates that say a thing stays, folded: a clause holding one ("the order is kept")
-/// claims its object is still there.
-#[rustfmt::skip]
-pub const KEEP_WORDS: &[&str] = &[
-    "kept", "keep", "keeps", "remains", "remain", "stays", "stay", "retained", "preserved",
-    "intact", "unchanged",
-    "mantiene", "mantienen", "mantenido", "mantenida", "conserva", "conservan", "conservado",
-    "conservada", "permanece", "permanecen", "sigue", "siguen",
-    "bleibt", "bleiben", "erhalten", "behalten", "unverandert",
-    "reste", "restent", "conserve", "conservee", "conserves", "garde", "gardee", "intacte",
-];
-
 /// Words that say a thing went, folded: a message carrying one and a kept object
 /// ("Order 1042 deleted") contradicts the clause that keeps it.
 #[rustfmt::skip]
@@ -198,11 +163,6 @@ pub fn stems(s: &str) -> Vec<String> {
         .collect()
 }
 
-fn action_stems() -> &'static HashSet<String> {
-    static SET: OnceLock<HashSet<String>> = OnceLock::new();
-    SET.get_or_init(|| ACTION_WORDS.iter().map(|w| stem(w).into_owned()).collect())
-}
-
 fn container_stems() -> &'static HashMap<String, &'static str> {
     static MAP: OnceLock<HashMap<String, &'static str>> = OnceLock::new();
     MAP.get_or_init(|| {
@@ -211,11 +171,6 @@ fn container_stems() -> &'static HashMap<String, &'static str> {
             .flat_map(|(concept, words)| words.iter().map(|w| (stem(w).into_owned(), *concept)))
             .collect()
     })
-}
-
-/// Is this stem an action word?
-pub fn is_action(st: &str) -> bool {
-    action_stems().contains(st)
 }
 
 /// The container concept a folded token (or stem) names, if any.

@@ -41,23 +41,23 @@ pub const LABEL_COVERAGE: f32 = 0.75;
 const STOP_WORDS_ES: &[&str] = &[
     "a", "al", "aparece", "aparecen", "como", "con", "de", "del", "e", "el", "ella", "en", "era",
     "es", "esa", "ese", "eso", "esta", "estan", "este", "esto", "fue", "ha", "han", "hay", "la",
-    "las", "le", "les", "lo", "los", "mi", "mis", "o", "para", "pasa", "pero", "por", "queda",
-    "quedan", "que", "se", "sera", "ser", "si", "sin", "son", "su", "sus", "tu", "tus", "u", "un",
-    "una", "unas", "unos", "y", "ya",
+    "las", "le", "les", "lo", "los", "mi", "mis", "o", "otra", "otras", "otro", "otros", "para",
+    "pasa", "pero", "por", "queda", "quedan", "que", "se", "sera", "ser", "si", "sin", "son", "su",
+    "sus", "tu", "tus", "u", "un", "una", "unas", "unos", "y", "ya",
 ];
 const STOP_WORDS_EN: &[&str] = &[
-    "a", "am", "an", "and", "appear", "appears", "are", "as", "at", "be", "become", "becomes",
-    "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for", "from",
-    "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is", "it", "its",
-    "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the", "their", "then",
-    "there", "these", "this", "those", "to", "up", "was", "we", "were", "will", "with", "would",
-    "you", "your",
+    "a", "am", "an", "and", "another", "appear", "appears", "are", "as", "at", "be", "become",
+    "becomes", "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for",
+    "from", "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is",
+    "it", "its", "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the",
+    "their", "then", "there", "these", "this", "those", "to", "up", "was", "we", "were", "will",
+    "with", "would", "you", "your",
 ];
 const STOP_WORDS_FR: &[&str] = &[
-    "affiche", "apparait", "au", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de", "des",
-    "devient", "du", "elle", "en", "est", "et", "etait", "ete", "etre", "il", "la", "le", "les",
-    "leur", "ma", "mes", "mon", "nos", "notre", "ou", "par", "pour", "qui", "que", "sa", "se",
-    "ses", "son", "sont", "sur", "ta", "tes", "ton", "un", "une", "vos", "votre",
+    "affiche", "apparait", "au", "autre", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de",
+    "des", "devient", "du", "elle", "en", "est", "et", "etait", "ete", "etre", "il", "la", "le",
+    "les", "leur", "ma", "mes", "mon", "nos", "notre", "ou", "par", "pour", "qui", "que", "sa",
+    "se", "ses", "son", "sont", "sur", "ta", "tes", "ton", "un", "une", "vos", "votre",
 ];
 const STOP_WORDS_DE: &[&str] = &[
     "am",
@@ -94,6 +94,7 @@ const STOP_WORDS_DE: &[&str] = &[
     "mein",
     "meine",
     "mit",
+    "noch",
     "nun",
     "oder",
     "sein",
@@ -140,6 +141,66 @@ const SUFFIXES: &[&str] = &[
     // Plural and gender.
     "es", "as", "os", "s", "a", "o", "e",
 ];
+
+/// Words that name an action, not a thing: never the distinguishing word of a variant, and
+/// not part of the object. Folded; compared by stem.
+#[rustfmt::skip]
+pub const ACTION_WORDS: &[&str] = &[
+    // English
+    "add", "added", "gain", "gains", "remove", "removed", "delete", "deleted", "erase", "buy",
+    "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
+    "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
+    "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
+    "reveal",
+    // Spanish
+    "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
+    "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
+    "confirmar", "pagar", "mover", "ver", "mostrar", "muestra", "ocultar", "dar", "guarda",
+    "elimina", "borra", "envia", "paga", "confirma", "mueve", "cancela",
+    // French
+    "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
+    "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
+    "deplacer", "afficher", "voir", "masquer", "donner",
+    // German
+    "hinzufugen", "entfernen", "loschen", "kaufen", "speichern", "abbrechen", "senden",
+    "schliessen", "offnen", "bestatigen", "zahlen", "bezahlen", "verschieben", "anzeigen",
+    "zeigen", "ausblenden", "geben",
+    // German finite forms and participles the stemmer does not bring to the infinitive's stem.
+    "schliesst", "geschlossen", "offnet", "entfernt", "loscht", "speichert", "zeigt", "zahlt",
+    "bezahlt", "bestatigt", "sendet", "kauft", "verschiebt", "bricht", "abgebrochen", "gibt",
+    // Verbs of holding, which name no thing either.
+    "contain", "contains", "holds", "contiene", "contienen", "contient", "enthalt", "enthalten",
+];
+
+/// Predicates that say a thing stays, folded: a clause holding one ("the order is kept")
+/// claims its object is still there.
+#[rustfmt::skip]
+pub const KEEP_WORDS: &[&str] = &[
+    "kept", "keep", "keeps", "remains", "remain", "stays", "stay", "retained", "preserved",
+    "intact", "unchanged",
+    "mantiene", "mantienen", "mantenido", "mantenida", "conserva", "conservan", "conservado",
+    "conservada", "permanece", "permanecen", "sigue", "siguen",
+    "bleibt", "bleiben", "erhalten", "behalten", "unverandert",
+    "reste", "restent", "conserve", "conservee", "conserves", "garde", "gardee", "intacte",
+];
+
+fn action_stems() -> &'static HashSet<String> {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    // Predicates of staying name no thing either.
+    SET.get_or_init(|| {
+        ACTION_WORDS
+            .iter()
+            .chain(KEEP_WORDS)
+            .map(|w| stem(w).into_owned())
+            .collect()
+    })
+}
+
+/// Is this stem an action word (or a predicate of staying)? Such words name the gesture,
+/// never the thing it acts on.
+pub fn is_action(st: &str) -> bool {
+    action_stems().contains(st)
+}
 
 fn stop_words() -> &'static HashSet<&'static str> {
     static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
@@ -375,8 +436,9 @@ impl Intent {
     /// How well the intent explains an effect whose label (name or text) has the terms
     /// `label`, in a context (region, changed field names, new values) with the terms
     /// `context`. 0 means not at all; otherwise the larger of:
-    /// - the share of the intent's terms found in label and context, when it reaches
-    ///   [`INTENT_COVERAGE`] and at least one of them is in the label;
+    /// - the share of the intent's terms found in label and context (1 when every term that
+    ///   is not an action word is found), when it reaches [`INTENT_COVERAGE`] and at least
+    ///   one of them is in the label;
     /// - the share of the label's terms found in the intent, when it reaches
     ///   [`LABEL_COVERAGE`] with two terms or more.
     pub fn score(&self, label: &Terms, context: &Terms) -> f32 {
@@ -386,12 +448,18 @@ impl Intent {
         let mut best = 0.0f32;
         let from_label = self.terms.matched_by(label);
         if from_label > 0 {
-            let total = self
-                .terms
-                .iter()
-                .filter(|t| label.matches(t) || context.matches(t))
-                .count();
-            let share = total as f32 / self.terms.len() as f32;
+            let found = |t: &&str| label.matches(t) || context.matches(t);
+            let total = self.terms.iter().filter(found).count();
+            // Action words name no thing: when every other term is found, the verbs do not
+            // hold the share down ("bleibt erhalten" weighs no more than "is kept").
+            let things = self.terms.iter().filter(|t| !is_action(t));
+            let (n, thing_total) = things.fold((0, 0), |(n, f), t| (n + 1, f + found(&t) as usize));
+            let all_things = n > 0 && thing_total == n;
+            let share = if all_things {
+                1.0
+            } else {
+                total as f32 / self.terms.len() as f32
+            };
             if share >= INTENT_COVERAGE {
                 best = share;
             }

@@ -16,7 +16,10 @@
 //!   weighted by how distinctive they are among the candidates (`ln(1 + n / df)`, and zero
 //!   for a term every candidate shares, such as "Add"); an effect is attributed to the
 //!   candidate whose weighted name it covers to at least [`NAME_COVERAGE`] with the largest
-//!   matched weight (a tie attributes nothing). A neighbour's own state change counts for
+//!   matched weight (a tie attributes nothing). When no candidate is carried so, the same
+//!   is asked of the names without their action words ("Add a point" is carried by "4
+//!   points", "Ver portada" by "Portada de M. Lund"): the verb names the gesture, the rest
+//!   the thing it acts on. A neighbour's own state change counts for
 //!   that neighbour. A candidate merely appearing or disappearing is no evidence: a
 //!   virtualised list scrolls its rows in and out. Target only: MATCH; neighbours only:
 //!   MISMATCH naming the most cited one; both: AMBIGUOUS.
@@ -639,6 +642,10 @@ struct Candidates<'s> {
     terms: Vec<Vec<String>>,
     weights: Vec<Vec<f32>>,
     total: Vec<f32>,
+    /// Whether each term is an action word (`claims::is_action`).
+    actions: Vec<Vec<bool>>,
+    /// The total weight of each member's terms that are not action words.
+    object_total: Vec<f32>,
     /// `intent::bucket` of a term → (member, term index), for terms of positive weight.
     index: FxHashMap<String, Vec<(usize, usize)>>,
 }
@@ -706,6 +713,15 @@ impl<'s> Candidates<'s> {
             })
             .collect();
         let total = weights.iter().map(|w| w.iter().sum()).collect();
+        let actions: Vec<Vec<bool>> = terms
+            .iter()
+            .map(|ts| ts.iter().map(|t| claims::is_action(t)).collect())
+            .collect();
+        let object_total = weights
+            .iter()
+            .zip(&actions)
+            .map(|(w, a)| w.iter().zip(a).filter(|(_, &a)| !a).map(|(w, _)| w).sum())
+            .collect();
         let mut index: FxHashMap<String, Vec<(usize, usize)>> = FxHashMap::default();
         for (m, ts) in terms.iter().enumerate() {
             for (i, t) in ts.iter().enumerate() {
@@ -727,12 +743,20 @@ impl<'s> Candidates<'s> {
             terms,
             weights,
             total,
+            actions,
+            object_total,
             index,
         }
     }
 
-    /// The member whose name `label` carries best, if exactly one does.
+    /// The member whose name `label` carries best, if exactly one does; failing that, the
+    /// one whose name without its action words it carries best.
     fn carried_by(&self, label: &Terms) -> Option<usize> {
+        self.carried(label, false)
+            .or_else(|| self.carried(label, true))
+    }
+
+    fn carried(&self, label: &Terms, objects_only: bool) -> Option<usize> {
         let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
         let mut weight: FxHashMap<usize, f32> = FxHashMap::default();
         for term in label.iter() {
@@ -740,14 +764,22 @@ impl<'s> Candidates<'s> {
                 continue;
             };
             for &(m, i) in list {
+                if objects_only && self.actions[m][i] {
+                    continue;
+                }
                 if intent::same_term(term, &self.terms[m][i]) && seen.insert((m, i)) {
                     *weight.entry(m).or_default() += self.weights[m][i];
                 }
             }
         }
+        let totals = if objects_only {
+            &self.object_total
+        } else {
+            &self.total
+        };
         let mut found: Vec<(usize, f32)> = weight
             .into_iter()
-            .filter(|&(m, w)| self.total[m] > 0.0 && w / self.total[m] >= NAME_COVERAGE)
+            .filter(|&(m, w)| totals[m] > 0.0 && w / totals[m] >= NAME_COVERAGE)
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         match found.as_slice() {
@@ -2079,6 +2111,14 @@ mod tests {
             ("Sign in", "Welcome back", A),
             ("Add Shirt M", "Shirt L", A),
             ("Add", "Address saved", A),
+            // The verb names the gesture; the rest of the name, the thing.
+            ("Add a point", "4 points", M),
+            ("Sumar un punto", "4 puntos", M),
+            ("Einen Punkt geben", "4 Punkte", M),
+            ("Show cover", "The Quiet Sea Cover by M. Lund", M),
+            ("Ver portada", "Portada de M. Lund", M),
+            ("Add a point", "4 badges", A),
+            ("Cover anzeigen", "Kein Bild", A),
         ];
         for (name, said, want) in cases {
             let before = Snapshot {
@@ -2098,6 +2138,42 @@ mod tests {
             )
             .unwrap();
             assert_eq!(v.verdict, want, "{name} -> {said}: {}", v.reason);
+        }
+    }
+
+    #[test]
+    fn a_name_without_its_verb_still_tells_neighbours_apart() {
+        // (effect text, verdict, attributed to)
+        #[rustfmt::skip]
+        let cases = [
+            ("4 points", M, "Add a point"),
+            ("2 badges", X, "Add a badge"),
+            ("Points and badges", A, ""),
+        ];
+        for (said, want, to) in cases {
+            let before = Snapshot {
+                elements: vec![
+                    el("t", Role::Button, "Add a point", "main"),
+                    el("n", Role::Button, "Add a badge", "main"),
+                ],
+                ..Default::default()
+            };
+            let mut after = before.clone();
+            after.texts.push(text(said, "main"));
+            let v = judge(
+                &act(ActionKind::Click, Some(&before.elements[0])),
+                &before,
+                &after,
+                &JudgeOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(v.verdict, want, "{said}: {}", v.reason);
+            let name = v
+                .attributed_to
+                .as_ref()
+                .map(|e| e.name.as_str())
+                .unwrap_or("");
+            assert_eq!(name, to, "{said}: {}", v.reason);
         }
     }
 
@@ -2694,7 +2770,7 @@ mod tests {
             "Cancelar",
             "Pedido 1042 eliminado",
         );
-        let (cancel_de, de, de_deleted, _) = lang(
+        let (cancel_de, de, de_deleted, de_closed) = lang(
             "Bestellung löschen?",
             "Löschen",
             "Abbrechen",
@@ -2717,6 +2793,8 @@ mod tests {
             case("cancel with a kept message", cancel.clone(), before.clone(), still).intent(kept).want(M, Some("Cancel"), ""),
             case("es: el pedido se mantiene", cancel_es.clone(), es.clone(), es_deleted).intent("el diálogo se cierra y el pedido se mantiene").want(X, Some("Cancelar"), "Pedido 1042 eliminado"),
             case("es: honest", cancel_es, es.clone(), es_closed).intent("el diálogo se cierra y el pedido se mantiene").want(M, Some("Cancelar"), ""),
+            case("de: honest", cancel_de.clone(), de.clone(), de_closed.clone()).intent("der Dialog schließt sich und die Bestellung bleibt").want(M, Some("Abbrechen"), ""),
+            case("de: honest, bleibt erhalten", cancel_de.clone(), de.clone(), de_closed).intent("der Dialog schließt sich und die Bestellung bleibt erhalten").want(M, Some("Abbrechen"), ""),
             case("de: die Bestellung bleibt", cancel_de, de, de_deleted).intent("der Dialog schließt sich und die Bestellung bleibt").want(X, Some("Abbrechen"), "Bestellung 1042 gelöscht"),
             case("fr: la commande est conservée", cancel_fr, fr, fr_deleted).intent("la commande est conservée").want(X, Some("Annuler"), "Commande 1042 supprimée"),
         ]);
@@ -2924,7 +3002,7 @@ mod tests {
         });
         let mut footer_loads = toast("Draft saved", 1);
         footer_loads.texts.retain(|t| t.region != "contentinfo");
-        footer_loads.texts.push(text("Cargando…", "contentinfo"));
+        footer_loads.texts.push(text("Loading…", "contentinfo"));
         #[rustfmt::skip]
         run(vec![
             case("saving toast", save.clone(), d.clone(), toast("Saving draft…", 0)).intent("the draft is saved").want(A, None, "text 'Saving draft…' in region[Notifications] says it is working"),
@@ -2979,7 +3057,8 @@ mod tests {
             case("watch: only the clock, not known", act(ActionKind::Watch, None), s.clone(), ticked.clone()).intent("the cart gains a shirt").want(X, None, "explains none"),
             in_background(case("watch: only the clock", act(ActionKind::Watch, None), s.clone(), ticked)).intent("the cart gains a shirt").want(A, None, "no effect yet"),
             case("a failure word in the ticker, not known", click.clone(), s.clone(), confirmed.clone()).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
-            in_ticker(case("a failure word in the ticker", click.clone(), s.clone(), confirmed.clone())).intent("Shirt M is added").want(M, Some("Add Shirt M"), "the intent holds"),
+            in_ticker(case("a failure word where headlines were turning", click.clone(), s.clone(), confirmed.clone())).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
+            in_ticker(case("a headline seen before", click.clone(), s.clone(), { let mut a = confirmed.clone(); a.texts[0].text = "Markets up".into(); a })).intent("Shirt M is added").want(M, Some("Add Shirt M"), "the intent holds"),
             in_background(case("a failure where only the time was changing", click, s.clone(), confirmed)).intent("Shirt M is added").want(X, Some("Add Shirt M"), "failure message"),
         ]);
         // The verdict still reports the whole diff.

@@ -36,6 +36,7 @@ pub struct Strings {
     pub content: JsString,
     pub controls: JsString,
     pub cursor: JsString,
+    pub display: JsString,
     pub cursor_probe: JsString,
     pub element_style: JsString,
 }
@@ -72,6 +73,7 @@ impl Strings {
             content: "content".into(),
             controls: super::walk::CONTROLS.into(),
             cursor: "cursor".into(),
+            display: "display".into(),
             cursor_probe: "[style*=\"cursor\" i]".into(),
             element_style: "".into(),
         }
@@ -101,6 +103,18 @@ impl Strings {
             return false;
         };
         js::computed_style(&view, node, &self.element_style).property(&self.cursor) == "pointer"
+    }
+
+    /// Does `node` lay its children out as items (a flex or grid container), so that each
+    /// child is a line or cell of its own even when its tag is inline?
+    pub fn lays_out_items(&self, node: &web_sys::Element) -> bool {
+        let Some(view) =
+            js::owner_document(node.unchecked_ref()).and_then(|d| js::default_view(&d))
+        else {
+            return false;
+        };
+        let display = js::computed_style(&view, node, &self.element_style).property(&self.display);
+        display.contains("flex") || display.contains("grid")
     }
 
     /// The element's tag: its `localName` stays a JS string and is looked up in a JS map,

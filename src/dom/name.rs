@@ -532,7 +532,20 @@ impl<'a> Namer<'a> {
                     depth: mode.depth + 1,
                     ..mode
                 };
+                // A control inside the content is a unit of its own: its words never run
+                // into the text beside it ("Shirt L" + button "Remove Shirt L" is
+                // "Shirt L Remove Shirt L", not "Shirt LRemove Shirt L").
+                let unit = matches!(
+                    ce.tag,
+                    Tag::A | Tag::Button | Tag::Input | Tag::Select | Tag::Textarea
+                ) || crate::dom::walk::is_control(r);
+                if unit {
+                    out.push(' ');
+                }
                 self.text_alternative(&ce, r, sub, out);
+                if unit {
+                    out.push(' ');
+                }
             }
             _ => {}
         }

@@ -67,7 +67,7 @@ mod patch;
 mod replay;
 mod text;
 
-pub(in crate::dom) use text::CONTROLS;
+pub(in crate::dom) use text::{is_control, CONTROLS};
 
 pub use capture::{Capture, Visual};
 

@@ -12,7 +12,10 @@
 //!
 //! Trade-off: the granularity follows tags, not the computed `display` (which would cost a
 //! style query per element): a `<span style="display:block">` stays joined to its parent's
-//! run and a `<div style="display:inline">` starts one. The text of a run is what is shown
+//! run and a `<div style="display:inline">` starts one. One style query is made per run
+//! whose element has joined children: in a flex or grid container (a card of `<span>`
+//! lines, the most common way such text is laid out) each child is an item, so a space
+//! separates them ("The Quiet Sea Cover by M. Lund", not "SeaCover"). The text of a run is what is shown
 //! in the DOM's order; an inline descendant without a box (`display: none`, or `visibility:
 //! hidden` where the scope has such rules) is left out, which makes the run depend on more
 //! than its element and is read again whenever visibility is.
@@ -72,7 +75,7 @@ fn stands_alone_by_tag(tag: Tag) -> bool {
 }
 
 /// Roles of observed controls: nothing inside one is a clickable of its own.
-pub(super) fn is_control(role: Role) -> bool {
+pub(in crate::dom) fn is_control(role: Role) -> bool {
     matches!(
         role,
         Role::Button
@@ -219,15 +222,21 @@ impl Walk<'_> {
     fn gather(&self, parent: &Node, ctx: &Ctx, out: &mut String) -> bool {
         let mut slow = false;
         let mut full = false;
-        let mut stack: Vec<(Option<Node>, usize, Option<web_sys::Element>)> =
-            vec![(js::first_child(parent), 0, None)];
+        // Whether `parent` is a flex or grid container, read once and only when it has a
+        // joined child: its children are then items, each a line of its own.
+        let mut items: Option<bool> = None;
+        let mut stack: Vec<(Option<Node>, usize, Option<web_sys::Element>, bool)> =
+            vec![(js::first_child(parent), 0, None, false)];
         while let Some(top) = stack.last_mut() {
             let next = if full { None } else { top.0.take() };
             let Some(n) = next else {
-                if let Some((_, start, Some(e))) = stack.pop() {
+                if let Some((_, start, Some(e), item)) = stack.pop() {
                     if !out[start..].trim().is_empty() && !self.s.visible(&e, ctx.scope.visibility)
                     {
                         out.truncate(start);
+                    }
+                    if item {
+                        out.push(' ');
                     }
                 }
                 continue;
@@ -244,8 +253,17 @@ impl Walk<'_> {
                     // The tag alone rules most elements out; attributes are read for the rest.
                     if !stands_alone_by_tag(tag) && self.is_joined(&El::new(self.s, &e), ctx) {
                         slow = true;
+                        let item = stack.len() == 1
+                            && *items.get_or_insert_with(|| {
+                                parent
+                                    .dyn_ref::<web_sys::Element>()
+                                    .is_some_and(|p| self.s.lays_out_items(p))
+                            });
+                        if item {
+                            out.push(' ');
+                        }
                         let first = js::first_child(e.unchecked_ref());
-                        stack.push((first, out.len(), Some(e)));
+                        stack.push((first, out.len(), Some(e), item));
                     } else {
                         out.push(' ');
                     }
