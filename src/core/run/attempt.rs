@@ -103,13 +103,13 @@ impl Run {
                     if self.attempt.point != Some(point) {
                         return self.rescan_target();
                     }
-                    return self.to_destination();
+                    return self.prepare_destination();
                 }
                 self.attempt.point = Some(point);
                 let arrive = self.step.action.needs_hit_test()
                     && !matches!(self.step.action, Action::Hover { .. });
                 if !arrive {
-                    return self.to_destination();
+                    return self.prepare_destination();
                 }
                 self.phase = Phase::Arrive;
                 self.ask(Need::Input {
@@ -294,7 +294,7 @@ impl Run {
     }
 
     /// A drag's destination is resolved on the same snapshot and brought into view.
-    fn to_destination(&mut self) -> Need {
+    fn prepare_destination(&mut self) -> Need {
         let Action::Drag { to, .. } = &self.step.action else {
             return self.before_input();
         };

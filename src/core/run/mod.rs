@@ -144,7 +144,7 @@ enum Phase {
     ReadAddress,
     Ask,
     Undo,
-    Done { record: Record },
+    Done { record: Box<Record> },
 }
 
 /// The verification of one step. See the module docs.
@@ -318,6 +318,7 @@ impl Run {
     /// Ends the run with `record`, scrubbed of every secret the run knows.
     fn finish(&mut self, mut record: Record) -> Need {
         record.scrub(&self.redactor());
+        let record = Box::new(record);
         self.phase = Phase::Done {
             record: record.clone(),
         };

@@ -87,7 +87,7 @@ pub enum Need {
     Ask { question: Question },
     /// The step is over: its record, with `error` set when it failed. Further answers are
     /// ignored and the same record is returned.
-    Done { record: Record },
+    Done { record: Box<Record> },
 }
 
 /// Input the driver sends.

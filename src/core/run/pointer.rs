@@ -45,29 +45,29 @@ pub(super) fn same_field(a: &Element, b: &Element) -> bool {
 }
 
 impl Run {
-    fn from_point(&self) -> (Point, Option<&Element>) {
+    fn origin(&self) -> (Point, Option<&Element>) {
         match &self.step.action {
-            Action::ClickAt { at, expected, .. } => (*at, expected.as_ref()),
-            Action::DragAt { from, expected, .. } => (*from, expected.as_ref()),
+            Action::ClickAt { at, expected, .. } => (*at, expected.as_deref()),
+            Action::DragAt { from, expected, .. } => (*from, expected.as_deref()),
             _ => (Point { x: 0.0, y: 0.0 }, None),
         }
     }
 
     pub(super) fn locate_from(&mut self) -> Need {
         self.phase = Phase::Locate { spot: Spot::From };
-        let at = self.from_point().0;
+        let at = self.origin().0;
         self.ask(Need::Locate { at })
     }
 
     pub(super) fn locate_again(&mut self) -> Need {
         self.phase = Phase::Locate { spot: Spot::Again };
-        let at = self.from_point().0;
+        let at = self.origin().0;
         self.ask(Need::Locate { at })
     }
 
     fn arrive(&mut self) -> Need {
         self.phase = Phase::Arrive;
-        let at = self.from_point().0;
+        let at = self.origin().0;
         self.ask(Need::Input {
             gesture: Gesture::MoveTo { at },
         })
@@ -85,9 +85,9 @@ impl Run {
                 Action::DragAt {
                     to, expected_to, ..
                 },
-            ) => (*to, expected_to.clone()),
+            ) => (*to, expected_to.as_deref().cloned()),
             _ => {
-                let (at, expected) = self.from_point();
+                let (at, expected) = self.origin();
                 (at, expected.cloned())
             }
         };

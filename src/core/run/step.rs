@@ -78,7 +78,7 @@ pub enum Action {
         #[serde(default)]
         button: Button,
         #[serde(default)]
-        expected: Option<Element>,
+        expected: Option<Box<Element>>,
         #[serde(default)]
         shown: Option<String>,
     },
@@ -89,9 +89,9 @@ pub enum Action {
         #[serde(default = "default_steps")]
         steps: u32,
         #[serde(default)]
-        expected: Option<Element>,
+        expected: Option<Box<Element>>,
         #[serde(default)]
-        expected_to: Option<Element>,
+        expected_to: Option<Box<Element>>,
         #[serde(default)]
         shown: Option<String>,
     },

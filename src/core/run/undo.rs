@@ -156,7 +156,7 @@ pub fn away_from(p: Point) -> Point {
 pub(super) enum Inverse {
     Back,
     Declared {
-        step: Step,
+        step: Box<Step>,
     },
     Rewrite {
         element: Element,
@@ -216,7 +216,7 @@ pub(super) struct Undoing {
 }
 
 /// How an undo ended.
-enum Undone {
+enum Ending {
     /// The diff showed nothing: nothing to take back.
     Nothing,
     Undone,
@@ -247,7 +247,13 @@ impl Run {
             Action::Upload { .. } | Action::Drag { .. } | Action::DragAt { .. }
         ) {
             let steps = self.step.inverse.iter().cloned();
-            return Some(steps.map(|step| Inverse::Declared { step }).collect());
+            return Some(
+                steps
+                    .map(|step| Inverse::Declared {
+                        step: Box::new(step),
+                    })
+                    .collect(),
+            );
         }
         let mut plan = Vec::new();
         for c in d.changed.iter().filter(|c| c.has(Field::Value)) {
@@ -290,7 +296,7 @@ impl Run {
     pub(super) fn start_undo(&mut self, purpose: Purpose) -> Need {
         self.seen = None;
         let Some(plan) = self.plan() else {
-            return self.undo_finished(purpose, Ok(Undone::Nothing));
+            return self.undo_finished(purpose, Ok(Ending::Nothing));
         };
         self.undo = Some(Undoing {
             purpose,
@@ -345,7 +351,7 @@ impl Run {
             let u = self.undoing();
             if u.applied == 0 {
                 let purpose = u.purpose.clone();
-                return self.undo_finished(purpose, Ok(Undone::NoInverse));
+                return self.undo_finished(purpose, Ok(Ending::NoInverse));
             }
             let since = Some(u.fp_after.clone());
             let t = self.policy.timing;
@@ -374,7 +380,7 @@ impl Run {
                 },
             ),
             Inverse::Declared { step } => {
-                let mut inner = Run::unverified(step, self.policy.clone(), true);
+                let mut inner = Run::unverified(*step, self.policy.clone(), true);
                 inner.sensitive = self.sensitive.clone();
                 inner.secrets = self.secrets.clone();
                 let need = inner.next(Answer::Start);
@@ -549,9 +555,9 @@ impl Run {
                     .unwrap_or_default();
                 let left = residue(&wrong, &now);
                 let result = if left.is_empty() {
-                    Undone::Undone
+                    Ending::Undone
                 } else {
-                    Undone::Residue(left)
+                    Ending::Residue(left)
                 };
                 self.undo_finished(purpose, Ok(result))
             }
@@ -561,7 +567,7 @@ impl Run {
     }
 
     /// What the undo comes to, for the purpose it ran for.
-    fn undo_finished(&mut self, purpose: Purpose, result: Result<Undone, Error>) -> Need {
+    fn undo_finished(&mut self, purpose: Purpose, result: Result<Ending, Error>) -> Need {
         self.undo = None;
         self.seen = None;
         if let Purpose::Replaced { url } = purpose {
@@ -571,29 +577,29 @@ impl Run {
             Err(e) => return self.fail(e),
             Ok(u) => u,
         };
-        if matches!(undone, Undone::Undone) {
+        if matches!(undone, Ending::Undone) {
             self.undone += 1;
         }
         let mut record = self.outcome_record(false);
         match undone {
             // Dispatched, and its effect may still land: a repeat could double it.
-            Undone::Nothing => self.fail_verification(record),
-            Undone::Undone if self.attempts >= self.policy.max_attempts.max(1) => {
+            Ending::Nothing => self.fail_verification(record),
+            Ending::Undone if self.attempts >= self.policy.max_attempts.max(1) => {
                 self.fail_verification(record)
             }
-            Undone::Undone => {
+            Ending::Undone => {
                 if self.step.action.is_pointer() {
                     self.failed = Some(record);
                 }
                 self.begin_attempt()
             }
-            Undone::Residue(left) => {
+            Ending::Residue(left) => {
                 let message = format!("{}; still there: {}", record.summary(), left.join("; "));
                 record.residue = left;
                 record.error = Some(Error::new(ErrorCode::UndoFailed, message));
                 self.finish(record)
             }
-            Undone::NoInverse => {
+            Ending::NoInverse => {
                 let message = format!(
                     "{} has no inverse and its effect could not be verified; prufe stopped: declare an inverse, or check the page by hand",
                     record.action_line()
@@ -605,7 +611,7 @@ impl Run {
     }
 
     /// An action other than `goto` replaced the document, and not with its own effect.
-    fn replaced(&mut self, now: &str, result: Result<Undone, Error>) -> Need {
+    fn replaced(&mut self, now: &str, result: Result<Ending, Error>) -> Need {
         let expected = match self.destination() {
             Some(d) => format!(" to {now}, not to the target's address {}", d.url),
             None if now.is_empty() => String::new(),
@@ -618,7 +624,7 @@ impl Run {
             .map(|w| format!(" on {w}"))
             .unwrap_or_default();
         let back = match result {
-            Ok(Undone::Undone) => "the tab went back to the page it started on",
+            Ok(Ending::Undone) => "the tab went back to the page it started on",
             Ok(_) => "going back did not restore the page it started on",
             Err(_) => "going back failed",
         };
