@@ -515,6 +515,35 @@ fn semantic_steps() {
     };
     let mut busy_world = World::new(shop());
     busy_world.waited_ms = 400;
+    // Busy at every quiet point until the deadline, done by the last look.
+    let spinning = |done: bool| {
+        let mut p = shop();
+        add(&mut p, "c1", "Shirt M", false);
+        if !done {
+            p.elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+        p
+    };
+    let mut done_too_late = World::new(shop());
+    done_too_late.waited_ms = 400;
+    done_too_late
+        .later
+        .extend([spinning(false), spinning(true)]);
+    let spinning_then_done = Box::new(move |g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page = spinning(false);
+        }
+    });
+    let mut out_of_time = World::new(shop());
+    out_of_time.waited_ms = 1_000;
+    let spins = Box::new(|g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
     #[rustfmt::skip]
     run_rows(vec![
         row("honest click", World::new(shop()), in_products(click("Add Shirt M")), honest)
@@ -559,6 +588,14 @@ fn semantic_steps() {
             .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
             .want(Some(A), true, None, "still said it was working at the deadline (progressbar[Loading] in cart/list:items is showing)")
             .then(|r, _, _| assert!(!r.stable)),
+        row("the deadline fell while busy: a late outcome is not approved", done_too_late, in_products(click("Add Shirt M")), spinning_then_done)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "so its outcome is yet to come")
+            .then(|r, _, _| assert!(r.diff.lines.iter().all(|l| !l.contains("Loading")), "the last look shows no spinner: {:?}", r.diff.lines)),
+        row("busy when the first settle took the whole deadline", out_of_time, in_products(click("Add Shirt M")), spins)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "")
+            .then(|_, w, _| assert!(!w.needs.iter().any(|n| matches!(n, Need::Settle { timeout_ms: 0, .. })), "no settle without time left")),
     ]);
 }
 
@@ -752,6 +789,9 @@ fn fills() {
                 assert!(!serde_json::to_string(r).unwrap().contains("SAVE-1234"), "{r:?}");
                 assert!(w.needs.iter().any(|n| matches!(n, Need::Read { read: Read::Hash { .. } })));
                 assert_eq!(run.sensitive(), ["f1"]);
+                // The field is declared before the observation the judge reads.
+                let first_describe = w.needs.iter().position(|n| matches!(n, Need::Describe { .. })).unwrap();
+                assert!(matches!(&w.needs[first_describe - 1], Need::Observe { sensitive } if sensitive == &["f1"]), "{:?}", w.needs[first_describe - 1]);
             }),
     ]);
 }
