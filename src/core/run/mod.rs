@@ -27,6 +27,7 @@
 //! point) and in what the record names.
 
 mod attempt;
+pub mod inverse;
 pub mod navigation;
 pub mod need;
 mod pointer;
@@ -34,7 +35,7 @@ pub mod policy;
 pub mod record;
 mod settle;
 pub mod step;
-pub mod undo;
+mod undo;
 mod verdict;
 
 pub use navigation::Destination;
