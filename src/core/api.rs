@@ -8,7 +8,9 @@ use super::diff::{diff, Diff, DiffOptions};
 use super::error::{Error, ErrorCode, Result};
 use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::resolve::{self, Resolution};
+use super::run::{Answer, Need, Policy, Run, Seen, Step};
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
 /// Reads optional options: `null` is the default; otherwise strictly typed.
@@ -74,6 +76,39 @@ pub fn resolve_value(target: &Value, opts: &Value) -> Result<Resolution> {
     }
 }
 
+/// A run and what it needs next: what `prufe.run.start` and `prufe.run.next` return. The
+/// driver keeps `run` as it is and hands it back with the answer to `need`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Turn {
+    pub run: Run,
+    pub need: Need,
+}
+
+/// `prufe.run.start(step, policy?, seen?)`.
+pub fn run_start(step: &Value, policy: &Value, seen: &Value) -> Result<Turn> {
+    let step: Step = serde_json::from_value(step.clone())
+        .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("step: {e}")))?;
+    let policy: Policy = options(policy, ErrorCode::InvalidOptions, "run policy")?;
+    let seen: Option<Seen> = options(seen, ErrorCode::InvalidSnapshot, "seen")?;
+    let mut run = Run::new(step, policy).with_seen(seen);
+    let need = run.next(Answer::Start);
+    Ok(Turn { run, need })
+}
+
+/// `prufe.run.next(run, answer)`.
+pub fn run_next(run: &Value, answer: &Value) -> Result<Turn> {
+    let mut run: Run = serde_json::from_value(run.clone()).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidArgument,
+            format!("run: {e}; pass back the run the last call returned"),
+        )
+    })?;
+    let answer: Answer = serde_json::from_value(answer.clone())
+        .map_err(|e| Error::new(ErrorCode::InvalidArgument, format!("answer: {e}")))?;
+    let need = run.next(answer);
+    Ok(Turn { run, need })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +139,41 @@ mod tests {
         assert_eq!(
             resolve_options(&json!({"observation": null})).unwrap(),
             (None, None)
+        );
+    }
+
+    #[test]
+    fn runs_cross_as_json() {
+        let step = json!({ "action": { "kind": "goto", "url": "http://shop.test/" } });
+        let turn = run_start(&step, &Value::Null, &Value::Null).unwrap();
+        assert_eq!(
+            serde_json::to_value(&turn.need).unwrap()["need"],
+            "fingerprint"
+        );
+        let state = serde_json::to_value(&turn.run).unwrap();
+        let turn = run_next(
+            &state,
+            &json!({ "answer": "fingerprint", "fingerprint": "f" }),
+        )
+        .unwrap();
+        assert_eq!(serde_json::to_value(&turn.need).unwrap()["need"], "settle");
+        let state = serde_json::to_value(&turn.run).unwrap();
+        let answer = json!({ "answer": "settled", "fingerprint": "f", "stable": true, "changed": false, "waitedMs": 300 });
+        let turn = run_next(&state, &answer).unwrap();
+        assert_eq!(serde_json::to_value(&turn.need).unwrap()["need"], "observe");
+        assert_eq!(
+            run_next(&json!({}), &answer).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(
+            run_start(
+                &json!({ "action": { "kind": "teleport" } }),
+                &Value::Null,
+                &Value::Null
+            )
+            .unwrap_err()
+            .code,
+            ErrorCode::InvalidAction
         );
     }
 

@@ -42,6 +42,10 @@
 //! among its list's items, since a reorder leaves the multiset diff empty. A `fill` shown
 //! with formatting only added ("(555) 123-4567" for "5551234567") holds the requested value.
 //!
+//! A `goto` without an intent asked for a new document: MATCH when one answers (the epoch
+//! changed). A click on a field that takes text, with no effect but the focus it holds
+//! afterwards, is MATCH: it is ready for typing (focus is read from `after`, not the diff).
+//!
 //! `press`, `upload`, `drag` and `goto` ask the intent first. `hover` weighs only what
 //! appeared (or was shown). `watch` has no target: the intent alone decides (MATCH or
 //! MISMATCH), and without one a change is AMBIGUOUS. `fill`, `check`, `uncheck` and `select`
@@ -840,11 +844,32 @@ impl<'a> Judge<'a> {
                 return f;
             }
         }
+        // A goto without an intent asked for one thing: a new document. The epoch says one
+        // answers; what it shows is no evidence either way.
+        if kind == ActionKind::Goto
+            && self.action.intent.is_none()
+            && self.before.context.epoch != self.after.context.epoch
+        {
+            return matched(
+                format!(
+                    "a new document loaded ({} elements observed)",
+                    self.after.elements.len()
+                ),
+                None,
+            );
+        }
         match (kind, target) {
             (ActionKind::Fill, Some(t)) => self.fill(t),
             (ActionKind::Check, Some(t)) => self.toggle(t, true),
             (ActionKind::Uncheck, Some(t)) => self.toggle(t, false),
             (ActionKind::Select, Some(t)) => self.select(t),
+            (ActionKind::Click, Some(t)) if self.diff.empty && self.took_focus(t) => matched(
+                format!(
+                    "{} took the focus; it is ready for typing",
+                    describe_element(t)
+                ),
+                Some(t),
+            ),
             (ActionKind::Press, _) if self.diff.empty && self.action.intent.is_none() => self
                 .focus_moved()
                 .unwrap_or_else(|| self.no_effect("the page did not change")),
@@ -1015,6 +1040,12 @@ impl<'a> Judge<'a> {
             Some(a) => matched(format!("focus moved to {}", describe_element(a)), Some(a)),
             None => matched("focus left the observed elements".to_owned(), None),
         })
+    }
+
+    /// A click on a field that takes text, which holds the focus afterwards: its effect is
+    /// the focus it took (focus is not part of the diff, so it is read from `after`).
+    fn took_focus(&self, t: &Element) -> bool {
+        t.role.has_value() && self.current(t).is_some_and(|e| e.focused)
     }
 
     /// Nothing (relevant) changed: proof of failure on a settled page, nothing on a busy one.
@@ -2411,6 +2442,12 @@ mod tests {
         page.elements.clear();
         page.elements
             .push(el("h1", Role::Heading, "Shirt M", "main"));
+        let mut new_document = page.clone();
+        new_document.context.epoch += 1;
+        let mut focused = s.clone();
+        edit(&mut focused, "f1", |e| e.focused = true);
+        let mut focused_button = s.clone();
+        edit(&mut focused_button, "b1", |e| e.focused = true);
         #[rustfmt::skip]
         run(vec![
             case("drag moves the target", drag.clone(), s.clone(), moved("w1")).want(M, Some("Write tests"), "moved listitem[Write tests] from board/list:todo to board/list:done"),
@@ -2422,7 +2459,12 @@ mod tests {
             case("press, nothing", act(ActionKind::Press, None), s.clone(), s.clone()).want(X, None, "no effect"),
             case("press moves focus", act(ActionKind::Press, None), s.clone(), tabbed).want(M, Some("Upload invoice"), "focus moved to"),
             case("goto, intent", act(ActionKind::Goto, None), s.clone(), page.clone()).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
-            case("goto, no intent", act(ActionKind::Goto, None), s.clone(), page).want(A, None, ""),
+            case("goto, no intent", act(ActionKind::Goto, None), s.clone(), page.clone()).want(A, None, ""),
+            case("goto, no intent, a new document", act(ActionKind::Goto, None), s.clone(), new_document.clone()).want(M, None, "a new document loaded (1 elements observed)"),
+            case("goto, intent, a new document", act(ActionKind::Goto, None), s.clone(), new_document).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
+            case("click takes a field's focus", act(ActionKind::Click, Some(find(&s, "f1"))), s.clone(), focused.clone()).want(M, Some("Email"), "textbox[Email] in form[Checkout] took the focus"),
+            case("click on a field, focus elsewhere", act(ActionKind::Click, Some(find(&s, "f1"))), s.clone(), s.clone()).want(X, None, "no effect"),
+            case("click on a button that takes focus", act(ActionKind::Click, Some(find(&s, "b1"))), s.clone(), focused_button).want(X, None, "no effect"),
         ]);
     }
 

@@ -14,6 +14,7 @@ pub mod judge;
 pub mod model;
 pub mod redact;
 pub mod resolve;
+pub mod run;
 pub mod text;
 pub mod wire;
 

@@ -50,6 +50,19 @@ impl Redactor {
         self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     }
 
+    /// Registers a secret and the forms a page is likely to echo it in: percent-encoded as by
+    /// `encodeURIComponent` (`&` → `%26`, space → `%20`), lowercased, and as a form field
+    /// (space → `+`).
+    pub fn add_secret_and_encodings(&mut self, value: &str) {
+        self.add_secret(value);
+        let encoded = percent_encode(value);
+        if encoded != value {
+            self.add_secret(&encoded);
+            self.add_secret(&encoded.replace("%20", "+"));
+            self.add_secret(&encoded.to_ascii_lowercase());
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.secrets.is_empty()
     }
@@ -64,6 +77,19 @@ impl Redactor {
         }
         out
     }
+}
+
+/// `encodeURIComponent`: every byte but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` as `%XX`.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// A keyed 128-bit SipHash of a value, hex-encoded. Without the key it cannot be reversed
@@ -108,6 +134,21 @@ mod tests {
             "pw [redacted] / [redacted] ab"
         );
         assert!(matches!(r.scrub("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn secrets_are_registered_with_their_url_encodings() {
+        let mut r = Redactor::default();
+        r.add_secret_and_encodings("Tr0ub4dor&3 lamp");
+        for echo in [
+            "Tr0ub4dor&3 lamp",
+            "Tr0ub4dor%263%20lamp",
+            "Tr0ub4dor%263+lamp",
+            "tr0ub4dor%263%20lamp",
+        ] {
+            assert_eq!(r.scrub(&format!("#t={echo}")), "#t=[redacted]", "{echo}");
+        }
+        assert_eq!(percent_encode("a-b_c.d é"), "a-b_c.d%20%C3%A9");
     }
 
     #[test]

@@ -1,0 +1,329 @@
+//! The verification loop of one step, as a value: sans-I/O, the way quinn-proto's
+//! `Connection` and rustls's state machines are.
+//!
+//! ```text
+//! settle (learn the background) → observe → resolve → re-describe → prepare → act
+//!   → settle (while busy: settle again) → observe → judge ─┬─ MATCH ─────────────────→ done
+//!                                                          ├─ AMBIGUOUS → policy | arbiter
+//!                                                          └─ MISMATCH → undo → verify undo ─┬→ retry
+//!                                                                                            ├→ UNDO_FAILED
+//!                                                                                            └→ IRREVERSIBLE_ACTION
+//! ```
+//!
+//! A [`Run`] is fed [`Answer`]s and returns the [`Need`] it has next, until
+//! [`Need::Done`] carries the step's [`Record`]. It never touches a browser, a clock or a
+//! socket: the driver (the CDP harness, a Node or Python driver of the in-page bundle, an
+//! MCP server) performs each need and answers it. Every decision of the loop is made here,
+//! once, so the drivers cannot disagree, and every decision is tested with scripted answers
+//! (`tests/core_run.rs`). A `Run` is serialisable: a driver that loses its page context in a
+//! navigation (the bundle's globals go with the document) keeps the run's JSON and carries
+//! on. Trade-off: the serialised run holds the snapshots it still needs (before and after)
+//! and the step as given, a sensitive fill's value included, so it must be kept as private
+//! as the step itself.
+//!
+//! Semantic steps (`click`, `fill`, …, on a declared target) and pointer steps (`clickAt`,
+//! `dragAt`, on a point of an observation) drive the same machine; they differ only in how
+//! the target is found (resolved on the snapshot and re-described, or located under the
+//! point) and in what the record names.
+
+mod attempt;
+pub mod inverse;
+pub mod navigation;
+pub mod need;
+mod pointer;
+pub mod policy;
+pub mod record;
+mod settle;
+pub mod step;
+mod undo;
+mod verdict;
+
+pub use navigation::Destination;
+pub use need::{Answer, Button, Gesture, Need, Point, Question, Read};
+pub use policy::{Ambiguous, Policy, Timing};
+pub use record::Record;
+pub use step::{Action, Step};
+
+use crate::core::background::Background;
+use crate::core::error::{Error, ErrorCode};
+use crate::core::judge::Verdict;
+use crate::core::model::{Element, Snapshot};
+use crate::core::redact::Redactor;
+use serde::{Deserialize, Serialize};
+
+/// Observe and resolve again at most this many times when the target was recycled, scrolled
+/// or moved under the pointer before input.
+pub const MAX_RESCANS: u32 = 4;
+
+/// A page that still says it is working is observed again after each further quiet window,
+/// at most this many times (and never past the deadline).
+pub const MAX_BUSY_RESCANS: u32 = 20;
+
+/// An element is tried this many times when the undo has to scroll to it.
+pub const MAX_UNDO_SCROLLS: u32 = 3;
+
+/// The driver's last observation of a document and the fingerprint it was taken at: hand
+/// it to the next run ([`Run::with_seen`]) so that what the page changed by itself since is
+/// learnt as background.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Seen {
+    pub fingerprint: String,
+    pub snapshot: Snapshot,
+}
+
+/// Verified, or performed only (a declared inverse; the inner steps of a watch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum Mode {
+    Verified,
+    /// With `settle`, waits for the step's effect to show before it is done.
+    Unverified {
+        settle: bool,
+    },
+}
+
+/// One attempt: the observations around the input and what was found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Attempt {
+    before: Snapshot,
+    after: Snapshot,
+    target: Option<Element>,
+    /// A drag's destination element.
+    to: Option<Element>,
+    point: Option<Point>,
+    to_point: Option<Point>,
+    /// The field's value before a fill or select, for the undo (never shown).
+    previous: Option<String>,
+    destination: Option<Destination>,
+    fp0: String,
+    /// The fingerprint the last settle ended on.
+    fingerprint: String,
+    stable_before: bool,
+    stable_after: bool,
+    left_ms: u64,
+    busy_rescans: u32,
+    /// Why the page said it was working at the last quiet point, and at the deadline.
+    working: Option<String>,
+    busy: Option<String>,
+    background: Background,
+    /// The latest snapshot taken while settling before the action.
+    shown: Option<Snapshot>,
+    /// Already in the requested state: nothing dispatched.
+    noop: bool,
+    value_hash: Option<String>,
+    /// The field focused after a pointer click.
+    focus: Option<Element>,
+    verdict: Option<Verdict>,
+    arbiter: Option<String>,
+}
+
+/// Where the run is: which answer it waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "phase",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+enum Phase {
+    Start,
+    Settle { settling: settle::Before },
+    Before { again: bool },
+    Describe { again: bool },
+    Prepare { again: bool },
+    Arrive,
+    PrepareTo,
+    Locate { spot: pointer::Spot },
+    ReadPrevious,
+    ReadDestination,
+    Fingerprint0,
+    Input,
+    ReadFocus,
+    After { settling: settle::After },
+    ReadHash,
+    ReadAddress,
+    Ask,
+    Undo,
+    Done { record: Box<Record> },
+}
+
+/// The verification of one step. See the module docs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    step: Step,
+    policy: Policy,
+    mode: Mode,
+    seen: Option<Seen>,
+    /// Refs declared sensitive during the run (sticky: sent with every observation).
+    sensitive: Vec<String>,
+    secrets: Vec<String>,
+    attempts: u32,
+    undone: u32,
+    rescans: u32,
+    dispatched: bool,
+    attempt: Attempt,
+    /// A pointer step's undone failure, reported if its retry cannot start.
+    failed: Option<Record>,
+    undo: Option<undo::Undoing>,
+    pending: String,
+    phase: Phase,
+}
+
+impl Run {
+    /// A verified run of `step`. Start it with `next(Answer::Start)`.
+    pub fn new(step: Step, policy: Policy) -> Run {
+        Run::with_mode(step, policy, Mode::Verified)
+    }
+
+    /// A run that performs `step` without judging it (a declared inverse, a watched step).
+    /// With `settle`, it waits for the step's effect to show before it is done.
+    pub fn unverified(step: Step, policy: Policy, settle: bool) -> Run {
+        Run::with_mode(step, policy, Mode::Unverified { settle })
+    }
+
+    fn with_mode(step: Step, policy: Policy, mode: Mode) -> Run {
+        let mut run = Run {
+            step,
+            policy,
+            mode,
+            seen: None,
+            sensitive: Vec::new(),
+            secrets: Vec::new(),
+            attempts: 0,
+            undone: 0,
+            rescans: 0,
+            dispatched: false,
+            attempt: Attempt::default(),
+            failed: None,
+            undo: None,
+            pending: "start".into(),
+            phase: Phase::Start,
+        };
+        if let Action::Fill {
+            value,
+            sensitive: true,
+            ..
+        } = &run.step.action
+        {
+            let value = value.clone();
+            run.add_secret(&value);
+        }
+        run
+    }
+
+    /// The driver's last observation of this document, taken while nothing else acted.
+    pub fn with_seen(mut self, seen: Option<Seen>) -> Run {
+        self.seen = seen;
+        self
+    }
+
+    /// Feeds the answer to the last need and returns the next one.
+    pub fn next(&mut self, answer: Answer) -> Need {
+        match (self.phase.clone(), answer) {
+            (Phase::Done { record }, _) => Need::Done { record },
+            (Phase::Start, Answer::Start) => self.begin_attempt(),
+            (Phase::Settle { settling }, a) => self.on_settle_before(settling, a),
+            (Phase::After { settling }, a) => self.on_settle_after(settling, a),
+            (Phase::Undo, a) => self.on_undo(a),
+            (Phase::Locate { spot }, a) => self.on_locate(spot, a),
+            (phase, a) => self.on_attempt(phase, a),
+        }
+    }
+
+    /// Is the run over?
+    pub fn is_done(&self) -> bool {
+        matches!(self.phase, Phase::Done { .. })
+    }
+
+    /// What to hand the next run as [`Run::with_seen`]: the last observation when the step
+    /// passed without an undo, or when it sent nothing; `None` once something acted on the
+    /// page that the run did not observe to its end.
+    pub fn seen(&self) -> Option<&Seen> {
+        self.seen.as_ref()
+    }
+
+    /// Refs that became sensitive during the run: declare them in every later observation.
+    pub fn sensitive(&self) -> &[String] {
+        &self.sensitive
+    }
+
+    /// The element focused after a pointer click (where typing goes next).
+    pub fn focused(&self) -> Option<&Element> {
+        self.attempt.focus.as_ref()
+    }
+
+    /// Records the need the run now waits on, for the message of an answer that does not fit.
+    fn ask(&mut self, need: Need) -> Need {
+        self.pending = serde_json::to_value(&need)
+            .ok()
+            .and_then(|v| v["need"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        need
+    }
+
+    fn is_verified(&self) -> bool {
+        self.mode == Mode::Verified
+    }
+
+    fn add_secret(&mut self, secret: &str) {
+        if !self.secrets.iter().any(|s| s == secret) {
+            self.secrets.push(secret.to_owned());
+        }
+    }
+
+    fn redactor(&self) -> Redactor {
+        let mut r = Redactor::default();
+        for s in &self.secrets {
+            r.add_secret_and_encodings(s);
+        }
+        r
+    }
+
+    fn observe(&mut self) -> Need {
+        self.ask(Need::Observe {
+            sensitive: self.sensitive.clone(),
+        })
+    }
+
+    /// An answer that does not fit the need: the driver is out of step, so the run stops.
+    fn out_of_step(&mut self, answer: &Answer) -> Need {
+        let message = format!(
+            "the answer '{}' does not fit the last need ('{}'); answer each need with its own answer",
+            answer.name(),
+            self.pending
+        );
+        self.fail(Error::new(ErrorCode::InvalidArgument, message))
+    }
+
+    /// Ends the run with `error` and no verdict (nothing judged).
+    fn fail(&mut self, error: Error) -> Need {
+        let record = Record {
+            action: self.step.action.name().into(),
+            target: self.step.action.shown_target(self.attempt.target.as_ref()),
+            intent: self.step.intent.clone(),
+            value: self.step.action.shown_value(self.attempt.target.as_ref()),
+            reason: error.to_string(),
+            error: Some(error),
+            attempts: self.attempts,
+            undone: self.undone,
+            ..Record::default()
+        };
+        if self.dispatched {
+            self.seen = None;
+        }
+        self.finish(record)
+    }
+
+    /// Ends the run with `record`, scrubbed of every secret the run knows.
+    fn finish(&mut self, mut record: Record) -> Need {
+        record.scrub(&self.redactor());
+        let record = Box::new(record);
+        self.phase = Phase::Done {
+            record: record.clone(),
+        };
+        self.pending = "done".into();
+        Need::Done { record }
+    }
+}

@@ -1,0 +1,285 @@
+//! What the machine asks of its driver ([`Need`]) and what the driver answers ([`Answer`]).
+//!
+//! Every need names one browser operation the driver performs and answers with exactly one
+//! answer; the pairs are listed on [`Need`]. A need that fails is answered with
+//! [`Answer::Failed`] and the error the operation raised (its code decides what the machine
+//! does next: a recycled node is observed again, a covered one ends the step). Both are
+//! tagged JSON objects (`{"need":"observe",…}`, `{"answer":"observed",…}`) so a driver in
+//! any language reads and writes them without a schema of its own.
+
+use super::navigation::Destination;
+use super::record::Record;
+use crate::core::error::Error;
+use crate::core::model::{Element, Snapshot};
+use serde::{Deserialize, Serialize};
+
+/// A point in the top document's viewport, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Button {
+    #[default]
+    Left,
+    Middle,
+    Right,
+}
+
+/// The next thing the driver must do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "need",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Need {
+    /// Poll the fingerprint every `poll_ms` until it has not changed for `quiet_ms`, at most
+    /// `timeout_ms`. With `since` (the fingerprint read right before an action), first wait
+    /// for it to leave that value; a page that never leaves it is quiet throughout, so
+    /// `stable`. With `stop_on_change`, answer as soon as the fingerprint moves (`changed`,
+    /// not `stable`): the machine takes a snapshot to learn what the page changed by itself.
+    /// A fingerprint that cannot be read (a document being replaced) counts as a change.
+    /// Answer: [`Answer::Settled`].
+    Settle {
+        since: Option<String>,
+        poll_ms: u64,
+        quiet_ms: u64,
+        timeout_ms: u64,
+        stop_on_change: bool,
+    },
+    /// Read the fingerprint once. Answer: [`Answer::Fingerprint`].
+    Fingerprint,
+    /// Take a merged snapshot of the page (every frame), with the refs in `sensitive`
+    /// declared sensitive (from now on, for the rest of the tab's life). Answer:
+    /// [`Answer::Observed`], or [`Answer::Unavailable`] while the document is replaced.
+    Observe { sensitive: Vec<String> },
+    /// The live record of a ref (`prufe.describe`). Answer: [`Answer::Described`].
+    Describe {
+        #[serde(rename = "ref")]
+        reference: String,
+    },
+    /// Make the element behind a ref ready for input: a stable, non-empty box; in view
+    /// (else scroll it there and answer [`Answer::Scrolled`]); with `hit_test`, the page's
+    /// hit test at its centre lands on it (else fail with `TARGET_OBSCURED`). Answer:
+    /// [`Answer::Prepared`] with the point input goes to. Input on a ref afterwards goes to
+    /// the node this prepare found.
+    Prepare {
+        #[serde(rename = "ref")]
+        reference: String,
+        hit_test: bool,
+    },
+    /// The observable element under a point now (`prufe.at`, reconciled with the hit boxes
+    /// of the observation the point was chosen on). Answer: [`Answer::Under`].
+    Locate { at: Point },
+    /// Send a gesture through the browser's input pipeline. Answer: [`Answer::Sent`].
+    Input { gesture: Gesture },
+    /// Read something back from the page. Answer: the [`Read`]'s own answer.
+    Read { read: Read },
+    /// Ask the arbiter whether an AMBIGUOUS effect is the one intended. Answer:
+    /// [`Answer::Arbiter`].
+    Ask { question: Question },
+    /// The step is over: its record, with `error` set when it failed. Further answers are
+    /// ignored and the same record is returned.
+    Done { record: Box<Record> },
+}
+
+/// Input the driver sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Gesture {
+    /// Move, press and release at a point.
+    Click {
+        at: Point,
+        #[serde(default)]
+        button: Button,
+    },
+    /// Move the pointer (a hover, the arrival before a press, moving away after a hover).
+    MoveTo { at: Point },
+    /// Press at `from`, move to `to` in `steps`, release.
+    Drag { from: Point, to: Point, steps: u32 },
+    /// Focus the field, select its content and type `text` in its place; fail with
+    /// `FOCUS_LOST` when the field does not keep the focus.
+    Type {
+        #[serde(rename = "ref")]
+        reference: String,
+        text: String,
+    },
+    /// Press a key (`Enter`, `Shift+Tab`), on the element behind `ref` (focused first) or
+    /// on whatever has the focus.
+    Press {
+        #[serde(rename = "ref")]
+        reference: Option<String>,
+        key: String,
+    },
+    /// Choose the option whose label or value is `option`.
+    Select {
+        #[serde(rename = "ref")]
+        reference: String,
+        option: String,
+    },
+    /// Put a select back to the value it had.
+    Restore {
+        #[serde(rename = "ref")]
+        reference: String,
+        value: String,
+    },
+    /// Set the files of a file input.
+    SetFiles {
+        #[serde(rename = "ref")]
+        reference: String,
+        files: Vec<String>,
+    },
+    /// Navigate the tab and wait until the new document answers.
+    Navigate { url: String },
+    /// Go back in history and wait for the document; fail when there is no entry to go to.
+    GoBack,
+}
+
+/// What to read back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Read {
+    /// A field's raw value (for the undo; never logged). Answer: [`Answer::Value`].
+    Value {
+        #[serde(rename = "ref")]
+        reference: String,
+    },
+    /// `prufe.hash(value)` in the field's document. Answer: [`Answer::Hash`].
+    Hash {
+        #[serde(rename = "ref")]
+        reference: String,
+        value: String,
+    },
+    /// Where activating the element would load a new document. Answer:
+    /// [`Answer::Destination`].
+    Destination {
+        #[serde(rename = "ref")]
+        reference: String,
+    },
+    /// The main frame's address. Answer: [`Answer::Address`].
+    Address,
+    /// The focused observable element. Answer: [`Answer::Focused`].
+    Focused,
+}
+
+/// What the arbiter is asked. Every string in it is redacted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Question {
+    pub action: String,
+    pub target: Option<String>,
+    pub intent: Option<String>,
+    /// The diff lines of the effect.
+    pub observed: Vec<String>,
+    /// Why the judge could not decide.
+    pub reason: String,
+    pub stable: bool,
+}
+
+/// The driver's answer to the last need.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "answer",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Answer {
+    /// The first call: nothing asked yet.
+    Start,
+    Settled {
+        /// The last fingerprint read.
+        fingerprint: String,
+        stable: bool,
+        /// The fingerprint left its first value (or `since`).
+        changed: bool,
+        waited_ms: u64,
+    },
+    Fingerprint {
+        fingerprint: String,
+    },
+    Observed {
+        snapshot: Snapshot,
+    },
+    /// No observation could be taken: the document is being replaced.
+    Unavailable,
+    /// `None`: the node is gone.
+    Described {
+        element: Option<Element>,
+    },
+    Prepared {
+        point: Point,
+    },
+    /// The element was out of view and has been scrolled: observe again.
+    Scrolled,
+    Under {
+        element: Option<Element>,
+    },
+    Sent,
+    /// `None`: the element has no value.
+    Value {
+        value: Option<String>,
+    },
+    Hash {
+        hash: String,
+    },
+    Destination {
+        destination: Option<Destination>,
+    },
+    Address {
+        url: String,
+    },
+    Focused {
+        element: Option<Element>,
+    },
+    Arbiter {
+        yes: bool,
+        detail: String,
+    },
+    /// The need could not be met.
+    Failed {
+        error: Error,
+    },
+}
+
+impl Answer {
+    /// The wire name, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Answer::Start => "start",
+            Answer::Settled { .. } => "settled",
+            Answer::Fingerprint { .. } => "fingerprint",
+            Answer::Observed { .. } => "observed",
+            Answer::Unavailable => "unavailable",
+            Answer::Described { .. } => "described",
+            Answer::Prepared { .. } => "prepared",
+            Answer::Scrolled => "scrolled",
+            Answer::Under { .. } => "under",
+            Answer::Sent => "sent",
+            Answer::Value { .. } => "value",
+            Answer::Hash { .. } => "hash",
+            Answer::Destination { .. } => "destination",
+            Answer::Address { .. } => "address",
+            Answer::Focused { .. } => "focused",
+            Answer::Arbiter { .. } => "arbiter",
+            Answer::Failed { .. } => "failed",
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! How a run decides what the judge left open, and how long it waits.
+
+use crate::core::judge::VerdictKind;
+use serde::{Deserialize, Serialize};
+
+/// Polling parameters of a settle, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Timing {
+    pub poll_ms: u64,
+    pub quiet_ms: u64,
+    pub timeout_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            poll_ms: 50,
+            quiet_ms: 250,
+            timeout_ms: 5_000,
+        }
+    }
+}
+
+/// What to do with AMBIGUOUS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Ambiguous {
+    /// Treat it as a failure: undo, retry, stop. In doubt, the action is not approved.
+    #[default]
+    Reject,
+    /// Let it pass.
+    Accept,
+    /// Ask the arbiter (`Need::Ask`) and do what it says.
+    Arbiter,
+}
+
+/// How a run verifies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Policy {
+    /// Attempts per step, the first included (at least one).
+    pub max_attempts: u32,
+    pub ambiguous: Ambiguous,
+    pub timing: Timing,
+    /// Judge only these regions (prefixes).
+    pub regions: Vec<String>,
+    /// Leave these regions out of the judgement.
+    pub ignore_regions: Vec<String>,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            max_attempts: 2,
+            ambiguous: Ambiguous::Reject,
+            timing: Timing::default(),
+            regions: Vec::new(),
+            ignore_regions: Vec::new(),
+        }
+    }
+}
+
+/// What a verdict comes to under a policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Decision {
+    Pass,
+    Fail,
+    Ask,
+}
+
+/// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the policy (which may ask the arbiter).
+pub(super) fn decide(verdict: VerdictKind, policy: Ambiguous) -> Decision {
+    match (verdict, policy) {
+        (VerdictKind::Match, _) => Decision::Pass,
+        (VerdictKind::Mismatch, _) => Decision::Fail,
+        (VerdictKind::Ambiguous, Ambiguous::Reject) => Decision::Fail,
+        (VerdictKind::Ambiguous, Ambiguous::Accept) => Decision::Pass,
+        (VerdictKind::Ambiguous, Ambiguous::Arbiter) => Decision::Ask,
+    }
+}

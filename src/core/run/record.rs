@@ -1,0 +1,148 @@
+//! [`Record`]: what one step did, in the one shape traces, `--json` lines, the viewer and
+//! drivers all read. The machine fills what it decided; the driver adds what only it can
+//! measure (`dialogs`, `durationMs`, `startedAt`, and the step number in a trace).
+
+use crate::core::background::Background;
+use crate::core::diff::Diff;
+use crate::core::error::Error;
+use crate::core::judge::VerdictKind;
+use crate::core::redact::Redactor;
+use serde::{Deserialize, Serialize};
+
+/// The record of one step. Every string in it is redacted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Record {
+    /// `click`, `fill`, …, `click_at`, `drag_at`.
+    pub action: String,
+    /// The element acted on, as `role[label] in region`.
+    pub target: Option<String>,
+    pub intent: Option<String>,
+    /// What the action carried: a fill value (`[redacted]` when sensitive), an option, a key,
+    /// a URL, a destination, file names, a point.
+    pub value: Option<String>,
+    /// `None` when the step stopped before a verdict (nothing was judged).
+    pub verdict: Option<VerdictKind>,
+    /// MATCH, or AMBIGUOUS approved by the arbiter or the policy.
+    pub ok: bool,
+    /// Why the step failed, in the one error shape; `None` when it passed.
+    pub error: Option<Error>,
+    pub reason: String,
+    /// The element whose name explains the effect, when the judge found one.
+    pub attributed_to: Option<String>,
+    /// What to show as the effect: the diff's lines, or for a navigation the new address.
+    pub lines: Vec<String>,
+    /// The core diff of the last attempt.
+    pub diff: Diff,
+    /// What of a wrong effect was still there after its undo (`UNDO_FAILED`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub residue: Vec<String>,
+    pub attempts: u32,
+    pub undone: u32,
+    /// The page settled before and after the action.
+    pub stable: bool,
+    /// The arbiter's answer, when it was asked.
+    pub arbiter: Option<String>,
+    /// Where the page was changing by itself before the action (`text in banner`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub background: Vec<String>,
+    /// JavaScript dialogs that opened during the step (the driver's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<String>,
+    /// The driver's.
+    pub duration_ms: u64,
+    /// The driver's, RFC 3339.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub started_at: String,
+}
+
+impl Record {
+    /// `click on button[Add Shirt M] in list with 'x'`.
+    pub fn action_line(&self) -> String {
+        let mut s = self.action.clone();
+        if let Some(t) = &self.target {
+            s.push_str(" on ");
+            s.push_str(t);
+        }
+        if let Some(v) = &self.value {
+            s.push_str(&format!(" with '{v}'"));
+        }
+        s
+    }
+
+    /// One line for logs: action, verdict and reason.
+    pub fn summary(&self) -> String {
+        match self.verdict {
+            Some(v) => format!(
+                "{}: {} — {}",
+                self.action_line(),
+                verdict_name(v),
+                self.reason
+            ),
+            None => format!("{}: {}", self.action_line(), self.reason),
+        }
+    }
+
+    /// Scrubs every string of the record (the diff and the error included) of `secrets`.
+    pub fn scrub(&mut self, secrets: &Redactor) {
+        if secrets.is_empty() {
+            return;
+        }
+        let Ok(mut v) = serde_json::to_value(&*self) else {
+            return;
+        };
+        scrub_value(&mut v, secrets);
+        if let Ok(clean) = serde_json::from_value(v) {
+            *self = clean;
+        }
+    }
+}
+
+fn verdict_name(v: VerdictKind) -> &'static str {
+    match v {
+        VerdictKind::Match => "MATCH",
+        VerdictKind::Mismatch => "MISMATCH",
+        VerdictKind::Ambiguous => "AMBIGUOUS",
+    }
+}
+
+fn scrub_value(v: &mut serde_json::Value, r: &Redactor) {
+    match v {
+        serde_json::Value::String(s) => {
+            if let std::borrow::Cow::Owned(clean) = r.scrub(s) {
+                *s = clean;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(i, r)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|i| scrub_value(i, r)),
+        _ => {}
+    }
+}
+
+/// The slots of a background as records show them: `text in banner`,
+/// `listitem in carousel (frame 0)`.
+pub fn background_lines(b: &Background) -> Vec<String> {
+    let place = |frame: &str, region: &str| {
+        let region = if region.is_empty() {
+            "document"
+        } else {
+            region
+        };
+        if frame.is_empty() {
+            region.to_owned()
+        } else {
+            format!("{region} (frame {frame})")
+        }
+    };
+    let texts = b
+        .texts
+        .iter()
+        .map(|t| format!("text in {}", place(&t.frame, &t.region)));
+    let elements = b
+        .elements
+        .iter()
+        .map(|e| format!("{} in {}", e.role.as_str(), place(&e.frame, &e.region)));
+    let mut out: Vec<String> = texts.chain(elements).collect();
+    out.dedup();
+    out
+}

@@ -1,0 +1,307 @@
+//! Settling, as needs: the driver polls the fingerprint; the machine decides what a settle
+//! means.
+//!
+//! **Before the action** the run also learns the background (`core::background`): it asks
+//! the settle to stop whenever the fingerprint moves, takes a snapshot, feeds the pair
+//! (previous, this) to `Background::observe`, and settles again with what is left of the
+//! deadline. The first pair may start from the driver's last observation of the same
+//! document ([`super::Seen`]); a still page costs no snapshot. Pointer steps and unverified
+//! steps settle plainly, with no background.
+//!
+//! **After the action** the settle first waits for the fingerprint to leave its pre-action
+//! value (an effect that starts late is still seen), then for quiet. At the quiet point the
+//! run takes a snapshot and, while `core::busy` says the page is still working, settles
+//! again and looks again, one snapshot per quiet window, at most
+//! [`super::MAX_BUSY_RESCANS`] times and never past the deadline. A deadline reached while
+//! busy is unstable, and the reason says so. A `goto`, and a pointer click whose field took
+//! the focus, settle plainly: their effect is already there.
+
+use super::need::{Answer, Need};
+use super::step::Action;
+use super::{Mode, Phase, Run, MAX_BUSY_RESCANS};
+use crate::core::background::Background;
+use crate::core::busy::busy;
+use crate::core::error::{Error, ErrorCode};
+use crate::core::model::Snapshot;
+use serde::{Deserialize, Serialize};
+
+/// Where a settle before the action is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) enum Before {
+    /// Waiting for the fingerprint, to compare with the last observation.
+    Fingerprint,
+    /// Waiting for a snapshot: the page moved since the last observation.
+    Seen,
+    /// Waiting for the settle (it stops when the page moves).
+    Wait,
+    /// Waiting for a snapshot after the page moved.
+    Learn,
+    /// Waiting for a plain settle.
+    Plain,
+}
+
+/// Where a settle after the action is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub(super) enum After {
+    /// Waiting for the first settle; with `busy_loop`, a quiet page is then looked at.
+    Quiet { busy_loop: bool },
+    /// Waiting for the snapshot of a quiet point.
+    Check,
+    /// Waiting for the next quiet window of a busy page.
+    Again,
+    /// Waiting for the observation after the action.
+    Final,
+    /// An unverified step: waiting for its settle, then done.
+    Tail,
+}
+
+impl Run {
+    fn settle_need(&self, since: Option<String>, timeout_ms: u64, stop_on_change: bool) -> Need {
+        let t = self.policy.timing;
+        Need::Settle {
+            since,
+            poll_ms: t.poll_ms,
+            quiet_ms: t.quiet_ms,
+            timeout_ms,
+            stop_on_change,
+        }
+    }
+
+    /// Starts the settle before an attempt's observation.
+    pub(super) fn settle_before(&mut self) -> Need {
+        let a = &mut self.attempt;
+        a.background = Background::default();
+        a.shown = None;
+        a.left_ms = self.policy.timing.timeout_ms;
+        if self.is_verified() && !self.step.action.is_pointer() {
+            self.phase = Phase::Settle {
+                settling: Before::Fingerprint,
+            };
+            return self.ask(Need::Fingerprint);
+        }
+        self.phase = Phase::Settle {
+            settling: Before::Plain,
+        };
+        let need = self.settle_need(None, self.policy.timing.timeout_ms, false);
+        self.ask(need)
+    }
+
+    fn wait_before(&mut self) -> Need {
+        self.phase = Phase::Settle {
+            settling: Before::Wait,
+        };
+        let need = self.settle_need(None, self.attempt.left_ms, true);
+        self.ask(need)
+    }
+
+    /// A snapshot taken while settling: what changed since the last one is the page's own.
+    fn learn(&mut self, now: Option<Snapshot>) {
+        let a = &mut self.attempt;
+        if let (Some(earlier), Some(now)) = (&a.shown, &now) {
+            if earlier.context.epoch == now.context.epoch {
+                a.background.observe(earlier, now);
+            }
+        }
+        a.shown = now;
+    }
+
+    pub(super) fn on_settle_before(&mut self, s: Before, answer: Answer) -> Need {
+        match (s, answer) {
+            (Before::Fingerprint, Answer::Fingerprint { fingerprint }) => {
+                self.attempt.fingerprint = fingerprint.clone();
+                match &self.seen {
+                    Some(seen) if seen.fingerprint == fingerprint => {
+                        self.attempt.shown = Some(seen.snapshot.clone());
+                        self.wait_before()
+                    }
+                    Some(_) => {
+                        self.phase = Phase::Settle {
+                            settling: Before::Seen,
+                        };
+                        self.observe()
+                    }
+                    None => self.wait_before(),
+                }
+            }
+            (Before::Seen, Answer::Observed { snapshot }) => {
+                self.attempt.shown = self.seen.as_ref().map(|s| s.snapshot.clone());
+                self.learn(Some(snapshot));
+                self.wait_before()
+            }
+            (Before::Seen | Before::Learn, Answer::Unavailable) => {
+                self.learn(None);
+                self.wait_before()
+            }
+            (
+                Before::Wait,
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    changed,
+                    waited_ms,
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                match (changed, a.left_ms) {
+                    (true, 0) => self.settled_before(false),
+                    (true, _) => {
+                        self.phase = Phase::Settle {
+                            settling: Before::Learn,
+                        };
+                        self.observe()
+                    }
+                    (false, _) => self.settled_before(stable),
+                }
+            }
+            (Before::Learn, Answer::Observed { snapshot }) => {
+                self.learn(Some(snapshot));
+                self.wait_before()
+            }
+            (
+                Before::Plain,
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    ..
+                },
+            ) => {
+                self.attempt.fingerprint = fingerprint;
+                self.settled_before(stable)
+            }
+            (_, Answer::Failed { error }) => self.fail(error),
+            (_, other) => self.out_of_step(&other),
+        }
+    }
+
+    fn settled_before(&mut self, stable: bool) -> Need {
+        self.attempt.stable_before = stable;
+        self.attempt.shown = None;
+        self.observe_before(false)
+    }
+
+    /// Starts the settle after the input.
+    pub(super) fn settle_after(&mut self) -> Need {
+        let timeout = self.policy.timing.timeout_ms;
+        let a = &mut self.attempt;
+        a.left_ms = timeout;
+        a.busy_rescans = 0;
+        a.working = None;
+        a.busy = None;
+        if let Mode::Unverified { settle } = self.mode {
+            self.phase = Phase::After {
+                settling: After::Tail,
+            };
+            let since = settle.then(|| self.attempt.fp0.clone());
+            let need = self.settle_need(since, timeout, false);
+            return self.ask(need);
+        }
+        let plain = matches!(self.step.action, Action::Goto { .. }) || self.focus_taken();
+        self.phase = Phase::After {
+            settling: After::Quiet { busy_loop: !plain },
+        };
+        let since = (!plain).then(|| self.attempt.fp0.clone());
+        let need = self.settle_need(since, timeout, false);
+        self.ask(need)
+    }
+
+    fn observe_after(&mut self) -> Need {
+        self.phase = Phase::After {
+            settling: After::Final,
+        };
+        self.observe()
+    }
+
+    /// The page said it was working at a quiet point: wait for the next one, or give up at
+    /// the deadline.
+    fn still_busy(&mut self, why: String) -> Need {
+        let a = &mut self.attempt;
+        a.working = Some(why);
+        a.busy_rescans += 1;
+        if a.left_ms == 0 || a.busy_rescans > MAX_BUSY_RESCANS {
+            a.stable_after = false;
+            a.busy = a.working.clone();
+            return self.observe_after();
+        }
+        self.phase = Phase::After {
+            settling: After::Again,
+        };
+        let need = self.settle_need(None, self.attempt.left_ms, false);
+        self.ask(need)
+    }
+
+    pub(super) fn on_settle_after(&mut self, s: After, answer: Answer) -> Need {
+        match (s, answer) {
+            (
+                After::Quiet { busy_loop },
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    changed,
+                    waited_ms,
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                if busy_loop && stable && changed {
+                    self.phase = Phase::After {
+                        settling: After::Check,
+                    };
+                    return self.observe();
+                }
+                a.stable_after = stable;
+                self.observe_after()
+            }
+            (After::Check, Answer::Observed { snapshot }) => {
+                match busy(&self.attempt.before, &snapshot) {
+                    Some(why) => self.still_busy(why),
+                    None => {
+                        self.attempt.stable_after = true;
+                        self.attempt.after = snapshot;
+                        self.after_observed()
+                    }
+                }
+            }
+            (After::Check, Answer::Unavailable) => {
+                self.still_busy("the document is being replaced".into())
+            }
+            (
+                After::Again,
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    waited_ms,
+                    ..
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                if stable && a.left_ms > 0 {
+                    self.phase = Phase::After {
+                        settling: After::Check,
+                    };
+                    return self.observe();
+                }
+                a.stable_after = false;
+                a.busy = a.working.clone();
+                self.observe_after()
+            }
+            (After::Final, Answer::Observed { snapshot }) => {
+                self.attempt.after = snapshot;
+                self.after_observed()
+            }
+            (After::Final, Answer::Unavailable) => self.fail(Error::new(
+                ErrorCode::BrowserError,
+                "the page could not be observed after the action; check the tab and run the step again",
+            )),
+            (After::Tail, Answer::Settled { .. }) => self.finish_unverified(),
+            (_, Answer::Failed { error }) => self.fail(error),
+            (_, other) => self.out_of_step(&other),
+        }
+    }
+}

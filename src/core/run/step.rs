@@ -1,0 +1,255 @@
+//! The step a run verifies: a semantic action on a declared target, or a pointer gesture on
+//! a point of an observation.
+
+use super::need::{Button, Point};
+use crate::core::identity::{describe_element, describe_parts};
+use crate::core::judge::ActionKind;
+use crate::core::model::{Element, REDACTED};
+use crate::core::resolve::Target;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One step: an action, the intent it serves, and for `upload` and `drag` the steps that
+/// undo it (no generic inverse exists for those).
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Step {
+    pub action: Action,
+    #[serde(default)]
+    pub intent: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inverse: Vec<Step>,
+}
+
+/// What a step does. Semantic actions name their target; `clickAt` and `dragAt` act on a
+/// point and carry what the observation showed there.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Action {
+    Click {
+        target: Target,
+    },
+    /// A `sensitive` value is typed but never shown; the judge compares its keyed hash.
+    Fill {
+        target: Target,
+        value: String,
+        #[serde(default)]
+        sensitive: bool,
+    },
+    Check {
+        target: Target,
+    },
+    Uncheck {
+        target: Target,
+    },
+    Select {
+        target: Target,
+        option: String,
+    },
+    Press {
+        key: String,
+        #[serde(default)]
+        target: Option<Target>,
+    },
+    Hover {
+        target: Target,
+    },
+    Upload {
+        target: Target,
+        files: Vec<String>,
+    },
+    Drag {
+        target: Target,
+        to: Target,
+    },
+    Goto {
+        url: String,
+    },
+    /// A click on a point (CSS pixels of the top viewport). `expected` is the element the
+    /// observation showed there (from its hit boxes), `None` when it showed none; `shown`
+    /// is how the record names the point (`(120, 48) on obs-3`).
+    ClickAt {
+        at: Point,
+        #[serde(default)]
+        button: Button,
+        #[serde(default)]
+        expected: Option<Box<Element>>,
+        #[serde(default)]
+        shown: Option<String>,
+    },
+    /// A pointer drag from one point to another, in `steps` moves.
+    DragAt {
+        from: Point,
+        to: Point,
+        #[serde(default = "default_steps")]
+        steps: u32,
+        #[serde(default)]
+        expected: Option<Box<Element>>,
+        #[serde(default)]
+        expected_to: Option<Box<Element>>,
+        #[serde(default)]
+        shown: Option<String>,
+    },
+}
+
+fn default_steps() -> u32 {
+    10
+}
+
+impl Step {
+    pub fn new(action: Action) -> Step {
+        Step {
+            action,
+            intent: None,
+            inverse: Vec::new(),
+        }
+    }
+
+    pub fn with_intent(mut self, intent: impl Into<String>) -> Step {
+        self.intent = Some(intent.into());
+        self
+    }
+
+    pub fn with_inverse(mut self, inverse: Vec<Step>) -> Step {
+        self.inverse = inverse;
+        self
+    }
+}
+
+impl Action {
+    /// The wire name, as the record shows it: `click`, `fill`, …, `click_at`, `drag_at`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::ClickAt { .. } => "click_at",
+            Action::DragAt { .. } => "drag_at",
+            other => other.judged().as_str(),
+        }
+    }
+
+    /// The kind the judge reads.
+    pub fn judged(&self) -> ActionKind {
+        match self {
+            Action::Click { .. } | Action::ClickAt { .. } => ActionKind::Click,
+            Action::Fill { .. } => ActionKind::Fill,
+            Action::Check { .. } => ActionKind::Check,
+            Action::Uncheck { .. } => ActionKind::Uncheck,
+            Action::Select { .. } => ActionKind::Select,
+            Action::Press { .. } => ActionKind::Press,
+            Action::Hover { .. } => ActionKind::Hover,
+            Action::Upload { .. } => ActionKind::Upload,
+            Action::Drag { .. } | Action::DragAt { .. } => ActionKind::Drag,
+            Action::Goto { .. } => ActionKind::Goto,
+        }
+    }
+
+    /// The declared target, if any.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Action::Click { target }
+            | Action::Fill { target, .. }
+            | Action::Check { target }
+            | Action::Uncheck { target }
+            | Action::Select { target, .. }
+            | Action::Hover { target }
+            | Action::Upload { target, .. }
+            | Action::Drag { target, .. } => Some(target),
+            Action::Press { target, .. } => target.as_ref(),
+            Action::Goto { .. } | Action::ClickAt { .. } | Action::DragAt { .. } => None,
+        }
+    }
+
+    /// Acts on a point rather than on a declared target.
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, Action::ClickAt { .. } | Action::DragAt { .. })
+    }
+
+    /// Does input need the page's hit test at the target's point? Fills, selects, presses
+    /// and uploads reach their element without the pointer.
+    pub(super) fn needs_hit_test(&self) -> bool {
+        matches!(
+            self,
+            Action::Click { .. }
+                | Action::Check { .. }
+                | Action::Uncheck { .. }
+                | Action::Hover { .. }
+                | Action::Drag { .. }
+        )
+    }
+
+    /// Is a fill's value a secret, declared or because the field is sensitive?
+    pub(super) fn is_secret(&self, target: Option<&Element>) -> bool {
+        matches!(
+            self,
+            Action::Fill {
+                sensitive: true,
+                ..
+            }
+        ) || (matches!(self, Action::Fill { .. }) && target.is_some_and(|t| t.sensitive))
+    }
+
+    /// What the action carries, as records show it (a secret as `[redacted]`).
+    pub(super) fn shown_value(&self, target: Option<&Element>) -> Option<String> {
+        match self {
+            Action::Fill { .. } if self.is_secret(target) => Some(REDACTED.to_owned()),
+            Action::Fill { value, .. } => Some(value.clone()),
+            Action::Select { option, .. } => Some(option.clone()),
+            Action::Press { key, .. } => Some(key.clone()),
+            Action::Goto { url } => Some(url.clone()),
+            Action::Drag { to, .. } => Some(format!("to {}", declared(to))),
+            Action::Upload { files, .. } => Some(
+                files
+                    .iter()
+                    .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            Action::ClickAt { at, shown, .. }
+            | Action::DragAt {
+                from: at, shown, ..
+            } => Some(
+                shown
+                    .clone()
+                    .unwrap_or_else(|| format!("({}, {})", at.x, at.y)),
+            ),
+            _ => None,
+        }
+    }
+
+    /// How the record names the target: as resolved, else as declared.
+    pub(super) fn shown_target(&self, resolved: Option<&Element>) -> Option<String> {
+        resolved
+            .map(describe_element)
+            .or_else(|| self.target().map(declared))
+    }
+}
+
+/// `button[Add Shirt M] in list`, from a declared target.
+pub fn declared(t: &Target) -> String {
+    describe_parts(&t.role, &t.name, t.region.as_deref().unwrap_or(""))
+}
+
+/// A step's value is never printed: it may be a secret.
+impl fmt::Debug for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name())?;
+        if let Some(t) = self.target() {
+            write!(f, " on {}", declared(t))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Step")
+            .field("action", &self.action)
+            .field("intent", &self.intent)
+            .field("inverse", &self.inverse.len())
+            .finish()
+    }
+}

@@ -1,0 +1,981 @@
+//! The verification machine (`prufe::core::run`) driven by a fake page: one row per decision
+//! of the loop, no browser. Every run is serialised to JSON and read back between any two
+//! answers, as a driver that carries the state across a navigation does.
+
+use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch as X};
+use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
+use prufe::core::resolve::Target;
+use prufe::core::run::{
+    Action, Ambiguous, Answer, Destination, Gesture, Need, Point, Policy, Read, Record, Run, Seen,
+    Step, Timing,
+};
+use prufe::core::ErrorCode;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+const PRODUCTS: &str = "catalogue/list:products";
+const CART: &str = "cart/list:items";
+
+fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
+    Element {
+        reference: reference.into(),
+        role,
+        name: name.into(),
+        region: region.into(),
+        visible: true,
+        in_viewport: true,
+        ..Default::default()
+    }
+}
+
+fn item(reference: &str, text: &str, region: &str) -> Element {
+    Element {
+        text: Some(text.into()),
+        ..el(reference, Role::Listitem, "", region)
+    }
+}
+
+fn text(t: &str, region: &str) -> Text {
+    Text {
+        kind: TextKind::Plain,
+        text: t.into(),
+        region: region.into(),
+        frame: String::new(),
+    }
+}
+
+/// A shop: two products, an empty cart, a link, a field and a clock in the banner.
+fn shop() -> Snapshot {
+    Snapshot {
+        context: Context {
+            tab: "t1".into(),
+            epoch: 1,
+            snapshot: "s1".into(),
+        },
+        has_more: false,
+        elements: vec![
+            el("b1", Role::Button, "Add Shirt M", PRODUCTS),
+            el("b2", Role::Button, "Add Trousers L", PRODUCTS),
+            el("b3", Role::Button, "Add Shirt M", "promo"),
+            Element {
+                href: Some("/shirt.html".into()),
+                ..el("l1", Role::Link, "Shirt M details", PRODUCTS)
+            },
+            Element {
+                value: Some(String::new()),
+                ..el("f1", Role::Textbox, "Coupon", "cart")
+            },
+        ],
+        texts: vec![text("10:00", "banner")],
+    }
+}
+
+fn add(page: &mut Snapshot, reference: &str, product: &str, removable: bool) {
+    page.elements.push(item(reference, product, CART));
+    if removable {
+        page.elements.push(el(
+            &format!("rm-{reference}"),
+            Role::Button,
+            &format!("Remove {product}"),
+            CART,
+        ));
+    }
+}
+
+fn drop_refs(page: &mut Snapshot, refs: &[&str]) {
+    page.elements
+        .retain(|e| !refs.contains(&e.reference.as_str()));
+}
+
+/// Where a prepared element's point is: one slot per element index.
+fn point_of(page: &Snapshot, reference: &str) -> Point {
+    let i = page
+        .elements
+        .iter()
+        .position(|e| e.reference == reference)
+        .unwrap_or(0);
+    Point {
+        x: i as f64 * 10.0 + 5.0,
+        y: 5.0,
+    }
+}
+
+fn at_point(page: &Snapshot, p: Point) -> Option<Element> {
+    let i = ((p.x - 5.0) / 10.0).round() as usize;
+    (p.y == 5.0)
+        .then(|| page.elements.get(i).cloned())
+        .flatten()
+}
+
+type React = Box<dyn FnMut(&Gesture, &mut World)>;
+
+/// A row's own assertions on the record, the world after the run and the run.
+type Check = Box<dyn Fn(&Record, &World, &Run)>;
+
+/// The fake browser tab.
+struct World {
+    page: Snapshot,
+    url: String,
+    /// What the page shows next each time time passes after the input (a plain settle).
+    later: VecDeque<Snapshot>,
+    /// Changes the page makes by itself while the run settles before acting.
+    ticks: VecDeque<Snapshot>,
+    history: Vec<(Snapshot, String)>,
+    destination: Option<Destination>,
+    arbiter: bool,
+    /// Overrides `describe`: what the live node shows now.
+    described: Option<Element>,
+    waited_ms: u64,
+    inputs: Vec<Gesture>,
+    needs: Vec<Need>,
+}
+
+impl World {
+    fn new(page: Snapshot) -> World {
+        World {
+            page,
+            url: "http://shop.test/".into(),
+            later: VecDeque::new(),
+            ticks: VecDeque::new(),
+            history: Vec::new(),
+            destination: None,
+            arbiter: false,
+            described: None,
+            waited_ms: 300,
+            inputs: Vec::new(),
+            needs: Vec::new(),
+        }
+    }
+
+    fn fingerprint(&self) -> String {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        serde_json::to_string(&(
+            &self.page.elements,
+            &self.page.texts,
+            self.page.context.epoch,
+        ))
+        .unwrap()
+        .hash(&mut h);
+        format!("{:x}", h.finish())
+    }
+
+    /// Loads a new document (a navigation).
+    fn navigate(&mut self, url: &str, mut page: Snapshot) {
+        self.history.push((self.page.clone(), self.url.clone()));
+        page.context.epoch = self.page.context.epoch + 1;
+        self.page = page;
+        self.url = url.into();
+    }
+
+    fn answer(&mut self, need: &Need, react: &mut React) -> Answer {
+        self.needs.push(need.clone());
+        match need {
+            Need::Settle {
+                since,
+                stop_on_change,
+                ..
+            } => {
+                if *stop_on_change {
+                    if let Some(next) = self.ticks.pop_front() {
+                        self.page = next;
+                        return Answer::Settled {
+                            fingerprint: self.fingerprint(),
+                            stable: false,
+                            changed: true,
+                            waited_ms: 100,
+                        };
+                    }
+                } else if since.is_none() {
+                    if let Some(next) = self.later.pop_front() {
+                        self.page = next;
+                    }
+                }
+                let fingerprint = self.fingerprint();
+                Answer::Settled {
+                    changed: since.as_ref().is_some_and(|s| *s != fingerprint),
+                    fingerprint,
+                    stable: true,
+                    waited_ms: self.waited_ms,
+                }
+            }
+            Need::Fingerprint => Answer::Fingerprint {
+                fingerprint: self.fingerprint(),
+            },
+            Need::Observe { sensitive } => {
+                // Declared sensitivity sticks, and the engine shows such a value by hash.
+                for e in &mut self.page.elements {
+                    e.sensitive |= sensitive.contains(&e.reference);
+                }
+                let mut snapshot = self.page.clone();
+                for e in snapshot.elements.iter_mut().filter(|e| e.sensitive) {
+                    if let Some(v) = e.value.take() {
+                        e.value_hash = Some(format!("h:{v}"));
+                        e.value = Some("[redacted]".into());
+                    }
+                }
+                Answer::Observed { snapshot }
+            }
+            Need::Describe { reference } => Answer::Described {
+                element: self.described.clone().or_else(|| {
+                    self.page
+                        .elements
+                        .iter()
+                        .find(|e| e.reference == *reference)
+                        .cloned()
+                }),
+            },
+            Need::Prepare { reference, .. } => Answer::Prepared {
+                point: point_of(&self.page, reference),
+            },
+            Need::Locate { at } => Answer::Under {
+                element: at_point(&self.page, *at),
+            },
+            Need::Input { gesture } => {
+                self.inputs.push(gesture.clone());
+                if *gesture == Gesture::GoBack {
+                    let Some((page, url)) = self.history.pop() else {
+                        return Answer::Failed {
+                            error: prufe::core::Error::new(
+                                ErrorCode::NavigationFailed,
+                                "no history",
+                            ),
+                        };
+                    };
+                    (self.page, self.url) = (page, url);
+                    return Answer::Sent;
+                }
+                react(gesture, self);
+                Answer::Sent
+            }
+            Need::Read { read } => match read {
+                Read::Value { reference } => Answer::Value {
+                    value: self
+                        .page
+                        .elements
+                        .iter()
+                        .find(|e| e.reference == *reference)
+                        .and_then(|e| e.value.clone()),
+                },
+                Read::Hash { value, .. } => Answer::Hash {
+                    hash: format!("h:{value}"),
+                },
+                Read::Destination { .. } => Answer::Destination {
+                    destination: self.destination.clone(),
+                },
+                Read::Address => Answer::Address {
+                    url: self.url.clone(),
+                },
+                Read::Focused => Answer::Focused {
+                    element: self.page.elements.iter().find(|e| e.focused).cloned(),
+                },
+            },
+            Need::Ask { .. } => Answer::Arbiter {
+                yes: self.arbiter,
+                detail: format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
+            },
+            Need::Done { .. } => unreachable!("done"),
+        }
+    }
+}
+
+/// Runs `step` on `world` to the end, round-tripping the run through JSON at every answer.
+fn drive(
+    world: &mut World,
+    step: Step,
+    policy: Policy,
+    seen: Option<Seen>,
+    mut react: React,
+) -> (Record, Run) {
+    let mut run = Run::new(step, policy).with_seen(seen);
+    let mut answer = Answer::Start;
+    for _ in 0..500 {
+        let json = serde_json::to_string(&run).expect("a run serialises");
+        run = serde_json::from_str(&json).expect("a run reads back");
+        let answer_json = serde_json::to_string(&answer).unwrap();
+        let need = run.next(serde_json::from_str(&answer_json).expect("answers read back"));
+        let need_json = serde_json::to_string(&need).unwrap();
+        assert_eq!(serde_json::from_str::<Need>(&need_json).unwrap(), need);
+        if let Need::Done { record } = need {
+            return (*record, run);
+        }
+        answer = world.answer(&need, &mut react);
+    }
+    panic!("the run did not end");
+}
+
+fn target(role: &str, name: &str) -> Target {
+    Target::new(role, name)
+}
+
+fn click(name: &str) -> Step {
+    Step::new(Action::Click {
+        target: target("button", name),
+    })
+}
+
+/// A reaction that adds `product` to the cart on the click on `button`, and takes it out on
+/// its Remove control.
+fn cart_reaction(button: &'static str, product: &'static str, removable: bool) -> React {
+    let mut n = 0;
+    Box::new(move |g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == button {
+                n += 1;
+                add(&mut w.page, &format!("c{n}"), product, removable);
+            } else if hit.starts_with("Remove ") {
+                let r = format!("c{n}");
+                drop_refs(&mut w.page, &[&r, &format!("rm-{r}")]);
+            }
+        }
+    })
+}
+
+struct Row {
+    name: &'static str,
+    world: World,
+    step: Step,
+    policy: Policy,
+    seen: Option<Seen>,
+    react: React,
+    verdict: Option<VerdictKind>,
+    ok: bool,
+    error: Option<ErrorCode>,
+    says: &'static str,
+    attempts: u32,
+    undone: u32,
+    check: Check,
+}
+
+fn row(name: &'static str, world: World, step: Step, react: React) -> Row {
+    Row {
+        name,
+        world,
+        step,
+        policy: Policy::default(),
+        seen: None,
+        react,
+        verdict: None,
+        ok: false,
+        error: None,
+        says: "",
+        attempts: 1,
+        undone: 0,
+        check: Box::new(|_, _, _| {}),
+    }
+}
+
+impl Row {
+    fn want(
+        mut self,
+        verdict: Option<VerdictKind>,
+        ok: bool,
+        error: Option<ErrorCode>,
+        says: &'static str,
+    ) -> Self {
+        (self.verdict, self.ok, self.error, self.says) = (verdict, ok, error, says);
+        self
+    }
+    fn tries(mut self, attempts: u32, undone: u32) -> Self {
+        (self.attempts, self.undone) = (attempts, undone);
+        self
+    }
+    fn policy(mut self, f: impl FnOnce(&mut Policy)) -> Self {
+        f(&mut self.policy);
+        self
+    }
+    fn then(mut self, f: impl Fn(&Record, &World, &Run) + 'static) -> Self {
+        self.check = Box::new(f);
+        self
+    }
+}
+
+fn run_rows(rows: Vec<Row>) {
+    for mut r in rows {
+        let (record, run) = drive(
+            &mut r.world,
+            r.step.clone(),
+            r.policy.clone(),
+            r.seen.clone(),
+            r.react,
+        );
+        let name = r.name;
+        assert_eq!(record.verdict, r.verdict, "{name}: {}", record.reason);
+        assert_eq!(record.ok, r.ok, "{name}: {}", record.reason);
+        assert_eq!(
+            record.error.as_ref().map(|e| e.code),
+            r.error,
+            "{name}: {}",
+            record.reason
+        );
+        assert!(
+            record.reason.contains(r.says),
+            "{name}: {:?} lacks {:?}",
+            record.reason,
+            r.says
+        );
+        assert_eq!(
+            (record.attempts, record.undone),
+            (r.attempts, r.undone),
+            "{name}: attempts, undone"
+        );
+        (r.check)(&record, &r.world, &run);
+    }
+}
+
+fn clicks(w: &World) -> usize {
+    w.inputs
+        .iter()
+        .filter(|g| matches!(g, Gesture::Click { .. }))
+        .count()
+}
+
+#[test]
+fn semantic_steps() {
+    let honest = cart_reaction("Add Shirt M", "Shirt M", true);
+    let mut late = World::new(shop());
+    late.later.push_back({
+        let mut p = shop();
+        add(&mut p, "c1", "Shirt M", false);
+        p
+    });
+    let spinner = Box::new(|g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
+    let still_spinning = Box::new(|g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            add(&mut w.page, "c1", "Shirt M", false);
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
+    let nothing: React = Box::new(|_, _| {});
+    // The wrong product first, the right one on the retry.
+    let mut n = 0;
+    let wrong_then_right: React = Box::new(move |g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == "Add Shirt M" {
+                n += 1;
+                let product = if n == 1 { "Trousers L" } else { "Shirt M" };
+                add(&mut w.page, &format!("c{n}"), product, true);
+            } else if hit.starts_with("Remove ") {
+                drop_refs(&mut w.page, &[&format!("c{n}"), &format!("rm-c{n}")]);
+            }
+        }
+    });
+    let stuck_remove: React = Box::new(|g, w| {
+        if let Gesture::Click { at, .. } = g {
+            if at_point(&w.page, *at).is_some_and(|e| e.name == "Add Shirt M") {
+                add(&mut w.page, "c1", "Trousers L", true);
+            }
+        }
+    });
+    let irreversible = cart_reaction("Add Shirt M", "Trousers L", false);
+    // An effect no name explains, with a control that takes it out.
+    let stranger = || -> React {
+        let mut n = 0;
+        Box::new(move |g, w| {
+            if let Gesture::Click { at, .. } = g {
+                let hit = at_point(&w.page, *at)
+                    .map(|e| e.name.clone())
+                    .unwrap_or_default();
+                if hit == "Add Shirt M" {
+                    n += 1;
+                    w.page
+                        .elements
+                        .push(item(&format!("g{n}"), "Gift card", "promo"));
+                    w.page.elements.push(el(
+                        &format!("rm{n}"),
+                        Role::Button,
+                        "Remove Gift card",
+                        "promo",
+                    ));
+                } else if hit.starts_with("Remove ") {
+                    drop_refs(&mut w.page, &[&format!("g{n}"), &format!("rm{n}")]);
+                }
+            }
+        })
+    };
+    let in_products = |step: Step| {
+        let Action::Click { mut target } = step.action else {
+            unreachable!()
+        };
+        target.region = Some(PRODUCTS.into());
+        Step::new(Action::Click { target })
+    };
+    let mut busy_world = World::new(shop());
+    busy_world.waited_ms = 400;
+    // Busy at every quiet point until the deadline, done by the last look.
+    let spinning = |done: bool| {
+        let mut p = shop();
+        add(&mut p, "c1", "Shirt M", false);
+        if !done {
+            p.elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+        p
+    };
+    let mut done_too_late = World::new(shop());
+    done_too_late.waited_ms = 400;
+    done_too_late
+        .later
+        .extend([spinning(false), spinning(true)]);
+    let spinning_then_done = Box::new(move |g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page = spinning(false);
+        }
+    });
+    let mut out_of_time = World::new(shop());
+    out_of_time.waited_ms = 1_000;
+    let spins = Box::new(|g: &Gesture, w: &mut World| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("honest click", World::new(shop()), in_products(click("Add Shirt M")), honest)
+            .want(Some(M), true, None, "")
+            .then(|r, w, run| {
+                assert_eq!(clicks(w), 1);
+                assert_eq!(r.target.as_deref(), Some("button[Add Shirt M] in catalogue/list:products"));
+                assert!(run.seen().is_some_and(|s| s.snapshot.elements.iter().any(|e| e.label() == "Shirt M")), "the after observation is kept");
+            }),
+        row("a late effect is found on the rescan of a busy page", late, in_products(click("Add Shirt M")), spinner)
+            .want(Some(M), true, None, "")
+            .then(|r, w, _| {
+                assert!(r.stable, "settled once the spinner went");
+                assert_eq!(w.needs.iter().filter(|n| matches!(n, Need::Observe { .. })).count(), 3, "before, the busy quiet point, the settled one");
+            }),
+        row("no effect: not undone, not retried", World::new(shop()), in_products(click("Add Shirt M")), nothing)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
+            .then(|_, w, run| { assert_eq!(clicks(w), 1, "no repeat"); assert!(run.seen().is_none()); }),
+        row("wrong effect, undone, retried, MATCH", World::new(shop()), in_products(click("Add Shirt M")), wrong_then_right)
+            .want(Some(M), true, None, "").tries(2, 1)
+            .then(|_, w, _| assert_eq!(clicks(w), 3, "click, remove, click")),
+        row("undo leaves the wrong effect: UNDO_FAILED", World::new(shop()), in_products(click("Add Shirt M")), stuck_remove)
+            .want(Some(X), false, Some(ErrorCode::UndoFailed), "Trousers L")
+            .then(|r, _, _| assert_eq!(r.residue, ["appeared listitem[Trousers L] in cart/list:items", "appeared button[Remove Trousers L] in cart/list:items"])),
+        row("wrong effect without inverse: IRREVERSIBLE_ACTION", World::new(shop()), in_products(click("Add Shirt M")), irreversible)
+            .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "Trousers L"),
+        row("ambiguous, rejected: undone and retried, then stopped", World::new(shop()), in_products(click("Add Shirt M")), stranger())
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2),
+        row("ambiguous, accepted", World::new(shop()), in_products(click("Add Shirt M")), stranger())
+            .policy(|p| p.ambiguous = Ambiguous::Accept)
+            .want(Some(A), true, None, "")
+            .then(|r, w, _| { assert!(r.arbiter.is_none()); assert!(!w.needs.iter().any(|n| matches!(n, Need::Ask { .. }))); }),
+        row("ambiguous, the arbiter says yes", World { arbiter: true, ..World::new(shop()) }, in_products(click("Add Shirt M")), stranger())
+            .policy(|p| p.ambiguous = Ambiguous::Arbiter)
+            .want(Some(A), true, None, "")
+            .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("arbiter says yes"))),
+        row("ambiguous, the arbiter says no", World::new(shop()), in_products(click("Add Shirt M")), stranger())
+            .policy(|p| p.ambiguous = Ambiguous::Arbiter)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
+            .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("arbiter says no"))),
+        row("busy until the deadline: AMBIGUOUS", busy_world, in_products(click("Add Shirt M")), still_spinning)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "still said it was working at the deadline (progressbar[Loading] in cart/list:items is showing)")
+            .then(|r, _, _| assert!(!r.stable)),
+        row("the deadline fell while busy: a late outcome is not approved", done_too_late, in_products(click("Add Shirt M")), spinning_then_done)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "so its outcome is yet to come")
+            .then(|r, _, _| assert!(r.diff.lines.iter().all(|l| !l.contains("Loading")), "the last look shows no spinner: {:?}", r.diff.lines)),
+        row("busy when the first settle took the whole deadline", out_of_time, in_products(click("Add Shirt M")), spins)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "")
+            .then(|_, w, _| assert!(!w.needs.iter().any(|n| matches!(n, Need::Settle { timeout_ms: 0, .. })), "no settle without time left")),
+    ]);
+}
+
+#[test]
+fn a_driver_that_reports_no_time_passing_still_ends_a_busy_wait() {
+    let mut w = World::new(shop());
+    w.waited_ms = 0;
+    let react: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
+    let step = Step::new(Action::Click {
+        target: Target {
+            region: Some(PRODUCTS.into()),
+            ..target("button", "Add Shirt M")
+        },
+    });
+    let policy = Policy {
+        ambiguous: Ambiguous::Accept,
+        ..Policy::default()
+    };
+    let (r, _) = drive(&mut w, step, policy, None, react);
+    assert_eq!(r.verdict, Some(A), "{}", r.reason);
+    let observed = w
+        .needs
+        .iter()
+        .filter(|n| matches!(n, Need::Observe { .. }))
+        .count();
+    // Before, the first quiet point and each rescan, after.
+    assert_eq!(observed, prufe::core::run::MAX_BUSY_RESCANS as usize + 3);
+}
+
+fn product_page() -> Snapshot {
+    Snapshot {
+        elements: vec![el("h1", Role::Heading, "Shirt M", "main")],
+        texts: vec![],
+        ..shop()
+    }
+}
+
+#[test]
+fn navigations() {
+    let to_product: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.navigate("http://shop.test/shirt.html", product_page());
+        }
+    });
+    let hijack: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.navigate("http://evil.test/", product_page());
+        }
+    });
+    let goto: React = Box::new(|g, w| {
+        if let Gesture::Navigate { url } = g {
+            w.navigate(url, product_page());
+        }
+    });
+    let link = Step::new(Action::Click {
+        target: target("link", "Shirt M details"),
+    });
+    let linked = World {
+        destination: Some(Destination {
+            kind: "link".into(),
+            url: "http://shop.test/shirt.html#top".into(),
+            method: String::new(),
+        }),
+        ..World::new(shop())
+    };
+    let button = Step::new(Action::Click {
+        target: Target {
+            region: Some(PRODUCTS.into()),
+            ..target("button", "Add Shirt M")
+        },
+    });
+    let intent_world = World::new(shop());
+    let to_product_again: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.navigate("http://shop.test/p/1", product_page());
+        }
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("honest link navigation, judged on the new document", linked, link, to_product)
+            .want(Some(M), true, None, "a new document loaded at the link's address, http://shop.test/shirt.html")
+            .then(|r, w, run| {
+                assert!(!w.inputs.contains(&Gesture::GoBack), "an honest navigation is never undone");
+                assert_eq!(r.lines, ["navigated to http://shop.test/shirt.html"]);
+                assert_eq!(run.seen().map(|s| s.snapshot.context.epoch), Some(2));
+            }),
+        row("a navigation the intent explains", intent_world, button.clone().with_intent("the Shirt M page opens"), to_product_again)
+            .want(Some(M), true, None, "supports the intent"),
+        row("hijacked navigation: back, STALE_OBSERVATION", World::new(shop()), button, hijack)
+            .want(None, false, Some(ErrorCode::StaleObservation), "replaced the document to http://evil.test/")
+            .then(|r, w, _| {
+                assert!(w.inputs.contains(&Gesture::GoBack));
+                assert_eq!(w.page.context.epoch, 1, "back on the page it started on");
+                assert!(r.reason.contains("the tab went back"), "{}", r.reason);
+            }),
+        row("goto without an intent", World::new(shop()), Step::new(Action::Goto { url: "http://shop.test/shirt.html".into() }), goto)
+            .want(Some(M), true, None, "a new document loaded (1 elements observed)")
+            .then(|_, w, _| {
+                let settles: Vec<_> = w.needs.iter().filter_map(|n| match n { Need::Settle { since, .. } => Some(since.clone()), _ => None }).collect();
+                assert_eq!(settles.last(), Some(&None), "a goto settles plainly");
+            }),
+    ]);
+}
+
+#[test]
+fn targets() {
+    let nothing = || -> React { Box::new(|_, _| {}) };
+    let mut recycled = World::new(shop());
+    recycled.described = Some(el("b1", Role::Button, "Add Hat S", PRODUCTS));
+    let mut disabled = World::new(shop());
+    disabled.described = Some(Element {
+        disabled: true,
+        ..el("b1", Role::Button, "Add Shirt M", PRODUCTS)
+    });
+    let mut checked = shop();
+    checked.elements.push(Element {
+        checked: Some(true.into()),
+        ..el("g1", Role::Checkbox, "Gift wrap", "cart")
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("an ambiguous target is a typed error, nothing sent", World::new(shop()), click("Add Shirt M"), nothing())
+            .want(None, false, Some(ErrorCode::TargetAmbiguous), "")
+            .then(|r, w, _| {
+                assert!(w.inputs.is_empty());
+                assert_eq!(r.error.as_ref().map(|e| e.candidates.len()), Some(2));
+            }),
+        row("a target re-described as something else: TARGET_CHANGED", recycled, Step::new(Action::Click { target: Target { region: Some(PRODUCTS.into()), ..target("button", "Add Shirt M") } }), nothing())
+            .want(None, false, Some(ErrorCode::TargetChanged), "kept changing")
+            .then(|_, w, _| {
+                assert!(w.inputs.is_empty());
+                let described = w.needs.iter().filter(|n| matches!(n, Need::Describe { .. })).count();
+                assert_eq!(described as u32, prufe::core::run::MAX_RESCANS + 1);
+            }),
+        row("a target that became disabled", disabled, Step::new(Action::Click { target: Target { region: Some(PRODUCTS.into()), ..target("button", "Add Shirt M") } }), nothing())
+            .want(None, false, Some(ErrorCode::TargetDisabled), "became disabled"),
+        row("checking a checked box dispatches nothing", World::new(checked), Step::new(Action::Check { target: target("checkbox", "Gift wrap") }), nothing())
+            .want(Some(M), true, None, "already checked")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+    ]);
+}
+
+#[test]
+fn fills() {
+    let typed: React = Box::new(|g, w| {
+        if let Gesture::Type { reference, text } = g {
+            if let Some(e) = w
+                .page
+                .elements
+                .iter_mut()
+                .find(|e| e.reference == *reference)
+            {
+                e.value = Some(text.clone());
+            }
+        }
+    });
+    let fill = |sensitive: bool| {
+        Step::new(Action::Fill {
+            target: target("textbox", "Coupon"),
+            value: "SAVE-1234".into(),
+            sensitive,
+        })
+    };
+    let plain: React = Box::new(|g, w| {
+        if let Gesture::Type { reference, text } = g {
+            if let Some(e) = w
+                .page
+                .elements
+                .iter_mut()
+                .find(|e| e.reference == *reference)
+            {
+                e.value = Some(text.clone());
+            }
+        }
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a fill", World::new(shop()), fill(false), plain)
+            .want(Some(M), true, None, "")
+            .then(|r, _, _| assert_eq!(r.value.as_deref(), Some("SAVE-1234"))),
+        row("a sensitive fill is judged by hash and never shown", World::new(shop()), fill(true), typed)
+            .want(Some(M), true, None, "")
+            .then(|r, w, run| {
+                assert_eq!(r.value.as_deref(), Some("[redacted]"));
+                assert!(!serde_json::to_string(r).unwrap().contains("SAVE-1234"), "{r:?}");
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Read { read: Read::Hash { .. } })));
+                assert_eq!(run.sensitive(), ["f1"]);
+                // The field is declared before the observation the judge reads.
+                let first_describe = w.needs.iter().position(|n| matches!(n, Need::Describe { .. })).unwrap();
+                assert!(matches!(&w.needs[first_describe - 1], Need::Observe { sensitive } if sensitive == &["f1"]), "{:?}", w.needs[first_describe - 1]);
+            }),
+    ]);
+}
+
+#[test]
+fn background_is_learnt_before_acting() {
+    // A ticker in the banner, changing while the run settles.
+    let ticker = |t: &str| {
+        let mut p = shop();
+        p.texts[0].text = t.into();
+        p
+    };
+    let react = || -> React {
+        Box::new(|g, w| {
+            if matches!(g, Gesture::Click { .. }) {
+                add(&mut w.page, "c1", "Shirt M", false);
+                w.page.texts[0].text = "Connection error".into();
+            }
+        })
+    };
+    let step = || {
+        Step::new(Action::Click {
+            target: Target {
+                region: Some(PRODUCTS.into()),
+                ..target("button", "Add Shirt M")
+            },
+        })
+        .with_intent("Shirt M is added")
+    };
+    let mut ticking = World::new(ticker("Rain in Oslo"));
+    // The first change gives the baseline, the second a pair to learn from.
+    ticking.ticks.push_back(ticker("Markets up"));
+    ticking.ticks.push_back(ticker("Sports today"));
+    let mut seen_world = World::new(ticker("Markets up"));
+    let seen = Some(Seen {
+        fingerprint: "an older page".into(),
+        snapshot: ticker("Rain in Oslo"),
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a still page: a failure word is the action's", World::new(ticker("Rain in Oslo")), step(), react())
+            .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "failure message"),
+        row("a slot the page changes by itself is no evidence", ticking, step(), react())
+            .want(Some(M), true, None, "")
+            .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
+        Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react()) }
+            .want(Some(M), true, None, "")
+            .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
+    ]);
+}
+
+fn click_at(page: &Snapshot, reference: &str) -> Step {
+    let at = point_of(page, reference);
+    Step::new(Action::ClickAt {
+        at,
+        button: Default::default(),
+        expected: page
+            .elements
+            .iter()
+            .find(|e| e.reference == reference)
+            .cloned()
+            .map(Box::new),
+        shown: Some(format!("({}, {}) on obs-1", at.x, at.y)),
+    })
+}
+
+#[test]
+fn pointer_steps() {
+    let s = shop();
+    let focus: React = Box::new(|g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at).map(|e| e.reference.clone());
+            for e in &mut w.page.elements {
+                e.focused = Some(&e.reference) == hit.as_ref() && e.role == Role::Textbox;
+            }
+        }
+    });
+    let nowhere = Step::new(Action::ClickAt {
+        at: Point { x: 900.0, y: 900.0 },
+        button: Default::default(),
+        expected: None,
+        shown: None,
+    });
+    let anything = || -> React {
+        Box::new(|g, w| {
+            if matches!(g, Gesture::Click { .. }) {
+                w.page.texts.push(text("Welcome", "main"));
+            }
+        })
+    };
+    // The wrong product, and the list recycles its rows when the undo runs.
+    let recycles: React = Box::new(|g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == "Add Shirt M" {
+                add(&mut w.page, "c1", "Trousers L", true);
+            } else if hit.starts_with("Remove ") {
+                drop_refs(&mut w.page, &["c1", "rm-c1"]);
+                w.page.elements[0].name = "Add Hat S".into();
+            }
+        }
+    });
+    let mut moved = World::new(s.clone());
+    moved.page.elements.swap(0, 1);
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a click on a point", World::new(s.clone()), click_at(&s, "b1"), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(|r, _, run| {
+                assert_eq!(r.action, "click_at");
+                assert_eq!(r.value.as_deref(), Some("(5, 5) on obs-1"));
+                assert!(run.seen().is_none(), "a pointer step is not a starting point for the background");
+            }),
+        row("a field that takes the focus", World::new(s.clone()), click_at(&s, "f1"), focus)
+            .want(Some(M), true, None, "textbox[Coupon] in cart took the focus")
+            .then(|_, w, run| {
+                assert_eq!(run.focused().map(|e| e.reference.as_str()), Some("f1"));
+                let after_focus = w.needs.iter().skip_while(|n| !matches!(n, Need::Read { read: Read::Focused })).nth(1);
+                assert!(matches!(after_focus, Some(Need::Settle { since: None, .. })), "no wait for another effect: {after_focus:?}");
+            }),
+        row("a point no element covers, rejected: not undone", World::new(s.clone()), nowhere.clone(), anything())
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "no observable element under the point")
+            .then(|_, w, _| assert_eq!(clicks(w), 1)),
+        row("a point no element covers, accepted", World::new(s.clone()), nowhere, anything())
+            .policy(|p| p.ambiguous = Ambiguous::Accept)
+            .want(Some(A), true, None, "passed as the ambiguous policy"),
+        row("the point shows something else now", moved, click_at(&s, "b1"), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(None, false, Some(ErrorCode::TargetChanged), "now shows button[Add Trousers L]")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("a retry whose point changed reports the undone failure", World::new(s.clone()), click_at(&s, "b1"), recycles)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "not retried: TARGET_CHANGED").tries(1, 1),
+    ]);
+}
+
+#[test]
+fn answers_out_of_step_stop_the_run() {
+    let mut run = Run::new(click("Add Shirt M"), Policy::default());
+    assert_eq!(run.next(Answer::Start), Need::Fingerprint);
+    let Need::Done { record } = run.next(Answer::Sent) else {
+        panic!("done")
+    };
+    assert_eq!(
+        record.error.map(|e| e.code),
+        Some(ErrorCode::InvalidArgument)
+    );
+    assert!(run.is_done());
+    assert!(
+        matches!(run.next(Answer::Start), Need::Done { .. }),
+        "done stays done"
+    );
+}
+
+#[test]
+fn wire_shapes() {
+    let step: Step = serde_json::from_value(serde_json::json!({
+        "action": { "kind": "click", "target": { "role": "button", "name": "Add Shirt M" } },
+        "intent": "the cart gains a shirt"
+    }))
+    .unwrap();
+    assert_eq!(step.action.name(), "click");
+    assert!(serde_json::from_value::<Step>(serde_json::json!({ "action": { "kind": "click", "target": { "name": "x" }, "force": true } })).is_err());
+    let need = serde_json::to_value(Need::Describe {
+        reference: "e1".into(),
+    })
+    .unwrap();
+    assert_eq!(need, serde_json::json!({ "need": "describe", "ref": "e1" }));
+    let answer: Answer = serde_json::from_value(serde_json::json!({ "answer": "settled", "fingerprint": "f", "stable": true, "changed": false, "waitedMs": 250 })).unwrap();
+    assert!(matches!(answer, Answer::Settled { waited_ms: 250, .. }));
+    let policy: Policy =
+        serde_json::from_value(serde_json::json!({ "ambiguous": "arbiter", "maxAttempts": 3 }))
+            .unwrap();
+    assert_eq!(
+        (policy.ambiguous, policy.max_attempts),
+        (Ambiguous::Arbiter, 3)
+    );
+    let gesture = serde_json::to_value(Gesture::Click {
+        at: Point { x: 1.0, y: 2.0 },
+        button: Default::default(),
+    })
+    .unwrap();
+    assert_eq!(
+        gesture,
+        serde_json::json!({ "kind": "click", "at": { "x": 1.0, "y": 2.0 }, "button": "left" })
+    );
+}
