@@ -804,11 +804,13 @@ fn background_is_learnt_before_acting() {
         p.texts[0].text = t.into();
         p
     };
-    let react = || -> React {
-        Box::new(|g, w| {
+    // What the banner shows right after the click: a new failure message, or a headline
+    // the ticker was already seen showing.
+    let react = |banner: &'static str| -> React {
+        Box::new(move |g, w| {
             if matches!(g, Gesture::Click { .. }) {
                 add(&mut w.page, "c1", "Shirt M", false);
-                w.page.texts[0].text = "Connection error".into();
+                w.page.texts[0].text = banner.into();
             }
         })
     };
@@ -825,6 +827,9 @@ fn background_is_learnt_before_acting() {
     // The first change gives the baseline, the second a pair to learn from.
     ticking.ticks.push_back(ticker("Markets up"));
     ticking.ticks.push_back(ticker("Sports today"));
+    let mut ticking_again = World::new(ticker("Rain in Oslo"));
+    ticking_again.ticks.push_back(ticker("Markets up"));
+    ticking_again.ticks.push_back(ticker("Sports today"));
     let mut seen_world = World::new(ticker("Markets up"));
     let seen = Some(Seen {
         fingerprint: "an older page".into(),
@@ -832,12 +837,14 @@ fn background_is_learnt_before_acting() {
     });
     #[rustfmt::skip]
     run_rows(vec![
-        row("a still page: a failure word is the action's", World::new(ticker("Rain in Oslo")), step(), react())
+        row("a still page: a failure word is the action's", World::new(ticker("Rain in Oslo")), step(), react("Connection error"))
             .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "failure message"),
-        row("a slot the page changes by itself is no evidence", ticking, step(), react())
+        row("a slot the page changes by itself is no evidence", ticking, step(), react("Rain in Oslo"))
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
-        Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react()) }
+        row("a new text in a slot that was changing is judged", ticking_again, step(), react("Connection error"))
+            .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "failure message"),
+        Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react("Rain in Oslo")) }
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
     ]);
