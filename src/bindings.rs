@@ -192,33 +192,6 @@ pub fn focused() -> JsResult {
     dom::focused().into_js()
 }
 
-/// `prufe.run.start(step, policy?, seen?) → { run, need }`.
-#[wasm_bindgen]
-pub fn run_start(step: JsValue, policy: JsValue, seen: JsValue) -> JsResult {
-    run_start_values(step, policy, seen).into_js()
-}
-
-/// `prufe.run.next(run, answer) → { run, need }`.
-#[wasm_bindgen]
-pub fn run_next(run: JsValue, answer: JsValue) -> JsResult {
-    run_next_values(run, answer).into_js()
-}
-
-fn run_start_values(step: JsValue, policy: JsValue, seen: JsValue) -> Result<api::Turn> {
-    api::run_start(
-        &json(step, ErrorCode::InvalidAction, "step")?,
-        &json(policy, ErrorCode::InvalidOptions, "run policy")?,
-        &json(seen, ErrorCode::InvalidSnapshot, "seen")?,
-    )
-}
-
-fn run_next_values(run: JsValue, answer: JsValue) -> Result<api::Turn> {
-    api::run_next(
-        &json(run, ErrorCode::InvalidArgument, "run")?,
-        &json(answer, ErrorCode::InvalidArgument, "answer")?,
-    )
-}
-
 fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {
     match (x.as_f64(), y.as_f64()) {
         (Some(x), Some(y)) => Ok((x, y)),
