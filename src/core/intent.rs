@@ -151,12 +151,12 @@ pub const ACTION_WORDS: &[&str] = &[
     "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
     "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
     "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
-    "reveal",
+    "reveal", "arrives", "lands", "goes", "enters",
     // Spanish
     "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
     "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
     "confirmar", "pagar", "mover", "ver", "mostrar", "muestra", "ocultar", "dar", "guarda",
-    "elimina", "borra", "envia", "paga", "confirma", "mueve", "cancela",
+    "elimina", "borra", "envia", "paga", "confirma", "mueve", "cancela", "llega", "entra",
     // French
     "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
     "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
@@ -168,6 +168,8 @@ pub const ACTION_WORDS: &[&str] = &[
     // German finite forms and participles the stemmer does not bring to the infinitive's stem.
     "schliesst", "geschlossen", "offnet", "entfernt", "loscht", "speichert", "zeigt", "zahlt",
     "bezahlt", "bestatigt", "sendet", "kauft", "verschiebt", "bricht", "abgebrochen", "gibt",
+    // Verbs of arriving: "eine Tasse kommt in den Warenkorb" names a mug and a cart.
+    "kommt", "kommen", "landet", "landen",
     // Verbs of holding, which name no thing either.
     "contain", "contains", "holds", "contiene", "contienen", "contient", "enthalt", "enthalten",
 ];

@@ -1297,6 +1297,16 @@ impl<'a> Judge<'a> {
                 Terms::of(&words)
             })
             .unwrap_or_default();
+        // The words the intent shares with the target's name, verbs aside ("archived" for
+        // menuitem[Archive]): the target and the sentence both say them, so an effect that
+        // supports the intent must show them too ("Order paid" is not "the order is
+        // archived").
+        let target_terms = target.map(|t| Terms::of(t.label())).unwrap_or_default();
+        let shared: Vec<&str> = intent
+            .terms()
+            .iter()
+            .filter(|t| !claims::is_action(t) && target_terms.matches(t))
+            .collect();
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
         // Whether the page shows each phrase, computed once and only when needed.
@@ -1339,6 +1349,19 @@ impl<'a> Judge<'a> {
                 None => Check::NoObject,
             };
         };
+        let says_shared = |e: &Effect| {
+            let (label, context) = (Terms::of(e.label()), Terms::of(&e.context()));
+            shared
+                .iter()
+                .all(|t| label.matches(t) || context.matches(t))
+        };
+        if !shared.is_empty() && !support.iter().any(|(_, e)| says_shared(e)) {
+            return Check::Open(format!(
+                "the intent and the target's name both say '{}', but no effect does ({})",
+                shared.join(" "),
+                best.line()
+            ));
+        }
         // Each clause of "… and …" needs an effect of its own.
         // (A clause may name the effect by its role: "the dialog closes".)
         let explains = |clause: &Intent, object: &Terms, e: &Effect| {
@@ -2149,6 +2172,7 @@ mod tests {
             ("Show cover", "The Quiet Sea Cover by M. Lund", M),
             ("Ver portada", "Portada de M. Lund", M),
             ("Add a point", "4 badges", A),
+            ("Tasse hinzufügen", "Tasse kommt in den Warenkorb", M),
             ("Cover anzeigen", "Kein Bild", A),
         ];
         for (name, said, want) in cases {
@@ -2206,6 +2230,31 @@ mod tests {
                 .unwrap_or("");
             assert_eq!(name, to, "{said}: {}", v.reason);
         }
+    }
+
+    #[test]
+    fn what_the_name_and_the_intent_both_say_must_be_shown() {
+        let before = Snapshot {
+            elements: vec![
+                el("m1", Role::Menuitem, "Archive", "menu[Actions]"),
+                el("m2", Role::Menuitem, "Mark as paid", "menu[Actions]"),
+            ],
+            texts: vec![text("Order 1042", "main")],
+            ..Default::default()
+        };
+        let toast = |said: &str| {
+            let mut a = before.clone();
+            a.texts.push(text(said, "region[Notifications]"));
+            a
+        };
+        let archive = act(ActionKind::Click, Some(find(&before, "m1")));
+        #[rustfmt::skip]
+        run(vec![
+            case("shown", archive.clone(), before.clone(), toast("Order archived")).intent("the order is archived").want(M, Some("Archive"), ""),
+            case("another outcome of the same object", archive.clone(), before.clone(), toast("Order paid")).intent("the order is archived").want(A, None, "both say 'archiv'"),
+            case("es: another outcome", archive.clone(), before.clone(), toast("Pedido pagado")).intent("el pedido se archiva").want(A, None, ""),
+            case("no word shared: the intent alone", archive, before.clone(), toast("Order moved to the archive")).intent("the order is moved").want(M, Some("Archive"), ""),
+        ]);
     }
 
     #[test]
@@ -2699,6 +2748,8 @@ mod tests {
         run(vec![
             case("supported", add.clone(), s.clone(), in_cart.clone()).intent("the cart gains a mug").want(M, Some("Add Mug"), "the intent holds"),
             case("synonym, other language", add.clone(), s.clone(), spanish).intent("the basket gains a mug").want(M, Some("Add Mug"), ""),
+            case("de: a verb of arriving", add.clone(), s.clone(), in_cart.clone()).intent("ein Mug kommt in den Warenkorb").want(M, Some("Add Mug"), "the intent holds"),
+            case("de: arriving elsewhere", add.clone(), s.clone(), in_wishlist.clone()).intent("ein Mug kommt in den Warenkorb").want(X, Some("Add Mug"), "wishlist"),
             case("contradicted: the name alone would match", add.clone(), s.clone(), in_wishlist.clone()).want(M, Some("Add Mug"), "target's name"),
             case("contradicted", add.clone(), s.clone(), in_wishlist.clone()).intent("the cart gains a mug").want(X, Some("Add Mug"), "the intent names the cart, but the effect is in the wishlist"),
             case("contradicted, watched", act(ActionKind::Watch, None), s.clone(), in_wishlist).intent("el carrito suma una mug").want(X, None, "in the wishlist"),
