@@ -1375,6 +1375,7 @@ fn css_for(role: &str) -> &'static str {
         "combobox" => "[role=combobox], select, input",
         "textbox" => "input, textarea",
         "listitem" => "li, [role=listitem]",
+        "menuitem" => "[role=menuitem]",
         _ => "button, [role=button], a[href]",
     }
 }

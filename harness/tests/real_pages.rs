@@ -118,6 +118,69 @@ fn press(key: &str, on: Option<Target>) -> Step {
 
 // --- Visible text outside paragraphs. ---
 
+#[tokio::test]
+async fn feedback_in_plain_text_is_match() {
+    // (page, button, text that must appear)
+    let cases = [
+        ("kind=saved&lang=en", "Save", "Saved"),
+        ("kind=saved&lang=es", "Guardar", "Guardado"),
+        ("kind=saved&lang=de", "Speichern", "Gespeichert"),
+        ("kind=score&lang=en", "Add a point", "4 points"),
+        ("kind=score&lang=de", "Einen Punkt geben", "4 Punkte"),
+        ("kind=total&lang=en", "Add another Shirt M", "39.80 €"),
+        ("kind=total&lang=es", "Añadir otra Camiseta M", "39,80 €"),
+        ("kind=cover&lang=en", "Show cover", "Cover by M. Lund"),
+        ("kind=cover&lang=es", "Ver portada", "Portada de M. Lund"),
+    ];
+    let mut s = Session::start(Options::default()).await;
+    for (query, button, shown) in cases {
+        let variant = format!("text-feedback.html?{query}");
+        open(&mut s, &format!("real/{variant}")).await;
+        let before = s.snapshot().await;
+        assert!(
+            !has_text(&before, shown),
+            "{variant}: {shown:?} is not there before"
+        );
+        let r = s.v.click(target("button", button), None).await;
+        assert_matched(&variant, &r);
+        let after = s.snapshot().await;
+        assert!(
+            has_text(&after, shown),
+            "{variant}: {shown:?} observed as text: {:?}",
+            texts(&after)
+        );
+    }
+    s.close().await;
+}
+
+#[tokio::test]
+async fn an_honest_click_on_a_page_that_changes_by_itself_is_match() {
+    let cases = [
+        ("noise=clock&lang=en", "Save", "Saved"),
+        ("noise=carousel&lang=es", "Guardar", "Guardado"),
+        ("noise=ticker&lang=de", "Speichern", "Gespeichert"),
+        ("noise=carousel&lang=en", "Save", "Saved"),
+    ];
+    let mut s = Session::start(Options::default()).await;
+    for (query, button, shown) in cases {
+        let variant = format!("text-noise.html?{query}");
+        open(&mut s, &format!("real/{variant}")).await;
+        let r = s.v.click(target("button", button), None).await;
+        assert_matched(&variant, &r);
+        let o = r.unwrap();
+        assert!(
+            o.lines.iter().any(|l| l.contains(shown)),
+            "{variant}: the effect is reported: {:?}",
+            o.lines
+        );
+        assert!(
+            has_text(&s.snapshot().await, shown),
+            "{variant}: {shown:?} shown"
+        );
+    }
+    s.close().await;
+}
+
 // --- Role-less clickables. ---
 
 #[tokio::test]
@@ -436,7 +499,240 @@ async fn a_busy_page_is_judged_on_its_real_outcome() {
     s.close().await;
 }
 
+// --- Intent that widens. ---
+
+struct Words {
+    lang: &'static str,
+    remove_m: &'static str,
+    shirt_m: &'static str,
+    shirt_l: &'static str,
+    removed_m: &'static str,
+    add_mug: &'static str,
+    mug: &'static str,
+    gains_mug: &'static str,
+    add_shirt_s: &'static str,
+    shirt_s: &'static str,
+    gains_shirt: &'static str,
+    pay: &'static str,
+    paid: &'static str,
+    declined: &'static str,
+}
+
+const CART_WORDS: [Words; 3] = [
+    Words {
+        lang: "en",
+        remove_m: "Remove Shirt M",
+        shirt_m: "Shirt M",
+        shirt_l: "Shirt L",
+        removed_m: "Shirt M is removed from the cart",
+        add_mug: "Add Mug",
+        mug: "Mug",
+        gains_mug: "the cart gains a mug",
+        add_shirt_s: "Add Shirt S",
+        shirt_s: "Shirt S",
+        gains_shirt: "the cart gains a shirt",
+        pay: "Pay now",
+        paid: "the payment is accepted",
+        declined: "Payment declined",
+    },
+    Words {
+        lang: "es",
+        remove_m: "Quitar Camisa M",
+        shirt_m: "Camisa M",
+        shirt_l: "Camisa L",
+        removed_m: "Camisa M se quita del carrito",
+        add_mug: "Añadir Taza",
+        mug: "Taza",
+        gains_mug: "se añade una taza al carrito",
+        add_shirt_s: "Añadir Camisa S",
+        shirt_s: "Camisa S",
+        gains_shirt: "se añade una camisa al carrito",
+        pay: "Pagar ahora",
+        paid: "el pago es aceptado",
+        declined: "Pago rechazado",
+    },
+    Words {
+        lang: "de",
+        remove_m: "Hemd M entfernen",
+        shirt_m: "Hemd M",
+        shirt_l: "Hemd L",
+        removed_m: "Hemd M wird aus dem Warenkorb entfernt",
+        add_mug: "Tasse hinzufügen",
+        mug: "Tasse",
+        gains_mug: "eine Tasse kommt in den Warenkorb",
+        add_shirt_s: "Hemd S hinzufügen",
+        shirt_s: "Hemd S",
+        gains_shirt: "ein Hemd kommt in den Warenkorb",
+        pay: "Jetzt bezahlen",
+        paid: "die Zahlung wird akzeptiert",
+        declined: "Zahlung abgelehnt",
+    },
+];
+
+#[tokio::test]
+async fn an_intent_that_claims_more_than_happened_is_caught_and_honest_ones_match() {
+    let mut s = Session::start(Options::default()).await;
+    for w in &CART_WORDS {
+        let page = |fault: &str| format!("real/cart-claims.html?lang={}&fault={fault}", w.lang);
+        let count = |cart: &[String], p: &str| cart.iter().filter(|l| l.starts_with(p)).count();
+
+        // Removing the row next to the one named, with the intent and without.
+        for intent in [Some(w.removed_m), None] {
+            let variant = format!("{} remove-wrong, intent {intent:?}", w.lang);
+            open(&mut s, &page("remove-wrong")).await;
+            let r = s.v.click(target("button", w.remove_m), intent).await;
+            let o = assert_caught(&variant, &r);
+            assert!(
+                o.reason.contains(w.shirt_l),
+                "{variant}: the reason names {}: {}",
+                w.shirt_l,
+                o.reason
+            );
+            let variant = format!("{} honest remove, intent {intent:?}", w.lang);
+            open(&mut s, &page("")).await;
+            let r = s.v.click(target("button", w.remove_m), intent).await;
+            assert_matched(&variant, &r);
+            let cart = s.cart().await;
+            assert_eq!(
+                (count(&cart, w.shirt_m), count(&cart, w.shirt_l)),
+                (0, 1),
+                "{variant}: {cart:?}"
+            );
+        }
+
+        // The mug lands in the wishlist, not the cart.
+        let variant = format!("{} wishlist, intent {:?}", w.lang, w.gains_mug);
+        open(&mut s, &page("wishlist")).await;
+        let r =
+            s.v.click(target("button", w.add_mug), Some(w.gains_mug))
+                .await;
+        let o = assert_caught(&variant, &r);
+        assert!(
+            o.reason.contains("wishlist"),
+            "{variant}: the reason names the container: {}",
+            o.reason
+        );
+        assert!(o.undone >= 1, "{variant}: undone: {}", o.explain());
+        let snap = s.snapshot().await;
+        assert!(
+            !snap
+                .elements
+                .iter()
+                .any(|e| e.region.starts_with("wishlist") && e.label().starts_with(w.mug)),
+            "{variant}: the mug was taken out of the wishlist again"
+        );
+        let variant = format!("{} honest mug, intent {:?}", w.lang, w.gains_mug);
+        open(&mut s, &page("")).await;
+        let r =
+            s.v.click(target("button", w.add_mug), Some(w.gains_mug))
+                .await;
+        assert_matched(&variant, &r);
+        assert_eq!(count(&s.cart().await, w.mug), 1, "{variant}");
+
+        // One click, two identical rows.
+        let variant = format!("{} double, intent {:?}", w.lang, w.gains_shirt);
+        open(&mut s, &page("double")).await;
+        let r =
+            s.v.click(target("button", w.add_shirt_s), Some(w.gains_shirt))
+                .await;
+        let o = assert_caught(&variant, &r);
+        assert!(
+            o.reason.contains(w.shirt_s),
+            "{variant}: the reason names the rows: {}",
+            o.reason
+        );
+        let variant = format!("{} honest shirt, intent {:?}", w.lang, w.gains_shirt);
+        open(&mut s, &page("")).await;
+        let r =
+            s.v.click(target("button", w.add_shirt_s), Some(w.gains_shirt))
+                .await;
+        assert_matched(&variant, &r);
+        assert_eq!(count(&s.cart().await, w.shirt_s), 1, "{variant}");
+
+        // A declined payment against a positive intent.
+        let variant = format!("{} declined, intent {:?}", w.lang, w.paid);
+        open(&mut s, &page("declined")).await;
+        let r = s.v.click(target("button", w.pay), Some(w.paid)).await;
+        let o = assert_caught(&variant, &r);
+        assert!(
+            o.reason.contains(w.declined),
+            "{variant}: the reason names the alert: {}",
+            o.reason
+        );
+        let variant = format!("{} honest payment, intent {:?}", w.lang, w.paid);
+        open(&mut s, &page("")).await;
+        let r = s.v.click(target("button", w.pay), Some(w.paid)).await;
+        assert_matched(&variant, &r);
+    }
+    s.close().await;
+}
+
 // --- Dialog buttons. ---
+
+#[tokio::test]
+async fn cancel_in_a_delete_dialog_keeps_the_account() {
+    let langs = [
+        (
+            "en",
+            "Delete account",
+            "Cancel",
+            "the dialog closes and the account is kept",
+        ),
+        (
+            "es",
+            "Eliminar cuenta",
+            "Cancelar",
+            "el diálogo se cierra y la cuenta se conserva",
+        ),
+        (
+            "de",
+            "Konto löschen",
+            "Abbrechen",
+            "der Dialog schließt sich und das Konto bleibt erhalten",
+        ),
+    ];
+    let cases = [
+        ("native", 0, false),
+        ("div", 0, false),
+        ("native", 1, false),
+        ("div", 2, false),
+        ("div", 0, true),
+        ("native", 1, true),
+    ];
+    let mut s = Session::start(Options::default()).await;
+    for (shape, lang, liar) in cases {
+        let (q, open_button, cancel, intent) = langs[lang];
+        let variant = format!(
+            "dialog-cancel.html?shape={shape}&lang={q}{}",
+            if liar { "&cancel=deletes" } else { "" }
+        );
+        open(&mut s, &format!("real/{variant}")).await;
+        setup(&mut s, &variant, click(target("button", open_button))).await;
+        assert!(
+            s.snapshot()
+                .await
+                .elements
+                .iter()
+                .any(|e| e.role == Role::Dialog),
+            "{variant}: the dialog is open"
+        );
+        let r = s.v.click(target("button", cancel), Some(intent)).await;
+        let snap = s.snapshot().await;
+        let dialog_open = snap.elements.iter().any(|e| e.role == Role::Dialog);
+        let account_kept = snap
+            .elements
+            .iter()
+            .any(|e| e.role == Role::Button && e.name == open_button);
+        if liar {
+            assert_caught(&variant, &r);
+            assert!(!account_kept, "{variant}: the page deleted it anyway");
+        } else {
+            assert_matched(&variant, &r);
+            assert!(!dialog_open && account_kept, "{variant}");
+        }
+    }
+    s.close().await;
+}
 
 // --- Formatted values. ---
 

@@ -1297,16 +1297,21 @@ impl<'a> Judge<'a> {
                 Terms::of(&words)
             })
             .unwrap_or_default();
-        // The words the intent shares with the target's name, verbs aside ("archived" for
-        // menuitem[Archive]): the target and the sentence both say them, so an effect that
-        // supports the intent must show them too ("Order paid" is not "the order is
-        // archived").
+        // A target whose name holds no known action word ("Archive", "Publish") names its
+        // action with a word of its own; when the intent says it too ("the order is
+        // archived"), an effect that supports the intent must show it ("Order paid" does
+        // not). A name with an action word ("Add task") says the rest is the thing.
         let target_terms = target.map(|t| Terms::of(t.label())).unwrap_or_default();
-        let shared: Vec<&str> = intent
-            .terms()
-            .iter()
-            .filter(|t| !claims::is_action(t) && target_terms.matches(t))
-            .collect();
+        let named_action = target_terms.iter().any(claims::is_action);
+        let shared: Vec<&str> = if named_action {
+            Vec::new()
+        } else {
+            intent
+                .terms()
+                .iter()
+                .filter(|t| target_terms.matches(t))
+                .collect()
+        };
         let mut support: Vec<(f32, Effect<'a>)> = Vec::new();
         let mut variants: Vec<Effect<'a>> = Vec::new();
         // Whether the page shows each phrase, computed once and only when needed.
@@ -1349,11 +1354,17 @@ impl<'a> Judge<'a> {
                 None => Check::NoObject,
             };
         };
+        // The target itself going (its menu closing) shows nothing of what it did.
+        let is_target = |e: &Effect| match (e.element(), target) {
+            (Some(el), Some(t)) => same_ref(el, t) || Identity::of(el) == Identity::of(t),
+            _ => false,
+        };
         let says_shared = |e: &Effect| {
             let (label, context) = (Terms::of(e.label()), Terms::of(&e.context()));
-            shared
-                .iter()
-                .all(|t| label.matches(t) || context.matches(t))
+            !is_target(e)
+                && shared
+                    .iter()
+                    .all(|t| label.matches(t) || context.matches(t))
         };
         if !shared.is_empty() && !support.iter().any(|(_, e)| says_shared(e)) {
             return Check::Open(format!(
@@ -2248,10 +2259,17 @@ mod tests {
             a
         };
         let archive = act(ActionKind::Click, Some(find(&before, "m1")));
+        let closed = |said: &str| {
+            let mut a = toast(said);
+            a.elements.clear();
+            a
+        };
         #[rustfmt::skip]
         run(vec![
             case("shown", archive.clone(), before.clone(), toast("Order archived")).intent("the order is archived").want(M, Some("Archive"), ""),
             case("another outcome of the same object", archive.clone(), before.clone(), toast("Order paid")).intent("the order is archived").want(A, None, "both say 'archiv'"),
+            case("another outcome, the menu closing", archive.clone(), before.clone(), closed("Order paid")).intent("the order is archived").want(A, None, "both say 'archiv'"),
+            case("shown, the menu closing", archive.clone(), before.clone(), closed("Order archived")).intent("the order is archived").want(M, Some("Archive"), ""),
             case("es: another outcome", archive.clone(), before.clone(), toast("Pedido pagado")).intent("el pedido se archiva").want(A, None, ""),
             case("no word shared: the intent alone", archive, before.clone(), toast("Order moved to the archive")).intent("the order is moved").want(M, Some("Archive"), ""),
         ]);
