@@ -15,6 +15,7 @@
 //! frames that run out of process stay opaque (reported as an `iframe` element, not walked).
 
 use crate::error::{Error, Result};
+use crate::watchdog::Watchdog;
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::HandlerConfig;
@@ -160,7 +161,7 @@ impl Browser {
         .map_err(|e| Error::Launch(format!("cannot connect to {ws}: {e}")))?;
         // The handler drives the connection; it must be polled for any command to complete.
         // A message chromiumoxide cannot decode is not fatal; a closed socket is, and flips
-        // `closed` so pending and later commands fail at once.
+        // `closed`, which the watchdog of every tab turns into BROWSER_CLOSED.
         let (tx, closed) = tokio::sync::watch::channel(false);
         let task = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
@@ -199,6 +200,14 @@ impl Browser {
             .browser
             .new_page(CreateTargetParams::new("about:blank"))
             .await?)
+    }
+
+    /// Feeds a tab's watchdog from the browser's side: its target crashing, detaching or
+    /// being destroyed, and this connection closing.
+    pub async fn watch(&self, watchdog: &Watchdog) -> Result<()> {
+        watchdog
+            .watch_browser(&self.browser, self.closed.clone())
+            .await
     }
 
     /// Closes a launched browser (and removes its profile); for an attached browser only the
