@@ -16,7 +16,9 @@
 //! All page-side helpers run in the isolated world (see `inject`), so a page cannot spoof the
 //! answers by patching `Element.prototype`.
 
+use crate::coords::input::lock;
 use crate::error::{Error, Result};
+use crate::executor::{Button, Held};
 use crate::inject::Engine;
 use crate::observe::{root_of, route, Root};
 use prufe::core::error::ErrorCode;
@@ -343,7 +345,19 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64) -> Result<()>
             params["button"] = json!("none");
         }
     }
+    // The tab's ledger records the press before it is sent, and forgets it once the
+    // release went through: a step stopped in between still owes the release.
+    let held = Held::Button {
+        button: Button::Left,
+        at: crate::executor::Point { x: p.x, y: p.y },
+    };
+    if kind == "mousePressed" {
+        lock(engine.ledger()).pressed(held.clone());
+    }
     engine.cmd("Input.dispatchMouseEvent", params).await?;
+    if kind == "mouseReleased" {
+        lock(engine.ledger()).released(&held);
+    }
     Ok(())
 }
 
@@ -453,12 +467,21 @@ pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
         down["text"] = json!(t);
         down["unmodifiedText"] = json!(t);
     }
+    let held = Held::Key(crate::executor::Key {
+        key: key.key.clone(),
+        code: key.code.clone(),
+        key_code: key.key_code,
+        text: key.text.clone(),
+        modifier_bit: 0,
+    });
+    lock(engine.ledger()).pressed(held.clone());
     engine.cmd("Input.dispatchKeyEvent", down).await?;
     engine.cmd("Input.dispatchKeyEvent",
         json!({ "type": "keyUp", "key": key.key, "code": key.code,
                 "windowsVirtualKeyCode": key.key_code, "nativeVirtualKeyCode": key.key_code, "modifiers": key.modifiers }),
     )
     .await?;
+    lock(engine.ledger()).released(&held);
     Ok(())
 }
 

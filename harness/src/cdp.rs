@@ -13,17 +13,32 @@
 //! engine can be injected into, and called in, each of them through one session. A browser
 //! attached with `--connect` keeps whatever isolation it was started with: its cross-origin
 //! frames that run out of process stay opaque (reported as an `iframe` element, not walked).
+//!
+//! **No browser outlives prufe.** A launched Chromium is closed by [`Browser::close`], and
+//! killed (then reaped, then its profile removed) when a `Browser` is dropped without it, so
+//! a run that is stopped (a signal, a panic) takes it down. Against what no code can run
+//! after (SIGKILL of prufe), Chromium is tied to prufe's life: on Linux it is spawned with a
+//! parent-death signal (`prctl(PR_SET_PDEATHSIG, SIGKILL)` between fork and exec). That
+//! signal fires when the *thread* that forked the child ends, not the process, so every
+//! Chromium is spawned from one thread started for that purpose that lives as long as the
+//! process (see [`spawn_tied`]); `/usr/bin/chromium`, a shell script, `exec`s the browser,
+//! which keeps the signal. Chromium's own children (zygotes, renderers, GPU and utility
+//! processes) exit when the browser process does, and its crash handler with them.
+//! Chromium also gets its own process group, so a terminal's Ctrl-C reaches prufe alone:
+//! prufe then stops the step, releases input and closes the browser in that order, instead
+//! of the browser dying under a step that is still sending to it.
 
 use crate::error::{Error, Result};
+use crate::watchdog::Watchdog;
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use chromiumoxide::error::CdpError;
 use chromiumoxide::handler::HandlerConfig;
 use chromiumoxide::Page;
 use futures::StreamExt;
 use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
 
 /// Used when neither the options nor `PRUFE_CHROMIUM` name a browser.
@@ -71,12 +86,157 @@ pub fn launch_args(profile: &Path, headless: bool) -> Vec<String> {
     args
 }
 
+/// A process that can be asked, without blocking, whether it has exited.
+pub trait Launched {
+    fn exited(&mut self) -> Option<ExitStatus>;
+}
+
+impl Launched for std::process::Child {
+    fn exited(&mut self) -> Option<ExitStatus> {
+        self.try_wait().ok().flatten()
+    }
+}
+
+impl Launched for tokio::process::Child {
+    fn exited(&mut self) -> Option<ExitStatus> {
+        self.try_wait().ok().flatten()
+    }
+}
+
+/// A Chromium we launched: killed and reaped when dropped.
+struct Process {
+    child: std::process::Child,
+    reaped: bool,
+}
+
+impl Process {
+    fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits at most `timeout` for the process to exit; `true` once it has (and is reaped).
+    async fn wait(&mut self, timeout: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if self.child.exited().is_some() {
+                self.reaped = true;
+                return true;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    fn kill(&mut self) {
+        if !self.reaped {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if self.reaped {
+            return;
+        }
+        let _ = self.child.kill();
+        // SIGKILL takes effect at once; reap it so it leaves no zombie and writes nothing
+        // more into the profile removed next.
+        for _ in 0..200 {
+            if self.child.exited().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// Spawns `command` so that, on Linux, the child gets SIGKILL when prufe dies, however it
+/// dies. The parent-death signal is tied to the thread that forks, so the fork happens on a
+/// thread that never ends (started on first use); if that thread cannot be started, the
+/// command is spawned here, still with the signal, which then also fires if this thread
+/// ends first (documented rather than hidden: only a failed thread spawn leads there).
+pub fn spawn_tied(command: std::process::Command) -> std::io::Result<std::process::Child> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let mut command = command;
+        let parent = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and makes only
+        // async-signal-safe system calls (prctl, getppid).
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // prufe died between fork and prctl: the signal will never come.
+                if libc::getppid() as u32 != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        launcher::spawn(command)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let mut command = command;
+        command.spawn()
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod launcher {
+    use std::process::{Child, Command};
+    use std::sync::mpsc;
+    use std::sync::OnceLock;
+
+    type Job = (Command, mpsc::Sender<std::io::Result<Child>>);
+
+    /// The thread every launched Chromium is forked from. It holds no other work and its
+    /// queue is never closed, so it lives until the process ends.
+    fn queue() -> Option<&'static mpsc::Sender<Job>> {
+        static QUEUE: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
+        QUEUE
+            .get_or_init(|| {
+                let (tx, rx) = mpsc::channel::<Job>();
+                std::thread::Builder::new()
+                    .name("prufe-launcher".into())
+                    .spawn(move || {
+                        for (mut command, reply) in rx {
+                            let _ = reply.send(command.spawn());
+                        }
+                    })
+                    .ok()
+                    .map(|_| tx)
+            })
+            .as_ref()
+    }
+
+    pub(super) fn spawn(mut command: Command) -> std::io::Result<Child> {
+        let Some(queue) = queue() else {
+            return command.spawn();
+        };
+        let (reply, answer) = mpsc::channel();
+        queue
+            .send((command, reply))
+            .map_err(|_| std::io::Error::other("the launcher thread is gone"))?;
+        // A fork and exec: milliseconds.
+        answer
+            .recv()
+            .map_err(|_| std::io::Error::other("the launcher thread is gone"))?
+    }
+}
+
 /// A DevTools connection, and the Chromium process when we launched it.
 pub struct Browser {
     browser: chromiumoxide::Browser,
     handler: JoinHandle<()>,
     closed: crate::inject::Closed,
-    child: Option<Child>,
+    // Dropped in this order: the process is killed before its profile is removed.
+    process: Option<Process>,
     profile: Option<tempfile::TempDir>,
     endpoint: String,
 }
@@ -89,40 +249,36 @@ impl Browser {
             .prefix("prufe-profile-")
             .tempdir()
             .map_err(|e| Error::io("creating a temporary Chromium profile", e))?;
-        let mut child = Command::new(&exe)
+        let mut command = std::process::Command::new(&exe);
+        command
             .args(launch_args(profile.path(), headless))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                Error::Launch(format!(
-                    "cannot start {} ({e}); install Chromium or set PRUFE_CHROMIUM to its path",
-                    exe.display()
-                ))
-            })?;
-        let endpoint = match wait_for_port_file(profile.path(), &mut child, LAUNCH_TIMEOUT).await {
-            Ok(ws) => ws,
-            Err(e) => {
-                let _ = child.kill().await;
-                return Err(e);
-            }
+            .stderr(std::process::Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let child = spawn_tied(command).map_err(|e| {
+            Error::Launch(format!(
+                "cannot start {} ({e}); install Chromium or set PRUFE_CHROMIUM to its path",
+                exe.display()
+            ))
+        })?;
+        let mut process = Process {
+            child,
+            reaped: false,
         };
-        match Self::attach(&endpoint).await {
-            Ok((browser, handler, closed)) => Ok(Browser {
-                browser,
-                handler,
-                closed,
-                child: Some(child),
-                profile: Some(profile),
-                endpoint,
-            }),
-            Err(e) => {
-                let _ = child.kill().await;
-                Err(e)
-            }
-        }
+        // From here on, any early return (or a dropped future) kills the process.
+        let endpoint =
+            wait_for_port_file(profile.path(), &mut process.child, LAUNCH_TIMEOUT).await?;
+        let (browser, handler, closed) = Self::attach(&endpoint).await?;
+        Ok(Browser {
+            browser,
+            handler,
+            closed,
+            process: Some(process),
+            profile: Some(profile),
+            endpoint,
+        })
     }
 
     /// Attaches to a running browser: a `ws://…/devtools/browser/…` URL, or an
@@ -134,7 +290,7 @@ impl Browser {
             browser,
             handler,
             closed,
-            child: None,
+            process: None,
             profile: None,
             endpoint: ws,
         })
@@ -160,7 +316,7 @@ impl Browser {
         .map_err(|e| Error::Launch(format!("cannot connect to {ws}: {e}")))?;
         // The handler drives the connection; it must be polled for any command to complete.
         // A message chromiumoxide cannot decode is not fatal; a closed socket is, and flips
-        // `closed` so pending and later commands fail at once.
+        // `closed`, which the watchdog of every tab turns into BROWSER_CLOSED.
         let (tx, closed) = tokio::sync::watch::channel(false);
         let task = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
@@ -185,12 +341,12 @@ impl Browser {
 
     /// The process id of a browser launched here.
     pub fn pid(&self) -> Option<u32> {
-        self.child.as_ref().and_then(Child::id)
+        self.process.as_ref().map(Process::id)
     }
 
     /// Was this browser launched by us (and so closed by us)?
     pub fn is_launched(&self) -> bool {
-        self.child.is_some()
+        self.process.is_some()
     }
 
     /// Opens a new tab on `about:blank`.
@@ -201,20 +357,30 @@ impl Browser {
             .await?)
     }
 
+    /// Feeds a tab's watchdog from the browser's side: its target crashing, detaching or
+    /// being destroyed, and this connection closing.
+    pub async fn watch(&self, watchdog: &Watchdog) -> Result<()> {
+        watchdog
+            .watch_browser(&self.browser, self.closed.clone())
+            .await
+    }
+
     /// Closes a launched browser (and removes its profile); for an attached browser only the
     /// connection is dropped, the browser keeps running.
     pub async fn close(mut self) -> Result<()> {
-        if let Some(mut child) = self.child.take() {
-            let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
-            if tokio::time::timeout(Duration::from_secs(5), child.wait())
-                .await
-                .is_err()
-            {
-                let _ = child.kill().await;
+        if let Some(mut process) = self.process.take() {
+            if !*self.closed.borrow() {
+                let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
+            }
+            if !process.wait(Duration::from_secs(5)).await {
+                process.kill();
+                process.wait(Duration::from_secs(2)).await;
             }
         }
         self.handler.abort();
-        drop(self.profile.take());
+        if let Some(profile) = self.profile.take() {
+            remove_profile(profile).await;
+        }
         Ok(())
     }
 }
@@ -222,10 +388,20 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         self.handler.abort();
-        if let Some(child) = self.child.as_mut() {
-            // kill_on_drop reaps it too; start the kill now so the profile can be removed.
-            let _ = child.start_kill();
+        // `process` is killed and reaped as it drops, before `profile` is removed.
+    }
+}
+
+/// Removes a profile once its browser has exited. A child process still finishing may
+/// write into it for a moment after the browser exits: the removal is tried again then.
+async fn remove_profile(profile: tempfile::TempDir) {
+    let path = profile.path().to_path_buf();
+    let _ = profile.close();
+    for _ in 0..10 {
+        if !path.exists() || std::fs::remove_dir_all(&path).is_ok() {
+            return;
         }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -233,7 +409,7 @@ impl Drop for Browser {
 /// with `--remote-debugging-port=0`, waiting for it to appear.
 pub async fn wait_for_port_file(
     profile: &Path,
-    child: &mut Child,
+    child: &mut impl Launched,
     timeout: Duration,
 ) -> Result<String> {
     let file = profile.join("DevToolsActivePort");
@@ -244,7 +420,7 @@ pub async fn wait_for_port_file(
                 return Ok(ws);
             }
         }
-        if let Ok(Some(status)) = child.try_wait() {
+        if let Some(status) = child.exited() {
             return Err(Error::Launch(format!(
                 "Chromium exited ({status}) before opening its DevTools port; try running it by hand with \
                  --headless=new to see why"

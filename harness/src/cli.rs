@@ -8,7 +8,11 @@
 //! ```
 //!
 //! Exit codes: 0 every step ok; 1 a step failed (the run stops at the first one) or the
-//! browser failed; 2 bad usage or an invalid script, reported before any action runs.
+//! browser failed (`PAGE_CRASHED`, `BROWSER_CLOSED`, `PAGE_UNRESPONSIVE` among them); 2 bad
+//! usage or an invalid script, reported before any action runs; 128 + the signal for a run
+//! stopped by SIGHUP (129), SIGINT (130) or SIGTERM (143), and 141 when the output pipe
+//! closed. A stopped run stops its step, releases held input, writes the step's record
+//! (`INTERRUPTED`), closes the browser and removes its profile before it exits.
 //! With `--json`, `run` prints one JSON object per step and line:
 //! `{"step":1,"action":"click","ok":true,"verdict":"MATCH","error":null,"attempts":1,
 //!   "undone":0,"reason":"…","diff":["appeared …"]}`.
@@ -36,6 +40,14 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILED: i32 = 1;
 /// Exit code: bad usage or an invalid script.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit code: stopped by SIGHUP (128 + 1).
+pub const EXIT_SIGHUP: i32 = 129;
+/// Exit code: stopped by SIGINT (128 + 2).
+pub const EXIT_SIGINT: i32 = 130;
+/// Exit code: stopped because the output pipe closed (128 + SIGPIPE).
+pub const EXIT_BROKEN_PIPE: i32 = 141;
+/// Exit code: stopped by SIGTERM (128 + 15).
+pub const EXIT_SIGTERM: i32 = 143;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -132,8 +144,8 @@ pub async fn main() -> i32 {
 /// Runs a parsed command line.
 pub async fn run_cli(cli: Cli) -> i32 {
     match cli.command {
-        Command::Demo { show } => demo(show).await,
-        Command::Snapshot { url, json, connect } => snapshot(&url, json, connect).await,
+        Command::Demo { show } => stoppable(demo(show)).await,
+        Command::Snapshot { url, json, connect } => stoppable(snapshot(&url, json, connect)).await,
         Command::Run(args) => run(args).await,
     }
 }
@@ -209,10 +221,10 @@ async fn run(args: RunArgs) -> i32 {
     let text = match std::fs::read_to_string(&args.script) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!(
+            say(format_args!(
                 "prufe: INVALID_SCRIPT: cannot read {}: {e}",
                 args.script.display()
-            );
+            ));
             return EXIT_USAGE;
         }
     };
@@ -224,7 +236,10 @@ async fn run(args: RunArgs) -> i32 {
     let steps = match plan(&text, &base) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("prufe: INVALID_SCRIPT: {}: {e}", args.script.display());
+            say(format_args!(
+                "prufe: INVALID_SCRIPT: {}: {e}",
+                args.script.display()
+            ));
             return EXIT_USAGE;
         }
     };
@@ -246,9 +261,14 @@ async fn run(args: RunArgs) -> i32 {
         ignore_regions: args.ignore_region.clone(),
         ..Options::default()
     };
-    let mut v = match Verifier::launch(opts).await {
-        Ok(v) => v,
-        Err(e) => return fail(&e),
+    let mut signals = Signals::install();
+    // A launch stopped half-way drops the browser, which kills it and removes its profile.
+    let mut v = tokio::select! {
+        launched = Verifier::launch(opts) => match launched {
+            Ok(v) => v,
+            Err(e) => return fail(&e),
+        },
+        stop = signals.next() => return stop.exit_code(),
     };
     for planned in &steps {
         match planned {
@@ -270,38 +290,200 @@ async fn run(args: RunArgs) -> i32 {
             _ => {}
         }
     }
-    if let Err(e) = v.open(&args.url).await {
+    let mut stopped = None;
+    let opened = tokio::select! {
+        opened = v.open(&args.url) => opened,
+        stop = signals.next() => {
+            stopped = Some(stop);
+            Ok(())
+        }
+    };
+    if let Err(e) = opened {
         let _ = v.close().await;
         return fail(&e);
     }
     let mut code = EXIT_OK;
     let mut executor = Executor::new(&v);
     for (i, planned) in steps.iter().enumerate() {
-        let ok = match planned {
-            Planned::Semantic(step) => {
-                let result = v.perform(step).await;
-                let ok = matches!(&result, Ok(o) if o.ok);
-                print_step(i + 1, step, &result, args.json, v.redactor());
-                ok
-            }
-            Planned::Coordinate(value) => {
-                let result = executor.run(&mut v, value).await;
-                let ok = matches!(&result, Ok(r) if r.outcome.as_ref().is_none_or(|o| o.ok));
-                print_coordinate_step(i + 1, value, &result, args.json, v.redactor());
-                ok
-            }
-        };
-        if !ok {
-            code = EXIT_FAILED;
+        if stopped.is_some() {
             break;
         }
+        let n = i + 1;
+        let ran = tokio::select! {
+            ran = run_step(&mut v, &mut executor, n, planned, args.json) => ran,
+            stop = signals.next() => {
+                // The step's future is dropped here: its input is released below, and its
+                // record says why it has no verdict.
+                let error = stop.error();
+                let kind = planned.kind();
+                if matches!(planned, Planned::Semantic(_)) {
+                    v.trace_unfinished(kind, &error);
+                }
+                let _ = print_unfinished(n, kind, error, args.json);
+                stopped = Some(stop);
+                break;
+            }
+        };
+        match ran {
+            Ok(true) => {}
+            Ok(false) => {
+                code = EXIT_FAILED;
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                stopped = Some(Stop::BrokenPipe);
+                break;
+            }
+            // Any other failure to print loses the line only.
+            Err(_) => {}
+        }
     }
-    executor.release_all(&v).await;
+    v.release_input().await;
     let _ = v.close().await;
     if let Some(dir) = &args.trace_dir {
         show_traces(dir, args.open);
     }
-    code
+    stopped.map_or(code, Stop::exit_code)
+}
+
+/// Runs one step and prints its line; `Ok(false)` when it failed (the run stops), `Err` when
+/// the line could not be written.
+async fn run_step(
+    v: &mut Verifier,
+    executor: &mut Executor,
+    n: usize,
+    planned: &Planned,
+    as_json: bool,
+) -> std::io::Result<bool> {
+    match planned {
+        Planned::Semantic(step) => {
+            let result = v.perform(step).await;
+            let ok = matches!(&result, Ok(o) if o.ok);
+            print_step(n, step, &result, as_json, v.redactor())?;
+            Ok(ok)
+        }
+        Planned::Coordinate(value) => {
+            let result = executor.run(v, value).await;
+            let ok = matches!(&result, Ok(r) if r.outcome.as_ref().is_none_or(|o| o.ok));
+            print_coordinate_step(n, value, &result, as_json, v.redactor())?;
+            Ok(ok)
+        }
+    }
+}
+
+/// The line of a step that a signal stopped.
+fn print_unfinished(n: usize, kind: &str, error: Error, as_json: bool) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        return writeln!(out, "{}", json_line(n, kind, &Err(error)));
+    }
+    writeln!(out, "✗ {n} {kind}: {error}")
+}
+
+/// Why a run ended before its last step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// SIGHUP: the terminal went away.
+    Hangup,
+    /// SIGINT: Ctrl-C.
+    Interrupt,
+    /// SIGTERM.
+    Terminate,
+    /// The output pipe closed: nobody reads the results any more.
+    BrokenPipe,
+}
+
+impl Stop {
+    /// 128 + the signal's number, as a shell reports a process the signal killed.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Stop::Hangup => EXIT_SIGHUP,
+            Stop::Interrupt => EXIT_SIGINT,
+            Stop::Terminate => EXIT_SIGTERM,
+            Stop::BrokenPipe => EXIT_BROKEN_PIPE,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Stop::Hangup => "SIGHUP",
+            Stop::Interrupt => "SIGINT",
+            Stop::Terminate => "SIGTERM",
+            Stop::BrokenPipe => "a closed output pipe",
+        }
+    }
+
+    /// The error of the step it stopped.
+    pub fn error(self) -> Error {
+        Error::Interrupted(format!(
+            "stopped by {} before the step finished; held input is released and the browser \
+             closed before prufe exits",
+            self.name()
+        ))
+    }
+}
+
+/// The signals that stop a run. Installed before the browser starts: from then on they no
+/// longer kill prufe outright, so it can release input, write the trace and close the
+/// browser first.
+struct Signals {
+    #[cfg(unix)]
+    streams: Option<[(Stop, tokio::signal::unix::Signal); 3]>,
+}
+
+impl Signals {
+    fn install() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let streams = (|| {
+                Ok::<_, std::io::Error>([
+                    (Stop::Hangup, signal(SignalKind::hangup())?),
+                    (Stop::Interrupt, signal(SignalKind::interrupt())?),
+                    (Stop::Terminate, signal(SignalKind::terminate())?),
+                ])
+            })();
+            if let Err(e) = &streams {
+                say(format_args!(
+                    "prufe: signal handlers not installed ({e}); a signal will kill prufe, and the browser with it"
+                ));
+            }
+            Signals {
+                streams: streams.ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    /// The next stopping signal; never, without handlers.
+    async fn next(&mut self) -> Stop {
+        #[cfg(unix)]
+        if let Some([(a, sa), (b, sb), (c, sc)]) = self.streams.as_mut() {
+            let (a, b, c) = (*a, *b, *c);
+            return tokio::select! {
+                _ = sa.recv() => a,
+                _ = sb.recv() => b,
+                _ = sc.recv() => c,
+            };
+        }
+        std::future::pending().await
+    }
+}
+
+/// Runs a command that launches a browser until it ends or a signal stops it; a stopped
+/// command's browser is dropped, which kills it and removes its profile.
+async fn stoppable(command: impl std::future::Future<Output = i32>) -> i32 {
+    let mut signals = Signals::install();
+    tokio::select! {
+        code = command => code,
+        stop = signals.next() => stop.exit_code(),
+    }
+}
+
+/// A line on stderr. A closed stderr loses the line; it does not end the run.
+fn say(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// Writes `DIR/traces.js` (the records, for the viewer, which cannot list a directory from
@@ -310,11 +492,14 @@ fn show_traces(dir: &Path, open: bool) {
     let link = match crate::trace::write_viewer_script(dir) {
         Ok(script) => viewer_link(&script),
         Err(e) => {
-            eprintln!("prufe: traces.js not written to {} ({e})", dir.display());
+            say(format_args!(
+                "prufe: traces.js not written to {} ({e})",
+                dir.display()
+            ));
             return;
         }
     };
-    eprintln!("prufe: trace viewer: {link}");
+    say(format_args!("prufe: trace viewer: {link}"));
     if open {
         let opened = std::process::Command::new("xdg-open")
             .arg(&link)
@@ -322,7 +507,9 @@ fn show_traces(dir: &Path, open: bool) {
             .stderr(std::process::Stdio::null())
             .spawn();
         if opened.is_err() {
-            eprintln!("prufe: could not start xdg-open; open the link above in a browser");
+            say(format_args!(
+                "prufe: could not start xdg-open; open the link above in a browser"
+            ));
         }
     }
 }
@@ -359,6 +546,16 @@ fn percent_encode_path(s: &str) -> String {
 pub enum Planned {
     Semantic(Box<Step>),
     Coordinate(serde_json::Value),
+}
+
+impl Planned {
+    /// The step's action name.
+    pub fn kind(&self) -> &str {
+        match self {
+            Planned::Semantic(step) => step.kind(),
+            Planned::Coordinate(value) => value["action"].as_str().unwrap_or("step"),
+        }
+    }
 }
 
 /// Parses and validates a whole script before any browser starts: every step's shape, and
@@ -402,7 +599,7 @@ fn print_coordinate_step(
     result: &Result<Report, Failure>,
     as_json: bool,
     redactor: &prufe::core::redact::Redactor,
-) {
+) -> std::io::Result<()> {
     let kind = value["action"].as_str().unwrap_or("step");
     let mut line = match result {
         Ok(r) => {
@@ -439,8 +636,7 @@ fn print_coordinate_step(
     crate::trace::scrub_value(&mut line, redactor);
     let mut out = std::io::stdout().lock();
     if as_json {
-        let _ = writeln!(out, "{line}");
-        return;
+        return writeln!(out, "{line}");
     }
     let mark = if line["ok"] == json!(true) {
         "✓"
@@ -458,7 +654,7 @@ fn print_coordinate_step(
         text.push('\n');
         text.push_str(&indent(&f.error.explain()));
     }
-    let _ = writeln!(out, "{}", redactor.scrub(&text));
+    writeln!(out, "{}", redactor.scrub(&text))
 }
 
 /// The `--json` line of a step.
@@ -497,20 +693,19 @@ fn print_step(
     result: &Result<Outcome, Error>,
     as_json: bool,
     redactor: &prufe::core::redact::Redactor,
-) {
+) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     if as_json {
         let mut line = json_line(n, step.kind(), result);
         crate::trace::scrub_value(&mut line, redactor);
-        let _ = writeln!(out, "{line}");
-        return;
+        return writeln!(out, "{line}");
     }
     let text = match result {
         Ok(o) if o.ok => format!("✓ {n} {}\n", o.summary()),
         Ok(o) => format!("✗ {n} {}\n{}", o.summary(), indent(&o.explain())),
         Err(e) => format!("✗ {n} {}: {e}\n{}", step.kind(), indent(&e.explain())),
     };
-    let _ = write!(out, "{}", redactor.scrub(&text));
+    write!(out, "{}", redactor.scrub(&text))
 }
 
 fn indent(text: &str) -> String {
@@ -518,7 +713,7 @@ fn indent(text: &str) -> String {
 }
 
 fn fail(e: &Error) -> i32 {
-    eprintln!("prufe: {e}");
+    say(format_args!("prufe: {e}"));
     match e {
         Error::Script(_) => EXIT_USAGE,
         _ => EXIT_FAILED,
@@ -541,7 +736,9 @@ fn demo_page() -> Option<(PathBuf, String)> {
 
 async fn demo(show: bool) -> i32 {
     let Some((dir, page)) = demo_page() else {
-        eprintln!("prufe: the demo page (www/shop or fixtures/recycled-list.html) is missing");
+        say(format_args!(
+            "prufe: the demo page (www/shop or fixtures/recycled-list.html) is missing"
+        ));
         return EXIT_FAILED;
     };
     let server = match StaticServer::start(&dir, Vec::new()).await {
@@ -590,7 +787,7 @@ async fn demo_story(v: &mut Verifier, url: &str, show: bool) -> Result<(), Error
     out.push_str("Result:    the click raised no error\n");
     out.push_str(&format!("Cart:      {cart:?}\n"));
     out.push_str("           <- nobody notices that this is wrong\n\n");
-    print!("{out}");
+    let _ = write!(std::io::stdout().lock(), "{out}");
     out.clear();
     if show {
         tokio::time::sleep(Duration::from_secs(2)).await;
@@ -618,7 +815,7 @@ async fn demo_story(v: &mut Verifier, url: &str, show: bool) -> Result<(), Error
         );
     }
     out.push_str("\nNo API key needed: that verdict comes from the diff, without AI.\n");
-    print!("{out}");
+    let _ = write!(std::io::stdout().lock(), "{out}");
     if show {
         tokio::time::sleep(Duration::from_secs(3)).await;
     }

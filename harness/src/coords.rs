@@ -33,9 +33,9 @@
 //! should follow them. A scroll's `dx`/`dy` are image pixels, scaled like points; its report
 //! names the container under the pointer and its position before and after.
 //!
-//! **Input.** Every press goes through the ledger of `coords::input`: released in reverse
-//! order on success, failure, timeout or cancellation, and the result says whether the
-//! release went through (`released`). An attached browser (`--connect`) may hold input from
+//! **Input.** Every press goes through the ledger of `coords::input` (the tab's, shared
+//! with the verified actions): released in reverse order on success, failure, timeout or
+//! cancellation, and the result says whether the release went through (`released`). An attached browser (`--connect`) may hold input from
 //! before; the first input step releases every button and modifier first, or stops with
 //! `INPUT_STATE_UNKNOWN`.
 //!
@@ -262,7 +262,7 @@ impl Executor {
             issued: 0,
             latest: None,
             max_width: None,
-            ledger: SharedLedger::default(),
+            ledger: v.engine().ledger().clone(),
             input_known: v.options().connect.is_none(),
             intended: None,
             pointer: None,
@@ -363,7 +363,10 @@ impl Executor {
                 }
                 Ok(report)
             }
-            Err(f) => Err(f.scrub(v.redactor())),
+            Err(mut f) => {
+                f.error = v.engine().watchdog().cause(f.error);
+                Err(f.scrub(v.redactor()))
+            }
         }
     }
 
@@ -398,10 +401,9 @@ impl Executor {
     }
 
     /// Releases anything still held (after a failed release); `true` when nothing is held.
+    /// The ledger is the tab's: this is [`Verifier::release_input`].
     pub async fn release_all(&mut self, v: &Verifier) -> bool {
-        release_held(v.engine().page(), &self.ledger, self.event_timeout)
-            .await
-            .clean()
+        v.release_input().await
     }
 
     /// Ends a step with a fresh observation (or none when the page cannot be captured, so
@@ -497,7 +499,7 @@ impl Executor {
     /// Before the first input of a step: release what an earlier, interrupted step left
     /// held, and on an attached browser establish a known input state.
     async fn ensure_ready(&mut self, v: &Verifier) -> StepResult<()> {
-        let page = v.engine().page().clone();
+        let page = v.engine().clone();
         if !lock(&self.ledger).held().is_empty() {
             let r = release_held(&page, &self.ledger, self.event_timeout).await;
             if !r.clean() {
@@ -545,29 +547,22 @@ impl Executor {
 
     async fn send_now(
         &self,
-        page: &chromiumoxide::Page,
+        engine: &Engine,
         method: &'static str,
         params: Value,
     ) -> Result<Value> {
-        tokio::time::timeout(
-            self.event_timeout,
-            crate::inject::send(page, method, params),
-        )
-        .await
-        .map_err(|_| {
-            Error::Timeout(format!(
-                "{method} got no answer within {} ms",
-                self.event_timeout.as_millis()
-            ))
-        })?
+        tokio::time::timeout(self.event_timeout, engine.cmd(method, params))
+            .await
+            .map_err(|_| {
+                Error::Timeout(format!(
+                    "{method} got no answer within {} ms",
+                    self.event_timeout.as_millis()
+                ))
+            })?
     }
 
-    fn input(&self, engine: &Engine) -> Input<chromiumoxide::Page> {
-        Input::new(
-            engine.page().clone(),
-            self.ledger.clone(),
-            self.event_timeout,
-        )
+    fn input(&self, engine: &Engine) -> Input<Engine> {
+        Input::new(engine.clone(), self.ledger.clone(), self.event_timeout)
     }
 
     // --- click_at, drag_at ---
@@ -1203,6 +1198,7 @@ impl Executor {
         let mut last_seen: Option<Instant> = None;
         let mut last: Option<Snapshot> = None;
         loop {
+            engine.alive()?;
             let fp = fingerprint_now(&engine).await.ok();
             let due = last_seen.is_none_or(|t| t.elapsed() >= Duration::from_millis(500));
             if fp.is_none() || fp != last_fp || due {

@@ -75,6 +75,24 @@ pub enum Error {
     #[error("TIMEOUT: {0}")]
     Timeout(String),
 
+    /// The page's renderer crashed, or its tab was closed, while the step ran. Whatever the
+    /// step had done went with it.
+    #[error("PAGE_CRASHED: {0}; {hint}", hint = Self::hint_for(ErrorCode::PageCrashed))]
+    PageCrashed(String),
+
+    /// Chromium exited, or the DevTools connection to it closed, while the step ran.
+    #[error("BROWSER_CLOSED: {0}; {hint}", hint = Self::hint_for(ErrorCode::BrowserClosed))]
+    BrowserClosed(String),
+
+    /// The page's main thread stayed busy past the step's time budget: no command it has
+    /// to answer can complete.
+    #[error("PAGE_UNRESPONSIVE: {0}; {hint}", hint = Self::hint_for(ErrorCode::PageUnresponsive))]
+    PageUnresponsive(String),
+
+    /// A signal stopped the run before the step finished; the step was not verified.
+    #[error("INTERRUPTED: {0}; {hint}", hint = Self::hint_for(ErrorCode::Interrupted))]
+    Interrupted(String),
+
     /// A file could not be read or written.
     #[error("INTERNAL: {context}: {source}")]
     Io {
@@ -102,7 +120,56 @@ impl Error {
             Error::Bundle(_) => ErrorCode::NotReady,
             Error::Timeout(_) => ErrorCode::Timeout,
             Error::Io { .. } => ErrorCode::Internal,
+            Error::PageCrashed(_) => ErrorCode::PageCrashed,
+            Error::BrowserClosed(_) => ErrorCode::BrowserClosed,
+            Error::PageUnresponsive(_) => ErrorCode::PageUnresponsive,
+            Error::Interrupted(_) => ErrorCode::Interrupted,
         }
+    }
+
+    /// What to do next, for the errors that end a run whatever the step was.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self.code() {
+            ErrorCode::PageCrashed
+            | ErrorCode::BrowserClosed
+            | ErrorCode::PageUnresponsive
+            | ErrorCode::Interrupted => Some(Self::hint_for(self.code())),
+            _ => None,
+        }
+    }
+
+    fn hint_for(code: ErrorCode) -> &'static str {
+        match code {
+            ErrorCode::PageCrashed => {
+                "the tab's page is gone and so is whatever the step had done; start the run again \
+                 (a page that crashes every time is out of memory or hits a renderer bug)"
+            }
+            ErrorCode::BrowserClosed => {
+                "nothing more can run in this browser; check that Chromium still starts \
+                 (PRUFE_CHROMIUM) and has memory to spare, or that the --connect browser is up"
+            }
+            ErrorCode::PageUnresponsive => {
+                "a script of the page keeps its main thread busy (an endless loop?); if the page \
+                 is only slow, raise --timeout-ms"
+            }
+            ErrorCode::Interrupted => {
+                "the step may have acted without being verified: look at the page before \
+                 running it again"
+            }
+            _ => "",
+        }
+    }
+
+    /// Does this error end everything that would run in the tab after it (the page or the
+    /// browser is gone, the page does not answer, or the run was stopped)?
+    pub fn is_fatal(&self) -> bool {
+        matches!(
+            self,
+            Error::PageCrashed(_)
+                | Error::BrowserClosed(_)
+                | Error::PageUnresponsive(_)
+                | Error::Interrupted(_)
+        )
     }
 
     /// The verification record behind a failure, when there is one.
@@ -232,11 +299,33 @@ mod tests {
                 "TARGET_AMBIGUOUS",
             ),
             (Error::Timeout("t".into()), "TIMEOUT"),
+            (Error::PageCrashed("c".into()), "PAGE_CRASHED"),
+            (Error::BrowserClosed("c".into()), "BROWSER_CLOSED"),
+            (Error::PageUnresponsive("c".into()), "PAGE_UNRESPONSIVE"),
+            (Error::Interrupted("c".into()), "INTERRUPTED"),
         ];
         for (e, want) in cases {
             assert_eq!(e.code().as_str(), want, "{e}");
             assert!(e.to_string().starts_with(want), "{e}");
         }
+    }
+
+    #[test]
+    fn run_ending_errors_carry_their_hint() {
+        for e in [
+            Error::PageCrashed("the renderer crashed (during Runtime.evaluate)".into()),
+            Error::BrowserClosed("the connection closed".into()),
+            Error::PageUnresponsive("no answer for 5000 ms".into()),
+            Error::Interrupted("SIGINT".into()),
+        ] {
+            assert!(e.is_fatal(), "{e}");
+            let hint = e.hint().expect("a hint");
+            assert!(!hint.is_empty());
+            assert!(e.to_string().ends_with(hint), "{e}");
+        }
+        let e = Error::Timeout("t".into());
+        assert!(!e.is_fatal());
+        assert_eq!(e.hint(), None);
     }
 
     #[test]

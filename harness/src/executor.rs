@@ -293,6 +293,11 @@ impl InputLedger {
         }
     }
 
+    /// Forgets everything held: what held it (a renderer, a browser) is gone.
+    pub fn clear(&mut self) {
+        self.held.clear();
+    }
+
     /// What is held now, oldest first.
     pub fn held(&self) -> &[Held] {
         &self.held

@@ -27,8 +27,14 @@
 //! `awaitPromise` and `returnByValue`: it awaits `prufe.ready`, runs, and returns either
 //! `{ ok: true, value }` or the engine's error as `{ ok: false, code, message, candidates }`,
 //! so its SCREAMING_SNAKE_CASE code reaches the caller unchanged.
+//!
+//! **Liveness.** Every command goes through [`Engine::cmd`], which races the tab's
+//! [`Watchdog`]: a crashed renderer, a tab or browser gone, or a stuck main thread fail the
+//! command with the cause as soon as it is known (see `watchdog`).
 
+use crate::coords::input::{SharedLedger, Sink};
 use crate::error::{Error, Result};
+use crate::watchdog::Watchdog;
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameDetached, EventJavascriptDialogOpening,
 };
@@ -183,7 +189,8 @@ pub struct Engine {
     call_timeout: Duration,
     dialogs: Arc<Mutex<Vec<String>>>,
     filters: Arc<Filters>,
-    closed: Option<Closed>,
+    watchdog: Watchdog,
+    ledger: SharedLedger,
     _tasks: Arc<Tasks>,
 }
 
@@ -278,6 +285,7 @@ impl Engine {
             }
         }));
 
+        let watchdog = Watchdog::for_page(&page).await?;
         send(&page, "Page.enable", json!({})).await?;
         send(&page, "Runtime.enable", json!({})).await?;
         send(&page, "DOM.enable", json!({})).await?;
@@ -289,6 +297,8 @@ impl Engine {
         )
         .await?;
 
+        let watchdog = watchdog
+            .with_unresponsive_after(crate::watchdog::DEFAULT_UNRESPONSIVE_AFTER, call_timeout);
         Ok(Engine {
             page,
             bundle,
@@ -296,31 +306,43 @@ impl Engine {
             call_timeout,
             dialogs,
             filters: Arc::default(),
-            closed: None,
+            watchdog,
+            ledger: SharedLedger::default(),
             _tasks: Arc::new(Tasks(tasks)),
         })
     }
 
-    /// Fails every later command at once when `closed` flips, instead of waiting for a
-    /// response that will never come (a browser that crashed or was killed).
-    pub fn with_liveness(mut self, closed: Closed) -> Engine {
-        self.closed = Some(closed);
+    /// A command unanswered for `budget` has the page probed for a hang (see `watchdog`);
+    /// a document load is given the call timeout first.
+    pub fn with_unresponsive_after(mut self, budget: Duration) -> Engine {
+        self.watchdog = self
+            .watchdog
+            .with_unresponsive_after(budget, self.call_timeout);
         self
     }
 
-    /// Sends a raw DevTools command to the page, failing fast once the browser is gone.
+    /// The tab's liveness: every command races it.
+    pub fn watchdog(&self) -> &Watchdog {
+        &self.watchdog
+    }
+
+    /// The keys and buttons this tab holds, recorded before each press is sent.
+    pub fn ledger(&self) -> &SharedLedger {
+        &self.ledger
+    }
+
+    /// Sends a raw DevTools command to the page. It fails at once, with the cause, when the
+    /// renderer crashed, the tab or the browser went away, or the page's main thread is
+    /// stuck (see `watchdog`), instead of waiting for an answer that will never come.
     pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value> {
-        let Some(mut closed) = self.closed.clone() else {
-            return send(&self.page, method, params).await;
-        };
-        let gone = || Error::Launch(format!("the browser connection closed (during {method})"));
-        if *closed.borrow() {
-            return Err(gone());
-        }
-        tokio::select! {
-            r = send(&self.page, method, params) => r,
-            _ = closed.wait_for(|c| *c) => Err(gone()),
-        }
+        self.watchdog
+            .guard(method, send(&self.page, method, params))
+            .await
+    }
+
+    /// `Err` with the cause when commands to the tab cannot complete now.
+    pub fn alive(&self) -> Result<()> {
+        self.watchdog.alive("the next command")
     }
 
     /// Applies region filters to every later fingerprint.
@@ -604,6 +626,18 @@ impl Engine {
                     "the node has no handle in this frame",
                 )
             })
+    }
+}
+
+/// Input sent to the tab goes through [`Engine::cmd`], so it races the watchdog too.
+impl Sink for Engine {
+    fn send(
+        &self,
+        method: &'static str,
+        params: Value,
+    ) -> impl std::future::Future<Output = Result<Value>> + Send {
+        let engine = self.clone();
+        async move { engine.cmd(method, params).await }
     }
 }
 

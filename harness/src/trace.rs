@@ -106,7 +106,9 @@ impl TraceWriter {
             Ok(()) => Some(path),
             Err(e) => {
                 if !self.warned {
-                    eprintln!(
+                    use std::io::Write;
+                    let _ = writeln!(
+                        std::io::stderr(),
                         "prufe: trace record not written to {} ({e}); continuing without it",
                         self.dir.display()
                     );

@@ -330,6 +330,7 @@ impl Verifier {
         let deadline = std::time::Instant::now()
             + std::time::Duration::from_millis(self.timing().timeout_ms.max(1_000));
         loop {
+            self.engine().alive()?;
             if let Ok(main) = self.engine().main_frame().await {
                 if main.loader != old_loader {
                     return self.wait_for_document(Some(&main.loader)).await;

@@ -314,10 +314,12 @@ impl Verifier {
                 return Err(e);
             }
         };
-        let closed = browser.closed();
-        match Self::attach_with(page, bundle, opts).await {
+        let attached = match Self::attach_with(page, bundle, opts).await {
+            Ok(v) => browser.watch(v.engine.watchdog()).await.map(|()| v),
+            Err(e) => Err(e),
+        };
+        match attached {
             Ok(mut v) => {
-                v.engine = v.engine.with_liveness(closed);
                 v.browser = Some(browser);
                 Ok(v)
             }
@@ -336,15 +338,19 @@ impl Verifier {
 
     async fn attach_with(page: Page, bundle: Bundle, opts: Options) -> Result<Verifier> {
         let call_timeout = Duration::from_millis(opts.timing.timeout_ms.max(10_000));
+        // The walk budget below is also the least a command may take before the page is
+        // probed for a hang: an observation of a big page keeps the main thread that long.
+        let budget = Duration::from_millis(opts.timing.timeout_ms.max(2_000));
         let engine = Engine::install(page, bundle, call_timeout)
             .await?
+            .with_unresponsive_after(budget)
             .with_filters(Filters {
                 regions: opts.regions.clone(),
                 ignore_regions: opts.ignore_regions.clone(),
                 // A walk cut short by its time budget cannot prove a target unique, and cuts at
                 // different points before and after an action; the harness can afford to wait
                 // up to its own timeout for a whole observation.
-                budget_ms: Some(opts.timing.timeout_ms.max(2_000)),
+                budget_ms: Some(budget.as_millis() as u64),
             });
         let trace = opts.trace_dir.clone().map(TraceWriter::new);
         Ok(Verifier {
@@ -589,35 +595,74 @@ impl Verifier {
     /// Judges what happened since [`Verifier::begin_watch`].
     pub async fn end_watch(&mut self, watching: Watching) -> Result<Outcome> {
         self.step_no += 1;
-        let r = self
-            .finish_watch(watching)
-            .await
-            .map_err(|e| e.scrub(&self.redactor));
-        self.after_step("watch", &r).await;
-        r
+        let r = self.finish_watch(watching).await;
+        self.after_step("watch", r).await
     }
 
     /// Runs one step, verified (a `watch` step observes its inner steps).
+    ///
+    /// When the page crashes, the browser goes away or the page stops answering during the
+    /// step, the step ends with `PAGE_CRASHED`, `BROWSER_CLOSED` or `PAGE_UNRESPONSIVE` as
+    /// soon as that is known (see `watchdog`), whatever the step was waiting for.
     pub async fn perform(&mut self, step: &Step) -> Result<Outcome> {
         self.step_no += 1;
         let r = match &step.action {
             Action::Watch { steps } => self.watch_steps(step.intent.as_deref(), steps).await,
             _ => self.verified(step).await,
         };
-        let r = r.map_err(|e| e.scrub(&self.redactor));
-        self.after_step(step.kind(), &r).await;
-        r
+        self.after_step(step.kind(), r).await
     }
 
-    async fn after_step(&mut self, kind: &str, r: &Result<Outcome>) {
+    /// Every step ends here: the cause when the tab is gone, input released, handles
+    /// released, secrets scrubbed, the trace record written.
+    async fn after_step(&mut self, kind: &str, r: Result<Outcome>) -> Result<Outcome> {
+        let r = r
+            .map_err(|e| self.engine.watchdog().cause(e))
+            .map_err(|e| e.scrub(&self.redactor));
+        self.release_input().await;
         self.engine.release_handles().await;
         if let Some(trace) = self.trace.as_mut() {
-            let (outcome, error) = match r {
+            let (outcome, error) = match &r {
                 Ok(o) => (Some(o), None),
                 Err(e) => (e.outcome(), Some(e)),
             };
             trace.write(self.step_no, outcome, kind, error, &self.redactor);
         }
+        r
+    }
+
+    /// Writes the trace record of a step that did not finish (the run was stopped while it
+    /// ran), with the error that stopped it.
+    pub fn trace_unfinished(&mut self, kind: &str, error: &Error) {
+        if let Some(trace) = self.trace.as_mut() {
+            trace.write(self.step_no, None, kind, Some(error), &self.redactor);
+        }
+    }
+
+    /// What the tab holds now: keys and buttons pressed and not yet released (empty between
+    /// steps unless a release failed or a step was stopped mid-gesture).
+    pub fn held(&self) -> Vec<crate::executor::Held> {
+        crate::coords::input::lock(self.engine.ledger())
+            .held()
+            .to_vec()
+    }
+
+    /// Releases every key and button the tab still holds, newest first (a button over the
+    /// point it was pressed at); `true` when nothing is held any more. A renderer that
+    /// crashed or a browser that is gone holds nothing: the record is cleared. A page that
+    /// does not answer keeps what it holds recorded, and the result is `false`.
+    pub async fn release_input(&self) -> bool {
+        let ledger = self.engine.ledger();
+        if self.engine.watchdog().gone().is_some() {
+            crate::coords::input::lock(ledger).clear();
+            return true;
+        }
+        if crate::coords::input::lock(ledger).held().is_empty() {
+            return true;
+        }
+        crate::coords::input::release_held(&self.engine, ledger, crate::coords::EVENT_TIMEOUT)
+            .await
+            .clean()
     }
 
     async fn watch_steps(&mut self, intent: Option<&str>, steps: &[Step]) -> Result<Outcome> {
@@ -1331,6 +1376,7 @@ impl Verifier {
         let deadline =
             Instant::now() + Duration::from_millis(self.opts.timing.timeout_ms.max(1_000) * 2);
         loop {
+            self.engine.alive()?;
             if let Ok(main) = self.engine.main_frame().await {
                 let loaded = loader.is_none_or(|l| main.loader == l);
                 if loaded {

@@ -1112,12 +1112,10 @@ async fn a19_browser_killed_mid_drag_is_a_clean_error_without_hang() {
     );
     let latency = returned - killed;
     let e = r.expect_err("the browser is gone");
+    assert_eq!(e.code(), ErrorCode::BrowserClosed, "{e}");
+    // Within 2 s of the kill, with room for a loaded machine.
     assert!(
-        matches!(e.code(), ErrorCode::BrowserError | ErrorCode::Timeout),
-        "a clean browser error, not {e}"
-    );
-    assert!(
-        latency < Duration::from_secs(10),
+        latency < Duration::from_secs(5),
         "the error took {latency:?} after the kill"
     );
     assert!(

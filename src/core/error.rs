@@ -85,6 +85,14 @@ pub enum ErrorCode {
     NavigationFailed,
     /// A bug in prufe; please report it.
     Internal,
+    /// The page's renderer crashed, or its tab went away, during the action.
+    PageCrashed,
+    /// The browser exited, or the connection to it closed, during the action.
+    BrowserClosed,
+    /// The page's main thread stayed busy past the action's time budget.
+    PageUnresponsive,
+    /// The run was stopped (a signal) before the action finished.
+    Interrupted,
 }
 
 impl ErrorCode {
@@ -129,6 +137,10 @@ impl ErrorCode {
             ErrorCode::BrowserError => "BROWSER_ERROR",
             ErrorCode::NavigationFailed => "NAVIGATION_FAILED",
             ErrorCode::Internal => "INTERNAL",
+            ErrorCode::PageCrashed => "PAGE_CRASHED",
+            ErrorCode::BrowserClosed => "BROWSER_CLOSED",
+            ErrorCode::PageUnresponsive => "PAGE_UNRESPONSIVE",
+            ErrorCode::Interrupted => "INTERRUPTED",
         }
     }
 }
@@ -199,6 +211,10 @@ mod tests {
             ErrorCode::NotReady,
             ErrorCode::TargetQueryTruncated,
             ErrorCode::PointOutOfBounds,
+            ErrorCode::PageCrashed,
+            ErrorCode::BrowserClosed,
+            ErrorCode::PageUnresponsive,
+            ErrorCode::Interrupted,
         ] {
             assert_eq!(
                 serde_json::to_value(code).unwrap(),
