@@ -25,83 +25,11 @@ use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::{Attempt, Undo, Verifier};
 use prufe::core::diff::{self, Diff, Field};
 use prufe::core::identity::Identity;
-use prufe::core::model::{Element, Role, REDACTED};
-use prufe::core::text::tokens;
+use prufe::core::model::{Element, REDACTED};
 use std::collections::HashSet;
 
-/// Words that name a removal control, folded (case and accents removed), per language.
-const REMOVAL_WORDS: &[&str] = &[
-    // English
-    "remove",
-    "delete",
-    "discard",
-    "clear",
-    // Spanish
-    "quitar",
-    "eliminar",
-    "borrar",
-    "retirar",
-    // French
-    "supprimer",
-    "retirer",
-    "enlever",
-    // German
-    "entfernen",
-    "loschen",
-    // Italian, Portuguese
-    "rimuovi",
-    "elimina",
-    "remover",
-    "excluir",
-];
-
-/// Symbols that name a removal control on their own.
-const REMOVAL_SYMBOLS: &[char] = &['×', '✕', '✖', '✗', '🗑'];
-
-/// Does this name say "take it out"?
-pub fn is_removal_name(name: &str) -> bool {
-    name.chars().any(|c| REMOVAL_SYMBOLS.contains(&c))
-        || tokens(name)
-            .iter()
-            .any(|t| REMOVAL_WORDS.contains(&t.as_str()))
-}
-
-/// At most this many removal controls may have appeared for one to be clicked: a wrong
-/// effect adds a row or two, while a part of the page coming back (a modal's veil lifted,
-/// a panel re-rendered) brings every control in it.
-pub const MAX_REMOVAL_CONTROLS: usize = 2;
-
-/// The removal controls that appeared together with the wrong effect, in its region.
-///
-/// None when a landmark, dialog or other region appeared with the effect, or when more than
-/// [`MAX_REMOVAL_CONTROLS`] appeared: then a part of the page came back (a modal library
-/// that lifts `aria-hidden` from the page when it closes), and a "Delete" in it is no
-/// inverse of anything.
-pub fn removal_controls(d: &Diff) -> Vec<&Element> {
-    let is_control =
-        |e: &Element| matches!(e.role, Role::Button | Role::Link) && is_removal_name(e.label());
-    let part_of_page = d.appeared.iter().any(|e| {
-        e.role.is_landmark()
-            || matches!(
-                e.role,
-                Role::Dialog | Role::Alertdialog | Role::Region | Role::Tabpanel
-            )
-    });
-    if part_of_page || d.appeared.iter().filter(|e| is_control(e)).count() > MAX_REMOVAL_CONTROLS {
-        return Vec::new();
-    }
-    let effect_regions: HashSet<&str> = d
-        .appeared
-        .iter()
-        .filter(|e| !is_control(e))
-        .map(|e| e.region.as_str())
-        .chain(d.texts_appeared.iter().map(|t| t.region.as_str()))
-        .collect();
-    d.appeared
-        .iter()
-        .filter(|e| is_control(e) && e.visible && effect_regions.contains(e.region.as_str()))
-        .collect()
-}
+// Which controls take a thing out, and which of them may undo an effect: one rule, in core.
+pub use prufe::core::run::inverse::{is_removal_name, removal_controls, MAX_REMOVAL_CONTROLS};
 
 /// The identities a diff touched.
 fn affected(d: &Diff) -> HashSet<Identity<'_>> {
@@ -363,7 +291,7 @@ fn away_from(p: Point) -> Point {
 mod tests {
     use super::*;
     use prufe::core::diff::{Changed, FieldChange};
-    use prufe::core::model::Text;
+    use prufe::core::model::Role;
 
     fn el(role: Role, name: &str, region: &str) -> Element {
         Element {
@@ -384,89 +312,6 @@ mod tests {
             visible: true,
             ..Default::default()
         }
-    }
-
-    #[test]
-    fn removal_names_in_several_languages() {
-        for (name, yes) in [
-            ("Remove Trousers L", true),
-            ("Quitar Pantalón L", true),
-            ("Eliminar", true),
-            ("Supprimer l'article", true),
-            ("Entfernen", true),
-            ("Löschen", true),
-            ("×", true),
-            ("Delete item", true),
-            ("Add Trousers L", false),
-            ("Removed", false),
-            ("Close", false),
-            ("Remote control", false),
-        ] {
-            assert_eq!(is_removal_name(name), yes, "{name}");
-        }
-    }
-
-    #[test]
-    fn only_removal_controls_in_the_effects_region_are_used() {
-        let d = Diff {
-            appeared: vec![
-                item("Trousers L Remove Trousers L", "cart/list:cart-items"),
-                el(Role::Button, "Remove Trousers L", "cart/list:cart-items"),
-                el(Role::Button, "Delete account", "settings"),
-                el(Role::Button, "Add Trousers L", "cart/list:cart-items"),
-            ],
-            ..Default::default()
-        };
-        let found: Vec<_> = removal_controls(&d)
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
-        assert_eq!(found, ["Remove Trousers L"]);
-
-        // A lone removal control, with no effect beside it, is not trusted.
-        let lone = Diff {
-            appeared: vec![el(Role::Button, "Delete everything", "footer")],
-            ..Default::default()
-        };
-        assert!(removal_controls(&lone).is_empty());
-
-        // An appeared status text in the region counts as the effect.
-        let with_text = Diff {
-            appeared: vec![el(Role::Button, "×", "toast")],
-            texts_appeared: vec![Text {
-                kind: prufe::core::model::TextKind::Status,
-                text: "Coupon applied".into(),
-                region: "toast".into(),
-                frame: String::new(),
-            }],
-            ..Default::default()
-        };
-        assert_eq!(removal_controls(&with_text).len(), 1);
-
-        // A part of the page that came back brings its own "Delete": never an inverse.
-        let veil_lifted = Diff {
-            appeared: vec![
-                el(Role::Region, "Order 1042", "main"),
-                el(Role::Heading, "Order 1042", "main/region[Order 1042]"),
-                el(Role::Button, "Delete order", "main/region[Order 1042]"),
-                item("Express shipping", "main/region[Order 1042]"),
-            ],
-            ..Default::default()
-        };
-        assert!(removal_controls(&veil_lifted).is_empty());
-        let many = Diff {
-            appeared: ["Shirt M", "Hat S", "Socks"]
-                .iter()
-                .flat_map(|p| {
-                    [
-                        item(p, "cart/list:cart-items"),
-                        el(Role::Button, &format!("Remove {p}"), "cart/list:cart-items"),
-                    ]
-                })
-                .collect(),
-            ..Default::default()
-        };
-        assert!(removal_controls(&many).is_empty());
     }
 
     #[test]

@@ -448,6 +448,38 @@ async fn vue_remove_that_removes_the_row_below_is_refused() {
 }
 
 #[tokio::test]
+async fn vue_edit_that_keeps_the_old_title_is_refused() {
+    let mut s = open("vue-todo.html?fault=stale-edit").await;
+    s.v.click(target("button", "Edit Call supplier"), None)
+        .await
+        .expect("MATCH");
+    s.v.fill(
+        target("textbox", "Title of Call supplier"),
+        "Call the supplier",
+        false,
+        None,
+    )
+    .await
+    .expect("MATCH");
+    let o = assert_refused(
+        s.v.click(
+            target("button", "Save"),
+            Some("the task is renamed Call the supplier"),
+        )
+        .await,
+    );
+    let left = tasks(&s.snapshot().await);
+    assert!(
+        left.contains(&"Call supplier".to_owned()),
+        "{left:?} {}",
+        o.explain()
+    );
+    s.close().await;
+}
+
+// --- Radix UI widgets and react-day-picker ------------------------------------------------
+
+#[tokio::test]
 async fn widgets_dialog_open_then_cancel_with_intent_is_match() {
     let mut s = open("widgets.html").await;
     let o =

@@ -16,6 +16,9 @@
 //!   mantiene", "bleibt", "est conservée") is contradicted by a message carrying the object
 //!   and a removal word ("Order 1042 deleted", "gelöscht", "supprimée") or by an element
 //!   carrying it going away (a popup closing, or what was inside one, is not that).
+//! - **literal**: a name given after a naming word ("renamed Call the supplier", "heißt",
+//!   "renombrada a", "intitulé") must be shown token for token, stop words included, by
+//!   some effect: "Call supplier" is not it.
 //!
 //! Trade-off: words are told apart by small tables, not grammar. Action words ("add",
 //! "quitar", "löschen") and container nouns are never the distinguishing word of a variant,
@@ -91,6 +94,20 @@ pub const COUNT_WORDS: &[(&str, u32)] = &[
 
 /// Words that join two claims in one sentence, folded.
 pub const CONJUNCTIONS: &[&str] = &["and", "y", "und", "et"];
+
+/// Words after which an intent gives a name or title word for word ("renamed Call the
+/// supplier"), folded.
+#[rustfmt::skip]
+pub const NAMING_WORDS: &[&str] = &[
+    "renamed", "named", "called", "titled", "retitled",
+    "renombra", "renombrado", "renombrada", "llama", "titulado", "titulada",
+    "umbenannt", "heisst", "genannt", "betitelt",
+    "renomme", "renommee", "appele", "appelee", "intitule", "intitulee",
+];
+
+/// Prepositions that may sit between a naming word and the name ("renamed to", "umbenannt
+/// in", "renombrado a", "renommé en").
+const NAMING_LINKS: &[&str] = &["to", "as", "a", "in", "en", "zu"];
 
 /// At most this many clauses of one sentence are checked (the first ones).
 pub const MAX_CLAUSES: usize = 8;
@@ -236,6 +253,9 @@ pub struct Claims {
     /// The objects of the clauses that say a thing stays ("the order is kept"): an effect
     /// that removes one contradicts the sentence.
     pub kept: Vec<Terms>,
+    /// A name given word for word after a naming word ("renamed Call the supplier" → the
+    /// folded tokens "call the supplier"): an effect must show exactly these tokens in a row.
+    pub literal: Option<Vec<String>>,
 }
 
 impl Claims {
@@ -294,6 +314,7 @@ impl Claims {
             .take(MAX_CLAUSES)
             .collect();
         claims.kept = clauses.iter().filter_map(|c| kept_object(c)).collect();
+        claims.literal = literal(&tokens);
         if clauses.len() >= 2 {
             claims.clauses = clauses
                 .iter()
@@ -305,6 +326,30 @@ impl Claims {
         }
         claims
     }
+}
+
+/// The tokens after the last naming word, up to a conjunction, less a linking preposition.
+fn literal(tokens: &[String]) -> Option<Vec<String>> {
+    let at = tokens
+        .iter()
+        .rposition(|t| NAMING_WORDS.contains(&t.as_str()))?;
+    let mut rest = &tokens[at + 1..];
+    if rest.len() > 1 && NAMING_LINKS.contains(&rest[0].as_str()) {
+        rest = &rest[1..];
+    }
+    let name: Vec<String> = rest
+        .iter()
+        .take_while(|t| !CONJUNCTIONS.contains(&t.as_str()))
+        .cloned()
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Does `label` hold the tokens of `literal` in a row?
+pub fn shows_literal(label: &str, literal: &[String]) -> bool {
+    text::tokens(label)
+        .windows(literal.len())
+        .any(|w| w == literal)
 }
 
 /// Does `label` show the count as a value ("Cart: 2 items" for "2 items")? Then it is a

@@ -1373,6 +1373,22 @@ impl<'a> Judge<'a> {
                 best.line()
             ));
         }
+        // A name given word for word must be shown so ("Call supplier" is not "renamed Call
+        // the supplier").
+        if let Some(literal) = &claims.literal {
+            // What went away (the editing row holding the typed title) shows nothing.
+            let shows = |e: &Effect| {
+                !matches!(e, Effect::Disappeared(_) | Effect::TextDisappeared(_))
+                    && claims::shows_literal(e.label(), literal)
+            };
+            if !effects.iter().any(shows) {
+                return Check::Open(format!(
+                    "the intent names '{}' word for word, but no effect shows it ({})",
+                    literal.join(" "),
+                    best.line()
+                ));
+            }
+        }
         // Each clause of "… and …" needs an effect of its own.
         // (A clause may name the effect by its role: "the dialog closes".)
         let explains = |clause: &Intent, object: &Terms, e: &Effect| {
@@ -2272,6 +2288,33 @@ mod tests {
             case("shown, the menu closing", archive.clone(), before.clone(), closed("Order archived")).intent("the order is archived").want(M, Some("Archive"), ""),
             case("es: another outcome", archive.clone(), before.clone(), toast("Pedido pagado")).intent("el pedido se archiva").want(A, None, ""),
             case("no word shared: the intent alone", archive, before.clone(), toast("Order moved to the archive")).intent("the order is moved").want(M, Some("Archive"), ""),
+        ]);
+    }
+
+    #[test]
+    fn a_name_given_word_for_word_must_be_shown_so() {
+        let before = Snapshot {
+            elements: vec![
+                el("sv", Role::Button, "Save", "main/list:todos"),
+                item("t1", "Call supplier", "main/list:todos"),
+            ],
+            ..Default::default()
+        };
+        let saved = |title: &str| {
+            let mut a = without(&before, &["t1"]);
+            a.elements.push(item("t2", title, "main/list:todos"));
+            a.texts.push(text(&format!("Saved {title}"), "main"));
+            a
+        };
+        let save = act(ActionKind::Click, Some(find(&before, "sv")));
+        #[rustfmt::skip]
+        run(vec![
+            case("shown", save.clone(), before.clone(), saved("Call the supplier")).intent("the task is renamed Call the supplier").want(M, Some("Save"), ""),
+            case("the old title kept", save.clone(), before.clone(), saved("Call supplier")).intent("the task is renamed Call the supplier").want(A, None, "word for word"),
+            case("the old title kept, the edited row gone", save.clone(), { let mut b = before.clone(); b.elements.push(item("ed", "Call the supplier Save", "main/list:todos")); b }, { let mut a = saved("Call supplier"); a.elements.retain(|e| e.reference != "ed"); a }).intent("the task is renamed Call the supplier").want(A, None, "word for word"),
+            case("es: renombrada a", save.clone(), before.clone(), saved("Llamar al proveedor")).intent("la tarea es renombrada a Llamar al proveedor").want(M, Some("Save"), ""),
+            case("es: the old title kept", save.clone(), before.clone(), saved("Llamar proveedor")).intent("la tarea es renombrada a Llamar al proveedor").want(A, None, "word for word"),
+            case("de: heißt", save.clone(), before.clone(), saved("Lieferant anrufen")).intent("die Aufgabe heißt Lieferant sofort anrufen").want(A, None, "word for word"),
         ]);
     }
 

@@ -55,9 +55,22 @@ pub fn removal_controls(d: &Diff) -> Vec<&Element> {
         .map(|e| e.region.as_str())
         .chain(d.texts_appeared.iter().map(|t| t.region.as_str()))
         .collect();
+    // A row that took the place of one that went (an edited row shown again) is no
+    // addition: removing it would take out what was there before.
+    let replaced: FxHashSet<&str> = d
+        .disappeared
+        .iter()
+        .filter(|e| !is_control(e))
+        .map(|e| e.region.as_str())
+        .collect();
     d.appeared
         .iter()
-        .filter(|e| is_control(e) && e.visible && effect_regions.contains(e.region.as_str()))
+        .filter(|e| {
+            is_control(e)
+                && e.visible
+                && effect_regions.contains(e.region.as_str())
+                && !replaced.contains(e.region.as_str())
+        })
         .collect()
 }
 
@@ -197,6 +210,19 @@ mod tests {
             ..Default::default()
         };
         assert!(removal_controls(&many).is_empty(), "more than two");
+        let todos = "main/list:todos";
+        let edited = Diff {
+            appeared: vec![
+                item("t2", "Call supplier", todos),
+                el("rm", Role::Button, "Remove Call supplier", todos),
+            ],
+            disappeared: vec![item("ed", "Call the supplier Save", todos)],
+            ..Default::default()
+        };
+        assert!(
+            removal_controls(&edited).is_empty(),
+            "a row shown again in place of the one edited"
+        );
     }
 
     #[test]
