@@ -104,7 +104,9 @@ pub fn scenarios() -> Vec<Scenario> {
             page: "apps/vue-todo.html?fault=wrong-row",
             setup: None,
             act: Act::Check("Write invoice"),
-            expect: FaultUndone,
+            // Every control of a row acts on the row below, the neighbour's own checkbox
+            // too: nothing on the page unticks it honestly, so the run stops (UNDO_FAILED).
+            expect: FaultRefused,
             effect: |s| checked(s, "Call supplier"),
             effect_text: "Call supplier ticked",
             max_runs: usize::MAX,
