@@ -2203,24 +2203,29 @@ mod tests {
             ("Cover anzeigen", "Kein Bild", A),
         ];
         for (name, said, want) in cases {
-            let before = Snapshot {
-                elements: vec![
-                    el("t", Role::Button, name, "main"),
-                    el("c", Role::Button, "Cancel", "main"),
-                ],
-                ..Default::default()
-            };
-            let mut after = before.clone();
-            after.texts.push(text(said, "main"));
-            let v = judge(
-                &act(ActionKind::Click, Some(&before.elements[0])),
-                &before,
-                &after,
-                &JudgeOptions::default(),
-            )
-            .unwrap();
+            let v = click_then_text([name, "Cancel"], said);
             assert_eq!(v.verdict, want, "{name} -> {said}: {}", v.reason);
         }
+    }
+
+    /// A click on the first of two buttons in `main`, after which `said` appears there.
+    fn click_then_text(buttons: [&str; 2], said: &str) -> Verdict {
+        let before = Snapshot {
+            elements: vec![
+                el("t", Role::Button, buttons[0], "main"),
+                el("n", Role::Button, buttons[1], "main"),
+            ],
+            ..Default::default()
+        };
+        let mut after = before.clone();
+        after.texts.push(text(said, "main"));
+        judge(
+            &act(ActionKind::Click, Some(&before.elements[0])),
+            &before,
+            &after,
+            &JudgeOptions::default(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -2233,22 +2238,7 @@ mod tests {
             ("Points and badges", A, ""),
         ];
         for (said, want, to) in cases {
-            let before = Snapshot {
-                elements: vec![
-                    el("t", Role::Button, "Add a point", "main"),
-                    el("n", Role::Button, "Add a badge", "main"),
-                ],
-                ..Default::default()
-            };
-            let mut after = before.clone();
-            after.texts.push(text(said, "main"));
-            let v = judge(
-                &act(ActionKind::Click, Some(&before.elements[0])),
-                &before,
-                &after,
-                &JudgeOptions::default(),
-            )
-            .unwrap();
+            let v = click_then_text(["Add a point", "Add a badge"], said);
             assert_eq!(v.verdict, want, "{said}: {}", v.reason);
             let name = v
                 .attributed_to
