@@ -28,11 +28,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// A point in the top document's viewport, in CSS pixels.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-}
+pub use prufe::core::run::Point;
 
 /// A key (with modifiers) as `press` sends it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -297,16 +293,7 @@ async fn viewport(engine: &Engine) -> Result<(f64, f64)> {
 
 /// Where activating an element would load a new document: a link's address, or the action
 /// of the form a submit control (or a field's implicit submission) sends.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-pub struct Destination {
-    /// `link` or `form`.
-    pub kind: String,
-    /// Absolute, as the page resolved it (`a.href`, `form.action`).
-    pub url: String,
-    /// A form's method (`get`, `post`, `dialog`); empty for a link.
-    #[serde(default)]
-    pub method: String,
-}
+pub use prufe::core::run::Destination;
 
 /// Reads [`Destination`] from the live element: the nearest `a[href]` or `area[href]`
 /// ancestor, else its form (a submitter's `formaction` and `formmethod` first).
@@ -318,26 +305,41 @@ pub async fn destination(engine: &Engine, target: &Actionable) -> Result<Option<
 
 /// Moves the mouse, presses and releases the left button at `p`.
 pub async fn click(engine: &Engine, p: Point) -> Result<()> {
-    mouse(engine, "mouseMoved", p, 0).await?;
-    mouse(engine, "mousePressed", p, 1).await?;
-    mouse(engine, "mouseReleased", p, 1).await
+    click_with(engine, p, prufe::core::run::Button::Left).await
+}
+
+/// Moves the mouse, presses and releases `button` at `p`.
+pub async fn click_with(engine: &Engine, p: Point, button: prufe::core::run::Button) -> Result<()> {
+    let button = match button {
+        prufe::core::run::Button::Left => Button::Left,
+        prufe::core::run::Button::Middle => Button::Middle,
+        prufe::core::run::Button::Right => Button::Right,
+    };
+    mouse(engine, "mouseMoved", p, 0, button).await?;
+    mouse(engine, "mousePressed", p, 1, button).await?;
+    mouse(engine, "mouseReleased", p, 1, button).await
 }
 
 /// Moves the mouse to `p` (hover).
 pub async fn move_mouse(engine: &Engine, p: Point) -> Result<()> {
-    mouse(engine, "mouseMoved", p, 0).await
+    mouse(engine, "mouseMoved", p, 0, Button::Left).await
 }
 
-async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64) -> Result<()> {
+async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Button) -> Result<()> {
     let mut params = json!({ "type": kind, "x": p.x, "y": p.y, "pointerType": "mouse" });
+    let pressed_bit = match button {
+        Button::Left => 1,
+        Button::Right => 2,
+        Button::Middle => 4,
+    };
     match kind {
         "mousePressed" => {
-            params["button"] = json!("left");
-            params["buttons"] = json!(1);
+            params["button"] = json!(button.as_cdp());
+            params["buttons"] = json!(pressed_bit);
             params["clickCount"] = json!(clicks);
         }
         "mouseReleased" => {
-            params["button"] = json!("left");
+            params["button"] = json!(button.as_cdp());
             params["buttons"] = json!(0);
             params["clickCount"] = json!(clicks);
         }
@@ -348,7 +350,7 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64) -> Result<()>
     // The tab's ledger records the press before it is sent, and forgets it once the
     // release went through: a step stopped in between still owes the release.
     let held = Held::Button {
-        button: Button::Left,
+        button,
         at: crate::executor::Point { x: p.x, y: p.y },
     };
     if kind == "mousePressed" {
@@ -373,8 +375,8 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
         .cmd("Input.setInterceptDrags", json!({ "enabled": true }))
         .await?;
     let result = async {
-        mouse(engine, "mouseMoved", from, 0).await?;
-        mouse(engine, "mousePressed", from, 1).await?;
+        mouse(engine, "mouseMoved", from, 0, Button::Left).await?;
+        mouse(engine, "mousePressed", from, 1, Button::Left).await?;
         const STEPS: usize = 10;
         let mut data: Option<Value> = None;
         for i in 1..=STEPS {
@@ -396,7 +398,7 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
         if let Some(d) = data {
             engine.cmd("Input.dispatchDragEvent", json!({ "type": "drop", "x": to.x, "y": to.y, "data": d })).await?;
         }
-        mouse(engine, "mouseReleased", to, 1).await
+        mouse(engine, "mouseReleased", to, 1, Button::Left).await
     }
     .await;
     let _ = engine

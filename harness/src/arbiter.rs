@@ -63,15 +63,7 @@ impl ArbiterConfig {
 }
 
 /// What the arbiter is told: all of it already redacted.
-#[derive(Debug, Clone, Default)]
-pub struct Question {
-    pub action: String,
-    pub target: Option<String>,
-    pub intent: Option<String>,
-    pub observed: Vec<String>,
-    pub reason: String,
-    pub stable: bool,
-}
+pub use prufe::core::run::Question;
 
 /// Its answer, fail-closed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -44,7 +44,7 @@
 //! does not undo a wrong read-back; it reports `VERIFICATION_FAILED`.
 
 pub mod input;
-mod page;
+pub(crate) mod page;
 
 pub use page::ScrollPosition;
 
@@ -648,7 +648,7 @@ impl Executor {
                     verdict: Some(Verdict::Ambiguous),
                     ok,
                     reason,
-                    diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                    diff: a.diff.clone(),
                     lines: a.diff.lines.clone(),
                     attempts,
                     stable: a.stable,
@@ -688,7 +688,7 @@ impl Executor {
                 ok,
                 reason: a.reason.clone(),
                 attributed_to: a.attributed_to.clone(),
-                diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
+                diff: a.diff.clone(),
                 lines: a.diff.lines.clone(),
                 attempts,
                 undone,

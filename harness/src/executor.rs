@@ -27,12 +27,8 @@ pub struct Size {
     pub height: f64,
 }
 
-/// A point in some coordinate space.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-}
+/// A point in some coordinate space (CSS pixels of the top viewport, or of a screenshot).
+pub use prufe::core::run::Point;
 
 /// What a `screenshot` step issued: the id the agent must quote, the size of the image it
 /// saw, the size of the capture in device pixels and the device pixel ratio.

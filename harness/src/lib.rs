@@ -41,6 +41,7 @@ pub mod arbiter;
 pub mod cdp;
 pub mod cli;
 pub mod coords;
+mod drive;
 pub mod error;
 pub mod executor;
 pub mod hit;

@@ -15,6 +15,7 @@
 
 use crate::act::Key;
 use prufe::core::resolve::Target;
+use prufe::core::run;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -129,6 +130,65 @@ impl Action {
                 ..
             }
         )
+    }
+}
+
+impl Step {
+    /// The step as the verification machine runs it; `None` for a watch (its inner steps
+    /// run one by one).
+    pub fn to_run(&self) -> Option<run::Step> {
+        use run::Action as R;
+        let action = match &self.action {
+            Action::Click { target } => R::Click {
+                target: target.clone(),
+            },
+            Action::Fill {
+                target,
+                value,
+                sensitive,
+            } => R::Fill {
+                target: target.clone(),
+                value: value.clone(),
+                sensitive: *sensitive,
+            },
+            Action::Check { target } => R::Check {
+                target: target.clone(),
+            },
+            Action::Uncheck { target } => R::Uncheck {
+                target: target.clone(),
+            },
+            Action::Select { target, option } => R::Select {
+                target: target.clone(),
+                option: option.clone(),
+            },
+            Action::Press { key, target } => R::Press {
+                key: key.name().to_owned(),
+                target: target.clone(),
+            },
+            Action::Hover { target } => R::Hover {
+                target: target.clone(),
+            },
+            Action::Upload { target, files } => R::Upload {
+                target: target.clone(),
+                files: files.iter().map(|f| f.display().to_string()).collect(),
+            },
+            Action::Drag { target, to } => R::Drag {
+                target: target.clone(),
+                to: to.clone(),
+            },
+            Action::Goto { url } => R::Goto { url: url.clone() },
+            Action::Watch { .. } => return None,
+        };
+        let inverse = self
+            .inverse
+            .iter()
+            .map(Step::to_run)
+            .collect::<Option<Vec<_>>>()?;
+        Some(run::Step {
+            action,
+            intent: self.intent.clone(),
+            inverse,
+        })
     }
 }
 

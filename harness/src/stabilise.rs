@@ -73,13 +73,40 @@ pub struct Stability {
 /// Fingerprint stand-in while the engine cannot be reached (a document is being replaced).
 const UNREACHABLE: &str = "\u{0}unreachable";
 
+/// One settle as the machine asks it (`Need::Settle`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettleUntil {
+    pub poll: Duration,
+    pub quiet: Duration,
+    pub timeout: Duration,
+    /// Answer as soon as the fingerprint moves (not stable, changed).
+    pub stop_on_change: bool,
+}
+
+impl From<Timing> for SettleUntil {
+    fn from(t: Timing) -> Self {
+        SettleUntil {
+            poll: Duration::from_millis(t.poll_ms),
+            quiet: Duration::from_millis(t.quiet_ms),
+            timeout: Duration::from_millis(t.timeout_ms),
+            stop_on_change: false,
+        }
+    }
+}
+
 /// Waits for the page to settle. With `since` (the fingerprint read right before an action),
 /// first waits for a change away from it.
 pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> Result<Stability> {
+    settle(engine, timing.into(), since).await
+}
+
+/// Polls the fingerprint until it has been quiet for `until.quiet` (after leaving `since`,
+/// when given), the deadline, or with `stop_on_change` its first move.
+pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) -> Result<Stability> {
     let start = Instant::now();
-    let deadline = start + Duration::from_millis(timing.timeout_ms);
-    let poll = Duration::from_millis(timing.poll_ms.max(1));
-    let quiet = Duration::from_millis(timing.quiet_ms);
+    let deadline = start + until.timeout;
+    let poll = until.poll.max(Duration::from_millis(1));
+    let quiet = until.quiet;
 
     let mut last = read(engine).await?;
     let mut last_change = Instant::now();
@@ -112,8 +139,17 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
         if fp != last {
             last = fp;
             last_change = Instant::now();
-            if since.is_some_and(|s| s != last) {
+            if since.is_none_or(|s| s != last) {
                 changed = true;
+            }
+            if until.stop_on_change {
+                return Ok(Stability {
+                    stable: false,
+                    fingerprint: last,
+                    changed: true,
+                    waited: start.elapsed(),
+                    busy: None,
+                });
             }
         }
     }
@@ -168,11 +204,7 @@ pub async fn settle_after(
 }
 
 /// The verifier's last observation of a document and the fingerprint it was taken at.
-#[derive(Debug, Clone)]
-pub struct Seen {
-    pub fingerprint: String,
-    pub snapshot: Snapshot,
-}
+pub use prufe::core::run::Seen;
 
 /// Before an action: waits as [`stabilise`] does, and returns what the page changed by itself
 /// meanwhile. `seen` is the verifier's last observation: when the page moved since, that
@@ -277,7 +309,7 @@ async fn read(engine: &Engine) -> Result<String> {
     }
 }
 
-fn transient(e: &crate::Error) -> bool {
+pub(crate) fn transient(e: &crate::Error) -> bool {
     use prufe::core::ErrorCode::*;
     if crate::inject::is_context_gone(e) {
         return true;

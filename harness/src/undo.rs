@@ -254,7 +254,7 @@ impl Verifier {
         Ok(None)
     }
 
-    async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
+    pub(crate) async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
         let deadline = std::time::Instant::now()
             + std::time::Duration::from_millis(self.timing().timeout_ms.max(1_000));
         loop {

@@ -53,23 +53,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The deterministic verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Verdict {
-    Match,
-    Mismatch,
-    Ambiguous,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Match => "MATCH",
-            Verdict::Mismatch => "MISMATCH",
-            Verdict::Ambiguous => "AMBIGUOUS",
-        }
-    }
-}
+pub use prufe::core::judge::VerdictKind as Verdict;
 
 /// What to do with AMBIGUOUS when no arbiter answers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,131 +108,8 @@ impl Default for Options {
     }
 }
 
-/// The record of one verified action (or watch). Every string in it is redacted.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Outcome {
-    pub action: String,
-    /// The element acted on, as `role[label] in region`.
-    pub target: Option<String>,
-    pub intent: Option<String>,
-    /// What the action carried: a fill value (`[redacted]` when sensitive), an option, a key,
-    /// a URL, a destination, file names.
-    pub value: Option<String>,
-    pub verdict: Option<Verdict>,
-    /// MATCH, or AMBIGUOUS approved by the arbiter or the policy.
-    pub ok: bool,
-    pub reason: String,
-    /// The element whose name explains the effect, when the judge found one.
-    pub attributed_to: Option<String>,
-    /// The core `Diff` of the last attempt.
-    pub diff: Value,
-    pub lines: Vec<String>,
-    pub attempts: u32,
-    pub undone: u32,
-    /// The page settled before and after the action.
-    pub stable: bool,
-    /// The arbiter's answer, when it was asked.
-    pub arbiter: Option<String>,
-    /// JavaScript dialogs that opened during the action (dismissed).
-    pub dialogs: Vec<String>,
-    /// Where the page was changing by itself before the action (`text in banner`,
-    /// `listitem in carousel`): changes there are not the action's.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub background: Vec<String>,
-    pub duration_ms: u64,
-    pub started_at: String,
-}
-
-impl Outcome {
-    /// Scrubs every caller-declared secret out of the outcome's texts and diff.
-    pub(crate) fn scrub(&mut self, r: &Redactor) {
-        if r.is_empty() {
-            return;
-        }
-        let s = |t: &mut String| *t = r.scrub(t).into_owned();
-        for t in [
-            &mut self.target,
-            &mut self.intent,
-            &mut self.value,
-            &mut self.attributed_to,
-            &mut self.arbiter,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            s(t);
-        }
-        s(&mut self.reason);
-        self.lines.iter_mut().for_each(s);
-        self.dialogs.iter_mut().for_each(s);
-        self.background.iter_mut().for_each(s);
-        crate::trace::scrub_value(&mut self.diff, r);
-    }
-
-    /// `click on button[Add Shirt M] in list`.
-    pub fn action_line(&self) -> String {
-        let mut s = self.action.clone();
-        if let Some(t) = &self.target {
-            s.push_str(" on ");
-            s.push_str(t);
-        }
-        if let Some(v) = &self.value {
-            s.push_str(&format!(" with '{v}'"));
-        }
-        s
-    }
-
-    /// One line for logs: action, verdict and reason.
-    pub fn summary(&self) -> String {
-        match self.verdict {
-            Some(v) => format!("{}: {} — {}", self.action_line(), v.as_str(), self.reason),
-            None => format!("{}: {}", self.action_line(), self.reason),
-        }
-    }
-
-    /// The full report: action, intent, verdict, attempts and what was observed.
-    pub fn explain(&self) -> String {
-        let mut out = String::new();
-        out.push_str(&format!("Action:    {}\n", self.action_line()));
-        out.push_str(&format!(
-            "Intent:    {}\n",
-            self.intent.as_deref().unwrap_or("(not declared)")
-        ));
-        match self.verdict {
-            Some(v) => out.push_str(&format!("Verdict:   {} — {}\n", v.as_str(), self.reason)),
-            None => out.push_str(&format!("Verdict:   (none) — {}\n", self.reason)),
-        }
-        if let Some(a) = &self.arbiter {
-            out.push_str(&format!("Arbiter:   {a}\n"));
-        }
-        if !self.stable {
-            out.push_str("Page:      still changing at the deadline (unstable)\n");
-        }
-        if self.undone > 0 {
-            out.push_str(&format!(
-                "Attempts:  {}, {} undone\n",
-                self.attempts, self.undone
-            ));
-        } else {
-            out.push_str(&format!("Attempts:  {}\n", self.attempts));
-        }
-        for d in &self.dialogs {
-            out.push_str(&format!("Dialog:    {d}\n"));
-        }
-        if self.lines.is_empty() {
-            out.push_str("Observed:  no change\n");
-        } else {
-            out.push_str("Observed:\n");
-            for l in &self.lines {
-                out.push_str("  ");
-                out.push_str(l);
-                out.push('\n');
-            }
-        }
-        out
-    }
-}
+/// The record of one verified action (or watch): the one record type of a step.
+pub use prufe::core::run::Record as Outcome;
 
 /// Drives one tab and verifies every action taken in it.
 pub struct Verifier {
@@ -261,6 +122,8 @@ pub struct Verifier {
     step_no: usize,
     /// The last observation taken while nothing else acted, for learning the background.
     seen: Option<Seen>,
+    /// Needs answered during the last verified step.
+    round_trips: u32,
 }
 
 /// One attempt of an action: the observations around it and the judgement.
@@ -362,6 +225,7 @@ impl Verifier {
             trace,
             step_no: 0,
             seen: None,
+            round_trips: 0,
         })
     }
 
@@ -704,7 +568,7 @@ impl Verifier {
             ok,
             reason: j.reason,
             attributed_to: j.attributed_to,
-            diff: serde_json::to_value(&j.diff).unwrap_or(Value::Null),
+            diff: j.diff.clone(),
             lines: j.diff.lines.clone(),
             attempts: 1,
             undone: 0,
@@ -719,10 +583,37 @@ impl Verifier {
         Ok(o)
     }
 
-    /// The verified loop for one non-watch step.
+    /// The verification policy of a run, from the options.
+    pub(crate) fn policy(&self) -> prufe::core::run::Policy {
+        use prufe::core::run::{Ambiguous, Policy};
+        let t = self.opts.timing;
+        Policy {
+            max_attempts: self.opts.max_attempts.max(1),
+            ambiguous: match (&self.opts.arbiter, self.opts.ambiguous) {
+                (Some(_), _) => Ambiguous::Arbiter,
+                (None, AmbiguousPolicy::Accept) => Ambiguous::Accept,
+                (None, AmbiguousPolicy::Reject) => Ambiguous::Reject,
+            },
+            timing: prufe::core::run::Timing {
+                poll_ms: t.poll_ms,
+                quiet_ms: t.quiet_ms,
+                timeout_ms: t.timeout_ms,
+            },
+            regions: self.opts.regions.clone(),
+            ignore_regions: self.opts.ignore_regions.clone(),
+        }
+    }
+
+    /// The verified loop for one non-watch step: the machine's, driven over CDP.
     async fn verified(&mut self, step: &Step) -> Result<Outcome> {
         let started = Instant::now();
         let started_at = now_rfc3339();
+        let Some(core_step) = step.to_run() else {
+            return Err(Error::core(
+                ErrorCode::InvalidAction,
+                "a watch step is observed, not verified one by one",
+            ));
+        };
         if let Action::Fill {
             value,
             sensitive: true,
@@ -731,643 +622,59 @@ impl Verifier {
         {
             register_secret(&mut self.redactor, value);
         }
-        let max = self.opts.max_attempts.max(1);
-        let mut undone = 0;
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let mut a = self.attempt(step).await?;
-            let navigated = a.before.snapshot.context.epoch != a.after.snapshot.context.epoch;
-            if navigated && !matches!(step.action, Action::Goto { .. }) {
-                match self.followed(step, &a).await? {
-                    Some((reason, lines)) => {
-                        let mut outcome = Outcome {
-                            action: step.kind().into(),
-                            target: a.target.as_ref().map(describe_element),
-                            intent: step.intent.clone(),
-                            value: self.shown_value(step, a.target.as_ref()),
-                            verdict: Some(Verdict::Match),
-                            ok: true,
-                            reason,
-                            attributed_to: None,
-                            diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
-                            lines,
-                            attempts,
-                            undone,
-                            stable: a.stable,
-                            arbiter: None,
-                            dialogs: a.dialogs.clone(),
-                            background: background_lines(&a.background),
-                            duration_ms: started.elapsed().as_millis() as u64,
-                            started_at: started_at.clone(),
-                        };
-                        self.scrub_outcome(&mut outcome);
-                        return Ok(outcome);
-                    }
-                    None => return Err(self.replaced_document(step, &a).await),
-                }
-            }
-            // A goto without an intent asked for one thing: a new document at that address.
-            // The navigation succeeded (Page.navigate reported no error) and a new document
-            // answers, so that is the effect asked for; with an intent, the judge decides.
-            if navigated
-                && step.intent.is_none()
-                && matches!(step.action, Action::Goto { .. })
-                && a.verdict == Verdict::Ambiguous
-            {
-                a.verdict = Verdict::Match;
-                a.reason = format!(
-                    "a new document loaded ({} elements observed)",
-                    a.after.snapshot.elements.len()
-                );
-            }
-            let target_desc = a
-                .target
-                .as_ref()
-                .map(describe_element)
-                .or_else(|| step.action.target().map(declared));
-            let question = Question {
-                action: step.kind().into(),
-                target: target_desc.clone(),
-                intent: step.intent.clone(),
-                observed: a.diff.lines.clone(),
-                reason: a.reason.clone(),
-                stable: a.stable,
-            };
-            let (ok, arbiter) = self.decide(a.verdict, &question).await;
-            let mut outcome = Outcome {
-                action: step.kind().into(),
-                target: target_desc,
-                intent: step.intent.clone(),
-                value: self.shown_value(step, a.target.as_ref()),
-                verdict: Some(a.verdict),
-                ok,
-                reason: a.reason.clone(),
-                attributed_to: a.attributed_to.clone(),
-                diff: serde_json::to_value(&a.diff).unwrap_or(Value::Null),
-                lines: a.diff.lines.clone(),
-                attempts,
-                undone,
-                stable: a.stable,
-                arbiter,
-                dialogs: a.dialogs.clone(),
-                background: background_lines(&a.background),
-                duration_ms: 0,
-                started_at: started_at.clone(),
-            };
-            if ok {
-                outcome.duration_ms = started.elapsed().as_millis() as u64;
-                self.scrub_outcome(&mut outcome);
-                return Ok(outcome);
-            }
-            let undo = self.undo(step, &a).await?;
-            if matches!(undo, Undo::Undone) {
-                undone += 1;
-            }
-            outcome.undone = undone;
-            outcome.duration_ms = started.elapsed().as_millis() as u64;
-            self.scrub_outcome(&mut outcome);
-            match undo {
-                Undo::Residue(residue) => {
-                    let residue = residue
-                        .into_iter()
-                        .map(|l| self.redactor.scrub(&l).into_owned())
-                        .collect();
-                    return Err(Error::UndoFailed {
-                        outcome: Box::new(outcome),
-                        residue,
-                    });
-                }
-                Undo::NoInverse => {
-                    let cause = Box::new(Error::VerificationFailed(Box::new(outcome.clone())));
-                    return Err(Error::IrreversibleAction {
-                        outcome: Box::new(outcome),
-                        cause,
-                    });
-                }
-                // Nothing observable happened, so nothing was undone; but the action was
-                // dispatched and its effect may still land (a very late effect). Repeating it
-                // could double that effect and approve the repeat for it: stop here.
-                Undo::Nothing => return Err(Error::VerificationFailed(Box::new(outcome))),
-                Undo::Undone => {
-                    if attempts >= max {
-                        return Err(Error::VerificationFailed(Box::new(outcome)));
-                    }
-                }
-            }
-        }
+        let seen = self.seen.take();
+        let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
+        self.engine.take_dialogs();
+        let mut drive = crate::drive::Drive::default();
+        let record = self.drive(&mut run, &mut drive).await;
+        self.seen = run.seen().cloned();
+        let mut record = record?;
+        self.learn_secret(step, &record);
+        record.dialogs = self.engine.take_dialogs();
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        record.scrub(&self.redactor);
+        self.round_trips = drive.needs;
+        outcome_result(record)
     }
 
-    /// A click or key press loaded a new document: was that the action's effect? MATCH (the
-    /// reason and the lines to report) when the new address is the one the target leads to
-    /// (a link's href, a submitting control's form action; query and fragment aside for a
-    /// form, fragment aside for a link), or when a declared intent is supported by the new
-    /// page (judged as `goto` with that intent). `None`: an unexpected navigation.
-    async fn followed(&self, step: &Step, a: &Attempt) -> Result<Option<(String, Vec<String>)>> {
-        if !matches!(step.action, Action::Click { .. } | Action::Press { .. }) {
-            return Ok(None);
-        }
-        let Ok(main) = self.engine.main_frame().await else {
-            return Ok(None);
-        };
-        if let Some(d) = &a.navigates_to {
-            let form = d.kind == "form";
-            if same_address(&d.url, &main.url, form) && (!form || d.method != "dialog") {
-                let what = if form {
-                    "the form's action"
-                } else {
-                    "the link's address"
-                };
-                let reason = format!("a new document loaded at {what}, {}", main.url);
-                return Ok(Some((reason, vec![format!("navigated to {}", main.url)])));
+    /// A fill whose field turned out sensitive: its value is a secret from now on.
+    fn learn_secret(&mut self, step: &Step, record: &Outcome) {
+        if let Action::Fill { value, .. } = &step.action {
+            if record.value.as_deref() == Some(prufe::core::model::REDACTED) {
+                register_secret(&mut self.redactor, value);
             }
         }
-        if let Some(intent) = &step.intent {
-            // Against the new document alone: what the old one lost is no evidence.
-            let blank = Snapshot {
-                context: a.after.snapshot.context.clone(),
-                ..Snapshot::default()
-            };
-            let action = self.judge_action("goto", None, None, None, None, Some(intent));
-            let j = self.judge(
-                action,
-                &blank,
-                &a.after.snapshot,
-                a.stable,
-                &Background::default(),
-            )?;
-            if j.verdict == Verdict::Match {
-                let reason = format!(
-                    "a new document loaded at {} and supports the intent: {}",
-                    main.url, j.reason
-                );
-                let mut lines = vec![format!("navigated to {}", main.url)];
-                lines.extend(j.diff.lines);
-                return Ok(Some((reason, lines)));
-            }
-        }
-        Ok(None)
-    }
-
-    /// An action other than `goto` replaced the document. No verdict is computed across two
-    /// documents (the new page may well show the target's name) and the action is not
-    /// repeated on the new page: the tab goes back to the page the action started on, and
-    /// the action ends with `STALE_OBSERVATION`.
-    async fn replaced_document(&mut self, step: &Step, a: &Attempt) -> Error {
-        let now = self
-            .engine
-            .main_frame()
-            .await
-            .map(|f| f.url)
-            .unwrap_or_default();
-        let expected = match &a.navigates_to {
-            Some(d) => format!(" to {now}, not to the target's address {}", d.url),
-            None if now.is_empty() => String::new(),
-            None => format!(" to {now}"),
-        };
-        let what = a
-            .target
-            .as_ref()
-            .map(describe_element)
-            .or_else(|| step.action.target().map(declared));
-        let back = match self.undo(step, a).await {
-            Ok(Undo::Undone) => "the tab went back to the page it started on",
-            Ok(_) => "going back did not restore the page it started on",
-            Err(_) => "going back failed",
-        };
-        Error::core(
-            ErrorCode::StaleObservation,
-            format!(
-                "{}{} replaced the document{expected} (epoch {} -> {}); no verdict is computed across two documents and \
-                 the action is not repeated; {back}. Verify a navigation with goto, or declare an intent the new page supports",
-                step.kind(),
-                what.map(|w| format!(" on {w}")).unwrap_or_default(),
-                a.before.snapshot.context.epoch,
-                a.after.snapshot.context.epoch,
-            ),
-        )
-    }
-
-    /// One attempt: observe, resolve, check, act, observe, judge.
-    async fn attempt(&mut self, step: &Step) -> Result<Attempt> {
-        let timing = self.opts.timing;
-        let mut rescans = 0;
-        loop {
-            let (stab0, background) =
-                settle_before(&self.engine, timing, self.seen.as_ref(), &self.sensitive).await?;
-            let mut before = self.engine.observe(&self.sensitive).await?;
-            let mut target = match step.action.target() {
-                Some(t) => Some(self.resolve_in(t, &before.snapshot)?),
-                None => None,
-            };
-            // A sensitive fill: the before-observation must already redact the field.
-            if let (
-                Action::Fill {
-                    value, sensitive, ..
-                },
-                Some(t),
-            ) = (&step.action, &target)
-            {
-                if *sensitive || t.sensitive {
-                    register_secret(&mut self.redactor, value);
-                }
-                // Sensitivity sticks to the field: a password field that the page later
-                // turns into a text field ("Show PIN") is declared to the engine from now on.
-                if t.sensitive {
-                    self.sensitive.add(&t.reference);
-                }
-                if *sensitive && !t.sensitive {
-                    self.sensitive.add(&t.reference);
-                    before = self.engine.observe(&self.sensitive).await?;
-                    target = step
-                        .action
-                        .target()
-                        .map(|t| self.resolve_in(t, &before.snapshot))
-                        .transpose()?;
-                }
-            }
-
-            // Check and uncheck are no-ops on a box already in the asked state.
-            if let (Action::Check { .. } | Action::Uncheck { .. }, Some(t)) =
-                (&step.action, &target)
-            {
-                let want = matches!(step.action, Action::Check { .. });
-                if t.checked == Some(Tristate::from(want)) {
-                    let diff = prufe::core::diff::diff(
-                        &before.snapshot,
-                        &before.snapshot,
-                        &self.diff_options(),
-                    );
-                    return Ok(Attempt {
-                        after: before.clone(),
-                        before,
-                        target,
-                        verdict: Verdict::Match,
-                        reason: format!(
-                            "already {}; nothing to do",
-                            if want { "checked" } else { "unchecked" }
-                        ),
-                        attributed_to: None,
-                        diff,
-                        stable: stab0.stable,
-                        previous: None,
-                        point: None,
-                        dialogs: Vec::new(),
-                        background,
-                        noop: true,
-                        navigates_to: None,
-                    });
-                }
-            }
-
-            // Identity re-check and actionability, right before input.
-            let mut ready: Option<Actionable> = None;
-            let mut destination: Option<Point> = None;
-            if let Some(t) = &target {
-                match self.ready(step, t, &before).await {
-                    Ok(Some(a)) => ready = Some(a),
-                    Ok(None) => {
-                        rescans += 1;
-                        if rescans > MAX_RESCANS {
-                            return Err(Error::core(
-                                ErrorCode::TargetChanged,
-                                format!(
-                                    "{} kept changing under the pointer; nothing was dispatched",
-                                    describe_element(t)
-                                ),
-                            ));
-                        }
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            if let Action::Drag { to, .. } = &step.action {
-                let dest = self.resolve_in(to, &before.snapshot)?;
-                match act::prepare(
-                    &self.engine,
-                    &before.roots,
-                    &dest,
-                    false,
-                    self.actionable_timeout(),
-                )
-                .await?
-                {
-                    Prepared::Ready(a) => destination = Some(a.point),
-                    Prepared::Scrolled => {
-                        rescans += 1;
-                        if rescans > MAX_RESCANS {
-                            return Err(Error::NotActionable {
-                                code: ErrorCode::TargetNotVisible,
-                                message: format!(
-                                    "{} does not come into view",
-                                    describe_element(&dest)
-                                ),
-                            });
-                        }
-                        continue;
-                    }
-                }
-            }
-
-            let previous = match (&step.action, &ready) {
-                (Action::Fill { .. }, Some(a)) => act::read_value(&self.engine, a).await?,
-                _ => None,
-            };
-            let navigates_to = match (&step.action, &ready) {
-                (Action::Click { .. } | Action::Press { .. }, Some(a)) => {
-                    act::destination(&self.engine, a).await.ok().flatten()
-                }
-                _ => None,
-            };
-            let fp0 = crate::stabilise::fingerprint_now(&self.engine).await?;
-            self.engine.take_dialogs();
-            let (previous, point) = self
-                .dispatch(
-                    step,
-                    target.as_ref(),
-                    &before.roots,
-                    ready.as_ref(),
-                    destination,
-                    previous,
-                )
-                .await?;
-            self.seen = None;
-            let stab = match &step.action {
-                Action::Goto { .. } => stabilise(&self.engine, timing, None).await?,
-                _ => {
-                    settle_after(
-                        &self.engine,
-                        timing,
-                        &fp0,
-                        &before.snapshot,
-                        &self.sensitive,
-                    )
-                    .await?
-                }
-            };
-            let after = self.engine.observe(&self.sensitive).await?;
-            self.keep_seen(&stab.fingerprint, &after.snapshot).await;
-            let stable = stab0.stable && stab.stable;
-            let action = self
-                .step_judge_action(step, target.as_ref(), &after)
-                .await?;
-            let j = self.judge(
-                action,
-                &before.snapshot,
-                &after.snapshot,
-                stable,
-                &background,
-            )?;
-            // A page still working at the deadline has not shown its outcome: whatever the
-            // diff shows so far is not approved.
-            let (verdict, reason) = match &stab.busy {
-                Some(why) if !stab.stable => (
-                    match j.verdict {
-                        Verdict::Match => Verdict::Ambiguous,
-                        v => v,
-                    },
-                    format!(
-                        "{}; the page still said it was working at the deadline ({why}), so its outcome is yet to come",
-                        j.reason
-                    ),
-                ),
-                _ => (j.verdict, j.reason),
-            };
-            return Ok(Attempt {
-                before,
-                after,
-                target,
-                verdict,
-                reason,
-                attributed_to: j.attributed_to,
-                diff: j.diff,
-                stable,
-                previous,
-                point,
-                dialogs: self.engine.take_dialogs(),
-                background,
-                noop: false,
-                navigates_to,
-            });
-        }
-    }
-
-    /// Re-checks the live identity of `t` and its actionability. `None`: observe again (the
-    /// node was recycled, or it was scrolled into view).
-    async fn ready(
-        &self,
-        step: &Step,
-        t: &Element,
-        before: &Observation,
-    ) -> Result<Option<Actionable>> {
-        if !recycled_as_default(self.still_target(before, t).await)? {
-            return Ok(None);
-        }
-        let hit_test = matches!(
-            step.action,
-            Action::Click { .. }
-                | Action::Check { .. }
-                | Action::Uncheck { .. }
-                | Action::Hover { .. }
-                | Action::Drag { .. }
-        );
-        let prepared = act::prepare(
-            &self.engine,
-            &before.roots,
-            t,
-            hit_test,
-            self.actionable_timeout(),
-        )
-        .await;
-        let ready = match recycled_as_default(prepared.map(Some))? {
-            Some(Prepared::Ready(a)) => a,
-            _ => return Ok(None),
-        };
-        if !hit_test || matches!(step.action, Action::Hover { .. }) {
-            return Ok(Some(ready));
-        }
-        // The pointer arrives before the button goes down, as a person's does. Arriving may
-        // itself change the page (a list that re-renders on pointerenter), so the identity
-        // and the hit test are checked once more with the pointer in place.
-        act::move_mouse(&self.engine, ready.point).await?;
-        if !recycled_as_default(self.still_target(before, t).await)? {
-            return Ok(None);
-        }
-        let again = act::prepare(
-            &self.engine,
-            &before.roots,
-            t,
-            true,
-            self.actionable_timeout(),
-        )
-        .await;
-        Ok(match recycled_as_default(again.map(Some))? {
-            Some(Prepared::Ready(a)) if a.point == ready.point => Some(a),
-            _ => None,
-        })
-    }
-
-    /// Does the node behind `t` still show `t` (and may it still take input)? False when it
-    /// is gone or shows something else.
-    async fn still_target(&self, before: &Observation, t: &Element) -> Result<bool> {
-        match self.engine.describe(&before.roots, &t.reference).await? {
-            Some(live) if Identity::of(&live) == Identity::of(t) => {
-                still_actionable(&live)?;
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
-    }
-
-    /// Sends the input. Returns the value to restore on undo and where the pointer went.
-    async fn dispatch(
-        &mut self,
-        step: &Step,
-        target: Option<&Element>,
-        roots: &[Root],
-        ready: Option<&Actionable>,
-        destination: Option<Point>,
-        previous: Option<String>,
-    ) -> Result<(Option<String>, Option<Point>)> {
-        let e = &self.engine;
-        let need = || {
-            ready.ok_or_else(|| {
-                Error::core(ErrorCode::Internal, "no target prepared for the action")
-            })
-        };
-        let mut previous = previous;
-        let mut point = None;
-        match &step.action {
-            Action::Click { .. } | Action::Check { .. } | Action::Uncheck { .. } => {
-                let a = need()?;
-                act::click(e, a.point).await?;
-                point = Some(a.point);
-            }
-            Action::Hover { .. } => {
-                let a = need()?;
-                act::move_mouse(e, a.point).await?;
-                point = Some(a.point);
-            }
-            Action::Fill { value, .. } => {
-                let a = need()?;
-                act::focus_and_select(e, a).await?;
-                act::type_text(e, value).await?;
-            }
-            Action::Select { option, .. } => {
-                let a = need()?;
-                previous = Some(act::select_option(e, a, option).await?);
-            }
-            Action::Press { key, .. } => {
-                if let Some(a) = ready {
-                    act::focus(e, a).await?;
-                }
-                act::press(e, key).await?;
-            }
-            Action::Upload { files, .. } => {
-                let t = target
-                    .ok_or_else(|| Error::core(ErrorCode::Internal, "upload without target"))?;
-                act::set_files(e, roots, t, files).await?;
-            }
-            Action::Drag { .. } => {
-                let a = need()?;
-                let to = destination
-                    .ok_or_else(|| Error::core(ErrorCode::Internal, "no drag destination"))?;
-                act::drag(e, a.point, to).await?;
-                point = Some(to);
-            }
-            Action::Goto { url } => {
-                let loader = act::navigate(e, url).await?;
-                self.wait_for_document(loader.as_deref()).await?;
-            }
-            Action::Watch { .. } => {}
-        }
-        if !self.opts.slow_mo.is_zero() {
-            tokio::time::sleep(self.opts.slow_mo).await;
-        }
-        Ok((previous, point))
     }
 
     /// Performs a step without judging it (inner steps of a watch, declared inverses).
     /// With `settle`, waits for its effect to show.
     pub(crate) async fn unverified(&mut self, step: &Step, settle: bool) -> Result<()> {
         self.seen = None;
-        let timing = self.opts.timing;
-        let mut rescans = 0;
-        loop {
-            stabilise(&self.engine, timing, None).await?;
-            let before = self.engine.observe(&self.sensitive).await?;
-            if let Action::Fill {
-                value, sensitive, ..
-            } = &step.action
-            {
-                if *sensitive {
-                    register_secret(&mut self.redactor, value);
-                }
+        let Some(core_step) = step.to_run() else {
+            return Err(Error::core(
+                ErrorCode::InvalidAction,
+                "a watch cannot be nested in a watch",
+            ));
+        };
+        if step.action.is_sensitive() {
+            if let Action::Fill { value, .. } = &step.action {
+                register_secret(&mut self.redactor, value);
             }
-            let target = step
-                .action
-                .target()
-                .map(|t| self.resolve_in(t, &before.snapshot))
-                .transpose()?;
-            if let (Action::Fill { value, .. }, Some(t)) = (&step.action, &target) {
-                if t.sensitive {
-                    register_secret(&mut self.redactor, value);
-                }
-            }
-            let mut ready = None;
-            if let Some(t) = &target {
-                match self.ready(step, t, &before).await? {
-                    Some(a) => ready = Some(a),
-                    None => {
-                        rescans += 1;
-                        if rescans > MAX_RESCANS {
-                            return Err(Error::core(
-                                ErrorCode::TargetChanged,
-                                format!("{} kept changing", describe_element(t)),
-                            ));
-                        }
-                        continue;
-                    }
-                }
-            }
-            if let (Action::Check { .. } | Action::Uncheck { .. }, Some(t)) =
-                (&step.action, &target)
-            {
-                if t.checked == Some(Tristate::from(matches!(step.action, Action::Check { .. }))) {
-                    return Ok(());
-                }
-            }
-            let mut destination = None;
-            if let Action::Drag { to, .. } = &step.action {
-                let dest = self.resolve_in(to, &before.snapshot)?;
-                if let Prepared::Ready(a) = act::prepare(
-                    &self.engine,
-                    &before.roots,
-                    &dest,
-                    false,
-                    self.actionable_timeout(),
-                )
-                .await?
-                {
-                    destination = Some(a.point);
-                } else {
-                    continue;
-                }
-            }
-            let fp0 = crate::stabilise::fingerprint_now(&self.engine).await?;
-            self.dispatch(
-                step,
-                target.as_ref(),
-                &before.roots,
-                ready.as_ref(),
-                destination,
-                None,
-            )
-            .await?;
-            stabilise(&self.engine, timing, settle.then_some(fp0.as_str())).await?;
-            return Ok(());
         }
+        let mut run = prufe::core::run::Run::unverified(core_step, self.policy(), settle);
+        let mut drive = crate::drive::Drive::default();
+        let record = self.drive(&mut run, &mut drive).await?;
+        self.learn_secret(step, &record);
+        match record.error {
+            Some(e) => Err(Error::Core(e).scrub(&self.redactor)),
+            None => Ok(()),
+        }
+    }
+
+    /// Needs answered for the last verified step (round trips of a driver).
+    pub fn round_trips(&self) -> u32 {
+        self.round_trips
     }
 
     /// Waits until the main frame shows the document of navigation `loader` and the engine
@@ -1561,6 +868,9 @@ impl Verifier {
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
     }
+    pub(crate) fn sensitive_mut(&mut self) -> &mut Sensitive {
+        &mut self.sensitive
+    }
     pub(crate) fn sensitive(&self) -> &Sensitive {
         &self.sensitive
     }
@@ -1589,6 +899,32 @@ pub(crate) struct Judged {
     pub reason: String,
     pub attributed_to: Option<String>,
     pub diff: Diff,
+}
+
+/// A finished record as the harness returns it: the record, or the error it ended with
+/// (a verification failure carries the record that proved it).
+fn outcome_result(record: Outcome) -> Result<Outcome> {
+    let Some(error) = record.error.clone() else {
+        return Ok(record);
+    };
+    Err(match error.code {
+        ErrorCode::VerificationFailed => Error::VerificationFailed(Box::new(record)),
+        ErrorCode::UndoFailed => {
+            let residue = record.residue.clone();
+            Error::UndoFailed {
+                outcome: Box::new(record),
+                residue,
+            }
+        }
+        ErrorCode::IrreversibleAction => {
+            let cause = Box::new(Error::VerificationFailed(Box::new(record.clone())));
+            Error::IrreversibleAction {
+                outcome: Box::new(record),
+                cause,
+            }
+        }
+        _ => Error::Core(error),
+    })
 }
 
 /// Calls the core judge with wire-shaped action and options (docs/DESIGN.md, "Judge").

@@ -208,6 +208,17 @@ pub enum VerdictKind {
     Ambiguous,
 }
 
+impl VerdictKind {
+    /// The wire name: `MATCH`, `MISMATCH`, `AMBIGUOUS`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Match => "MATCH",
+            VerdictKind::Mismatch => "MISMATCH",
+            VerdictKind::Ambiguous => "AMBIGUOUS",
+        }
+    }
+}
+
 /// The element an effect was attributed to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

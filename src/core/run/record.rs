@@ -73,14 +73,51 @@ impl Record {
     /// One line for logs: action, verdict and reason.
     pub fn summary(&self) -> String {
         match self.verdict {
-            Some(v) => format!(
-                "{}: {} — {}",
-                self.action_line(),
-                verdict_name(v),
-                self.reason
-            ),
+            Some(v) => format!("{}: {} — {}", self.action_line(), v.as_str(), self.reason),
             None => format!("{}: {}", self.action_line(), self.reason),
         }
+    }
+
+    /// The full report: action, intent, verdict, attempts and what was observed.
+    pub fn explain(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("Action:    {}\n", self.action_line()));
+        out.push_str(&format!(
+            "Intent:    {}\n",
+            self.intent.as_deref().unwrap_or("(not declared)")
+        ));
+        match self.verdict {
+            Some(v) => out.push_str(&format!("Verdict:   {} — {}\n", v.as_str(), self.reason)),
+            None => out.push_str(&format!("Verdict:   (none) — {}\n", self.reason)),
+        }
+        if let Some(a) = &self.arbiter {
+            out.push_str(&format!("Arbiter:   {a}\n"));
+        }
+        if !self.stable {
+            out.push_str("Page:      still changing at the deadline (unstable)\n");
+        }
+        if self.undone > 0 {
+            out.push_str(&format!(
+                "Attempts:  {}, {} undone\n",
+                self.attempts, self.undone
+            ));
+        } else {
+            out.push_str(&format!("Attempts:  {}\n", self.attempts));
+        }
+        for d in &self.dialogs {
+            out.push_str(&format!("Dialog:    {d}\n"));
+        }
+        if self.lines.is_empty() {
+            out.push_str("Observed:  no change\n");
+        } else {
+            out.push_str("Observed:\n");
+            for l in &self.lines {
+                out.push_str("  ");
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
     }
 
     /// Scrubs every string of the record (the diff and the error included) of `secrets`.
@@ -98,13 +135,6 @@ impl Record {
     }
 }
 
-fn verdict_name(v: VerdictKind) -> &'static str {
-    match v {
-        VerdictKind::Match => "MATCH",
-        VerdictKind::Mismatch => "MISMATCH",
-        VerdictKind::Ambiguous => "AMBIGUOUS",
-    }
-}
 
 fn scrub_value(v: &mut serde_json::Value, r: &Redactor) {
     match v {

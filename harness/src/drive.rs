@@ -1,0 +1,303 @@
+//! The harness as a driver of the verification machine ([`prufe::core::run::Run`]).
+//!
+//! The machine decides everything a step's verification decides (when to look again, what
+//! the effect means, which inverse to try, when to stop); this module only answers its needs
+//! over the DevTools Protocol: settle, read the fingerprint, observe, describe a ref, prepare
+//! a target, locate the element under a point, send input, read back, ask the arbiter. Each
+//! need gets exactly one answer; a failed operation is answered with its typed error, except
+//! the errors that end the whole run (a crashed page, a closed browser), which stop the drive
+//! at once.
+
+use crate::act::{self, Actionable, Key, Prepared};
+use crate::arbiter;
+use crate::error::{Error, Result};
+use crate::observe::{Observation, Root};
+use crate::stabilise::{fingerprint_now, settle, SettleUntil};
+use crate::verify::Verifier;
+use prufe::core::error::ErrorCode;
+use prufe::core::model::Element;
+use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the driver keeps between needs of one run.
+#[derive(Default)]
+pub(crate) struct Drive {
+    /// The latest observation: its roots route refs, its elements name them.
+    last: Option<Observation>,
+    /// The node each prepared ref was found at, and where input goes.
+    prepared: HashMap<String, Actionable>,
+    /// How many needs were answered (round trips of a driver of the machine).
+    pub(crate) needs: u32,
+    /// The hit boxes a pointer step's point was chosen on.
+    pub(crate) frames: Vec<crate::coords::page::RootBox>,
+}
+
+/// The core error an operation's failure is answered with.
+pub(crate) fn core_error(e: &Error) -> prufe::core::Error {
+    if let Error::Core(c) = e {
+        return c.clone();
+    }
+    let code = e.code();
+    let text = e.to_string();
+    let prefix = format!("{code}: ");
+    let message = text.strip_prefix(&prefix).unwrap_or(&text).to_owned();
+    prufe::core::Error::new(code, message)
+}
+
+impl Verifier {
+    /// Runs `run` to its end, answering each need; returns the record the machine made.
+    pub(crate) async fn drive(&mut self, run: &mut Run, d: &mut Drive) -> Result<Record> {
+        let mut answer = Answer::Start;
+        loop {
+            let need = run.next(answer);
+            d.needs += 1;
+            if let Need::Done { record } = need {
+                for r in run.sensitive() {
+                    self.sensitive_mut().add(r);
+                }
+                return Ok(*record);
+            }
+            answer = match self.answer(&need, d).await {
+                Ok(a) => a,
+                Err(e) if e.is_fatal() || self.engine().watchdog().gone().is_some() => {
+                    return Err(self.engine().watchdog().cause(e))
+                }
+                Err(e) => Answer::Failed {
+                    error: core_error(&e),
+                },
+            };
+        }
+    }
+
+    async fn roots_of(&self, d: &Drive) -> Result<Vec<Root>> {
+        match &d.last {
+            Some(o) => Ok(o.roots.clone()),
+            None => self.engine().roots().await,
+        }
+    }
+
+    /// The element a ref names in the latest observation.
+    fn element_of(d: &Drive, reference: &str) -> Element {
+        d.last
+            .as_ref()
+            .and_then(|o| {
+                o.snapshot
+                    .elements
+                    .iter()
+                    .find(|e| e.reference == reference)
+                    .cloned()
+            })
+            .unwrap_or_else(|| Element {
+                reference: reference.to_owned(),
+                ..Element::default()
+            })
+    }
+
+    /// The live node of a ref: where prepare found it, else looked up now.
+    async fn actionable(&self, d: &Drive, reference: &str) -> Result<Actionable> {
+        if let Some(a) = d.prepared.get(reference) {
+            return Ok(a.clone());
+        }
+        let roots = self.roots_of(d).await?;
+        let (path, local) = crate::observe::route(reference);
+        let root = crate::observe::root_of(&roots, path)?;
+        let handle = self.engine().element_handle(&root.frame, local, None).await?;
+        Ok(Actionable {
+            point: Point { x: 0.0, y: 0.0 },
+            handle,
+            frame: root.frame.clone(),
+        })
+    }
+
+    async fn answer(&mut self, need: &Need, d: &mut Drive) -> Result<Answer> {
+        let e = self.engine().clone();
+        Ok(match need {
+            Need::Settle {
+                since,
+                poll_ms,
+                quiet_ms,
+                timeout_ms,
+                stop_on_change,
+            } => {
+                let until = SettleUntil {
+                    poll: Duration::from_millis(*poll_ms),
+                    quiet: Duration::from_millis(*quiet_ms),
+                    timeout: Duration::from_millis(*timeout_ms),
+                    stop_on_change: *stop_on_change,
+                };
+                let s = settle(&e, until, since.as_deref()).await?;
+                Answer::Settled {
+                    fingerprint: s.fingerprint,
+                    stable: s.stable,
+                    changed: s.changed,
+                    waited_ms: s.waited.as_millis() as u64,
+                }
+            }
+            Need::Fingerprint => Answer::Fingerprint {
+                fingerprint: fingerprint_now(&e).await?,
+            },
+            Need::Observe { sensitive } => {
+                for r in sensitive {
+                    self.sensitive_mut().add(r);
+                }
+                match e.observe(self.sensitive()).await {
+                    Ok(o) => {
+                        let snapshot = o.snapshot.clone();
+                        d.prepared.clear();
+                        d.last = Some(o);
+                        Answer::Observed { snapshot }
+                    }
+                    Err(err) if crate::stabilise::transient(&err) && !err.is_fatal() => {
+                        d.last = None;
+                        Answer::Unavailable
+                    }
+                    Err(err) => return Err(err),
+                }
+            }
+            Need::Describe { reference } => {
+                let roots = self.roots_of(d).await?;
+                Answer::Described {
+                    element: e.describe(&roots, reference).await?,
+                }
+            }
+            Need::Prepare {
+                reference,
+                hit_test,
+            } => {
+                let roots = self.roots_of(d).await?;
+                let element = Self::element_of(d, reference);
+                let timeout = Duration::from_millis(self.timing().timeout_ms);
+                match act::prepare(&e, &roots, &element, *hit_test, timeout).await? {
+                    Prepared::Ready(a) => {
+                        let point = a.point;
+                        d.prepared.insert(reference.clone(), a);
+                        Answer::Prepared { point }
+                    }
+                    Prepared::Scrolled => Answer::Scrolled,
+                }
+            }
+            Need::Locate { at } => {
+                let roots = self.roots_of(d).await?;
+                Answer::Under {
+                    element: crate::coords::page::element_at(&e, &roots, &d.frames, *at)
+                        .await?,
+                }
+            }
+            Need::Input { gesture } => {
+                self.send(gesture, d).await?;
+                let slow_mo = self.options().slow_mo;
+                if !slow_mo.is_zero() {
+                    tokio::time::sleep(slow_mo).await;
+                }
+                Answer::Sent
+            }
+            Need::Read { read } => match read {
+                Read::Value { reference } => {
+                    let a = self.actionable(d, reference).await?;
+                    Answer::Value {
+                        value: act::read_value(&e, &a).await?,
+                    }
+                }
+                Read::Hash { reference, value } => {
+                    let roots = self.roots_of(d).await?;
+                    Answer::Hash {
+                        hash: e.hash(&roots, reference, value).await?,
+                    }
+                }
+                Read::Destination { reference } => {
+                    let a = self.actionable(d, reference).await?;
+                    Answer::Destination {
+                        destination: act::destination(&e, &a).await?,
+                    }
+                }
+                Read::Address => Answer::Address {
+                    url: e.main_frame().await?.url,
+                },
+                Read::Focused => {
+                    let roots = self.roots_of(d).await?;
+                    Answer::Focused {
+                        element: crate::coords::page::focused(&e, &roots).await?,
+                    }
+                }
+            },
+            Need::Ask { question } => match &self.options().arbiter {
+                Some(config) => {
+                    let a = arbiter::ask(config, question, self.redactor()).await;
+                    Answer::Arbiter {
+                        yes: a.yes,
+                        detail: a.detail,
+                    }
+                }
+                None => Answer::Arbiter {
+                    yes: false,
+                    detail: "no arbiter configured".into(),
+                },
+            },
+            Need::Done { .. } => unreachable!("the drive loop returns on done"),
+        })
+    }
+
+    /// Sends one gesture.
+    async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
+        let e = self.engine().clone();
+        match gesture {
+            Gesture::Click { at, button } => {
+                act::click_with(&e, *at, *button).await?;
+            }
+            Gesture::MoveTo { at } => act::move_mouse(&e, *at).await?,
+            Gesture::Drag { from, to, .. } => {
+                act::drag(&e, *from, *to).await?
+            }
+            Gesture::Type { reference, text } => {
+                let a = self.actionable(d, reference).await?;
+                act::focus_and_select(&e, &a).await?;
+                act::type_text(&e, text).await?;
+            }
+            Gesture::Press { reference, key } => {
+                let k = Key::parse(key).ok_or_else(|| {
+                    Error::core(
+                        ErrorCode::InvalidAction,
+                        format!("press: unknown key {key:?}"),
+                    )
+                })?;
+                if let Some(r) = reference {
+                    let a = self.actionable(d, r).await?;
+                    act::focus(&e, &a).await?;
+                }
+                act::press(&e, &k).await?;
+            }
+            Gesture::Select { reference, option } => {
+                let a = self.actionable(d, reference).await?;
+                act::select_option(&e, &a, option).await?;
+            }
+            Gesture::Restore { reference, value } => {
+                let a = self.actionable(d, reference).await?;
+                act::restore_select(&e, &a, value).await?;
+            }
+            Gesture::SetFiles { reference, files } => {
+                let roots = self.roots_of(d).await?;
+                let element = Self::element_of(d, reference);
+                let files: Vec<PathBuf> = files.iter().map(PathBuf::from).collect();
+                act::set_files(&e, &roots, &element, &files).await?;
+            }
+            Gesture::Navigate { url } => {
+                let loader = act::navigate(&e, url).await?;
+                self.wait_for_document(loader.as_deref()).await?;
+                d.last = None;
+            }
+            Gesture::GoBack => {
+                let old = e.main_frame().await?.loader;
+                if !act::history_back(&e).await? {
+                    return Err(Error::Navigation(
+                        "there is no history entry to go back to".into(),
+                    ));
+                }
+                self.wait_for_new_document(&old).await?;
+                d.last = None;
+            }
+        }
+        Ok(())
+    }
+}
