@@ -48,7 +48,6 @@ pub(crate) mod page;
 
 pub use page::ScrollPosition;
 
-use crate::arbiter::Question;
 use crate::error::{Error, Result};
 use crate::executor::{
     drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point,
@@ -56,17 +55,16 @@ use crate::executor::{
 };
 use crate::inject::Engine;
 use crate::observe::{self, Root};
-use crate::script::{Action, Step};
-use crate::stabilise::{fingerprint_now, settle_after, stabilise};
-use crate::verify::{now_rfc3339, Attempt, Outcome, Undo, Verdict, Verifier};
+use crate::drive::Drive;
+use crate::stabilise::{fingerprint_now, stabilise};
+use prufe::core::run;
+use crate::verify::{now_rfc3339, Outcome, Verdict, Verifier};
 use input::{lock, release_held, Checkpoint, Input, SharedLedger};
 use page::{RootBox, TypeBegin};
 use prufe::core::error::ErrorCode;
-use prufe::core::identity::{describe_element, describe_parts, Identity};
-use prufe::core::judge::{self, ActionKind, JudgeOptions};
+use prufe::core::identity::{describe_element, Identity};
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
-use prufe::core::resolve::Target;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -567,7 +565,8 @@ impl Executor {
 
     // --- click_at, drag_at ---
 
-    /// The verified loop of a pointer step, with the element under the point as target.
+    /// The verified loop of a pointer step, with the element under the point as target: the
+    /// machine's (`prufe::core::run`), driven over CDP with the observation's hit boxes.
     async fn pointer_step(
         &mut self,
         v: &mut Verifier,
@@ -580,383 +579,70 @@ impl Executor {
             .take()
             .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
         let from = observed.observation.to_css(at);
-        let gesture = match gesture {
-            Gesture::Drag { to, steps } => Gesture::Drag {
-                to: observed.observation.to_css(to),
-                steps,
-            },
-            g => g,
-        };
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let max = v.options().max_attempts.max(1);
-        let shown = format!("({}, {}) on {}", at.x, at.y, observed.observation.id);
-        let kind = match gesture {
-            Gesture::Click(_) => ("click_at", ActionKind::Click),
-            Gesture::Drag { .. } => ("drag_at", ActionKind::Drag),
-        };
-        let mut undone = 0;
-        let mut attempts = 0;
-        // The undone outcome of the previous attempt, reported if a retry cannot start.
-        let mut failed: Option<Outcome> = None;
-        loop {
-            attempts += 1;
-            let a = match self
-                .pointer_attempt(v, &observed, from, gesture, intent.as_deref())
-                .await
-            {
-                Ok(a) => a,
-                Err(f) => {
-                    return Err(match failed {
-                        // The wrong effect was undone and the point now shows something else:
-                        // the retry is not made, and the verified failure is what to report.
-                        Some(mut o) if f.code() == ErrorCode::TargetChanged => {
-                            o.reason = format!("{}; not retried: {}", o.reason, f.error);
-                            o.scrub(v.redactor());
-                            Failure::from(Error::VerificationFailed(Box::new(o)))
-                                .released(f.released.unwrap_or(true))
-                        }
-                        _ => f,
-                    });
-                }
-            };
-            let Some(target) = a.target.clone() else {
-                // Nothing observable was under the point, so nothing says what the input was
-                // meant to do: AMBIGUOUS, which only the policy (or the arbiter) may pass.
-                let question = Question {
-                    action: kind.0.into(),
-                    target: None,
-                    intent: intent.clone(),
-                    observed: a.diff.lines.clone(),
-                    reason: a.reason.clone(),
-                    stable: a.stable,
-                };
-                let (ok, arbiter) = v.decide(Verdict::Ambiguous, &question).await;
-                let reason = if ok {
-                    format!(
-                        "{}; passed as the ambiguous policy (or the arbiter) allows",
-                        a.reason
-                    )
-                } else {
-                    a.reason.clone()
-                };
-                let mut outcome = Outcome {
-                    action: kind.0.into(),
-                    intent: intent.clone(),
-                    value: Some(shown),
-                    verdict: Some(Verdict::Ambiguous),
-                    ok,
-                    reason,
-                    diff: a.diff.clone(),
-                    lines: a.diff.lines.clone(),
-                    attempts,
-                    stable: a.stable,
-                    arbiter,
-                    dialogs: a.dialogs.clone(),
-                    duration_ms: started.elapsed().as_millis() as u64,
-                    started_at,
-                    ..Outcome::default()
-                };
-                if !ok {
-                    outcome.scrub(v.redactor());
-                    return Err(
-                        Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true)
-                    );
-                }
-                return Ok(Report {
-                    outcome: Some(outcome),
-                    released: Some(true),
-                    ..Report::new(kind.0)
-                });
-            };
-            let question = Question {
-                action: kind.0.into(),
-                target: Some(describe_element(&target)),
-                intent: intent.clone(),
-                observed: a.diff.lines.clone(),
-                reason: a.reason.clone(),
-                stable: a.stable,
-            };
-            let (ok, arbiter) = v.decide(a.verdict, &question).await;
-            let mut outcome = Outcome {
-                action: kind.0.into(),
-                target: Some(describe_element(&target)),
-                intent: intent.clone(),
-                value: Some(shown.clone()),
-                verdict: Some(a.verdict),
-                ok,
-                reason: a.reason.clone(),
-                attributed_to: a.attributed_to.clone(),
-                diff: a.diff.clone(),
-                lines: a.diff.lines.clone(),
-                attempts,
-                undone,
-                stable: a.stable,
-                arbiter,
-                dialogs: a.dialogs.clone(),
-                duration_ms: 0,
-                started_at: started_at.clone(),
-                ..Outcome::default()
-            };
-            if ok {
-                outcome.duration_ms = started.elapsed().as_millis() as u64;
-                return Ok(Report {
-                    outcome: Some(outcome),
-                    released: Some(true),
-                    ..Report::new(kind.0)
-                });
-            }
-            let step = undo_step(kind.1, &target, a.destination.as_ref(), intent.as_deref());
-            let undo = v.undo(&step, &a.attempt).await?;
-            if matches!(undo, Undo::Undone) {
-                undone += 1;
-            }
-            outcome.undone = undone;
-            outcome.duration_ms = started.elapsed().as_millis() as u64;
-            outcome.scrub(v.redactor());
-            let error = match undo {
-                Undo::Residue(residue) => Error::UndoFailed {
-                    outcome: Box::new(outcome),
-                    residue: residue
-                        .into_iter()
-                        .map(|l| v.redactor().scrub(&l).into_owned())
-                        .collect(),
+        let shown = Some(format!("({}, {}) on {}", at.x, at.y, observed.observation.id));
+        let expected = identity_at(&observed.boxes, from).cloned().map(Box::new);
+        let action = match gesture {
+            Gesture::Click(button) => run::Action::ClickAt {
+                at: from,
+                button: match button {
+                    Button::Left => run::Button::Left,
+                    Button::Middle => run::Button::Middle,
+                    Button::Right => run::Button::Right,
                 },
-                Undo::NoInverse => {
-                    let cause = Box::new(Error::VerificationFailed(Box::new(outcome.clone())));
-                    Error::IrreversibleAction {
-                        outcome: Box::new(outcome),
-                        cause,
-                    }
-                }
-                Undo::Nothing | Undo::Undone if attempts >= max => {
-                    Error::VerificationFailed(Box::new(outcome))
-                }
-                Undo::Nothing | Undo::Undone => {
-                    failed = Some(outcome);
-                    continue;
-                }
-            };
-            return Err(Failure::from(error).released(true));
-        }
-    }
-
-    /// One attempt: observe, check the point, act, observe, judge.
-    async fn pointer_attempt(
-        &mut self,
-        v: &Verifier,
-        observed: &Observed,
-        from: Point,
-        gesture: Gesture,
-        intent: Option<&str>,
-    ) -> StepResult<PointerAttempt> {
-        let engine = v.engine().clone();
-        let timing = v.timing();
-        let stab0 = stabilise(&engine, timing, None).await?;
-        let before = engine.observe(v.sensitive()).await?;
-        let frames = page::root_boxes(&engine, &before.roots).await;
-        let expected = identity_at(&observed.boxes, from).cloned();
-        let what = match gesture {
-            Gesture::Click(_) => "nothing was clicked",
-            Gesture::Drag { .. } => "nothing was dragged",
-        };
-        let where_ = Where {
-            engine: &engine,
-            roots: &before.roots,
-            frames: &frames,
-            observed,
-        };
-        where_.check(from, expected.as_ref(), what).await?;
-        let destination = match gesture {
-            Gesture::Drag { to, .. } => {
-                let want = identity_at(&observed.boxes, to).cloned();
-                where_
-                    .check(to, want.as_ref(), "nothing was dragged")
-                    .await?;
-                want
-            }
-            Gesture::Click(_) => None,
-        };
-
-        let mut input = self.input(&engine);
-        let guard = input.guard();
-        let sent = async {
-            input.move_to(from).await?;
-            // Hovering can change what is under the pointer (a menu opens): check once more.
-            let now = where_.check(from, expected.as_ref(), what).await?;
-            let fp0 = fingerprint_now(&engine).await?;
-            engine.take_dialogs();
-            match gesture {
-                Gesture::Click(button) => input.click(button, from).await?,
-                Gesture::Drag { to, steps } => {
-                    let mut cp = DestinationStays {
-                        engine: &engine,
-                        roots: &before.roots,
-                        destination: destination.as_ref(),
-                    };
-                    input::drag(
-                        &mut input,
-                        Button::Left,
-                        from,
-                        &drag_path(from, to, steps),
-                        &mut cp,
-                    )
-                    .await?
+                expected,
+                shown,
+            },
+            Gesture::Drag { to, steps } => {
+                let to = observed.observation.to_css(to);
+                run::Action::DragAt {
+                    from,
+                    to,
+                    steps,
+                    expected,
+                    expected_to: identity_at(&observed.boxes, to).cloned().map(Box::new),
+                    shown,
                 }
             }
-            let focus = match gesture {
-                Gesture::Click(_) => page::focused(&engine, &before.roots).await.ok().flatten(),
-                Gesture::Drag { .. } => None,
-            };
-            Ok::<_, Error>((now, fp0, focus))
-        }
-        .await;
-        let release = input.release_all().await;
-        guard.disarm();
-        self.pointer = input.pointer();
-        let (now, fp0, focus) = sent.map_err(|e| Failure::from(e).released(release.clean()))?;
-        if !release.clean() {
-            return Err(Failure::from(Error::core(
-                ErrorCode::InputStateUnknown,
-                "a button could not be released after the action",
-            ))
-            .released(false));
-        }
+        };
+        let name = action.name();
+        let step = run::Step {
+            action,
+            intent,
+            inverse: Vec::new(),
+        };
+        v.forget_seen();
+        let mut run = run::Run::new(step, v.policy());
+        let mut drive = Drive::pointer(Pointer {
+            boxes: observed.boxes,
+            ledger: self.ledger.clone(),
+            event_timeout: self.event_timeout,
+            position: self.pointer,
+            released: true,
+        });
+        v.engine().take_dialogs();
+        let record = v.drive(&mut run, &mut drive).await;
+        let pointer = drive.pointer.take().expect("the pointer driver stays");
+        self.pointer = pointer.position;
         if matches!(gesture, Gesture::Click(_)) {
-            self.intended = focus.clone();
+            self.intended = run.focused().cloned();
         }
-
-        // The element acted on, as the before-snapshot knows it.
-        let target = now.map(|n| {
-            before
-                .snapshot
-                .elements
-                .iter()
-                .find(|e| e.reference == n.reference)
-                .cloned()
-                .unwrap_or(n)
-        });
-        let focus_taken = matches!((&target, &focus), (Some(t), Some(f)) if t.role.has_value() && same_field(t, f));
-        // A field that took the focus has had its effect; do not wait for another one.
-        let stab = if focus_taken {
-            stabilise(&engine, timing, None).await?
-        } else {
-            settle_after(&engine, timing, &fp0, &before.snapshot, v.sensitive()).await?
-        };
-        let after = engine.observe(v.sensitive()).await?;
-        let stable = stab0.stable && stab.stable;
-        let dialogs = engine.take_dialogs();
-        let point = Some(crate::act::Point {
-            x: from.x,
-            y: from.y,
-        });
-
-        let Some(t) = target.clone() else {
-            let mut diff =
-                prufe::core::diff::diff(&before.snapshot, &after.snapshot, &v.diff_opts());
-            if diff.lines.is_empty() && !diff.is_empty() {
-                diff.lines = diff.describe();
-            }
-            let reason = "no observable element under the point, so nothing says what the input was meant to do; the effect cannot be judged".to_owned();
-            let attempt = Attempt {
-                before,
-                after,
-                target: None,
-                verdict: Verdict::Ambiguous,
-                reason: reason.clone(),
-                attributed_to: None,
-                diff: diff.clone(),
-                stable,
-                previous: None,
-                point,
-                dialogs: dialogs.clone(),
-                background: Default::default(),
-                noop: true,
-                navigates_to: None,
-            };
-            return Ok(PointerAttempt {
-                attempt,
-                target: None,
-                destination,
-                verdict: Verdict::Ambiguous,
-                reason,
-                attributed_to: None,
-                diff,
-                stable,
-                dialogs,
-            });
-        };
-        let kind = match gesture {
-            Gesture::Click(_) => ActionKind::Click,
-            Gesture::Drag { .. } => ActionKind::Drag,
-        };
-        let action = judge::Action {
-            kind,
-            target: Some(t.clone()),
-            value: None,
-            value_hash: None,
-            option: None,
-            intent: intent.map(str::to_owned),
-            key: None,
-        };
-        let opts = JudgeOptions {
-            stable,
-            regions: v.options().regions.clone(),
-            ignore_regions: v.options().ignore_regions.clone(),
-            ..Default::default()
-        };
-        let j = judge::judge(&action, &before.snapshot, &after.snapshot, &opts)?;
-        let mut diff = j.diff;
-        if diff.lines.is_empty() && !diff.is_empty() {
-            diff.lines = diff.describe();
+        let released = pointer.released;
+        let mut record = record.map_err(|e| Failure::from(e).released(released))?;
+        record.dialogs = v.engine().take_dialogs();
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        record.scrub(v.redactor());
+        match crate::verify::outcome_result(record) {
+            Ok(outcome) => Ok(Report {
+                outcome: Some(outcome),
+                released: Some(true),
+                ..Report::new(name)
+            }),
+            Err(e) => Err(Failure::from(e).released(released)),
         }
-        let (mut verdict, mut reason) = (verdict_of(j.verdict), j.reason);
-        if let Some(why) = stab.busy.as_ref().filter(|_| !stab.stable) {
-            if verdict == Verdict::Match {
-                verdict = Verdict::Ambiguous;
-            }
-            reason = format!(
-                "{reason}; the page still said it was working at the deadline ({why}), so its outcome is yet to come"
-            );
-        }
-        if focus_taken && diff.is_empty() && verdict != Verdict::Match {
-            verdict = Verdict::Match;
-            reason = format!(
-                "{} took the focus; it is ready for typing",
-                describe_element(&t)
-            );
-        }
-        let attributed_to = j
-            .attributed_to
-            .map(|a| describe_parts(a.role.as_str(), &a.name, &a.region));
-        let attempt = Attempt {
-            before,
-            after,
-            target: Some(t),
-            verdict,
-            reason: reason.clone(),
-            attributed_to: attributed_to.clone(),
-            diff: diff.clone(),
-            stable,
-            previous: None,
-            point,
-            dialogs: dialogs.clone(),
-            background: Default::default(),
-            noop: false,
-            navigates_to: None,
-        };
-        Ok(PointerAttempt {
-            attempt,
-            target,
-            destination,
-            verdict,
-            reason,
-            attributed_to,
-            diff,
-            stable,
-            dialogs,
-        })
     }
 
     // --- scroll_at ---
@@ -1259,17 +945,109 @@ async fn expected_hashes(
     out
 }
 
-/// One attempt of a pointer step.
-struct PointerAttempt {
-    attempt: Attempt,
-    target: Option<Element>,
-    destination: Option<Element>,
-    verdict: Verdict,
-    reason: String,
-    attributed_to: Option<String>,
-    diff: prufe::core::diff::Diff,
-    stable: bool,
-    dialogs: Vec<String>,
+/// The driver's side of a pointer step: the hit boxes of the observation its points were
+/// chosen on, and the input it sends (every press in the tab's ledger, released whatever
+/// happens).
+pub(crate) struct Pointer {
+    boxes: Vec<HitBox<Element>>,
+    ledger: SharedLedger,
+    event_timeout: Duration,
+    /// Where the pointer is.
+    pub(crate) position: Option<Point>,
+    /// Everything pressed was released.
+    pub(crate) released: bool,
+}
+
+impl Pointer {
+    /// The element under `at` now, reconciled with the observation: when the hit test and
+    /// the observation disagree on an unchanged page (an element whose centre is covered, a
+    /// frame element snapshots do not list), the element the boxes show is the answer,
+    /// unless the boxes give another answer now or the element under the point appeared
+    /// there since.
+    pub(crate) async fn locate(
+        &self,
+        engine: &Engine,
+        roots: &[Root],
+        frames: &[RootBox],
+        at: Point,
+    ) -> Result<Option<Element>> {
+        let now = page::element_at(engine, roots, frames, at).await?;
+        let expected = identity_at(&self.boxes, at);
+        if same_identity(expected, now.as_ref()) {
+            return Ok(now);
+        }
+        let boxes_now = page::hit_boxes(engine, roots, frames).await?;
+        let under = |boxes: &[HitBox<Element>], e: &Element| {
+            boxes
+                .iter()
+                .any(|b| box_contains(b, at) && Identity::of(&b.identity) == Identity::of(e))
+        };
+        let appeared = now
+            .as_ref()
+            .is_some_and(|n| under(&boxes_now, n) && !under(&self.boxes, n));
+        let modelled = identity_at(&boxes_now, at);
+        if !appeared && same_identity(expected, modelled) {
+            return Ok(modelled.cloned());
+        }
+        Ok(now)
+    }
+
+    /// Sends a pointer gesture; every press is released before this returns.
+    pub(crate) async fn send(
+        &mut self,
+        engine: &Engine,
+        roots: &[Root],
+        gesture: &run::Gesture,
+    ) -> Result<()> {
+        let mut input = Input::new(engine.clone(), self.ledger.clone(), self.event_timeout);
+        let guard = input.guard();
+        let sent = async {
+            match gesture {
+                run::Gesture::MoveTo { at } => input.move_to(*at).await,
+                run::Gesture::Click { at, button } => {
+                    let button = match button {
+                        run::Button::Left => Button::Left,
+                        run::Button::Middle => Button::Middle,
+                        run::Button::Right => Button::Right,
+                    };
+                    input.click(button, *at).await
+                }
+                run::Gesture::Drag { from, to, steps } => {
+                    let destination = identity_at(&self.boxes, *to).cloned();
+                    let mut cp = DestinationStays {
+                        engine,
+                        roots,
+                        destination: destination.as_ref(),
+                    };
+                    input::drag(
+                        &mut input,
+                        Button::Left,
+                        *from,
+                        &drag_path(*from, *to, *steps),
+                        &mut cp,
+                    )
+                    .await
+                }
+                other => Err(Error::core(
+                    ErrorCode::Internal,
+                    format!("{other:?} is not a pointer gesture"),
+                )),
+            }
+        }
+        .await;
+        let release = input.release_all().await;
+        guard.disarm();
+        self.position = input.pointer();
+        self.released = release.clean();
+        sent?;
+        if !self.released {
+            return Err(Error::core(
+                ErrorCode::InputStateUnknown,
+                "a button could not be released after the action",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Asks what is under a point now, against what the observation showed there.
@@ -1387,41 +1165,6 @@ fn focus_lost(want: Option<&Element>, now: Option<&Element>) -> Failure {
     Failure::from(Error::core(ErrorCode::FocusLost, message))
 }
 
-fn verdict_of(v: judge::VerdictKind) -> Verdict {
-    match v {
-        judge::VerdictKind::Match => Verdict::Match,
-        judge::VerdictKind::Mismatch => Verdict::Mismatch,
-        judge::VerdictKind::Ambiguous => Verdict::Ambiguous,
-    }
-}
-
-/// The step the undo reads: a click (or drag) on the element's identity.
-fn undo_step(
-    kind: ActionKind,
-    target: &Element,
-    destination: Option<&Element>,
-    intent: Option<&str>,
-) -> Step {
-    let as_target = |e: &Element| Target {
-        region: Some(e.region.clone()),
-        ..Target::new(e.role.as_str(), e.label())
-    };
-    let action = match kind {
-        ActionKind::Drag => Action::Drag {
-            target: as_target(target),
-            to: as_target(destination.unwrap_or(target)),
-        },
-        _ => Action::Click {
-            target: as_target(target),
-        },
-    };
-    let step = Step::new(action);
-    match intent {
-        Some(i) => step.with_intent(i),
-        None => step,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1496,22 +1239,6 @@ mod tests {
         assert_eq!(f.code(), ErrorCode::Timeout);
         let ok = Failure::from(Error::Timeout("x".into())).released(true);
         assert!(!ok.to_string().contains("release"), "{ok}");
-    }
-
-    #[test]
-    fn undo_steps_name_the_identity_acted_on() {
-        let t = el("e1", Role::Button, "Save", "main");
-        let s = undo_step(ActionKind::Click, &t, None, Some("the note is saved"));
-        assert_eq!(s.kind(), "click");
-        assert_eq!(s.action.target().unwrap().region.as_deref(), Some("main"));
-        assert_eq!(s.intent.as_deref(), Some("the note is saved"));
-        let d = undo_step(
-            ActionKind::Drag,
-            &t,
-            Some(&el("e2", Role::List, "Sprint", "main")),
-            None,
-        );
-        assert_eq!(d.kind(), "drag");
     }
 
     #[test]

@@ -30,8 +30,20 @@ pub(crate) struct Drive {
     prepared: HashMap<String, Actionable>,
     /// How many needs were answered (round trips of a driver of the machine).
     pub(crate) needs: u32,
-    /// The hit boxes a pointer step's point was chosen on.
-    pub(crate) frames: Vec<crate::coords::page::RootBox>,
+    /// The boxes of the latest observation's frames, for a pointer step.
+    frames: Vec<crate::coords::page::RootBox>,
+    /// A pointer step's side: the observation its points were chosen on, and its input.
+    pub(crate) pointer: Option<crate::coords::Pointer>,
+}
+
+impl Drive {
+    /// The drive of a pointer step.
+    pub(crate) fn pointer(p: crate::coords::Pointer) -> Drive {
+        Drive {
+            pointer: Some(p),
+            ..Drive::default()
+        }
+    }
 }
 
 /// The core error an operation's failure is answered with.
@@ -144,6 +156,9 @@ impl Verifier {
                 }
                 match e.observe(self.sensitive()).await {
                     Ok(o) => {
+                        if d.pointer.is_some() {
+                            d.frames = crate::coords::page::root_boxes(&e, &o.roots).await;
+                        }
                         let snapshot = o.snapshot.clone();
                         d.prepared.clear();
                         d.last = Some(o);
@@ -180,10 +195,11 @@ impl Verifier {
             }
             Need::Locate { at } => {
                 let roots = self.roots_of(d).await?;
-                Answer::Under {
-                    element: crate::coords::page::element_at(&e, &roots, &d.frames, *at)
-                        .await?,
-                }
+                let element = match &d.pointer {
+                    Some(p) => p.locate(&e, &roots, &d.frames, *at).await?,
+                    None => crate::coords::page::element_at(&e, &roots, &d.frames, *at).await?,
+                };
+                Answer::Under { element }
             }
             Need::Input { gesture } => {
                 self.send(gesture, d).await?;
@@ -239,9 +255,43 @@ impl Verifier {
         })
     }
 
+    /// Waits until the main frame shows a document other than `old_loader`'s, and the engine
+    /// answers in it (at most the step's timeout).
+    async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
+        let deadline = std::time::Instant::now()
+            + std::time::Duration::from_millis(self.timing().timeout_ms.max(1_000));
+        loop {
+            self.engine().alive()?;
+            if let Ok(main) = self.engine().main_frame().await {
+                if main.loader != old_loader {
+                    return self.wait_for_document(Some(&main.loader)).await;
+                }
+            }
+            if std::time::Instant::now() >= deadline {
+                return Ok(());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(
+                self.timing().poll_ms.max(10),
+            ))
+            .await;
+        }
+    }
+
     /// Sends one gesture.
     async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
         let e = self.engine().clone();
+        if matches!(
+            gesture,
+            Gesture::Click { .. } | Gesture::MoveTo { .. } | Gesture::Drag { .. }
+        ) {
+            if let Some(p) = d.pointer.as_mut() {
+                let roots = match &d.last {
+                    Some(o) => o.roots.clone(),
+                    None => e.roots().await?,
+                };
+                return p.send(&e, &roots, gesture).await;
+            }
+        }
         match gesture {
             Gesture::Click { at, button } => {
                 act::click_with(&e, *at, *button).await?;

@@ -10,7 +10,7 @@
 //! - [`inject`]: the engine bundle in an isolated world of every frame, and calls into it;
 //! - [`observe`]: one merged snapshot across frames; [`stabilise`]: waiting on fingerprints;
 //! - [`act`]: actionability and real input; [`verify`]: the loop and [`Verifier`];
-//! - [`undo`]: inverses and their verification; [`trace`]: one JSON record per action;
+//! - [`drive`]: the answers to the verification machine's needs; [`trace`]: one JSON record per action;
 //! - [`watchdog`]: a crashed renderer, a closed browser or a hung page, said at once;
 //! - [`arbiter`]: the optional yes/no tie-breaker; [`script`]: the `prufe run` step format;
 //! - [`cli`]: the `prufe` command; [`serve`]: a static server for the demo and tests.
@@ -51,7 +51,6 @@ pub mod script;
 pub mod serve;
 pub mod stabilise;
 pub mod trace;
-pub mod undo;
 pub mod verify;
 pub mod watchdog;
 

@@ -15,27 +15,12 @@
 //! page that never changes within `timeout_ms` is stable with an empty diff.
 //! A navigation makes the engine briefly unreachable; those polls count as changes.
 //!
-//! **Busy.** A quiet DOM is not a settled page when the page says it is still working (an
-//! `aria-busy` region, a progress indicator that appeared: `core::busy`). After an action,
-//! [`settle_after`] takes a snapshot once the fingerprint is quiet and, while
-//! `busy(before, now)` answers, keeps waiting: for the next quiet window, snapshot again,
-//! until it clears or the deadline. A deadline reached while busy is unstable, so the judge
-//! never says MATCH on the spinner. Snapshots are taken only at quiet points, at most one
-//! per quiet window.
-//!
-//! **Background.** Before an action, [`settle_before`] also learns what the page changes by
-//! itself (a clock, a ticker, a carousel): whenever the fingerprint moves it takes a snapshot
-//! and feeds the pair (the previous one, this one) to `core::background::Background`. The
-//! first pair starts from the verifier's last observation of this document when there is one
-//! (nothing acted on the page since). Snapshots are taken only when the fingerprint changed:
-//! a page that is already still costs nothing.
+//! What a settle means (learning the background while waiting before the action, looking
+//! again while the page says it is busy after it) is decided by the verification machine
+//! (`prufe::core::run`, settle needs); this module only polls.
 
 use crate::error::Result;
 use crate::inject::Engine;
-use crate::observe::{Observation, Sensitive};
-use prufe::core::background::Background;
-use prufe::core::busy::busy;
-use prufe::core::model::Snapshot;
 use std::time::{Duration, Instant};
 
 /// Polling parameters, in milliseconds.
@@ -155,139 +140,8 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
     }
 }
 
-/// After an action (`since`: the fingerprint read right before it): waits as [`stabilise`]
-/// does, and does not call the page settled while `busy(before, now)` answers.
-pub async fn settle_after(
-    engine: &Engine,
-    timing: Timing,
-    since: &str,
-    before: &Snapshot,
-    sensitive: &Sensitive,
-) -> Result<Stability> {
-    let start = Instant::now();
-    let deadline = start + Duration::from_millis(timing.timeout_ms);
-    let mut s = stabilise(engine, timing, Some(since)).await?;
-    let mut working: Option<String> = None;
-    loop {
-        if !s.stable || !s.changed {
-            s.changed |= working.is_some();
-            s.busy = if s.stable { None } else { working };
-            s.waited = start.elapsed();
-            return Ok(s);
-        }
-        let now = match engine.observe(sensitive).await {
-            Ok(o) => Some(o.snapshot),
-            Err(e) if transient(&e) => None,
-            Err(e) => return Err(e),
-        };
-        let why = match now {
-            Some(now) => busy(before, &now),
-            None => Some("the document is being replaced".to_owned()),
-        };
-        let Some(why) = why else {
-            s.changed = true;
-            s.waited = start.elapsed();
-            return Ok(s);
-        };
-        working = Some(why);
-        let left = deadline.saturating_duration_since(Instant::now());
-        let rest = Timing {
-            timeout_ms: left.as_millis() as u64,
-            ..timing
-        };
-        s = stabilise(engine, rest, None).await?;
-        s.changed = true;
-        if left.is_zero() {
-            s.stable = false;
-        }
-    }
-}
-
 /// The verifier's last observation of a document and the fingerprint it was taken at.
 pub use prufe::core::run::Seen;
-
-/// Before an action: waits as [`stabilise`] does, and returns what the page changed by itself
-/// meanwhile. `seen` is the verifier's last observation: when the page moved since, that
-/// change is the page's own and counts as well (same document only).
-pub async fn settle_before(
-    engine: &Engine,
-    timing: Timing,
-    seen: Option<&Seen>,
-    sensitive: &Sensitive,
-) -> Result<(Stability, Background)> {
-    let start = Instant::now();
-    let deadline = start + Duration::from_millis(timing.timeout_ms);
-    let poll = Duration::from_millis(timing.poll_ms.max(1));
-    let quiet = Duration::from_millis(timing.quiet_ms);
-    let mut background = Background::default();
-
-    let mut last = read(engine).await?;
-    // The snapshot that shows the page at fingerprint `last`, when one is known.
-    let mut shown: Option<Snapshot> = seen
-        .filter(|s| s.fingerprint == last)
-        .map(|s| s.snapshot.clone());
-    if shown.is_none() && last != UNREACHABLE {
-        if let Some(seen) = seen {
-            if let Some(now) = snapshot_now(engine, sensitive).await? {
-                if now.context.epoch == seen.snapshot.context.epoch {
-                    background.observe(&seen.snapshot, &now);
-                }
-                shown = Some(now);
-            }
-        }
-    }
-    let mut last_change = Instant::now();
-    loop {
-        let now = Instant::now();
-        if now.duration_since(last_change) >= quiet && last != UNREACHABLE {
-            let s = Stability {
-                stable: true,
-                fingerprint: last,
-                changed: false,
-                waited: start.elapsed(),
-                busy: None,
-            };
-            return Ok((s, background));
-        }
-        if now >= deadline {
-            let s = Stability {
-                stable: false,
-                fingerprint: last,
-                changed: false,
-                waited: start.elapsed(),
-                busy: None,
-            };
-            return Ok((s, background));
-        }
-        tokio::time::sleep(poll.min(deadline.saturating_duration_since(now))).await;
-        let fp = read(engine).await?;
-        if fp != last {
-            last = fp;
-            last_change = Instant::now();
-            if last == UNREACHABLE {
-                shown = None;
-                continue;
-            }
-            if let Some(now) = snapshot_now(engine, sensitive).await? {
-                if let Some(earlier) = &shown {
-                    if earlier.context.epoch == now.context.epoch {
-                        background.observe(earlier, &now);
-                    }
-                }
-                shown = Some(now);
-            }
-        }
-    }
-}
-
-/// A snapshot now; `None` while the document is being replaced.
-async fn snapshot_now(engine: &Engine, sensitive: &Sensitive) -> Result<Option<Snapshot>> {
-    match engine.observe(sensitive).await {
-        Ok(Observation { snapshot, .. }) => Ok(Some(snapshot)),
-        Err(e) if transient(&e) => Ok(None),
-        Err(e) => Err(e),
-    }
-}
 
 /// The page's fingerprint now, as the wait loop reads it.
 pub async fn fingerprint_now(engine: &Engine) -> Result<String> {

@@ -1,53 +1,35 @@
-//! The verification loop, and [`Verifier`], the library face of the harness.
+//! [`Verifier`], the library face of the harness: one tab, and every action in it verified.
 //!
-//! For every action:
+//! The loop of a step (settle → observe → resolve → re-check identity → actionability → act →
+//! settle → observe → judge → MATCH | undo, verify the undo and retry | stop) is the core
+//! verification machine's (`prufe::core::run::Run`): it decides, and the harness answers
+//! its needs over CDP (see `drive`). What the harness adds around a step: the secrets it
+//! registers with a [`Redactor`] (every string that leaves the verifier is scrubbed of
+//! them), the dialogs it dismissed, the time it took, the trace record, and the errors of a
+//! tab that is gone (`watchdog`).
 //!
-//! ```text
-//! stabilise → snapshot → resolve → re-check identity → actionable? → act
-//!           → stabilise → snapshot → judge ─┬─ MATCH ────────────────────────→ Outcome
-//!                                            ├─ AMBIGUOUS → arbiter | policy ─┘ (or as MISMATCH)
-//!                                            └─ MISMATCH → undo → verify undo ─┬→ retry (max_attempts)
-//!                                                                              ├→ UNDO_FAILED
-//!                                                                              └→ IRREVERSIBLE_ACTION
-//! ```
-//!
-//! - Resolve runs natively (core `resolve`) on the merged snapshot. Right before input the
-//!   live node is asked again for its identity (`prufe.describe(ref)`); a node that now shows
-//!   something else (a recycled row) is never clicked: the loop observes and resolves again.
-//! - Errors before input (`TARGET_AMBIGUOUS`, `TARGET_OBSCURED`, …) end the action with no
-//!   verdict: nothing was dispatched, so there is nothing to judge.
-//! - AMBIGUOUS is the only door for the arbiter (see `arbiter`); without one the policy
-//!   decides (`reject` by default, which treats it like a mismatch: undo, retry, stop).
-//! - A retry follows only a verified undo. An action with no observable effect is not
-//!   repeated: its effect may still be on its way, and a repeat would double it.
-//! - The run never continues on a state that is no longer the one believed: a residue after
-//!   undo is `UNDO_FAILED`, an effect without inverse is `IRREVERSIBLE_ACTION` (its
-//!   `source()` is the `VERIFICATION_FAILED` it could not undo).
-//!
-//! Secrets: a sensitive fill (declared by the caller, or a field the page marks sensitive)
-//! registers its value with a [`Redactor`]; every string that leaves the verifier (reasons,
-//! diff lines, errors, traces, arbiter questions) is scrubbed of it, and the judge compares
-//! the page's keyed hash (`prufe.hash`) instead of the value.
+//! A failed step is an error carrying its record: `VERIFICATION_FAILED` (undone),
+//! `UNDO_FAILED` (with what is still there) and `IRREVERSIBLE_ACTION` (whose `source()` is
+//! the `VERIFICATION_FAILED` it could not undo); errors before input (`TARGET_AMBIGUOUS`,
+//! `TARGET_OBSCURED`, …) carry none: nothing was dispatched, so nothing was judged.
 
-use crate::act::{self, Actionable, Point, Prepared};
+use crate::act::{self};
 use crate::arbiter::{self, ArbiterConfig, Question};
 use crate::cdp::Browser;
 use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
-use crate::observe::Root;
 use crate::observe::{Observation, Sensitive};
 use crate::script::{Action, Step};
-use crate::stabilise::{fingerprint_now, settle_after, settle_before, stabilise, Seen, Timing};
+use crate::stabilise::{fingerprint_now, stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
 use chromiumoxide::Page;
 use prufe::core::background::Background;
 use prufe::core::diff::Diff;
 use prufe::core::error::ErrorCode;
-use prufe::core::identity::{describe_element, describe_parts, Identity};
-use prufe::core::model::{Element, Snapshot, Tristate};
+use prufe::core::identity::describe_parts;
+use prufe::core::model::{Element, Snapshot};
 use prufe::core::redact::Redactor;
-use prufe::core::resolve::{resolve, Target};
-use serde::{Deserialize, Serialize};
+use prufe::core::resolve::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -125,41 +107,6 @@ pub struct Verifier {
     /// Needs answered during the last verified step.
     round_trips: u32,
 }
-
-/// One attempt of an action: the observations around it and the judgement.
-pub(crate) struct Attempt {
-    pub(crate) before: Observation,
-    pub(crate) after: Observation,
-    pub(crate) target: Option<Element>,
-    pub(crate) verdict: Verdict,
-    pub(crate) reason: String,
-    pub(crate) attributed_to: Option<String>,
-    pub(crate) diff: Diff,
-    pub(crate) stable: bool,
-    /// The field's value before a fill or select, for the undo (never logged).
-    pub(crate) previous: Option<String>,
-    /// Where the input went (hover undo moves away from it).
-    pub(crate) point: Option<Point>,
-    pub(crate) dialogs: Vec<String>,
-    /// What the page changed by itself while settling before the action.
-    pub(crate) background: Background,
-    /// Checked or unchecked already: nothing dispatched.
-    pub(crate) noop: bool,
-    /// Where the target would load a new document (a link, a submit control).
-    pub(crate) navigates_to: Option<act::Destination>,
-}
-
-/// How an undo ended.
-pub(crate) enum Undo {
-    /// The diff was empty: nothing to take back.
-    Nothing,
-    Undone,
-    Residue(Vec<String>),
-    NoInverse,
-}
-
-/// Observe and re-resolve at most this many times when the target was recycled or scrolled.
-const MAX_RESCANS: u32 = 4;
 
 impl Verifier {
     /// Launches Chromium (or attaches with `opts.connect`), opens a tab and installs the
@@ -713,56 +660,6 @@ impl Verifier {
         }
     }
 
-    fn actionable_timeout(&self) -> Duration {
-        Duration::from_millis(self.opts.timing.timeout_ms)
-    }
-
-    /// Resolves a declared target on a snapshot, natively.
-    pub(crate) fn resolve_in(&self, target: &Target, snapshot: &Snapshot) -> Result<Element> {
-        Ok(resolve(target, snapshot, None)?.target)
-    }
-
-    fn diff_options(&self) -> prufe::core::diff::DiffOptions {
-        prufe::core::diff::DiffOptions {
-            regions: self.opts.regions.clone(),
-            ignore_regions: self.opts.ignore_regions.clone(),
-        }
-    }
-
-    /// The judge's action for a step; a sensitive value goes as the page's keyed hash.
-    async fn step_judge_action(
-        &self,
-        step: &Step,
-        target: Option<&Element>,
-        after: &Observation,
-    ) -> Result<Value> {
-        let kind = step.kind();
-        let intent = step.intent.as_deref();
-        Ok(match &step.action {
-            Action::Fill {
-                value, sensitive, ..
-            } => {
-                let t = target
-                    .ok_or_else(|| Error::core(ErrorCode::Internal, "fill without target"))?;
-                if *sensitive || t.sensitive {
-                    let hash = self.engine.hash(&after.roots, &t.reference, value).await?;
-                    self.judge_action(kind, target, None, Some(hash), None, intent)
-                } else {
-                    self.judge_action(kind, target, Some(value.clone()), None, None, intent)
-                }
-            }
-            Action::Select { option, .. } => {
-                self.judge_action(kind, target, None, None, Some(option.clone()), intent)
-            }
-            Action::Press { key, .. } => {
-                let mut a = self.judge_action(kind, target, None, None, None, intent);
-                a["key"] = json!(key.name());
-                a
-            }
-            _ => self.judge_action(kind, target, None, None, None, intent),
-        })
-    }
-
     fn judge_action(
         &self,
         kind: &str,
@@ -823,37 +720,6 @@ impl Verifier {
         }
     }
 
-    /// How the step's value shows in outputs.
-    fn shown_value(&self, step: &Step, target: Option<&Element>) -> Option<String> {
-        match &step.action {
-            Action::Fill {
-                value, sensitive, ..
-            } => {
-                if *sensitive || target.is_some_and(|t| t.sensitive) {
-                    Some(prufe::core::model::REDACTED.to_owned())
-                } else {
-                    Some(value.clone())
-                }
-            }
-            Action::Select { option, .. } => Some(option.clone()),
-            Action::Press { key, .. } => Some(key.name().to_owned()),
-            Action::Goto { url } => Some(url.clone()),
-            Action::Drag { to, .. } => Some(format!("to {}", declared(to))),
-            Action::Upload { files, .. } => Some(
-                files
-                    .iter()
-                    .map(|f| {
-                        f.file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default()
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-            _ => None,
-        }
-    }
-
     fn scrub_outcome(&self, o: &mut Outcome) {
         o.scrub(&self.redactor);
     }
@@ -876,9 +742,6 @@ impl Verifier {
     }
     pub(crate) fn timing(&self) -> Timing {
         self.opts.timing
-    }
-    pub(crate) fn diff_opts(&self) -> prufe::core::diff::DiffOptions {
-        self.diff_options()
     }
 }
 
@@ -903,7 +766,7 @@ pub(crate) struct Judged {
 
 /// A finished record as the harness returns it: the record, or the error it ended with
 /// (a verification failure carries the record that proved it).
-fn outcome_result(record: Outcome) -> Result<Outcome> {
+pub(crate) fn outcome_result(record: Outcome) -> Result<Outcome> {
     let Some(error) = record.error.clone() else {
         return Ok(record);
     };
@@ -1014,98 +877,11 @@ fn percent_encode(s: &str) -> String {
     out
 }
 
-/// The live record of the target still allows input: enabled and visible.
-/// A recycled or vanished node (`STALE_REFERENCE`, `TARGET_CHANGED`) reads as `false` or
-/// `None` (observe again); any other error stays one.
-fn recycled_as_default<T: Default>(r: Result<T>) -> Result<T> {
-    match r {
-        Err(e)
-            if matches!(
-                e.code(),
-                ErrorCode::StaleReference | ErrorCode::TargetChanged
-            ) =>
-        {
-            Ok(T::default())
-        }
-        other => other,
-    }
-}
-
-fn still_actionable(live: &Element) -> Result<()> {
-    if live.disabled {
-        return Err(Error::core(
-            ErrorCode::TargetDisabled,
-            format!(
-                "{} became disabled before input; nothing was dispatched",
-                describe_element(live)
-            ),
-        ));
-    }
-    if !live.visible {
-        return Err(Error::NotActionable {
-            code: ErrorCode::TargetNotVisible,
-            message: format!(
-                "{} was hidden before input; nothing was dispatched",
-                describe_element(live)
-            ),
-        });
-    }
-    Ok(())
-}
-
 fn with_intent(step: Step, intent: Option<&str>) -> Step {
     match intent {
         Some(i) => step.with_intent(i),
         None => step,
     }
-}
-
-/// The slots of a background as the outcome reports them: `text in banner`,
-/// `listitem in frame[0]/carousel`.
-pub(crate) fn background_lines(b: &Background) -> Vec<String> {
-    let place = |frame: &str, region: &str| {
-        let region = if region.is_empty() {
-            "document"
-        } else {
-            region
-        };
-        if frame.is_empty() {
-            region.to_owned()
-        } else {
-            format!("{region} (frame {frame})")
-        }
-    };
-    let texts = b
-        .texts
-        .iter()
-        .map(|t| format!("text in {}", place(&t.frame, &t.region)));
-    let elements = b
-        .elements
-        .iter()
-        .map(|e| format!("{} in {}", e.role.as_str(), place(&e.frame, &e.region)));
-    let mut out: Vec<String> = texts.chain(elements).collect();
-    out.dedup();
-    out
-}
-
-/// Is `now` the address `expected` leads to? Fragments never count; for a form, neither does
-/// the query (a GET form adds its fields there).
-fn same_address(expected: &str, now: &str, form: bool) -> bool {
-    let (Ok(mut e), Ok(mut n)) = (url::Url::parse(expected), url::Url::parse(now)) else {
-        return false;
-    };
-    e.set_fragment(None);
-    n.set_fragment(None);
-    if form {
-        e.set_query(None);
-        n.set_query(None);
-    }
-    e == n
-}
-
-/// `button[Add Shirt M] in list`, from a declared target.
-pub(crate) fn declared(t: &Target) -> String {
-    describe_parts(&t.role, &t.name, t.region.as_deref().unwrap_or(""))
 }
 
 /// The current UTC time as RFC 3339 with milliseconds.
@@ -1177,31 +953,6 @@ mod tests {
         };
         scrub_snapshot(&mut s, &r);
         assert!(!serde_json::to_string(&s).unwrap().contains("739154"));
-    }
-
-    #[test]
-    fn addresses_compare_without_fragment_and_a_form_without_query() {
-        for (expected, now, form, same) in [
-            ("http://h/p.html", "http://h/p.html", false, true),
-            ("http://h/p.html#a", "http://h/p.html", false, true),
-            ("http://h/p.html?x=1", "http://h/p.html", false, false),
-            ("http://h/r.html", "http://h/r.html?q=shoes", true, true),
-            (
-                "http://h/r.html?old=1",
-                "http://h/r.html?q=shoes",
-                true,
-                true,
-            ),
-            ("http://h/p.html", "http://h/elsewhere.html", false, false),
-            ("http://h/r.html", "http://other/r.html?q=1", true, false),
-            ("not a url", "http://h/p.html", false, false),
-        ] {
-            assert_eq!(
-                same_address(expected, now, form),
-                same,
-                "{expected} vs {now}"
-            );
-        }
     }
 
     #[test]
