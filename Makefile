@@ -95,6 +95,7 @@ bench: setup
 	@$(MAKE) --no-print-directory bundle apps
 	node scripts/bench.mjs
 	cargo bench -q -p prufe --bench diff
+	cargo run --release -q -p prufe-harness --example click_bench
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
 
 # The property tests of `make test` run a few hundred cases each; this runs them long.

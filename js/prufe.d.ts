@@ -249,6 +249,12 @@ declare namespace Prufe {
     at(x: number, y: number): ElementRecord | null;
     /** The focused observable element, through shadow roots. */
     focused(): ElementRecord | null;
+    /**
+     * How long, in ms, the page has shown no sign of change to the fingerprint's cache (no
+     * mutation in any document or shadow root it watches, no style, layout or scroll event,
+     * no running animation); 0 when unknown. A page quiet for a whole quiet window is settled.
+     */
+    quietFor(): number;
   }
 }
 

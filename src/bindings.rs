@@ -187,6 +187,12 @@ pub fn at(x: JsValue, y: JsValue) -> JsResult {
         .into_js()
 }
 
+/// `prufe.quietFor()`: ms the page has shown no sign of change (see `dom::quiet_for`).
+#[wasm_bindgen(js_name = quietFor)]
+pub fn quiet_for() -> JsResult<f64> {
+    Plain(dom::quiet_for()).into_js()
+}
+
 #[wasm_bindgen]
 pub fn focused() -> JsResult {
     dom::focused().into_js()

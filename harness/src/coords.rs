@@ -48,6 +48,7 @@ pub(crate) mod page;
 
 pub use page::ScrollPosition;
 
+use crate::drive::Drive;
 use crate::error::{Error, Result};
 use crate::executor::{
     drag_path, identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point,
@@ -55,9 +56,7 @@ use crate::executor::{
 };
 use crate::inject::Engine;
 use crate::observe::{self, Root};
-use crate::drive::Drive;
 use crate::stabilise::{fingerprint_now, stabilise};
-use prufe::core::run;
 use crate::verify::{now_rfc3339, Outcome, Verdict, Verifier};
 use input::{lock, release_held, Checkpoint, Input, SharedLedger};
 use page::{RootBox, TypeBegin};
@@ -65,6 +64,7 @@ use prufe::core::error::ErrorCode;
 use prufe::core::identity::{describe_element, Identity};
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
+use prufe::core::run;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -582,7 +582,10 @@ impl Executor {
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let shown = Some(format!("({}, {}) on {}", at.x, at.y, observed.observation.id));
+        let shown = Some(format!(
+            "({}, {}) on {}",
+            at.x, at.y, observed.observation.id
+        ));
         let expected = identity_at(&observed.boxes, from).cloned().map(Box::new);
         let action = match gesture {
             Gesture::Click(button) => run::Action::ClickAt {

@@ -115,7 +115,10 @@ impl Verifier {
         let roots = self.roots_of(d).await?;
         let (path, local) = crate::observe::route(reference);
         let root = crate::observe::root_of(&roots, path)?;
-        let handle = self.engine().element_handle(&root.frame, local, None).await?;
+        let handle = self
+            .engine()
+            .element_handle(&root.frame, local, None)
+            .await?;
         Ok(Actionable {
             point: Point { x: 0.0, y: 0.0 },
             handle,
@@ -133,6 +136,19 @@ impl Verifier {
                 timeout_ms,
                 stop_on_change,
             } => {
+                // A page that has shown no sign of change for the whole window already
+                // is settled now: nothing to poll for.
+                if since.is_none() && *quiet_ms > 0 {
+                    let roots = e.roots().await?;
+                    if e.quiet_for(&roots).await >= *quiet_ms as f64 {
+                        return Ok(Answer::Settled {
+                            fingerprint: fingerprint_now(&e).await?,
+                            stable: true,
+                            changed: false,
+                            waited_ms: 0,
+                        });
+                    }
+                }
                 let until = SettleUntil {
                     poll: Duration::from_millis(*poll_ms),
                     quiet: Duration::from_millis(*quiet_ms),
@@ -297,9 +313,7 @@ impl Verifier {
                 act::click_with(&e, *at, *button).await?;
             }
             Gesture::MoveTo { at } => act::move_mouse(&e, *at).await?,
-            Gesture::Drag { from, to, .. } => {
-                act::drag(&e, *from, *to).await?
-            }
+            Gesture::Drag { from, to, .. } => act::drag(&e, *from, *to).await?,
             Gesture::Type { reference, text } => {
                 let a = self.actionable(d, reference).await?;
                 act::focus_and_select(&e, &a).await?;

@@ -263,6 +263,26 @@ impl Engine {
         Ok(out)
     }
 
+    /// How long every root has shown no sign of change (`prufe.quietFor`), in ms: the
+    /// least of them; 0 when any root cannot tell.
+    pub async fn quiet_for(&self, roots: &[Root]) -> f64 {
+        let mut least = f64::INFINITY;
+        for root in roots {
+            let q = self
+                .call_value(&root.frame, "(P) => P.quietFor()", &Value::Null)
+                .await
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0);
+            least = least.min(q);
+        }
+        if least.is_finite() {
+            least
+        } else {
+            0.0
+        }
+    }
+
     /// A merged snapshot of every root.
     pub async fn observe(&self, sensitive: &Sensitive) -> Result<Observation> {
         let roots = self.roots().await?;

@@ -251,6 +251,9 @@ pub struct Cache {
     observer: web_sys::MutationObserver,
     /// Set by records the callback received: the capture is void.
     dirty: Rc<Cell<bool>>,
+    /// When a mutation record, or an event that may change a style or a layout, last came
+    /// (`performance.now()`), or when the cache was made.
+    changed_at: Rc<Cell<f64>>,
     /// Child-list and text records received, for the next patch.
     pending: Rc<RefCell<Vec<web_sys::MutationRecord>>>,
     /// Something may have changed a style or a layout since the memo was read.
@@ -287,6 +290,7 @@ impl Cache {
     /// Starts watching every scope of `capture`; `None` if the browser refuses.
     pub fn new(capture: Capture, styles: &StyleScan) -> Option<Cache> {
         let dirty = Rc::new(Cell::new(false));
+        let changed_at = Rc::new(Cell::new(js::now()));
         let visual = Rc::new(Cell::new(true));
         let view = Rc::new(Cell::new(true));
         let mut initial = Sheets::default();
@@ -296,14 +300,16 @@ impl Cache {
         let sheets = Rc::new(RefCell::new(initial));
         let pending = Rc::new(RefCell::new(Vec::new()));
         let callback = {
-            let (dirty, visual, sheets, pending) = (
+            let (dirty, visual, sheets, pending, changed_at) = (
                 dirty.clone(),
                 visual.clone(),
                 sheets.clone(),
                 pending.clone(),
+                changed_at.clone(),
             );
             let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
+                changed_at.set(js::now());
                 if dirty.get() {
                     return;
                 }
@@ -323,15 +329,19 @@ impl Cache {
             })
         };
         let on_visual = {
-            let (visual, view) = (visual.clone(), view.clone());
+            let (visual, view, changed_at) = (visual.clone(), view.clone(), changed_at.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+                changed_at.set(js::now());
                 visual.set(true);
                 view.set(true);
             })
         };
         let on_scroll = {
-            let view = view.clone();
-            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| view.set(true))
+            let (view, changed_at) = (view.clone(), changed_at.clone());
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+                changed_at.set(js::now());
+                view.set(true)
+            })
         };
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
@@ -350,6 +360,7 @@ impl Cache {
             capture,
             observer,
             dirty,
+            changed_at,
             pending,
             visual,
             view,
@@ -364,6 +375,16 @@ impl Cache {
         };
         cache.listen();
         Some(cache)
+    }
+
+    /// How long, in ms, no mutation of any scope the capture watches and no event that may
+    /// change a style, a layout or a scroll position has come; 0 while an animation or a
+    /// transition runs.
+    pub fn quiet_ms(&self) -> f64 {
+        if self.dirty.get() || self.capture.roots.iter().any(|(r, _)| js::animating(r)) {
+            return 0.0;
+        }
+        (js::now() - self.changed_at.get()).max(0.0)
     }
 
     fn listen(&mut self) {

@@ -491,6 +491,20 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
     })
 }
 
+/// `prufe.quietFor()`: how long, in ms, the page has shown no sign of change to the
+/// fingerprint's cache (no mutation in any document or shadow root it watches, no event that
+/// may move a style, a layout or a scroll position) and runs no animation. 0 when that is
+/// not known: no cache yet (or a page the cache does not cover), or a change just now. A
+/// driver may count a page quiet for this long as settled without polling.
+pub fn quiet_for() -> Result<f64> {
+    with_engine(|eng| {
+        let Some(cache) = eng.cache.as_ref() else {
+            return Ok(0.0);
+        };
+        Ok(cache.quiet_ms())
+    })
+}
+
 /// The live node of a ref, checked: `STALE_REFERENCE` when it belongs to an older document,
 /// is gone or no longer observable; `TARGET_CHANGED` when it now shows something else.
 pub fn element(reference: &str) -> Result<web_sys::Element> {

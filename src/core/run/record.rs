@@ -135,7 +135,6 @@ impl Record {
     }
 }
 
-
 fn scrub_value(v: &mut serde_json::Value, r: &Redactor) {
     match v {
         serde_json::Value::String(s) => {
