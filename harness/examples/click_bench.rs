@@ -14,8 +14,9 @@
 //! Each run opens the page afresh (not timed) so every click sees the same page. The
 //! verified click cannot be quicker than its quiet window after the effect: the budget it is
 //! held to is the bare median plus that window plus 60 ms on the shop (120 ms at 3,000
-//! elements). Also printed: the needs answered per verified click (the driver's round trips
-//! through the machine).
+//! elements). A target below the fold costs one more window: the page is observed again once
+//! it settled after the scroll. Also printed: the needs answered per verified click (the
+//! driver's round trips through the machine).
 
 use prufe::core::resolve::Target;
 use prufe_harness::inject::send;
@@ -90,6 +91,10 @@ struct Case {
     button: &'static str,
     intent: &'static str,
     slack_ms: f64,
+    /// Quiet windows the verified click must wait: one after the effect, and one more when
+    /// the target must be scrolled into view first (the page is observed again after the
+    /// scroll, once it settled: a virtual list renders other rows there).
+    windows: f64,
 }
 
 #[tokio::main]
@@ -119,20 +124,30 @@ async fn main() -> prufe_harness::Result<()> {
             button: "Add Shirt M",
             intent: "the cart gains a shirt in size M",
             slack_ms: 60.0,
+            windows: 1.0,
         },
         Case {
             label: "generated, 3,000 elements",
             url: gen_server.url("bench-3000.html"),
+            button: "Add 0",
+            intent: "the cart gains item 0",
+            slack_ms: 120.0,
+            windows: 1.0,
+        },
+        Case {
+            label: "generated, 3,000 elements, target below the fold",
+            url: gen_server.url("bench-3000.html"),
             button: "Add 150",
             intent: "the cart gains item 150",
             slack_ms: 120.0,
+            windows: 2.0,
         },
     ];
 
     let mut v = Verifier::launch(Options::default()).await?;
     let quiet = v.options().timing.quiet_ms as f64;
     println!("click bench: {runs} runs per case, quiet window {quiet} ms\n");
-    println!("| page | bare ms | verified ms | verified − bare | budget (bare + quiet + slack) | within | needs per verified click |");
+    println!("| page | bare ms | verified ms | verified − bare | budget (bare + windows × quiet + slack) | within | needs per verified click |");
     println!("|---|---:|---:|---:|---:|---|---:|");
     let mut all_within = true;
     for case in &cases {
@@ -162,7 +177,7 @@ async fn main() -> prufe_harness::Result<()> {
             }
         }
         let (b, m, n) = (median(&mut bare), median(&mut verified), median(&mut needs));
-        let budget = b + quiet + case.slack_ms;
+        let budget = b + case.windows * quiet + case.slack_ms;
         let within = m <= budget;
         all_within &= within;
         println!(
@@ -174,7 +189,7 @@ async fn main() -> prufe_harness::Result<()> {
     }
     v.close().await?;
     println!(
-        "\nverified honest click within bare + quiet window + slack on every page: {}",
+        "\nverified honest click within its budget on every page: {}",
         if all_within { "met" } else { "NOT met" }
     );
     Ok(())

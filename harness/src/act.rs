@@ -172,21 +172,27 @@ const BOX_JS: &str = "async function () { \
   const a = box(); await frame(); const b = box(); \
   return { connected: this.isConnected, stable: a.every((v, i) => Math.abs(v - b[i]) < 0.5), width: b[2], height: b[3] }; }";
 
-/// Checks that `element` can take input now, and where.
+/// Checks that `element` can take input now, and where. With `known`, the handle of a
+/// prepare of the same node a moment ago whose box was stable then, the box is read once
+/// rather than across two frames: a box that moved since shows as another point.
 pub async fn prepare(
     engine: &Engine,
     roots: &[Root],
     element: &Element,
     hit_test: bool,
     timeout: Duration,
+    known: Option<&Actionable>,
 ) -> Result<Prepared> {
     let what = prufe::core::identity::describe_element(element);
     let (path, local) = route(&element.reference);
     let root = root_of(roots, path)?;
-    let handle = engine.element_handle(&root.frame, local, None).await?;
+    let handle = match known {
+        Some(a) => a.handle.clone(),
+        None => engine.element_handle(&root.frame, local, None).await?,
+    };
 
     let deadline = Instant::now() + timeout;
-    loop {
+    while known.is_none() {
         let b = engine.call_on(&handle, BOX_JS, &[]).await?;
         if b["connected"] == Value::Bool(false) {
             return Err(Error::core(

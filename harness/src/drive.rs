@@ -26,6 +26,8 @@ use std::time::Duration;
 pub(crate) struct Drive {
     /// The latest observation: its roots route refs, its elements name them.
     last: Option<Observation>,
+    /// When it was taken.
+    observed_at: Option<std::time::Instant>,
     /// The node each prepared ref was found at, and where input goes.
     prepared: HashMap<String, Actionable>,
     /// How many needs were answered (round trips of a driver of the machine).
@@ -71,7 +73,16 @@ impl Verifier {
                 }
                 return Ok(*record);
             }
-            answer = match self.answer(&need, d).await {
+            let t = std::time::Instant::now();
+            let r = self.answer(&need, d).await;
+            if std::env::var_os("PRUFE_TIME_NEEDS").is_some() {
+                let name = serde_json::to_value(&need)
+                    .ok()
+                    .and_then(|v| v["need"].as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                eprintln!("need {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
+            }
+            answer = match r {
                 Ok(a) => a,
                 Err(e) if e.is_fatal() || self.engine().watchdog().gone().is_some() => {
                     return Err(self.engine().watchdog().cause(e))
@@ -178,6 +189,7 @@ impl Verifier {
                         let snapshot = o.snapshot.clone();
                         d.prepared.clear();
                         d.last = Some(o);
+                        d.observed_at = Some(std::time::Instant::now());
                         Answer::Observed { snapshot }
                     }
                     Err(err) if crate::stabilise::transient(&err) && !err.is_fatal() => {
@@ -189,6 +201,23 @@ impl Verifier {
             }
             Need::Describe { reference } => {
                 let roots = self.roots_of(d).await?;
+                // The live record is the observed one while the page has shown no sign of
+                // change since the observation (`prufe.quietFor` covers it).
+                if let (Some(o), Some(at)) = (&d.last, d.observed_at) {
+                    if let Some(seen) = o
+                        .snapshot
+                        .elements
+                        .iter()
+                        .find(|el| &el.reference == reference)
+                    {
+                        let since_ms = at.elapsed().as_secs_f64() * 1000.0 + 1.0;
+                        if e.quiet_for(&roots).await > since_ms {
+                            return Ok(Answer::Described {
+                                element: Some(seen.clone()),
+                            });
+                        }
+                    }
+                }
                 Answer::Described {
                     element: e.describe(&roots, reference).await?,
                 }
@@ -200,13 +229,19 @@ impl Verifier {
                 let roots = self.roots_of(d).await?;
                 let element = Self::element_of(d, reference);
                 let timeout = Duration::from_millis(self.timing().timeout_ms);
-                match act::prepare(&e, &roots, &element, *hit_test, timeout).await? {
+                // A second prepare of the node (with the pointer arrived) reads its box once.
+                let known = d.prepared.get(reference).cloned();
+                match act::prepare(&e, &roots, &element, *hit_test, timeout, known.as_ref()).await?
+                {
                     Prepared::Ready(a) => {
                         let point = a.point;
                         d.prepared.insert(reference.clone(), a);
                         Answer::Prepared { point }
                     }
-                    Prepared::Scrolled => Answer::Scrolled,
+                    Prepared::Scrolled => {
+                        d.observed_at = None;
+                        Answer::Scrolled
+                    }
                 }
             }
             Need::Locate { at } => {
@@ -218,6 +253,7 @@ impl Verifier {
                 Answer::Under { element }
             }
             Need::Input { gesture } => {
+                d.observed_at = None;
                 self.send(gesture, d).await?;
                 let slow_mo = self.options().slow_mo;
                 if !slow_mo.is_zero() {

@@ -530,10 +530,12 @@ impl Engine {
         pick: Option<&str>,
     ) -> Result<String> {
         let pick = pick.unwrap_or("(el) => el");
+        // The node itself, or the engine's typed error as a plain `{ ok: false, code, … }`
+        // object (read back by value below): one error shape from page to harness.
         let expression = format!(
             "(async () => {{ const P = globalThis.prufe; await P.ready; let el; \
-               try {{ el = P.element({r}); }} catch (e) {{ throw new Error(((e && e.code) || 'STALE_REFERENCE') + '|' + ((e && e.message) || e)); }} \
-               const n = ({pick})(el); if (!n) throw new Error('TARGET_NOT_FOUND|no such node inside the element'); return n; }})()",
+               try {{ el = P.element({r}); }} catch (e) {{ return {{ ok: false, code: (e && e.code) || 'STALE_REFERENCE', message: String((e && e.message) || e) }}; }} \
+               const n = ({pick})(el); if (!n) return {{ ok: false, code: 'TARGET_NOT_FOUND', message: 'no such node inside the element' }}; return n; }})()",
             r = Value::String(reference.to_owned())
         );
         let mut retried = false;
@@ -553,9 +555,20 @@ impl Engine {
                 Err(e) => return Err(e),
             };
             if let Some(ex) = r.get("exceptionDetails") {
-                let text = exception_text(ex);
-                let (code, message) = split_coded(&text);
-                return Err(Error::core(code, message));
+                return Err(Error::core(ErrorCode::Internal, exception_text(ex)));
+            }
+            if r["result"]["subtype"] != "node" {
+                if let Some(object) = r["result"]["objectId"].as_str() {
+                    let v = self
+                        .call_on(object, "function () { return this; }", &[])
+                        .await?;
+                    return Err(engine_result(v).err().unwrap_or_else(|| {
+                        Error::core(
+                            ErrorCode::StaleReference,
+                            format!("{reference} has no live node"),
+                        )
+                    }));
+                }
             }
             return r["result"]["objectId"]
                 .as_str()
@@ -594,8 +607,7 @@ impl Engine {
             ))
         })??;
         if let Some(ex) = r.get("exceptionDetails") {
-            let (code, message) = split_coded(&exception_text(ex));
-            return Err(Error::core(code, message));
+            return Err(Error::core(ErrorCode::Internal, exception_text(ex)));
         }
         Ok(r["result"].get("value").cloned().unwrap_or(Value::Null))
     }
@@ -699,17 +711,6 @@ pub fn exception_text(ex: &Value) -> String {
         .to_owned()
 }
 
-/// `Error: CODE|message` (how handle-returning calls report engine errors) → code, message.
-fn split_coded(text: &str) -> (ErrorCode, String) {
-    let t = text.strip_prefix("Error: ").unwrap_or(text);
-    if let Some((code, message)) = t.split_once('|') {
-        if let Ok(code) = serde_json::from_value::<ErrorCode>(Value::String(code.to_owned())) {
-            return (code, message.to_owned());
-        }
-    }
-    (ErrorCode::Internal, t.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -732,15 +733,6 @@ mod tests {
             json!(3)
         );
         assert!(engine_result(json!(null)).is_err());
-    }
-
-    #[test]
-    fn coded_exceptions_split() {
-        assert_eq!(
-            split_coded("Error: TARGET_CHANGED|now shows Trousers L"),
-            (ErrorCode::TargetChanged, "now shows Trousers L".to_owned())
-        );
-        assert_eq!(split_coded("TypeError: x").0, ErrorCode::Internal);
     }
 
     #[test]

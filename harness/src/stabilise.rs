@@ -119,7 +119,32 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
                 busy: None,
             });
         }
-        tokio::time::sleep(poll.min(deadline.saturating_duration_since(now))).await;
+        // The page knows when it last changed (`prufe.quietFor`): once the effect is seen, a
+        // page that has been quiet for the window since its last change is settled, and the
+        // next poll comes no later than the window's end.
+        let mut nap = poll;
+        if !waiting_for_effect && last != UNREACHABLE {
+            let quiet_for = match engine.roots().await {
+                Ok(roots) => engine.quiet_for(&roots).await,
+                Err(_) => 0.0,
+            };
+            let quiet_ms = quiet.as_secs_f64() * 1000.0;
+            if quiet_for > 0.0 && quiet_for >= quiet_ms {
+                let fp = read(engine).await?;
+                if fp == last {
+                    return Ok(Stability {
+                        stable: true,
+                        fingerprint: last,
+                        changed,
+                        waited: start.elapsed(),
+                        busy: None,
+                    });
+                }
+            } else if quiet_for > 0.0 {
+                nap = nap.min(Duration::from_secs_f64((quiet_ms - quiet_for) / 1000.0));
+            }
+        }
+        tokio::time::sleep(nap.min(deadline.saturating_duration_since(now))).await;
         let fp = read(engine).await?;
         if fp != last {
             last = fp;
