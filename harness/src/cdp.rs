@@ -38,7 +38,6 @@ use futures::StreamExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
 /// Used when neither the options nor `PRUFE_CHROMIUM` name a browser.
@@ -478,87 +477,29 @@ pub async fn resolve_endpoint(endpoint: &str) -> Result<String> {
     }
 }
 
-/// A minimal HTTP/1.1 GET over plain TCP, enough for a DevTools `/json/version`.
+/// An HTTP GET of a DevTools `/json/version`.
 async fn http_get(host: &str, port: u16, path: &str) -> Result<String> {
-    let work = async {
-        let mut stream = tokio::net::TcpStream::connect((host, port)).await?;
-        let request = format!("GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\nAccept: application/json\r\n\r\n");
-        stream.write_all(request.as_bytes()).await?;
-        // Read until the body announced by Content-Length is complete: DevTools keeps the
-        // connection open whatever the request says.
-        let mut raw = Vec::new();
-        let mut chunk = [0u8; 8192];
-        loop {
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                break;
-            }
-            raw.extend_from_slice(&chunk[..n]);
-            if raw.len() > 4 * 1024 * 1024 || body_complete(&raw) {
-                break;
-            }
-        }
-        Ok::<_, std::io::Error>(raw)
-    };
-    let raw = tokio::time::timeout(Duration::from_secs(10), work)
+    let url = format!("http://{host}:{port}{path}");
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| Error::Launch(format!("no HTTP client: {e}")))?;
+    let response = client
+        .get(&url)
+        .header("accept", "application/json")
+        .send()
         .await
-        .map_err(|_| Error::Launch(format!("timed out reading http://{host}:{port}{path}")))?
-        .map_err(|e| Error::Launch(format!("cannot read http://{host}:{port}{path}: {e}")))?;
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").ok_or_else(|| {
-        Error::Launch(format!("http://{host}:{port}{path}: not an HTTP response"))
-    })?;
-    let status = head.lines().next().unwrap_or("");
-    if status
-        .split_whitespace()
-        .nth(1)
-        .is_none_or(|code| code != "200")
-    {
+        .map_err(|e| Error::Launch(format!("cannot read {url}: {e}")))?;
+    if response.status() != reqwest::StatusCode::OK {
         return Err(Error::Launch(format!(
-            "http://{host}:{port}{path} answered {status:?}"
+            "{url} answered {}",
+            response.status()
         )));
     }
-    if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        return Ok(dechunk(body));
-    }
-    Ok(body.to_owned())
-}
-
-/// Has the whole response arrived (headers, and a body of the announced length or a final
-/// chunk)?
-fn body_complete(raw: &[u8]) -> bool {
-    let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
-        return false;
-    };
-    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-    let body = &raw[end + 4..];
-    if let Some(len) = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse::<usize>().ok())
-    {
-        return body.len() >= len;
-    }
-    head.contains("transfer-encoding: chunked") && body.ends_with(b"0\r\n\r\n")
-}
-
-fn dechunk(body: &str) -> String {
-    let mut out = String::new();
-    let mut rest = body;
-    while let Some((size, after)) = rest.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
-            break;
-        };
-        if n == 0 || after.len() < n {
-            break;
-        }
-        out.push_str(&after[..n]);
-        rest = after[n..].trim_start_matches("\r\n");
-    }
-    out
+    response
+        .text()
+        .await
+        .map_err(|e| Error::Launch(format!("cannot read {url}: {e}")))
 }
 
 #[cfg(test)]
@@ -605,25 +546,6 @@ mod tests {
             .any(|a| a.starts_with("--headless")));
     }
 
-    #[test]
-    fn responses_are_complete_by_length_or_last_chunk() {
-        assert!(!body_complete(
-            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nabc"
-        ));
-        assert!(body_complete(
-            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"
-        ));
-        assert!(!body_complete(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n"));
-        assert!(body_complete(
-            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n"
-        ));
-    }
-
-    #[test]
-    fn chunked_bodies_are_joined() {
-        assert_eq!(dechunk("4\r\n{\"a\"\r\n3\r\n:1}\r\n0\r\n\r\n"), "{\"a\":1}");
-    }
-
     #[tokio::test]
     async fn connect_rejects_unknown_schemes() {
         let e = resolve_endpoint("ftp://127.0.0.1:1").await.unwrap_err();
@@ -634,6 +556,7 @@ mod tests {
 
     #[tokio::test]
     async fn json_version_is_read_over_plain_http() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let server = tokio::spawn(async move {

@@ -5,8 +5,8 @@
 //! error as well as on a successful result. `IrreversibleAction` chains the verification
 //! failure it could not undo as its `source()`.
 
-use crate::verify::Outcome;
 use prufe::core::error::{Candidate, ErrorCode};
+use prufe::core::run::Record as Outcome;
 
 /// Everything the harness reports to its user.
 #[derive(Debug, thiserror::Error)]

@@ -148,21 +148,16 @@ pub fn local_path(root: &Path, target: &str) -> Option<PathBuf> {
 }
 
 fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    // A `%` not followed by two hex digits is refused, not passed through.
+    let malformed = s.match_indices('%').any(|(i, _)| {
+        !s.get(i + 1..i + 3)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if malformed {
+        return None;
     }
-    let text = String::from_utf8(out).ok()?;
-    (!text.contains('\0')).then_some(text)
+    let text = percent_encoding::percent_decode_str(s).decode_utf8().ok()?;
+    (!text.contains('\0')).then(|| text.into_owned())
 }
 
 fn mime_of(path: &Path) -> &'static str {

@@ -13,8 +13,8 @@
 //! secrets before it is written. A record that cannot be written is lost with a warning on
 //! stderr; the action it describes is not affected.
 
-use crate::verify::Outcome;
 use prufe::core::redact::Redactor;
+use prufe::core::run::Record as Outcome;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -852,29 +852,10 @@ pub fn scrub_snapshot(s: &mut Snapshot, redactor: &Redactor) {
     }
 }
 
-/// Registers a secret and the forms a page is likely to echo it in: percent-encoded as by
-/// `encodeURIComponent` (`&` → `%26`, space → `%20`) and as a form field (space → `+`).
+/// Registers a secret and the forms a page is likely to echo it in (core
+/// `Redactor::add_secret_and_encodings`).
 pub fn register_secret(redactor: &mut Redactor, secret: &str) {
-    redactor.add_secret(secret);
-    let encoded = percent_encode(secret);
-    if encoded != secret {
-        redactor.add_secret(&encoded);
-        redactor.add_secret(&encoded.replace("%20", "+"));
-        redactor.add_secret(&encoded.to_ascii_lowercase());
-    }
-}
-
-/// `encodeURIComponent`: every byte but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` as `%XX`.
-fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    redactor.add_secret_and_encodings(secret);
 }
 
 fn with_intent(step: Step, intent: Option<&str>) -> Step {
@@ -886,28 +867,7 @@ fn with_intent(step: Step, intent: Option<&str>) -> Step {
 
 /// The current UTC time as RFC 3339 with milliseconds.
 pub fn now_rfc3339() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = now.as_secs() as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        now.subsec_millis()
-    )
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
 }
 
 #[cfg(test)]
@@ -927,7 +887,6 @@ mod tests {
             let shown = r.scrub(&format!("#token={echo}")).into_owned();
             assert_eq!(shown, "#token=[redacted]", "{echo}");
         }
-        assert_eq!(percent_encode("a-b_c.d é"), "a-b_c.d%20%C3%A9");
     }
 
     #[test]

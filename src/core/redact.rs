@@ -81,15 +81,18 @@ impl Redactor {
 
 /// `encodeURIComponent`: every byte but `A-Z a-z 0-9 - _ . ! ~ * ' ( )` as `%XX`.
 fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+    const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'!')
+        .remove(b'~')
+        .remove(b'*')
+        .remove(b'\'')
+        .remove(b'(')
+        .remove(b')');
+    utf8_percent_encode(s, COMPONENT).to_string()
 }
 
 /// A keyed 128-bit SipHash of a value, hex-encoded. Without the key it cannot be reversed
@@ -104,6 +107,12 @@ pub fn keyed_hash(key: &[u8; 16], value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_are_encoded_as_encode_uri_component_does() {
+        assert_eq!(percent_encode("a-b_c.d é"), "a-b_c.d%20%C3%A9");
+        assert_eq!(percent_encode("!~*'()&+"), "!~*'()%26%2B");
+    }
 
     #[test]
     fn autocomplete_rules() {
