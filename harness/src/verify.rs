@@ -707,15 +707,16 @@ impl Verifier {
         verdict: Verdict,
         question: &Question,
     ) -> (bool, Option<String>) {
-        match verdict {
-            Verdict::Match => (true, None),
-            Verdict::Mismatch => (false, None),
-            Verdict::Ambiguous => match &self.opts.arbiter {
+        use prufe::core::run::policy::{decide, Decision};
+        match decide(verdict, self.policy().ambiguous) {
+            Decision::Pass => (true, None),
+            Decision::Fail => (false, None),
+            Decision::Ask => match &self.opts.arbiter {
                 Some(config) => {
                     let a = arbiter::ask(config, question, &self.redactor).await;
                     (a.yes, Some(a.detail))
                 }
-                None => (self.opts.ambiguous == AmbiguousPolicy::Accept, None),
+                None => (false, None),
             },
         }
     }

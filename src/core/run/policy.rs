@@ -63,14 +63,14 @@ impl Default for Policy {
 
 /// What a verdict comes to under a policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Decision {
+pub enum Decision {
     Pass,
     Fail,
     Ask,
 }
 
 /// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the policy (which may ask the arbiter).
-pub(super) fn decide(verdict: VerdictKind, policy: Ambiguous) -> Decision {
+pub fn decide(verdict: VerdictKind, policy: Ambiguous) -> Decision {
     match (verdict, policy) {
         (VerdictKind::Match, _) => Decision::Pass,
         (VerdictKind::Mismatch, _) => Decision::Fail,
