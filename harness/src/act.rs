@@ -30,113 +30,32 @@ use std::time::{Duration, Instant};
 /// A point in the top document's viewport, in CSS pixels.
 pub use prufe::core::run::Point;
 
-/// A key (with modifiers) as `press` sends it.
+/// A key or a chord (`Enter`, `a`, `Shift+Tab`, `Control+a`) as `press` sends it: the keys
+/// of the one key table (`executor::parse_chord`), modifiers first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
     name: String,
-    key: String,
-    code: String,
-    key_code: i64,
-    text: Option<String>,
-    modifiers: i64,
+    chord: Vec<crate::executor::Key>,
 }
 
-// Modifier bits of `Input.dispatchKeyEvent`.
-// https://chromedevtools.github.io/devtools-protocol/tot/Input/#method-dispatchKeyEvent
-const ALT: i64 = 1;
-const CONTROL: i64 = 2;
-const META: i64 = 4;
-const SHIFT: i64 = 8;
-
-// https://w3c.github.io/uievents-key/ names, with their Windows virtual key codes.
-const NAMED_KEYS: &[(&str, &str, i64, Option<&str>)] = &[
-    ("Enter", "Enter", 13, Some("\r")),
-    ("Tab", "Tab", 9, None),
-    ("Escape", "Escape", 27, None),
-    ("Backspace", "Backspace", 8, None),
-    ("Delete", "Delete", 46, None),
-    ("Insert", "Insert", 45, None),
-    ("Space", "Space", 32, Some(" ")),
-    ("ArrowUp", "ArrowUp", 38, None),
-    ("ArrowDown", "ArrowDown", 40, None),
-    ("ArrowLeft", "ArrowLeft", 37, None),
-    ("ArrowRight", "ArrowRight", 39, None),
-    ("Home", "Home", 36, None),
-    ("End", "End", 35, None),
-    ("PageUp", "PageUp", 33, None),
-    ("PageDown", "PageDown", 34, None),
-    ("F1", "F1", 112, None),
-    ("F2", "F2", 113, None),
-    ("F3", "F3", 114, None),
-    ("F4", "F4", 115, None),
-    ("F5", "F5", 116, None),
-    ("F6", "F6", 117, None),
-    ("F7", "F7", 118, None),
-    ("F8", "F8", 119, None),
-    ("F9", "F9", 120, None),
-    ("F10", "F10", 121, None),
-    ("F11", "F11", 122, None),
-    ("F12", "F12", 123, None),
-];
-
 impl Key {
-    /// Parses `Enter`, `a`, `Shift+Tab`, `Control+a`. Names are case-sensitive as in
-    /// UI Events (`Enter`, not `enter`), except modifiers.
+    /// Parses a key or a chord; `None` for a name the key table does not know.
     pub fn parse(spec: &str) -> Option<Key> {
         if spec.is_empty() || spec.chars().count() > 64 {
             return None;
         }
-        let mut modifiers = 0;
-        let mut rest = spec;
-        while let Some((head, tail)) = rest.split_once('+') {
-            if tail.is_empty() {
-                break; // "Shift++" or "+": the key itself is '+'
+        let mut chord = crate::executor::parse_chord(spec).ok()?;
+        // Shift with a letter types the capital, as a keyboard does.
+        let shifted = chord.iter().any(|k| k.key == "Shift");
+        if let Some(main) = chord.last_mut().filter(|_| shifted) {
+            if main.key.len() == 1 && main.key.chars().all(|c| c.is_ascii_lowercase()) {
+                main.key = main.key.to_ascii_uppercase();
+                main.text = main.text.as_ref().map(|t| t.to_ascii_uppercase());
             }
-            modifiers |= match head.to_ascii_lowercase().as_str() {
-                "shift" => SHIFT,
-                "control" | "ctrl" => CONTROL,
-                "alt" => ALT,
-                "meta" | "cmd" | "command" => META,
-                _ => return None,
-            };
-            rest = tail;
-        }
-        let mut chars = rest.chars();
-        let (key, code, key_code, mut text) = match (chars.next(), chars.next()) {
-            (Some(c), None) => {
-                let upper = c.to_ascii_uppercase();
-                let (code, kc) = if c.is_ascii_alphabetic() {
-                    (format!("Key{upper}"), upper as i64)
-                } else if c.is_ascii_digit() {
-                    (format!("Digit{c}"), c as i64)
-                } else if c == ' ' {
-                    ("Space".to_owned(), 32)
-                } else {
-                    (String::new(), 0)
-                };
-                let shown = if modifiers & SHIFT != 0 && c.is_ascii_alphabetic() {
-                    upper
-                } else {
-                    c
-                };
-                (shown.to_string(), code, kc, Some(shown.to_string()))
-            }
-            _ => {
-                let &(name, code, kc, text) = NAMED_KEYS.iter().find(|(n, ..)| *n == rest)?;
-                let key = if name == "Space" { " " } else { name };
-                (key.to_owned(), code.to_owned(), kc, text.map(str::to_owned))
-            }
-        };
-        if modifiers & (CONTROL | ALT | META) != 0 {
-            text = None;
         }
         Some(Key {
             name: spec.to_owned(),
-            key,
-            code,
-            key_code,
-            text,
-            modifiers,
+            chord,
         })
     }
 
@@ -463,33 +382,23 @@ pub async fn read_value(engine: &Engine, target: &Actionable) -> Result<Option<S
     Ok(v.as_str().map(str::to_owned))
 }
 
-/// Presses and releases a key.
+/// Presses and releases a key or chord: modifiers down in order, the key down and up,
+/// modifiers up in reverse; whatever happens, nothing stays held.
 pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
-    let mut down = json!({
-        "type": if key.text.is_some() { "keyDown" } else { "rawKeyDown" },
-        "key": key.key, "code": key.code,
-        "windowsVirtualKeyCode": key.key_code, "nativeVirtualKeyCode": key.key_code,
-        "modifiers": key.modifiers,
-    });
-    if let Some(t) = &key.text {
-        down["text"] = json!(t);
-        down["unmodifiedText"] = json!(t);
+    let mut input = crate::coords::input::Input::new(
+        engine.clone(),
+        engine.ledger().clone(),
+        crate::coords::EVENT_TIMEOUT,
+    );
+    let sent = crate::coords::input::chord(&mut input, &key.chord).await;
+    let released = input.release_all().await;
+    sent?;
+    if !released.clean() {
+        return Err(Error::core(
+            ErrorCode::InputStateUnknown,
+            "a key could not be released after the press",
+        ));
     }
-    let held = Held::Key(crate::executor::Key {
-        key: key.key.clone(),
-        code: key.code.clone(),
-        key_code: key.key_code,
-        text: key.text.clone(),
-        modifier_bit: 0,
-    });
-    lock(engine.ledger()).pressed(held.clone());
-    engine.cmd("Input.dispatchKeyEvent", down).await?;
-    engine.cmd("Input.dispatchKeyEvent",
-        json!({ "type": "keyUp", "key": key.key, "code": key.code,
-                "windowsVirtualKeyCode": key.key_code, "nativeVirtualKeyCode": key.key_code, "modifiers": key.modifiers }),
-    )
-    .await?;
-    lock(engine.ledger()).released(&held);
     Ok(())
 }
 
@@ -621,27 +530,32 @@ mod tests {
 
     #[test]
     fn keys_parse_with_codes_and_text() {
+        const CONTROL: i64 = 2;
+        const SHIFT: i64 = 8;
         for (spec, key, code, kc, text, mods) in [
             ("Enter", "Enter", "Enter", 13, Some("\r"), 0),
+            ("enter", "Enter", "Enter", 13, Some("\r"), 0),
             ("a", "a", "KeyA", 65, Some("a"), 0),
             ("Shift+a", "A", "KeyA", 65, Some("A"), SHIFT),
-            ("Control+a", "a", "KeyA", 65, None, CONTROL),
+            ("Control+a", "a", "KeyA", 65, Some("a"), CONTROL),
             ("ctrl+Shift+Tab", "Tab", "Tab", 9, None, CONTROL | SHIFT),
             ("7", "7", "Digit7", 55, Some("7"), 0),
             ("+", "+", "", 0, Some("+"), 0),
             ("Shift++", "+", "", 0, Some("+"), SHIFT),
             ("Space", " ", "Space", 32, Some(" "), 0),
+            ("F5", "F5", "F5", 116, None, 0),
             ("é", "é", "", 0, Some("é"), 0),
         ] {
             let k = Key::parse(spec).unwrap_or_else(|| panic!("{spec} did not parse"));
-            assert_eq!(k.key, key, "{spec}");
-            assert_eq!(k.code, code, "{spec}");
-            assert_eq!(k.key_code, kc, "{spec}");
-            assert_eq!(k.text.as_deref(), text, "{spec}");
-            assert_eq!(k.modifiers, mods, "{spec}");
+            let (main, modifiers) = k.chord.split_last().expect("a chord has a key");
+            assert_eq!(main.key, key, "{spec}");
+            assert_eq!(main.code, code, "{spec}");
+            assert_eq!(main.key_code, kc, "{spec}");
+            assert_eq!(main.text.as_deref(), text, "{spec}");
+            assert_eq!(crate::executor::modifier_mask(modifiers), mods, "{spec}");
             assert_eq!(k.name(), spec);
         }
-        for bad in ["", "enter", "Hyper+a", "Shift+", "Shift+Nope", "ab"] {
+        for bad in ["", "Hyper+a", "Shift+", "Shift+Nope", "ab"] {
             assert!(Key::parse(bad).is_none(), "{bad} parsed");
         }
     }

@@ -152,6 +152,19 @@ const NAMED_KEYS: &[(&str, &str, i64, Option<&str>, i64)] = &[
     ("End", "End", 35, None, 0),
     ("PageUp", "PageUp", 33, None, 0),
     ("PageDown", "PageDown", 34, None, 0),
+    ("Insert", "Insert", 45, None, 0),
+    ("F1", "F1", 112, None, 0),
+    ("F2", "F2", 113, None, 0),
+    ("F3", "F3", 114, None, 0),
+    ("F4", "F4", 115, None, 0),
+    ("F5", "F5", 116, None, 0),
+    ("F6", "F6", 117, None, 0),
+    ("F7", "F7", 118, None, 0),
+    ("F8", "F8", 119, None, 0),
+    ("F9", "F9", 120, None, 0),
+    ("F10", "F10", 121, None, 0),
+    ("F11", "F11", 122, None, 0),
+    ("F12", "F12", 123, None, 0),
 ];
 
 const KEY_ALIASES: &[(&str, &str)] = &[
@@ -190,13 +203,23 @@ const KEY_ALIASES: &[(&str, &str)] = &[
 /// digit. Anything else is `INVALID_ACTION`.
 pub fn parse_key(name: &str) -> Result<Key, Error> {
     let lower = name.to_ascii_lowercase();
-    if let Some((_, canonical)) = KEY_ALIASES.iter().find(|(alias, _)| *alias == lower) {
+    let canonical = KEY_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lower)
+        .map(|(_, c)| *c)
+        .or_else(|| NAMED_KEYS.iter().find(|k| k.0 == name).map(|k| k.0));
+    if let Some(canonical) = canonical {
         let &(key, code, key_code, text, bit) = NAMED_KEYS
             .iter()
-            .find(|k| k.0 == *canonical)
+            .find(|k| k.0 == canonical)
             .expect("every alias names a key");
         return Ok(Key {
-            key: key.into(),
+            // UI Events names the space bar's key " ".
+            key: if key == "Space" {
+                " ".into()
+            } else {
+                key.into()
+            },
             code: code.into(),
             key_code,
             text: text.map(Into::into),
@@ -210,6 +233,8 @@ pub fn parse_key(name: &str) -> Result<Key, Error> {
             Ok(Key { key: c.to_string(), code: format!("Key{upper}"), key_code: upper as i64, text: Some(c.to_string()), modifier_bit: 0 })
         }
         (Some(c), None) if c.is_ascii_digit() => Ok(Key { key: c.to_string(), code: format!("Digit{c}"), key_code: c as i64, text: Some(c.to_string()), modifier_bit: 0 }),
+        // Any other printable character types itself (`/`, `+`, `é`).
+        (Some(c), None) if !c.is_control() => Ok(Key { key: c.to_string(), code: String::new(), key_code: 0, text: Some(c.to_string()), modifier_bit: 0 }),
         _ => Err(invalid(format!("unknown key {:?}: use a letter, a digit or a named key such as Enter, Tab, Escape, Control", quote_short(name)))),
     }
 }
@@ -217,8 +242,20 @@ pub fn parse_key(name: &str) -> Result<Key, Error> {
 /// A chord like `Control+S`: modifiers in order, then one main key. Modifiers are pressed
 /// first and released last.
 pub fn parse_chord(chord: &str) -> Result<Vec<Key>, Error> {
-    let parts: Vec<&str> = chord.split('+').map(str::trim).collect();
-    if chord.trim().is_empty() || parts.iter().any(|p| p.is_empty()) {
+    // `+` itself, alone or as the main key of a chord (`Shift++`).
+    let mut parts: Vec<&str> = match chord.strip_suffix("++") {
+        Some(head) => {
+            let mut p: Vec<&str> = head.split('+').map(str::trim).collect();
+            p.push("+");
+            p
+        }
+        None if chord == "+" => vec!["+"],
+        None => chord.split('+').map(str::trim).collect(),
+    };
+    if parts.len() > 1 && parts[0].is_empty() {
+        parts.clear();
+    }
+    if chord.trim().is_empty() || parts.is_empty() || parts.iter().any(|p| p.is_empty()) {
         return Err(invalid(format!(
             "malformed key chord {:?}: write it like Control+S",
             quote_short(chord)
