@@ -185,7 +185,8 @@ impl World {
                             waited_ms: 100,
                         };
                     }
-                } else if since.is_none() {
+                } else if since.as_ref().is_none_or(|s| *s == self.fingerprint()) {
+                    // While the driver waits, the page's next change (if any) lands.
                     if let Some(next) = self.later.pop_front() {
                         self.page = next;
                     }
@@ -558,6 +559,7 @@ fn semantic_steps() {
             .then(|r, w, _| {
                 assert!(r.stable, "settled once the spinner went");
                 assert_eq!(w.needs.iter().filter(|n| matches!(n, Need::Observe { .. })).count(), 3, "before, the busy quiet point, the settled one");
+                assert_eq!(w.needs.iter().filter(|n| matches!(n, Need::Settle { since: Some(_), .. })).count(), 2, "after the input, and the busy re-settle waits for the page to move on");
             }),
         row("no effect: not undone, not retried", World::new(shop()), in_products(click("Add Shirt M")), nothing)
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")

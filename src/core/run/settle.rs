@@ -11,7 +11,8 @@
 //! **After the action** the settle first waits for the fingerprint to leave its pre-action
 //! value (an effect that starts late is still seen), then for quiet. At the quiet point the
 //! run takes a snapshot and, while `core::busy` says the page is still working, settles
-//! again and looks again, one snapshot per quiet window, at most
+//! again (once the page has moved on from that quiet point) and looks again, one snapshot
+//! per quiet window, at most
 //! [`super::MAX_BUSY_RESCANS`] times and never past the deadline. A deadline reached while
 //! busy is unstable, and the reason says so. A `goto`, and a pointer click whose field took
 //! the focus, settle plainly: their effect is already there.
@@ -229,7 +230,10 @@ impl Run {
         self.phase = Phase::After {
             settling: After::Again,
         };
-        let need = self.settle_need(None, self.attempt.left_ms, false);
+        // Wait for the page to move on from this quiet point, then for quiet again: a page
+        // that says it is working and shows nothing new has not shown its outcome.
+        let since = Some(self.attempt.fingerprint.clone());
+        let need = self.settle_need(since, self.attempt.left_ms, false);
         self.ask(need)
     }
 
