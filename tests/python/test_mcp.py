@@ -2,7 +2,8 @@
 
 Over stdio and over streamable HTTP: the tool list and its schemas; a verified click by ref on
 the fixture shop (MATCH, the cart line in the answer); the recycling list (MISMATCH naming the
-neighbour, undone, the cart empty); a ref from before a navigation (STALE_REFERENCE); a secret
+neighbour, undone, the cart empty); a ref from before a navigation, or whose element the page
+no longer shows (STALE_REFERENCE); a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
 malformed calls (JSON-RPC errors, and the server keeps serving).
 
@@ -174,6 +175,18 @@ async def shop_click_matches(t: Transcript, base: str) -> dict:
     return {"click": len(wire(click)), "snapshot": len(wire(snap)), "click_text": len(text)}
 
 
+async def gone_identity_is_stale(t: Transcript) -> None:
+    """A ref of this document whose element the page no longer shows is refused, not clicked."""
+    tree = text_of(await t.call("browser_snapshot"))
+    remove = ref_of(tree, "button", "Remove Shirt M")
+    removed = await t.call("browser_click", {"target": remove})
+    assert removed.structured_content["verdict"] == "MATCH", text_of(removed)
+    again = await t.call("browser_click", {"target": remove})
+    error = again.structured_content["error"]
+    assert error["code"] == "STALE_REFERENCE", error
+    assert "no longer shows" in error["message"] and "browser_snapshot" in error["message"], error
+
+
 async def recycled_click_is_undone(t: Transcript, base: str) -> str:
     await t.call("browser_navigate", {"url": f"{base}/recycled-list.html"})
     tree = text_of(await t.call("browser_snapshot"))
@@ -274,6 +287,7 @@ def test_stdio_session():
                     started = time.monotonic()
                     await check_tools(client, vision=False)
                     sizes.update(await shop_click_matches(t, base))
+                    await gone_identity_is_stale(t)
                     old_ref = await recycled_click_is_undone(t, base)
                     await stale_ref_is_refused(t, base, old_ref)
                     await secret_is_typed_and_never_shown(t, base)

@@ -173,3 +173,78 @@ async fn serve_stdio(handler: Handler) -> std::io::Result<()> {
         .map(|_| ())
         .map_err(|e| std::io::Error::other(e.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn args(line: &[&str]) -> super::McpArgs {
+        match Cli::try_parse_from(line).expect("parses").command {
+            Command::Mcp(a) => a,
+            other => panic!("not mcp: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_contract_parses() {
+        let a = args(&["prufe", "mcp"]);
+        assert_eq!((a.port, a.host.as_str()), (None, "127.0.0.1"));
+        let c = a.config().unwrap();
+        assert!(!c.vision && c.secrets.is_empty() && c.options.headless);
+
+        let a = args(&[
+            "prufe",
+            "mcp",
+            "--port",
+            "8931",
+            "--host",
+            "0.0.0.0",
+            "--caps",
+            "vision",
+            "--connect",
+            "http://127.0.0.1:9222",
+            "--trace-dir",
+            "t",
+            "--timeout-ms",
+            "2000",
+            "--ambiguous",
+            "accept",
+            "--snapshot-in-answers",
+            "--headed",
+        ]);
+        assert_eq!((a.port, a.host.as_str()), (Some(8931), "0.0.0.0"));
+        let c = a.config().unwrap();
+        assert!(c.vision && c.snapshot_in_answers && !c.options.headless);
+        assert_eq!(c.options.connect.as_deref(), Some("http://127.0.0.1:9222"));
+        assert_eq!(c.options.timing.timeout_ms, 2000);
+        assert_eq!(
+            c.options.trace_dir.as_deref(),
+            Some(std::path::Path::new("t"))
+        );
+    }
+
+    #[test]
+    fn usage_errors_are_refused_before_anything_runs() {
+        for line in [
+            vec!["prufe", "mcp", "--caps", "pdf"],
+            vec!["prufe", "mcp", "--host", "0.0.0.0"],
+            vec!["prufe", "mcp", "--port", "http"],
+            vec!["prufe", "mcp", "--max-attempts", "0"],
+        ] {
+            assert!(Cli::try_parse_from(&line).is_err(), "{line:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.env");
+        let a = args(&["prufe", "mcp", "--secrets", missing.to_str().unwrap()]);
+        assert!(a
+            .config()
+            .unwrap_err()
+            .contains("cannot read the secrets file"));
+        let bad = dir.path().join("bad.env");
+        std::fs::write(&bad, "PASS hunter22\n").unwrap();
+        let a = args(&["prufe", "mcp", "--secrets", bad.to_str().unwrap()]);
+        let e = a.config().unwrap_err();
+        assert!(e.contains("line 1") && !e.contains("hunter22"), "{e}");
+    }
+}
