@@ -97,6 +97,8 @@ bench: setup
 	node scripts/bench.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench
+	cargo build --release -q -p prufe-harness --bin prufe
+	python3 scripts/mcp_bench.py
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
 
 # The property tests of `make test` run a few hundred cases each; this runs them long.
