@@ -3,7 +3,7 @@
 Over stdio and over streamable HTTP: the tool list and its schemas; a verified click by ref on
 the fixture shop (MATCH, the cart line in the answer); the recycling list (MISMATCH naming the
 neighbour, undone, the cart empty); a ref from before a navigation, or whose element the page
-no longer shows (STALE_REFERENCE); a secret
+no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
 malformed calls (JSON-RPC errors, and the server keeps serving).
 
@@ -254,6 +254,19 @@ async def malformed_calls_are_rpc_errors(t: Transcript) -> None:
     assert not tabs.is_error and "(current)" in text_of(tabs), text_of(tabs)
 
 
+async def dialog_is_accepted_when_told(t: Transcript, base: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/hostile/20-native-dialogs.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    armed = await t.call("browser_handle_dialog", {"accept": True})
+    assert not armed.is_error, text_of(armed)
+    deleted = await t.call(
+        "browser_click", {"ref": ref_of(tree, "button", "Delete item"), "intent": "the item is deleted"}
+    )
+    text = text_of(deleted)
+    assert deleted.structured_content["verdict"] == "MATCH", text
+    assert any("Delete item?" in d and "accepted" in d for d in deleted.structured_content["dialogs"]), text
+
+
 def assert_nowhere(secret: str, answers: list[str], log: str, trace_dir: Path) -> None:
     for i, answer in enumerate(answers):
         assert secret not in answer, f"answer {i} shows the secret: {answer[:300]}"
@@ -337,6 +350,7 @@ def test_http_session():
                     await shop_click_matches(t, base)
                     old_ref = await recycled_click_is_undone(t, base)
                     await stale_ref_is_refused(t, base, old_ref)
+                    await dialog_is_accepted_when_told(t, base)
                     shot = await t.call("browser_take_screenshot")
                     assert not shot.is_error, text_of(shot)
                     assert any(getattr(b, "type", "") == "image" for b in shot.content)

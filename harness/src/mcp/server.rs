@@ -983,7 +983,7 @@ impl Worker {
         }
         if let Some(e) = a.error.as_mut() {
             if e.code == ErrorCode::StaleObservation {
-                e.message.push_str(" (call browser_take_screenshot again)");
+                e.message.push_str(" (with browser_take_screenshot)");
             }
         }
         a
