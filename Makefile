@@ -11,8 +11,9 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 CHROMEDRIVER ?= /usr/bin/chromedriver
 BUNDLE := js/dist/prufe.js
-# The Python driver test runs under pytest when it is installed, else as a plain script.
-PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py; fi
+# The Python tests (the driver, and `prufe mcp` under the MCP SDK) run under pytest when it is
+# installed, else as plain scripts.
+PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/build.mjs
 
 .PHONY: help setup bundle apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
@@ -96,6 +97,8 @@ bench: setup
 	node scripts/bench.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench
+	cargo build --release -q -p prufe-harness --bin prufe
+	python3 scripts/mcp_bench.py
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
 
 # The property tests of `make test` run a few hundred cases each; this runs them long.

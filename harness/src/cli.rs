@@ -5,6 +5,7 @@
 //! prufe snapshot URL [--json]
 //! prufe run URL --script FILE [--json] [--trace-dir DIR] [--connect URL] [--max-attempts N]
 //!           [--quiet-ms N] [--timeout-ms N] [--ambiguous reject|accept] [--judge-url URL]
+//! prufe mcp [--port N] [--connect URL] [--caps vision] [--secrets FILE] [--trace-dir DIR] …
 //! ```
 //!
 //! Exit codes: 0 every step ok; 1 a step failed (the run stops at the first one) or the
@@ -80,6 +81,8 @@ pub enum Command {
     },
     /// Open URL and run the steps of a script, each verified.
     Run(RunArgs),
+    /// Serve the verified browser tools to MCP clients (stdio, or HTTP with --port).
+    Mcp(crate::mcp::McpArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -147,6 +150,7 @@ pub async fn run_cli(cli: Cli) -> i32 {
         Command::Demo { show } => stoppable(demo(show)).await,
         Command::Snapshot { url, json, connect } => stoppable(snapshot(&url, json, connect)).await,
         Command::Run(args) => run(args).await,
+        Command::Mcp(args) => stoppable(crate::mcp::run(args)).await,
     }
 }
 

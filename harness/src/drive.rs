@@ -309,7 +309,7 @@ impl Verifier {
 
     /// Waits until the main frame shows a document other than `old_loader`'s, and the engine
     /// answers in it (at most the step's timeout).
-    async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
+    pub(crate) async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
         let deadline = std::time::Instant::now()
             + std::time::Duration::from_millis(self.timing().timeout_ms.max(1_000));
         loop {

@@ -188,6 +188,7 @@ pub struct Engine {
     contexts: Contexts,
     call_timeout: Duration,
     dialogs: Arc<Mutex<Vec<String>>>,
+    dialog_answer: Arc<Mutex<Option<DialogAnswer>>>,
     filters: Arc<Filters>,
     watchdog: Watchdog,
     ledger: SharedLedger,
@@ -203,6 +204,14 @@ pub struct Filters {
     /// The time budget of a walk (`budgetMs`), for snapshots and fingerprints; the
     /// engine's default when `None`.
     pub budget_ms: Option<u64>,
+}
+
+/// How to answer the next JavaScript dialog, when it is not to be declined.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DialogAnswer {
+    pub accept: bool,
+    /// The text a `prompt()` receives; never recorded.
+    pub prompt_text: Option<String>,
 }
 
 /// The event tasks of an engine, stopped when its last clone is dropped.
@@ -258,21 +267,25 @@ impl Engine {
         }));
 
         // A JavaScript dialog blocks the page, and every later call with it; dismiss it
-        // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf).
+        // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf)
+        // unless the caller said beforehand how to answer the next one.
         let mut opened = page
             .event_listener::<EventJavascriptDialogOpening>()
             .await?;
         let dialog_page = page.clone();
         let dialogs: Arc<Mutex<Vec<String>>> = Arc::default();
+        let dialog_answer: Arc<Mutex<Option<DialogAnswer>>> = Arc::default();
         let seen = dialogs.clone();
+        let armed = dialog_answer.clone();
         tasks.push(tokio::spawn(async move {
             while let Some(ev) = opened.next().await {
-                let _ = send(
-                    &dialog_page,
-                    "Page.handleJavaScriptDialog",
-                    json!({ "accept": false }),
-                )
-                .await;
+                let answer = lock(&armed).take();
+                let accept = answer.as_ref().is_some_and(|a| a.accept);
+                let mut params = json!({ "accept": accept });
+                if let Some(text) = answer.and_then(|a| a.prompt_text).filter(|_| accept) {
+                    params["promptText"] = json!(text);
+                }
+                let _ = send(&dialog_page, "Page.handleJavaScriptDialog", params).await;
                 let kind = serde_json::to_value(&ev.r#type)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_owned))
@@ -280,7 +293,8 @@ impl Engine {
                 let message = prufe::core::text::cap(&ev.message, 120).into_owned();
                 let mut list = lock(&seen);
                 if list.len() < 20 {
-                    list.push(format!("{kind} {message:?} dismissed"));
+                    let how = if accept { "accepted" } else { "dismissed" };
+                    list.push(format!("{kind} {message:?} {how}"));
                 }
             }
         }));
@@ -305,6 +319,7 @@ impl Engine {
             contexts,
             call_timeout,
             dialogs,
+            dialog_answer,
             filters: Arc::default(),
             watchdog,
             ledger: SharedLedger::default(),
@@ -355,9 +370,14 @@ impl Engine {
         &self.filters
     }
 
-    /// The JavaScript dialogs dismissed since the last call.
+    /// The JavaScript dialogs answered since the last call.
     pub fn take_dialogs(&self) -> Vec<String> {
         std::mem::take(&mut *lock(&self.dialogs))
+    }
+
+    /// Answers the next JavaScript dialog so, instead of declining it; once.
+    pub fn answer_next_dialog(&self, answer: DialogAnswer) {
+        *lock(&self.dialog_answer) = Some(answer);
     }
 
     pub fn page(&self) -> &Page {

@@ -250,6 +250,47 @@ impl Verifier {
         }
     }
 
+    /// The tab's main frame now: its address, and its loader, which changes with every new
+    /// document the tab shows (as a snapshot's epoch does; a same-document navigation keeps
+    /// both).
+    pub async fn main_frame(&self) -> Result<crate::inject::FrameInfo> {
+        self.engine.main_frame().await
+    }
+
+    /// Goes one entry back in the tab's history, unverified, and waits for that document.
+    /// Returns the address of the entry it went to, `None` when there is none to go to.
+    pub async fn back(&mut self) -> Result<Option<String>> {
+        self.seen = None;
+        let history = self
+            .engine
+            .cmd("Page.getNavigationHistory", json!({}))
+            .await?;
+        let current = history["currentIndex"].as_i64().unwrap_or(0);
+        let Some(entry) = current
+            .checked_sub(1)
+            .and_then(|i| history["entries"].get(usize::try_from(i).ok()?))
+        else {
+            return Ok(None);
+        };
+        let url = entry["url"].as_str().unwrap_or_default().to_owned();
+        let old = self.engine.main_frame().await?.loader;
+        if !act::history_back(&self.engine).await? {
+            return Ok(None);
+        }
+        self.wait_for_new_document(&old).await?;
+        stabilise(&self.engine, self.opts.timing, None).await?;
+        Ok(Some(url))
+    }
+
+    /// Answers the next JavaScript dialog as told (accept, with a prompt's text), once;
+    /// every other dialog is declined.
+    pub fn answer_next_dialog(&self, accept: bool, prompt_text: Option<&str>) {
+        self.engine.answer_next_dialog(crate::inject::DialogAnswer {
+            accept,
+            prompt_text: prompt_text.map(str::to_owned),
+        });
+    }
+
     /// A merged snapshot of the page (all frames), redacted.
     pub async fn snapshot(&mut self) -> Result<Snapshot> {
         let stab = stabilise(&self.engine, self.opts.timing, None).await?;

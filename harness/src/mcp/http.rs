@@ -1,0 +1,81 @@
+//! Streamable HTTP: rmcp's service at `/mcp`, on an HTTP/1 listener of its own.
+//!
+//! The listener binds 127.0.0.1 unless told otherwise, and rmcp checks every request's
+//! `Host` against loopback names (and the bound address), which keeps a web page from
+//! reaching the server by DNS rebinding. Any other path is 404.
+
+use super::server::Handler;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use std::convert::Infallible;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+/// The path the MCP endpoint is served at.
+pub const PATH: &str = "/mcp";
+
+/// Largest request body accepted, in bytes: more than any argument the tools accept, so an
+/// over-long argument gets the tools' JSON-RPC error rather than an HTTP one.
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// Binds `host:port` (port 0: any free port), says where on stderr, and serves until the
+/// listener fails.
+pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<()> {
+    let listener = TcpListener::bind((host, port)).await?;
+    let addr = listener.local_addr()?;
+    let mut allowed: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    if !addr.ip().is_loopback() && !addr.ip().is_unspecified() {
+        allowed.push(addr.ip().to_string());
+    }
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(allowed)
+        .with_max_request_body_bytes(MAX_BODY_BYTES);
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let shown = if addr.is_ipv6() {
+        format!("[{}]:{}", addr.ip(), addr.port())
+    } else {
+        addr.to_string()
+    };
+    {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "prufe mcp: listening on http://{shown}{PATH}"
+        );
+    }
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = service.clone();
+        tokio::spawn(async move {
+            let route = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let service = service.clone();
+                async move {
+                    if req.uri().path() != PATH {
+                        let body =
+                            Full::new(Bytes::from_static(b"not found: the MCP endpoint is /mcp\n"))
+                                .boxed();
+                        let mut response = Response::new(body);
+                        *response.status_mut() = StatusCode::NOT_FOUND;
+                        return Ok::<_, Infallible>(response);
+                    }
+                    Ok(service.handle(req).await)
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), route)
+                .await;
+        });
+    }
+}

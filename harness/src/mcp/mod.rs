@@ -1,0 +1,250 @@
+//! `prufe mcp`: verified browser tools for LLM agents, a drop-in for Playwright MCP.
+//!
+//! ```text
+//! prufe mcp [--port N [--host ADDR]] [--connect URL] [--caps vision] [--secrets FILE]
+//!           [--trace-dir DIR] [--snapshot-in-answers] [--headed] [--max-attempts N]
+//!           [--quiet-ms N] [--timeout-ms N] [--ambiguous reject|accept] [--judge-url URL]
+//! ```
+//!
+//! An MCP server (the official Rust SDK, `rmcp`) over stdio, or over streamable HTTP at
+//! `http://127.0.0.1:N/mcp` with `--port N`. Its tools carry Playwright MCP's names and
+//! parameters (see [`tools`]); the difference is in the answers. Playwright MCP clicks and
+//! returns a snapshot for the model to check; here every acting tool runs the verified loop
+//! of the [`Verifier`](crate::Verifier) and answers with the verdict, the reason, the few
+//! semantic changes it saw, attempts and undone ([`answer`]). A wrong effect is undone
+//! before the answer says MISMATCH.
+//!
+//! The server is a driver and keeps no verification logic: [`server`] maps each tool to
+//! verifier steps, [`refs`] maps snapshot refs to semantic targets, and both the resolution
+//! of a target and every verdict are the core's.
+//!
+//! The trade-off against Playwright MCP: one tab (`browser_tabs` lists it), single left
+//! clicks, one option per select, and JavaScript dialogs declined unless
+//! `browser_handle_dialog` said otherwise before the action: each is a case the loop can
+//! verify and undo, or refuses with a typed error rather than act unverified.
+
+pub mod answer;
+pub mod http;
+pub mod refs;
+pub mod secrets;
+pub mod server;
+pub mod tools;
+
+use crate::arbiter::ArbiterConfig;
+use crate::cli::{Ambiguous, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::stabilise::Timing;
+use crate::verify::{AmbiguousPolicy, Options};
+use clap::ValueEnum;
+use secrets::Secrets;
+use server::{Config, Handler};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The arguments of `prufe mcp`.
+#[derive(clap::Args, Debug)]
+pub struct McpArgs {
+    /// Serve streamable HTTP on this port, at /mcp (0: any free port, printed on stderr),
+    /// instead of stdio.
+    #[arg(long, value_name = "N")]
+    pub port: Option<u16>,
+    /// The address --port binds to.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        default_value = "127.0.0.1",
+        requires = "port"
+    )]
+    pub host: String,
+    /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
+    #[arg(long, value_name = "URL")]
+    pub connect: Option<String>,
+    /// Extra tools: `vision` adds the coordinate tools (browser_mouse_click_xy, …).
+    #[arg(long, value_name = "CAPS", value_delimiter = ',')]
+    pub caps: Vec<Cap>,
+    /// A dotenv file of secrets: `${NAME}` in browser_type types NAME's value; every value
+    /// is redacted from answers, logs and traces.
+    #[arg(long, value_name = "FILE")]
+    pub secrets: Option<PathBuf>,
+    /// Write one redacted JSON record per action into DIR (and DIR/traces.js for the viewer).
+    #[arg(long, value_name = "DIR")]
+    pub trace_dir: Option<PathBuf>,
+    /// Return the page snapshot with every acting tool's answer.
+    #[arg(long)]
+    pub snapshot_in_answers: bool,
+    /// Show the browser window.
+    #[arg(long)]
+    pub headed: bool,
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+    pub max_attempts: u32,
+    #[arg(long, value_name = "N", default_value_t = 250)]
+    pub quiet_ms: u64,
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub timeout_ms: u64,
+    /// What an AMBIGUOUS verdict means when no arbiter decides it.
+    #[arg(long, value_enum, default_value_t = Ambiguous::Reject)]
+    pub ambiguous: Ambiguous,
+    /// An OpenAI-compatible chat completions URL that breaks AMBIGUOUS ties (key from
+    /// PRUFE_JUDGE_KEY).
+    #[arg(long, value_name = "URL")]
+    pub judge_url: Option<String>,
+}
+
+/// Capabilities beyond the default tools.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap {
+    /// The coordinate tools, on screenshots.
+    Vision,
+}
+
+impl McpArgs {
+    /// The server's configuration; `Err` is a usage error.
+    pub fn config(&self) -> Result<Config, String> {
+        let secrets = match &self.secrets {
+            Some(path) => Secrets::load(path)?,
+            None => Secrets::default(),
+        };
+        let options = Options {
+            connect: self.connect.clone(),
+            headless: !self.headed,
+            timing: Timing {
+                quiet_ms: self.quiet_ms,
+                timeout_ms: self.timeout_ms,
+                ..Timing::default()
+            },
+            max_attempts: self.max_attempts,
+            ambiguous: match self.ambiguous {
+                Ambiguous::Reject => AmbiguousPolicy::Reject,
+                Ambiguous::Accept => AmbiguousPolicy::Accept,
+            },
+            arbiter: self.judge_url.clone().map(ArbiterConfig::from_env),
+            trace_dir: self.trace_dir.clone(),
+            ..Options::default()
+        };
+        Ok(Config {
+            options,
+            vision: self.caps.contains(&Cap::Vision),
+            secrets,
+            snapshot_in_answers: self.snapshot_in_answers,
+        })
+    }
+}
+
+/// Runs the server until its client goes away (stdio) or forever (HTTP); returns the exit
+/// code. The browser is closed before it returns.
+pub async fn run(args: McpArgs) -> i32 {
+    let config = match args.config() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "prufe: INVALID_ARGUMENT: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let (handler, jobs) = Handler::new(config.vision);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let worker = server::work(config, jobs, stopped);
+    let serving = async {
+        let served = match args.port {
+            None => serve_stdio(handler).await,
+            Some(port) => http::serve(handler, &args.host, port).await,
+        };
+        let _ = stop.send(true);
+        served
+    };
+    let (served, ()) = tokio::join!(serving, worker);
+    match served {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "prufe: BROWSER_ERROR: mcp: {e}");
+            EXIT_FAILED
+        }
+    }
+}
+
+async fn serve_stdio(handler: Handler) -> std::io::Result<()> {
+    use rmcp::ServiceExt;
+    let _ = writeln!(std::io::stderr(), "prufe mcp: serving on stdio");
+    let running = handler
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn args(line: &[&str]) -> super::McpArgs {
+        match Cli::try_parse_from(line).expect("parses").command {
+            Command::Mcp(a) => a,
+            other => panic!("not mcp: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_contract_parses() {
+        let a = args(&["prufe", "mcp"]);
+        assert_eq!((a.port, a.host.as_str()), (None, "127.0.0.1"));
+        let c = a.config().unwrap();
+        assert!(!c.vision && c.secrets.is_empty() && c.options.headless);
+
+        let a = args(&[
+            "prufe",
+            "mcp",
+            "--port",
+            "8931",
+            "--host",
+            "0.0.0.0",
+            "--caps",
+            "vision",
+            "--connect",
+            "http://127.0.0.1:9222",
+            "--trace-dir",
+            "t",
+            "--timeout-ms",
+            "2000",
+            "--ambiguous",
+            "accept",
+            "--snapshot-in-answers",
+            "--headed",
+        ]);
+        assert_eq!((a.port, a.host.as_str()), (Some(8931), "0.0.0.0"));
+        let c = a.config().unwrap();
+        assert!(c.vision && c.snapshot_in_answers && !c.options.headless);
+        assert_eq!(c.options.connect.as_deref(), Some("http://127.0.0.1:9222"));
+        assert_eq!(c.options.timing.timeout_ms, 2000);
+        assert_eq!(
+            c.options.trace_dir.as_deref(),
+            Some(std::path::Path::new("t"))
+        );
+    }
+
+    #[test]
+    fn usage_errors_are_refused_before_anything_runs() {
+        for line in [
+            vec!["prufe", "mcp", "--caps", "pdf"],
+            vec!["prufe", "mcp", "--host", "0.0.0.0"],
+            vec!["prufe", "mcp", "--port", "http"],
+            vec!["prufe", "mcp", "--max-attempts", "0"],
+        ] {
+            assert!(Cli::try_parse_from(&line).is_err(), "{line:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.env");
+        let a = args(&["prufe", "mcp", "--secrets", missing.to_str().unwrap()]);
+        assert!(a
+            .config()
+            .unwrap_err()
+            .contains("cannot read the secrets file"));
+        let bad = dir.path().join("bad.env");
+        std::fs::write(&bad, "PASS hunter22\n").unwrap();
+        let a = args(&["prufe", "mcp", "--secrets", bad.to_str().unwrap()]);
+        let e = a.config().unwrap_err();
+        assert!(e.contains("line 1") && !e.contains("hunter22"), "{e}");
+    }
+}

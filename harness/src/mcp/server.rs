@@ -1,0 +1,991 @@
+//! The MCP handler and the worker that owns the browser.
+//!
+//! The handler ([`Handler`], what rmcp serves over stdio or per HTTP request) only parses a
+//! call into a [`Call`] and hands it to the worker over a channel: a malformed call is a
+//! JSON-RPC error before anything runs. The worker owns the [`Verifier`], so calls run one
+//! at a time, in the order they came, whatever the transport. It maps each call to one or
+//! more verified steps and formats the records as [`Answer`]s; every verdict, undo and
+//! resolution is the verifier's.
+//!
+//! The browser starts on the first call that needs it and again after `browser_close` or
+//! after the browser went away (`BROWSER_CLOSED`, `PAGE_CRASHED`).
+
+use super::answer::{self, Answer};
+use super::refs::Refs;
+use super::secrets::Secrets;
+use super::tools::{self, Call, FieldType, Invalid, MouseButton, TabAction};
+use crate::act::Key;
+use crate::coords::{Executor, Failure, Report};
+use crate::error::Error;
+use crate::script::{Action, Step};
+use crate::verify::{register_secret, Outcome, Verdict, Verifier};
+use crate::Options;
+use prufe::core::error::ErrorCode;
+use prufe::core::redact::Redactor;
+use prufe::core::resolve::Target;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The verifier's options (launch or `connect`, timing, attempts, trace directory, …).
+    pub options: Options,
+    /// Serve the coordinate tools (`--caps=vision`).
+    pub vision: bool,
+    pub secrets: Secrets,
+    /// Every acting tool's answer carries the page snapshot.
+    pub snapshot_in_answers: bool,
+}
+
+/// Longest `browser_wait_for` time, in seconds.
+pub const MAX_WAIT_SECONDS: f64 = 60.0;
+
+/// What a call answers.
+#[derive(Debug, Clone, Default)]
+pub struct Reply {
+    pub ok: bool,
+    pub text: String,
+    /// One line for the log: the first line of each step's answer.
+    pub summary: String,
+    pub structured: Option<Value>,
+    /// A PNG, base64.
+    pub image: Option<String>,
+}
+
+impl Reply {
+    fn into_result(self) -> CallToolResult {
+        let mut content = vec![ContentBlock::text(self.text)];
+        if let Some(png) = self.image {
+            content.push(ContentBlock::image(png, "image/png"));
+        }
+        let mut result = if self.ok {
+            CallToolResult::success(content)
+        } else {
+            CallToolResult::error(content)
+        };
+        result.structured_content = self.structured;
+        result
+    }
+}
+
+struct Job {
+    tool: String,
+    call: Call,
+    reply: oneshot::Sender<Reply>,
+}
+
+/// The rmcp handler: parses calls, queues them for the worker.
+#[derive(Clone)]
+pub struct Handler {
+    jobs: mpsc::Sender<Job>,
+    tools: Arc<Vec<Tool>>,
+    vision: bool,
+}
+
+impl Handler {
+    /// A handler and the queue its worker reads.
+    pub fn new(vision: bool) -> (Handler, Jobs) {
+        let (tx, rx) = mpsc::channel(32);
+        (
+            Handler {
+                jobs: tx,
+                tools: Arc::new(tools::tools(vision)),
+                vision,
+            },
+            Jobs(rx),
+        )
+    }
+}
+
+/// The queue of calls, for [`work`].
+pub struct Jobs(mpsc::Receiver<Job>);
+
+const INSTRUCTIONS: &str = "Browser tools whose every action is verified: each acting tool \
+answers with the verdict (MATCH, MISMATCH, AMBIGUOUS), the reason, what changed on the page, \
+and whether a wrong effect was undone. Call browser_snapshot for refs (e12); a ref from an \
+earlier page is refused with STALE_REFERENCE: snapshot again. Give `intent` (what the action \
+is meant to do) to have the effect judged against it.";
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("prufe", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let call =
+            tools::parse(&request.name, request.arguments.as_ref(), self.vision).map_err(|e| {
+                match e {
+                    Invalid::UnknownTool(m) | Invalid::Params(m) => {
+                        McpError::invalid_params(m, None)
+                    }
+                }
+            })?;
+        let (tx, rx) = oneshot::channel();
+        let job = Job {
+            tool: request.name.to_string(),
+            call,
+            reply: tx,
+        };
+        let gone = || McpError::internal_error("the server is shutting down", None);
+        self.jobs.send(job).await.map_err(|_| gone())?;
+        let reply = rx.await.map_err(|_| gone())?;
+        Ok(reply.into_result().into())
+    }
+}
+
+/// Runs calls until `stop` turns true (or every handler is gone), then closes the browser.
+pub async fn work(config: Config, jobs: Jobs, mut stop: watch::Receiver<bool>) {
+    let Jobs(mut jobs) = jobs;
+    let mut worker = Worker::new(config);
+    loop {
+        let job = tokio::select! {
+            job = jobs.recv() => job,
+            _ = stop.wait_for(|s| *s) => None,
+        };
+        let Some(job) = job else { break };
+        let started = Instant::now();
+        let mut reply = worker.call(job.call).await;
+        worker.scrub_reply(&mut reply);
+        say(format_args!(
+            "prufe mcp: {}: {} ({} ms)",
+            job.tool,
+            prufe::core::text::cap(&reply.summary, 300),
+            started.elapsed().as_millis()
+        ));
+        worker.write_viewer_script();
+        let _ = job.reply.send(reply);
+    }
+    worker.close().await;
+}
+
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The state of a session: the browser, the refs issued, the last screenshot shown.
+struct Worker {
+    config: Config,
+    /// The secrets file's values (the verifier holds them too, and what it learns).
+    redactor: Redactor,
+    verifier: Option<Verifier>,
+    executor: Option<Executor>,
+    refs: Refs,
+    /// The observation of the last screenshot returned: coordinates are chosen on it.
+    shown: Option<String>,
+    /// The element of the last click, for `browser_file_upload` without a ref.
+    last_target: Option<Target>,
+    /// The last step ended the browser (it crashed or closed): start a new one next time.
+    gone: bool,
+}
+
+/// What a call did, before it is scrubbed and sent.
+struct Done {
+    answers: Vec<Answer>,
+    /// Add the page snapshot to the answer.
+    snapshot: bool,
+    /// The page snapshot, when that is the answer (`browser_snapshot`).
+    tree: Option<String>,
+}
+
+impl From<Answer> for Done {
+    fn from(a: Answer) -> Self {
+        Done::of(vec![a], false)
+    }
+}
+
+impl Done {
+    fn of(answers: Vec<Answer>, snapshot: bool) -> Done {
+        Done {
+            answers,
+            snapshot,
+            tree: None,
+        }
+    }
+}
+
+fn refused(code: ErrorCode, message: impl Into<String>) -> Answer {
+    Answer::of_error(prufe::core::Error::new(code, message))
+}
+
+fn step(action: Action, intent: Option<&str>) -> Step {
+    let s = Step::new(action);
+    match intent {
+        Some(i) => s.with_intent(i),
+        None => s,
+    }
+}
+
+impl Worker {
+    fn new(config: Config) -> Worker {
+        let mut redactor = Redactor::default();
+        for value in config.secrets.values() {
+            register_secret(&mut redactor, value);
+        }
+        Worker {
+            config,
+            redactor,
+            verifier: None,
+            executor: None,
+            refs: Refs::default(),
+            shown: None,
+            last_target: None,
+            gone: false,
+        }
+    }
+
+    async fn call(&mut self, call: Call) -> Reply {
+        if matches!(call, Call::Close) {
+            let was_open = self.verifier.is_some();
+            self.close().await;
+            return self.reply(
+                Answer::note([if was_open {
+                    "The browser is closed; the next tool call opens a new one.".to_owned()
+                } else {
+                    "No browser was open.".to_owned()
+                }])
+                .into(),
+                None,
+            );
+        }
+        let mut v = match self.verifier.take() {
+            Some(v) => v,
+            None => match self.launch().await {
+                Ok(v) => v,
+                Err(e) => {
+                    let a = Answer::of_step(&Err(e), &self.refs);
+                    return self.reply(a.into(), None);
+                }
+            },
+        };
+        self.gone = false;
+        let (mut done, image) = self.dispatch(&mut v, call).await;
+        if done.snapshot && !self.gone {
+            done.tree = Some(match self.snapshot_text(&mut v).await {
+                Ok(t) => t,
+                Err(e) => format!("(no snapshot: {e})\n"),
+            });
+        }
+        let reply = self.reply(done, image);
+        if self.gone {
+            self.executor = None;
+            let _ = tokio::time::timeout(Duration::from_secs(5), v.close()).await;
+        } else {
+            self.verifier = Some(v);
+        }
+        reply
+    }
+
+    async fn launch(&mut self) -> Result<Verifier, Error> {
+        let mut v = Verifier::launch(self.config.options.clone()).await?;
+        for value in self.config.secrets.values() {
+            v.add_secret(value);
+        }
+        self.executor = Some(Executor::new(&v));
+        self.shown = None;
+        self.last_target = None;
+        Ok(v)
+    }
+
+    async fn close(&mut self) {
+        self.executor = None;
+        self.shown = None;
+        if let Some(v) = self.verifier.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(10), v.close()).await;
+        }
+    }
+
+    fn write_viewer_script(&self) {
+        if let Some(dir) = &self.config.options.trace_dir {
+            if dir.is_dir() {
+                let _ = crate::trace::write_viewer_script(dir);
+            }
+        }
+    }
+
+    fn reply(&self, done: Done, image: Option<String>) -> Reply {
+        let ok = done.answers.iter().all(|a| a.ok);
+        let mut text = done
+            .answers
+            .iter()
+            .map(Answer::text)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if let Some(tree) = done.tree {
+            if !text.is_empty() {
+                text.push_str("\nPage snapshot:\n");
+            }
+            text.push_str(&tree);
+        }
+        // The page snapshot is text only: as JSON it would double the answer.
+        let structured = match done.answers.as_slice() {
+            [] => None,
+            [one] => serde_json::to_value(one).ok(),
+            many => Some(json!({ "ok": ok, "steps": many })),
+        };
+        let summary = match done.answers.as_slice() {
+            [] => text.lines().next().unwrap_or_default().to_owned(),
+            answers => answers
+                .iter()
+                .map(|a| a.text().lines().next().unwrap_or_default().to_owned())
+                .collect::<Vec<_>>()
+                .join(" | "),
+        };
+        Reply {
+            ok,
+            text,
+            summary,
+            structured,
+            image,
+        }
+    }
+
+    /// Scrubs every secret known (the file's, and what the verifier learnt) from a reply.
+    fn scrub_reply(&self, reply: &mut Reply) {
+        let redactors = [
+            Some(&self.redactor),
+            self.verifier.as_ref().map(|v| v.redactor()),
+        ];
+        for r in redactors.into_iter().flatten() {
+            for text in [&mut reply.text, &mut reply.summary] {
+                if let std::borrow::Cow::Owned(clean) = r.scrub(text) {
+                    *text = clean;
+                }
+            }
+            if let Some(s) = reply.structured.as_mut() {
+                crate::trace::scrub_value(s, r);
+            }
+        }
+    }
+
+    /// Runs one verified step; a step on a ref whose identity is gone says so.
+    async fn perform(&mut self, v: &mut Verifier, reference: Option<&str>, step: Step) -> Answer {
+        let result = v.perform(&step).await;
+        self.answer(result, reference)
+    }
+
+    fn answer(&mut self, result: Result<Outcome, Error>, reference: Option<&str>) -> Answer {
+        let result = match (result, reference) {
+            (Err(Error::Core(e)), Some(r)) if e.code == ErrorCode::TargetNotFound => {
+                let what = self
+                    .refs
+                    .describe(r)
+                    .unwrap_or_else(|| "an element".to_owned());
+                Err(Error::Core(prufe::core::Error::new(
+                    ErrorCode::StaleReference,
+                    format!(
+                        "{r} stood for {what}, which the page no longer shows (it was removed, or \
+                         it shows something else now); call browser_snapshot again"
+                    ),
+                )))
+            }
+            (r, _) => r,
+        };
+        if let Err(e) = &result {
+            if e.is_fatal() && e.code() != ErrorCode::Interrupted {
+                self.gone = true;
+            }
+        }
+        Answer::of_step(&result, &self.refs)
+    }
+
+    /// The target a ref stands for on the page the tab shows now.
+    async fn target(
+        &self,
+        v: &Verifier,
+        reference: Option<&str>,
+        what: &str,
+    ) -> Result<(String, Target), Answer> {
+        let Some(r) = reference.map(str::trim).filter(|r| !r.is_empty()) else {
+            return Err(refused(
+                ErrorCode::InvalidTarget,
+                format!("give {what}'s ref (`target`, or the older `ref`) from browser_snapshot"),
+            ));
+        };
+        let document = v
+            .main_frame()
+            .await
+            .map_err(|e| Answer::of_step(&Err(e), &self.refs))?
+            .loader;
+        let target = self.refs.target(r, &document).map_err(Answer::of_error)?;
+        Ok((r.to_owned(), target))
+    }
+
+    async fn dispatch(&mut self, v: &mut Verifier, call: Call) -> (Done, Option<String>) {
+        let done = match call {
+            Call::Navigate(p) => {
+                let a = self
+                    .perform(
+                        v,
+                        None,
+                        step(Action::Goto { url: p.url }, p.verified.intent.as_deref()),
+                    )
+                    .await;
+                self.with_snapshot(a, p.verified.snapshot)
+            }
+            Call::NavigateBack(p) => {
+                let a = self.back(v).await;
+                self.with_snapshot(a, p.snapshot)
+            }
+            Call::Snapshot => match self.snapshot_text(v).await {
+                Ok(tree) => Done {
+                    answers: Vec::new(),
+                    snapshot: false,
+                    tree: Some(tree),
+                },
+                Err(e) => self.answer(Err(e), None).into(),
+            },
+            Call::Click(p) => {
+                let intent = p.verified.intent.as_deref();
+                if p.double_click == Some(true)
+                    || p.button.is_some_and(|b| b != MouseButton::Left)
+                    || p.modifiers.as_ref().is_some_and(|m| !m.is_empty())
+                {
+                    refused(
+                        ErrorCode::InvalidAction,
+                        "prufe verifies single left clicks without modifier keys; a double, \
+                         right or modified click is not sent",
+                    )
+                    .into()
+                } else {
+                    match self.target(v, p.element.reference(), "the element").await {
+                        Err(a) => a.into(),
+                        Ok((r, target)) => {
+                            self.last_target = Some(target.clone());
+                            let a = self
+                                .perform(v, Some(&r), step(Action::Click { target }, intent))
+                                .await;
+                            self.with_snapshot(a, p.verified.snapshot)
+                        }
+                    }
+                }
+            }
+            Call::Type(p) => self.type_text(v, p).await,
+            Call::FillForm(p) => self.fill_form(v, p).await,
+            Call::SelectOption(p) => {
+                let intent = p.verified.intent.as_deref();
+                match (
+                    p.values.as_slice(),
+                    self.target(v, p.element.reference(), "the dropdown").await,
+                ) {
+                    (_, Err(a)) => a.into(),
+                    ([option], Ok((r, target))) => {
+                        let action = Action::Select {
+                            target,
+                            option: option.clone(),
+                        };
+                        let a = self.perform(v, Some(&r), step(action, intent)).await;
+                        self.with_snapshot(a, p.verified.snapshot)
+                    }
+                    (_, Ok(_)) => refused(
+                        ErrorCode::InvalidAction,
+                        "give exactly one value: prufe verifies one choice at a time",
+                    )
+                    .into(),
+                }
+            }
+            Call::Hover(p) => match self.target(v, p.element.reference(), "the element").await {
+                Err(a) => a.into(),
+                Ok((r, target)) => {
+                    let a = self
+                        .perform(
+                            v,
+                            Some(&r),
+                            step(Action::Hover { target }, p.verified.intent.as_deref()),
+                        )
+                        .await;
+                    self.with_snapshot(a, p.verified.snapshot)
+                }
+            },
+            Call::Drag(p) => {
+                let from = self
+                    .target(
+                        v,
+                        p.start_target.as_deref().or(p.start_ref.as_deref()),
+                        "the source element",
+                    )
+                    .await;
+                let to = self
+                    .target(
+                        v,
+                        p.end_target.as_deref().or(p.end_ref.as_deref()),
+                        "the drop target",
+                    )
+                    .await;
+                match (from, to) {
+                    (Err(a), _) | (_, Err(a)) => a.into(),
+                    (Ok((r, target)), Ok((_, to))) => {
+                        let a = self
+                            .perform(
+                                v,
+                                Some(&r),
+                                step(Action::Drag { target, to }, p.verified.intent.as_deref()),
+                            )
+                            .await;
+                        self.with_snapshot(a, p.verified.snapshot)
+                    }
+                }
+            }
+            Call::PressKey(p) => match Key::parse(&p.key) {
+                None => refused(
+                    ErrorCode::InvalidAction,
+                    format!(
+                        "unknown key {:?}; use a key name such as Enter, Tab, ArrowLeft, Escape \
+                         or a character, with modifiers as in Control+a",
+                        prufe::core::text::cap(&p.key, 40)
+                    ),
+                )
+                .into(),
+                Some(key) => {
+                    let a = self
+                        .perform(
+                            v,
+                            None,
+                            step(
+                                Action::Press { key, target: None },
+                                p.verified.intent.as_deref(),
+                            ),
+                        )
+                        .await;
+                    self.with_snapshot(a, p.verified.snapshot)
+                }
+            },
+            Call::FileUpload(p) => self.upload(v, p).await,
+            Call::WaitFor(p) => self.wait_for(v, p).await.into(),
+            Call::HandleDialog(p) => {
+                v.answer_next_dialog(p.accept, p.prompt_text.as_deref());
+                Answer::note([format!(
+                    "The next JavaScript dialog will be {}; every later one is declined.",
+                    if p.accept { "accepted" } else { "declined" }
+                )])
+                .into()
+            }
+            Call::Screenshot(p) => {
+                let mut notes = Vec::new();
+                if p.kind == Some(tools::ImageType::Jpeg) {
+                    notes.push("The image is a PNG (prufe captures PNG).".to_owned());
+                }
+                if p.full_page == Some(true) || p.element.reference().is_some() {
+                    notes.push("The image shows the viewport.".to_owned());
+                }
+                if p.filename.is_some() {
+                    notes.push("The image is in this answer; no file was written.".to_owned());
+                }
+                return self.screenshot(v, notes).await;
+            }
+            Call::Tabs(p) => match p.action {
+                TabAction::List => match v.main_frame().await {
+                    Ok(main) => Answer::note([format!("- 0: (current) {}", main.url)]).into(),
+                    Err(e) => self.answer(Err(e), None).into(),
+                },
+                _ => refused(
+                    ErrorCode::InvalidAction,
+                    "prufe verifies actions in one tab: browser_tabs can list it, not open, \
+                     close or select others",
+                )
+                .into(),
+            },
+            Call::Close => Answer::note(["closed".to_owned()]).into(),
+            Call::ClickXy(p) => {
+                let mut step = json!({ "action": "click_at", "x": p.x, "y": p.y });
+                if let Some(i) = &p.verified.intent {
+                    step["intent"] = json!(i);
+                }
+                let a = self.coordinate(v, step, true).await;
+                self.with_snapshot(a, p.verified.snapshot)
+            }
+            Call::DragXy(p) => {
+                let mut step = json!({
+                    "action": "drag_at",
+                    "from": { "x": p.start_x, "y": p.start_y },
+                    "to": { "x": p.end_x, "y": p.end_y },
+                });
+                if let Some(i) = &p.verified.intent {
+                    step["intent"] = json!(i);
+                }
+                let a = self.coordinate(v, step, true).await;
+                self.with_snapshot(a, p.verified.snapshot)
+            }
+        };
+        (done, None)
+    }
+
+    fn with_snapshot(&self, a: Answer, asked: Option<bool>) -> Done {
+        Done::of(vec![a], asked.unwrap_or(self.config.snapshot_in_answers))
+    }
+
+    /// `Page: URL` and the tree, with refs issued for this document.
+    async fn snapshot_text(&mut self, v: &mut Verifier) -> Result<String, Error> {
+        let mut tries = 0;
+        loop {
+            let before = v.main_frame().await?.loader;
+            let snapshot = v.snapshot().await?;
+            let main = v.main_frame().await?;
+            tries += 1;
+            // A navigation between the two reads: the snapshot may be of either document.
+            if main.loader != before && tries < 3 {
+                continue;
+            }
+            let assigned = self.refs.assign(&main.loader, &snapshot);
+            return Ok(format!(
+                "Page: {}\n{}",
+                main.url,
+                answer::snapshot_tree(&snapshot, &assigned)
+            ));
+        }
+    }
+
+    async fn back(&mut self, v: &mut Verifier) -> Answer {
+        let went = match v.back().await {
+            Ok(Some(url)) => url,
+            Ok(None) => {
+                return refused(
+                    ErrorCode::NavigationFailed,
+                    "there is no page to go back to in this tab's history",
+                )
+            }
+            Err(e) => return self.answer(Err(e), None),
+        };
+        let now = match v.main_frame().await {
+            Ok(main) => main.url,
+            Err(e) => return self.answer(Err(e), None),
+        };
+        let reached = prufe::core::run::navigation::same_address(&went, &now, false);
+        Answer {
+            ok: reached,
+            verdict: Some(if reached {
+                Verdict::Match
+            } else {
+                Verdict::Mismatch
+            }),
+            action: format!("back to {went}"),
+            reason: if reached {
+                "the tab shows the previous entry of its history".to_owned()
+            } else {
+                format!("the previous entry of the history is {went}, the tab shows {now}")
+            },
+            changes: vec![format!("navigated to {now}")],
+            attempts: 1,
+            error: (!reached).then(|| {
+                prufe::core::Error::new(
+                    ErrorCode::VerificationFailed,
+                    "the tab did not reach the previous page",
+                )
+            }),
+            ..Answer::default()
+        }
+    }
+
+    async fn type_text(&mut self, v: &mut Verifier, p: tools::Type) -> Done {
+        let intent = p.verified.intent.as_deref();
+        let expanded = match self.config.secrets.expand(&p.text) {
+            Ok(e) => e,
+            Err(m) => return refused(ErrorCode::InvalidAction, m).into(),
+        };
+        if p.element.reference().is_none() && self.config.vision {
+            // Into the field the last coordinate click focused, read back after.
+            let step =
+                json!({ "action": "type", "text": expanded.text, "sensitive": expanded.sensitive });
+            let mut answers = vec![self.coordinate(v, step, false).await];
+            if answers[0].ok && p.submit == Some(true) {
+                let step = json!({ "action": "key", "chord": "Enter" });
+                answers.push(self.coordinate(v, step, false).await);
+            }
+            return Done::of(
+                answers,
+                p.verified
+                    .snapshot
+                    .unwrap_or(self.config.snapshot_in_answers),
+            );
+        }
+        let (r, target) = match self.target(v, p.element.reference(), "the field").await {
+            Ok(t) => t,
+            Err(a) => return a.into(),
+        };
+        let fill = Action::Fill {
+            target: target.clone(),
+            value: expanded.text,
+            sensitive: expanded.sensitive,
+        };
+        let mut answers = vec![self.perform(v, Some(&r), step(fill, intent)).await];
+        if answers[0].ok && p.submit == Some(true) {
+            let enter = Key::parse("Enter").expect("Enter is a key");
+            let press = Action::Press {
+                key: enter,
+                target: Some(target),
+            };
+            answers.push(self.perform(v, Some(&r), step(press, None)).await);
+        }
+        Done::of(
+            answers,
+            p.verified
+                .snapshot
+                .unwrap_or(self.config.snapshot_in_answers),
+        )
+    }
+
+    async fn fill_form(&mut self, v: &mut Verifier, p: tools::FillForm) -> Done {
+        let intent = p.verified.intent.as_deref();
+        let mut answers = Vec::new();
+        for field in p.fields {
+            let reference = field.target.as_deref().or(field.reference.as_deref());
+            let what = format!(
+                "the field {:?}",
+                prufe::core::text::cap(field.name.as_deref().unwrap_or(""), 40)
+            );
+            let (r, target) = match self.target(v, reference, &what).await {
+                Ok(t) => t,
+                Err(a) => {
+                    answers.push(a);
+                    break;
+                }
+            };
+            let action = match field.kind {
+                FieldType::Textbox => match self.config.secrets.expand(&field.value) {
+                    Ok(e) => Ok(Action::Fill {
+                        target,
+                        value: e.text,
+                        sensitive: e.sensitive,
+                    }),
+                    Err(m) => Err(m),
+                },
+                FieldType::Checkbox => match field.value.trim() {
+                    "true" => Ok(Action::Check { target }),
+                    "false" => Ok(Action::Uncheck { target }),
+                    _ => Err("a checkbox's value is \"true\" or \"false\"".to_owned()),
+                },
+                FieldType::Radio => Ok(Action::Check { target }),
+                FieldType::Combobox => Ok(Action::Select {
+                    target,
+                    option: field.value.clone(),
+                }),
+                FieldType::Slider => {
+                    Err("prufe does not set sliders: use browser_press_key on the slider".into())
+                }
+            };
+            let a = match action {
+                Ok(action) => self.perform(v, Some(&r), step(action, intent)).await,
+                Err(m) => refused(ErrorCode::InvalidAction, m),
+            };
+            let ok = a.ok;
+            answers.push(a);
+            if !ok {
+                break;
+            }
+        }
+        if answers.is_empty() {
+            answers.push(refused(ErrorCode::InvalidAction, "no fields to fill"));
+        }
+        Done::of(
+            answers,
+            p.verified
+                .snapshot
+                .unwrap_or(self.config.snapshot_in_answers),
+        )
+    }
+
+    async fn upload(&mut self, v: &mut Verifier, p: tools::FileUpload) -> Done {
+        let files: Vec<PathBuf> = p
+            .paths
+            .unwrap_or_default()
+            .into_iter()
+            .map(PathBuf::from)
+            .collect();
+        if files.is_empty() {
+            return Answer::note(["No files given: nothing was uploaded.".to_owned()]).into();
+        }
+        if let Some(missing) = files.iter().find(|f| !f.is_file()) {
+            return refused(
+                ErrorCode::InvalidAction,
+                format!("{} does not exist or is not a file", missing.display()),
+            )
+            .into();
+        }
+        let (r, target) = match p.element.reference() {
+            Some(_) => match self
+                .target(v, p.element.reference(), "the file input")
+                .await
+            {
+                Ok((r, t)) => (Some(r), t),
+                Err(a) => return a.into(),
+            },
+            None => match self.last_target.clone() {
+                Some(t) => (None, t),
+                None => {
+                    return refused(
+                        ErrorCode::InvalidTarget,
+                        "give the file input's ref (`target` or `ref`), or click it first",
+                    )
+                    .into()
+                }
+            },
+        };
+        // Clearing the input is the inverse of setting its files.
+        let inverse = vec![Step::new(Action::Upload {
+            target: target.clone(),
+            files: Vec::new(),
+        })];
+        let s = step(
+            Action::Upload { target, files },
+            p.verified.intent.as_deref(),
+        )
+        .with_inverse(inverse);
+        let a = self.perform(v, r.as_deref(), s).await;
+        self.with_snapshot(a, p.verified.snapshot)
+    }
+
+    async fn wait_for(&mut self, v: &mut Verifier, p: tools::WaitFor) -> Answer {
+        if let Some(seconds) = p.time {
+            if !(0.0..=MAX_WAIT_SECONDS).contains(&seconds) {
+                return refused(
+                    ErrorCode::InvalidAction,
+                    format!("time is 0 to {MAX_WAIT_SECONDS} seconds"),
+                );
+            }
+            if p.text.is_none() && p.text_gone.is_none() {
+                tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+                return Answer::note([format!("Waited {seconds} s.")]);
+            }
+        }
+        let (text, gone) = match (&p.text, &p.text_gone) {
+            (Some(t), None) => (t.clone(), false),
+            (None, Some(t)) => (t.clone(), true),
+            _ => {
+                return refused(
+                    ErrorCode::InvalidAction,
+                    "give one of text, textGone (or time alone)",
+                )
+            }
+        };
+        let condition = crate::executor::Postcondition::TextAppears {
+            text: text.clone(),
+            region: None,
+        };
+        let budget = match p.time {
+            Some(s) => Duration::from_secs_f64(s),
+            None => Duration::from_millis(self.config.options.timing.timeout_ms.max(5_000)),
+        };
+        let started = Instant::now();
+        loop {
+            let snapshot = match v.snapshot().await {
+                Ok(s) => s,
+                Err(e) => return self.answer(Err(e), None),
+            };
+            if condition.holds(&snapshot, &|_| None) != gone {
+                let how = if gone { "is gone" } else { "appeared" };
+                return Answer::note([format!(
+                    "Text {text:?} {how} after {:.1} s.",
+                    started.elapsed().as_secs_f64()
+                )]);
+            }
+            if started.elapsed() >= budget {
+                let how = if gone { "still shows" } else { "does not show" };
+                return refused(
+                    ErrorCode::PostconditionTimeout,
+                    format!(
+                        "after {:.1} s the page {how} {text:?}",
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn screenshot(&mut self, v: &mut Verifier, notes: Vec<String>) -> (Done, Option<String>) {
+        let Some(executor) = self.executor.as_mut() else {
+            return (refused(ErrorCode::Internal, "no executor").into(), None);
+        };
+        match executor.run(v, &json!({ "action": "screenshot" })).await {
+            Ok(Report {
+                observation: Some(shot),
+                ..
+            }) => {
+                self.shown = Some(shot.id.clone());
+                let mut lines = vec![format!(
+                    "Screenshot {} of the viewport, {}×{} px.",
+                    shot.id, shot.width, shot.height
+                )];
+                if self.config.vision {
+                    lines.push(
+                        "Coordinates of browser_mouse_*_xy are pixels of this image.".to_owned(),
+                    );
+                }
+                lines.extend(notes);
+                (Answer::note(lines).into(), Some(shot.png_base64))
+            }
+            Ok(_) => (
+                refused(ErrorCode::BrowserError, "the page could not be captured").into(),
+                None,
+            ),
+            Err(f) => (self.failure(f).into(), None),
+        }
+    }
+
+    /// A step of the coordinate executor; `on_shown` quotes the last screenshot returned.
+    async fn coordinate(&mut self, v: &mut Verifier, mut request: Value, on_shown: bool) -> Answer {
+        if on_shown {
+            let Some(shown) = self.shown.clone() else {
+                return refused(
+                    ErrorCode::StaleObservation,
+                    "take a screenshot (browser_take_screenshot) first: points are pixels of it",
+                );
+            };
+            request["observation"] = json!(shown);
+        }
+        let Some(executor) = self.executor.as_mut() else {
+            return refused(ErrorCode::Internal, "no executor");
+        };
+        let result = executor.run(v, &request).await;
+        match result {
+            Ok(report) => match report.outcome {
+                Some(o) => self.answer(Ok(o), None),
+                None => Answer::note([format!("{} sent.", report.action)]),
+            },
+            Err(f) => self.failure(f),
+        }
+    }
+
+    fn failure(&mut self, f: Failure) -> Answer {
+        let released = f.released;
+        let mut a = self.answer(Err(f.error), None);
+        if released == Some(false) {
+            a.notes
+                .push("Input release FAILED: a key or button may still be held.".to_owned());
+        }
+        if let Some(e) = a.error.as_mut() {
+            if e.code == ErrorCode::StaleObservation {
+                e.message.push_str(" (with browser_take_screenshot)");
+            }
+        }
+        a
+    }
+}

@@ -1,0 +1,380 @@
+"""`prufe mcp` driven by the official Python MCP SDK, as an agent's client would, without a model.
+
+Over stdio and over streamable HTTP: the tool list and its schemas; a verified click by ref on
+the fixture shop (MATCH, the cart line in the answer); the recycling list (MISMATCH naming the
+neighbour, undone, the cart empty); a ref from before a navigation, or whose element the page
+no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
+typed from the secrets file, searched for in every answer, the server's log and its traces;
+malformed calls (JSON-RPC errors, and the server keeps serving).
+
+Needs the `prufe` binary (built here with cargo) and the engine bundle (`make bundle`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+BUNDLE = Path(os.environ.get("PRUFE_BUNDLE", ROOT / "js" / "dist" / "prufe.js")).resolve()
+PRUFE = Path(os.environ.get("PRUFE_BIN", ROOT / "target" / "debug" / "prufe"))
+
+SECRET = "Tr0ub4dor&3-horse-battery"
+EXPECTED_TOOLS = {
+    "browser_navigate",
+    "browser_navigate_back",
+    "browser_snapshot",
+    "browser_click",
+    "browser_type",
+    "browser_fill_form",
+    "browser_select_option",
+    "browser_hover",
+    "browser_drag",
+    "browser_press_key",
+    "browser_file_upload",
+    "browser_wait_for",
+    "browser_handle_dialog",
+    "browser_take_screenshot",
+    "browser_tabs",
+    "browser_close",
+}
+VISION_TOOLS = {"browser_mouse_click_xy", "browser_mouse_drag_xy"}
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+@contextlib.contextmanager
+def fixture_server():
+    handler = functools.partial(_Quiet, directory=str(FIXTURES))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+_built = False
+
+
+def prufe_binary() -> Path:
+    """Builds `prufe` once per run (a no-op when cargo finds it fresh)."""
+    global _built
+    assert BUNDLE.is_file(), f"{BUNDLE} is missing: run `make bundle` first"
+    if not _built and "PRUFE_BIN" not in os.environ:
+        subprocess.run(
+            ["cargo", "build", "-q", "-p", "prufe-harness", "--bin", "prufe"], cwd=ROOT, check=True
+        )
+        _built = True
+    assert PRUFE.is_file(), f"{PRUFE} is missing"
+    return PRUFE
+
+
+def text_of(result) -> str:
+    return "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+
+
+def wire(result) -> str:
+    """The whole answer as it travels, for size and secret checks."""
+    return json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True), ensure_ascii=False)
+
+
+def ref_of(snapshot: str, role: str, name: str) -> str:
+    m = re.search(rf'- {role} "{re.escape(name)}"[^\n]*\[ref=(e\d+)\]', snapshot)
+    assert m, f"no {role} {name!r} with a ref in:\n{snapshot}"
+    return m.group(1)
+
+
+def section(snapshot: str, header: str) -> list[str]:
+    """The lines under `- header:` (deeper than it), until the next line at its depth."""
+    lines = snapshot.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == f"- {header}:":
+            depth = len(line) - len(line.lstrip())
+            out = []
+            for after in lines[i + 1 :]:
+                if len(after) - len(after.lstrip()) <= depth:
+                    break
+                out.append(after.strip())
+            return out
+    return []
+
+
+class Transcript:
+    """Every answer of a session, for the secret search."""
+
+    def __init__(self, client: Client):
+        self.client = client
+        self.answers: list[str] = []
+
+    async def call(self, name: str, arguments: dict | None = None):
+        result = await self.client.call_tool(name, arguments or {})
+        self.answers.append(wire(result))
+        return result
+
+
+async def check_tools(client: Client, vision: bool) -> None:
+    listed = await client.list_tools()
+    tools = {t.name: t for t in listed.tools}
+    assert EXPECTED_TOOLS <= set(tools), set(tools) ^ EXPECTED_TOOLS
+    assert (VISION_TOOLS <= set(tools)) == vision
+    for tool in tools.values():
+        assert tool.input_schema["type"] == "object", tool.name
+        assert tool.annotations is not None and tool.annotations.read_only_hint is not None, tool.name
+    click = tools["browser_click"].input_schema["properties"]
+    for key in ("target", "ref", "element", "intent", "snapshot"):
+        assert key in click, f"browser_click lacks {key}"
+    assert "url" in tools["browser_navigate"].input_schema["required"]
+    assert set(tools["browser_type"].input_schema["required"]) == {"text"}
+    assert tools["browser_snapshot"].annotations.read_only_hint is True
+    assert tools["browser_click"].annotations.read_only_hint is False
+    assert tools["browser_click"].annotations.destructive_hint is True
+    assert "intent" in tools["browser_type"].input_schema["properties"]
+
+
+async def shop_click_matches(t: Transcript, base: str) -> dict:
+    nav = await t.call("browser_navigate", {"url": f"{base}/shop.html"})
+    assert not nav.is_error, text_of(nav)
+    snap = await t.call("browser_snapshot")
+    tree = text_of(snap)
+    assert tree.startswith(f"Page: {base}/shop.html"), tree[:200]
+    ref = ref_of(tree, "button", "Add Shirt M")
+    click = await t.call("browser_click", {"element": "Add Shirt M button", "target": ref})
+    text = text_of(click)
+    assert not click.is_error, text
+    assert click.structured_content["verdict"] == "MATCH", text
+    assert click.structured_content["attempts"] == 1
+    assert any("Shirt M" in line and "cart" in line for line in click.structured_content["changes"]), text
+    assert text.startswith("MATCH: click on button[Add Shirt M]"), text
+    assert "Page snapshot" not in text
+    return {"click": len(wire(click)), "snapshot": len(wire(snap)), "click_text": len(text)}
+
+
+async def gone_identity_is_stale(t: Transcript) -> None:
+    """A ref of this document whose element the page no longer shows is refused, not clicked."""
+    tree = text_of(await t.call("browser_snapshot"))
+    remove = ref_of(tree, "button", "Remove Shirt M")
+    removed = await t.call("browser_click", {"target": remove})
+    assert removed.structured_content["verdict"] == "MATCH", text_of(removed)
+    again = await t.call("browser_click", {"target": remove})
+    error = again.structured_content["error"]
+    assert error["code"] == "STALE_REFERENCE", error
+    assert "no longer shows" in error["message"] and "browser_snapshot" in error["message"], error
+
+
+async def recycled_click_is_undone(t: Transcript, base: str) -> str:
+    await t.call("browser_navigate", {"url": f"{base}/recycled-list.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    ref = ref_of(tree, "button", "Add Shirt M")
+    click = await t.call("browser_click", {"ref": ref, "intent": "the cart gains a Shirt M"})
+    text = text_of(click)
+    s = click.structured_content
+    assert click.is_error, text
+    assert s["verdict"] == "MISMATCH", text
+    assert s["error"]["code"] == "VERIFICATION_FAILED", text
+    assert "Trousers L" in s["reason"], text
+    assert s["undone"] >= 1 and s["undone"] == s["attempts"], text
+    assert "undone, the page is back as before the action" in text, text
+    after = text_of(await t.call("browser_snapshot"))
+    cart = section(after, "cart")
+    assert not any(line.startswith("- listitem") for line in cart), after
+    assert "Total: 0.00 €" in after, after
+    return ref
+
+
+async def stale_ref_is_refused(t: Transcript, base: str, old_ref: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/shop.html"})
+    click = await t.call("browser_click", {"ref": old_ref})
+    assert click.is_error, text_of(click)
+    error = click.structured_content["error"]
+    assert error["code"] == "STALE_REFERENCE", error
+    assert "browser_snapshot" in error["message"], error
+    assert "verdict" not in click.structured_content
+    # Nothing was clicked: the shop's cart is still empty.
+    tree = text_of(await t.call("browser_snapshot"))
+    assert not any(line.startswith("- listitem") for line in section(tree, "cart")), tree
+
+
+async def secret_is_typed_and_never_shown(t: Transcript, base: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/login.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    typed = await t.call(
+        "browser_type",
+        {"ref": ref_of(tree, "textbox", "Password"), "text": "${SHOP_PASSWORD}", "intent": "the password is entered"},
+    )
+    assert not typed.is_error, text_of(typed)
+    assert typed.structured_content["verdict"] == "MATCH", text_of(typed)
+    # The page echoes the password into visible text once asked to show it.
+    shown = await t.call("browser_click", {"ref": ref_of(tree, "checkbox", "Show password"), "snapshot": True})
+    assert "[redacted]" in text_of(shown), text_of(shown)
+    missing = await t.call("browser_type", {"ref": ref_of(tree, "textbox", "Email"), "text": "${NOPE}"})
+    assert missing.is_error and "SHOP_PASSWORD" in text_of(missing), text_of(missing)
+
+
+async def malformed_calls_are_rpc_errors(t: Transcript) -> None:
+    for name, arguments, words in [
+        ("browser_fly", {}, "unknown tool"),
+        ("browser_navigate", {}, "url"),
+        ("browser_click", {"ref": 5}, "invalid type"),
+        ("browser_type", {"ref": "e1", "text": "x" * (10 * 1024 * 1024)}, "characters"),
+    ]:
+        try:
+            result = await t.client.call_tool(name, arguments)
+        except MCPError as e:
+            assert words in str(e), f"{name}: {e}"
+        else:
+            raise AssertionError(f"{name} answered {text_of(result)[:200]}")
+    # Still serving.
+    tabs = await t.call("browser_tabs", {"action": "list"})
+    assert not tabs.is_error and "(current)" in text_of(tabs), text_of(tabs)
+
+
+async def dialog_is_accepted_when_told(t: Transcript, base: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/hostile/20-native-dialogs.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    armed = await t.call("browser_handle_dialog", {"accept": True})
+    assert not armed.is_error, text_of(armed)
+    deleted = await t.call(
+        "browser_click", {"ref": ref_of(tree, "button", "Delete item"), "intent": "the item is deleted"}
+    )
+    text = text_of(deleted)
+    assert deleted.structured_content["verdict"] == "MATCH", text
+    assert any("Delete item?" in d and "accepted" in d for d in deleted.structured_content["dialogs"]), text
+
+
+def assert_nowhere(secret: str, answers: list[str], log: str, trace_dir: Path) -> None:
+    for i, answer in enumerate(answers):
+        assert secret not in answer, f"answer {i} shows the secret: {answer[:300]}"
+    assert secret not in log, "the server log shows the secret"
+    records = sorted(trace_dir.iterdir())
+    assert any(p.name.endswith(".json") and "-fill-" in p.name for p in records), [p.name for p in records]
+    assert (trace_dir / "traces.js").is_file()
+    for p in records:
+        assert secret not in p.read_text(errors="replace"), f"{p.name} shows the secret"
+
+
+def test_stdio_session():
+    binary = prufe_binary()
+    with fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-mcp-") as tmp:
+        tmp = Path(tmp)
+        (tmp / "secrets.env").write_text(f"# test account\nSHOP_PASSWORD='{SECRET}'\n")
+        traces = tmp / "traces"
+        log_path = tmp / "server.log"
+        params = StdioServerParameters(
+            command=str(binary),
+            args=["mcp", "--secrets", str(tmp / "secrets.env"), "--trace-dir", str(traces)],
+            env={"PRUFE_BUNDLE": str(BUNDLE)},
+            cwd=str(ROOT),
+        )
+        sizes: dict = {}
+
+        async def session():
+            with open(log_path, "w") as log:
+                async with Client(stdio_client(params, errlog=log)) as client:
+                    t = Transcript(client)
+                    started = time.monotonic()
+                    await check_tools(client, vision=False)
+                    sizes.update(await shop_click_matches(t, base))
+                    await gone_identity_is_stale(t)
+                    old_ref = await recycled_click_is_undone(t, base)
+                    await stale_ref_is_refused(t, base, old_ref)
+                    await secret_is_typed_and_never_shown(t, base)
+                    await malformed_calls_are_rpc_errors(t)
+                    sizes["seconds"] = round(time.monotonic() - started, 1)
+                    return t.answers
+
+        answers = anyio.run(session)
+        log = log_path.read_text()
+        assert "prufe mcp: browser_click: MATCH" in log, log
+        assert_nowhere(SECRET, answers, log, traces)
+        print(
+            f"\nstdio: verified click answer {sizes['click']} bytes ({sizes['click_text']} of text), "
+            f"snapshot answer {sizes['snapshot']} bytes, session {sizes['seconds']} s"
+        )
+
+
+def test_http_session():
+    binary = prufe_binary()
+    with fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-mcp-http-") as tmp:
+        log_path = Path(tmp) / "server.log"
+        with open(log_path, "w") as log:
+            server = subprocess.Popen(
+                [str(binary), "mcp", "--port", "0", "--caps", "vision"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env={**os.environ, "PRUFE_BUNDLE": str(BUNDLE)},
+                cwd=str(ROOT),
+            )
+        try:
+            url = None
+            deadline = time.monotonic() + 20
+            while url is None and time.monotonic() < deadline:
+                m = re.search(r"listening on (http://\S+/mcp)", log_path.read_text())
+                if m:
+                    url = m.group(1)
+                else:
+                    assert server.poll() is None, log_path.read_text()
+                    time.sleep(0.05)
+            assert url and url.startswith("http://127.0.0.1:"), log_path.read_text()
+
+            async def session():
+                async with Client(url) as client:
+                    t = Transcript(client)
+                    await check_tools(client, vision=True)
+                    await shop_click_matches(t, base)
+                    old_ref = await recycled_click_is_undone(t, base)
+                    await stale_ref_is_refused(t, base, old_ref)
+                    await dialog_is_accepted_when_told(t, base)
+                    shot = await t.call("browser_take_screenshot")
+                    assert not shot.is_error, text_of(shot)
+                    assert any(getattr(b, "type", "") == "image" for b in shot.content)
+                    try:
+                        await client.call_tool("browser_fly", {})
+                    except MCPError as e:
+                        assert "unknown tool" in str(e)
+                    else:
+                        raise AssertionError("an unknown tool answered")
+                    tabs = await t.call("browser_tabs", {"action": "list"})
+                    assert "(current)" in text_of(tabs)
+
+            anyio.run(session)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                raise
+        assert code == 128 + signal.SIGTERM, (code, log_path.read_text())
+
+
+if __name__ == "__main__":
+    test_stdio_session()
+    test_http_session()
+    print("ok")
