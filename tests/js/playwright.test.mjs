@@ -80,7 +80,10 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.writable, false);
     assert.equal(state.configurable, false);
     assert.equal(state.frozen, true);
-    assert.deepEqual(state.methods, ['at', 'describe', 'diff', 'element', 'fingerprint', 'focused', 'hash', 'judge', 'resolve', 'snapshot']);
+    assert.deepEqual(state.methods, [
+      'at', 'box', 'describe', 'destination', 'diff', 'element', 'fingerprint', 'focusSelect', 'focused', 'hash',
+      'hitTest', 'judge', 'resolve', 'restore', 'scrollIntoView', 'select', 'snapshot', 'value',
+    ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.
     assert.deepEqual(requests.filter((path) => path !== '/favicon.ico'), ['/drivers/basic.html']);
