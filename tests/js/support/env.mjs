@@ -54,10 +54,20 @@ export async function judgeProbe() {
 
 /** The bundle's source; throws a clear message when `make bundle` has not run. */
 export function bundleSource() {
+  return built(BUNDLE);
+}
+
+/** The machine module as a classic script (it defines `globalThis.prufeRun`). */
+export const MACHINE_SCRIPT = join(ROOT, 'js', 'dist', 'prufe-run.js');
+/** The machine module as an ES module. */
+export const MACHINE_MODULE = join(ROOT, 'js', 'dist', 'prufe-run.mjs');
+
+/** A file `make bundle` writes; throws a clear message when it has not run. */
+export function built(path) {
   try {
-    return readFileSync(BUNDLE, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
-    throw new Error(`${BUNDLE} is missing: run \`make bundle\` first`);
+    throw new Error(`${path} is missing: run \`make bundle\` first`);
   }
 }
 
