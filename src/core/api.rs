@@ -76,15 +76,16 @@ pub fn resolve_value(target: &Value, opts: &Value) -> Result<Resolution> {
     }
 }
 
-/// A run and what it needs next: what `prufe.run.start` and `prufe.run.next` return. The
-/// driver keeps `run` as it is and hands it back with the answer to `need`.
+/// A run and what it needs next: what the machine module's `start` and `next` return
+/// (`js/dist/prufe-run.mjs`). The driver keeps `run` as it is and hands it back with the
+/// answer to `need`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Turn {
     pub run: Run,
     pub need: Need,
 }
 
-/// `prufe.run.start(step, policy?, seen?)`.
+/// `start(step, policy?, seen?)` over JSON values (`null` policy and seen: the defaults).
 pub fn run_start(step: &Value, policy: &Value, seen: &Value) -> Result<Turn> {
     let step: Step = serde_json::from_value(step.clone())
         .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("step: {e}")))?;
@@ -95,7 +96,7 @@ pub fn run_start(step: &Value, policy: &Value, seen: &Value) -> Result<Turn> {
     Ok(Turn { run, need })
 }
 
-/// `prufe.run.next(run, answer)`.
+/// `next(run, answer)` over JSON values.
 pub fn run_next(run: &Value, answer: &Value) -> Result<Turn> {
     let mut run: Run = serde_json::from_value(run.clone()).map_err(|e| {
         Error::new(
