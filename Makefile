@@ -11,17 +11,20 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 CHROMEDRIVER ?= /usr/bin/chromedriver
 BUNDLE := js/dist/prufe.js
+# The DOM-free machine module, built by the same script: an ES module, the same as a classic
+# script, and the module's types.
+MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 # The Python tests (the driver, and `prufe mcp` under the MCP SDK) run under pytest when it is
 # installed, else as plain scripts.
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
-BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/build.mjs
+BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
 .PHONY: help setup bundle apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
-	@echo "make bundle  build js/dist/prufe.js"
+	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
 	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
@@ -30,14 +33,15 @@ help:
 setup:
 	@scripts/setup.sh
 
-bundle: $(BUNDLE)
+bundle: $(BUNDLE) $(MACHINE)
 
-$(BUNDLE): $(BUNDLE_INPUTS)
+# One run of the build script writes all of them (a grouped target: make runs it once).
+$(BUNDLE) $(MACHINE) &: $(BUNDLE_INPUTS)
 	node js/build.mjs
 
 # CI always tests a bundle built from the sources it checked out, whatever the file times say.
 ifdef CI
-$(BUNDLE): FORCE
+$(BUNDLE) $(MACHINE): FORCE
 endif
 .PHONY: FORCE
 FORCE:
@@ -69,6 +73,7 @@ test: setup
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy -p prufe --target wasm32-unknown-unknown --no-default-features --features machine -- -D warnings
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness

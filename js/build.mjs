@@ -1,21 +1,31 @@
 #!/usr/bin/env node
-// Builds js/dist/prufe.js: the prufe crate for wasm32 (release) → wasm-bindgen
-// (--target no-modules) → wasm-opt → one classic script with the wasm inlined as base64,
-// wrapped by js/src/shim.js.
+// Builds the two artifacts of the prufe crate for wasm32 (release) → wasm-bindgen
+// (--target no-modules) → wasm-opt, each with its wasm inlined as base64:
+// - js/dist/prufe.js: the in-page engine (default features), one classic script wrapped by
+//   js/src/shim.js that installs `window.prufe`;
+// - js/dist/prufe-run.mjs and js/dist/prufe-run.js: the DOM-free machine module
+//   (`--no-default-features --features machine`, profile `machine`), wrapped by
+//   js/src/run.js, as an ES module and as a classic script that defines `prufeRun`.
 //
 // Environment: PRUFE_WASM_OPT=0 skips wasm-opt (quicker local iterations; never in CI).
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_DIR = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, 'target');
 const WORK = join(TARGET_DIR, 'prufe-bundle');
-const OUT = join(ROOT, 'js', 'dist', 'prufe.js');
+const DIST = join(ROOT, 'js', 'dist');
+const OUT = join(DIST, 'prufe.js');
 const SHIM = join(ROOT, 'js', 'src', 'shim.js');
+const RUN_OUT = join(DIST, 'prufe-run.mjs');
+const RUN_SCRIPT_OUT = join(DIST, 'prufe-run.js');
+const RUN_TYPES_OUT = join(DIST, 'prufe-run.d.mts');
+const RUN_SHIM = join(ROOT, 'js', 'src', 'run.js');
 
 // wasm-opt comes from the `binaryen` npm package, pinned in package.json. Debian's binaryen
 // (108) predates the final reference-types encoding: it rewrites wasm-bindgen's externref
@@ -72,7 +82,114 @@ function stripScriptSource(glue) {
   return stripped;
 }
 
-function main() {
+/// Builds the crate's cdylib with `features` under `profile`, runs wasm-bindgen and wasm-opt,
+/// and returns the glue (the `currentScript` probe removed) and the final wasm bytes.
+function wasmArtifact({ label, features, profile, outName }) {
+  step(`cargo build -p prufe --lib --profile ${profile} --target wasm32-unknown-unknown ${features.join(' ')}`.trimEnd());
+  // The target_features section must survive until wasm-bindgen reads it; wasm-opt strips it.
+  run('cargo', [
+    'build', '-p', 'prufe', '--lib', '--profile', profile, '--target', 'wasm32-unknown-unknown', ...features,
+    '--config', `profile.${profile}.strip="none"`,
+  ]);
+  const raw = join(TARGET_DIR, 'wasm32-unknown-unknown', profile, 'prufe.wasm');
+
+  step(`wasm-bindgen --target no-modules (${label})`);
+  run('wasm-bindgen', [
+    '--target', 'no-modules', '--no-typescript', '--omit-default-module-path',
+    '--out-name', outName, '--out-dir', WORK, raw,
+  ]);
+  const bindgenWasm = join(WORK, `${outName}_bg.wasm`);
+  let finalWasm = bindgenWasm;
+  if (process.env.PRUFE_WASM_OPT !== '0') {
+    step(`wasm-opt -O3 (${label}; ${capture(WASM_OPT, ['--version']) ?? 'missing: run scripts/setup.sh'})`);
+    finalWasm = join(WORK, `${outName}_bg.opt.wasm`);
+    run(WASM_OPT, ['-O3', ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
+  } else {
+    step(`wasm-opt skipped (${label}; PRUFE_WASM_OPT=0)`);
+  }
+  return {
+    glue: stripScriptSource(readFileSync(join(WORK, `${outName}.js`), 'utf8')),
+    wasm: readFileSync(finalWasm),
+  };
+}
+
+/// Fills a loader's placeholders. Function replacers: the glue contains `$` sequences that a
+/// string replacement would expand.
+function fill(template, file, values) {
+  for (const p of Object.keys(values)) {
+    if (template.split(p).length < 2) throw new Error(`${file} lacks the placeholder ${p}`);
+  }
+  let out = template;
+  for (const [p, v] of Object.entries(values)) out = out.replaceAll(p, () => v);
+  return out;
+}
+
+function write(path, text) {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+function sizes(path, wasm) {
+  const bytes = statSync(path).size;
+  const gzip = gzipSync(readFileSync(path), { level: 9 }).length;
+  return `${bytes} bytes, ${gzip} gzipped (wasm ${wasm.length} bytes)`;
+}
+
+function buildPage(version) {
+  const { glue, wasm } = wasmArtifact({ label: 'page engine', features: [], profile: 'release', outName: 'prufe' });
+  const bundle = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
+    __PRUFE_VERSION_TEXT__: version,
+    __PRUFE_VERSION__: JSON.stringify(version),
+    '/*__PRUFE_GLUE__*/': glue.trim(),
+    __PRUFE_WASM_BASE64__: wasm.toString('base64'),
+  });
+  // A classic script, not a module: compiling it as one proves there is no import/export.
+  new vm.Script(bundle, { filename: 'prufe.js' });
+  write(OUT, bundle);
+  return `js/dist/prufe.js: ${sizes(OUT, wasm)}`;
+}
+
+async function buildMachine(version) {
+  const { glue, wasm } = wasmArtifact({
+    label: 'machine',
+    features: ['--no-default-features', '--features', 'machine'],
+    profile: 'machine',
+    outName: 'prufe_run',
+  });
+  if (/\b(document|window)\b/.test(glue)) throw new Error('the machine glue names the DOM; it must not');
+  const template = fill(readFileSync(RUN_SHIM, 'utf8'), 'js/src/run.js', {
+    __PRUFE_VERSION_TEXT__: version,
+    __PRUFE_VERSION__: JSON.stringify(version),
+    '/*__PRUFE_GLUE__*/': glue.trim(),
+    __PRUFE_WASM_BASE64__: wasm.toString('base64'),
+  });
+  const script = `${fill(template, 'js/src/run.js', { '/*__PRUFE_RUN_MODULE__*/': '', __PRUFE_RUN_INSTALL__: 'true' })};\n`;
+  const module = `${fill(template, 'js/src/run.js', { '/*__PRUFE_RUN_MODULE__*/': 'const prufeRun = ', __PRUFE_RUN_INSTALL__: 'false' })};\n`
+    + 'export const { version, ready, start, next } = prufeRun;\nexport default prufeRun;\n';
+  new vm.Script(script, { filename: 'prufe-run.js' });
+  write(RUN_SCRIPT_OUT, script);
+  write(RUN_OUT, module);
+  write(RUN_TYPES_OUT, [
+    '// Types of prufe-run.mjs (written by js/build.mjs; the declarations are js/prufe-run.d.ts).',
+    '/// <reference path="../prufe-run.d.ts" />',
+    'export declare const version: string;',
+    'export declare const ready: Promise<void>;',
+    'export declare const start: PrufeRun.Api[\'start\'];',
+    'export declare const next: PrufeRun.Api[\'next\'];',
+    'declare const prufeRun: PrufeRun.Api;',
+    'export default prufeRun;',
+    '',
+  ].join('\n'));
+  // The module loads and answers: a goto's first need.
+  const machine = await import(`${pathToFileURL(RUN_OUT).href}?${Date.now()}`);
+  const { need } = machine.start({ action: { kind: 'goto', url: 'http://127.0.0.1/' } });
+  if (typeof need?.need !== 'string') throw new Error('the machine module did not answer start with a need');
+  return [`js/dist/prufe-run.mjs: ${sizes(RUN_OUT, wasm)}`, `js/dist/prufe-run.js: ${sizes(RUN_SCRIPT_OUT, wasm)}`];
+}
+
+async function main() {
   const started = Date.now();
   mkdirSync(WORK, { recursive: true });
 
@@ -82,57 +199,14 @@ function main() {
   if (cli !== `wasm-bindgen ${pinned}`) {
     throw new Error(`${cli} does not match wasm-bindgen ${pinned} in Cargo.lock (run scripts/setup.sh)`);
   }
-
-  step('cargo build -p prufe --lib --release --target wasm32-unknown-unknown');
-  // The target_features section must survive until wasm-bindgen reads it; wasm-opt strips it.
-  run('cargo', [
-    'build', '-p', 'prufe', '--lib', '--release', '--target', 'wasm32-unknown-unknown',
-    '--config', 'profile.release.strip="none"',
-  ]);
-  const raw = join(TARGET_DIR, 'wasm32-unknown-unknown', 'release', 'prufe.wasm');
-
-  step(`wasm-bindgen ${pinned} --target no-modules`);
-  run('wasm-bindgen', ['--target', 'no-modules', '--no-typescript', '--omit-default-module-path', '--out-dir', WORK, raw]);
-  const bindgenWasm = join(WORK, 'prufe_bg.wasm');
-  let finalWasm = bindgenWasm;
-
-  if (process.env.PRUFE_WASM_OPT !== '0') {
-    step(`wasm-opt -O3 (${capture(WASM_OPT, ['--version']) ?? 'missing: run scripts/setup.sh'})`);
-    finalWasm = join(WORK, 'prufe_bg.opt.wasm');
-    run(WASM_OPT, ['-O3', ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
-  } else {
-    step('wasm-opt skipped (PRUFE_WASM_OPT=0)');
-  }
-
-  const glue = stripScriptSource(readFileSync(join(WORK, 'prufe.js'), 'utf8'));
-  const wasm = readFileSync(finalWasm);
-  const shim = readFileSync(SHIM, 'utf8');
   const version = crateVersion();
-  const placeholders = ['__PRUFE_VERSION_TEXT__', '__PRUFE_VERSION__', '/*__PRUFE_GLUE__*/', '__PRUFE_WASM_BASE64__'];
-  for (const p of placeholders) {
-    if (shim.split(p).length < 2) throw new Error(`js/src/shim.js lacks the placeholder ${p}`);
-  }
-  // Function replacers: the glue contains `$` sequences that a string replacement would expand.
-  const bundle = shim
-    .replace('__PRUFE_VERSION_TEXT__', () => version)
-    .replaceAll('__PRUFE_VERSION__', () => JSON.stringify(version))
-    .replace('/*__PRUFE_GLUE__*/', () => glue.trim())
-    .replace('__PRUFE_WASM_BASE64__', () => wasm.toString('base64'));
-
-  // A classic script, not a module: compiling it as one proves there is no import/export.
-  new vm.Script(bundle, { filename: 'prufe.js' });
-
-  mkdirSync(dirname(OUT), { recursive: true });
-  const temporary = `${OUT}.${process.pid}.tmp`;
-  writeFileSync(temporary, bundle);
-  renameSync(temporary, OUT);
+  const written = [buildPage(version), ...(await buildMachine(version))];
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  step(`wrote js/dist/prufe.js: ${statSync(OUT).size} bytes (wasm ${wasm.length} bytes) in ${seconds} s`);
+  for (const line of written) step(`wrote ${line}`);
+  step(`done in ${seconds} s`);
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error) => {
   process.stderr.write(`bundle: ${error.message}\n`);
   process.exit(1);
-}
+});

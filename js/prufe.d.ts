@@ -226,6 +226,33 @@ declare namespace Prufe {
     diff: Diff;
   }
 
+  /** A point in the viewport, in CSS pixels. */
+  interface Point {
+    x: number;
+    y: number;
+  }
+
+  /** `prufe.box(ref)`: the border box and the point input goes to, in viewport CSS pixels. */
+  interface Box {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    /** The centre of the first fragment with an area (a wrapped link's first line); null without one. */
+    point: Point | null;
+    /** `point` lies in the viewport, scroll bars excluded. */
+    inView: boolean;
+  }
+
+  /** Where activating an element would load a new document. */
+  interface Destination {
+    kind: 'link' | 'form';
+    /** Absolute, as the page resolved it (`a.href`, `form.action`). */
+    url: string;
+    /** A form's method (`get`, `post`, `dialog`); `""` for a link. */
+    method: string;
+  }
+
   interface Api {
     /** The engine version (the prufe crate version). */
     readonly version: string;
@@ -255,6 +282,32 @@ declare namespace Prufe {
      * no running animation); 0 when unknown. A page quiet for a whole quiet window is settled.
      */
     quietFor(): number;
+
+    // Around input: what a driver needs to answer the machine's prepare, input and read
+    // needs. Each throws `STALE_REFERENCE` or `TARGET_CHANGED` for a ref it must not touch.
+
+    /** The element's box and the point input goes to (elements of same-origin frames included). */
+    box(ref: string): Box;
+    /** Scrolls every container on the way so that the element is centred. */
+    scrollIntoView(ref: string): void;
+    /**
+     * null when input at (x, y) reaches the element (it, something inside it, or a label
+     * forwarding to it); otherwise what it lands on, as `tag#id.class "text"`.
+     */
+    hitTest(ref: string, x: number, y: number): string | null;
+    /** Focuses the element and selects its content; false when the focus is not on it then. */
+    focusSelect(ref: string): boolean;
+    /** A field's raw value (an editable element's text), unredacted: never log it. */
+    value(ref: string): string | null;
+    /**
+     * Chooses the option labelled (whitespace and case aside), else valued, `option`; fires
+     * `input` and `change`; returns the value before. `TARGET_NOT_FOUND` lists the options.
+     */
+    select(ref: string, option: string): string;
+    /** Writes `value` back (the undo of `select`), firing `input` and `change`. */
+    restore(ref: string, value: string): void;
+    /** Where a click (or Enter) on the element would go: its link, or the form it submits. */
+    destination(ref: string): Destination | null;
   }
 }
 

@@ -198,12 +198,71 @@ pub fn focused() -> JsResult {
     dom::focused().into_js()
 }
 
+// What a driver asks of one element around input (`dom::input`).
+
+/// `{ x, y, width, height, point, inView }` in viewport CSS pixels.
+#[wasm_bindgen(js_name = box)]
+pub fn bounds(reference: JsValue) -> JsResult {
+    string(&reference, "ref")
+        .and_then(|r| dom::input::bounds(&r))
+        .into_js()
+}
+
+#[wasm_bindgen(js_name = scrollIntoView)]
+pub fn scroll_into_view(reference: JsValue) -> JsResult<()> {
+    Plain(string(&reference, "ref").and_then(|r| dom::input::scroll_into_view(&r))).into_js()
+}
+
+/// `null` when input at (x, y) reaches the element, else what it lands on.
+#[wasm_bindgen(js_name = hitTest)]
+pub fn hit_test(reference: JsValue, x: JsValue, y: JsValue) -> JsResult {
+    string(&reference, "ref")
+        .and_then(|r| number_pair(&x, &y).and_then(|(x, y)| dom::input::hit(&r, x, y)))
+        .into_js()
+}
+
+#[wasm_bindgen(js_name = focusSelect)]
+pub fn focus_select(reference: JsValue) -> JsResult<bool> {
+    Plain(string(&reference, "ref").and_then(|r| dom::input::focus_select(&r))).into_js()
+}
+
+#[wasm_bindgen]
+pub fn value(reference: JsValue) -> JsResult {
+    string(&reference, "ref")
+        .and_then(|r| dom::input::value(&r))
+        .into_js()
+}
+
+/// The select's value before.
+#[wasm_bindgen]
+pub fn select(reference: JsValue, option: JsValue) -> JsResult<String> {
+    Plain(
+        string(&reference, "ref").and_then(|r| dom::input::select(&r, &string(&option, "option")?)),
+    )
+    .into_js()
+}
+
+#[wasm_bindgen]
+pub fn restore(reference: JsValue, value: JsValue) -> JsResult<()> {
+    Plain(
+        string(&reference, "ref").and_then(|r| dom::input::restore(&r, &string(&value, "value")?)),
+    )
+    .into_js()
+}
+
+#[wasm_bindgen]
+pub fn destination(reference: JsValue) -> JsResult {
+    string(&reference, "ref")
+        .and_then(|r| dom::input::destination(&r))
+        .into_js()
+}
+
 fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {
     match (x.as_f64(), y.as_f64()) {
         (Some(x), Some(y)) => Ok((x, y)),
         _ => Err(Error::new(
             ErrorCode::InvalidArgument,
-            "at(x, y) needs two numbers",
+            "x and y must be two numbers",
         )),
     }
 }

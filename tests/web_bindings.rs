@@ -280,3 +280,215 @@ fn describe_at_and_focused_return_records_or_null() {
         .unwrap()
         .is_null());
 }
+
+/// The ref a snapshot would give `el`.
+fn ref_of(el: &web_sys::Element) -> JsValue {
+    prufe::dom::record_of(el)
+        .unwrap()
+        .expect("observable")
+        .reference
+        .into()
+}
+
+fn num(v: &JsValue, key: &str) -> f64 {
+    get(v, key).as_f64().unwrap()
+}
+
+#[wasm_bindgen_test]
+fn box_scroll_and_hit_test_answer_for_input() {
+    let c = load(
+        r#"<main>
+      <p><button id="near">Near</button></p>
+      <p><button id="covered">Covered</button></p>
+      <div id="veil" class="veil top" style="position: absolute; width: 300px; height: 40px; opacity: .9; background: #eee">Accept all cookies</div>
+      <p style="margin-top: 80px"><label id="sub-label">Subscribe <input type="checkbox" id="sub"></label></p>
+      <div style="height: 3000px"></div>
+      <button id="far">Far</button>
+    </main>"#,
+    );
+    let covered = query(&c, "#covered");
+    let veil = query(&c, "#veil");
+    let r = covered.get_bounding_client_rect();
+    veil.set_attribute(
+        "style",
+        &format!(
+            "position: fixed; left: {}px; top: {}px; width: 300px; height: 40px; background: #eee",
+            r.left() - 5.0,
+            r.top() - 5.0
+        ),
+    )
+    .unwrap();
+
+    let near = query(&c, "#near");
+    let b = b::bounds(ref_of(&near)).unwrap();
+    let (x, y) = center(&near);
+    let point = get(&b, "point");
+    assert!((num(&point, "x") - x).abs() < 0.01 && (num(&point, "y") - y).abs() < 0.01);
+    let r = near.get_bounding_client_rect();
+    assert_eq!((num(&b, "x"), num(&b, "width")), (r.left(), r.width()));
+    assert_eq!(get(&b, "inView"), JsValue::TRUE);
+    assert!(b::hit_test(ref_of(&near), x.into(), y.into())
+        .unwrap()
+        .is_null());
+
+    let (x, y) = center(&covered);
+    let by = b::hit_test(ref_of(&covered), x.into(), y.into()).unwrap();
+    assert_eq!(
+        by.as_string().as_deref(),
+        Some(r#"div#veil.veil.top "Accept all cookies""#)
+    );
+
+    // A label forwards its clicks to its control.
+    let label = query(&c, "#sub-label").get_bounding_client_rect();
+    let at_label = (label.left() + 3.0, label.top() + label.height() / 2.0);
+    let sub = ref_of(&query(&c, "#sub"));
+    let by = b::hit_test(sub, at_label.0.into(), at_label.1.into()).unwrap();
+    assert!(by.is_null(), "{by:?}");
+
+    let far = ref_of(&query(&c, "#far"));
+    assert_eq!(
+        get(&b::bounds(far.clone()).unwrap(), "inView"),
+        JsValue::FALSE
+    );
+    b::scroll_into_view(far.clone()).unwrap();
+    let now = b::bounds(far.clone()).unwrap();
+    assert_eq!(get(&now, "inView"), JsValue::TRUE);
+    let p = get(&now, "point");
+    assert!(b::hit_test(far, get(&p, "x"), get(&p, "y"))
+        .unwrap()
+        .is_null());
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+
+    for err in [
+        b::bounds("e999999-zz99".into()).unwrap_err(),
+        b::scroll_into_view(JsValue::from_f64(1.0)).unwrap_err(),
+        b::hit_test(ref_of(&near), "x".into(), 1.0.into()).unwrap_err(),
+    ] {
+        assert!(matches!(
+            code_of(&err).as_str(),
+            "STALE_REFERENCE" | "INVALID_ARGUMENT"
+        ));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn boxes_of_frame_elements_are_in_the_top_viewport() {
+    let c = load(
+        r#"<iframe id="fr" style="border: 3px solid; padding: 7px 11px; margin-left: 20px; width: 300px; height: 120px"
+        srcdoc="<body style='margin: 4px'><button id=inner>Inner</button></body>"></iframe>"#,
+    );
+    frames_loaded(&c).await;
+    let frame: web_sys::HtmlIFrameElement = query(&c, "#fr").unchecked_into();
+    let inner = frame
+        .content_document()
+        .unwrap()
+        .get_element_by_id("inner")
+        .unwrap();
+    let b = b::bounds(ref_of(&inner)).unwrap();
+    let f = frame.get_bounding_client_rect();
+    let i = inner.get_bounding_client_rect();
+    assert!((num(&b, "x") - (f.left() + 3.0 + 11.0 + i.left())).abs() < 0.01);
+    assert!((num(&b, "y") - (f.top() + 3.0 + 7.0 + i.top())).abs() < 0.01);
+    let p = get(&b, "point");
+    assert!(b::hit_test(ref_of(&inner), get(&p, "x"), get(&p, "y"))
+        .unwrap()
+        .is_null());
+    let under = b::at(get(&p, "x"), get(&p, "y")).unwrap();
+    assert_eq!(get(&under, "name").as_string().as_deref(), Some("Inner"));
+}
+
+#[wasm_bindgen_test]
+fn fields_selects_and_destinations() {
+    let c = load(
+        r#"<main>
+      <form id="f" action="/search" method="post" aria-label="Search">
+        <input id="q" aria-label="Query" value="shoes">
+        <div id="ed" contenteditable="true" role="textbox" aria-label="Notes">old notes</div>
+        <select id="size" aria-label="Size"
+          oninput="this.dataset.inputs = (+this.dataset.inputs || 0) + 1"
+          onchange="this.dataset.changes = (+this.dataset.changes || 0) + 1">
+          <option value="s">Small</option><option value="m">  Medium  </option><option value="l" disabled>Large</option>
+        </select>
+        <button id="go">Go</button>
+        <button id="alt" formaction="/other" formmethod="GET">Alt</button>
+      </form>
+      <a id="link" href="/shop.html#top">Shop</a>
+      <button id="lone">Lone</button>
+    </main>"#,
+    );
+    let r = |sel: &str| ref_of(&query(&c, sel));
+    let eval = |code: &str| js_sys::eval(code).unwrap();
+
+    assert_eq!(
+        b::value(r("#q")).unwrap().as_string().as_deref(),
+        Some("shoes")
+    );
+    assert_eq!(
+        b::value(r("#ed")).unwrap().as_string().as_deref(),
+        Some("old notes")
+    );
+    assert!(b::value(r("#link")).unwrap().is_null());
+
+    assert!(b::focus_select(r("#q")).unwrap());
+    let q: web_sys::HtmlInputElement = query(&c, "#q").unchecked_into();
+    assert_eq!(
+        (q.selection_start().unwrap(), q.selection_end().unwrap()),
+        (Some(0), Some(5))
+    );
+    assert!(b::focus_select(r("#ed")).unwrap());
+    assert_eq!(
+        eval("getSelection().toString()").as_string().as_deref(),
+        Some("old notes")
+    );
+
+    let size = query(&c, "#size");
+    assert_eq!(b::select(r("#size"), "medium".into()).unwrap(), "s");
+    assert_eq!(
+        eval("document.getElementById('size').value")
+            .as_string()
+            .as_deref(),
+        Some("m")
+    );
+    assert_eq!(size.get_attribute("data-inputs").as_deref(), Some("1"));
+    assert_eq!(size.get_attribute("data-changes").as_deref(), Some("1"));
+    assert_eq!(b::select(r("#size"), "s".into()).unwrap(), "m");
+    let disabled = b::select(r("#size"), "Large".into()).unwrap_err();
+    assert_eq!(code_of(&disabled), "TARGET_DISABLED");
+    let missing = b::select(r("#size"), "XL".into()).unwrap_err();
+    assert_eq!(code_of(&missing), "TARGET_NOT_FOUND");
+    let message = get(&missing, "message").as_string().unwrap();
+    assert!(message.contains("Small, Medium, Large"), "{message}");
+    assert_eq!(
+        code_of(&b::select(r("#q"), "x".into()).unwrap_err()),
+        "INVALID_ACTION"
+    );
+    assert_eq!(
+        code_of(&b::select(r("#size"), 3.into()).unwrap_err()),
+        "INVALID_ARGUMENT"
+    );
+    b::restore(r("#size"), "m".into()).unwrap();
+    assert_eq!(
+        eval("document.getElementById('size').value")
+            .as_string()
+            .as_deref(),
+        Some("m")
+    );
+    assert_eq!(size.get_attribute("data-changes").as_deref(), Some("3"));
+
+    let destination = |sel: &str| value(&b::destination(r(sel)).unwrap());
+    let origin = eval("location.origin").as_string().unwrap();
+    assert_eq!(
+        destination("#link"),
+        json!({ "kind": "link", "url": format!("{origin}/shop.html#top"), "method": "" })
+    );
+    assert_eq!(
+        destination("#go"),
+        json!({ "kind": "form", "url": format!("{origin}/search"), "method": "post" })
+    );
+    assert_eq!(
+        destination("#alt"),
+        json!({ "kind": "form", "url": format!("{origin}/other"), "method": "get" })
+    );
+    assert_eq!(destination("#q")["url"], json!(format!("{origin}/search")));
+    assert_eq!(destination("#lone"), Value::Null);
+}

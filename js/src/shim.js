@@ -43,7 +43,8 @@
   var BRAND = symbolFor ? symbolFor('prufe.engine') : '__prufeEngine';
   var FALLBACK_KEY = symbolFor ? symbolFor('prufe') : '__prufe';
   // The in-page API, in the order of docs/DESIGN.md. Each is forwarded when the engine exports it.
-  var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused', 'quietFor'];
+  var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused',
+    'quietFor', 'box', 'scrollIntoView', 'hitTest', 'focusSelect', 'value', 'select', 'restore', 'destination'];
 
   function report(message) {
     if (warn) {

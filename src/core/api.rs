@@ -76,15 +76,16 @@ pub fn resolve_value(target: &Value, opts: &Value) -> Result<Resolution> {
     }
 }
 
-/// A run and what it needs next: what `prufe.run.start` and `prufe.run.next` return. The
-/// driver keeps `run` as it is and hands it back with the answer to `need`.
+/// A run and what it needs next: what the machine module's `start` and `next` return
+/// (`js/dist/prufe-run.mjs`). The driver keeps `run` as it is and hands it back with the
+/// answer to `need`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Turn {
     pub run: Run,
     pub need: Need,
 }
 
-/// `prufe.run.start(step, policy?, seen?)`.
+/// `start(step, policy?, seen?)` over JSON values (`null` policy and seen: the defaults).
 pub fn run_start(step: &Value, policy: &Value, seen: &Value) -> Result<Turn> {
     let step: Step = serde_json::from_value(step.clone())
         .map_err(|e| Error::new(ErrorCode::InvalidAction, format!("step: {e}")))?;
@@ -95,7 +96,7 @@ pub fn run_start(step: &Value, policy: &Value, seen: &Value) -> Result<Turn> {
     Ok(Turn { run, need })
 }
 
-/// `prufe.run.next(run, answer)`.
+/// `next(run, answer)` over JSON values.
 pub fn run_next(run: &Value, answer: &Value) -> Result<Turn> {
     let mut run: Run = serde_json::from_value(run.clone()).map_err(|e| {
         Error::new(
@@ -105,6 +106,38 @@ pub fn run_next(run: &Value, answer: &Value) -> Result<Turn> {
     })?;
     let answer: Answer = serde_json::from_value(answer.clone())
         .map_err(|e| Error::new(ErrorCode::InvalidArgument, format!("answer: {e}")))?;
+    let need = run.next(answer);
+    Ok(Turn { run, need })
+}
+
+/// Reads JSON text (empty text is `null`) straight into `T`.
+fn from_text<T: DeserializeOwned>(text: &str, code: ErrorCode, what: &str) -> Result<T> {
+    let text = if text.trim().is_empty() { "null" } else { text };
+    serde_json::from_str(text).map_err(|e| Error::new(code, format!("{what}: {e}")))
+}
+
+/// [`run_start`] over JSON text, as the machine module (`js/dist/prufe-run.mjs`) calls it:
+/// the same validation and codes, empty text for a default. The text is read straight into
+/// the machine's types, never through a [`Value`]: the run crosses on every call (it holds
+/// two snapshots), and building a `Value` of it first, then the run, made each call about
+/// 40% slower in the module (measured at 3,000 elements) for 6% less code.
+pub fn run_start_text(step: &str, policy: &str, seen: &str) -> Result<Turn> {
+    let step: Step = from_text(step, ErrorCode::InvalidAction, "step")?;
+    let policy: Option<Policy> = from_text(policy, ErrorCode::InvalidOptions, "run policy")?;
+    let seen: Option<Seen> = from_text(seen, ErrorCode::InvalidSnapshot, "seen")?;
+    let mut run = Run::new(step, policy.unwrap_or_default()).with_seen(seen);
+    let need = run.next(Answer::Start);
+    Ok(Turn { run, need })
+}
+
+/// [`run_next`] over JSON text.
+pub fn run_next_text(run: &str, answer: &str) -> Result<Turn> {
+    let mut run: Run = from_text(run, ErrorCode::InvalidArgument, "run").map_err(|mut e| {
+        e.message
+            .push_str("; pass back the run the last call returned");
+        e
+    })?;
+    let answer: Answer = from_text(answer, ErrorCode::InvalidArgument, "answer")?;
     let need = run.next(answer);
     Ok(Turn { run, need })
 }
@@ -175,6 +208,40 @@ mod tests {
             .code,
             ErrorCode::InvalidAction
         );
+    }
+
+    #[test]
+    fn runs_cross_as_text_with_the_same_answers() {
+        let step = r#"{ "action": { "kind": "goto", "url": "http://shop.test/" } }"#;
+        let by_text = run_start_text(step, "", "null").unwrap();
+        let by_value = run_start(
+            &serde_json::from_str(step).unwrap(),
+            &Value::Null,
+            &Value::Null,
+        )
+        .unwrap();
+        assert_eq!(by_text, by_value);
+        let state = serde_json::to_string(&by_text.run).unwrap();
+        let turn =
+            run_next_text(&state, r#"{ "answer": "fingerprint", "fingerprint": "f" }"#).unwrap();
+        assert_eq!(serde_json::to_value(&turn.need).unwrap()["need"], "settle");
+        #[rustfmt::skip]
+        let bad = [
+            (run_start_text("", "", ""), ErrorCode::InvalidAction),
+            (run_start_text("{", "", ""), ErrorCode::InvalidAction),
+            (run_start_text(step, r#"{ "maxAttempts": "2" }"#, ""), ErrorCode::InvalidOptions),
+            (run_start_text(step, "", "{}"), ErrorCode::InvalidSnapshot),
+            (run_next_text("{}", r#"{ "answer": "sent" }"#), ErrorCode::InvalidArgument),
+            (run_next_text(&state, r#"{ "answer": "teleported" }"#), ErrorCode::InvalidArgument),
+            (run_next_text(&state, "not json"), ErrorCode::InvalidArgument),
+        ];
+        for (result, code) in bad {
+            assert_eq!(result.unwrap_err().code, code);
+        }
+        let e = run_next_text("[]", r#"{ "answer": "sent" }"#).unwrap_err();
+        assert!(e
+            .message
+            .ends_with("pass back the run the last call returned"));
     }
 
     #[test]

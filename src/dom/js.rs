@@ -189,6 +189,10 @@ extern "C" {
     #[wasm_bindgen(method, js_name = getBoundingClientRect)]
     fn rect(this: &N) -> Rect;
 
+    /// `getClientRects()`: one border box per fragment (a wrapped link has one per line).
+    #[wasm_bindgen(method, js_name = getClientRects)]
+    fn client_rects(this: &N) -> List;
+
     /// Helpers in plain JS, handed over by the bundle's loader (`set_probes`): one call
     /// where the same work from wasm would take several.
     pub type Probes;
@@ -498,6 +502,10 @@ pub fn in_viewport(this: &Element, width: f64, height: f64) -> bool {
 
 pub fn rect(this: &Element) -> Rect {
     this.unchecked_ref::<N>().rect()
+}
+
+pub fn client_rects(this: &Element) -> List {
+    this.unchecked_ref::<N>().client_rects()
 }
 
 pub fn client_left(this: &Element) -> f64 {

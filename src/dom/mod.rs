@@ -7,11 +7,15 @@
 //!   serialised, nothing crosses to JS but the string);
 //! - [`describe`], [`element`], [`at`], [`focused`]: records for a few target nodes only.
 //!
+//! [`input`] holds what a driver asks of one element around input (box, scroll, hit test,
+//! focus, value, select, destination); it measures and acts, it does not walk.
+//!
 //! Engine state (the document's random key, epoch, refs) lives in one value per wasm
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
 mod cache;
 mod el;
+pub mod input;
 pub mod js;
 mod name;
 mod refs;
@@ -652,9 +656,9 @@ fn hit_test(doc: &Document, x: f64, y: f64) -> Option<web_sys::Element> {
         let local = js::local_name(&el);
         if local == "iframe" || local == "frame" {
             if let Some(inner_doc) = js::content_document(&el) {
-                let rect = js::rect(&el);
-                x -= rect.left() + js::client_left(&el);
-                y -= rect.top() + js::client_top(&el);
+                let (fx, fy) = input::frame_origin(&el);
+                x -= fx;
+                y -= fy;
                 if let Some(inner) = js::element_from_point(inner_doc.unchecked_ref(), x, y) {
                     el = inner;
                     continue;

@@ -1,11 +1,12 @@
 // prufe through the raw DevTools protocol over a plain WebSocket: the bundle is registered
 // with `Page.addScriptToEvaluateOnNewDocument` in an isolated world, and calls are evaluated
 // in that world's execution context. Page scripts can neither see nor replace the engine.
+// The driver of the machine runs there too, through its DevTools port (pointer input).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { verifiedClickCdp } from './examples/verified-click.mjs';
-import { JUDGE_MISSING, bundleSource, connectCdp, crateVersion, judgeProbe, launchChromium, serve } from './support/env.mjs';
+import { cdpPort, verify } from './examples/driver.mjs';
+import { bundleSource, connectCdp, crateVersion, launchChromium, serve } from './support/env.mjs';
 
 const WORLD = 'prufe';
 const CSP_PAGE = '/drivers/csp-no-wasm.html';
@@ -163,24 +164,30 @@ describe('raw CDP, isolated world', () => {
   });
 });
 
-describe('raw CDP verified click with the in-page API', () => {
-  test('a recycled row is caught: MISMATCH naming the neighbour that landed in the cart', async (t) => {
+const ADD_SHIRT = {
+  action: { kind: 'click', target: { role: 'button', name: 'Add Shirt M' } },
+  intent: 'add Shirt M to the cart',
+};
+
+describe('raw CDP verified click through the machine', () => {
+  test('a recycled row is caught: MISMATCH naming the neighbour, undone, the cart empty', async (t) => {
     const tab = await openTab(t);
     await tab.goto('/recycled-list.html');
-    if (!(await tab.evaluate(`(${judgeProbe})()`))) return t.skip(JUDGE_MISSING);
-    const verdict = await verifiedClickCdp(tab.send, tab.worldContext(), { role: 'button', name: 'Add Shirt M' });
-    assert.equal(verdict.verdict, 'MISMATCH', verdict.reason);
-    assert.match(`${verdict.attributedTo?.name} ${verdict.reason}`, /Trousers L/);
-    assert.ok(verdict.diff.lines.some((line) => line.includes('Trousers L')), verdict.diff.lines.join('\n'));
+    const { record } = await verify(cdpPort(tab.send, tab.worldContext), ADD_SHIRT);
+    assert.equal(record.verdict, 'MISMATCH', record.reason);
+    assert.equal(record.error?.code, 'VERIFICATION_FAILED');
+    assert.match(`${record.attributedTo} ${record.reason}`, /Trousers L/);
+    assert.ok(record.lines.some((line) => line.includes('Trousers L')), record.lines.join('\n'));
+    assert.ok(record.undone >= 1);
+    assert.equal(await tab.evaluate("document.querySelectorAll('#cart-items li').length"), 0);
     assert.deepEqual(tab.problems, []);
   });
 
   test('an honest click is confirmed: MATCH', async (t) => {
     const tab = await openTab(t);
     await tab.goto('/shop.html');
-    if (!(await tab.evaluate(`(${judgeProbe})()`))) return t.skip(JUDGE_MISSING);
-    const verdict = await verifiedClickCdp(tab.send, tab.worldContext(), { role: 'button', name: 'Add Shirt M' });
-    assert.equal(verdict.verdict, 'MATCH', verdict.reason);
+    const { record } = await verify(cdpPort(tab.send, tab.worldContext), ADD_SHIRT);
+    assert.equal(record.verdict, 'MATCH', record.reason);
     assert.deepEqual(tab.problems, []);
   });
 });

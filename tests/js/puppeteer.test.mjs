@@ -1,11 +1,12 @@
 // prufe through Puppeteer (puppeteer-core driving /usr/bin/chromium): `evaluateOnNewDocument`
-// before any page script, a page that claims `window.prufe`, and double injection.
+// before any page script, a page that claims `window.prufe`, double injection, and the
+// driver of the machine (tests/js/examples/driver.mjs) through its Puppeteer port.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import puppeteer from 'puppeteer-core';
-import { verifiedClickPuppeteer } from './examples/verified-click.mjs';
-import { CHROMIUM, CHROMIUM_FLAGS, JUDGE_MISSING, bundleSource, crateVersion, freshProfile, judgeProbe, serve } from './support/env.mjs';
+import { puppeteerPort, verify } from './examples/driver.mjs';
+import { CHROMIUM, CHROMIUM_FLAGS, bundleSource, crateVersion, freshProfile, serve } from './support/env.mjs';
 
 let browser;
 let server;
@@ -95,16 +96,23 @@ describe('Puppeteer evaluateOnNewDocument', () => {
   });
 });
 
-describe('Puppeteer verified click with the in-page API', () => {
-  test('a recycled row is caught: MISMATCH naming the neighbour that landed in the cart', async (t) => {
+const ADD_SHIRT = {
+  action: { kind: 'click', target: { role: 'button', name: 'Add Shirt M' } },
+  intent: 'add Shirt M to the cart',
+};
+
+describe('Puppeteer verified click through the machine', () => {
+  test('a recycled row is caught: MISMATCH naming the neighbour, undone, the cart empty', async (t) => {
     const { page, problems } = await openPage(t);
     await page.evaluateOnNewDocument(bundleSource());
     await page.goto(server.url('/recycled-list.html'));
-    if (!(await page.evaluate(judgeProbe))) return t.skip(JUDGE_MISSING);
-    const verdict = await verifiedClickPuppeteer(page, { role: 'button', name: 'Add Shirt M' });
-    assert.equal(verdict.verdict, 'MISMATCH', verdict.reason);
-    assert.match(`${verdict.attributedTo?.name} ${verdict.reason}`, /Trousers L/);
-    assert.ok(verdict.diff.lines.some((line) => line.includes('Trousers L')), verdict.diff.lines.join('\n'));
+    const { record } = await verify(puppeteerPort(page), ADD_SHIRT);
+    assert.equal(record.verdict, 'MISMATCH', record.reason);
+    assert.equal(record.error?.code, 'VERIFICATION_FAILED');
+    assert.match(`${record.attributedTo} ${record.reason}`, /Trousers L/);
+    assert.ok(record.lines.some((line) => line.includes('Trousers L')), record.lines.join('\n'));
+    assert.ok(record.undone >= 1);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('#cart-items li').length), 0);
     assert.deepEqual(problems, []);
   });
 
@@ -112,9 +120,9 @@ describe('Puppeteer verified click with the in-page API', () => {
     const { page, problems } = await openPage(t);
     await page.evaluateOnNewDocument(bundleSource());
     await page.goto(server.url('/shop.html'));
-    if (!(await page.evaluate(judgeProbe))) return t.skip(JUDGE_MISSING);
-    const verdict = await verifiedClickPuppeteer(page, { role: 'button', name: 'Add Shirt M' });
-    assert.equal(verdict.verdict, 'MATCH', verdict.reason);
+    const { record } = await verify(puppeteerPort(page), ADD_SHIRT);
+    assert.equal(record.verdict, 'MATCH', record.reason);
+    assert.equal(record.attempts, 1);
     assert.deepEqual(problems, []);
   });
 });

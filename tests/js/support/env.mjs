@@ -34,30 +34,22 @@ export function crateVersion() {
   return section.match(/^version\s*=\s*"([^"]+)"/m)[1];
 }
 
-/** Why the verified-click tests skip: a build whose bindings do not yet wire core's judge. */
-export const JUDGE_MISSING = 'judge is not wired into this engine build yet (bindings answer INTERNAL)';
-
-/**
- * Evaluated in the page: false only when `prufe.judge` reports that it is not available in
- * this build; any other outcome (a verdict or a typed error) means it is.
- */
-export async function judgeProbe() {
-  await prufe.ready;
-  const snapshot = prufe.snapshot();
-  try {
-    prufe.judge({ kind: 'click' }, snapshot, snapshot);
-    return true;
-  } catch (error) {
-    return !(error.code === 'INTERNAL' && /not available/.test(error.message));
-  }
-}
-
 /** The bundle's source; throws a clear message when `make bundle` has not run. */
 export function bundleSource() {
+  return built(BUNDLE);
+}
+
+/** The machine module as a classic script (it defines `globalThis.prufeRun`). */
+export const MACHINE_SCRIPT = join(ROOT, 'js', 'dist', 'prufe-run.js');
+/** The machine module as an ES module. */
+export const MACHINE_MODULE = join(ROOT, 'js', 'dist', 'prufe-run.mjs');
+
+/** A file `make bundle` writes; throws a clear message when it has not run. */
+export function built(path) {
   try {
-    return readFileSync(BUNDLE, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
-    throw new Error(`${BUNDLE} is missing: run \`make bundle\` first`);
+    throw new Error(`${path} is missing: run \`make bundle\` first`);
   }
 }
 

@@ -1,0 +1,203 @@
+// Type declarations for the machine module js/dist/prufe-run.mjs (and the classic script
+// js/dist/prufe-run.js, which defines `globalThis.prufeRun`): the verification loop of one
+// step, `start` → need → answer → `next` → … → `done`. The wire shapes mirror src/core/run
+// (step, policy, need, record) with camelCase field names; docs/DESIGN.md holds the contract.
+
+/// <reference path="prufe.d.ts" />
+
+declare namespace PrufeRun {
+  type Target = Prufe.Target;
+  type ElementRecord = Prufe.ElementRecord;
+  type Snapshot = Prufe.Snapshot;
+  type Point = Prufe.Point;
+  type Destination = Prufe.Destination;
+  type Button = 'left' | 'middle' | 'right';
+
+  /** The one error shape, as data (an answer's or a record's `error`). */
+  interface ErrorData {
+    code: Prufe.ErrorCode;
+    message: string;
+    candidates?: Prufe.Candidate[];
+  }
+
+  /** What a step does: a semantic action on a declared target, or a pointer gesture on a point. */
+  type Action =
+    | { kind: 'click'; target: Target }
+    /** A `sensitive` value is typed but never shown; the judge compares its keyed hash. */
+    | { kind: 'fill'; target: Target; value: string; sensitive?: boolean }
+    | { kind: 'check'; target: Target }
+    | { kind: 'uncheck'; target: Target }
+    | { kind: 'select'; target: Target; option: string }
+    | { kind: 'press'; key: string; target?: Target | null }
+    | { kind: 'hover'; target: Target }
+    | { kind: 'upload'; target: Target; files: string[] }
+    | { kind: 'drag'; target: Target; to: Target }
+    | { kind: 'goto'; url: string }
+    | { kind: 'clickAt'; at: Point; button?: Button; expected?: ElementRecord | null; shown?: string | null }
+    | {
+        kind: 'dragAt'; from: Point; to: Point; steps?: number;
+        expected?: ElementRecord | null; expectedTo?: ElementRecord | null; shown?: string | null;
+      };
+
+  interface Step {
+    action: Action;
+    /** A sentence saying what the step is meant to do, in any language. */
+    intent?: string | null;
+    /** For `upload` and `drag`: the steps that undo it (performed unverified). */
+    inverse?: Step[];
+  }
+
+  /** Polling parameters of a settle, in milliseconds. */
+  interface Timing {
+    pollMs?: number;
+    quietMs?: number;
+    timeoutMs?: number;
+  }
+
+  interface Policy {
+    /** Attempts per step, the first included (default 2). */
+    maxAttempts?: number;
+    /** What AMBIGUOUS comes to: `reject` (default), `accept`, or `arbiter` (an `ask` need). */
+    ambiguous?: 'reject' | 'accept' | 'arbiter';
+    timing?: Timing;
+    regions?: string[];
+    ignoreRegions?: string[];
+  }
+
+  /** The driver's last observation of the document, handed to the next step's run. */
+  interface Seen {
+    fingerprint: string;
+    snapshot: Snapshot;
+  }
+
+  type Gesture =
+    | { kind: 'click'; at: Point; button: Button }
+    | { kind: 'moveTo'; at: Point }
+    | { kind: 'drag'; from: Point; to: Point; steps: number }
+    /** Focus the field, select its content, type `text` in its place; `FOCUS_LOST` when it does not keep focus. */
+    | { kind: 'type'; ref: string; text: string }
+    /** A key (`Enter`, `Shift+Tab`) on `ref` (focused first) or on whatever has the focus. */
+    | { kind: 'press'; ref: string | null; key: string }
+    | { kind: 'select'; ref: string; option: string }
+    | { kind: 'restore'; ref: string; value: string }
+    | { kind: 'setFiles'; ref: string; files: string[] }
+    | { kind: 'navigate'; url: string }
+    | { kind: 'goBack' };
+
+  type Read =
+    | { kind: 'value'; ref: string }
+    | { kind: 'hash'; ref: string; value: string }
+    | { kind: 'destination'; ref: string }
+    | { kind: 'address' }
+    | { kind: 'focused' };
+
+  /** What the arbiter is asked about an AMBIGUOUS effect. Every string in it is redacted. */
+  interface Question {
+    action: string;
+    target: string | null;
+    intent: string | null;
+    observed: string[];
+    reason: string;
+    stable: boolean;
+  }
+
+  /** The record of one step, in the one shape traces, `--json` lines and drivers read. */
+  interface Record {
+    action: string;
+    /** The element acted on, as `role[label] in region`. */
+    target: string | null;
+    intent: string | null;
+    value: string | null;
+    /** null when the step stopped before a verdict. */
+    verdict: Prufe.VerdictKind | null;
+    ok: boolean;
+    error: ErrorData | null;
+    reason: string;
+    attributedTo: string | null;
+    lines: string[];
+    diff: Prufe.Diff;
+    residue?: string[];
+    attempts: number;
+    undone: number;
+    stable: boolean;
+    arbiter: string | null;
+    background?: string[];
+    /** The driver's. */
+    dialogs?: string[];
+    /** The driver's. */
+    durationMs: number;
+    /** The driver's, RFC 3339. */
+    startedAt?: string;
+  }
+
+  /** What the driver must do next. Each is answered with exactly one `Answer`. */
+  type Need =
+    /**
+     * Poll the fingerprint every `pollMs` until it has not changed for `quietMs`, at most
+     * `timeoutMs`. With `since`, first wait for it to leave that value (a page that never
+     * does is stable). With `stopOnChange`, answer as soon as it moves. An unreadable
+     * fingerprint counts as a change. Answer: `settled`.
+     */
+    | { need: 'settle'; since: string | null; pollMs: number; quietMs: number; timeoutMs: number; stopOnChange: boolean }
+    /** Answer: `fingerprint`. */
+    | { need: 'fingerprint' }
+    /** A snapshot with these refs declared sensitive. Answer: `observed`, or `unavailable`. */
+    | { need: 'observe'; sensitive: string[] }
+    /** `prufe.describe(ref)`. Answer: `described`. */
+    | { need: 'describe'; ref: string }
+    /** Stable non-empty box, in view (else scroll: `scrolled`), hit test when asked. Answer: `prepared`. */
+    | { need: 'prepare'; ref: string; hitTest: boolean }
+    /** `prufe.at(x, y)`. Answer: `under`. */
+    | { need: 'locate'; at: Point }
+    /** Answer: `sent`. */
+    | { need: 'input'; gesture: Gesture }
+    /** Answer: the read's own (`value`, `hash`, `destination`, `address`, `focused`). */
+    | { need: 'read'; read: Read }
+    /** Answer: `arbiter`. */
+    | { need: 'ask'; question: Question }
+    | { need: 'done'; record: Record };
+
+  type Answer =
+    | { answer: 'start' }
+    | { answer: 'settled'; fingerprint: string; stable: boolean; changed: boolean; waitedMs: number }
+    | { answer: 'fingerprint'; fingerprint: string }
+    | { answer: 'observed'; snapshot: Snapshot }
+    | { answer: 'unavailable' }
+    | { answer: 'described'; element: ElementRecord | null }
+    | { answer: 'prepared'; point: Point }
+    | { answer: 'scrolled' }
+    | { answer: 'under'; element: ElementRecord | null }
+    | { answer: 'sent' }
+    | { answer: 'value'; value: string | null }
+    | { answer: 'hash'; hash: string }
+    | { answer: 'destination'; destination: Destination | null }
+    | { answer: 'address'; url: string }
+    | { answer: 'focused'; element: ElementRecord | null }
+    | { answer: 'arbiter'; yes: boolean; detail: string }
+    /** The need could not be met; the code decides what the machine does next. */
+    | { answer: 'failed'; error: ErrorData };
+
+  /** The run's state: opaque JSON, kept by the driver and handed back as it is. */
+  interface Run {
+    readonly [field: string]: unknown;
+  }
+
+  interface Turn {
+    run: Run;
+    need: Need;
+  }
+
+  interface Api {
+    /** The machine version (the prufe crate version). */
+    readonly version: string;
+    /** Resolves once the machine can answer (at once wherever a synchronous compile is allowed). */
+    readonly ready: Promise<void>;
+    /** A verified run of `step` and its first need. Each argument may also be its JSON text. */
+    start(step: Step | string, policy?: Policy | string | null, seen?: Seen | string | null): Turn;
+    /** The run after `answer`, and its next need. Throws a `PrufeError` (`INVALID_ARGUMENT`) for a malformed one. */
+    next(run: Run | string, answer: Answer | string): Turn;
+  }
+}
+
+/** The machine, where js/dist/prufe-run.js was evaluated as a classic script. */
+declare var prufeRun: PrufeRun.Api;

@@ -1,0 +1,179 @@
+/*! prufe-run __PRUFE_VERSION_TEXT__ | MIT OR Apache-2.0 | the verification loop of one browser step, for drivers */
+// The loader of the DOM-free machine module. `js/build.mjs` fills in the wasm-bindgen glue
+// and the inlined wasm, and writes it twice:
+// - `js/dist/prufe-run.mjs`, an ES module: `import { start, next } from '…/prufe-run.mjs'`;
+// - `js/dist/prufe-run.js`, a classic script that defines `globalThis.prufeRun` when it is
+//   evaluated (a page of the driver's own, a `vm` context, Playwright's `evaluate`).
+//
+// Contract (docs/DESIGN.md, "Node and Python drivers"):
+// - `start(step, policy?, seen?)` and `next(run, answer)` return `{ run, need }`; every
+//   argument is a value or its JSON text; the driver keeps `run` as it is and hands it back;
+// - errors are `Error`s named `PrufeError` with `.code`, `.message` and, for ambiguity,
+//   `.candidates`, as the page engine throws them;
+// - the engine is instantiated synchronously where the platform allows it (Node always);
+//   otherwise calls throw `NOT_READY` until `ready` resolves. Nothing is fetched.
+//
+// Logic belongs to the Rust machine (src/core/run): this file only loads it and converts.
+/*__PRUFE_RUN_MODULE__*/(function (install) {
+  'use strict';
+
+  var G = typeof globalThis !== 'undefined' ? globalThis : self;
+  var JSONRef = JSON;
+  var ErrorCtor = Error;
+  var RangeErrorCtor = RangeError;
+  var WasmRef = typeof WebAssembly === 'object' && WebAssembly !== null ? WebAssembly : null;
+  var CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
+  var VERSION = __PRUFE_VERSION__;
+  var BRAND = typeof Symbol === 'function' ? Symbol.for('prufe.run') : '__prufeRun';
+
+  if (install) {
+    var existing = Object.getOwnPropertyDescriptor(G, 'prufeRun');
+    if (existing && existing.value && Object.getOwnPropertyDescriptor(existing.value, BRAND)) return existing.value;
+  }
+
+  function makeError(code, message, candidates) {
+    var error = new ErrorCtor(message);
+    Object.defineProperty(error, 'name', { value: 'PrufeError', writable: true, configurable: true });
+    Object.defineProperty(error, 'code', { value: code, writable: true, enumerable: true, configurable: true });
+    if (candidates !== undefined && candidates !== null) {
+      Object.defineProperty(error, 'candidates', { value: candidates, writable: true, enumerable: true, configurable: true });
+    }
+    return error;
+  }
+
+  // The machine throws the JSON text of its error; a trap is a bug in the machine.
+  function normalise(thrown) {
+    if (typeof thrown === 'string') {
+      var parsed = null;
+      try {
+        parsed = JSONRef.parse(thrown);
+      } catch (_) {
+        parsed = null;
+      }
+      if (parsed && typeof parsed.code === 'string' && CODE_PATTERN.test(parsed.code)) {
+        return makeError(parsed.code, String(parsed.message), parsed.candidates);
+      }
+      return makeError('INTERNAL', thrown);
+    }
+    if (WasmRef && WasmRef.RuntimeError && thrown instanceof WasmRef.RuntimeError) {
+      return makeError('INTERNAL', 'the machine stopped on an internal error (' + thrown.message + '); please report it');
+    }
+    return makeError('INTERNAL', thrown instanceof ErrorCtor ? thrown.message : String(thrown));
+  }
+
+  function decodeBase64(text) {
+    var table = new Uint8Array(128);
+    var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    for (var i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+    var length = text.length;
+    while (length > 0 && text.charCodeAt(length - 1) === 61) length--;
+    var bytes = new Uint8Array((length * 3) >> 2);
+    var out = 0;
+    var acc = 0;
+    var bits = 0;
+    for (var j = 0; j < length; j++) {
+      acc = (acc << 6) | table[text.charCodeAt(j)];
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        bytes[out++] = (acc >> bits) & 255;
+      }
+    }
+    return bytes;
+  }
+
+  var glue = (function () {
+    /*__PRUFE_GLUE__*/
+    return wasm_bindgen;
+  })();
+  var WASM_BASE64 = '__PRUFE_WASM_BASE64__';
+
+  var failure = null;
+  var loaded = false;
+  var settle = null;
+  var ready = new Promise(function (resolve, reject) {
+    settle = { resolve: resolve, reject: reject };
+  });
+  ready.catch(function () {});
+
+  function instantiate(module) {
+    try {
+      glue.initSync({ module: module });
+    } catch (error) {
+      blocked(error);
+      return;
+    }
+    loaded = true;
+    settle.resolve(undefined);
+  }
+
+  function blocked(cause) {
+    var detail = cause && typeof cause.message === 'string' ? cause.message : String(cause);
+    failure = makeError('WASM_BLOCKED', 'WebAssembly could not be instantiated here (' + detail + ')');
+    settle.reject(failure);
+  }
+
+  (function load() {
+    if (!WasmRef) {
+      blocked(new ErrorCtor('WebAssembly is not available'));
+      return;
+    }
+    var bytes = decodeBase64(WASM_BASE64);
+    var module;
+    try {
+      module = new WasmRef.Module(bytes);
+    } catch (error) {
+      // A browser's main thread may refuse a large synchronous compile; the asynchronous
+      // one has no such limit.
+      if (error instanceof RangeErrorCtor) {
+        WasmRef.compile(bytes).then(instantiate, blocked);
+        return;
+      }
+      blocked(error);
+      return;
+    }
+    instantiate(module);
+  })();
+
+  function text(value) {
+    if (value === undefined || value === null) return '';
+    return typeof value === 'string' ? value : JSONRef.stringify(value);
+  }
+
+  function call(fn, args) {
+    if (!loaded) {
+      if (failure) throw makeError(failure.code, failure.message);
+      throw makeError('NOT_READY', 'the prufe machine is still loading; await ready first');
+    }
+    var result;
+    try {
+      result = fn.apply(null, args);
+    } catch (thrown) {
+      throw normalise(thrown);
+    }
+    return JSONRef.parse(result);
+  }
+
+  var api = {};
+  Object.defineProperty(api, 'version', { value: VERSION, enumerable: true });
+  Object.defineProperty(api, 'ready', { value: ready, enumerable: true });
+  Object.defineProperty(api, 'start', {
+    enumerable: true,
+    value: function start(step, policy, seen) {
+      return call(glue.start, [text(step), text(policy), text(seen)]);
+    },
+  });
+  Object.defineProperty(api, 'next', {
+    enumerable: true,
+    value: function next(run, answer) {
+      return call(glue.next, [text(run), text(answer)]);
+    },
+  });
+  Object.defineProperty(api, BRAND, { value: VERSION });
+  Object.freeze(api);
+
+  if (install) {
+    Object.defineProperty(G, 'prufeRun', { value: api, writable: false, enumerable: false, configurable: true });
+  }
+  return api;
+})(__PRUFE_RUN_INSTALL__)

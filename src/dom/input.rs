@@ -1,0 +1,397 @@
+//! What a driver asks of one element around input: its box and the point input goes to, a
+//! scroll into view, the page's hit test at a point, focus with the content selected, a
+//! field's raw value, a `<select>`'s option chosen or put back, and where activating the
+//! element would load a new document.
+//!
+//! These answer the machine's `prepare`, `input` and `read` needs (`core::run::need`) the
+//! same way for every driver of the bundle, so no driver writes page JavaScript of its own.
+//! Each takes a ref and goes through [`element`], so a stale or recycled node is refused
+//! (`STALE_REFERENCE`, `TARGET_CHANGED`) before anything is measured or changed.
+//!
+//! Coordinates are CSS pixels of this document's viewport (the top one's when the engine
+//! runs in the top document): an element of a same-origin frame is offset by the content box
+//! of each `<iframe>` on the way up, as [`super::at`] reads a point. Properties are read by
+//! name (`Reflect`), which works for nodes of any realm and adds no typed import per field:
+//! none of these runs in a walk, so the extra crossing costs nothing measurable.
+
+use super::{composed_ancestors, document, element, hit_test, js, window};
+use crate::core::error::{Error, ErrorCode, Result};
+use crate::core::run::{Destination, Point};
+use crate::core::text::{normalize_key, normalize_whitespace};
+use js_sys::{Function, JsString, Object, Reflect};
+use serde::Serialize;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The border box of an element and the point input goes to (`prufe.box`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bounds {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// The centre of the first fragment (client rect) with an area of a pixel or more; a
+    /// link that wraps is pressed on its first line, as a person would. `None` when no
+    /// fragment has an area.
+    pub point: Option<Point>,
+    /// `point` lies in the viewport, scroll bars excluded.
+    pub in_view: bool,
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn number(target: &JsValue, key: &str) -> f64 {
+    get(target, key).as_f64().unwrap_or(0.0)
+}
+
+/// Calls the method `name` of `target`; a missing method is an error.
+fn call(target: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue> {
+    let failed = |e: JsValue| {
+        let why = get(&e, "message").as_string().unwrap_or_default();
+        Error::new(
+            ErrorCode::BrowserError,
+            format!("the page refused {name}(): {why}"),
+        )
+    };
+    let f: Function = get(target, name)
+        .dyn_into()
+        .map_err(|_| Error::new(ErrorCode::BrowserError, format!("{name}() is missing here")))?;
+    match args {
+        [] => f.call0(target),
+        [a] => f.call1(target, a),
+        [a, b, ..] => f.call2(target, a, b),
+    }
+    .map_err(failed)
+}
+
+/// A property's value as a string, as `String(value)` gives it for strings, numbers and
+/// booleans; `None` for anything else.
+fn text_of(v: &JsValue) -> Option<String> {
+    v.as_string()
+        .or_else(|| v.as_f64().map(|n| n.to_string()))
+        .or_else(|| v.as_bool().map(|b| b.to_string()))
+}
+
+/// Where a frame's document starts in its parent's viewport: the `<iframe>`'s border box
+/// less its border and padding.
+pub(super) fn frame_origin(frame: &web_sys::Element) -> (f64, f64) {
+    let r = js::rect(frame);
+    let (mut x, mut y) = (
+        r.left() + js::client_left(frame),
+        r.top() + js::client_top(frame),
+    );
+    let view = js::owner_document(frame.unchecked_ref()).and_then(|d| js::default_view(&d));
+    if let Some(view) = view {
+        let style = js::computed_style(&view, frame, &JsString::from(""));
+        let padding = |side: &str| px(&style.property(&JsString::from(side)));
+        x += padding("padding-left");
+        y += padding("padding-top");
+    }
+    (x, y)
+}
+
+/// A computed length, `12.5px`, in pixels; 0 for anything else. By hand: the bundle has
+/// no float parser otherwise, and the standard one weighs 10 kB of wasm.
+fn px(value: &str) -> f64 {
+    let digits = value.strip_suffix("px").unwrap_or("");
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all(whole) || !all(fraction) {
+        return 0.0;
+    }
+    let mut n = 0.0;
+    for b in whole.bytes() {
+        n = n * 10.0 + f64::from(b - b'0');
+    }
+    let mut scale = 0.1;
+    for b in fraction.bytes() {
+        n += f64::from(b - b'0') * scale;
+        scale /= 10.0;
+    }
+    n
+}
+
+/// The offset of `el`'s document in this document's viewport.
+fn offset(el: &web_sys::Element) -> (f64, f64) {
+    let (mut x, mut y) = (0.0, 0.0);
+    let mut doc = js::owner_document(el.unchecked_ref());
+    for _ in 0..32 {
+        let Some(frame) = doc
+            .as_ref()
+            .and_then(js::default_view)
+            .and_then(|w| js::frame_element(&w))
+        else {
+            break;
+        };
+        let (fx, fy) = frame_origin(&frame);
+        x += fx;
+        y += fy;
+        doc = js::owner_document(frame.unchecked_ref());
+    }
+    (x, y)
+}
+
+/// The viewport, scroll bars excluded: the root element's client box.
+fn viewport() -> Result<(f64, f64)> {
+    let doc = document()?;
+    let root = js::document_element(&doc).map(JsValue::from);
+    let (w, h) = root
+        .map(|r| (number(&r, "clientWidth"), number(&r, "clientHeight")))
+        .unwrap_or((0.0, 0.0));
+    if w > 0.0 && h > 0.0 {
+        return Ok((w, h));
+    }
+    let win: JsValue = window()?.into();
+    Ok((number(&win, "innerWidth"), number(&win, "innerHeight")))
+}
+
+/// `prufe.box(ref)`.
+pub fn bounds(reference: &str) -> Result<Bounds> {
+    let el = element(reference)?;
+    let (ox, oy) = offset(&el);
+    let r = js::rect(&el);
+    let rects = js::client_rects(&el);
+    let point = (0..rects.list_length())
+        .map(|i| rects.list_item(i).unchecked_into::<js::Rect>())
+        .find(|q| (q.right() - q.left()) * (q.bottom() - q.top()) >= 1.0)
+        .map(|q| Point {
+            x: (q.left() + q.right()) / 2.0 + ox,
+            y: (q.top() + q.bottom()) / 2.0 + oy,
+        });
+    let (vw, vh) = viewport()?;
+    Ok(Bounds {
+        x: r.left() + ox,
+        y: r.top() + oy,
+        width: r.right() - r.left(),
+        height: r.bottom() - r.top(),
+        point,
+        in_view: point.is_some_and(|p| p.x >= 0.0 && p.y >= 0.0 && p.x < vw && p.y < vh),
+    })
+}
+
+/// `prufe.scrollIntoView(ref)`: scrolls every scroll container on the way (frames included)
+/// so that the element is centred, where the browser can.
+pub fn scroll_into_view(reference: &str) -> Result<()> {
+    let el = element(reference)?;
+    let options = Object::new();
+    for key in ["block", "inline"] {
+        let _ = Reflect::set(&options, &key.into(), &"center".into());
+    }
+    call(&el, "scrollIntoView", &[&options]).map(drop)
+}
+
+/// `prufe.hitTest(ref, x, y)`: `None` when input at (`x`, `y`) reaches the element (the
+/// deepest hit there is the element, inside it, or a `<label>` forwarding to it); otherwise
+/// what it lands on, as `tag#id.class "text"`.
+pub fn hit(reference: &str, x: f64, y: f64) -> Result<Option<String>> {
+    let target = element(reference)?;
+    if !x.is_finite() || !y.is_finite() {
+        return Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "hitTest(ref, x, y) needs two finite numbers",
+        ));
+    }
+    let Some(hit) = hit_test(&document()?, x, y) else {
+        return Ok(Some("nothing hit-testable".into()));
+    };
+    let chain = composed_ancestors(&hit);
+    if chain.iter().any(|n| js::same(n, &target)) {
+        return Ok(None);
+    }
+    let label = chain.iter().find(|n| js::local_name(n) == "label");
+    if label
+        .and_then(js::control)
+        .is_some_and(|c| js::same(&c, &target))
+    {
+        return Ok(None);
+    }
+    Ok(Some(short(&hit)))
+}
+
+/// `div#cover.banner.top "Accept all cookies"`: enough to tell a person what covers a target.
+fn short(el: &web_sys::Element) -> String {
+    let mut s = js::local_name(el);
+    if let Some(id) = js::attr(el, &JsString::from("id")).filter(|i| !i.is_empty()) {
+        s.push('#');
+        s.push_str(&id);
+    }
+    let class = js::attr(el, &JsString::from("class")).unwrap_or_default();
+    for c in class.split_whitespace().take(2) {
+        s.push('.');
+        s.push_str(c);
+    }
+    let text = js::text_content(el.unchecked_ref()).unwrap_or_default();
+    let text: String = normalize_whitespace(&text).chars().take(40).collect();
+    if !text.is_empty() {
+        s.push_str(&format!(" \"{text}\""));
+    }
+    s
+}
+
+/// `prufe.focusSelect(ref)`: focuses the element and selects its content (a field's text,
+/// an editable element's contents), so that typing replaces it. `true` when the focus is
+/// then on the element or inside it; a page that moves it elsewhere answers `false`.
+pub fn focus_select(reference: &str) -> Result<bool> {
+    let el = element(reference)?;
+    call(&el, "focus", &[])?;
+    if get(&el, "select").is_function() {
+        call(&el, "select", &[])?;
+    } else if get(&el, "isContentEditable").as_bool() == Some(true) {
+        if let Some(doc) = js::owner_document(el.unchecked_ref()) {
+            let range = call(&doc, "createRange", &[])?;
+            call(&range, "selectNodeContents", &[&el])?;
+            let selection = call(&doc, "getSelection", &[])?;
+            if !selection.is_null() {
+                call(&selection, "removeAllRanges", &[])?;
+                call(&selection, "addRange", &[&range])?;
+            }
+        }
+    }
+    let focus = super::deepest_focus(&document()?);
+    Ok(focus.is_some_and(|f| composed_ancestors(&f).iter().any(|n| js::same(n, &el))))
+}
+
+/// `prufe.value(ref)`: a field's raw value (`value`, or an editable element's text), for an
+/// undo to write back; `None` for an element without one. The value is the page's own: a
+/// sensitive one is not redacted here, so a driver must not log it.
+pub fn value(reference: &str) -> Result<Option<String>> {
+    let el = element(reference)?;
+    if Reflect::has(&el, &"value".into()).unwrap_or(false) {
+        return Ok(text_of(&js::value(&el)));
+    }
+    if get(&el, "isContentEditable").as_bool() == Some(true) {
+        return Ok(js::text_content(el.unchecked_ref()));
+    }
+    Ok(None)
+}
+
+/// Dispatches `input` (composed) and `change`, as a person's choice does.
+fn changed(el: &web_sys::Element) -> Result<()> {
+    for (kind, composed) in [("input", true), ("change", false)] {
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init.set_composed(composed);
+        let event = web_sys::Event::new_with_event_init_dict(kind, &init)
+            .map_err(|_| Error::new(ErrorCode::BrowserError, "could not create an event"))?;
+        let _ = el
+            .unchecked_ref::<web_sys::EventTarget>()
+            .dispatch_event(&event);
+    }
+    Ok(())
+}
+
+/// `prufe.select(ref, option)`: chooses the option of a `<select>` whose label (compared as
+/// resolve compares names: whitespace and case aside) or else value is `option`, firing `input` and `change`. Returns the
+/// select's value before, for the undo. `TARGET_NOT_FOUND` lists the options there are.
+pub fn select(reference: &str, option: &str) -> Result<String> {
+    let el = element(reference)?;
+    if js::local_name(&el) != "select" {
+        return Err(Error::new(
+            ErrorCode::InvalidAction,
+            format!(
+                "select works on a <select> element, not on <{}>; click the control instead",
+                js::local_name(&el)
+            ),
+        ));
+    }
+    let list = js::options(&el);
+    let options: Vec<web_sys::Element> = (0..list.length()).filter_map(|i| list.item(i)).collect();
+    let wanted = normalize_key(option);
+    let found = options
+        .iter()
+        .find(|o| normalize_key(&js::option_label(o)) == wanted)
+        .or_else(|| {
+            options
+                .iter()
+                .find(|o| js::value(o).as_string().as_deref() == Some(option))
+        });
+    let Some(found) = found else {
+        let labels: Vec<String> = options.iter().take(20).map(js::option_label).collect();
+        return Err(Error::new(
+            ErrorCode::TargetNotFound,
+            format!(
+                "no option {option:?}; the options are: {}",
+                labels.join(", ")
+            ),
+        ));
+    };
+    if get(found, "disabled").as_bool() == Some(true) {
+        return Err(Error::new(
+            ErrorCode::TargetDisabled,
+            format!("option {:?} is disabled", js::option_label(found)),
+        ));
+    }
+    let previous = js::value(&el).as_string().unwrap_or_default();
+    call(&el, "focus", &[])?;
+    let _ = Reflect::set(found, &"selected".into(), &JsValue::TRUE);
+    changed(&el)?;
+    Ok(previous)
+}
+
+/// `prufe.restore(ref, value)`: writes a value back (the undo of `select`), firing `input`
+/// and `change`.
+pub fn restore(reference: &str, value: &str) -> Result<()> {
+    let el = element(reference)?;
+    let _ = Reflect::set(&el, &"value".into(), &value.into());
+    changed(&el)
+}
+
+/// The nearest ancestor (or the element itself) in the same tree with one of `names`.
+fn closest(el: &web_sys::Element, names: &[&str]) -> Option<web_sys::Element> {
+    let mut node = Some(el.clone());
+    while let Some(n) = node {
+        if names.contains(&js::local_name(&n).as_str()) {
+            return Some(n);
+        }
+        node = js::parent_element(n.unchecked_ref());
+    }
+    None
+}
+
+/// `prufe.destination(ref)`: where activating the element would load a new document: the
+/// nearest `a[href]` or `area[href]` (its `href` as the page resolved it), else the form a
+/// submit control (or a field's implicit submission) sends, with the submitter's
+/// `formaction` and `formmethod` first. `None` for anything else.
+pub fn destination(reference: &str) -> Result<Option<Destination>> {
+    let el = element(reference)?;
+    let href = JsString::from("href");
+    let link = closest(&el, &["a", "area"]).filter(|a| js::has_attr(a, &href));
+    if let Some(link) = link {
+        return Ok(get(&link, "href").as_string().map(|url| Destination {
+            kind: "link".into(),
+            url,
+            method: String::new(),
+        }));
+    }
+    let form = Some(get(&el, "form"))
+        .filter(|f| f.is_object())
+        .or_else(|| closest(&el, &["form"]).map(JsValue::from));
+    let Some(form) = form else {
+        return Ok(None);
+    };
+    let tag = js::local_name(&el);
+    let kind = get(&el, "type").as_string().unwrap_or_default();
+    let submits = (tag == "button" && (kind.is_empty() || kind == "submit"))
+        || (tag == "input" && (kind == "submit" || kind == "image"));
+    let attribute = |name: &str| {
+        submits
+            .then(|| js::attr(&el, &JsString::from(name)))
+            .flatten()
+    };
+    let method = attribute("formmethod")
+        .filter(|m| !m.is_empty())
+        .or_else(|| get(&form, "method").as_string().filter(|m| !m.is_empty()))
+        .unwrap_or_else(|| "get".into())
+        .to_ascii_lowercase();
+    let url = match attribute("formaction") {
+        Some(_) => get(&el, "formAction").as_string(),
+        None => get(&form, "action").as_string(),
+    };
+    Ok(url.map(|url| Destination {
+        kind: "form".into(),
+        url,
+        method,
+    }))
+}

@@ -1,0 +1,45 @@
+//! The `#[wasm_bindgen]` exports of the DOM-free machine module (`js/dist/prufe-run.mjs`):
+//! the verification loop of one step ([`crate::core::run`]) for a driver that runs it in its
+//! own process, as Node does, or evaluates it in a page of its own. JSON text in, JSON text
+//! out, one line each: the driver keeps the run's JSON between calls and hands it back.
+//!
+//! Why text rather than JS objects: the run crosses on every call (it holds the snapshots
+//! before and after), and one string each way is one copy, where building it field by field
+//! costs a call per field; the text is read straight into the machine's types
+//! ([`api::run_next_text`]), and the module needs no js-sys. Errors leave as the
+//! JSON text of the one error shape (`{"code":…,"message":…}`), thrown as a string; the
+//! loader (`js/src/run.js`) turns it into the `PrufeError` the page engine throws.
+
+use crate::core::api::{self, Turn};
+use crate::core::error::{Error, ErrorCode, Result};
+use wasm_bindgen::prelude::*;
+
+/// `start(step, policy, seen)`: a verified run of `step` and its first need, as
+/// `{"run":…,"need":…}`. An empty `policy` or `seen` is the default (`null`).
+#[wasm_bindgen(js_name = start)]
+pub fn run_start(step: &str, policy: &str, seen: &str) -> Result<String, String> {
+    turn(api::run_start_text(step, policy, seen))
+}
+
+/// `next(run, answer)`: the run after `answer` to its last need, and the need after that.
+#[wasm_bindgen(js_name = next)]
+pub fn run_next(run: &str, answer: &str) -> Result<String, String> {
+    turn(api::run_next_text(run, answer))
+}
+
+/// The one conversion of results and errors to what crosses to JS.
+fn turn(result: Result<Turn>) -> Result<String, String> {
+    let text = result.and_then(|t| {
+        serde_json::to_string(&t).map_err(|e| {
+            Error::new(
+                ErrorCode::Internal,
+                format!("could not serialise the run: {e}"),
+            )
+        })
+    });
+    text.map_err(|e| {
+        serde_json::to_string(&e).unwrap_or_else(|_| {
+            r#"{"code":"INTERNAL","message":"could not serialise an error"}"#.to_owned()
+        })
+    })
+}

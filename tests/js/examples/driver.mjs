@@ -1,0 +1,575 @@
+// @ts-check
+// A Node driver of the verification machine: it loads the DOM-free machine module
+// (js/dist/prufe-run.mjs) once and loops `next(run, answer)` until the need is `done`,
+// answering each need with a browser library and the page's `window.prufe` (js/dist/prufe.js,
+// injected before any page script). The driver decides nothing: when to observe, what to
+// resolve, whether the effect is the one intended, what to undo and whether to retry are the
+// machine's (src/core/run), so every driver of it reaches the same record.
+//
+// Everything the driver asks of the page is one call of a bundle primitive (`prufe.box`,
+// `prufe.hitTest`, `prufe.focusSelect`, …) from a function evaluated in the page; only
+// timing (the settle's polling, two animation frames for a stable box) and real input live
+// here. The browser library is behind a small port: Playwright (`playwrightPort`), Puppeteer
+// (`puppeteerPort`) and the raw DevTools protocol (`cdpPort`, pointer input only).
+// Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by `tsc --noEmit -p js`.
+
+import { fileURLToPath } from 'node:url';
+import { decodeSnapshot } from '../../../js/wire.mjs';
+
+const MACHINE = new URL('../../../js/dist/prufe-run.mjs', import.meta.url);
+
+/** @type {Promise<PrufeRun.Api> | null} */
+let loading = null;
+
+/** The machine module, loaded once per process. */
+export function machine() {
+  loading ??= import(MACHINE.href).then(
+    (module) => /** @type {PrufeRun.Api} */ (module.default),
+    (error) => {
+      throw new Error(`${fileURLToPath(MACHINE)} could not be loaded (run \`make bundle\`): ${error.message}`);
+    },
+  );
+  return loading;
+}
+
+/**
+ * What the loop needs of a browser library: evaluation in the page's world that holds
+ * `prufe`, real input through the browser, navigation. A method the library cannot offer
+ * throws; the need is then answered `failed` with `BROWSER_ERROR`.
+ * @typedef {object} Port
+ * @property {<A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>} evaluate
+ * @property {(x: number, y: number, steps?: number) => Promise<void>} move
+ * @property {(button: PrufeRun.Button) => Promise<void>} down
+ * @property {(button: PrufeRun.Button) => Promise<void>} up
+ * @property {(key: string) => Promise<void>} keyDown a single key (`Shift`, `Enter`, `a`)
+ * @property {(key: string) => Promise<void>} keyUp
+ * @property {(text: string) => Promise<void>} insertText text at the caret, as an IME would
+ * @property {(ref: string, files: string[]) => Promise<void>} setFiles on the file input of `ref`
+ * @property {(url: string) => Promise<void>} goto an absolute URL, until the document loaded
+ * @property {() => Promise<boolean>} goBack false when there is no entry to go back to
+ * @property {() => Promise<string>} url the main frame's address
+ */
+
+/**
+ * @typedef {object} Options
+ * @property {PrufeRun.Policy} [policy]
+ * @property {PrufeRun.Seen | null} [seen] the last step's `seen`, for the background
+ * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [arbiter]
+ *   decides AMBIGUOUS under `ambiguous: 'arbiter'`; without one, the answer is no
+ * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
+ */
+
+/**
+ * Verifies one step on the page behind `port`.
+ * @param {Port} port
+ * @param {PrufeRun.Step} step
+ * @param {Options} [options]
+ * @returns {Promise<{ record: PrufeRun.Record, seen: PrufeRun.Seen | null }>} the record, and
+ *   what to hand the next step as `seen`
+ */
+export async function verify(port, step, options = {}) {
+  const { start, next } = await machine();
+  const started = new Date();
+  let { run, need } = start(step, options.policy ?? null, options.seen ?? null);
+  while (need.need !== 'done') {
+    const answer = await answerNeed(port, need, options);
+    options.trace?.(need, answer);
+    ({ run, need } = next(run, answer));
+  }
+  const record = { ...need.record, durationMs: Date.now() - started.getTime(), startedAt: started.toISOString() };
+  return { record, seen: /** @type {PrufeRun.Seen | null} */ (run.seen ?? null) };
+}
+
+/** A need that could not be met, with the error the answer carries. */
+class Failed extends Error {
+  /** @param {PrufeRun.ErrorData} error */
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+/** Codes of a page that cannot answer right now (a document being replaced). */
+const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+
+/**
+ * @param {Port} port
+ * @param {PrufeRun.Need} need
+ * @param {Options} options
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function answerNeed(port, need, options) {
+  try {
+    switch (need.need) {
+      case 'settle':
+        return await settle(port, need);
+      case 'fingerprint':
+        return { answer: 'fingerprint', fingerprint: await patiently(() => call(port, 'fingerprint')) };
+      case 'observe':
+        return await observe(port, need.sensitive);
+      case 'describe':
+        return { answer: 'described', element: await call(port, 'describe', need.ref) };
+      case 'prepare': {
+        const timeoutMs = options.policy?.timing?.timeoutMs ?? 5000;
+        return await port.evaluate(prepareInPage, { ref: need.ref, hitTest: need.hitTest, timeoutMs });
+      }
+      case 'locate':
+        return { answer: 'under', element: await call(port, 'at', need.at.x, need.at.y) };
+      case 'input':
+        await send(port, need.gesture);
+        return { answer: 'sent' };
+      case 'read':
+        return await read(port, need.read);
+      case 'ask':
+        if (options.arbiter) return { answer: 'arbiter', ...(await options.arbiter(need.question)) };
+        return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
+      default:
+        throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
+    }
+  } catch (error) {
+    if (error instanceof Failed) return { answer: 'failed', error: error.error };
+    return { answer: 'failed', error: { code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) } };
+  }
+}
+
+/**
+ * In the page: `prufe[name](...args)`; a thrown `PrufeError` comes back as data, since
+ * evaluation loses its `.code`.
+ * @param {{ name: string, args: unknown[] }} call
+ */
+async function callInPage({ name, args }) {
+  try {
+    await prufe.ready;
+    return { value: /** @type {any} */ (prufe)[name](...args) };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * One bundle primitive, from Node.
+ * @param {Port} port
+ * @param {string} name
+ * @param {...unknown} args
+ * @returns {Promise<any>}
+ */
+async function call(port, name, ...args) {
+  const result = await port.evaluate(callInPage, { name, args });
+  if (result.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (result.error));
+  return result.value;
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Retries a read while the page cannot answer (a new document is loading), for up to 2 s.
+ * @template T
+ * @param {() => Promise<T>} read
+ * @returns {Promise<T>}
+ */
+async function patiently(read) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      const code = error instanceof Failed ? error.error.code : 'BROWSER_ERROR';
+      if (attempt >= 20 || !TRANSIENT.has(code)) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/** Fingerprint stand-in while the page cannot answer; it never equals a real one. */
+const UNREACHABLE = '\u0000unreachable';
+
+/**
+ * `Need::Settle`, polled from Node so that a navigation in the middle is one more change,
+ * not a lost evaluation.
+ * @param {Port} port
+ * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function settle(port, { since, pollMs, quietMs, timeoutMs, stopOnChange }) {
+  const begun = Date.now();
+  const deadline = begun + timeoutMs;
+  const fingerprint = async () => {
+    try {
+      return /** @type {string} */ (await call(port, 'fingerprint'));
+    } catch {
+      return UNREACHABLE;
+    }
+  };
+  /** @param {string} last @param {boolean} stable @param {boolean} changed @returns {PrufeRun.Answer} */
+  const settled = (last, stable, changed) => ({
+    answer: 'settled', fingerprint: last === UNREACHABLE ? '' : last, stable, changed, waitedMs: Date.now() - begun,
+  });
+  let last = await fingerprint();
+  let lastChange = Date.now();
+  let changed = since !== null && since !== last;
+  if (changed && stopOnChange) return settled(last, false, true);
+  for (;;) {
+    const now = Date.now();
+    const waitingForEffect = since !== null && !changed;
+    if (!waitingForEffect && now - lastChange >= quietMs && last !== UNREACHABLE) return settled(last, true, changed);
+    // A page that never left `since` was quiet throughout.
+    if (now >= deadline) return settled(last, waitingForEffect && last !== UNREACHABLE, changed);
+    await sleep(Math.max(1, Math.min(pollMs, deadline - now)));
+    const read = await fingerprint();
+    if (read !== last) {
+      last = read;
+      lastChange = Date.now();
+      changed ||= since === null || since !== last;
+      if (changed && stopOnChange) return settled(last, false, true);
+    }
+  }
+}
+
+/**
+ * A snapshot in the wire form (a sixth of the bytes), decoded here.
+ * @param {Port} port
+ * @param {string[]} sensitive
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function observe(port, sensitive) {
+  try {
+    const wire = await call(port, 'snapshot', { sensitive, wire: true });
+    return { answer: 'observed', snapshot: decodeSnapshot(wire) };
+  } catch (error) {
+    if (error instanceof Failed && !TRANSIENT.has(error.error.code)) throw error;
+    return { answer: 'unavailable' };
+  }
+}
+
+/**
+ * In the page: `Need::Prepare`. The box must be non-empty and the same across two
+ * animation frames, its point in view (else it is scrolled there), and, with `hitTest`,
+ * input at the point must reach the element. The messages are the harness's.
+ * @param {{ ref: string, hitTest: boolean, timeoutMs: number }} prepare
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function prepareInPage({ ref, hitTest, timeoutMs }) {
+  /** @param {string} code @param {string} message @returns {PrufeRun.Answer} */
+  const failed = (code, message) => ({ answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (code), message } });
+  try {
+    await prufe.ready;
+    const frames = () => new Promise((done) => {
+      let over = false;
+      requestAnimationFrame(() => requestAnimationFrame(() => { over = true; done(undefined); }));
+      setTimeout(() => { if (!over) done(undefined); }, 100);
+    });
+    const live = prufe.describe(ref);
+    const what = live ? `${live.role}[${live.name || live.text || ''}]${live.region ? ` in ${live.region}` : ''}` : ref;
+    const deadline = performance.now() + timeoutMs;
+    let box = prufe.box(ref);
+    for (;;) {
+      await frames();
+      const now = prufe.box(ref);
+      if (!(now.width > 0 && now.height > 0)) return failed('TARGET_NOT_VISIBLE', `${what} has an empty box; it cannot be clicked`);
+      const still = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
+        && Math.abs(now.width - box.width) < 0.5 && Math.abs(now.height - box.height) < 0.5;
+      box = now;
+      if (still) break;
+      if (performance.now() >= deadline) {
+        return failed('TARGET_NOT_STABLE', `${what} kept moving for ${timeoutMs} ms; nothing was dispatched`);
+      }
+    }
+    const point = box.point;
+    if (!point) return failed('TARGET_NOT_VISIBLE', `${what} has no visible area`);
+    if (!box.inView) {
+      prufe.scrollIntoView(ref);
+      return { answer: 'scrolled' };
+    }
+    const by = hitTest ? prufe.hitTest(ref, point.x, point.y) : null;
+    if (by !== null) {
+      return failed('TARGET_OBSCURED', `${what} is covered by ${by} at (${Math.round(point.x)}, ${Math.round(point.y)}); nothing was clicked`);
+    }
+    return { answer: 'prepared', point };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return failed(e.code ?? 'BROWSER_ERROR', String(e.message ?? error));
+  }
+}
+
+/**
+ * In the page: focus the field and select its content; else where to click so that a
+ * person's click puts the focus there.
+ * @param {string} ref
+ */
+async function focusForTypingInPage(ref) {
+  try {
+    await prufe.ready;
+    return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * In the page: focus the element of a ref (before a key press on it).
+ * @param {string} ref
+ */
+async function focusInPage(ref) {
+  try {
+    await prufe.ready;
+    /** @type {HTMLElement} */ (prufe.element(ref)).focus();
+    return {};
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * In the page: the file input that is, is inside, or is labelled by the element of a ref.
+ * @param {string} ref
+ * @returns {HTMLInputElement | null}
+ */
+export function fileInputInPage(ref) {
+  const el = /** @type {HTMLElement} */ (prufe.element(ref));
+  const isFile = (/** @type {Element | null | undefined} */ e) => e instanceof HTMLInputElement && e.type === 'file';
+  if (isFile(el)) return /** @type {HTMLInputElement} */ (el);
+  const inside = el.querySelector('input[type=file]');
+  if (isFile(inside)) return /** @type {HTMLInputElement} */ (inside);
+  const control = el instanceof HTMLLabelElement ? el.control : null;
+  return isFile(control) ? /** @type {HTMLInputElement} */ (control) : null;
+}
+
+// Modifier names as the machine's keys may write them (`ctrl+a`, `Shift+Tab`).
+const MODIFIERS = { shift: 'Shift', control: 'Control', ctrl: 'Control', alt: 'Alt', meta: 'Meta', cmd: 'Meta', command: 'Meta' };
+
+/**
+ * `Shift+Tab` → modifiers down, the key pressed, modifiers up (`Shift++` is Shift and `+`).
+ * @param {Port} port
+ * @param {string} spec
+ */
+async function pressKey(port, spec) {
+  const parts = spec.split('+');
+  const key = parts.pop() || (parts.pop(), '+');
+  const modifiers = parts.map((m) => /** @type {Record<string, string>} */ (MODIFIERS)[m.toLowerCase()] ?? m);
+  for (const m of modifiers) await port.keyDown(m);
+  try {
+    await port.keyDown(key);
+    await port.keyUp(key);
+  } finally {
+    for (const m of modifiers.reverse()) await port.keyUp(m);
+  }
+}
+
+/**
+ * `Need::Input`: the gesture, through the browser's input pipeline.
+ * @param {Port} port
+ * @param {PrufeRun.Gesture} gesture
+ */
+async function send(port, gesture) {
+  switch (gesture.kind) {
+    case 'click':
+      await port.move(gesture.at.x, gesture.at.y);
+      await port.down(gesture.button);
+      await port.up(gesture.button);
+      return;
+    case 'moveTo':
+      await port.move(gesture.at.x, gesture.at.y);
+      return;
+    case 'drag':
+      await port.move(gesture.from.x, gesture.from.y);
+      await port.down('left');
+      await port.move(gesture.to.x, gesture.to.y, Math.max(1, gesture.steps));
+      await port.up('left');
+      return;
+    case 'type': {
+      let field = await port.evaluate(focusForTypingInPage, gesture.ref);
+      if (field.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (field.error));
+      if (!field.focused && field.point) {
+        // A click puts the focus where a person's would.
+        await send(port, { kind: 'click', at: field.point, button: 'left' });
+        field = await port.evaluate(focusForTypingInPage, gesture.ref);
+      }
+      if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
+      if (gesture.text === '') await pressKey(port, 'Backspace');
+      else await port.insertText(gesture.text);
+      return;
+    }
+    case 'press':
+      if (gesture.ref !== null) {
+        const focused = await port.evaluate(focusInPage, gesture.ref);
+        if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
+      }
+      await pressKey(port, gesture.key);
+      return;
+    case 'select':
+      await call(port, 'select', gesture.ref, gesture.option);
+      return;
+    case 'restore':
+      await call(port, 'restore', gesture.ref, gesture.value);
+      return;
+    case 'setFiles':
+      await port.setFiles(gesture.ref, gesture.files);
+      return;
+    case 'navigate': {
+      const url = new URL(gesture.url, await port.url()).href;
+      try {
+        await port.goto(url);
+      } catch (error) {
+        throw new Failed({ code: 'NAVIGATION_FAILED', message: `${url}: ${error instanceof Error ? error.message : error}` });
+      }
+      return;
+    }
+    case 'goBack':
+      if (!(await port.goBack())) throw new Failed({ code: 'NAVIGATION_FAILED', message: 'there is no history entry to go back to' });
+      return;
+    default:
+      throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the gesture ${JSON.stringify(gesture)}` });
+  }
+}
+
+/**
+ * `Need::Read`.
+ * @param {Port} port
+ * @param {PrufeRun.Read} what
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function read(port, what) {
+  switch (what.kind) {
+    case 'value':
+      return { answer: 'value', value: await call(port, 'value', what.ref) };
+    case 'hash':
+      return { answer: 'hash', hash: await call(port, 'hash', what.value) };
+    case 'destination':
+      return { answer: 'destination', destination: await call(port, 'destination', what.ref) };
+    case 'address':
+      return { answer: 'address', url: await port.url() };
+    case 'focused':
+      return { answer: 'focused', element: await call(port, 'focused') };
+    default:
+      throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the read ${JSON.stringify(what)}` });
+  }
+}
+
+/**
+ * Playwright for Node. Inject the bundle first: `page.addInitScript({ path: 'js/dist/prufe.js' })`.
+ * @param {import('playwright-core').Page} page
+ * @returns {Port}
+ */
+export function playwrightPort(page) {
+  return {
+    // Arguments and results are plain JSON data here, which Playwright passes as they are.
+    evaluate: (fn, arg) => page.evaluate(/** @type {any} */ (fn), arg),
+    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+    down: (button) => page.mouse.down({ button }),
+    up: (button) => page.mouse.up({ button }),
+    keyDown: (key) => page.keyboard.down(key),
+    keyUp: (key) => page.keyboard.up(key),
+    insertText: (text) => page.keyboard.insertText(text),
+    async setFiles(ref, files) {
+      const handle = await page.evaluateHandle(fileInputInPage, ref);
+      try {
+        const input = handle.asElement();
+        if (!input) throw new Failed({ code: 'TARGET_NOT_FOUND', message: 'no file input is, is inside or is labelled by the target' });
+        await input.setInputFiles(files);
+      } finally {
+        await handle.dispose();
+      }
+    },
+    goto: async (url) => { await page.goto(url); },
+    async goBack() {
+      const before = page.url();
+      const response = await page.goBack();
+      return response !== null || page.url() !== before;
+    },
+    url: async () => page.url(),
+  };
+}
+
+/**
+ * Puppeteer. Inject the bundle first: `page.evaluateOnNewDocument(source)`.
+ * @param {import('puppeteer-core').Page} page
+ * @returns {Port}
+ */
+export function puppeteerPort(page) {
+  const key = (/** @type {string} */ k) => /** @type {import('puppeteer-core').KeyInput} */ (k);
+  return {
+    evaluate: (fn, arg) => /** @type {Promise<any>} */ (page.evaluate(/** @type {any} */ (fn), arg)),
+    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+    down: (button) => page.mouse.down({ button }),
+    up: (button) => page.mouse.up({ button }),
+    keyDown: (k) => page.keyboard.down(key(k)),
+    keyUp: (k) => page.keyboard.up(key(k)),
+    insertText: (text) => page.keyboard.sendCharacter(text),
+    async setFiles(ref, files) {
+      const handle = await page.evaluateHandle(fileInputInPage, ref);
+      try {
+        const input = handle.asElement();
+        if (!input) throw new Failed({ code: 'TARGET_NOT_FOUND', message: 'no file input is, is inside or is labelled by the target' });
+        await /** @type {import('puppeteer-core').ElementHandle<HTMLInputElement>} */ (input).uploadFile(...files);
+      } finally {
+        await handle.dispose();
+      }
+    },
+    goto: async (url) => { await page.goto(url); },
+    async goBack() {
+      const before = page.url();
+      const response = await page.goBack();
+      return response !== null || page.url() !== before;
+    },
+    url: async () => page.url(),
+  };
+}
+
+/**
+ * The raw DevTools protocol, evaluating in the world the bundle was registered in. Pointer
+ * input only (click, hover, drag, pointer undo); keys, text, files and navigation fail with
+ * `BROWSER_ERROR`, which ends the step.
+ * @param {(method: string, params?: object) => Promise<any>} send a call on the page's session
+ * @param {() => number} context the current execution context of the bundle's world
+ * @returns {Port}
+ */
+export function cdpPort(send, context) {
+  let buttons = 0;
+  const BIT = { left: 1, right: 2, middle: 4 };
+  const at = { x: 0, y: 0 };
+  /** @param {string} type @param {object} extra */
+  const mouse = (type, extra = {}) => send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, buttons, pointerType: 'mouse', ...extra });
+  const unsupported = (/** @type {string} */ what) => async () => {
+    throw new Error(`${what} is not implemented by this DevTools port`);
+  };
+  return {
+    async evaluate(fn, arg) {
+      const { result, exceptionDetails } = await send('Runtime.evaluate', {
+        expression: `(${fn})(${JSON.stringify(arg)})`,
+        contextId: context(),
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+      return result.value;
+    },
+    async move(x, y, steps = 1) {
+      const from = { ...at };
+      for (let i = 1; i <= steps; i++) {
+        at.x = from.x + ((x - from.x) * i) / steps;
+        at.y = from.y + ((y - from.y) * i) / steps;
+        await mouse('mouseMoved', { button: buttons ? 'left' : 'none' });
+      }
+    },
+    async down(button) {
+      buttons |= BIT[button];
+      await mouse('mousePressed', { button, clickCount: 1 });
+    },
+    async up(button) {
+      buttons &= ~BIT[button];
+      await mouse('mouseReleased', { button, clickCount: 1 });
+    },
+    keyDown: unsupported('a key press'),
+    keyUp: unsupported('a key press'),
+    insertText: (text) => send('Input.insertText', { text }),
+    setFiles: unsupported('setting files'),
+    goto: unsupported('navigation'),
+    goBack: unsupported('going back'),
+    async url() {
+      return this.evaluate(() => location.href, null);
+    },
+  };
+}
