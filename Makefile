@@ -77,7 +77,7 @@ test: setup
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
-	node --test tests/js/ fixtures/pages.test.mjs www/viewer/
+	PRUFE_CLI=target/debug/prufe node --test tests/js/ fixtures/pages.test.mjs www/viewer/
 	node tests/js/oracle.mjs
 	$(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js

@@ -77,7 +77,7 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.frozen, true);
     assert.deepEqual(state.methods, [
       'at', 'box', 'describe', 'destination', 'diff', 'element', 'fingerprint', 'focusSelect', 'focused', 'hash',
-      'hitTest', 'judge', 'resolve', 'restore', 'scrollIntoView', 'select', 'snapshot', 'value',
+      'hitTest', 'judge', 'quietFor', 'resolve', 'restore', 'scrollIntoView', 'select', 'snapshot', 'value',
     ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.
