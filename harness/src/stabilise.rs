@@ -96,28 +96,23 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
     let mut last = read(engine).await?;
     let mut last_change = Instant::now();
     let mut changed = since.is_some_and(|s| s != last);
+    let ended = |stable: bool, fingerprint: String, changed: bool| Stability {
+        stable,
+        fingerprint,
+        changed,
+        waited: start.elapsed(),
+        busy: None,
+    };
     loop {
         let now = Instant::now();
         let waiting_for_effect = since.is_some() && !changed;
         if !waiting_for_effect && now.duration_since(last_change) >= quiet && last != UNREACHABLE {
-            return Ok(Stability {
-                stable: true,
-                fingerprint: last,
-                changed,
-                waited: start.elapsed(),
-                busy: None,
-            });
+            return Ok(ended(true, last, changed));
         }
         if now >= deadline {
             // After an action that never changed anything, the page was quiet throughout.
             let stable = waiting_for_effect && last != UNREACHABLE;
-            return Ok(Stability {
-                stable,
-                fingerprint: last,
-                changed,
-                waited: start.elapsed(),
-                busy: None,
-            });
+            return Ok(ended(stable, last, changed));
         }
         // The page knows when it last changed (`prufe.quietFor`): once the effect is seen, a
         // page that has been quiet for the window since its last change is settled, and the
@@ -132,13 +127,7 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
             if quiet_for > 0.0 && quiet_for >= quiet_ms {
                 let fp = read(engine).await?;
                 if fp == last {
-                    return Ok(Stability {
-                        stable: true,
-                        fingerprint: last,
-                        changed,
-                        waited: start.elapsed(),
-                        busy: None,
-                    });
+                    return Ok(ended(true, last, changed));
                 }
             } else if quiet_for > 0.0 {
                 nap = nap.min(Duration::from_secs_f64((quiet_ms - quiet_for) / 1000.0));
@@ -153,13 +142,7 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
                 changed = true;
             }
             if until.stop_on_change {
-                return Ok(Stability {
-                    stable: false,
-                    fingerprint: last,
-                    changed: true,
-                    waited: start.elapsed(),
-                    busy: None,
-                });
+                return Ok(ended(false, last, true));
             }
         }
     }
