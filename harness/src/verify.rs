@@ -468,9 +468,11 @@ impl Verifier {
     /// Every step ends here: the cause when the tab is gone, input released, handles
     /// released, secrets scrubbed, the trace record written.
     async fn after_step(&mut self, kind: &str, r: Result<Outcome>) -> Result<Outcome> {
-        let r = r
-            .map_err(|e| self.engine.watchdog().cause(e))
-            .map_err(|e| e.scrub(&self.redactor));
+        let r = match r {
+            Ok(o) => Ok(o),
+            Err(e) => Err(self.engine.watchdog().cause_after(e).await),
+        }
+        .map_err(|e| e.scrub(&self.redactor));
         self.release_input().await;
         self.engine.release_handles().await;
         if let Some(trace) = self.trace.as_mut() {

@@ -266,6 +266,16 @@ impl Watchdog {
         }
     }
 
+    /// [`Watchdog::cause`], once the events that say why the connection dropped had a
+    /// moment to arrive when `e` is that drop.
+    pub async fn cause_after(&self, e: Error) -> Error {
+        if lost_connection(&e) && self.gone().is_none() {
+            let mut gone = self.shared.gone.subscribe();
+            let _ = tokio::time::timeout(2 * SHUTDOWN_GRACE, wait_gone(&mut gone)).await;
+        }
+        self.cause(e)
+    }
+
     /// Runs `work` (a command `method` sent to the tab) unless the tab is gone or hung, and
     /// stops waiting for it as soon as either becomes known.
     pub async fn guard<T>(&self, method: &str, work: impl Future<Output = Result<T>>) -> Result<T> {
@@ -275,7 +285,10 @@ impl Watchdog {
         tokio::pin!(work);
         loop {
             tokio::select! {
-                r = &mut work => return r,
+                r = &mut work => return match r {
+                    Err(e) if lost_connection(&e) => Err(self.fate(method, e, &mut gone).await),
+                    r => r,
+                },
                 why = wait_gone(&mut gone) => return Err(why.error(method)),
                 () = tokio::time::sleep(patience) => {
                     tokio::select! {
@@ -292,6 +305,21 @@ impl Watchdog {
                     }
                 }
             }
+        }
+    }
+
+    /// The error of a command that failed because the connection dropped under it: the
+    /// events saying why may arrive a moment after the command's own failure (its answer
+    /// channel closes first), so this waits for them a little before keeping `e`.
+    async fn fate(
+        &self,
+        method: &str,
+        e: Error,
+        gone: &mut watch::Receiver<Option<Gone>>,
+    ) -> Error {
+        match tokio::time::timeout(2 * SHUTDOWN_GRACE, wait_gone(gone)).await {
+            Ok(why) => why.error(method),
+            Err(_) => e,
         }
     }
 
@@ -339,6 +367,15 @@ fn probe_params() -> Value {
 }
 
 /// Resolves when a cause is reported; never, if the channel closed without one.
+/// Did `e` come from the DevTools connection itself (closed, its answer channel dropped)
+/// rather than from the command?
+fn lost_connection(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Cdp(CdpError::ChannelSendError(_) | CdpError::Ws(_) | CdpError::NoResponse)
+    )
+}
+
 async fn wait_gone(gone: &mut watch::Receiver<Option<Gone>>) -> Gone {
     let why = gone.wait_for(Option::is_some).await.ok().and_then(|g| *g);
     match why {
