@@ -294,9 +294,18 @@ declare namespace Prufe {
      * null when input at (x, y) reaches the element (it, something inside it, or a label
      * forwarding to it); otherwise what it lands on, as `tag#id.class "text"`.
      */
-    hitTest(ref: string, x: number, y: number): string | null;
+    hitTest(ref: string | Element, x: number, y: number): string | null;
     /** Focuses the element and selects its content; false when the focus is not on it then. */
     focusSelect(ref: string): boolean;
+    /** The file input that is the element, is inside it, or is the control of its label. */
+    fileInput(ref: string): HTMLInputElement;
+    /** Moves the focus to the element (before keys are pressed on it). */
+    focus(ref: string): void;
+    /**
+     * The position of an `<iframe>` among the frames of its document (document order, open
+     * shadow roots included, as DevTools numbers child frames); -1 when it is none of them.
+     */
+    frameIndex(frame: Element): number;
     /** A field's raw value (an editable element's text), unredacted: never log it. */
     value(ref: string): string | null;
     /**
@@ -308,6 +317,52 @@ declare namespace Prufe {
     restore(ref: string, value: string): void;
     /** Where a click (or Enter) on the element would go: its link, or the form it submits. */
     destination(ref: string): Destination | null;
+
+    /** The document's `readyState` and device pixel ratio. */
+    page(): { readyState: DocumentReadyState; devicePixelRatio: number };
+
+    // Around a pointer step: what the coordinate executor asks. The container and the
+    // field's state are kept in the engine's world between the two calls of each pair.
+
+    /** Every visible observable element whose box meets the viewport, and whether it is topmost at the centre of its visible part. */
+    hitBoxes(): HitBox[];
+    /** Finds and keeps the scroll container under the point (or the page); where it stands. */
+    scrollFrom(x: number, y: number): ScrollPosition & { container: string };
+    /** Where the container `scrollFrom` kept stands now; null in a new document. */
+    scrollPosition(): ScrollPosition | null;
+    /** Is the focus on the field of `ref`? If so its value and selection are kept for `typingCheck`. */
+    typingBegin(ref: string): { ok: boolean; editable: boolean; focused: ElementRecord | null };
+    /**
+     * Reads the field back: is it its value before with `text` in place of the selection?
+     * A sensitive field's values are not returned (`shown`, `expected` null).
+     */
+    typingCheck(text: string, sensitive: boolean): TypingCheck;
+  }
+
+  interface HitBox {
+    element: ElementRecord;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    topmost: boolean;
+  }
+
+  interface ScrollPosition {
+    left: number;
+    top: number;
+    pageLeft: number;
+    pageTop: number;
+  }
+
+  interface TypingCheck {
+    ok: boolean;
+    /** Why the field could not be read back: `lost`, `gone`, `no-value`. */
+    reason?: string;
+    stillFocused: boolean;
+    valueHash: string | null;
+    shown: string | null;
+    expected: string | null;
   }
 }
 

@@ -67,14 +67,6 @@ else
   cargo install --quiet --force wasm-bindgen-cli --version "=$pinned"
 fi
 
-# wasm-pack, built from source (its prebuilt-binary installer reaches beyond the registries).
-if command -v wasm-pack >/dev/null; then
-  step "wasm-pack" "present ($(wasm-pack --version | awk '{print $2}'))"
-else
-  step "wasm-pack" "installing from crates.io (a few minutes)"
-  cargo install --quiet wasm-pack --locked || cargo install --quiet wasm-pack
-fi
-
 # npm packages from package-lock.json; reinstalled only when package.json or the lock changed.
 command -v node >/dev/null || fail "Node.js 20 or newer is required"
 command -v npm >/dev/null || fail "npm is required"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the in-browser wasm tests (wasm-bindgen-test) in headless Chromium under ChromeDriver:
-# the integration tests tests/web*.rs, plus the library's own when it has any. Chromium's
-# flags come from webdriver.json. `--mode no-install`: wasm-pack must not download anything;
-# scripts/setup.sh installed wasm-bindgen-test-runner at the pinned version.
+# the integration tests tests/web*.rs, plus the library's own when it has any. Cargo runs
+# each test binary with wasm-bindgen-test-runner (installed by scripts/setup.sh at the
+# version pinned in Cargo.lock), which reads Chromium's binary and flags from webdriver.json
+# in this directory and downloads nothing.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -20,5 +21,6 @@ if ((${#targets[@]} == 0)); then
   exit 0
 fi
 
-exec wasm-pack test --headless --chrome --chromedriver "${CHROMEDRIVER:-/usr/bin/chromedriver}" \
-  --mode no-install . "${targets[@]}"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+exec cargo test -q --target wasm32-unknown-unknown "${targets[@]}"

@@ -213,11 +213,70 @@ pub fn scroll_into_view(reference: JsValue) -> JsResult<()> {
     Plain(string(&reference, "ref").and_then(|r| dom::input::scroll_into_view(&r))).into_js()
 }
 
-/// `null` when input at (x, y) reaches the element, else what it lands on.
+/// `null` when input at (x, y) reaches the element (a ref, or an element node), else what
+/// it lands on.
 #[wasm_bindgen(js_name = hitTest)]
-pub fn hit_test(reference: JsValue, x: JsValue, y: JsValue) -> JsResult {
+pub fn hit_test(target: JsValue, x: JsValue, y: JsValue) -> JsResult {
+    number_pair(&x, &y)
+        .and_then(|(x, y)| match target.as_string() {
+            Some(r) => dom::input::hit(&r, x, y),
+            None => dom::input::hit_node(&element_arg(&target, "ref")?, x, y),
+        })
+        .into_js()
+}
+
+#[wasm_bindgen(js_name = fileInput)]
+pub fn file_input(reference: JsValue) -> JsResult<web_sys::Element> {
+    Plain(string(&reference, "ref").and_then(|r| dom::input::file_input(&r))).into_js()
+}
+
+#[wasm_bindgen]
+pub fn focus(reference: JsValue) -> JsResult<()> {
+    Plain(string(&reference, "ref").and_then(|r| dom::input::focus(&r))).into_js()
+}
+
+/// The position of an `<iframe>` node among its document's frames.
+#[wasm_bindgen(js_name = frameIndex)]
+pub fn frame_index(frame: JsValue) -> JsResult<i32> {
+    Plain(element_arg(&frame, "frame").and_then(|f| dom::input::frame_index(&f))).into_js()
+}
+
+// What the coordinate executor asks around a pointer step (`dom::pointer`).
+
+/// `{ readyState, devicePixelRatio }`.
+#[wasm_bindgen]
+pub fn page() -> JsResult {
+    dom::pointer::page().into_js()
+}
+
+#[wasm_bindgen(js_name = hitBoxes)]
+pub fn hit_boxes() -> JsResult {
+    dom::pointer::hit_boxes().into_js()
+}
+
+#[wasm_bindgen(js_name = scrollFrom)]
+pub fn scroll_from(x: JsValue, y: JsValue) -> JsResult {
+    number_pair(&x, &y)
+        .and_then(|(x, y)| dom::pointer::scroll_from(x, y))
+        .into_js()
+}
+
+#[wasm_bindgen(js_name = scrollPosition)]
+pub fn scroll_position() -> JsResult {
+    dom::pointer::scroll_position().into_js()
+}
+
+#[wasm_bindgen(js_name = typingBegin)]
+pub fn typing_begin(reference: JsValue) -> JsResult {
     string(&reference, "ref")
-        .and_then(|r| number_pair(&x, &y).and_then(|(x, y)| dom::input::hit(&r, x, y)))
+        .and_then(|r| dom::pointer::typing_begin(&r))
+        .into_js()
+}
+
+#[wasm_bindgen(js_name = typingCheck)]
+pub fn typing_check(text: JsValue, sensitive: JsValue) -> JsResult {
+    string(&text, "text")
+        .and_then(|t| dom::pointer::typing_check(&t, sensitive.is_truthy()))
         .into_js()
 }
 
@@ -255,6 +314,23 @@ pub fn destination(reference: JsValue) -> JsResult {
     string(&reference, "ref")
         .and_then(|r| dom::input::destination(&r))
         .into_js()
+}
+
+/// An element node of any realm (a same-origin frame's nodes are not instances of this
+/// world's `Element`), told by its `nodeType`.
+fn element_arg(v: &JsValue, what: &str) -> Result<web_sys::Element> {
+    let node_type = v
+        .is_object()
+        .then(|| js_sys::Reflect::get(v, &"nodeType".into()).ok())
+        .flatten()
+        .and_then(|t| t.as_f64());
+    match node_type {
+        Some(1.0) => Ok(v.clone().unchecked_into()),
+        _ => Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!("{what} must be a ref or an element node"),
+        )),
+    }
 }
 
 fn number_pair(x: &JsValue, y: &JsValue) -> Result<(f64, f64)> {

@@ -73,6 +73,18 @@ pub struct Actionable {
     pub handle: String,
     /// The DevTools frame id of the root whose world holds the handle.
     pub frame: String,
+    /// The element's ref in that root's engine.
+    pub reference: String,
+}
+
+impl Actionable {
+    /// Calls the bundle primitive `function` (`(P, r) => P.box(r)`) on the element's ref, in
+    /// its root's world.
+    async fn call(&self, engine: &Engine, function: &str) -> Result<Value> {
+        engine
+            .call_value(&self.frame, function, &json!(self.reference))
+            .await
+    }
 }
 
 /// The result of preparing an element for input.
@@ -83,13 +95,8 @@ pub enum Prepared {
     Scrolled,
 }
 
-const BOX_JS: &str = "async function () { \
-  const box = () => { const r = this.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }; \
-  const frame = () => new Promise((resolve) => { let done = false; \
-    requestAnimationFrame(() => requestAnimationFrame(() => { done = true; resolve(); })); \
-    setTimeout(() => { if (!done) resolve(); }, 100); }); \
-  const a = box(); await frame(); const b = box(); \
-  return { connected: this.isConnected, stable: a.every((v, i) => Math.abs(v - b[i]) < 0.5), width: b[2], height: b[3] }; }";
+/// How long two animation frames take at 60 Hz: the box is read again after it.
+const TWO_FRAMES: Duration = Duration::from_millis(34);
 
 /// Checks that `element` can take input now, and where. With `known`, the handle of a
 /// prepare of the same node a moment ago whose box was stable then, the box is read once
@@ -111,23 +118,30 @@ pub async fn prepare(
     };
 
     let deadline = Instant::now() + timeout;
-    while known.is_none() {
-        let b = engine.call_on(&handle, BOX_JS, &[]).await?;
-        if b["connected"] == Value::Bool(false) {
-            return Err(Error::core(
-                ErrorCode::StaleReference,
-                format!("{what} left the page before input"),
-            ));
-        }
-        if b["width"].as_f64().unwrap_or(0.0) <= 0.0 || b["height"].as_f64().unwrap_or(0.0) <= 0.0 {
+    let reference = local.to_owned();
+    let boxed = || async {
+        engine
+            .call::<Bounds>(&root.frame, "(P, r) => P.box(r)", &json!(reference))
+            .await
+    };
+    let mut last = if known.is_none() {
+        Some(boxed().await?)
+    } else {
+        None
+    };
+    while let Some(before) = last {
+        tokio::time::sleep(TWO_FRAMES).await;
+        let b = boxed().await?;
+        if b.width <= 0.0 || b.height <= 0.0 {
             return Err(Error::NotActionable {
                 code: ErrorCode::TargetNotVisible,
                 message: format!("{what} has an empty box; it cannot be clicked"),
             });
         }
-        if b["stable"] == Value::Bool(true) {
+        if b.same_as(&before) {
             break;
         }
+        last = Some(b);
         if Instant::now() >= deadline {
             return Err(Error::NotActionable {
                 code: ErrorCode::TargetNotStable,
@@ -172,7 +186,31 @@ pub async fn prepare(
         point,
         handle,
         frame: root.frame.clone(),
+        reference: local.to_owned(),
     }))
+}
+
+/// `prufe.box`: an element's border box in its document's viewport.
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+struct Bounds {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Bounds {
+    /// Within half a pixel on every side: the element has not moved.
+    fn same_as(&self, other: &Bounds) -> bool {
+        [
+            self.x - other.x,
+            self.y - other.y,
+            self.width - other.width,
+            self.height - other.height,
+        ]
+        .iter()
+        .all(|d| d.abs() < 0.5)
+    }
 }
 
 /// The centre of the element's first non-empty content quad, in top-viewport coordinates.
@@ -223,8 +261,7 @@ pub use prufe::core::run::Destination;
 /// Reads [`Destination`] from the live element: the nearest `a[href]` or `area[href]`
 /// ancestor, else its form (a submitter's `formaction` and `formmethod` first).
 pub async fn destination(engine: &Engine, target: &Actionable) -> Result<Option<Destination>> {
-    const DESTINATION_JS: &str = "function () {       const link = this.closest ? this.closest('a[href], area[href]') : null;       if (link) return { kind: 'link', url: link.href };       const form = this.form || (this.closest ? this.closest('form') : null);       if (!form) return null;       const submits = (this.tagName === 'BUTTON' && (this.type || 'submit') === 'submit') ||         (this.tagName === 'INPUT' && (this.type === 'submit' || this.type === 'image'));       const method = ((submits && this.getAttribute('formmethod')) || form.method || 'get').toLowerCase();       const url = (submits && this.hasAttribute('formaction')) ? this.formAction : form.action;       return { kind: 'form', url, method }; }";
-    let v = engine.call_on(&target.handle, DESTINATION_JS, &[]).await?;
+    let v = target.call(engine, "(P, r) => P.destination(r)").await?;
     Ok(serde_json::from_value(v).ok())
 }
 
@@ -335,19 +372,12 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
 /// Focuses the element and selects its current content, so typing replaces it. Checks
 /// that focus really is on the element afterwards (`FOCUS_LOST` otherwise).
 pub async fn focus_and_select(engine: &Engine, target: &Actionable) -> Result<()> {
-    const FOCUS_JS: &str = "function () { \
-      this.focus(); \
-      if (typeof this.select === 'function') { this.select(); } \
-      else if (this.isContentEditable) { const r = this.ownerDocument.createRange(); r.selectNodeContents(this); \
-        const s = this.ownerDocument.getSelection(); s.removeAllRanges(); s.addRange(r); } \
-      let a = this.ownerDocument.activeElement; \
-      while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; \
-      return a === this || (this.contains && this.contains(a)); }";
-    let focused = engine.call_on(&target.handle, FOCUS_JS, &[]).await?;
+    const FOCUS: &str = "(P, r) => P.focusSelect(r)";
+    let focused = target.call(engine, FOCUS).await?;
     if focused != Value::Bool(true) {
         // A click puts focus where a person's would.
         click(engine, target.point).await?;
-        let focused = engine.call_on(&target.handle, FOCUS_JS, &[]).await?;
+        let focused = target.call(engine, FOCUS).await?;
         if focused != Value::Bool(true) {
             return Err(Error::NotActionable {
                 code: ErrorCode::FocusLost,
@@ -372,13 +402,7 @@ pub async fn type_text(engine: &Engine, text: &str) -> Result<()> {
 
 /// The element's current value, read live (used to restore it; never logged).
 pub async fn read_value(engine: &Engine, target: &Actionable) -> Result<Option<String>> {
-    let v = engine
-        .call_on(
-            &target.handle,
-            "function () { return ('value' in this) ? String(this.value) : (this.isContentEditable ? this.textContent : null); }",
-            &[],
-        )
-        .await?;
+    let v = target.call(engine, "(P, r) => P.value(r)").await?;
     Ok(v.as_str().map(str::to_owned))
 }
 
@@ -404,47 +428,30 @@ pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
 
 /// Focuses an element (for `press` on a target).
 pub async fn focus(engine: &Engine, target: &Actionable) -> Result<()> {
-    engine
-        .call_on(&target.handle, "function () { this.focus(); }", &[])
-        .await?;
+    target.call(engine, "(P, r) => P.focus(r)").await?;
     Ok(())
 }
 
 /// Chooses the option labelled (or valued) `option` in a `<select>`, firing `input` and
 /// `change` as a person's choice would. Returns the previous value.
 pub async fn select_option(engine: &Engine, target: &Actionable, option: &str) -> Result<String> {
-    const SELECT_JS: &str = "function (option) { \
-      if (this.tagName !== 'SELECT') return { error: 'INVALID_ACTION', message: 'select works on a <select> element' }; \
-      const norm = (s) => String(s).replace(/\\s+/g, ' ').trim().toLowerCase(); \
-      const opts = Array.from(this.options); \
-      const o = opts.find((x) => norm(x.label) === norm(option)) || opts.find((x) => x.value === option); \
-      if (!o) return { error: 'TARGET_NOT_FOUND', message: 'no option ' + JSON.stringify(option) + '; options are: ' + opts.map((x) => x.label).slice(0, 20).join(', ') }; \
-      if (o.disabled) return { error: 'TARGET_DISABLED', message: 'option ' + JSON.stringify(o.label) + ' is disabled' }; \
-      const previous = this.value; this.focus(); o.selected = true; \
-      this.dispatchEvent(new Event('input', { bubbles: true, composed: true })); \
-      this.dispatchEvent(new Event('change', { bubbles: true })); \
-      return { previous }; }";
-    let r = engine
-        .call_on(&target.handle, SELECT_JS, &[json!(option)])
+    let previous = engine
+        .call_value(
+            &target.frame,
+            "(P, a) => P.select(a.ref, a.option)",
+            &json!({ "ref": target.reference, "option": option }),
+        )
         .await?;
-    if let Some(code) = r["error"].as_str() {
-        let code = serde_json::from_value(json!(code)).unwrap_or(ErrorCode::InvalidAction);
-        return Err(Error::core(
-            code,
-            r["message"].as_str().unwrap_or("cannot select").to_owned(),
-        ));
-    }
-    Ok(r["previous"].as_str().unwrap_or_default().to_owned())
+    Ok(previous.as_str().unwrap_or_default().to_owned())
 }
 
 /// Restores a `<select>`'s value (undo of `select`).
 pub async fn restore_select(engine: &Engine, target: &Actionable, value: &str) -> Result<()> {
     engine
-        .call_on(
-            &target.handle,
-            "function (v) { this.value = v; this.dispatchEvent(new Event('input', { bubbles: true, composed: true })); \
-             this.dispatchEvent(new Event('change', { bubbles: true })); }",
-            &[json!(value)],
+        .call_value(
+            &target.frame,
+            "(P, a) => P.restore(a.ref, a.value)",
+            &json!({ "ref": target.reference, "value": value }),
         )
         .await?;
     Ok(())
@@ -459,10 +466,8 @@ pub async fn set_files(
 ) -> Result<()> {
     let (path, local) = route(&element.reference);
     let root = root_of(roots, path)?;
-    let pick = "(el) => (el.matches && el.matches('input[type=file]')) ? el : \
-                (el.querySelector && el.querySelector('input[type=file]')) || (el.control && el.control.type === 'file' ? el.control : null)";
     let input = engine
-        .element_handle(&root.frame, local, Some(pick))
+        .element_handle(&root.frame, local, Some("fileInput"))
         .await?;
     let files: Vec<String> = files
         .iter()

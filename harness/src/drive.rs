@@ -134,6 +134,7 @@ impl Verifier {
             point: Point { x: 0.0, y: 0.0 },
             handle,
             frame: root.frame.clone(),
+            reference: local.to_owned(),
         })
     }
 

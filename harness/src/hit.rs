@@ -19,58 +19,9 @@ use crate::observe::Root;
 use prufe::core::error::ErrorCode;
 use serde_json::{json, Value};
 
-/// Shared helpers of the page functions: the composed parent of a node, the frame element of
-/// a document, and the deepest element under a viewport point.
-macro_rules! helpers {
-    () => {
-        "const frameOf = (doc) => { try { return doc.defaultView ? doc.defaultView.frameElement : null; } catch (e) { return null; } }; \
-         const composedParent = (n) => { \
-           if (n.assignedSlot) return n.assignedSlot; \
-           const p = n.parentNode; if (!p) return null; \
-           if (p.nodeType === 11) return p.host || null; \
-           if (p.nodeType === 9) return frameOf(p); \
-           return p; }; \
-         const contentOrigin = (f) => { const r = f.getBoundingClientRect(); \
-           const s = f.ownerDocument.defaultView.getComputedStyle(f); \
-           return [r.left + f.clientLeft + (parseFloat(s.paddingLeft) || 0), r.top + f.clientTop + (parseFloat(s.paddingTop) || 0)]; }; \
-         const deepHit = (x, y) => { \
-           let el = document.elementFromPoint(x, y); \
-           for (let i = 0; el && i < 64; i += 1) { \
-             if (el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y); if (inner && inner !== el) { el = inner; continue; } } \
-             if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { \
-               let doc = null; try { doc = el.contentDocument; } catch (e) { doc = null; } \
-               if (doc) { const [ox, oy] = contentOrigin(el); x -= ox; y -= oy; \
-                 const inner = doc.elementFromPoint(x, y); if (inner) { el = inner; continue; } } } \
-             break; } \
-           return el; }; \
-         const nearestObservable = (P, start) => { \
-           if (!start) return null; \
-           const byNode = new Map(); \
-           for (const e of P.snapshot().elements) { try { byNode.set(P.element(e.ref), e); } catch (_) {} } \
-           for (let n = start; n; n = composedParent(n)) { const e = byNode.get(n); if (e) return e; } \
-           return null; }; "
-    };
-}
-pub(crate) use helpers;
-
-/// Called on the expected element with a viewport point of its document's root: does the
-/// deepest hit there land on it, inside it, or on a `<label>` forwarding to it? Otherwise,
-/// a short description of what is hit.
-const HIT_JS: &str = concat!(
-    "function (x, y) { ",
-    helpers!(),
-    "const target = this; const hit = deepHit(x, y); \
-     for (let n = hit, i = 0; n && i < 100000; n = composedParent(n), i += 1) if (n === target) return { ok: true }; \
-     const label = hit && hit.closest ? hit.closest('label') : null; \
-     if (label && label.control === target) return { ok: true }; \
-     if (!hit) return { ok: false, by: 'nothing hit-testable' }; \
-     let s = hit.tagName ? hit.tagName.toLowerCase() : 'another element'; \
-     if (hit.id) s += '#' + hit.id; \
-     const cls = typeof hit.className === 'string' ? hit.className.trim().split(/\\s+/).filter(Boolean).slice(0, 2) : []; \
-     if (cls.length) s += '.' + cls.join('.'); \
-     const t = (hit.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 40); if (t) s += ' \"' + t + '\"'; \
-     return { ok: false, by: s }; }"
-);
+/// Called on an element node: does the deepest hit at a viewport point of its document land
+/// on it, inside it, or on a `<label>` forwarding to it? (`prufe.hitTest`)
+const HIT: &str = "function (x, y) { return globalThis.prufe.hitTest(this, x, y); }";
 
 /// What covers `handle` (an element of `root`, in `root`'s world) at the top-viewport point
 /// (`x`, `y`); `None` when a click there lands on it.
@@ -110,14 +61,8 @@ pub async fn covered_by(
 }
 
 async fn ask(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
-    let r = engine
-        .call_on(handle, HIT_JS, &[json!(x), json!(y)])
-        .await?;
-    Ok(if r["ok"] == Value::Bool(true) {
-        None
-    } else {
-        Some(r["by"].as_str().unwrap_or("another element").to_owned())
-    })
+    let r = engine.call_on(handle, HIT, &[json!(x), json!(y)]).await?;
+    Ok(r.as_str().map(str::to_owned))
 }
 
 /// The root whose document holds `root`'s frame: the longest other root path that `root`'s

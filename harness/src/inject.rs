@@ -541,21 +541,21 @@ impl Engine {
         })
     }
 
-    /// A remote handle (objectId) on the live element behind `reference` in `frame`'s world.
-    /// `function` may pick another node from it (`(el) => el.querySelector(...)`).
+    /// A remote handle (objectId) on the live element behind `reference` in `frame`'s world:
+    /// the node the engine's `prufe.element` (or, with `via`, another primitive taking a ref
+    /// and giving a node, such as `fileInput`) answers.
     pub async fn element_handle(
         &self,
         frame: &str,
         reference: &str,
-        pick: Option<&str>,
+        via: Option<&str>,
     ) -> Result<String> {
-        let pick = pick.unwrap_or("(el) => el");
+        let via = Value::String(via.unwrap_or("element").to_owned());
         // The node itself, or the engine's typed error as a plain `{ ok: false, code, … }`
         // object (read back by value below): one error shape from page to harness.
         let expression = format!(
-            "(async () => {{ const P = globalThis.prufe; await P.ready; let el; \
-               try {{ el = P.element({r}); }} catch (e) {{ return {{ ok: false, code: (e && e.code) || 'STALE_REFERENCE', message: String((e && e.message) || e) }}; }} \
-               const n = ({pick})(el); if (!n) return {{ ok: false, code: 'TARGET_NOT_FOUND', message: 'no such node inside the element' }}; return n; }})()",
+            "(async () => {{ const P = globalThis.prufe; await P.ready; \
+               try {{ return P[{via}]({r}); }} catch (e) {{ return {{ ok: false, code: (e && e.code) || 'STALE_REFERENCE', message: String((e && e.message) || e) }}; }} }})()",
             r = Value::String(reference.to_owned())
         );
         let mut retried = false;

@@ -132,14 +132,8 @@ fn same_origin(child: &FrameInfo, parent: &FrameInfo) -> bool {
     !opaque(&child.origin) && child.origin == parent.origin
 }
 
-/// The JS that finds an `<iframe>`'s position among the frames of its document: document
-/// order, descending into open shadow roots.
-const FRAME_INDEX_JS: &str = "function () { \
-  const out = []; \
-  const walk = (root) => { for (const el of root.querySelectorAll('*')) { \
-    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') out.push(el); \
-    if (el.shadowRoot) walk(el.shadowRoot); } }; \
-  walk(this.ownerDocument); return out.indexOf(this); }";
+/// The `<iframe>`'s position among the frames of its document (`prufe.frameIndex`).
+const FRAME_INDEX: &str = "function () { return globalThis.prufe.frameIndex(this); }";
 
 impl Engine {
     /// The documents to call the engine in, top first.
@@ -217,7 +211,7 @@ impl Engine {
             })?;
             let handle = self.resolve_node(parent, backend).await?;
             let index = self
-                .call_on(&handle, FRAME_INDEX_JS, &[])
+                .call_on(&handle, FRAME_INDEX, &[])
                 .await?
                 .as_i64()
                 .unwrap_or(-1);

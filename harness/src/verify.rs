@@ -679,8 +679,9 @@ impl Verifier {
                 if loaded {
                     let state = self
                         .engine
-                        .call_value(&main.id, "() => document.readyState", &Value::Null)
-                        .await;
+                        .call_value(&main.id, "(P) => P.page()", &Value::Null)
+                        .await
+                        .map(|p| p["readyState"].clone());
                     if matches!(
                         state.as_ref().ok().and_then(Value::as_str),
                         Some("interactive" | "complete")

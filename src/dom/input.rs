@@ -38,7 +38,7 @@ pub struct Bounds {
     pub in_view: bool,
 }
 
-fn get(target: &JsValue, key: &str) -> JsValue {
+pub(super) fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
@@ -47,7 +47,7 @@ fn number(target: &JsValue, key: &str) -> f64 {
 }
 
 /// Calls the method `name` of `target`; a missing method is an error.
-fn call(target: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue> {
+pub(super) fn call(target: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue> {
     let failed = |e: JsValue| {
         let why = get(&e, "message").as_string().unwrap_or_default();
         Error::new(
@@ -114,7 +114,7 @@ fn px(value: &str) -> f64 {
 }
 
 /// The offset of `el`'s document in this document's viewport.
-fn offset(el: &web_sys::Element) -> (f64, f64) {
+pub(super) fn offset(el: &web_sys::Element) -> (f64, f64) {
     let (mut x, mut y) = (0.0, 0.0);
     let mut doc = js::owner_document(el.unchecked_ref());
     for _ in 0..32 {
@@ -134,7 +134,7 @@ fn offset(el: &web_sys::Element) -> (f64, f64) {
 }
 
 /// The viewport, scroll bars excluded: the root element's client box.
-fn viewport() -> Result<(f64, f64)> {
+pub(super) fn viewport() -> Result<(f64, f64)> {
     let doc = document()?;
     let root = js::document_element(&doc).map(JsValue::from);
     let (w, h) = root
@@ -186,7 +186,12 @@ pub fn scroll_into_view(reference: &str) -> Result<()> {
 /// deepest hit there is the element, inside it, or a `<label>` forwarding to it); otherwise
 /// what it lands on, as `tag#id.class "text"`.
 pub fn hit(reference: &str, x: f64, y: f64) -> Result<Option<String>> {
-    let target = element(reference)?;
+    hit_node(&element(reference)?, x, y)
+}
+
+/// [`hit`] for a node the caller holds rather than a ref: an `<iframe>` on the way to a
+/// frame's element, which has no ref of its own in every snapshot.
+pub fn hit_node(target: &web_sys::Element, x: f64, y: f64) -> Result<Option<String>> {
     if !x.is_finite() || !y.is_finite() {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -197,13 +202,13 @@ pub fn hit(reference: &str, x: f64, y: f64) -> Result<Option<String>> {
         return Ok(Some("nothing hit-testable".into()));
     };
     let chain = composed_ancestors(&hit);
-    if chain.iter().any(|n| js::same(n, &target)) {
+    if chain.iter().any(|n| js::same(n, target)) {
         return Ok(None);
     }
     let label = chain.iter().find(|n| js::local_name(n) == "label");
     if label
         .and_then(js::control)
-        .is_some_and(|c| js::same(&c, &target))
+        .is_some_and(|c| js::same(&c, target))
     {
         return Ok(None);
     }
@@ -257,14 +262,84 @@ pub fn focus_select(reference: &str) -> Result<bool> {
 /// undo to write back; `None` for an element without one. The value is the page's own: a
 /// sensitive one is not redacted here, so a driver must not log it.
 pub fn value(reference: &str) -> Result<Option<String>> {
+    Ok(value_of(&element(reference)?))
+}
+
+/// A field's raw value, as [`value`] reads it.
+pub(super) fn value_of(el: &web_sys::Element) -> Option<String> {
+    if Reflect::has(el, &"value".into()).unwrap_or(false) {
+        return text_of(&js::value(el));
+    }
+    if get(el, "isContentEditable").as_bool() == Some(true) {
+        return js::text_content(el.unchecked_ref());
+    }
+    None
+}
+
+/// `prufe.fileInput(ref)`: the file input that is the element, is inside it, or is the
+/// control of the `<label>` it is, for a driver to set files on; `TARGET_NOT_FOUND` when
+/// there is none.
+pub fn file_input(reference: &str) -> Result<web_sys::Element> {
     let el = element(reference)?;
-    if Reflect::has(&el, &"value".into()).unwrap_or(false) {
-        return Ok(text_of(&js::value(&el)));
+    let is_file = |e: &web_sys::Element| {
+        js::local_name(e) == "input"
+            && get(e, "type")
+                .as_string()
+                .is_some_and(|t| t.eq_ignore_ascii_case("file"))
+    };
+    if is_file(&el) {
+        return Ok(el);
     }
-    if get(&el, "isContentEditable").as_bool() == Some(true) {
-        return Ok(js::text_content(el.unchecked_ref()));
+    let inside = js::query_one_js(el.unchecked_ref(), &JsString::from("input[type=file]"));
+    if let Some(inside) = inside.filter(|i| is_file(i)) {
+        return Ok(inside);
     }
-    Ok(None)
+    let control = (js::local_name(&el) == "label")
+        .then(|| js::control(&el))
+        .flatten();
+    control.filter(|c| is_file(c)).ok_or_else(|| {
+        Error::new(
+            ErrorCode::TargetNotFound,
+            "no file input is, is inside or is labelled by the target",
+        )
+    })
+}
+
+/// `prufe.focus(ref)`: moves the focus to the element (before keys are pressed on it).
+pub fn focus(reference: &str) -> Result<()> {
+    let el = element(reference)?;
+    call(&el, "focus", &[]).map(drop)
+}
+
+/// `prufe.frameIndex(frame)`: the position of an `<iframe>` or `<frame>` among the frames of
+/// its document, in document order and through open shadow roots (where a shadow root's
+/// frames come right after its host); -1 when it is not one of them. DevTools numbers a
+/// document's child frames the same way, which places a cross-origin frame in the tree.
+pub fn frame_index(frame: &web_sys::Element) -> Result<i32> {
+    let doc = js::owner_document(frame.unchecked_ref())
+        .ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "the node is in no document"))?;
+    let mut frames = Vec::new();
+    collect_frames(doc.unchecked_ref(), &mut frames, 0);
+    Ok(frames
+        .iter()
+        .position(|f| js::same(f, frame))
+        .map_or(-1, |i| i32::try_from(i).unwrap_or(i32::MAX)))
+}
+
+fn collect_frames(root: &web_sys::Node, out: &mut Vec<web_sys::Element>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    let all = js::query_all_js(root, &JsString::from("*"));
+    for el in (0..all.length()).filter_map(|i| all.item(i)) {
+        let name = js::local_name(&el);
+        if name == "iframe" || name == "frame" {
+            out.push(el.clone());
+        }
+        if let Some(shadow) = js::shadow_root(&el) {
+            collect_frames(&shadow, out, depth + 1);
+        }
+    }
 }
 
 /// Dispatches `input` (composed) and `change`, as a person's choice does.

@@ -18,6 +18,7 @@ mod el;
 pub mod input;
 pub mod js;
 mod name;
+pub mod pointer;
 mod refs;
 mod role;
 mod style;
@@ -572,6 +573,20 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
         }
         Ok(node)
     })
+}
+
+/// The node a ref of this document was minted for, unchecked: for a caller that took the
+/// snapshot holding the ref a moment ago in the same call.
+fn minted(reference: &str) -> Option<web_sys::Element> {
+    with_engine(|eng| {
+        Ok(eng
+            .refs
+            .parse(reference)
+            .ok()
+            .and_then(|i| eng.refs.node(i)))
+    })
+    .ok()
+    .flatten()
 }
 
 /// The current record of a live ref, or `None` when the ref is stale. A node whose identity

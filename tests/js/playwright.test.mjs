@@ -76,8 +76,9 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.configurable, false);
     assert.equal(state.frozen, true);
     assert.deepEqual(state.methods, [
-      'at', 'box', 'describe', 'destination', 'diff', 'element', 'fingerprint', 'focusSelect', 'focused', 'hash',
-      'hitTest', 'judge', 'quietFor', 'resolve', 'restore', 'scrollIntoView', 'select', 'snapshot', 'value',
+      'at', 'box', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
+      'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'page', 'quietFor', 'resolve', 'restore', 'scrollFrom',
+      'scrollIntoView', 'scrollPosition', 'select', 'snapshot', 'typingBegin', 'typingCheck', 'value',
     ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.

@@ -10,7 +10,6 @@
 
 use crate::error::{Error, Result};
 use crate::executor::{HitBox, Point, Size};
-use crate::hit::helpers;
 use crate::inject::{send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
@@ -18,99 +17,29 @@ use prufe::core::model::{Element, Role};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// `prufe.at(x, y)`; with an engine that lacks it, the hit element's nearest composed
-/// ancestor that has a ref in a fresh snapshot.
-const AT_JS: &str = concat!(
-    "(P, a) => { ",
-    helpers!(),
-    "if (typeof P.at === 'function') return P.at(a.x, a.y); return nearestObservable(P, deepHit(a.x, a.y)); }"
-);
+/// The observable element under a point of the root's viewport.
+const AT: &str = "(P, a) => P.at(a.x, a.y)";
 
-/// `prufe.focused()`; without it, `activeElement` through shadow roots and same-origin frames.
-const FOCUSED_JS: &str = concat!(
-    "(P) => { ",
-    helpers!(),
-    "if (typeof P.focused === 'function') return P.focused(); \
-     let a = document.activeElement; \
-     for (let i = 0; a && i < 64; i += 1) { \
-       if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; } \
-       if (a.tagName === 'IFRAME' || a.tagName === 'FRAME') { let d = null; try { d = a.contentDocument; } catch (e) {} \
-         if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; } } \
-       break; } \
-     if (!a || a === document.body) return null; return nearestObservable(P, a); }"
-);
+/// The focused observable element, through shadow roots and same-origin frames.
+const FOCUSED: &str = "(P) => P.focused()";
 
-/// Boxes of the visible observable elements that intersect the viewport, in this
-/// document's viewport coordinates, and whether each is the topmost at the centre of its
-/// visible part (the hit there is the element or inside it).
-const HITBOX_JS: &str = concat!(
-    "(P, a) => { ",
-    helpers!(),
-    "const inside = (el, node) => { for (let n = node, i = 0; n && i < 100000; n = composedParent(n), i += 1) if (n === el) return true; return false; }; \
-     const offset = (el) => { let x = 0, y = 0, doc = el.ownerDocument; \
-       for (let i = 0; doc && doc !== document && i < 32; i += 1) { const f = frameOf(doc); if (!f) break; \
-         const [fx, fy] = contentOrigin(f); x += fx; y += fy; doc = f.ownerDocument; } \
-       return [x, y]; }; \
-     const vw = document.documentElement.clientWidth || window.innerWidth, vh = document.documentElement.clientHeight || window.innerHeight; \
-     const boxes = []; \
-     for (const e of P.snapshot(a).elements) { \
-       if (!e.visible) continue; \
-       let el; try { el = P.element(e.ref); } catch (_) { continue; } \
-       const r = el.getBoundingClientRect(); if (!(r.width > 0 && r.height > 0)) continue; \
-       const [ox, oy] = offset(el); const x = r.left + ox, y = r.top + oy; \
-       const l = Math.max(x, 0), t = Math.max(y, 0), rr = Math.min(x + r.width, vw), b = Math.min(y + r.height, vh); \
-       if (rr <= l || b <= t) continue; \
-       const hit = deepHit((l + rr) / 2, (t + b) / 2); \
-       boxes.push({ element: e, x, y, width: r.width, height: r.height, topmost: !!hit && inside(el, hit) }); } \
-     return boxes; }"
-);
+/// Boxes of the visible observable elements that meet the viewport, and whether each is the
+/// topmost at the centre of its visible part.
+const HIT_BOXES: &str = "(P) => P.hitBoxes()";
 
-/// Finds the scroll container under a point (or the page), keeps it in this world for the
-/// next reading, and returns its position.
-const SCROLL_BEGIN_JS: &str = concat!(
-    "(P, a) => { ",
-    helpers!(),
-    "const scrolls = (n) => { if (n.nodeType !== 1) return false; \
-       const doc = n.ownerDocument; if (n === doc.scrollingElement) return n.scrollHeight > n.clientHeight || n.scrollWidth > n.clientWidth; \
-       const s = doc.defaultView.getComputedStyle(n); const can = /(auto|scroll|overlay)/; \
-       return (n.scrollHeight > n.clientHeight && can.test(s.overflowY)) || (n.scrollWidth > n.clientWidth && can.test(s.overflowX)); }; \
-     let c = null; for (let n = deepHit(a.x, a.y), i = 0; n && i < 100000; n = composedParent(n), i += 1) { if (scrolls(n)) { c = n; break; } } \
-     if (!c) c = document.scrollingElement || document.documentElement; \
-     let name = c === document.scrollingElement ? 'the page' : c.tagName.toLowerCase(); \
-     if (name !== 'the page') { if (c.id) name += '#' + c.id; \
-       const rec = nearestObservable(P, c); if (rec) name += ' in ' + rec.role + '[' + (rec.name || rec.text || '') + ']'; } \
-     globalThis.__prufeScroll = c; \
-     return { container: name, left: c.scrollLeft, top: c.scrollTop, pageLeft: window.scrollX, pageTop: window.scrollY }; }"
-);
+/// Finds and keeps (in the engine's world) the scroll container under a point.
+const SCROLL_FROM: &str = "(P, a) => P.scrollFrom(a.x, a.y)";
 
-/// The position of the container [`SCROLL_BEGIN_JS`] kept.
-const SCROLL_READ_JS: &str = "(P) => { const c = globalThis.__prufeScroll; if (!c) return null; \
-  return { left: c.scrollLeft, top: c.scrollTop, pageLeft: window.scrollX, pageTop: window.scrollY }; }";
+/// Where the container `SCROLL_FROM` kept stands now.
+const SCROLL_POSITION: &str = "(P) => P.scrollPosition()";
 
-/// Right before typing: is the focused element still `a.ref`? If so, keeps its value and
-/// selection in this world (the value never leaves the page here).
-const TYPE_BEGIN_JS: &str = "(P, a) => { const f = P.focused(); \
-  if (!f || f.ref !== a.ref) return { ok: false, focused: f }; \
-  const el = P.element(a.ref); \
-  const value = ('value' in el) ? String(el.value) : (el.isContentEditable ? el.textContent : null); \
-  let start = null, end = null; try { start = el.selectionStart; end = el.selectionEnd; } catch (e) {} \
-  globalThis.__prufeTyping = { ref: a.ref, before: value, start, end }; \
-  return { ok: true, editable: value !== null }; }";
+/// Right before typing: is the focus still on the field? If so its value and selection are
+/// kept in the engine's world (the value never leaves the page here).
+const TYPING_BEGIN: &str = "(P, a) => P.typingBegin(a.ref)";
 
-/// After typing: reads the field back and compares it with the value before with the text
-/// inserted at the selection (or, without a selection API, that it now contains the text).
-/// A sensitive field is compared by keyed hash and its values are not returned.
-const TYPE_CHECK_JS: &str = "(P, a) => { const t = globalThis.__prufeTyping; delete globalThis.__prufeTyping; \
-  if (!t) return { ok: false, reason: 'lost' }; \
-  let el; try { el = P.element(t.ref); } catch (e) { return { ok: false, reason: 'gone' }; } \
-  const now = ('value' in el) ? String(el.value) : (el.isContentEditable ? el.textContent : null); \
-  if (now === null) return { ok: false, reason: 'no-value' }; \
-  let expected = null; \
-  if (typeof t.before === 'string' && typeof t.start === 'number' && typeof t.end === 'number') expected = t.before.slice(0, t.start) + a.text + t.before.slice(t.end); \
-  const ok = expected !== null ? P.hash(now) === P.hash(expected) : now.includes(a.text); \
-  const f = P.focused(); \
-  return { ok, stillFocused: !!f && f.ref === t.ref, valueHash: P.hash(now), \
-    shown: a.sensitive ? null : now, expected: a.sensitive ? null : expected }; }";
+/// After typing: the field read back and compared with its value before with the text in
+/// place of the selection; a sensitive field's values are not returned.
+const TYPING_CHECK: &str = "(P, a) => P.typingCheck(a.text, a.sensitive)";
 
 /// What `Page.captureScreenshot` gave.
 #[derive(Debug, Clone)]
@@ -156,12 +85,8 @@ async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
 pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Result<Captured> {
     let (px, py, width, height) = visual_viewport(engine).await?;
     let dpr = engine
-        .call_value(
-            &top.frame,
-            "() => globalThis.devicePixelRatio",
-            &Value::Null,
-        )
-        .await?
+        .call_value(&top.frame, "(P) => P.page()", &Value::Null)
+        .await?["devicePixelRatio"]
         .as_f64()
         .filter(|d| d.is_finite() && *d > 0.0)
         .unwrap_or(1.0);
@@ -273,7 +198,7 @@ pub async fn hit_boxes(
             // A frame whose box is unknown cannot be placed; its content stays unobserved.
             None => continue,
         };
-        let wire: Vec<WireBox> = match engine.call(&root.frame, HITBOX_JS, &json!({})).await {
+        let wire: Vec<WireBox> = match engine.call(&root.frame, HIT_BOXES, &json!({})).await {
             Ok(w) => w,
             Err(_) if !root.path.is_empty() => continue,
             Err(e) => return Err(e),
@@ -302,7 +227,7 @@ pub async fn element_at(
         .first()
         .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
     let hit: Option<Element> = engine
-        .call(&top.frame, AT_JS, &json!({ "x": p.x, "y": p.y }))
+        .call(&top.frame, AT, &json!({ "x": p.x, "y": p.y }))
         .await?;
     if let Some(e) = &hit {
         if e.role == Role::Iframe && e.opaque {
@@ -310,7 +235,7 @@ pub async fn element_at(
                 let inner: Result<Option<Element>> = engine
                     .call(
                         &b.root.frame,
-                        AT_JS,
+                        AT,
                         &json!({ "x": p.x - b.x, "y": p.y - b.y }),
                     )
                     .await;
@@ -328,7 +253,7 @@ pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>>
     let top = roots
         .first()
         .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
-    let f: Option<Element> = engine.call(&top.frame, FOCUSED_JS, &Value::Null).await?;
+    let f: Option<Element> = engine.call(&top.frame, FOCUSED, &Value::Null).await?;
     if let Some(e) = &f {
         if e.role == Role::Iframe && e.opaque {
             // Focus is inside a cross-origin frame: ask the deepest root that has a focus.
@@ -336,7 +261,7 @@ pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>>
             inner_roots.sort_by_key(|r| std::cmp::Reverse(r.path.split('.').count()));
             for root in inner_roots {
                 if let Ok(Some(inner)) = engine
-                    .call::<Option<Element>>(&root.frame, FOCUSED_JS, &Value::Null)
+                    .call::<Option<Element>>(&root.frame, FOCUSED, &Value::Null)
                     .await
                 {
                     return Ok(Some(adopt(&root.path, inner)));
@@ -365,7 +290,7 @@ pub async fn scroll_begin(
     p: Point,
 ) -> Result<(String, ScrollPosition)> {
     let v = engine
-        .call_value(&top.frame, SCROLL_BEGIN_JS, &json!({ "x": p.x, "y": p.y }))
+        .call_value(&top.frame, SCROLL_FROM, &json!({ "x": p.x, "y": p.y }))
         .await?;
     let pos: ScrollPosition = serde_json::from_value(v.clone())
         .map_err(|e| Error::core(ErrorCode::Internal, format!("scroll position: {e}")))?;
@@ -378,7 +303,7 @@ pub async fn scroll_begin(
 /// The kept container's position now.
 pub async fn scroll_read(engine: &Engine, top: &Root) -> Result<Option<ScrollPosition>> {
     let v = engine
-        .call_value(&top.frame, SCROLL_READ_JS, &Value::Null)
+        .call_value(&top.frame, SCROLL_POSITION, &Value::Null)
         .await?;
     Ok(serde_json::from_value(v).ok())
 }
@@ -395,7 +320,7 @@ pub async fn type_begin(engine: &Engine, roots: &[Root], field: &Element) -> Res
     let (path, local) = crate::observe::route(&field.reference);
     let root = crate::observe::root_of(roots, path)?;
     let v = engine
-        .call_value(&root.frame, TYPE_BEGIN_JS, &json!({ "ref": local }))
+        .call_value(&root.frame, TYPING_BEGIN, &json!({ "ref": local }))
         .await?;
     if v["ok"] == Value::Bool(true) {
         return Ok(TypeBegin::Ready);
@@ -433,7 +358,7 @@ pub async fn type_check(
     let v = engine
         .call_value(
             &root.frame,
-            TYPE_CHECK_JS,
+            TYPING_CHECK,
             &json!({ "text": text, "sensitive": sensitive }),
         )
         .await?;
