@@ -367,6 +367,9 @@ export class Verifier {
     if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
     const e = /** @type {Prufe.ElementRecord} */ (found.element);
     const name = e.name || e.text || '';
+    if (!e.visible) {
+      throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
+    }
     if (!name) {
       throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}; name it with a prufe target instead`);
     }
