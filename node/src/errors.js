@@ -84,11 +84,20 @@ export class PrufeError extends Error {
   }
 }
 
+/**
+ * The message of a failed step, as `prufe run` prints one: the summary, then the report.
+ * @param {StepRecord} record
+ */
+function report(record) {
+  const lines = explainRecord(record).trimEnd().split('\n').map((l) => `    ${l}`);
+  return `${summary(record)}\n${lines.join('\n')}`;
+}
+
 /** The effect was not the intended one (or not proven to be), and it was undone. */
 export class VerificationFailed extends PrufeError {
   /** @param {StepRecord} record */
   constructor(record) {
-    super('VERIFICATION_FAILED', summary(record), { record });
+    super('VERIFICATION_FAILED', report(record), { record });
     this.name = 'VerificationFailed';
   }
 }
@@ -97,7 +106,7 @@ export class VerificationFailed extends PrufeError {
 export class UndoFailed extends PrufeError {
   /** @param {StepRecord} record */
   constructor(record) {
-    super('UNDO_FAILED', summary(record), { record });
+    super('UNDO_FAILED', report(record), { record });
     this.name = 'UndoFailed';
     this.residue = record.residue ?? [];
   }
@@ -107,7 +116,7 @@ export class UndoFailed extends PrufeError {
 export class IrreversibleAction extends PrufeError {
   /** @param {StepRecord} record */
   constructor(record) {
-    super('IRREVERSIBLE_ACTION', summary(record), { record });
+    super('IRREVERSIBLE_ACTION', report(record), { record });
     this.name = 'IrreversibleAction';
   }
 }
