@@ -29,4 +29,4 @@ for (const [from, to] of FILES) {
   }
   copyFileSync(source, join(dist, to));
 }
-console.log(`node/dist: ${FILES.map(([, to]) => to).join(', ')}`);
+console.error(`node/dist: ${FILES.map(([, to]) => to).join(', ')}`);

@@ -222,12 +222,12 @@ export class Verifier {
     /** @type {StepRecord} */
     let record;
     try {
-      const first = await settle(port, { since: null, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
+      const first = await settle(port, { need: 'settle', since: null, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
       if (first.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
       const before = await observe(port, []);
       if (before.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed before the watch');
       await fn();
-      const second = await settle(port, { since: first.fingerprint, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
+      const second = await settle(port, { need: 'settle', since: first.fingerprint, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
       if (second.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
       const after = await observe(port, []);
       if (after.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed after the watch');
