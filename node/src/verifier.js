@@ -212,6 +212,16 @@ export class Verifier {
    * @param {() => unknown} fn
    */
   async watch(intent, fn) {
+    const called = new Error();
+    try {
+      return await this.#watch(intent, fn);
+    } catch (error) {
+      throw fromCaller(error, called, 2);
+    }
+  }
+
+  /** @param {string | null} intent @param {() => unknown} fn */
+  async #watch(intent, fn) {
     const started = new Date();
     const { port, world } = this.#adapter;
     const policy = this.policy;
@@ -289,6 +299,21 @@ export class Verifier {
    * @param {string} [value] a fill's value, a secret when the field turns out sensitive
    */
   async #verified(action, options = {}, value) {
+    // Where the caller called from, for the stack of what this step throws.
+    const called = new Error();
+    try {
+      return await this.#verifiedStep(action, options, value);
+    } catch (error) {
+      throw fromCaller(error, called, 3);
+    }
+  }
+
+  /**
+   * @param {() => Promise<PrufeRun.Action>} action
+   * @param {StepOptions & { inverse?: PrufeRun.Step[] }} options
+   * @param {string} [value]
+   */
+  async #verifiedStep(action, options, value) {
     this.#step += 1;
     const { port, world } = this.#adapter;
     /** @type {PrufeRun.Step} */
@@ -418,6 +443,21 @@ export class Verifier {
     };
     return walk(value);
   }
+}
+
+/**
+ * A PrufeError's stack as the caller's: its message, then where the step was called from
+ * (a test runner shows the caller's line, not the package's).
+ * @param {unknown} error
+ * @param {Error} called created on entry to the public method
+ * @param {number} skip the lines of `called.stack` before the caller's frame
+ */
+function fromCaller(error, called, skip) {
+  if (error instanceof PrufeError && called.stack) {
+    const frames = called.stack.split('\n').slice(skip);
+    error.stack = `${error.name}: ${error.message}\n${frames.join('\n')}`;
+  }
+  return error;
 }
 
 /** @param {unknown} error @returns {PrufeError} */

@@ -36,5 +36,7 @@ test('a Playwright Test run: the honest specs pass, the recycled list fails with
   assert.match(output, /VerificationFailed: click on button\[Add Shirt M\] in list: MISMATCH — the effect belongs to button\[Add Trousers L\] in list/, output);
   assert.match(output, /Intent: {4}add Shirt M to the cart/, output);
   assert.match(output, /Attempts: {2}2, 2 undone/, output);
+  // The report points at the spec's own line, not into the package.
+  assert.match(output, />\s+8 \|\s+await prufe\.click\(/, output);
   assert.match(output, /appeared listitem\[Trousers L Remove Trousers L\] in cart\/list:cart-items/, output);
 });

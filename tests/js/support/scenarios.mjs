@@ -54,6 +54,20 @@ export const SCENARIOS = {
     page: '/shop.html',
     steps: [{ action: 'drag', target: { role: 'listitem', name: 'Write invoice' }, to: { role: 'list', name: 'Done' } }],
   },
+  'form and goto': {
+    page: '/shop.html',
+    steps: [
+      { action: 'fill', target: { role: 'textbox', name: 'Name' }, value: 'Ada' },
+      { action: 'check', target: { role: 'checkbox', name: 'Gift wrap' } },
+      { action: 'uncheck', target: { role: 'checkbox', name: 'Gift wrap' } },
+      { action: 'select', target: { role: 'combobox', name: 'Shipping' }, option: 'Express' },
+      { action: 'goto', url: '/recycled-list.html' },
+    ],
+  },
+  keys: {
+    page: '/keys.html',
+    steps: [{ action: 'press', key: 'Enter', target: { role: 'textbox', name: 'Text' } }],
+  },
   watch: {
     page: '/shop.html',
     steps: [{ action: 'watch', intent: 'the cart gains a cap', steps: [click('Add Cap')] }],
@@ -117,6 +131,21 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
           break;
         case 'fill':
           result = await v.fill(await target(step.target), step.value, { ...options, sensitive: step.sensitive });
+          break;
+        case 'check':
+          result = await v.check(await target(step.target), options);
+          break;
+        case 'uncheck':
+          result = await v.uncheck(await target(step.target), options);
+          break;
+        case 'select':
+          result = await v.selectOption(await target(step.target), step.option, options);
+          break;
+        case 'press':
+          result = await v.press(step.target ? await target(step.target) : null, step.key, options);
+          break;
+        case 'goto':
+          result = await v.goto(step.url, options);
           break;
         case 'hover':
           result = await v.hover(await target(step.target), options);
