@@ -19,6 +19,11 @@ import { World } from './world.js';
 export async function prufe(page, options = {}) {
   const session = await page.createCDPSession();
   const world = await World.open(session);
+  // Puppeteer leaves a dialog open until someone answers it, and input waits for it: with no
+  // `dialog` listener of the caller's, it is dismissed, as Playwright and the CLI do.
+  world.onDialog = () => {
+    if (page.listenerCount('dialog') === 0) session.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => {});
+  };
   const key = (/** @type {string} */ k) => /** @type {import('puppeteer-core').KeyInput} */ (k);
   /** @type {import('./driver.js').Port} */
   const port = {

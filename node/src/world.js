@@ -60,6 +60,9 @@ export class World {
     /** Messages of JavaScript dialogs opened since the last `takeDialogs`. */
     /** @type {string[]} */
     this.dialogs = [];
+    /** Called for every dialog that opens (a library that leaves dialogs open answers it here). */
+    /** @type {((params: { type: string, message: string }) => void) | null} */
+    this.onDialog = null;
   }
 
   /**
@@ -79,6 +82,7 @@ export class World {
     session.on('Runtime.executionContextsCleared', () => world.contexts.clear());
     session.on('Page.javascriptDialogOpening', (/** @type {any} */ params) => {
       world.dialogs.push(`${params.type}: ${params.message}`);
+      world.onDialog?.(params);
     });
     session.on('Page.frameNavigated', (/** @type {any} */ { frame }) => {
       if (!frame.parentId) world.mainFrame = frame.id;

@@ -140,6 +140,15 @@ export function packageSuite(lib) {
       assert.equal(r.target, 'button[Save] in main');
     });
 
+    test('a native dialog is dismissed, as the CLI does, and reported with the step', async (t) => {
+      const page = await lib.open(t, '/hostile/20-native-dialogs.html');
+      const v = await lib.verifier(page);
+      const r = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.deepEqual(r.record.dialogs, ['alert: Saved!']);
+      assert.match(r.explain(), /Dialog: {4}alert: Saved!/);
+    });
+
     test('the engine is invisible to the page, and a page that spoofs window.prufe changes nothing', async (t) => {
       const page = await lib.open(t, '/spoof.html');
       const v = await lib.verifier(page);
