@@ -71,6 +71,7 @@ export function packageSuite(lib) {
             assert.equal(last.error.code, 'TARGET_OBSCURED');
             assert.equal(await cartSize(page), 0);
             break;
+          case 'keys':
           case 'confirm dialog':
             assert.ok(last.error instanceof IrreversibleAction);
             assert.match(last.error.explain(), /no inverse applies; stopped/);

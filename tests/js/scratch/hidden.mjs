@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+import { prufe } from '../../../node/src/playwright.js';
+import { CHROMIUM, CHROMIUM_FLAGS, serve } from '../support/env.mjs';
+import { STRICT_PAGE } from '../support/package-suite.mjs';
+const server = await serve({ pages: { '/strict.html': STRICT_PAGE } });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+const page = await browser.newPage();
+await page.goto(server.url('/strict.html'));
+const v = await prufe(page, { timeoutMs: 300 });
+await v.click(page.locator('#hidden')).catch((e) => console.log(e.code, e.message));
+await browser.close(); await server.close();
