@@ -141,6 +141,23 @@ export function packageSuite(lib) {
       assert.equal(r.target, 'button[Save] in main');
     });
 
+    test('the judge decides an AMBIGUOUS effect only, and its answer is recorded', async (t) => {
+      const page = await lib.open(t, '/confirm-dialog.html');
+      const asked = [];
+      const v = await lib.verifier(page, {
+        judge: async (question) => { asked.push(question); return { yes: true, detail: 'YES: the account section is gone' }; },
+      });
+      assert.equal((await v.click({ role: 'button', name: 'Delete account' })).verdict, 'MATCH');
+      assert.equal(asked.length, 0, 'a MATCH is never put to the judge');
+      const r = await v.click({ role: 'button', name: 'Confirm delete' });
+      assert.equal(r.verdict, 'AMBIGUOUS');
+      assert.equal(r.ok, true);
+      assert.equal(r.record.arbiter, 'YES: the account section is gone');
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].action, 'click');
+      assert.ok(asked[0].observed.length > 0);
+    });
+
     test('a native dialog is dismissed, as the CLI does, and reported with the step', async (t) => {
       const page = await lib.open(t, '/hostile/20-native-dialogs.html');
       const v = await lib.verifier(page);
