@@ -158,6 +158,25 @@ export function packageSuite(lib) {
       assert.ok(asked[0].observed.length > 0);
     });
 
+    test('a secret the page echoes everywhere appears in no result, error, trace or output', async (t) => {
+      const page = await lib.open(t, '/hostile/08-secret-echo.html');
+      const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
+      t.after(() => rmSync(traces, { recursive: true, force: true }));
+      const v = await lib.verifier(page, { traceDir: traces, timeoutMs: 2000 });
+      const output = [];
+      const outcome = await captureOutput(output, () => v.fill({ role: 'textbox', name: 'Password' }, SECRET, { sensitive: true }).then((r) => r, (e) => e));
+      const seen = [
+        JSON.stringify(outcome.record ?? outcome),
+        outcome.explain(),
+        outcome instanceof Error ? `${outcome.message}\n${outcome.stack}` : '',
+        ...readdirSync(traces).map((f) => readFileSync(join(traces, f), 'utf8')),
+        output.join(''),
+      ].join('\n');
+      assert.ok(outcome.record.lines.length > 0, 'the echoes were observed');
+      assert.ok(!seen.includes(SECRET) && !seen.includes(encodeURIComponent(SECRET)), 'the secret appears nowhere');
+      assert.equal(await page.evaluate(() => document.title.length > 0), true);
+    });
+
     test('a native dialog is dismissed, as the CLI does, and reported with the step', async (t) => {
       const page = await lib.open(t, '/hostile/20-native-dialogs.html');
       const v = await lib.verifier(page);
