@@ -29,10 +29,10 @@ after(async () => {
 describe('the recorded CLI records', () => {
   test('are what a live `prufe run` decides on each scenario', { skip: !process.env.PRUFE_CLI && 'set PRUFE_CLI to a prufe binary' }, async () => {
     const names = Object.keys(SCENARIOS);
-    // Two at a time: each run starts a browser of its own.
+    // Three at a time: each run starts a browser of its own.
     const live = {};
-    for (let i = 0; i < names.length; i += 2) {
-      await Promise.all(names.slice(i, i + 2).map(async (name) => {
+    for (let i = 0; i < names.length; i += 3) {
+      await Promise.all(names.slice(i, i + 3).map(async (name) => {
         live[name] = await liveCli(process.env.PRUFE_CLI, server.url(SCENARIOS[name].page), SCENARIOS[name].steps);
       }));
     }
