@@ -19,12 +19,13 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
+	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
 	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
@@ -45,6 +46,15 @@ $(BUNDLE) $(MACHINE): FORCE
 endif
 .PHONY: FORCE
 FORCE:
+
+# The npm package `prufe` (node/) ships the bundle, the machine module, the wire decoder and
+# their types in node/dist/, copied there from the build above (gitignored).
+NODE_DIST := node/dist/prufe.js node/dist/prufe-run.mjs node/dist/wire.mjs node/dist/prufe.d.ts node/dist/prufe-run.d.ts
+
+node: $(NODE_DIST)
+
+$(NODE_DIST) &: $(BUNDLE) $(MACHINE) js/wire.mjs js/prufe.d.ts js/prufe-run.d.ts node/build.mjs
+	node node/build.mjs
 
 # The fixture apps (React, Vue, Radix UI pages under fixtures/apps), bundled from npm packages
 # into fixtures/apps/dist; rebuilt only when a source, the build script or the lock changed.
@@ -69,7 +79,7 @@ snapshot: setup
 
 # Fails on the first error, in this order.
 test: setup
-	@$(MAKE) --no-print-directory bundle apps
+	@$(MAKE) --no-print-directory bundle node apps
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
@@ -81,6 +91,8 @@ test: setup
 	node tests/js/oracle.mjs
 	$(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
+	node_modules/.bin/tsc --noEmit -p node
+	node_modules/.bin/tsc --noEmit -p tests/ts
 
 test-rust:
 	cargo test -p prufe
@@ -90,12 +102,14 @@ test-rust:
 test-wasm:
 	scripts/wasm-test.sh
 
-test-drivers: bundle
+test-drivers: bundle node
 	node --test tests/js/
 	$(PYTHON_TEST)
 
-typecheck:
+typecheck: node
 	node_modules/.bin/tsc --noEmit -p js
+	node_modules/.bin/tsc --noEmit -p node
+	node_modules/.bin/tsc --noEmit -p tests/ts
 
 bench: setup
 	@$(MAKE) --no-print-directory bundle apps

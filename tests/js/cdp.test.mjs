@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { cdpPort, verify } from './examples/driver.mjs';
+import { cdpPort, verify } from '../../node/src/driver.js';
 import { bundleSource, connectCdp, crateVersion, launchChromium, serve } from './support/env.mjs';
 
 const WORLD = 'prufe';

@@ -1,4 +1,4 @@
-// The Node driver of the machine (tests/js/examples/driver.mjs) with Playwright on
+// The Node driver of the machine (node/src/driver.js) with Playwright on
 // /usr/bin/chromium: a click on the recycling list is caught, undone and stopped, an honest
 // click passes, and both records agree with the `prufe` command's in every decided field.
 // The machine module also runs inside a page, evaluated as a classic script.
@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { playwrightPort, verify } from './examples/driver.mjs';
+import { playwrightPort, verify } from '../../node/src/driver.js';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, MACHINE_SCRIPT, built, freshProfile, serve } from './support/env.mjs';
 
 const ADD_SHIRT = {

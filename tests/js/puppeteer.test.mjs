@@ -1,11 +1,11 @@
 // prufe through Puppeteer (puppeteer-core driving /usr/bin/chromium): `evaluateOnNewDocument`
 // before any page script, a page that claims `window.prufe`, double injection, and the
-// driver of the machine (tests/js/examples/driver.mjs) through its Puppeteer port.
+// driver of the machine (node/src/driver.js) through its Puppeteer port.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import puppeteer from 'puppeteer-core';
-import { puppeteerPort, verify } from './examples/driver.mjs';
+import { puppeteerPort, verify } from '../../node/src/driver.js';
 import { CHROMIUM, CHROMIUM_FLAGS, bundleSource, crateVersion, freshProfile, serve } from './support/env.mjs';
 
 let browser;

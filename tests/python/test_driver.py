@@ -112,7 +112,7 @@ def test_page_defining_window_prufe_does_not_break_the_engine():
 
 
 # The in-page halves of a verified click, hand-written (the Node driver,
-# tests/js/examples/driver.mjs, runs the verification machine instead).
+# node/src/driver.js, runs the verification machine instead).
 SETTLE = """async () => {
     let last = prufe.fingerprint(), quietSince = performance.now();
     const deadline = quietSince + 5000;

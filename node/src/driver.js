@@ -1,6 +1,6 @@
 // @ts-check
-// A Node driver of the verification machine: it loads the DOM-free machine module
-// (js/dist/prufe-run.mjs) once and loops `next(run, answer)` until the need is `done`,
+// The driver of the verification machine: it loads the DOM-free machine module
+// (dist/prufe-run.mjs, copied from js/dist by build.mjs) once and loops `next(run, answer)` until the need is `done`,
 // answering each need with a browser library and the page's `window.prufe` (js/dist/prufe.js,
 // injected before any page script). The driver decides nothing: when to observe, what to
 // resolve, whether the effect is the one intended, what to undo and whether to retry are the
@@ -9,14 +9,16 @@
 // Everything the driver asks of the page is one call of a bundle primitive (`prufe.box`,
 // `prufe.hitTest`, `prufe.focusSelect`, …) from a function evaluated in the page; only
 // timing (the settle's polling, two animation frames for a stable box) and real input live
-// here. The browser library is behind a small port: Playwright (`playwrightPort`), Puppeteer
+// here. The browser library is behind a small port: the package's own (world.js: the engine
+// in an isolated world, input through the library), and three ports over a main-world
+// injection kept for the engine's tests: Playwright (`playwrightPort`), Puppeteer
 // (`puppeteerPort`) and the raw DevTools protocol (`cdpPort`, pointer input only).
 // Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by `tsc --noEmit -p js`.
 
 import { fileURLToPath } from 'node:url';
-import { decodeSnapshot } from '../../../js/wire.mjs';
+import { decodeSnapshot } from '../dist/wire.mjs';
 
-const MACHINE = new URL('../../../js/dist/prufe-run.mjs', import.meta.url);
+const MACHINE = new URL('../dist/prufe-run.mjs', import.meta.url);
 
 /** @type {Promise<PrufeRun.Api> | null} */
 let loading = null;
@@ -81,7 +83,7 @@ export async function verify(port, step, options = {}) {
 }
 
 /** A need that could not be met, with the error the answer carries. */
-class Failed extends Error {
+export class Failed extends Error {
   /** @param {PrufeRun.ErrorData} error */
   constructor(error) {
     super(error.message);
@@ -98,7 +100,7 @@ const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
  * @param {Options} options
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function answerNeed(port, need, options) {
+export async function answerNeed(port, need, options) {
   try {
     switch (need.need) {
       case 'settle':
@@ -154,7 +156,7 @@ async function callInPage({ name, args }) {
  * @param {...unknown} args
  * @returns {Promise<any>}
  */
-async function call(port, name, ...args) {
+export async function call(port, name, ...args) {
   const result = await port.evaluate(callInPage, { name, args });
   if (result.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (result.error));
   return result.value;
@@ -191,7 +193,7 @@ const UNREACHABLE = '\u0000unreachable';
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function settle(port, { since, pollMs, quietMs, timeoutMs, stopOnChange }) {
+export async function settle(port, { since, pollMs, quietMs, timeoutMs, stopOnChange }) {
   const begun = Date.now();
   const deadline = begun + timeoutMs;
   const fingerprint = async () => {
@@ -232,7 +234,7 @@ async function settle(port, { since, pollMs, quietMs, timeoutMs, stopOnChange })
  * @param {string[]} sensitive
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function observe(port, sensitive) {
+export async function observe(port, sensitive) {
   try {
     const wire = await call(port, 'snapshot', { sensitive, wire: true });
     return { answer: 'observed', snapshot: decodeSnapshot(wire) };

@@ -1,0 +1,69 @@
+// @ts-check
+// prufe for Playwright (playwright-core or playwright, Chromium):
+//
+//   import { prufe } from 'prufe/playwright';
+//   const v = await prufe(page, { traceDir: 'traces' });
+//   await v.click(page.getByRole('button', { name: 'Add Shirt M' }), { intent: 'the cart gains a shirt' });
+//
+// The engine runs in an isolated world through a CDP session of the page's context
+// (`context.newCDPSession(page)`); input goes through `page.mouse` and `page.keyboard`.
+
+import { pathInPage, Verifier } from './verifier.js';
+import { World } from './world.js';
+
+/**
+ * A verifier of a Playwright page (Chromium only: it needs a CDP session).
+ * @param {import('playwright-core').Page} page
+ * @param {import('./verifier.js').Options} [options]
+ */
+export async function prufe(page, options = {}) {
+  const session = await page.context().newCDPSession(page);
+  const world = await World.open(session);
+  /** @type {import('./driver.js').Port} */
+  const port = {
+    evaluate: (fn, arg) => world.evaluate(fn, arg),
+    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+    down: (button) => page.mouse.down({ button }),
+    up: (button) => page.mouse.up({ button }),
+    keyDown: (key) => page.keyboard.down(key),
+    keyUp: (key) => page.keyboard.up(key),
+    insertText: async (text) => { await world.insertText(text); },
+    setFiles: (ref, files) => world.setFiles(ref, files),
+    goto: async (url) => { await page.goto(url); },
+    async goBack() {
+      const before = page.url();
+      const response = await page.goBack();
+      return response !== null || page.url() !== before;
+    },
+    url: async () => page.url(),
+  };
+  return new Verifier({ port, world, isElement, elements }, options);
+}
+
+/** @param {unknown} t */
+function isElement(t) {
+  return Boolean(t) && typeof t === 'object' && typeof (/** @type {any} */ (t).evaluate) === 'function';
+}
+
+/**
+ * A Locator's matches (strictly: all of them are counted), or an ElementHandle's element.
+ * @param {any} t
+ * @param {number} timeoutMs
+ */
+async function elements(t, timeoutMs) {
+  const shown = String(t);
+  if (typeof t.count === 'function' && typeof t.nth === 'function') {
+    // A locator may match an element that is still to come, as Playwright's actions wait.
+    await t.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => {});
+    const count = await t.count();
+    const paths = [];
+    for (let i = 0; i < Math.min(count, count > 1 ? 10 : 1); i++) paths.push(await t.nth(i).evaluate(pathInPage));
+    return { paths, count, shown };
+  }
+  const element = typeof t.asElement === 'function' ? t.asElement() : null;
+  if (!element) return { paths: [], count: 0, shown };
+  return { paths: [await element.evaluate(pathInPage)], count: 1, shown };
+}
+
+export { Verifier, Result } from './verifier.js';
+export * from './errors.js';

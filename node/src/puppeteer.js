@@ -1,0 +1,76 @@
+// @ts-check
+// prufe for Puppeteer (puppeteer-core or puppeteer, Chrome / Chromium):
+//
+//   import { prufe } from 'prufe/puppeteer';
+//   const v = await prufe(page);
+//   await v.click(await page.$('button.add'), { intent: 'the cart gains a shirt' });
+//
+// The engine runs in an isolated world through a CDP session of its own
+// (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
+
+import { pathInPage, Verifier } from './verifier.js';
+import { World } from './world.js';
+
+/**
+ * A verifier of a Puppeteer page.
+ * @param {import('puppeteer-core').Page} page
+ * @param {import('./verifier.js').Options} [options]
+ */
+export async function prufe(page, options = {}) {
+  const session = await page.createCDPSession();
+  const world = await World.open(session);
+  // Puppeteer leaves a dialog open until someone answers it, and input waits for it: with no
+  // `dialog` listener of the caller's, it is dismissed, as Playwright and the CLI do.
+  world.onDialog = () => {
+    if (page.listenerCount('dialog') === 0) session.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => {});
+  };
+  const key = (/** @type {string} */ k) => /** @type {import('puppeteer-core').KeyInput} */ (k);
+  /** @type {import('./driver.js').Port} */
+  const port = {
+    evaluate: (fn, arg) => world.evaluate(fn, arg),
+    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+    down: (button) => page.mouse.down({ button }),
+    up: (button) => page.mouse.up({ button }),
+    keyDown: (k) => page.keyboard.down(key(k)),
+    keyUp: (k) => page.keyboard.up(key(k)),
+    insertText: async (text) => { await world.insertText(text); },
+    setFiles: (ref, files) => world.setFiles(ref, files),
+    goto: async (url) => { await page.goto(url); },
+    async goBack() {
+      const before = page.url();
+      const response = await page.goBack();
+      return response !== null || page.url() !== before;
+    },
+    url: async () => page.url(),
+  };
+  return new Verifier({ port, world, isElement, elements }, options);
+}
+
+/** @param {unknown} t */
+function isElement(t) {
+  const x = /** @type {any} */ (t);
+  return Boolean(x) && typeof x === 'object' && (typeof x.evaluate === 'function' || typeof x.waitHandle === 'function');
+}
+
+/**
+ * An ElementHandle's element, or what a Puppeteer Locator waits for. (A Puppeteer Locator
+ * settles on one element by itself: it cannot tell how many it matches.)
+ * @param {any} t
+ * @param {number} timeoutMs
+ */
+async function elements(t, timeoutMs) {
+  const shown = typeof t.waitHandle === 'function' ? 'the locator' : 'the element handle';
+  let handle = t;
+  if (typeof t.waitHandle === 'function') {
+    try {
+      handle = await t.setTimeout(timeoutMs).waitHandle();
+    } catch {
+      return { paths: [], count: 0, shown };
+    }
+  }
+  if (typeof handle.asElement === 'function' && !handle.asElement()) return { paths: [], count: 0, shown };
+  return { paths: [await handle.evaluate(pathInPage)], count: 1, shown };
+}
+
+export { Verifier, Result } from './verifier.js';
+export * from './errors.js';

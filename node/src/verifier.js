@@ -1,0 +1,566 @@
+// @ts-check
+// The verifier of one page: each method makes one step of the machine's vocabulary, runs it
+// through the machine (driver.js) with the engine in its isolated world (world.js) and the
+// library's input, and returns the step's record or throws the error it ends with.
+//
+// Targets. A prufe target (`{ role, name, region, frame, href, inViewport }`) goes to the
+// machine as it is. A library element (Playwright `Locator` / `ElementHandle`, Puppeteer
+// `ElementHandle` / `Locator`) is turned into one ONCE, before the step: the library finds
+// its element in the page (strictly: no element is `TARGET_NOT_FOUND`, two or more are
+// `TARGET_AMBIGUOUS`), computes in the element's own document the path to it from the top
+// document (child positions, `s` into an open shadow root, `f` into a same-origin frame's
+// document), and the engine, in its own world, follows that path and describes the element
+// it reaches (or the nearest observed element around it): role, name, region, frame. That
+// description is the target from then on, resolved like any other by the machine. The path is
+// plain data computed by reading the DOM; nothing is written into the page, so page scripts
+// see nothing of the handoff. A page that lies about its own DOM to main-world scripts
+// (patched `childNodes`) can only make its own locator point elsewhere; the engine describes
+// what the path really reaches, and the machine re-resolves that description.
+//
+// Secrets. A `sensitive` fill's value, and the value of any fill the engine reports
+// redacted (password, payment and one-time-code fields), is scrubbed from every string of
+// every record, error and trace from then on, with the forms a page is likely to echo it in
+// (harness `add_secret_and_encodings`). Text is typed with `Input.insertText` on the
+// verifier's own session, so no value passes through the library's API log either.
+
+import { resolve as resolvePath } from 'node:path';
+import { observe, settle, verify } from './driver.js';
+import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
+import { TraceWriter } from './trace.js';
+
+/** @typedef {PrufeRun.Record} StepRecord */
+
+/**
+ * @typedef {object} Options
+ * @property {number} [maxAttempts] attempts per step, the first included (default 2)
+ * @property {number} [quietMs] how long the page must not change to count as settled (250)
+ * @property {number} [timeoutMs] the most a settle waits (5000)
+ * @property {number} [pollMs] how often a settle reads the fingerprint (50)
+ * @property {'reject' | 'accept'} [ambiguous] what an AMBIGUOUS effect comes to without a judge
+ * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [judge]
+ *   the arbiter asked about an AMBIGUOUS effect; it never overrides MATCH or MISMATCH
+ * @property {string[]} [regions] observe only these regions
+ * @property {string[]} [ignoreRegions] never observe these regions
+ * @property {string} [traceDir] write one trace record per step there, as `prufe run --trace-dir`
+ */
+
+/**
+ * @typedef {object} StepOptions
+ * @property {string} [intent] a sentence saying what the step is meant to do
+ */
+
+/** The result of a verified step: its record, and `explain()`. */
+export class Result {
+  /** @param {StepRecord} record */
+  constructor(record) {
+    /** @type {StepRecord} */
+    this.record = record;
+    this.verdict = record.verdict;
+    this.ok = record.ok;
+    this.reason = record.reason;
+    this.target = record.target;
+    this.lines = record.lines;
+    this.attempts = record.attempts;
+    this.undone = record.undone;
+  }
+
+  /** The readable report, as `prufe run` prints it. */
+  explain() {
+    return explainRecord(this.record);
+  }
+
+  summary() {
+    return summary(this.record);
+  }
+
+  toJSON() {
+    return this.record;
+  }
+}
+
+/**
+ * What a library adapter gives the verifier.
+ * @typedef {object} Adapter
+ * @property {import('./driver.js').Port} port
+ * @property {import('./world.js').World} world
+ * @property {(target: unknown) => boolean} isElement a library element or locator
+ * @property {(target: any, timeoutMs: number) => Promise<{ paths: (Path | null)[], count: number, shown: string }>} elements
+ *   what the element or locator matches: the paths to the first few (null for one the engine
+ *   cannot reach), how many there are, and how to name it in a message
+ */
+
+/** @typedef {(number | 's' | 'f')[]} Path */
+
+const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport']);
+
+export class Verifier {
+  /** @type {Adapter} */
+  #adapter;
+  /** @type {Options} */
+  #options;
+  /** @type {PrufeRun.Seen | null} */
+  #seen = null;
+  /** @type {string[]} longest first */
+  #secrets = [];
+  /** @type {TraceWriter | null} */
+  #trace;
+  #step = 0;
+
+  /**
+   * @param {Adapter} adapter
+   * @param {Options} [options]
+   */
+  constructor(adapter, options = {}) {
+    this.#adapter = adapter;
+    this.#options = { ...options };
+    this.#trace = options.traceDir ? new TraceWriter(options.traceDir) : null;
+  }
+
+  /** The verification policy of every step (the CLI's flags). */
+  get policy() {
+    const o = this.#options;
+    /** @type {PrufeRun.Timing} */
+    const timing = {};
+    if (o.pollMs !== undefined) timing.pollMs = o.pollMs;
+    if (o.quietMs !== undefined) timing.quietMs = o.quietMs;
+    if (o.timeoutMs !== undefined) timing.timeoutMs = o.timeoutMs;
+    /** @type {PrufeRun.Policy} */
+    const policy = { timing };
+    if (o.maxAttempts !== undefined) policy.maxAttempts = o.maxAttempts;
+    policy.ambiguous = o.judge ? 'arbiter' : (o.ambiguous ?? 'reject');
+    if (o.regions) policy.regions = o.regions;
+    if (o.ignoreRegions) policy.ignoreRegions = o.ignoreRegions;
+    return policy;
+  }
+
+  /** @param {unknown} target @param {StepOptions} [options] */
+  click(target, options) {
+    return this.#verified(async () => ({ kind: 'click', target: await this.#target(target) }), options);
+  }
+
+  /** @param {unknown} target @param {StepOptions} [options] */
+  check(target, options) {
+    return this.#verified(async () => ({ kind: 'check', target: await this.#target(target) }), options);
+  }
+
+  /** @param {unknown} target @param {StepOptions} [options] */
+  uncheck(target, options) {
+    return this.#verified(async () => ({ kind: 'uncheck', target: await this.#target(target) }), options);
+  }
+
+  /**
+   * Types `value` in place of the field's content. With `sensitive`, the value appears in no
+   * record, error or trace (the judge compares its keyed hash).
+   * @param {unknown} target @param {string} value @param {StepOptions & { sensitive?: boolean }} [options]
+   */
+  fill(target, value, options = {}) {
+    if (typeof value !== 'string') throw new PrufeError('INVALID_ARGUMENT', 'fill: the value must be a string');
+    if (options.sensitive) this.#addSecret(value);
+    return this.#verified(async () => ({
+      kind: 'fill', target: await this.#target(target), value, sensitive: Boolean(options.sensitive),
+    }), options, value);
+  }
+
+  /** @param {unknown} target @param {string} option a label or value @param {StepOptions} [options] */
+  selectOption(target, option, options) {
+    return this.#verified(async () => ({ kind: 'select', target: await this.#target(target), option }), options);
+  }
+
+  /**
+   * A key (`Enter`, `Shift+Tab`) on `target` (focused first), or on whatever has the focus
+   * when `target` is null.
+   * @param {unknown} target @param {string} key @param {StepOptions} [options]
+   */
+  press(target, key, options) {
+    return this.#verified(async () => ({
+      kind: 'press', key, target: target === null || target === undefined ? null : await this.#target(target),
+    }), options);
+  }
+
+  /** @param {unknown} target @param {StepOptions} [options] */
+  hover(target, options) {
+    return this.#verified(async () => ({ kind: 'hover', target: await this.#target(target) }), options);
+  }
+
+  /**
+   * @param {unknown} target the file input, or an element holding or labelling one
+   * @param {string | string[]} files paths, relative to the working directory
+   * @param {StepOptions & { inverse?: PrufeRun.Step[] }} [options]
+   */
+  setInputFiles(target, files, options = {}) {
+    const list = (Array.isArray(files) ? files : [files]).map((f) => resolvePath(f));
+    return this.#verified(async () => ({ kind: 'upload', target: await this.#target(target), files: list }), options);
+  }
+
+  /**
+   * Drags `source` onto `to`.
+   * @param {unknown} source @param {unknown} to @param {StepOptions & { inverse?: PrufeRun.Step[] }} [options]
+   */
+  dragTo(source, to, options) {
+    return this.#verified(async () => ({ kind: 'drag', target: await this.#target(source), to: await this.#target(to) }), options);
+  }
+
+  /** @param {string} url absolute, or relative to the page's address @param {StepOptions} [options] */
+  goto(url, options) {
+    return this.#verified(async () => ({ kind: 'goto', url }), options);
+  }
+
+  /**
+   * Observes the page while `fn` acts on it (unverified, with the library or anything else),
+   * then judges what changed against `intent` alone. Nothing is undone.
+   * @param {string | null} intent
+   * @param {() => unknown} fn
+   */
+  async watch(intent, fn) {
+    const called = new Error();
+    try {
+      return await this.#watch(intent, fn);
+    } catch (error) {
+      throw fromCaller(error, called, 2);
+    }
+  }
+
+  /** @param {string | null} intent @param {() => unknown} fn */
+  async #watch(intent, fn) {
+    const started = new Date();
+    const { port, world } = this.#adapter;
+    const policy = this.policy;
+    const t = { pollMs: 50, quietMs: 250, timeoutMs: 5000, ...policy.timing };
+    this.#step += 1;
+    this.#seen = null;
+    world.takeDialogs();
+    /** @type {StepRecord} */
+    let record;
+    try {
+      const first = await settle(port, { need: 'settle', since: null, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
+      if (first.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
+      const before = await observe(port, []);
+      if (before.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed before the watch');
+      await fn();
+      const second = await settle(port, { need: 'settle', since: first.fingerprint, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
+      if (second.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
+      const after = await observe(port, []);
+      if (after.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed after the watch');
+      const stable = first.stable && second.stable;
+      const judged = await port.evaluate(judgeInPage, {
+        action: { kind: 'watch', ...(intent ? { intent } : {}) },
+        before: before.snapshot,
+        after: after.snapshot,
+        options: { stable, regions: policy.regions ?? [], ignoreRegions: policy.ignoreRegions ?? [] },
+      });
+      if (judged.error) throw new PrufeError(judged.error.code, judged.error.message);
+      const verdict = /** @type {Prufe.Verdict} */ (judged.value);
+      // The ambiguous policy, as core `policy::decide` applies it.
+      let ok = verdict.verdict === 'MATCH';
+      /** @type {string | null} */
+      let arbiter = null;
+      if (verdict.verdict === 'AMBIGUOUS') {
+        if (policy.ambiguous === 'accept') ok = true;
+        else if (policy.ambiguous === 'arbiter' && this.#options.judge) {
+          const question = this.#scrub({
+            action: 'watch', target: null, intent, observed: verdict.diff.lines, reason: verdict.reason, stable,
+          });
+          const answer = await this.#options.judge(question);
+          ok = Boolean(answer.yes);
+          arbiter = String(answer.detail ?? '');
+        }
+      }
+      const a = verdict.attributedTo;
+      record = {
+        action: 'watch',
+        target: null,
+        intent,
+        value: null,
+        verdict: verdict.verdict,
+        ok,
+        error: ok ? null : { code: 'VERIFICATION_FAILED', message: verdict.reason },
+        reason: verdict.reason,
+        attributedTo: a ? `${a.role}[${a.name}]${a.region ? ` in ${a.region}` : ''}` : null,
+        lines: verdict.diff.lines,
+        diff: verdict.diff,
+        attempts: 1,
+        undone: 0,
+        stable,
+        arbiter,
+        dialogs: world.takeDialogs(),
+        durationMs: Date.now() - started.getTime(),
+        startedAt: started.toISOString(),
+      };
+    } catch (error) {
+      throw this.#scrub(asPrufeError(error));
+    }
+    return this.#finish(record);
+  }
+
+  /**
+   * One verified step.
+   * @param {() => Promise<PrufeRun.Action>} action
+   * @param {StepOptions & { inverse?: PrufeRun.Step[] }} [options]
+   * @param {string} [value] a fill's value, a secret when the field turns out sensitive
+   */
+  async #verified(action, options = {}, value) {
+    // Where the caller called from, for the stack of what this step throws.
+    const called = new Error();
+    try {
+      return await this.#verifiedStep(action, options, value);
+    } catch (error) {
+      throw fromCaller(error, called, 3);
+    }
+  }
+
+  /**
+   * @param {() => Promise<PrufeRun.Action>} action
+   * @param {StepOptions & { inverse?: PrufeRun.Step[] }} options
+   * @param {string} [value]
+   */
+  async #verifiedStep(action, options, value) {
+    this.#step += 1;
+    const { port, world } = this.#adapter;
+    /** @type {PrufeRun.Step} */
+    let step;
+    try {
+      step = { action: await action(), intent: options.intent ?? null };
+      if (options.inverse) step.inverse = options.inverse;
+    } catch (error) {
+      throw this.#scrub(asPrufeError(error));
+    }
+    world.takeDialogs();
+    const judge = this.#options.judge;
+    let result;
+    try {
+      result = await verify(port, step, {
+        policy: this.policy,
+        seen: this.#seen,
+        arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
+      });
+    } catch (error) {
+      throw this.#scrub(asPrufeError(error));
+    }
+    const { record, seen } = result;
+    this.#seen = seen;
+    // A fill whose field turned out sensitive: its value is a secret from now on.
+    if (value !== undefined && record.value === '[redacted]') this.#addSecret(value);
+    record.dialogs = world.takeDialogs();
+    return this.#finish(record);
+  }
+
+  /** @param {StepRecord} raw */
+  #finish(raw) {
+    const record = this.#scrub(raw);
+    this.#trace?.write(this.#step, record);
+    const error = errorOf(record);
+    if (error) throw error;
+    return new Result(record);
+  }
+
+  /**
+   * A prufe target as it is, or the description of a library element's one element.
+   * @param {unknown} target
+   * @returns {Promise<PrufeRun.Target>}
+   */
+  async #target(target) {
+    if (this.#adapter.isElement(target)) return this.#identify(target);
+    if (!target || typeof target !== 'object' || typeof (/** @type {any} */ (target).name) !== 'string') {
+      throw new PrufeError('INVALID_TARGET', 'a target is a Locator, an ElementHandle, or { role, name, region?, frame?, href?, inViewport? }');
+    }
+    for (const key of Object.keys(target)) {
+      if (!TARGET_KEYS.has(key)) throw new PrufeError('INVALID_TARGET', `unknown target field ${JSON.stringify(key)} (allowed: ${[...TARGET_KEYS].join(', ')})`);
+    }
+    return /** @type {PrufeRun.Target} */ (target);
+  }
+
+  /** @param {unknown} element */
+  async #identify(element) {
+    const timeoutMs = this.#options.timeoutMs ?? 5000;
+    const { paths, count, shown } = await this.#adapter.elements(element, timeoutMs);
+    if (count === 0) throw new PrufeError('TARGET_NOT_FOUND', `${shown} matches no element; nothing was done`);
+    if (count > 1) {
+      /** @type {Prufe.Candidate[]} */
+      const candidates = [];
+      for (const path of paths.slice(0, 10)) {
+        const found = path ? await this.#adapter.port.evaluate(identityInPage, path) : null;
+        const e = found?.element;
+        if (e) candidates.push({ ref: e.ref, role: e.role, name: e.name || e.text || '', region: e.region });
+      }
+      throw new PrufeError('TARGET_AMBIGUOUS', `${shown} matches ${count} elements; narrow it down so that it matches one, nothing was done`, { candidates });
+    }
+    const path = paths[0];
+    if (!path) {
+      throw new PrufeError('TARGET_NOT_FOUND', `${shown} is inside a frame of another origin, which a library element cannot be handed over from; name it with a prufe target ({ role, name, frame })`);
+    }
+    const found = await this.#adapter.port.evaluate(identityInPage, path);
+    if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
+    const e = /** @type {Prufe.ElementRecord} */ (found.element);
+    const name = e.name || e.text || '';
+    if (!e.visible) {
+      throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
+    }
+    if (!name) {
+      throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}; name it with a prufe target instead`);
+    }
+    /** @type {PrufeRun.Target} */
+    const out = { role: e.role, name };
+    if (e.region) out.region = e.region;
+    if (e.frame) out.frame = e.frame;
+    return out;
+  }
+
+  /** @param {string} value */
+  #addSecret(value) {
+    const forms = [value, value.replace(/\s+/g, ' ').trim()];
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) forms.push(encoded, encoded.replaceAll('%20', '+'), encoded.toLowerCase());
+    for (const f of forms) if ([...f].length >= 3 && !this.#secrets.includes(f)) this.#secrets.push(f);
+    this.#secrets.sort((a, b) => b.length - a.length);
+  }
+
+  /**
+   * Every string of `value` (keys, messages and stacks of errors included) with every secret
+   * replaced by `[redacted]`.
+   * @template T
+   * @param {T} value
+   * @returns {T}
+   */
+  #scrub(value) {
+    if (this.#secrets.length === 0) return value;
+    const text = (/** @type {string} */ s) => {
+      for (const secret of this.#secrets) if (s.includes(secret)) s = s.replaceAll(secret, '[redacted]');
+      return s;
+    };
+    /** @param {any} v @returns {any} */
+    const walk = (v) => {
+      if (typeof v === 'string') return text(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v instanceof Error) {
+        v.message = text(v.message);
+        if (v.stack) v.stack = text(v.stack);
+        const e = /** @type {any} */ (v);
+        if (e.record) e.record = walk(e.record);
+        return v;
+      }
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
+      return v;
+    };
+    return walk(value);
+  }
+}
+
+/**
+ * A PrufeError's stack as the caller's: its message, then where the step was called from
+ * (a test runner shows the caller's line, not the package's).
+ * @param {unknown} error
+ * @param {Error} called created on entry to the public method
+ * @param {number} skip the lines of `called.stack` before the caller's frame
+ */
+function fromCaller(error, called, skip) {
+  if (error instanceof PrufeError && called.stack) {
+    const frames = called.stack.split('\n').slice(skip);
+    error.stack = `${error.name}: ${error.message}\n${frames.join('\n')}`;
+  }
+  return error;
+}
+
+/** @param {unknown} error @returns {PrufeError} */
+function asPrufeError(error) {
+  if (error instanceof PrufeError) return error;
+  const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+  const code = typeof e.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(e.code) ? e.code : 'BROWSER_ERROR';
+  return new PrufeError(code, String(e.message ?? error));
+}
+
+/**
+ * In the page: `prufe.judge` of a watch.
+ * @param {{ action: Prufe.Action, before: Prufe.Snapshot, after: Prufe.Snapshot, options: Prufe.JudgeOptions }} a
+ */
+async function judgeInPage({ action, before, after, options }) {
+  try {
+    await prufe.ready;
+    return { value: prufe.judge(action, before, after, options) };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * In the page (the engine's world): the element at the end of `path` from the top document,
+ * described by the engine: it, or the nearest observed element it is inside.
+ * @param {Path} path
+ * @returns {Promise<{ element?: Prufe.ElementRecord, error?: { code: string, message: string } }>}
+ */
+async function identityInPage(path) {
+  /** @param {string} code @param {string} message */
+  const failed = (code, message) => ({ error: { code, message } });
+  try {
+    await prufe.ready;
+    /** @type {any} */
+    let node = document;
+    for (const step of path) {
+      node = step === 's' ? node.shadowRoot : step === 'f' ? node.contentDocument : node.childNodes[step];
+      if (!node) return failed('TARGET_NOT_FOUND', 'the element is no longer where the library found it');
+    }
+    const snapshot = prufe.snapshot();
+    const observed = new Map();
+    for (const record of snapshot.elements) {
+      try {
+        observed.set(prufe.element(record.ref), record);
+      } catch {
+        // A record without a live element (a text-only entry) cannot be the target.
+      }
+    }
+    /** @param {any} n */
+    const up = (n) => n.parentNode ?? n.host ?? (n.nodeType === 9 ? n.defaultView?.frameElement ?? null : null);
+    for (let n = node; n; n = up(n)) {
+      const record = observed.get(n);
+      if (record) return { element: record };
+    }
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    const hidden = el && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true });
+    return hidden
+      ? failed('TARGET_NOT_VISIBLE', 'the element is hidden: prufe observes nothing there to act on')
+      : failed('TARGET_NOT_FOUND', 'the element is not observable (nothing prufe observes is or contains it)');
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return failed(e.code ?? 'BROWSER_ERROR', String(e.message ?? error));
+  }
+}
+
+/**
+ * In the element's own document, through the library (the page's main world): the path to
+ * the element from the top document, or null when a frame on the way is of another origin.
+ * Only reads the DOM.
+ * @param {Node} el
+ * @returns {Path | null}
+ */
+export function pathInPage(el) {
+  /** @type {Path} */
+  const steps = [];
+  /** @type {any} */
+  let node = el;
+  for (;;) {
+    const parent = node.parentNode;
+    if (parent) {
+      steps.push(Array.prototype.indexOf.call(parent.childNodes, node));
+      node = parent;
+    } else if (node.host) {
+      steps.push('s');
+      node = node.host;
+    } else if (node.nodeType === 9) {
+      let frame = null;
+      try {
+        if (node.defaultView && node.defaultView !== node.defaultView.top) {
+          frame = node.defaultView.frameElement;
+          if (!frame) return null;
+        }
+      } catch {
+        return null;
+      }
+      if (!frame) break;
+      steps.push('f');
+      node = frame;
+    } else {
+      return null;
+    }
+  }
+  return steps.reverse();
+}

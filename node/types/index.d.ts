@@ -1,0 +1,121 @@
+// Types of the prufe package. The record, step and error shapes are the engine's
+// (dist/prufe.d.ts, dist/prufe-run.d.ts: `Prufe.*`, `PrufeRun.*`).
+
+/// <reference path="../dist/prufe.d.ts" />
+/// <reference path="../dist/prufe-run.d.ts" />
+
+/** A prufe target: what to act on, by role, name and where it is. */
+export interface Target {
+  /** Absent: any role. */
+  role?: Prufe.Role | string;
+  name: string;
+  /** `main`, `form[Checkout]`, `cart/list:cart-items`, `frame[0]/form[Payment]`. */
+  region?: string;
+  /** Frame position path: `"0"`, `"0.1"`. */
+  frame?: string;
+  href?: string;
+  inViewport?: boolean;
+}
+
+/** The record of one step: the CLI's record (`prufe run --json`, traces, the viewer). */
+export type StepRecord = PrufeRun.Record;
+export type Question = PrufeRun.Question;
+export type ErrorCode = Prufe.ErrorCode;
+
+export interface Options {
+  /** Attempts per step, the first included (default 2). */
+  maxAttempts?: number;
+  /** How long the page must not change to count as settled, in ms (default 250). */
+  quietMs?: number;
+  /** The most one settle waits, in ms (default 5000). */
+  timeoutMs?: number;
+  /** How often a settle reads the page's fingerprint, in ms (default 50). */
+  pollMs?: number;
+  /** What an AMBIGUOUS effect comes to without a judge (default `reject`). */
+  ambiguous?: 'reject' | 'accept';
+  /** The arbiter of AMBIGUOUS effects; it never overrides MATCH or MISMATCH. */
+  judge?: (question: Question) => Promise<{ yes: boolean; detail: string }>;
+  regions?: string[];
+  ignoreRegions?: string[];
+  /** One trace record per step, as `prufe run --trace-dir` writes them. */
+  traceDir?: string;
+}
+
+export interface StepOptions {
+  /** A sentence saying what the step is meant to do, in any language. */
+  intent?: string;
+}
+
+export interface InverseOptions extends StepOptions {
+  /** The steps that undo this one (performed unverified when it must be undone). */
+  inverse?: PrufeRun.Step[];
+}
+
+/** A verified step: its record and its report. */
+export class Result {
+  readonly record: StepRecord;
+  readonly verdict: Prufe.VerdictKind | null;
+  readonly ok: boolean;
+  readonly reason: string;
+  /** The element acted on, as `role[name] in region`. */
+  readonly target: string | null;
+  /** What was observed to change. */
+  readonly lines: string[];
+  readonly attempts: number;
+  readonly undone: number;
+  explain(): string;
+  summary(): string;
+  toJSON(): StepRecord;
+}
+
+/** What every function of the package throws. */
+export class PrufeError extends Error {
+  readonly code: ErrorCode;
+  /** The step's record, when the step ran far enough to have one. */
+  readonly record: StepRecord | null;
+  readonly candidates?: Prufe.Candidate[];
+  explain(): string;
+}
+/** The effect was not the intended one (or not proven to be); it was undone. */
+export class VerificationFailed extends PrufeError {
+  readonly code: 'VERIFICATION_FAILED';
+  readonly record: StepRecord;
+}
+/** Undoing a wrong effect left something behind. */
+export class UndoFailed extends PrufeError {
+  readonly code: 'UNDO_FAILED';
+  readonly record: StepRecord;
+  readonly residue: string[];
+}
+/** The effect was not proven right and no inverse applies: stopped, nothing undone. */
+export class IrreversibleAction extends PrufeError {
+  readonly code: 'IRREVERSIBLE_ACTION';
+  readonly record: StepRecord;
+}
+
+/**
+ * A verifier of one page. `E` is the library's element type (a Playwright Locator or
+ * ElementHandle, a Puppeteer ElementHandle or Locator): it is described once, then resolved
+ * strictly like a prufe target.
+ */
+export class Verifier<E = never> {
+  readonly policy: PrufeRun.Policy;
+  click(target: Target | E, options?: StepOptions): Promise<Result>;
+  check(target: Target | E, options?: StepOptions): Promise<Result>;
+  uncheck(target: Target | E, options?: StepOptions): Promise<Result>;
+  /** With `sensitive`, the value appears in no record, error or trace. */
+  fill(target: Target | E, value: string, options?: StepOptions & { sensitive?: boolean }): Promise<Result>;
+  selectOption(target: Target | E, option: string, options?: StepOptions): Promise<Result>;
+  /** A key (`Enter`, `Shift+Tab`) on the target, or on the focused element when it is null. */
+  press(target: Target | E | null, key: string, options?: StepOptions): Promise<Result>;
+  hover(target: Target | E, options?: StepOptions): Promise<Result>;
+  setInputFiles(target: Target | E, files: string | string[], options?: InverseOptions): Promise<Result>;
+  dragTo(source: Target | E, to: Target | E, options?: InverseOptions): Promise<Result>;
+  goto(url: string, options?: StepOptions): Promise<Result>;
+  /** Observes while `fn` acts, then judges the change against `intent` alone; undoes nothing. */
+  watch(intent: string | null, fn: () => unknown): Promise<Result>;
+}
+
+/** A verifier of a Playwright or a Puppeteer page (Chromium). */
+export function prufe(page: object, options?: Options): Promise<Verifier<object>>;
+export default prufe;

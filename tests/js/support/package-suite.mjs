@@ -1,0 +1,217 @@
+// The package's scenario suite, run once per browser library (package-playwright.test.mjs,
+// package-puppeteer.test.mjs): every scenario of scenarios.mjs through the package's methods,
+// each step's decided fields equal to the CLI's record (cli-records.json, which the
+// Playwright file checks against a live `prufe run` when PRUFE_CLI names a binary), plus
+// what a record alone does not show: the page after a refused step, the typed errors, strict
+// resolution of library elements, isolation, and secrets in no output.
+
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { IrreversibleAction, PrufeError, VerificationFailed } from '../../../node/src/index.js';
+import { CARD, SCENARIOS, SECRET, decidedSteps, runScenario, scratch } from './scenarios.mjs';
+
+export const CLI_RECORDS = JSON.parse(readFileSync(new URL('./cli-records.json', import.meta.url), 'utf8'));
+
+/** A page of its own for the strictness tests: two `Buy` buttons, a hidden one, a nameless one. */
+export const STRICT_PAGE = `<!doctype html><html lang="en"><title>strict</title><main>
+<section aria-label="First"><button>Buy</button></section>
+<section aria-label="Second"><button>Buy</button></section>
+<section aria-label="Twins"><button class="twin">Remove</button><button class="twin">Remove</button></section>
+<button id="hidden" style="display:none">Secret offer</button>
+<button id="save" onclick="document.getElementById('out').textContent='Saved'">Save</button>
+<p role="status" id="out"></p>
+</main></html>`;
+
+/**
+ * @param {object} lib
+ * @param {string} lib.name 'Playwright' | 'Puppeteer'
+ * @param {() => { server: any }} lib.env the file's fixture server, once `before` ran
+ * @param {(t: any, path: string) => Promise<any>} lib.open a new page at `path`
+ * @param {(page: any, options?: object) => Promise<any>} lib.verifier the package's verifier of it
+ * @param {(page: any) => { element: (t: object) => Promise<any>, act: (t: object) => Promise<void> }} lib.helpers
+ * @param {(page: any, css: string) => Promise<any>} lib.css a library element by CSS selector (a Locator matches all)
+ */
+export function packageSuite(lib) {
+  const cartSize = (page) => page.evaluate(() => document.querySelectorAll('#cart-items li').length);
+
+  describe(`prufe with ${lib.name}: the CLI's records on every scenario`, () => {
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      test(name, async (t) => {
+        const page = await lib.open(t, scenario.page);
+        const files = scratch();
+        const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
+        t.after(() => { files.remove(); rmSync(traces, { recursive: true, force: true }); });
+        const v = await lib.verifier(page, { traceDir: traces });
+        const output = [];
+        const ran = await captureOutput(output, () => runScenario(v, scenario.steps, lib.helpers(page), { files: { 'receipt.txt': files.receipt } }));
+        assert.deepEqual(decidedSteps(ran), CLI_RECORDS[name], name);
+        // One trace record per step that ran, named as the CLI names them.
+        const written = readdirSync(traces).filter((n) => n.endsWith('.json')).sort();
+        assert.equal(written.length, ran.length, written.join(', '));
+        assert.ok(readdirSync(traces).includes('traces.js'));
+        for (const [i, file] of written.entries()) {
+          const record = JSON.parse(readFileSync(join(traces, file), 'utf8'));
+          assert.equal(record.step, i + 1);
+          assert.match(file, new RegExp(`^${String(i + 1).padStart(4, '0')}-${record.action}-`));
+        }
+        const last = ran.at(-1);
+        switch (name) {
+          case 'recycled list':
+            assert.ok(last.error instanceof VerificationFailed);
+            assert.equal(last.error.code, 'VERIFICATION_FAILED');
+            assert.ok(last.record.undone >= 1);
+            assert.equal(await cartSize(page), 0, 'every wrong effect was undone');
+            assert.match(last.error.explain(), /Verdict: {3}MISMATCH — the effect belongs to button\[Add Trousers L\]/);
+            break;
+          case 'overlay':
+            assert.ok(last.error instanceof PrufeError);
+            assert.equal(last.error.code, 'TARGET_OBSCURED');
+            assert.equal(await cartSize(page), 0);
+            break;
+          case 'keys':
+          case 'confirm dialog':
+            assert.ok(last.error instanceof IrreversibleAction);
+            assert.match(last.error.explain(), /no inverse applies; stopped/);
+            break;
+          case 'iframe payment':
+          case 'secrets': {
+            const secret = name === 'secrets' ? SECRET : CARD;
+            const everything = [
+              JSON.stringify(ran.map((r) => r.record)),
+              ...ran.map((r) => (r.result ?? r.error).explain()),
+              ...ran.filter((r) => r.error).map((r) => `${r.error.message}\n${r.error.stack}`),
+              ...readdirSync(traces).map((f) => readFileSync(join(traces, f), 'utf8')),
+              output.join(''),
+            ].join('\n');
+            assert.ok(!everything.includes(secret), 'the secret appears in no output');
+            assert.equal(ran[name === 'secrets' ? 1 : 0].record.value, '[redacted]');
+            break;
+          }
+          default:
+            assert.equal(last.error, null, last.error?.message);
+        }
+      });
+    }
+  });
+
+  describe(`prufe with ${lib.name}: library elements resolve strictly`, () => {
+    test('an element whose description two elements share is TARGET_AMBIGUOUS, nothing done', async (t) => {
+      const page = await lib.open(t, '/strict.html');
+      // A click that does nothing is known to have done nothing at the settle's deadline.
+      const v = await lib.verifier(page, { timeoutMs: 1000 });
+      const error = await v.click(await lib.css(page, lib.name === 'Playwright' ? '.twin >> nth=0' : '.twin')).then(() => null, (e) => e);
+      assert.ok(error instanceof PrufeError);
+      assert.equal(error.code, 'TARGET_AMBIGUOUS', error.message);
+      assert.equal(error.candidates?.length, 2);
+      // A handle designates one element: the first Buy is told from the second by its region.
+      if (lib.name === 'Puppeteer') {
+        const r = await v.click(await lib.css(page, 'button')).catch((e) => e.record);
+        assert.equal(r.target, 'button[Buy] in region[First]');
+        assert.equal(r.verdict, 'MISMATCH', 'Buy does nothing');
+      }
+    });
+
+    if (lib.name === 'Playwright') {
+      test('a locator matching two elements is TARGET_AMBIGUOUS with both candidates', async (t) => {
+        const page = await lib.open(t, '/strict.html');
+        const v = await lib.verifier(page);
+        const error = await v.click(page.getByRole('button', { name: 'Buy' })).then(() => null, (e) => e);
+        assert.equal(error?.code, 'TARGET_AMBIGUOUS', error?.message);
+        assert.deepEqual(error.candidates.map((c) => c.region), ['region[First]', 'region[Second]']);
+        assert.match(error.explain(), /candidate .* button\[Buy\] in region\[Second\]/);
+      });
+    }
+
+    test('a hidden element is TARGET_NOT_VISIBLE, a missing one TARGET_NOT_FOUND', async (t) => {
+      const page = await lib.open(t, '/strict.html');
+      const v = await lib.verifier(page, { timeoutMs: 300 });
+      const hidden = await v.click(await lib.css(page, '#hidden')).then(() => null, (e) => e);
+      assert.equal(hidden?.code, 'TARGET_NOT_VISIBLE', hidden?.message);
+      if (lib.name === 'Playwright') {
+        const missing = await v.click(await lib.css(page, '#nothing')).then(() => null, (e) => e);
+        assert.equal(missing?.code, 'TARGET_NOT_FOUND', missing?.message);
+      }
+      const bad = await v.click({ role: 'button', name: 'Save', label: 'x' }).then(() => null, (e) => e);
+      assert.equal(bad?.code, 'INVALID_TARGET');
+      const r = await v.click(await lib.css(page, '#save'), { intent: 'saved' });
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.equal(r.target, 'button[Save] in main');
+    });
+
+    test('the judge decides an AMBIGUOUS effect only, and its answer is recorded', async (t) => {
+      const page = await lib.open(t, '/confirm-dialog.html');
+      const asked = [];
+      const v = await lib.verifier(page, {
+        judge: async (question) => { asked.push(question); return { yes: true, detail: 'YES: the account section is gone' }; },
+      });
+      assert.equal((await v.click({ role: 'button', name: 'Delete account' })).verdict, 'MATCH');
+      assert.equal(asked.length, 0, 'a MATCH is never put to the judge');
+      const r = await v.click({ role: 'button', name: 'Confirm delete' });
+      assert.equal(r.verdict, 'AMBIGUOUS');
+      assert.equal(r.ok, true);
+      assert.equal(r.record.arbiter, 'YES: the account section is gone');
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].action, 'click');
+      assert.ok(asked[0].observed.length > 0);
+    });
+
+    test('a secret the page echoes everywhere appears in no result, error, trace or output', async (t) => {
+      const page = await lib.open(t, '/hostile/08-secret-echo.html');
+      const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
+      t.after(() => rmSync(traces, { recursive: true, force: true }));
+      const v = await lib.verifier(page, { traceDir: traces, timeoutMs: 2000 });
+      const output = [];
+      const outcome = await captureOutput(output, () => v.fill({ role: 'textbox', name: 'Password' }, SECRET, { sensitive: true }).then((r) => r, (e) => e));
+      const seen = [
+        JSON.stringify(outcome.record ?? outcome),
+        outcome.explain(),
+        outcome instanceof Error ? `${outcome.message}\n${outcome.stack}` : '',
+        ...readdirSync(traces).map((f) => readFileSync(join(traces, f), 'utf8')),
+        output.join(''),
+      ].join('\n');
+      assert.ok(outcome.record.lines.length > 0, 'the echoes were observed');
+      assert.ok(!seen.includes(SECRET) && !seen.includes(encodeURIComponent(SECRET)), 'the secret appears nowhere');
+      assert.equal(await page.evaluate(() => document.title.length > 0), true);
+    });
+
+    test('a native dialog is dismissed, as the CLI does, and reported with the step', async (t) => {
+      const page = await lib.open(t, '/hostile/20-native-dialogs.html');
+      const v = await lib.verifier(page);
+      const r = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.deepEqual(r.record.dialogs, ['alert: Saved!']);
+      assert.match(r.explain(), /Dialog: {4}alert: Saved!/);
+    });
+
+    test('the engine is invisible to the page, and a page that spoofs window.prufe changes nothing', async (t) => {
+      const page = await lib.open(t, '/spoof.html');
+      const v = await lib.verifier(page, { maxAttempts: 1 });
+      assert.equal(await v.click({ role: 'button', name: 'Add Shirt M' }).then((r) => r.verdict), 'MATCH');
+      const lie = await v.click({ role: 'button', name: 'Add Socks S' }).then(() => null, (e) => e);
+      assert.equal(lie?.code, 'VERIFICATION_FAILED');
+      assert.match(lie.record.reason, /Trousers L/);
+      const other = await lib.open(t, '/shop.html');
+      await lib.verifier(other);
+      assert.equal(await other.evaluate(() => typeof window.prufe), 'undefined');
+    });
+  });
+}
+
+/** Runs `fn` with everything written to stdout and stderr also collected in `into`. */
+async function captureOutput(into, fn) {
+  const writes = [process.stdout.write, process.stderr.write];
+  const tee = (original) => function (chunk, ...rest) {
+    into.push(String(chunk));
+    return original.call(this, chunk, ...rest);
+  };
+  process.stdout.write = tee(writes[0]);
+  process.stderr.write = tee(writes[1]);
+  try {
+    return await fn();
+  } finally {
+    [process.stdout.write, process.stderr.write] = writes;
+  }
+}
