@@ -110,3 +110,12 @@ bench: setup
 fuzz:
 	PROPTEST_CASES=50000 cargo test --release -p prufe --test core_props --test resolve_props
 	PROPTEST_CASES=50000 cargo test --release -p prufe-harness --lib script
+
+# The Python package (python/): its engine files copied from js/dist, the package installed
+# (editable) by scripts/setup.sh.
+PY_ENGINE := python/src/prufe/engine
+python: $(PY_ENGINE)/prufe.js $(PY_ENGINE)/prufe-run.js
+
+$(PY_ENGINE)/%.js: js/dist/%.js
+	mkdir -p $(PY_ENGINE)
+	cp $< $@
