@@ -211,7 +211,7 @@
     try {
       await prufe.ready;
       const node = walk(path);
-      if (!(node instanceof Element)) {
+      if (!node || node.nodeType !== 1) {
         return { error: { code: 'TARGET_NOT_FOUND', message: 'the element of the locator is gone (or in a frame or shadow root prufe cannot enter)' } };
       }
       const snapshot = prufe.snapshot({ sensitive });
@@ -224,8 +224,9 @@
         }
       }
       const up = (n) => {
-        if (n instanceof ShadowRoot) return n.host;
-        if (n instanceof Document) return n.defaultView?.frameElement ?? null;
+        // Node types, not instanceof: every frame has constructors of its own.
+        if (n.nodeType === 11) return n.host ?? null;
+        if (n.nodeType === 9) return n.defaultView?.frameElement ?? null;
         return n.assignedSlot ?? n.parentNode;
       };
       for (let n = node; n; n = up(n)) {
