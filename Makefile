@@ -14,18 +14,20 @@ BUNDLE := js/dist/prufe.js
 # The DOM-free machine module, built by the same script: an ES module, the same as a classic
 # script, and the module's types.
 MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
-# The Python tests (the driver, and `prufe mcp` under the MCP SDK) run under pytest when it is
-# installed, else as plain scripts.
-PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
+# The Python tests (the driver, `prufe mcp` under the MCP SDK, and the `prufe` package of
+# python/) run under pytest when it is installed, else as plain scripts (driver and MCP only).
+# The package's types are checked in strict mode first (mypy --strict on python/src).
+PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle apps python demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
+	@echo "make python  copy the engine into the Python package (python/src/prufe/engine)"
 	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
 	@echo "make setup   install the toolchain, Chromium and the npm/PyPI packages"
@@ -69,7 +71,7 @@ snapshot: setup
 
 # Fails on the first error, in this order.
 test: setup
-	@$(MAKE) --no-print-directory bundle apps
+	@$(MAKE) --no-print-directory bundle apps python
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
@@ -79,7 +81,7 @@ test: setup
 	cargo test -p prufe-harness
 	PRUFE_CLI=target/debug/prufe node --test tests/js/ fixtures/pages.test.mjs www/viewer/
 	node tests/js/oracle.mjs
-	$(PYTHON_TEST)
+	PRUFE_CLI=target/debug/prufe $(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
 
 test-rust:
@@ -90,7 +92,7 @@ test-rust:
 test-wasm:
 	scripts/wasm-test.sh
 
-test-drivers: bundle
+test-drivers: bundle python
 	node --test tests/js/
 	$(PYTHON_TEST)
 

@@ -112,4 +112,12 @@ else
   "$python" -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 fi
 
+# The Python package of python/, installed editable (its engine files are copied by `make python`).
+if "$python" -c 'import os, prufe; raise SystemExit(os.path.realpath(prufe.__file__) != os.path.realpath("python/src/prufe/__init__.py"))' 2>/dev/null; then
+  step "python package prufe" "present"
+else
+  step "python package prufe" "installing (pip install -e ./python)"
+  "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e ./python
+fi
+
 step "done" "in $((SECONDS - started)) s"

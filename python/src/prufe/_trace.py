@@ -6,6 +6,7 @@ written is lost with one warning, and the action is not affected."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from pathlib import Path
@@ -19,7 +20,7 @@ def _safe(name: str) -> str:
 
 
 class TraceWriter:
-    def __init__(self, directory: "str | Path") -> None:
+    def __init__(self, directory: "str | os.PathLike[str]") -> None:
         self.dir = Path(directory)
         self.seq = 0
         self.warned = False
