@@ -128,10 +128,16 @@ class World:
             yield op("main_evaluate", "(s) => { if (typeof prufe === 'undefined') (0, eval)(s); }", bundle)
             return
         yield op("open_cdp", self.on_event)
+        # Scripts for new documents only run with the Page domain on.
+        yield op("cdp", "Page.enable", {})
         tree = yield op("cdp", "Page.getFrameTree", {})
         self.main_frame = tree["frameTree"]["frame"]["id"]
         yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": bundle, "worldName": WORLD, "runImmediately": True})
         yield op("cdp", "Page.setBypassCSP", {"enabled": True})
+        # The machine only in top documents, compiled while the page loads: a new document
+        # then costs no install on the first step's critical path. A document that lacks it
+        # gets it on first use (`call`).
+        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": "if (globalThis.top === globalThis) {\n" + self._machine() + "\n}", "worldName": WORLD})
         yield op("cdp", "Runtime.enable", {})
         if self.context is None:
             created = yield op("cdp", "Page.createIsolatedWorld", {"frameId": self.main_frame, "worldName": WORLD})
@@ -186,11 +192,12 @@ class World:
             if reply["missing"] == "engine":
                 yield from self._raw("(s) => { (0, eval)(s); }", source("engine/prufe.js"))
                 continue
-            yield from self._raw(
-                "(s) => { if (typeof prufeDriver === 'undefined') (0, eval)(s); }",
-                source("engine/prufe-run.js") + "\n;\n" + source("driver.js"),
-            )
+            yield from self._raw("(s) => { if (typeof prufeDriver === 'undefined') (0, eval)(s); }", self._machine())
         raise PrufeError("NOT_READY", "the machine could not be installed in the page")
+
+    @staticmethod
+    def _machine() -> str:
+        return source("engine/prufe-run.js") + "\n;\n" + source("driver.js")
 
     def file_input(self, ref: str) -> Gen:
         """The CDP object id of the file input of ``ref`` (isolated world only)."""
