@@ -280,3 +280,19 @@ def test_add(prufe, page):
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "1 passed" in out.stdout
+
+
+def test_without_a_devtools_session_the_engine_runs_in_the_page_world_and_says_so(page: Page, base: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import prufe.sync_api
+
+    # Firefox and WebKit have no CDP session: the fallback, forced here on Chromium.
+    monkeypatch.setattr(prufe.sync_api, "_is_chromium", lambda page: False)
+    page.goto(base + "/recycled-list.html")
+    with pytest.warns(RuntimeWarning, match="page's own world"):
+        p = Prufe(page)
+    with pytest.raises(VerificationFailed) as failed:
+        p.click(page.get_by_role("button", name="Add Shirt M"))
+    assert failed.value.result is not None and failed.value.result.undone == 2
+    assert page.locator("#cart-items li").count() == 0
+    page.goto(base + "/shop.html")
+    assert p.upload(page.get_by_label("Receipt"), __file__).verdict == "MATCH"
