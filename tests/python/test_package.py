@@ -296,3 +296,18 @@ def test_without_a_devtools_session_the_engine_runs_in_the_page_world_and_says_s
     assert page.locator("#cart-items li").count() == 0
     page.goto(base + "/shop.html")
     assert p.upload(page.get_by_label("Receipt"), __file__).verdict == "MATCH"
+
+
+def test_every_action_of_the_shop_is_verified(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    steps = [
+        p.check(page.get_by_label("Gift wrap")),
+        p.uncheck(page.get_by_label("Gift wrap")),
+        p.select_option(page.get_by_label("Shipping"), "Express"),
+        p.fill(page.get_by_label("Name"), "Ada"),
+        p.press(page.get_by_label("Name"), "Tab"),
+        p.goto(base + "/late-effect.html"),
+    ]
+    assert [r.verdict for r in steps] == ["MATCH"] * len(steps), [r.reason for r in steps]
+    assert page.url.endswith("/late-effect.html")
