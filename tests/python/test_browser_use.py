@@ -16,6 +16,8 @@ import pytest
 from support import ROOT, fixture_server
 
 PYTHON = os.environ.get("PRUFE_BROWSER_USE_PYTHON")
+if PYTHON and not os.path.exists(PYTHON):
+    PYTHON = None
 
 
 @pytest.mark.skipif(not PYTHON, reason="set PRUFE_BROWSER_USE_PYTHON to a python with browser-use (its mcp pin conflicts with test_mcp's)")
