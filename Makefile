@@ -81,7 +81,7 @@ test: setup
 	cargo test -p prufe-harness
 	PRUFE_CLI=target/debug/prufe node --test tests/js/ fixtures/pages.test.mjs www/viewer/
 	node tests/js/oracle.mjs
-	PRUFE_CLI=target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python $(PYTHON_TEST)
+	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
 
 test-rust:
@@ -94,7 +94,7 @@ test-wasm:
 
 test-drivers: bundle python
 	node --test tests/js/
-	PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python $(PYTHON_TEST)
+	export PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 
 typecheck:
 	node_modules/.bin/tsc --noEmit -p js
