@@ -118,6 +118,10 @@ async def main(page):
         print(error.explain())
     carrito = await page.locator("#cart-items li").all_inner_texts()
     print("Carrito:  ", carrito)
+    async with ap.watch("el carrito suma una camiseta Camiseta M") as visto:
+        await page.get_by_role("button", name="Anadir Camiseta M").click()
+    if not visto.ok:
+        print(visto.explain())
     await page.goto("{base}/login.html")
     result = await ap.fill(page.get_by_label("Password", exact=True), "clave-secreta")
     print(result.diff.describe())
@@ -142,6 +146,7 @@ asyncio.run(run())
     assert "Intentos:  2" in text
     assert "Observado:\n  aparecio listitem[Pantalon L Quitar Pantalon L] en carrito" in text
     assert "Carrito:   []" in text
+    assert "Accion:    watch\nIntencion: el carrito suma una camiseta Camiseta M\nVeredicto: MISMATCH" in text
     assert "cambio textbox[Password] en form[Login]: valor '' -> '[redactado]'" in text
     assert "clave-secreta" not in text
 

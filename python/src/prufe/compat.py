@@ -133,6 +133,37 @@ def _translated(error: _PrufeError) -> _PrufeError:
     return clean
 
 
+class _Seen:
+    """What a watch saw, explained in ActionPrufe's words."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def explain(self) -> str:
+        result = _spanish(self._inner.result)
+        return result.explain() if result is not None else self._inner.explain()
+
+
+class _Watch:
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    async def __aenter__(self) -> _Seen:
+        return _Seen(await self._inner.__aenter__())
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._inner.__aexit__(*exc)
+
+    def __enter__(self) -> _Seen:
+        return _Seen(self._inner.__enter__())
+
+    def __exit__(self, *exc: Any) -> None:
+        self._inner.__exit__(*exc)
+
+
 class _Wrapper:
     def __init__(self, inner: Any, is_async: bool) -> None:
         self._inner = inner
@@ -140,7 +171,9 @@ class _Wrapper:
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._inner, name)
-        if name == "watch" or not callable(method):
+        if name == "watch":
+            return lambda intent=None: _Watch(method(intent))
+        if not callable(method):
             return method
         if self._async:
             async def call_async(*args: Any, **kwargs: Any) -> Any:
