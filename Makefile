@@ -14,12 +14,13 @@ BUNDLE := js/dist/prufe.js
 # The DOM-free machine module, built by the same script: an ES module, the same as a classic
 # script, and the module's types.
 MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
-# The Python tests (the driver, and `prufe mcp` under the MCP SDK) run under pytest when it is
-# installed, else as plain scripts.
-PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
+# The Python tests (the driver, `prufe mcp` under the MCP SDK, and the `prufe` package of
+# python/) run under pytest when it is installed, else as plain scripts (driver and MCP only).
+# The package's types are checked in strict mode first (mypy --strict on python/src).
+PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps python demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -27,6 +28,7 @@ help:
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
+	@echo "make python  copy the engine into the Python package (python/src/prufe/engine)"
 	@echo "make snapshot PAGE=fixtures/shop.html   print what the engine observes on a page"
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
 	@echo "make setup   install the toolchain, Chromium and the npm/PyPI packages"
@@ -79,7 +81,7 @@ snapshot: setup
 
 # Fails on the first error, in this order.
 test: setup
-	@$(MAKE) --no-print-directory bundle node apps
+	@$(MAKE) --no-print-directory bundle node apps python
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
@@ -89,7 +91,7 @@ test: setup
 	cargo test -p prufe-harness
 	PRUFE_CLI=target/debug/prufe node --test tests/js/ fixtures/pages.test.mjs www/viewer/
 	node tests/js/oracle.mjs
-	$(PYTHON_TEST)
+	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
 	node_modules/.bin/tsc --noEmit -p node
 	node_modules/.bin/tsc --noEmit -p tests/ts
@@ -102,9 +104,9 @@ test-rust:
 test-wasm:
 	scripts/wasm-test.sh
 
-test-drivers: bundle node
+test-drivers: bundle node python
 	node --test tests/js/
-	$(PYTHON_TEST)
+	export PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 
 typecheck: node
 	node_modules/.bin/tsc --noEmit -p js
@@ -124,3 +126,12 @@ bench: setup
 fuzz:
 	PROPTEST_CASES=50000 cargo test --release -p prufe --test core_props --test resolve_props
 	PROPTEST_CASES=50000 cargo test --release -p prufe-harness --lib script
+
+# The Python package (python/): its engine files copied from js/dist, the package installed
+# (editable) by scripts/setup.sh.
+PY_ENGINE := python/src/prufe/engine
+python: $(PY_ENGINE)/prufe.js $(PY_ENGINE)/prufe-run.js
+
+$(PY_ENGINE)/%.js: js/dist/%.js
+	mkdir -p $(PY_ENGINE)
+	cp $< $@

@@ -104,4 +104,25 @@ else
   "$python" -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
 fi
 
+# The Python package of python/, installed editable (its engine files are copied by `make python`).
+if "$python" -c 'import os, prufe; raise SystemExit(os.path.realpath(prufe.__file__) != os.path.realpath("python/src/prufe/__init__.py"))' 2>/dev/null; then
+  step "python package prufe" "present"
+else
+  step "python package prufe" "installing (pip install -e ./python)"
+  "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e ./python
+fi
+
+# browser-use for tests/python/test_browser_use.py, in a virtualenv of its own (its mcp pin
+# conflicts with the MCP test's); recreated only when its requirements changed.
+bu_stamp=.venv-browser-use/.prufe-setup
+bu_hash=$(sha256sum tests/python/requirements-browser-use.txt | cut -d' ' -f1)
+if [[ -f "$bu_stamp" && "$(cat "$bu_stamp")" == "$bu_hash" ]]; then
+  step "browser-use virtualenv" "present"
+else
+  step "browser-use virtualenv" "installing (pip, about a minute)"
+  "$python" -m venv .venv-browser-use
+  .venv-browser-use/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements-browser-use.txt
+  echo "$bu_hash" >"$bu_stamp"
+fi
+
 step "done" "in $((SECONDS - started)) s"

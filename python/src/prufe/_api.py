@@ -1,0 +1,268 @@
+"""What ``async_api.Prufe`` and ``sync_api.Prufe`` share: targets, steps, results, errors,
+traces and watching, as generators of driver operations (see ``_driver``)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from . import arbiter as _arbiter
+from ._driver import Config, Driver, Failed, Gen, World, now_rfc3339, op, source
+from ._errors import PrufeError, error_for
+from ._result import Diff, Result
+from ._trace import TraceWriter
+
+log = logging.getLogger("prufe")
+log.addHandler(logging.NullHandler())
+
+AMBIGUOUS_POLICIES = ("reject", "accept")
+_VERIFICATION = ("VERIFICATION_FAILED", "UNDO_FAILED", "IRREVERSIBLE_ACTION")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A prufe target: what a person would call the element. ``name`` is its accessible name
+    (or, for a nameless row, its text); the others narrow the match. Resolved strictly: no
+    element is ``TARGET_NOT_FOUND``, two are ``TARGET_AMBIGUOUS``."""
+
+    name: str
+    role: Optional[str] = None
+    region: Optional[str] = None
+    frame: Optional[str] = None
+    href: Optional[str] = None
+    in_viewport: Optional[bool] = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        for key, value in (("role", self.role), ("region", self.region), ("frame", self.frame), ("href", self.href), ("inViewport", self.in_viewport)):
+            if value is not None:
+                out[key] = value
+        return out
+
+
+TargetLike = Union[Target, dict[str, Any], Any]
+
+
+def is_locator(value: Any) -> bool:
+    return hasattr(value, "evaluate") and hasattr(value, "count") and hasattr(value, "is_visible")
+
+
+class Core:
+    """One page's verifier, independent of the Playwright API flavour."""
+
+    def __init__(
+        self,
+        *,
+        isolated: bool,
+        ai_judge: Any,
+        ambiguous: str,
+        max_attempts: int,
+        quiet_ms: int,
+        timeout_ms: int,
+        trace_dir: "Optional[str | os.PathLike[str]]",
+    ) -> None:
+        if ambiguous not in AMBIGUOUS_POLICIES:
+            raise ValueError(f"ambiguous must be 'reject' or 'accept', not {ambiguous!r}")
+        if ai_judge is not None:
+            _arbiter.method_of(ai_judge)
+        config = Config(ambiguous=ambiguous, max_attempts=max_attempts, quiet_ms=quiet_ms, timeout_ms=timeout_ms, has_arbiter=ai_judge is not None)
+        self.driver = Driver(World(isolated, timeout_ms), config)
+        self.ai_judge = ai_judge
+        self.trace = TraceWriter(trace_dir) if trace_dir is not None else None
+        self.sensitive: list[str] = []
+        if not isolated:
+            warnings.warn(
+                "prufe: this browser has no DevTools protocol session, so the engine runs in the "
+                "page's own world, where the page can see it and interfere; use Chromium for isolation",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+
+    @property
+    def redactor(self) -> Any:
+        return self.driver.redactor
+
+    # -- targets ------------------------------------------------------------------------
+
+    def target(self, value: TargetLike, place: bool = False) -> Gen:
+        """The prufe target of ``value``: a Target, a dict of one, or a Playwright Locator,
+        turned into the identity the engine observes for its element (once)."""
+        if isinstance(value, Target):
+            return value.to_json()
+        if isinstance(value, dict):
+            return dict(value)
+        if not is_locator(value):
+            raise TypeError(f"a target is a Playwright Locator or a prufe Target, not {type(value).__name__}")
+        count = yield op("locator_count", value)
+        if count == 0:
+            raise PrufeError("TARGET_NOT_FOUND", f"{value} matches no element; nothing was done")
+        if count > 1:
+            raise PrufeError("TARGET_AMBIGUOUS", f"{value} matches {count} elements; narrow it so that it matches one (nothing was done)")
+        if not place and not (yield op("locator_visible", value)):
+            raise PrufeError("TARGET_NOT_VISIBLE", f"{value} is hidden; nothing was done")
+        path = yield op("locator_path", value, source("locator.js"))
+        if path is None:
+            raise PrufeError("TARGET_NOT_FOUND", f"{value}: its element is not in a document prufe can reach")
+        element = yield from self.driver.identify(path, self.sensitive)
+        name = element.get("name") or element.get("text") or ""
+        if not name:
+            raise PrufeError("TARGET_NOT_FOUND", f"{value}: prufe observes its element as an unnamed {element.get('role')}; give it a name (aria-label) or target it by role and name")
+        target: dict[str, Any] = {"role": element["role"], "name": name, "region": element.get("region", "")}
+        if element.get("frame"):
+            target["frame"] = element["frame"]
+        return target
+
+    # -- steps --------------------------------------------------------------------------
+
+    def act(self, action: dict[str, Any], intent: Optional[str], inverse: Optional[list[dict[str, Any]]] = None) -> Gen:
+        """Verifies one step; returns its Result or raises its error."""
+        step: dict[str, Any] = {"action": action, "intent": intent}
+        if inverse:
+            step["inverse"] = inverse
+        started_at = now_rfc3339()
+        try:
+            record = yield from self.driver.verify(step, self._ask if self.ai_judge is not None else None)
+        except PrufeError as error:
+            self._trace(None, action["kind"], error.code, str(error), started_at)
+            raise self._scrubbed(error) from None
+        return self._finish(record, action["kind"], started_at)
+
+    async def _ask(self, question: dict[str, Any]) -> tuple[bool, str]:
+        return await _arbiter.decide(self.ai_judge, question)
+
+    def _scrubbed(self, error: PrufeError) -> PrufeError:
+        clean = error_for(error.code, self.redactor.scrub(error.message), error.result, error.candidates)
+        return clean
+
+    def _trace(self, record: Optional[dict[str, Any]], action: str, code: Optional[str], text: Optional[str], started_at: str) -> None:
+        if self.trace is not None:
+            self.trace.write(record, action, code, text, started_at, self.redactor)
+
+    def _finish(self, record: dict[str, Any], kind: str, started_at: str) -> Result:
+        result = Result.from_record(record)
+        error = record.get("error")
+        if not error:
+            log.info("%s", result.summary())
+            self._trace(record, kind, None, None, started_at)
+            return result
+        code = str(error.get("code"))
+        if code in _VERIFICATION:
+            if code == "VERIFICATION_FAILED":
+                message = result.summary()
+            elif code == "UNDO_FAILED":
+                message = f"{result.summary()}; still there: {'; '.join(result.residue)}"
+            else:
+                message = f"{result.action_line()} has no inverse and its effect could not be verified"
+            failure = error_for(code, self.redactor.scrub(message), result)
+            log.warning("%s", failure)
+            self._trace(record, kind, code, None, started_at)
+            raise failure
+        failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), None, error.get("candidates"))
+        failure.record = record  # type: ignore[attr-defined]
+        log.warning("%s", failure)
+        self._trace(None, kind, code, str(failure), started_at)
+        raise failure
+
+    # -- watching -----------------------------------------------------------------------
+
+    def watch_begin(self) -> Gen:
+        yield from self.driver.world.start()
+        self.driver.seen = None
+        settled = yield from self.driver.settle(None)
+        before = yield from self.driver.observe()
+        return {"before": before, "fingerprint": settled.get("fingerprint", ""), "stable": bool(settled.get("stable")), "startedAt": now_rfc3339(), "started": __import__("time").monotonic()}
+
+    def watch_end(self, state: dict[str, Any], intent: Optional[str]) -> Gen:
+        import time
+
+        settled = yield from self.driver.settle(state["fingerprint"] or None)
+        after = yield from self.driver.observe()
+        stable = state["stable"] and bool(settled.get("stable"))
+        action: dict[str, Any] = {"kind": "watch"}
+        if intent:
+            action["intent"] = intent
+        try:
+            verdict = yield from self.driver.call("judge", action, state["before"], after, {"stable": stable})
+        except Failed as failed:
+            raise PrufeError(failed.error["code"], failed.error["message"]) from None
+        lines = list(verdict["diff"].get("lines") or [])
+        question = {"action": "watch", "target": None, "intent": intent, "observed": lines, "reason": verdict["reason"], "stable": stable}
+        ok, arbiter_detail = yield from self._decide(verdict["verdict"], question)
+        attributed = verdict.get("attributedTo")
+        record = {
+            "action": "watch", "target": None, "intent": intent, "value": None,
+            "verdict": verdict["verdict"], "ok": ok, "error": None if ok else {"code": "VERIFICATION_FAILED", "message": verdict["reason"]},
+            "reason": verdict["reason"],
+            "attributedTo": None if not attributed else f"{attributed['role']}[{attributed['name']}]" + (f" in {attributed['region']}" if attributed.get("region") else ""),
+            "lines": lines, "diff": verdict["diff"], "attempts": 1, "undone": 0, "stable": stable, "arbiter": arbiter_detail,
+            "durationMs": int((time.monotonic() - state["started"]) * 1000), "startedAt": state["startedAt"],
+        }
+        record = self.redactor.scrub_value(record)
+        self._trace(record, "watch", None, None, state["startedAt"])
+        return Result.from_record(record)
+
+    def _decide(self, verdict: str, question: dict[str, Any]) -> Gen:
+        # SPEC DIFFERENCE: the machine has no watch step yet, so this is core policy::decide
+        # (MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy).
+        if verdict == "MATCH":
+            return True, None
+        if verdict == "MISMATCH":
+            return False, None
+        if self.ai_judge is not None:
+            yes, detail = yield op("ask", self._ask, self.redactor.scrub_value(question))
+            return bool(yes), str(detail)
+        return self.driver.config.ambiguous == "accept", None
+
+
+class Watched:
+    """What ``watch()`` saw; filled in when its block ends. Never raises on a verdict."""
+
+    def __init__(self, intent: Optional[str]) -> None:
+        self.intent = intent
+        self.result: Optional[Result] = None
+
+    def _require(self) -> Result:
+        if self.result is None:
+            raise RuntimeError("the watch has not ended yet")
+        return self.result
+
+    @property
+    def ok(self) -> bool:
+        return self._require().ok
+
+    @property
+    def verdict(self) -> Optional[str]:
+        return self._require().verdict
+
+    @property
+    def reason(self) -> str:
+        return self._require().reason
+
+    @property
+    def diff(self) -> Diff:
+        return self._require().diff
+
+    def explain(self) -> str:
+        return self._require().explain()
+
+
+def build(core: Core, kind: str, target: Any = None, *, intent: Optional[str] = None, to: Any = None,
+          inverse: Optional[list[dict[str, Any]]] = None, **fields: Any) -> Gen:
+    """The step of one public method, its targets turned into prufe targets, verified."""
+    yield from core.driver.world.start()
+    action: dict[str, Any] = {"kind": kind}
+    if target is not None:
+        action["target"] = yield from core.target(target)
+    if to is not None:
+        action["to"] = yield from core.target(to, place=True)
+    action.update({k: v for k, v in fields.items() if v is not None})
+    result: Result = yield from core.act(action, intent, inverse)
+    return result
+
+
+def files_of(paths: "Union[str, os.PathLike[str], list[Union[str, os.PathLike[str]]]]") -> list[str]:
+    items = paths if isinstance(paths, list) else [paths]
+    return [os.path.abspath(os.fspath(p)) for p in items]

@@ -1,0 +1,76 @@
+"""``trace_dir``: one JSON record per action, the files ``prufe run --trace-dir`` writes
+(harness/src/trace.rs), plus ``traces.js`` for the viewer (www/viewer/index.html?load=…).
+Every string passes through the same redaction as everything else; a record that cannot be
+written is lost with one warning, and the action is not affected."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any, Optional
+
+from ._redact import Redactor
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "step"
+
+
+class TraceWriter:
+    def __init__(self, directory: "str | os.PathLike[str]") -> None:
+        self.dir = Path(directory)
+        self.seq = 0
+        self.warned = False
+
+    def write(self, record: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor) -> Optional[Path]:
+        self.seq += 1
+        if record is not None and record.get("verdict") is not None:
+            # A failing watch has no error raised, but its code is recorded.
+            code = error_code if error_code else (None if record.get("ok") else "VERIFICATION_FAILED")
+            body: dict[str, Any] = {
+                "step": self.seq, "action": record.get("action"), "target": record.get("target"),
+                "intent": record.get("intent"), "value": record.get("value"), "verdict": record.get("verdict"),
+                "ok": error_code is None and bool(record.get("ok")), "error": code,
+                "reason": record.get("reason", ""), "attributedTo": record.get("attributedTo"),
+                "stable": record.get("stable", True), "attempts": record.get("attempts", 0),
+                "undone": record.get("undone", 0), "arbiter": record.get("arbiter"),
+                "dialogs": record.get("dialogs") or [], "diff": record.get("diff"),
+                "durationMs": record.get("durationMs", 0), "startedAt": record.get("startedAt", started_at),
+            }
+            status = str(record["verdict"]).lower()
+        else:
+            body = {
+                "step": self.seq, "action": action, "target": None, "intent": None, "verdict": None,
+                "ok": error_code is None, "error": error_code, "reason": error_text or "",
+                "attempts": 0, "undone": 0, "diff": None, "durationMs": 0, "startedAt": started_at,
+            }
+            status = (error_code or "done").lower().replace("_", "-")
+        body = redactor.scrub_value(body)
+        path = self.dir / f"{self.seq:04d}-{_safe(action)}-{status}.json"
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            self._write_viewer_script()
+        except OSError as error:
+            if not self.warned:
+                warnings.warn(f"prufe: trace record not written to {self.dir} ({error}); continuing without it", stacklevel=3)
+                self.warned = True
+            return None
+        return path
+
+    def _write_viewer_script(self) -> None:
+        traces = []
+        for file in sorted(self.dir.glob("[0-9]*.json")):
+            try:
+                traces.append({"name": file.name, "json": json.loads(file.read_text(encoding="utf-8"))})
+            except ValueError:
+                traces.append({"name": file.name, "json": None})
+        body = json.dumps(traces, ensure_ascii=False).replace("</", "<\\/")
+        (self.dir / "traces.js").write_text(
+            "// Written by prufe (Python) with trace_dir: the records of this directory for the viewer.\n"
+            f"window.loadTraces({body}, {{ title: {json.dumps(self.dir.name)} }});\n",
+            encoding="utf-8",
+        )

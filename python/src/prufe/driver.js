@@ -1,0 +1,246 @@
+// The page half of the Python driver, evaluated once per document in the world that holds
+// `prufe` (an isolated world on Chromium), next to the machine module (`prufeRun`). It answers
+// the needs that are reads of the page without leaving it, so that one call from Python runs
+// the machine from one input to the next: `turn(run, answer)` feeds the answer, then keeps
+// answering fingerprint, settle, observe, describe, prepare, locate and the reads that are
+// `prufe` calls, and returns `{ run, need }` at the first need only Python can meet (input,
+// the address, the arbiter, done). Every answer is the one tests/js/examples/driver.mjs gives;
+// nothing here decides anything: the machine does. A navigation kills a call half-way; the
+// driver keeps the run it sent and sends the same turn again to the new document (every need
+// answered here is a read, so answering it again is answering it on the new page).
+(() => {
+  if (globalThis.prufeDriver) return;
+  const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+  const UNREACHABLE = '\u0000unreachable';
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+  const asError = (error) => {
+    const e = error ?? {};
+    return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
+  };
+  const failed = (code, message) => ({ answer: 'failed', error: { code, message } });
+
+  async function settle({ since, pollMs, quietMs, timeoutMs, stopOnChange }) {
+    const begun = performance.now();
+    const deadline = begun + timeoutMs;
+    const fingerprint = () => {
+      try {
+        return prufe.fingerprint();
+      } catch {
+        return UNREACHABLE;
+      }
+    };
+    const settled = (last, stable, changed) => ({
+      answer: 'settled', fingerprint: last === UNREACHABLE ? '' : last, stable, changed,
+      waitedMs: Math.round(performance.now() - begun),
+    });
+    let last = fingerprint();
+    let lastChange = performance.now();
+    let changed = since !== null && since !== last;
+    if (changed && stopOnChange) return settled(last, false, true);
+    // A page that has shown no sign of change for a whole window already is settled.
+    if (since === null && last !== UNREACHABLE && prufe.quietFor() >= quietMs) return settled(last, true, false);
+    for (;;) {
+      const now = performance.now();
+      const waitingForEffect = since !== null && !changed;
+      if (!waitingForEffect && now - lastChange >= quietMs && last !== UNREACHABLE) return settled(last, true, changed);
+      if (now >= deadline) return settled(last, waitingForEffect && last !== UNREACHABLE, changed);
+      await sleep(Math.max(1, Math.min(pollMs, deadline - now)));
+      const read = fingerprint();
+      if (read !== last) {
+        last = read;
+        lastChange = performance.now();
+        changed ||= since === null || since !== last;
+        if (changed && stopOnChange) return settled(last, false, true);
+      }
+    }
+  }
+
+  async function prepare({ ref, hitTest }, timeoutMs) {
+    try {
+      const frames = () => new Promise((done) => {
+        let over = false;
+        requestAnimationFrame(() => requestAnimationFrame(() => { over = true; done(undefined); }));
+        setTimeout(() => { if (!over) done(undefined); }, 100);
+      });
+      const live = prufe.describe(ref);
+      const what = live ? `${live.role}[${live.name || live.text || ''}]${live.region ? ` in ${live.region}` : ''}` : ref;
+      const deadline = performance.now() + timeoutMs;
+      let box = prufe.box(ref);
+      for (;;) {
+        await frames();
+        const now = prufe.box(ref);
+        if (!(now.width > 0 && now.height > 0)) return failed('TARGET_NOT_VISIBLE', `${what} has an empty box; it cannot be clicked`);
+        const still = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
+          && Math.abs(now.width - box.width) < 0.5 && Math.abs(now.height - box.height) < 0.5;
+        box = now;
+        if (still) break;
+        if (performance.now() >= deadline) return failed('TARGET_NOT_STABLE', `${what} kept moving for ${timeoutMs} ms; nothing was dispatched`);
+      }
+      const point = box.point;
+      if (!point) return failed('TARGET_NOT_VISIBLE', `${what} has no visible area`);
+      if (!box.inView) {
+        prufe.scrollIntoView(ref);
+        return { answer: 'scrolled' };
+      }
+      const by = hitTest ? prufe.hitTest(ref, point.x, point.y) : null;
+      if (by !== null) {
+        return failed('TARGET_OBSCURED', `${what} is covered by ${by} at (${Math.round(point.x)}, ${Math.round(point.y)}); nothing was clicked`);
+      }
+      return { answer: 'prepared', point };
+    } catch (error) {
+      const e = asError(error);
+      return failed(e.code, e.message);
+    }
+  }
+
+  /** The answer to `need` from inside the page, or null when only the driver can meet it. */
+  async function answer(need, timeoutMs) {
+    try {
+      switch (need.need) {
+        case 'settle':
+          return await settle(need);
+        case 'fingerprint':
+          return { answer: 'fingerprint', fingerprint: prufe.fingerprint() };
+        case 'observe':
+          try {
+            return { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.sensitive }) };
+          } catch (error) {
+            if (!TRANSIENT.has(asError(error).code)) throw error;
+            return { answer: 'unavailable' };
+          }
+        case 'describe':
+          return { answer: 'described', element: prufe.describe(need.ref) };
+        case 'prepare':
+          return await prepare(need, timeoutMs);
+        case 'locate':
+          return { answer: 'under', element: prufe.at(need.at.x, need.at.y) };
+        case 'read':
+          switch (need.read.kind) {
+            case 'value': return { answer: 'value', value: prufe.value(need.read.ref) };
+            case 'hash': return { answer: 'hash', hash: prufe.hash(need.read.value) };
+            case 'destination': return { answer: 'destination', destination: prufe.destination(need.read.ref) };
+            case 'focused': return { answer: 'focused', element: prufe.focused() };
+            default: return null;
+          }
+        default:
+          return null;
+      }
+    } catch (error) {
+      return { answer: 'failed', error: asError(error) };
+    }
+  }
+
+  /**
+   * Feeds `answer` to the run (or starts it from `begin`), then answers what the page can.
+   * `run` and the returned run are JSON text: the driver keeps them as they are.
+   */
+  async function turn({ run, answer: given, begin, timeoutMs }) {
+    await prufe.ready;
+    await prufeRun.ready;
+    let turned = begin ? prufeRun.start(begin.step, begin.policy, begin.seen) : prufeRun.next(run, given);
+    let needs = 0;
+    for (;;) {
+      const { need } = turned;
+      if (need.need === 'done') break;
+      const reply = await answer(need, timeoutMs);
+      if (reply === null) break;
+      needs += 1;
+      turned = prufeRun.next(turned.run, reply);
+    }
+    return { run: JSON.stringify(turned.run), need: turned.need, needs };
+  }
+
+  /** `prufe[name](...args)`, a thrown error as data. */
+  async function call({ name, args }) {
+    try {
+      await prufe.ready;
+      return { value: prufe[name](...args) };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  /** Focus the field and select its content; else the point a click would focus it at. */
+  async function focusForTyping(ref) {
+    try {
+      await prufe.ready;
+      return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  async function focus(ref) {
+    try {
+      await prufe.ready;
+      prufe.element(ref).focus();
+      return {};
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  /** The file input that is, is inside, or is labelled by the element of a ref (or null). */
+  function fileInput(ref) {
+    const el = prufe.element(ref);
+    const isFile = (e) => e instanceof HTMLInputElement && e.type === 'file';
+    if (isFile(el)) return el;
+    const inside = el.querySelector('input[type=file]');
+    if (isFile(inside)) return inside;
+    const control = el instanceof HTMLLabelElement ? el.control : null;
+    return isFile(control) ? control : null;
+  }
+
+  /** A node found by a path computed in another world (see `prufe._locator.PATH`). */
+  function walk(path) {
+    let node = document;
+    for (const step of path) {
+      if (step === 's') node = node.shadowRoot;
+      else if (step === 'f') node = node.contentDocument;
+      else node = node?.children?.[step];
+      if (!node) return null;
+    }
+    return node;
+  }
+
+  /**
+   * The observed element the node of `path` is: itself, else the nearest observed element
+   * holding it (a span inside a button), else the only observed element inside it.
+   */
+  async function identify({ path, sensitive }) {
+    try {
+      await prufe.ready;
+      const node = walk(path);
+      if (!node || node.nodeType !== 1) {
+        return { error: { code: 'TARGET_NOT_FOUND', message: 'the element of the locator is gone (or in a frame or shadow root prufe cannot enter)' } };
+      }
+      const snapshot = prufe.snapshot({ sensitive });
+      const byNode = new Map();
+      for (const record of snapshot.elements) {
+        try {
+          byNode.set(prufe.element(record.ref), record);
+        } catch {
+          // A record whose element is gone names nothing here.
+        }
+      }
+      const up = (n) => {
+        // Node types, not instanceof: every frame has constructors of its own.
+        if (n.nodeType === 11) return n.host ?? null;
+        if (n.nodeType === 9) return n.defaultView?.frameElement ?? null;
+        return n.assignedSlot ?? n.parentNode;
+      };
+      for (let n = node; n; n = up(n)) {
+        if (byNode.has(n)) return { element: byNode.get(n), exact: n === node };
+      }
+      const inside = [...byNode.entries()].filter(([n]) => node.contains(n));
+      if (inside.length === 1) return { element: inside[0][1], exact: false };
+      return { error: { code: 'TARGET_NOT_FOUND', message: `prufe observes nothing at the locator's element (${node.tagName.toLowerCase()}${node.id ? '#' + node.id : ''}); target it by role and name` } };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  Object.defineProperty(globalThis, 'prufeDriver', {
+    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, settle }),
+  });
+})();

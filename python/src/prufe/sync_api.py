@@ -1,0 +1,225 @@
+"""prufe for Playwright's sync API.
+
+    from prufe.sync_api import Prufe, VerificationFailed
+
+    p = Prufe(page)
+    p.click(page.get_by_role("button", name="Add Shirt M"))
+
+The same driver as ``async_api`` (its operations are performed with the sync objects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import os
+from types import TracebackType
+from typing import Any, Optional, Union
+
+from playwright.sync_api import Page
+
+from ._api import Core, Target, TargetLike, Watched, build, files_of
+from ._driver import Gen, Op
+from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
+from ._result import Diff, Result
+
+__all__ = ["Prufe", "Target", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
+
+
+class _Port:
+    """Performs the driver's operations with Playwright's sync objects."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.session: Any = None
+
+    def do(self, o: Op) -> Any:
+        page, a = self.page, o.args
+        name = o.name
+        if name == "cdp":
+            return self.session.send(a[0], a[1])
+        if name == "sleep":
+            # Waiting through Playwright lets its events (new documents) arrive meanwhile.
+            self.page.wait_for_timeout(a[0] * 1000)
+            return None
+        if name == "mouse_move":
+            page.mouse.move(a[0], a[1], steps=a[2])
+            return None
+        if name == "mouse_down":
+            page.mouse.down(button=a[0])
+            return None
+        if name == "mouse_up":
+            page.mouse.up(button=a[0])
+            return None
+        if name == "key_down":
+            page.keyboard.down(a[0])
+            return None
+        if name == "key_up":
+            page.keyboard.up(a[0])
+            return None
+        if name == "insert_text":
+            page.keyboard.insert_text(a[0])
+            return None
+        if name == "url":
+            return page.url
+        if name == "goto":
+            page.goto(a[0])
+            return None
+        if name == "go_back":
+            before = page.url
+            response = page.go_back()
+            return response is not None or page.url != before
+        if name == "ask":
+            return _in_thread(a[0], a[1])
+        if name == "locator_count":
+            return a[0].count()
+        if name == "locator_visible":
+            return a[0].is_visible()
+        if name == "locator_path":
+            return a[0].evaluate(a[1])
+        if name == "open_cdp":
+            self.session = page.context.new_cdp_session(page)
+            for event in ("Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared"):
+                self.session.on(event, lambda params, event=event: a[0](event, params or {}))
+            return None
+        if name == "add_init_script":
+            page.add_init_script(script=a[0])
+            return None
+        if name == "main_evaluate":
+            return page.evaluate(a[0], a[1])
+        if name == "main_set_files":
+            handle = page.evaluate_handle("(ref) => prufeDriver.fileInput(ref)", a[0])
+            element = handle.as_element()
+            if element is None:
+                raise PrufeError("TARGET_NOT_FOUND", "no file input is, is inside or is labelled by the target")
+            element.set_input_files(a[1])
+            handle.dispose()
+            return None
+        raise AssertionError(f"unknown operation {name}")
+
+
+def run(gen: Gen, port: _Port) -> Any:
+    """Drives a generator of operations to its end."""
+    value: Any = None
+    error: Optional[BaseException] = None
+    while True:
+        try:
+            o = gen.throw(error) if error is not None else gen.send(value)
+        except StopIteration as stop:
+            return stop.value
+        error = None
+        try:
+            value = port.do(o)
+        except BaseException as e:  # handed to the generator, which decides
+            value, error = None, e
+
+
+def _in_thread(fn: Any, arg: Any) -> Any:
+    """An async arbiter, run to its end on an event loop of its own."""
+    out: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            out["value"] = asyncio.run(fn(arg))
+        except BaseException as error:  # handed back to the caller's thread
+            out["error"] = error
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def _is_chromium(page: Page) -> bool:
+    try:
+        return page.context.browser is None or page.context.browser.browser_type.name == "chromium"
+    except Exception:
+        return False
+
+
+class Watch:
+    """``with p.watch(intent) as seen:`` — observes what happens inside the block."""
+
+    def __init__(self, owner: "Prufe", intent: Optional[str]) -> None:
+        self._owner = owner
+        self._seen = Watched(intent)
+        self._state: Optional[dict[str, Any]] = None
+
+    def __enter__(self) -> Watched:
+        self._state = run(self._owner._core.watch_begin(), self._owner._port)
+        return self._seen
+
+    def __exit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:
+        if self._state is not None and kind is None:
+            self._seen.result = run(self._owner._core.watch_end(self._state, self._seen.intent), self._owner._port)
+
+
+class Prufe:
+    """Verified actions on one Playwright page (sync API). Each returns a :class:`Result`
+    when the effect is the one intended, and raises :class:`VerificationFailed` (undone),
+    :class:`UndoFailed` or :class:`IrreversibleAction` when it is not, or a
+    :class:`PrufeError` with its code when nothing could be done."""
+
+    def __init__(
+        self,
+        page: Page,
+        *,
+        ai_judge: Any = None,
+        ambiguous: str = "reject",
+        max_attempts: int = 2,
+        quiet_ms: int = 250,
+        timeout_ms: int = 5000,
+        trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
+    ) -> None:
+        self.page = page
+        self._port = _Port(page)
+        self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
+                          quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir)
+
+    @property
+    def round_trips(self) -> int:
+        """Calls into the page the last verified step took."""
+        return self._core.driver.round_trips
+
+    def _do(self, gen: Gen) -> Result:
+        result: Result = run(gen, self._port)
+        return result
+
+    def click(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "click", target, intent=intent))
+
+    def check(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "check", target, intent=intent))
+
+    def uncheck(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "uncheck", target, intent=intent))
+
+    def fill(self, target: TargetLike, value: str, *, intent: Optional[str] = None, sensitive: bool = False) -> Result:
+        return self._do(build(self._core, "fill", target, intent=intent, value=value, sensitive=sensitive or None))
+
+    def select_option(self, target: TargetLike, label: str, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "select", target, intent=intent, option=label))
+
+    def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "press", target, intent=intent, key=key))
+
+    def hover(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "hover", target, intent=intent))
+
+    def upload(self, target: TargetLike, path: "Union[str, os.PathLike[str], list[Union[str, os.PathLike[str]]]]", *,
+                     intent: Optional[str] = None, inverse: Optional[list[dict[str, Any]]] = None) -> Result:
+        return self._do(build(self._core, "upload", target, intent=intent, inverse=inverse, files=files_of(path)))
+
+    def drag_to(self, source: TargetLike, destination: TargetLike, *, intent: Optional[str] = None,
+                      inverse: Optional[list[dict[str, Any]]] = None) -> Result:
+        return self._do(build(self._core, "drag", source, to=destination, intent=intent, inverse=inverse))
+
+    def goto(self, url: str, *, intent: Optional[str] = None) -> Result:
+        return self._do(build(self._core, "goto", intent=intent, url=url))
+
+    def watch(self, intent: Optional[str] = None) -> Watch:
+        """Observes whatever acts on the page inside the block and judges it against
+        ``intent``; never acts, undoes or raises on a verdict: read ``seen.ok``."""
+        return Watch(self, intent)

@@ -1,0 +1,318 @@
+"""The prufe package beyond parity, in one Chromium (sync API) and one fixture server: no
+secret in any output, ActionPrufe's README examples with only the import changed, the AI
+arbiter against a local fake endpoint, traces, strict Locator targets, the pytest plugin."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT, fixture_server
+
+from prufe import OpenAIJudge, PrufeError, Result, VerificationFailed
+from prufe.sync_api import Prufe, Target
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with fixture_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[Any]:
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="prufe-profile-"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+@pytest.fixture
+def page(context: Any) -> Iterator[Page]:
+    p = context.new_page()
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+SECRETS = [PASSWORD, EMAIL, "4111111111111111"]
+
+
+def _leaks(text: str) -> list[str]:
+    return [s for s in SECRETS if s in text]
+
+
+def test_no_secret_in_any_result_error_explain_log_or_trace(page: Page, base: str, caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    caplog.set_level(logging.DEBUG, logger="prufe")
+    traces = tmp_path / "traces"
+    outputs: list[str] = []
+    page.goto(base + "/login.html")
+    p = Prufe(page, trace_dir=traces)
+    results: list[Any] = [
+        p.fill(page.get_by_label("Email"), EMAIL, sensitive=True),
+        p.fill(page.get_by_label("Password", exact=True), PASSWORD),
+        p.check(page.get_by_label("Show password")),
+    ]
+    assert all(r.verdict == "MATCH" for r in results), [r.reason for r in results]
+    assert "[redacted]" in results[1].diff.describe()
+    # A page that echoes what is typed everywhere it can, and a failure whose text is built
+    # from the page.
+    page.goto(base + "/hostile/08-secret-echo.html")
+    for field, value in (("Password", PASSWORD), ("Card number", "4111111111111111")):
+        try:
+            results.append(p.fill(page.get_by_label(field, exact=True), value))
+        except PrufeError as error:
+            outputs += [str(error), repr(error), error.explain()]
+            if error.result is not None:
+                results.append(error.result)
+    try:
+        p.fill(Target("Nowhere", role="textbox"), PASSWORD, sensitive=True)
+    except PrufeError as error:
+        outputs += [str(error), repr(error), error.explain()]
+    for r in results:
+        outputs += [repr(r), r.explain(), r.diff.describe(), json.dumps(r.record)]
+    outputs += [record.getMessage() for record in caplog.records]
+    files = sorted(traces.iterdir())
+    assert len([f for f in files if f.suffix == ".json"]) >= 5
+    outputs += [f.read_text() for f in files]
+    assert caplog.records, "the steps were logged"
+    leaked = [(s, o[:200]) for o in outputs for s in _leaks(o)]
+    assert leaked == []
+
+
+def test_the_readme_examples_of_actionprufe_run_with_only_the_import_changed(base: str) -> None:
+    # The seed's README, in its own words; only `from actionprufe` became `from prufe.compat`.
+    example = f'''
+import asyncio, tempfile
+from playwright.async_api import async_playwright
+from prufe.compat import ActionPrufe, VerificationFailed
+
+async def main(page):
+    ap = ActionPrufe(page)
+    await page.goto("{base}/es/lista-reciclada.html")
+    boton = page.get_by_role("button", name="Anadir Camiseta M")
+    print("Pido:      pulsar «Anadir Camiseta M»")
+    try:
+        await ap.click(page.get_by_role("button", name="Anadir Camiseta M"))
+    except VerificationFailed as error:
+        print("Resultado: VerificationFailed")
+        print(error.explain())
+    try:
+        await ap.click(boton, intent="el carrito suma una camiseta talla M")
+    except VerificationFailed as error:
+        print(error.explain())
+    carrito = await page.locator("#cart-items li").all_inner_texts()
+    print("Carrito:  ", carrito)
+    async with ap.watch("el carrito suma una camiseta Camiseta M") as visto:
+        await page.get_by_role("button", name="Anadir Camiseta M").click()
+    if not visto.ok:
+        print(visto.explain())
+    await page.goto("{base}/login.html")
+    result = await ap.fill(page.get_by_label("Password", exact=True), "clave-secreta")
+    print(result.diff.describe())
+
+async def run():
+    async with async_playwright() as pw:
+        context = await pw.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path={CHROMIUM!r}, args={CHROMIUM_FLAGS!r}, headless=True)
+        page = await context.new_page()
+        await main(page)
+        await context.close()
+
+asyncio.run(run())
+'''
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Resultado: VerificationFailed" in text
+    assert "Accion:    click sobre button[Anadir Camiseta M] en lista" in text
+    assert "Intencion: (no declarada)" in text
+    assert "Veredicto: MISMATCH — el efecto corresponde a button[Anadir Pantalon L] en lista, no al objetivo" in text
+    assert "Intencion: el carrito suma una camiseta talla M" in text
+    assert "Intentos:  2" in text
+    assert "Observado:\n  aparecio listitem[Pantalon L Quitar Pantalon L] en carrito" in text
+    assert "Carrito:   []" in text
+    assert "Accion:    watch\nIntencion: el carrito suma una camiseta Camiseta M\nVeredicto: MISMATCH" in text
+    assert "cambio textbox[Password] en form[Login]: valor '' -> '[redactado]'" in text
+    assert "clave-secreta" not in text
+
+
+class _FakeChat(http.server.BaseHTTPRequestHandler):
+    answers: list[str] = []
+    seen: list[dict[str, Any]] = []
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        type(self).seen.append(body)
+        answer = type(self).answers.pop(0) if type(self).answers else "NO"
+        if answer == "SLOW":
+            threading.Event().wait(2)
+            answer = "YES"
+        data = json.dumps({"choices": [{"message": {"role": "assistant", "content": answer}}]}).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        try:
+            self.wfile.write(data)
+        except BrokenPipeError:
+            pass  # the client gave up waiting, as it should
+
+
+@pytest.fixture(scope="module")
+def chat() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeChat)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_approves(page: Page, base: str, chat: str) -> None:
+    _FakeChat.seen.clear()
+    # "Confirm delete" without an intent is AMBIGUOUS: the endpoint decides.
+    _FakeChat.answers[:] = ["YES"]
+    page.goto(base + "/confirm-dialog.html")
+    p = Prufe(page, ai_judge=OpenAIJudge(chat, api_key="k-123"))
+    p.click(page.get_by_role("button", name="Delete account"))
+    assert _FakeChat.seen == [], "a MATCH never reaches the arbiter"
+    confirmed = p.click(page.get_by_role("button", name="Confirm delete"))
+    assert confirmed.verdict == "AMBIGUOUS" and confirmed.ok and confirmed.arbiter == "YES"
+    assert len(_FakeChat.seen) == 1
+    prompt = _FakeChat.seen[0]["messages"][1]["content"]
+    assert "UNTRUSTED JSON" in prompt and "Confirm delete" in prompt
+    # A proven MISMATCH never reaches it.
+    page.goto(base + "/recycled-list.html")
+    with pytest.raises(VerificationFailed):
+        p.click(page.get_by_role("button", name="Add Shirt M"))
+    assert len(_FakeChat.seen) == 1
+    # "Probably", a slow answer, an arbiter that fails: all NO.
+    for answer, judge in (("Probably yes", OpenAIJudge(chat)), ("SLOW", OpenAIJudge(chat, timeout=0.5))):
+        _FakeChat.answers[:] = [answer]
+        page.goto(base + "/confirm-dialog.html")
+        q = Prufe(page, ai_judge=judge)
+        q.click(page.get_by_role("button", name="Delete account"))
+        with pytest.raises(PrufeError) as failed:
+            q.click(page.get_by_role("button", name="Confirm delete"))
+        assert failed.value.code == "IRREVERSIBLE_ACTION"
+        assert failed.value.result is not None and (failed.value.result.arbiter or "").startswith("NO")
+
+    class Broken:
+        async def decide(self, question: dict[str, Any]) -> bool:
+            raise RuntimeError("down")
+
+    from prufe.arbiter import decide
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    # Sync Playwright holds this thread's event loop: the arbiter check runs on another.
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(asyncio.run, decide(Broken(), {})).result()[0] is False
+    assert "k-123" not in repr(OpenAIJudge(chat, api_key="k-123"))
+
+
+def test_a_locator_is_resolved_strictly(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button hidden>Hidden offer</button>')")
+    p = Prufe(page)
+    for locator, code in (
+        (page.get_by_role("button", name="Add"), "TARGET_AMBIGUOUS"),
+        (page.get_by_role("button", name="No such button"), "TARGET_NOT_FOUND"),
+        (page.get_by_role("button", name="Hidden offer", include_hidden=True), "TARGET_NOT_VISIBLE"),
+    ):
+        with pytest.raises(PrufeError) as failed:
+            p.click(locator)
+        assert failed.value.code == code, str(failed.value)
+    assert page.locator("#cart-items li").count() == 0, "nothing was clicked"
+    # A prufe target works as well as a Locator.
+    done = p.click(Target("Add Socks S", role="button"))
+    assert done.verdict == "MATCH" and isinstance(done, Result)
+
+
+def test_traces_are_the_files_the_cli_writes(page: Page, base: str, tmp_path: Path) -> None:
+    page.goto(base + "/recycled-list.html")
+    p = Prufe(page, trace_dir=tmp_path)
+    with pytest.raises(VerificationFailed):
+        p.click(page.get_by_role("button", name="Add Shirt M"))
+    page.goto(base + "/shop.html")
+    p.click(page.get_by_role("button", name="Add Shirt M"))
+    names = sorted(f.name for f in tmp_path.iterdir())
+    assert names == ["0001-click-mismatch.json", "0002-click-match.json", "traces.js"]
+    record = json.loads((tmp_path / names[0]).read_text())
+    assert set(record) >= {"step", "action", "target", "intent", "verdict", "ok", "error", "reason", "attempts", "undone", "diff", "durationMs", "startedAt"}
+    assert record["error"] == "VERIFICATION_FAILED" and record["undone"] == 2
+    assert (tmp_path / "traces.js").read_text().count('"name": "000') == 2
+
+
+def test_the_pytest_plugin_gives_a_prufe_fixture(tmp_path: Path, base: str) -> None:
+    (tmp_path / "test_shop.py").write_text(f'''
+import tempfile
+import pytest
+from playwright.sync_api import sync_playwright
+
+@pytest.fixture
+def page():
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(tempfile.mkdtemp(), executable_path={CHROMIUM!r}, args={CHROMIUM_FLAGS!r}, headless=True)
+        yield context.new_page()
+        context.close()
+
+@pytest.mark.prufe(quiet_ms=200)
+def test_add(prufe, page):
+    page.goto("{base}/shop.html")
+    assert prufe.click(page.get_by_role("button", name="Add Shirt M")).verdict == "MATCH"
+''')
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python" / "src")}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "1 passed" in out.stdout
+
+
+def test_without_a_devtools_session_the_engine_runs_in_the_page_world_and_says_so(page: Page, base: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import prufe.sync_api
+
+    # Firefox and WebKit have no CDP session: the fallback, forced here on Chromium.
+    monkeypatch.setattr(prufe.sync_api, "_is_chromium", lambda page: False)
+    page.goto(base + "/recycled-list.html")
+    with pytest.warns(RuntimeWarning, match="page's own world"):
+        p = Prufe(page)
+    with pytest.raises(VerificationFailed) as failed:
+        p.click(page.get_by_role("button", name="Add Shirt M"))
+    assert failed.value.result is not None and failed.value.result.undone == 2
+    assert page.locator("#cart-items li").count() == 0
+    page.goto(base + "/shop.html")
+    assert p.upload(page.get_by_label("Receipt"), __file__).verdict == "MATCH"
+
+
+def test_every_action_of_the_shop_is_verified(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    steps = [
+        p.check(page.get_by_label("Gift wrap")),
+        p.uncheck(page.get_by_label("Gift wrap")),
+        p.select_option(page.get_by_label("Shipping"), "Express"),
+        p.fill(page.get_by_label("Name"), "Ada"),
+        p.press(page.get_by_label("Name"), "Tab"),
+        p.goto(base + "/late-effect.html"),
+    ]
+    assert [r.verdict for r in steps] == ["MATCH"] * len(steps), [r.reason for r in steps]
+    assert page.url.endswith("/late-effect.html")
