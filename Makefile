@@ -89,7 +89,7 @@ test: setup
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
-	PRUFE_CLI=target/debug/prufe node --test tests/js/ fixtures/pages.test.mjs www/viewer/
+	PRUFE_CLI=target/debug/prufe node --test --test-concurrency=3 tests/js/ fixtures/pages.test.mjs www/viewer/
 	node tests/js/oracle.mjs
 	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 	node_modules/.bin/tsc --noEmit -p js
