@@ -20,11 +20,12 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps python demo snapshot test test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps python demo snapshot test lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
+	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
@@ -83,9 +84,6 @@ snapshot: setup
 test: setup
 	@$(MAKE) --no-print-directory bundle node apps python
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
-	cargo clippy -p prufe --target wasm32-unknown-unknown --no-default-features --features machine -- -D warnings
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
@@ -95,6 +93,14 @@ test: setup
 	node_modules/.bin/tsc --noEmit -p js
 	node_modules/.bin/tsc --noEmit -p node
 	node_modules/.bin/tsc --noEmit -p tests/ts
+
+# Clippy on every target and both wasm builds, warnings denied. Kept out of `make test`: it
+# compiles every dependency a second time (check mode), native and wasm32, which CI's time
+# limit cannot afford next to the tests.
+lint: setup
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy -p prufe --target wasm32-unknown-unknown --no-default-features --features machine -- -D warnings
 
 test-rust:
 	cargo test -p prufe
