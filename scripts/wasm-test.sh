@@ -23,4 +23,4 @@ fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-exec cargo test -q --target wasm32-unknown-unknown "${targets[@]}"
+exec cargo test --target wasm32-unknown-unknown "${targets[@]}"

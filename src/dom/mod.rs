@@ -72,22 +72,6 @@ struct Engine {
     /// replay of the same cache reuses an entry whose identity is unchanged instead of
     /// looking the node up again, while no ref was replaced anywhere (`Refs::generation`).
     ref_memo: Option<RefMemo>,
-    /// The ref indices the last snapshot observed, when it was taken, and the refs'
-    /// generation then: while the page shows no sign of change since, each of them still
-    /// names a node with the identity it was minted for (see [`element`]).
-    seen: Seen,
-    /// Refs whose identity a look-up walk checked since (index, when), newest last, a few.
-    checked: Vec<(u32, f64)>,
-}
-
-/// How many single-node identity checks [`Engine::checked`] remembers.
-const CHECKED: usize = 8;
-
-#[derive(Default)]
-struct Seen {
-    indices: rustc_hash::FxHashSet<u32>,
-    at: f64,
-    generation: u64,
 }
 
 struct RefMemo {
@@ -161,8 +145,6 @@ impl Engine {
             refs: refs::Refs::new(tag),
             cache: None,
             ref_memo: None,
-            seen: Seen::default(),
-            checked: Vec::new(),
         })
     }
 
@@ -342,42 +324,6 @@ impl Engine {
         })
     }
 
-    /// Did the last snapshot observe the node of ref `index`, and has the page shown no sign
-    /// of change since (the fingerprint cache's own test: no mutation it watches, no event
-    /// that may change a style, a layout or a scroll position, input included, no running
-    /// animation), within the cache's bound on what no event announces? Then the node still
-    /// has the identity of that snapshot, and an identity check needs no walk.
-    /// A ref whose identity a look-up walk checked a moment ago counts the same way.
-    fn unchanged_since_snapshot(&self, index: u32) -> bool {
-        let Some(cache) = self.cache.as_ref() else {
-            return false;
-        };
-        let now = js::now();
-        let holds = |at: f64| {
-            let since = now - at;
-            since < cache::MAX_VISUAL_AGE_MS && cache.quiet_ms() > since
-        };
-        let snapshot = self.seen.generation == self.refs.generation
-            && self.seen.indices.contains(&index)
-            && holds(self.seen.at);
-        snapshot
-            || self
-                .checked
-                .iter()
-                .rev()
-                .find(|(i, _)| *i == index)
-                .is_some_and(|(_, at)| holds(*at))
-    }
-
-    /// Remembers that the identity of ref `index` was checked by a walk just now.
-    fn remember_check(&mut self, index: u32) {
-        self.checked.retain(|(i, _)| *i != index);
-        if self.checked.len() >= CHECKED {
-            self.checked.remove(0);
-        }
-        self.checked.push((index, js::now()));
-    }
-
     /// Records of the given nodes (those that are observable), in walk order, with refs.
     fn find(&mut self, nodes: &[web_sys::Element]) -> Result<Vec<Element>> {
         let set = js_sys::Set::new(&JsValue::UNDEFINED);
@@ -394,17 +340,16 @@ impl Engine {
             let w = self.walk(walk::Mode::Find, &opts, Some(set))?;
             w.found.into_iter().collect::<Vec<_>>()
         };
-        let mut out = Vec::with_capacity(found.len());
-        for f in found {
-            let mut r = f.record;
-            if let Some(node) = &f.node {
-                let index = self.refs.assign_index(node, identity32(&r));
-                r.reference = self.refs.format(index);
-                self.remember_check(index);
-            }
-            out.push(r);
-        }
-        Ok(out)
+        Ok(found
+            .into_iter()
+            .map(|f| {
+                let mut r = f.record;
+                if let Some(node) = &f.node {
+                    r.reference = self.refs.assign(node, identity32(&r));
+                }
+                r
+            })
+            .collect())
     }
 }
 
@@ -486,8 +431,6 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
         };
         let mut kept = Vec::with_capacity(if replay_of.is_some() { found.len() } else { 0 });
         let mut elements = Vec::with_capacity(found.len());
-        let mut seen = rustc_hash::FxHashSet::default();
-        seen.reserve(found.len());
         for (i, f) in found.into_iter().enumerate() {
             let mut r = f.record;
             if let Some(node) = &f.node {
@@ -497,7 +440,6 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
                     _ => eng.refs.assign_index(node, identity),
                 };
                 r.reference = eng.refs.format(index);
-                seen.insert(index);
                 if replay_of.is_some() {
                     kept.push((identity, index));
                 }
@@ -506,11 +448,6 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
                 elements.push(r);
             }
         }
-        eng.seen = Seen {
-            indices: seen,
-            at: js::now(),
-            generation: eng.refs.generation,
-        };
         eng.ref_memo = replay_of.map(|cache| RefMemo {
             cache,
             generation: eng.refs.generation,
@@ -612,9 +549,6 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
         if entry.index != index {
             return Err(changed());
         }
-        if eng.unchanged_since_snapshot(index) {
-            return Ok(node);
-        }
         let set = [node.clone()];
         let records = {
             let opts = walk::WalkOptions {
@@ -637,7 +571,6 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
         if identity32(&record) != entry.identity {
             return Err(changed());
         }
-        eng.remember_check(index);
         Ok(node)
     })
 }

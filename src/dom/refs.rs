@@ -52,8 +52,13 @@ impl Refs {
         })
     }
 
-    /// The ref index of `node` for `identity`: its old one if the identity is unchanged,
-    /// else a new one.
+    /// The ref of `node` for `identity`: its old one if the identity is unchanged, else a new one.
+    pub fn assign(&mut self, node: &web_sys::Element, identity: u32) -> String {
+        let index = self.assign_index(node, identity);
+        self.format(index)
+    }
+
+    /// [`Refs::assign`], as the ref's index.
     pub fn assign_index(&mut self, node: &web_sys::Element, identity: u32) -> u32 {
         if let Some(e) = self.entry(node) {
             if e.identity == identity {
