@@ -16,14 +16,6 @@ from playwright.sync_api import sync_playwright
 
 from support import CHROMIUM, CHROMIUM_FLAGS, SCENARIOS, Scenario, cli_records, decided, fixture_server
 
-# Steps where the CLI's record is not the reference, each with the reason.
-KNOWN = {
-    # The CLI binary of main fails on any action in a same-origin frame after a fill there
-    # ("ref must be a string", an INTERNAL error of the harness); the machine's verdict is MATCH.
-    ("iframe payment", 1): {"verdict": "MATCH", "error": None, "attempts": 1, "undone": 0},
-}
-
-
 @pytest.fixture(scope="session")
 def base() -> Any:
     with fixture_server() as url:
@@ -53,10 +45,6 @@ def compare(scenario: Scenario, outcomes: list[Any], cli: Any) -> None:
     assert len(outcomes) == len(expected), (scenario.name, outcomes)
     for i, (outcome, want) in enumerate(zip(outcomes, expected)):
         got = decided(outcome)
-        known = KNOWN.get((scenario.name, i))
-        if known is not None:
-            assert {k: got[k] for k in known} == known, (scenario.name, i, got)
-            continue
         assert got == want, f"{scenario.name} step {i + 1}"
 
 
