@@ -13,8 +13,24 @@ export DEBIAN_FRONTEND=noninteractive
 
 started=$SECONDS
 
+# Each step says what it finds; one that installs says how long it took once it is done.
+installing=""
+installing_since=0
+
 step() {
+  took
   printf 'setup: %-34s %s\n' "$1" "$2"
+  if [[ "$2" == installing* ]]; then
+    installing="$1"
+    installing_since=$SECONDS
+  fi
+}
+
+took() {
+  if [[ -n "$installing" ]]; then
+    printf 'setup: %-34s took %d s\n' "$installing" "$((SECONDS - installing_since))"
+    installing=""
+  fi
 }
 
 fail() {
