@@ -20,7 +20,7 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps python demo snapshot test lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps python demo snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -87,12 +87,19 @@ test: setup
 	cargo test -p prufe
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
-	PRUFE_CLI=target/debug/prufe node --test --test-concurrency=3 tests/js/ fixtures/pages.test.mjs www/viewer/
-	node tests/js/oracle.mjs
-	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
+	@$(MAKE) --no-print-directory -j2 test-node test-python
 	node_modules/.bin/tsc --noEmit -p js
 	node_modules/.bin/tsc --noEmit -p node
 	node_modules/.bin/tsc --noEmit -p tests/ts
+
+# The Node and the Python tests of `make test`, run side by side (both wait on Chromium far
+# more than they compute), each against the CLI just built.
+test-node:
+	PRUFE_CLI=target/debug/prufe node --test --test-concurrency=2 tests/js/ fixtures/pages.test.mjs www/viewer/
+	node tests/js/oracle.mjs
+
+test-python:
+	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 
 # Clippy on every target and both wasm builds, warnings denied. Kept out of `make test`: it
 # compiles every dependency a second time (check mode), native and wasm32, which CI's time
