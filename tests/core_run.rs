@@ -125,6 +125,8 @@ struct World {
     arbiter: bool,
     /// Overrides `describe`: what the live node shows now.
     described: Option<Element>,
+    /// Overrides the first `describe` only (the target moves once, then holds still).
+    described_once: Option<Element>,
     waited_ms: u64,
     inputs: Vec<Gesture>,
     needs: Vec<Need>,
@@ -141,6 +143,7 @@ impl World {
             destination: None,
             arbiter: false,
             described: None,
+            described_once: None,
             waited_ms: 300,
             inputs: Vec::new(),
             needs: Vec::new(),
@@ -217,13 +220,17 @@ impl World {
                 Answer::Observed { snapshot }
             }
             Need::Describe { reference } => Answer::Described {
-                element: self.described.clone().or_else(|| {
-                    self.page
-                        .elements
-                        .iter()
-                        .find(|e| e.reference == *reference)
-                        .cloned()
-                }),
+                element: self
+                    .described_once
+                    .take()
+                    .or_else(|| self.described.clone())
+                    .or_else(|| {
+                        self.page
+                            .elements
+                            .iter()
+                            .find(|e| e.reference == *reference)
+                            .cloned()
+                    }),
             },
             Need::Prepare { reference, .. } => Answer::Prepared {
                 point: point_of(&self.page, reference),
@@ -832,6 +839,12 @@ fn background_is_learnt_before_acting() {
     let mut ticking_again = World::new(ticker("Rain in Oslo"));
     ticking_again.ticks.push_back(ticker("Markets up"));
     ticking_again.ticks.push_back(ticker("Sports today"));
+    // The ticker moves twice, then the target is found recycled once: the rescan keeps
+    // what was learnt and learns nothing from its own settle.
+    let mut rescanned = World::new(ticker("Rain in Oslo"));
+    rescanned.ticks.push_back(ticker("Markets up"));
+    rescanned.ticks.push_back(ticker("Sports today"));
+    rescanned.described_once = Some(el("b1", Role::Button, "Add Hat S", PRODUCTS));
     let mut seen_world = World::new(ticker("Markets up"));
     let seen = Some(Seen {
         fingerprint: "an older page".into(),
@@ -846,6 +859,15 @@ fn background_is_learnt_before_acting() {
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
         row("a new text in a slot that was changing is judged", ticking_again, step(), react("Connection error"))
             .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "failure message"),
+        row("a rescan keeps the background learnt before it", rescanned, step(), react("Rain in Oslo"))
+            .want(Some(M), true, None, "")
+            .then(|r, w, _| {
+                assert_eq!(r.background, ["text in banner"]);
+                let describes = w.needs.iter().filter(|n| matches!(n, Need::Describe { .. })).count();
+                assert_eq!(describes, 3, "the recycled look-up, then the look-up and the check before the click");
+                let learning = w.needs.iter().filter(|n| matches!(n, Need::Settle { stop_on_change: true, .. })).count();
+                assert_eq!(learning, 3, "the rescan settles plainly");
+            }),
         Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react("Rain in Oslo")) }
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),

@@ -227,8 +227,11 @@ impl Verifier {
         Ok(())
     }
 
-    /// Keeps `snapshot` as the last observation when the page still shows `fingerprint`; when
-    /// it moved meanwhile (a clock ticked), observes again, a few times at most.
+    /// Keeps `snapshot` as the last observation, with a fingerprint read before it was taken.
+    /// When the page moved meanwhile (a clock ticked), observes again, a few times at most,
+    /// and keeps the last pair even if the page still moves: the next run then sees a
+    /// fingerprint unlike the kept one, looks, and learns what changed as the page's own (no
+    /// action came between), which costs one snapshot and never hides an effect.
     async fn keep_seen(&mut self, fingerprint: &str, snapshot: &Snapshot) {
         self.seen = None;
         let (mut fingerprint, mut snapshot) = (fingerprint.to_owned(), snapshot.clone());
@@ -237,17 +240,17 @@ impl Verifier {
                 return;
             };
             if now == fingerprint {
-                self.seen = Some(Seen {
-                    fingerprint,
-                    snapshot,
-                });
-                return;
+                break;
             }
             let Ok(obs) = self.engine.observe(&self.sensitive).await else {
                 return;
             };
             (fingerprint, snapshot) = (now, obs.snapshot);
         }
+        self.seen = Some(Seen {
+            fingerprint,
+            snapshot,
+        });
     }
 
     /// The tab's main frame now: its address, and its loader, which changes with every new

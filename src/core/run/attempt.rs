@@ -30,7 +30,7 @@ impl Run {
         self.attempts += 1;
         self.rescans = 0;
         self.attempt = Default::default();
-        self.settle_before()
+        self.settle_before(true)
     }
 
     pub(super) fn observe_before(&mut self, again: bool) -> Need {
@@ -52,7 +52,7 @@ impl Run {
             let e = give_up(self);
             return self.fail(e);
         }
-        self.settle_before()
+        self.settle_before(false)
     }
 
     fn rescan_target(&mut self) -> Need {

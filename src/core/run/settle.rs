@@ -6,7 +6,8 @@
 //! (previous, this) to `Background::observe`, and settles again with what is left of the
 //! deadline. The first pair may start from the driver's last observation of the same
 //! document ([`super::Seen`]); a still page costs no snapshot. Pointer steps and unverified
-//! steps settle plainly, with no background.
+//! steps settle plainly, with no background; so does a rescan of the same attempt, which
+//! keeps the background learnt before it.
 //!
 //! **After the action** the settle first waits for the fingerprint to leave its pre-action
 //! value (an effect that starts late is still seen), then for quiet. At the quiet point the
@@ -70,13 +71,18 @@ impl Run {
         }
     }
 
-    /// Starts the settle before an attempt's observation.
-    pub(super) fn settle_before(&mut self) -> Need {
+    /// Starts the settle before an attempt's observation. A rescan (`fresh` false: the
+    /// target moved, was recycled or was scrolled to) keeps what the attempt learnt and
+    /// settles plainly: what moves now may answer the driver's own scrolling, which is not
+    /// the page's background.
+    pub(super) fn settle_before(&mut self, fresh: bool) -> Need {
         let a = &mut self.attempt;
-        a.background = Background::default();
+        if fresh {
+            a.background = Background::default();
+        }
         a.shown = None;
         a.left_ms = self.policy.timing.timeout_ms;
-        if self.is_verified() && !self.step.action.is_pointer() {
+        if fresh && self.is_verified() && !self.step.action.is_pointer() {
             self.phase = Phase::Settle {
                 settling: Before::Fingerprint,
             };
