@@ -33,6 +33,8 @@ declare namespace PrufeRun {
     | { kind: 'upload'; target: Target; files: string[] }
     | { kind: 'drag'; target: Target; to: Target }
     | { kind: 'goto'; url: string }
+    /** Observe while something else acts (an `act` need), judged by the intent alone; never undone. */
+    | { kind: 'watch' }
     | { kind: 'clickAt'; at: Point; button?: Button; expected?: ElementRecord | null; shown?: string | null }
     | {
         kind: 'dragAt'; from: Point; to: Point; steps?: number;
@@ -153,6 +155,8 @@ declare namespace PrufeRun {
     | { need: 'input'; gesture: Gesture }
     /** Answer: the read's own (`value`, `hash`, `destination`, `address`, `focused`). */
     | { need: 'read'; read: Read }
+    /** A watch: let the watched actions happen now (its own steps, or the caller's code). Answer: `acted`. */
+    | { need: 'act' }
     /** Answer: `arbiter`. */
     | { need: 'ask'; question: Question }
     | { need: 'done'; record: Record };
@@ -174,6 +178,8 @@ declare namespace PrufeRun {
     | { answer: 'address'; url: string }
     | { answer: 'focused'; element: ElementRecord | null }
     | { answer: 'arbiter'; yes: boolean; detail: string }
+    /** The watched actions are done; `steps` is how many steps the driver performed (0 for the caller's code). */
+    | { answer: 'acted'; steps?: number }
     /** The need could not be met; the code decides what the machine does next. */
     | { answer: 'failed'; error: ErrorData };
 

@@ -127,6 +127,9 @@ struct World {
     described: Option<Element>,
     /// Overrides the first `describe` only (the target moves once, then holds still).
     described_once: Option<Element>,
+    /// What the page shows once a watch's actions are done, at which address when they
+    /// loaded a new document, and how many steps the driver says it performed.
+    acted: Option<(Snapshot, Option<String>, u32)>,
     waited_ms: u64,
     inputs: Vec<Gesture>,
     needs: Vec<Need>,
@@ -144,6 +147,7 @@ impl World {
             arbiter: false,
             described: None,
             described_once: None,
+            acted: None,
             waited_ms: 300,
             inputs: Vec::new(),
             needs: Vec::new(),
@@ -277,6 +281,16 @@ impl World {
                     element: self.page.elements.iter().find(|e| e.focused).cloned(),
                 },
             },
+            Need::Act => {
+                let Some((page, url, steps)) = self.acted.take() else {
+                    return Answer::Acted { steps: 0 };
+                };
+                match url {
+                    Some(url) => self.navigate(&url, page),
+                    None => self.page = page,
+                }
+                Answer::Acted { steps }
+            }
             Need::Ask { .. } => Answer::Arbiter {
                 yes: self.arbiter,
                 detail: format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
@@ -871,6 +885,99 @@ fn background_is_learnt_before_acting() {
         Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react("Rain in Oslo")) }
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
+    ]);
+}
+
+#[test]
+fn watches() {
+    let nothing = || -> React { Box::new(|_, _| {}) };
+    let with_shirt = || {
+        let mut p = shop();
+        add(&mut p, "c1", "Shirt M", false);
+        p
+    };
+    let watching = |acted: Snapshot, url: Option<&str>, steps: u32| {
+        let mut w = World::new(shop());
+        w.acted = Some((acted, url.map(str::to_owned), steps));
+        w
+    };
+    let watch = |intent: Option<&str>| {
+        let s = Step::new(Action::Watch);
+        match intent {
+            Some(i) => s.with_intent(i),
+            None => s,
+        }
+    };
+    let no_input = |_: &Record, w: &World, _: &Run| {
+        assert!(
+            w.inputs.is_empty(),
+            "a watch sends no input: {:?}",
+            w.inputs
+        );
+        assert!(
+            !w.needs.iter().any(|n| matches!(
+                n,
+                Need::Read {
+                    read: Read::Address
+                }
+            )),
+            "no navigation rule"
+        );
+    };
+    let accept = Policy {
+        ambiguous: Ambiguous::Accept,
+        ..Policy::default()
+    };
+    let arbiter = Policy {
+        ambiguous: Ambiguous::Arbiter,
+        ..Policy::default()
+    };
+    let mut yes = watching(with_shirt(), None, 0);
+    yes.arbiter = true;
+    let mut thanks = Snapshot {
+        elements: vec![el(
+            "h1",
+            Role::Heading,
+            "Thank you, your order is placed",
+            "main",
+        )],
+        ..shop()
+    };
+    thanks.texts.clear();
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a watched effect the intent supports", watching(with_shirt(), None, 0), watch(Some("the cart gains a Shirt M")), nothing())
+            .want(Some(M), true, None, "")
+            .then(move |r, w, run| {
+                no_input(r, w, run);
+                assert_eq!(r.action, "watch");
+                assert_eq!(r.value, None, "the caller's code acted: no step count");
+                assert!(r.lines.iter().any(|l| l.contains("Shirt M")), "{:?}", r.lines);
+                // Settle, observe, act, settle since the fingerprint before, observe.
+                let kinds: Vec<&str> = w.needs.iter().map(|n| match n { Need::Settle { since: None, .. } => "settle", Need::Settle { .. } => "settle-since", Need::Observe { .. } => "observe", Need::Act => "act", _ => "other" }).collect();
+                assert_eq!(kinds, ["settle", "observe", "act", "settle-since", "observe"]);
+            }),
+        row("a watched effect the intent contradicts fails, nothing undone", watching(with_shirt(), None, 2), watch(Some("the order is placed")), nothing())
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "")
+            .then(move |r, w, run| {
+                no_input(r, w, run);
+                assert_eq!(r.value.as_deref(), Some("2 steps performed unverified"));
+            }),
+        row("without an intent a watch is AMBIGUOUS, rejected", watching(with_shirt(), None, 1), watch(None), nothing())
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .then(|r, _, _| assert_eq!(r.value.as_deref(), Some("1 step performed unverified"))),
+        Row { policy: accept, ..row("without an intent, accepted by the policy", watching(with_shirt(), None, 0), watch(None), nothing()) }
+            .want(Some(A), true, None, ""),
+        Row { policy: arbiter, ..row("without an intent, the arbiter is asked about the watch", yes, watch(None), nothing()) }
+            .want(Some(A), true, None, "")
+            .then(|r, w, _| {
+                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question } => Some(question.clone()), _ => None }).expect("asked");
+                assert_eq!((asked.action.as_str(), asked.target.as_deref()), ("watch", None));
+                assert_eq!(r.arbiter.as_deref(), Some("arbiter says yes"));
+            }),
+        row("a watch that loaded a new document is judged on it", watching(thanks, Some("http://shop.test/thanks"), 1), watch(Some("the order is placed")), nothing())
+            .want(Some(M), true, None, "")
+            .then(no_input),
     ]);
 }
 

@@ -60,10 +60,35 @@ pub(crate) fn core_error(e: &Error) -> prufe::core::Error {
     prufe::core::Error::new(code, message)
 }
 
+/// Where a drive stopped.
+pub(crate) enum Driven {
+    /// The run is over: the record the machine made.
+    Done(Box<Record>),
+    /// A watch waits for the watched actions ([`Need::Act`]); answer with
+    /// [`Answer::Acted`] through [`Verifier::drive_from`].
+    Act,
+}
+
 impl Verifier {
     /// Runs `run` to its end, answering each need; returns the record the machine made.
     pub(crate) async fn drive(&mut self, run: &mut Run, d: &mut Drive) -> Result<Record> {
-        let mut answer = Answer::Start;
+        match self.drive_from(run, d, Answer::Start).await? {
+            Driven::Done(record) => Ok(*record),
+            Driven::Act => Err(Error::core(
+                ErrorCode::Internal,
+                "only a watch waits for someone else to act",
+            )),
+        }
+    }
+
+    /// Feeds `answer` to `run` and answers its needs until it is over or waits for the
+    /// watched actions.
+    pub(crate) async fn drive_from(
+        &mut self,
+        run: &mut Run,
+        d: &mut Drive,
+        mut answer: Answer,
+    ) -> Result<Driven> {
         loop {
             let need = run.next(answer);
             d.needs += 1;
@@ -71,7 +96,10 @@ impl Verifier {
                 for r in run.sensitive() {
                     self.sensitive_mut().add(r);
                 }
-                return Ok(*record);
+                return Ok(Driven::Done(record));
+            }
+            if need == Need::Act {
+                return Ok(Driven::Act);
             }
             let t = std::time::Instant::now();
             let r = self.answer(&need, d).await;
@@ -304,7 +332,7 @@ impl Verifier {
                     detail: "no arbiter configured".into(),
                 },
             },
-            Need::Done { .. } => unreachable!("the drive loop returns on done"),
+            Need::Done { .. } | Need::Act => unreachable!("the drive loop returns on these"),
         })
     }
 

@@ -14,20 +14,17 @@
 //! `TARGET_OBSCURED`, …) carry none: nothing was dispatched, so nothing was judged.
 
 use crate::act::{self};
-use crate::arbiter::{self, ArbiterConfig, Question};
+use crate::arbiter::ArbiterConfig;
 use crate::cdp::Browser;
 use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
-use crate::observe::{Observation, Sensitive};
+use crate::observe::Sensitive;
 use crate::script::{Action, Step};
 use crate::stabilise::{fingerprint_now, stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
 use chromiumoxide::Page;
-use prufe::core::background::Background;
-use prufe::core::diff::Diff;
 use prufe::core::error::ErrorCode;
-use prufe::core::identity::describe_parts;
-use prufe::core::model::{Element, Snapshot};
+use prufe::core::model::Snapshot;
 use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
 use serde_json::{json, Value};
@@ -430,21 +427,33 @@ impl Verifier {
     }
 
     /// Starts observing while someone else acts on the page (another client, an agent);
-    /// finish with [`Verifier::end_watch`].
+    /// finish with [`Verifier::end_watch`]. The machine settles and observes, then waits.
     pub async fn begin_watch(&mut self, intent: Option<&str>) -> Result<Watching> {
         let started = Instant::now();
+        let started_at = now_rfc3339();
         self.seen = None;
-        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
-        let before = self.engine.observe(&self.sensitive).await?;
-        Ok(Watching {
-            intent: intent.map(str::to_owned),
-            before,
-            fingerprint: stab.fingerprint,
-            stable: stab.stable,
-            started,
-            started_at: now_rfc3339(),
-            steps: 0,
-        })
+        self.engine.take_dialogs();
+        let mut step = prufe::core::run::Step::new(prufe::core::run::Action::Watch);
+        step.intent = intent.map(str::to_owned);
+        let mut run = prufe::core::run::Run::new(step, self.policy());
+        let mut drive = crate::drive::Drive::default();
+        match self
+            .drive_from(&mut run, &mut drive, prufe::core::run::Answer::Start)
+            .await?
+        {
+            crate::drive::Driven::Act => Ok(Watching {
+                run: Box::new(run),
+                drive,
+                started,
+                started_at,
+                steps: 0,
+            }),
+            crate::drive::Driven::Done(record) => {
+                Err(record.error.clone().map(Error::Core).unwrap_or_else(|| {
+                    Error::core(ErrorCode::Internal, "the watch ended before it watched")
+                }))
+            }
+        }
     }
 
     /// Judges what happened since [`Verifier::begin_watch`].
@@ -531,49 +540,32 @@ impl Verifier {
         self.finish_watch(watching).await
     }
 
-    async fn finish_watch(&mut self, w: Watching) -> Result<Outcome> {
-        let stab = stabilise(&self.engine, self.opts.timing, Some(&w.fingerprint)).await?;
-        let after = self.engine.observe(&self.sensitive).await?;
-        let stable = w.stable && stab.stable;
-        let action = self.judge_action("watch", None, None, None, None, w.intent.as_deref());
-        let j = self.judge(
-            action,
-            &w.before.snapshot,
-            &after.snapshot,
-            stable,
-            &Background::default(),
-        )?;
-        let question = Question {
-            action: "watch".into(),
-            target: None,
-            intent: w.intent.clone(),
-            observed: j.diff.lines.clone(),
-            reason: j.reason.clone(),
-            stable,
+    /// The watched actions are done: the machine settles, observes and judges. A watch
+    /// never fails on its verdict: its record says `ok` (and carries the failure's code).
+    async fn finish_watch(&mut self, mut w: Watching) -> Result<Outcome> {
+        let acted = prufe::core::run::Answer::Acted { steps: w.steps };
+        let mut record = match self.drive_from(&mut w.run, &mut w.drive, acted).await? {
+            crate::drive::Driven::Done(record) => *record,
+            crate::drive::Driven::Act => {
+                return Err(Error::core(
+                    ErrorCode::Internal,
+                    "the watch asked to act twice",
+                ))
+            }
         };
-        let (ok, arbiter) = self.decide(j.verdict, &question).await;
-        let mut o = Outcome {
-            action: "watch".into(),
-            target: None,
-            intent: w.intent,
-            value: (w.steps > 0).then(|| format!("{} steps performed unverified", w.steps)),
-            verdict: Some(j.verdict),
-            ok,
-            reason: j.reason,
-            attributed_to: j.attributed_to,
-            diff: j.diff.clone(),
-            lines: j.diff.lines.clone(),
-            attempts: 1,
-            undone: 0,
-            stable,
-            arbiter,
-            dialogs: self.engine.take_dialogs(),
-            duration_ms: w.started.elapsed().as_millis() as u64,
-            started_at: w.started_at,
-            ..Outcome::default()
-        };
-        self.scrub_outcome(&mut o);
-        Ok(o)
+        self.seen = w.run.seen().cloned();
+        if let Some(e) = record
+            .error
+            .as_ref()
+            .filter(|e| e.code != ErrorCode::VerificationFailed)
+        {
+            return Err(Error::Core(e.clone()));
+        }
+        record.dialogs = self.engine.take_dialogs();
+        record.duration_ms = w.started.elapsed().as_millis() as u64;
+        record.started_at = w.started_at;
+        self.scrub_outcome(&mut record);
+        Ok(record)
     }
 
     /// The verification policy of a run, from the options.
@@ -707,67 +699,6 @@ impl Verifier {
         }
     }
 
-    fn judge_action(
-        &self,
-        kind: &str,
-        target: Option<&Element>,
-        value: Option<String>,
-        value_hash: Option<String>,
-        option: Option<String>,
-        intent: Option<&str>,
-    ) -> Value {
-        let mut a = json!({ "kind": kind });
-        if let Some(t) = target {
-            a["target"] = serde_json::to_value(t).unwrap_or(Value::Null);
-        }
-        if let Some(v) = value {
-            a["value"] = json!(v);
-        }
-        if let Some(h) = value_hash {
-            a["valueHash"] = json!(h);
-        }
-        if let Some(o) = option {
-            a["option"] = json!(o);
-        }
-        if let Some(i) = intent {
-            a["intent"] = json!(i);
-        }
-        a
-    }
-
-    fn judge(
-        &self,
-        action: Value,
-        before: &Snapshot,
-        after: &Snapshot,
-        stable: bool,
-        background: &Background,
-    ) -> Result<Judged> {
-        let options = json!({ "stable": stable, "regions": self.opts.regions, "ignoreRegions": self.opts.ignore_regions,
-            "background": background });
-        core_judge(&action, before, after, &options)
-    }
-
-    /// MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy.
-    pub(crate) async fn decide(
-        &self,
-        verdict: Verdict,
-        question: &Question,
-    ) -> (bool, Option<String>) {
-        use prufe::core::run::policy::{decide, Decision};
-        match decide(verdict, self.policy().ambiguous) {
-            Decision::Pass => (true, None),
-            Decision::Fail => (false, None),
-            Decision::Ask => match &self.opts.arbiter {
-                Some(config) => {
-                    let a = arbiter::ask(config, question, &self.redactor).await;
-                    (a.yes, Some(a.detail))
-                }
-                None => (false, None),
-            },
-        }
-    }
-
     fn scrub_outcome(&self, o: &mut Outcome) {
         o.scrub(&self.redactor);
     }
@@ -793,23 +724,14 @@ impl Verifier {
     }
 }
 
-/// An observation in progress (see [`Verifier::begin_watch`]).
+/// An observation in progress (see [`Verifier::begin_watch`]): the machine's run, waiting
+/// for the watched actions.
 pub struct Watching {
-    intent: Option<String>,
-    before: Observation,
-    fingerprint: String,
-    stable: bool,
+    run: Box<prufe::core::run::Run>,
+    drive: crate::drive::Drive,
     started: Instant,
     started_at: String,
-    steps: usize,
-}
-
-/// What the verifier reads from the core judge.
-pub(crate) struct Judged {
-    pub verdict: Verdict,
-    pub reason: String,
-    pub attributed_to: Option<String>,
-    pub diff: Diff,
+    steps: u32,
 }
 
 /// A finished record as the harness returns it: the record, or the error it ended with
@@ -835,42 +757,6 @@ pub(crate) fn outcome_result(record: Outcome) -> Result<Outcome> {
             }
         }
         _ => Error::Core(error),
-    })
-}
-
-/// Calls the core judge with wire-shaped action and options (docs/DESIGN.md, "Judge").
-fn core_judge(
-    action: &Value,
-    before: &Snapshot,
-    after: &Snapshot,
-    options: &Value,
-) -> Result<Judged> {
-    let action: prufe::core::judge::Action = serde_json::from_value(action.clone())
-        .map_err(|e| Error::core(ErrorCode::InvalidAction, format!("judge action: {e}")))?;
-    let options: prufe::core::judge::JudgeOptions = serde_json::from_value(options.clone())
-        .map_err(|e| Error::core(ErrorCode::InvalidOptions, format!("judge options: {e}")))?;
-    let verdict = prufe::core::judge::judge(&action, before, after, &options)?;
-    let v = serde_json::to_value(&verdict)
-        .map_err(|e| Error::core(ErrorCode::Internal, e.to_string()))?;
-    let kind: Verdict = serde_json::from_value(v["verdict"].clone())
-        .map_err(|e| Error::core(ErrorCode::Internal, format!("judge verdict: {e}")))?;
-    let attributed_to = match &v["attributedTo"] {
-        Value::Object(a) => Some(describe_parts(
-            a.get("role").and_then(Value::as_str).unwrap_or(""),
-            a.get("name").and_then(Value::as_str).unwrap_or(""),
-            a.get("region").and_then(Value::as_str).unwrap_or(""),
-        )),
-        _ => None,
-    };
-    let mut diff: Diff = serde_json::from_value(v["diff"].clone()).unwrap_or_default();
-    if diff.lines.is_empty() && !diff.is_empty() {
-        diff.lines = diff.describe();
-    }
-    Ok(Judged {
-        verdict: kind,
-        reason: v["reason"].as_str().unwrap_or_default().to_owned(),
-        attributed_to,
-        diff,
     })
 }
 

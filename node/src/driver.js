@@ -59,6 +59,8 @@ export function machine() {
  * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [arbiter]
  *   decides AMBIGUOUS under `ambiguous: 'arbiter'`; without one, the answer is no
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
+ * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
+ *   throws ends the watch and is thrown as it is
  */
 
 /**
@@ -74,7 +76,15 @@ export async function verify(port, step, options = {}) {
   const started = new Date();
   let { run, need } = start(step, options.policy ?? null, options.seen ?? null);
   while (need.need !== 'done') {
-    const answer = await answerNeed(port, need, options);
+    /** @type {PrufeRun.Answer} */
+    let answer;
+    if (need.need === 'act') {
+      if (!options.act) answer = { answer: 'failed', error: { code: 'INVALID_ARGUMENT', message: 'a watch needs the code it watches' } };
+      else {
+        await options.act();
+        answer = { answer: 'acted', steps: 0 };
+      }
+    } else answer = await answerNeed(port, need, options);
     options.trace?.(need, answer);
     ({ run, need } = next(run, answer));
   }

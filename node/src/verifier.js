@@ -24,7 +24,7 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { observe, settle, verify } from './driver.js';
+import { verify } from './driver.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
 
@@ -222,73 +222,27 @@ export class Verifier {
 
   /** @param {string | null} intent @param {() => unknown} fn */
   async #watch(intent, fn) {
-    const started = new Date();
-    const { port, world } = this.#adapter;
-    const policy = this.policy;
-    const t = { pollMs: 50, quietMs: 250, timeoutMs: 5000, ...policy.timing };
     this.#step += 1;
+    const { port, world } = this.#adapter;
     this.#seen = null;
     world.takeDialogs();
-    /** @type {StepRecord} */
-    let record;
+    const judge = this.#options.judge;
+    let result;
     try {
-      const first = await settle(port, { need: 'settle', since: null, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
-      if (first.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
-      const before = await observe(port, []);
-      if (before.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed before the watch');
-      await fn();
-      const second = await settle(port, { need: 'settle', since: first.fingerprint, stopOnChange: false, pollMs: t.pollMs, quietMs: t.quietMs, timeoutMs: t.timeoutMs });
-      if (second.answer !== 'settled') throw new PrufeError('BROWSER_ERROR', 'the page could not be settled');
-      const after = await observe(port, []);
-      if (after.answer !== 'observed') throw new PrufeError('BROWSER_ERROR', 'the page could not be observed after the watch');
-      const stable = first.stable && second.stable;
-      const judged = await port.evaluate(judgeInPage, {
-        action: { kind: 'watch', ...(intent ? { intent } : {}) },
-        before: before.snapshot,
-        after: after.snapshot,
-        options: { stable, regions: policy.regions ?? [], ignoreRegions: policy.ignoreRegions ?? [] },
+      result = await verify(port, { action: { kind: 'watch' }, intent: intent ?? null }, {
+        policy: this.policy,
+        seen: null,
+        arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
+        act: async () => {
+          await fn();
+        },
       });
-      if (judged.error) throw new PrufeError(judged.error.code, judged.error.message);
-      const verdict = /** @type {Prufe.Verdict} */ (judged.value);
-      // The ambiguous policy, as core `policy::decide` applies it.
-      let ok = verdict.verdict === 'MATCH';
-      /** @type {string | null} */
-      let arbiter = null;
-      if (verdict.verdict === 'AMBIGUOUS') {
-        if (policy.ambiguous === 'accept') ok = true;
-        else if (policy.ambiguous === 'arbiter' && this.#options.judge) {
-          const question = this.#scrub({
-            action: 'watch', target: null, intent, observed: verdict.diff.lines, reason: verdict.reason, stable,
-          });
-          const answer = await this.#options.judge(question);
-          ok = Boolean(answer.yes);
-          arbiter = String(answer.detail ?? '');
-        }
-      }
-      const a = verdict.attributedTo;
-      record = {
-        action: 'watch',
-        target: null,
-        intent,
-        value: null,
-        verdict: verdict.verdict,
-        ok,
-        error: ok ? null : { code: 'VERIFICATION_FAILED', message: verdict.reason },
-        reason: verdict.reason,
-        attributedTo: a ? `${a.role}[${a.name}]${a.region ? ` in ${a.region}` : ''}` : null,
-        lines: verdict.diff.lines,
-        diff: verdict.diff,
-        attempts: 1,
-        undone: 0,
-        stable,
-        arbiter,
-        dialogs: world.takeDialogs(),
-        durationMs: Date.now() - started.getTime(),
-        startedAt: started.toISOString(),
-      };
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
     }
+    const { record, seen } = result;
+    this.#seen = seen;
+    record.dialogs = world.takeDialogs();
     return this.#finish(record);
   }
 
@@ -466,20 +420,6 @@ function asPrufeError(error) {
   const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
   const code = typeof e.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(e.code) ? e.code : 'BROWSER_ERROR';
   return new PrufeError(code, String(e.message ?? error));
-}
-
-/**
- * In the page: `prufe.judge` of a watch.
- * @param {{ action: Prufe.Action, before: Prufe.Snapshot, after: Prufe.Snapshot, options: Prufe.JudgeOptions }} a
- */
-async function judgeInPage({ action, before, after, options }) {
-  try {
-    await prufe.ready;
-    return { value: prufe.judge(action, before, after, options) };
-  } catch (error) {
-    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
-    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
-  }
 }
 
 /**

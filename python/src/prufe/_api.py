@@ -168,53 +168,29 @@ class Core:
 
     # -- watching -----------------------------------------------------------------------
 
-    def watch_begin(self) -> Gen:
-        yield from self.driver.world.start()
-        self.driver.seen = None
-        settled = yield from self.driver.settle(None)
-        before = yield from self.driver.observe()
-        return {"before": before, "fingerprint": settled.get("fingerprint", ""), "stable": bool(settled.get("stable")), "startedAt": now_rfc3339(), "started": __import__("time").monotonic()}
+    def watch_begin(self, intent: Optional[str]) -> Gen:
+        try:
+            state: dict[str, Any] = yield from self.driver.watch_begin(intent, self._ask if self.ai_judge is not None else None)
+        except PrufeError as error:
+            self._trace(None, "watch", error.code, str(error), now_rfc3339())
+            raise self._scrubbed(error) from None
+        if state["turn"]["need"]["need"] == "done":
+            # The watch ended before it could watch (the page could not be observed).
+            self._finish(self.redactor.scrub_value(dict(state["turn"]["need"]["record"])), "watch", state["startedAt"])
+        return state
 
     def watch_end(self, state: dict[str, Any], intent: Optional[str]) -> Gen:
-        import time
-
-        settled = yield from self.driver.settle(state["fingerprint"] or None)
-        after = yield from self.driver.observe()
-        stable = state["stable"] and bool(settled.get("stable"))
-        action: dict[str, Any] = {"kind": "watch"}
-        if intent:
-            action["intent"] = intent
+        """The watch's Result; a verdict never raises (read ``ok``), any other failure does."""
         try:
-            verdict = yield from self.driver.call("judge", action, state["before"], after, {"stable": stable})
-        except Failed as failed:
-            raise PrufeError(failed.error["code"], failed.error["message"]) from None
-        lines = list(verdict["diff"].get("lines") or [])
-        question = {"action": "watch", "target": None, "intent": intent, "observed": lines, "reason": verdict["reason"], "stable": stable}
-        ok, arbiter_detail = yield from self._decide(verdict["verdict"], question)
-        attributed = verdict.get("attributedTo")
-        record = {
-            "action": "watch", "target": None, "intent": intent, "value": None,
-            "verdict": verdict["verdict"], "ok": ok, "error": None if ok else {"code": "VERIFICATION_FAILED", "message": verdict["reason"]},
-            "reason": verdict["reason"],
-            "attributedTo": None if not attributed else f"{attributed['role']}[{attributed['name']}]" + (f" in {attributed['region']}" if attributed.get("region") else ""),
-            "lines": lines, "diff": verdict["diff"], "attempts": 1, "undone": 0, "stable": stable, "arbiter": arbiter_detail,
-            "durationMs": int((time.monotonic() - state["started"]) * 1000), "startedAt": state["startedAt"],
-        }
-        record = self.redactor.scrub_value(record)
+            record = yield from self.driver.watch_end(state, self._ask if self.ai_judge is not None else None)
+        except PrufeError as error:
+            self._trace(None, "watch", error.code, str(error), state["startedAt"])
+            raise self._scrubbed(error) from None
+        failed = record.get("error")
+        if failed and failed.get("code") != "VERIFICATION_FAILED":
+            return self._finish(record, "watch", state["startedAt"])
         self._trace(record, "watch", None, None, state["startedAt"])
         return Result.from_record(record)
-
-    def _decide(self, verdict: str, question: dict[str, Any]) -> Gen:
-        # SPEC DIFFERENCE: the machine has no watch step yet, so this is core policy::decide
-        # (MATCH passes, MISMATCH fails, AMBIGUOUS goes to the arbiter or the policy).
-        if verdict == "MATCH":
-            return True, None
-        if verdict == "MISMATCH":
-            return False, None
-        if self.ai_judge is not None:
-            yes, detail = yield op("ask", self._ask, self.redactor.scrub_value(question))
-            return bool(yes), str(detail)
-        return self.driver.config.ambiguous == "accept", None
 
 
 class Watched:

@@ -73,7 +73,6 @@ class Gone(Exception):
 _GUARD = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeDriver === 'undefined') return { missing: 'machine' }; return { value: await (%s)(a) }; }"
 TURN = _GUARD % "(a) => prufeDriver.turn(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
-SETTLE = _GUARD % "(a) => prufeDriver.settle(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
 FOCUS = _GUARD % "(ref) => prufeDriver.focus(ref)"
 IDENTIFY = _GUARD % "(a) => prufeDriver.identify(a)"
@@ -276,23 +275,51 @@ class Driver:
             self.redactor.add(action["value"])
         started = time.monotonic()
         started_at = now_rfc3339()
+        turn = yield from self._begin(step)
+        turn = yield from self._until_done(turn, ask)
+        record = self._record(turn, started, started_at)
+        if action.get("kind") == "fill" and record.get("value") == REDACTED:
+            self.redactor.add(action["value"])
+        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
+        return scrubbed
+
+    def watch_begin(self, intent: Optional[str], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
+        """Starts a watch: the machine settles and observes, then waits for the watched code."""
+        yield from self.world.start()
+        self.seen = None
+        started, started_at = time.monotonic(), now_rfc3339()
+        turn = yield from self._begin({"action": {"kind": "watch"}, "intent": intent})
+        turn = yield from self._until_done(turn, ask, stop_at="act")
+        return {"turn": turn, "started": started, "startedAt": started_at}
+
+    def watch_end(self, state: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
+        """The watched code is done: the machine settles, observes and judges."""
+        turn = state["turn"]
+        if turn["need"]["need"] == "act":
+            turn = yield from self._turn({"run": turn["run"], "answer": {"answer": "acted", "steps": 0}, "timeoutMs": self.config.timeout_ms})
+        turn = yield from self._until_done(turn, ask)
+        scrubbed: dict[str, Any] = self.redactor.scrub_value(self._record(turn, state["started"], state["startedAt"]))
+        return scrubbed
+
+    def _begin(self, step: dict[str, Any]) -> Gen:
         seen = json.loads(self.seen) if self.seen else None
-        turn = yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms})
-        trips = 1
-        while turn["need"]["need"] != "done":
+        self.round_trips = 1
+        return (yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms}))
+
+    def _until_done(self, turn: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]], stop_at: str = "done") -> Gen:
+        while turn["need"]["need"] not in ("done", stop_at):
             answer = yield from self._answer(turn["need"], ask)
             turn = yield from self._turn({"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms})
-            trips += 1
-        self.round_trips = trips
+            self.round_trips += 1
+        return turn
+
+    def _record(self, turn: dict[str, Any], started: float, started_at: str) -> dict[str, Any]:
         record: dict[str, Any] = dict(turn["need"]["record"])
         run = json.loads(turn["run"])
         self.seen = json.dumps(run["seen"]) if run.get("seen") else None
-        if action.get("kind") == "fill" and record.get("value") == REDACTED:
-            self.redactor.add(action["value"])
         record["durationMs"] = int((time.monotonic() - started) * 1000)
         record["startedAt"] = started_at
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
-        return scrubbed
+        return record
 
     def _answer(self, need: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]]) -> Gen:
         try:
@@ -412,24 +439,3 @@ class Driver:
         element: dict[str, Any] = reply["element"]
         return element
 
-    # -- watching -----------------------------------------------------------------------
-
-    def settle(self, since: Optional[str]) -> Gen:
-        need = {"since": since, "pollMs": 50, "quietMs": self.config.quiet_ms, "timeoutMs": self.config.timeout_ms, "stopOnChange": False}
-        for _ in range(6):
-            try:
-                settled: dict[str, Any] = yield from self.world.call(SETTLE, need)
-                return settled
-            except Gone:
-                need["since"] = None if since is None else "\u0000replaced"
-                yield op("sleep", 0.05)
-        raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document")
-
-    def observe(self) -> Gen:
-        for _ in range(6):
-            try:
-                snapshot = yield from self.call("snapshot", {})
-                return snapshot
-            except (Gone, Failed):
-                yield op("sleep", 0.05)
-        raise PrufeError("NOT_READY", "the page could not be observed")

@@ -126,7 +126,7 @@ class Watch:
         self._state: Optional[dict[str, Any]] = None
 
     async def __aenter__(self) -> Watched:
-        self._state = await run(self._owner._core.watch_begin(), self._owner._port)
+        self._state = await run(self._owner._core.watch_begin(self._seen.intent), self._owner._port)
         return self._seen
 
     async def __aexit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:

@@ -241,6 +241,6 @@
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, settle }),
+    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify }),
   });
 })();

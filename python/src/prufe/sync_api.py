@@ -148,7 +148,7 @@ class Watch:
         self._state: Optional[dict[str, Any]] = None
 
     def __enter__(self) -> Watched:
-        self._state = run(self._owner._core.watch_begin(), self._owner._port)
+        self._state = run(self._owner._core.watch_begin(self._seen.intent), self._owner._port)
         return self._seen
 
     def __exit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:

@@ -151,8 +151,13 @@ impl Run {
             (Phase::Fingerprint0, Answer::Fingerprint { fingerprint }) => {
                 self.attempt.fp0 = fingerprint;
                 self.phase = Phase::Input;
+                let Some(gesture) = self.gesture() else {
+                    return self.fail(Error::new(
+                        ErrorCode::Internal,
+                        "a watch has no input of its own",
+                    ));
+                };
                 self.dispatched = true;
-                let gesture = self.gesture();
                 self.ask(Need::Input { gesture })
             }
             (Phase::Input, Answer::Sent) => {
@@ -353,11 +358,11 @@ impl Run {
         self.ask(Need::Fingerprint)
     }
 
-    fn gesture(&self) -> Gesture {
+    fn gesture(&self) -> Option<Gesture> {
         let a = &self.attempt;
         let at = a.point.unwrap_or(super::Point { x: 0.0, y: 0.0 });
         let reference = self.target_ref();
-        match &self.step.action {
+        Some(match &self.step.action {
             Action::Click { .. } | Action::Check { .. } | Action::Uncheck { .. } => {
                 Gesture::Click {
                     at,
@@ -398,7 +403,8 @@ impl Run {
                 to: *to,
                 steps: *steps,
             },
-        }
+            Action::Watch => return None,
+        })
     }
 
     /// An unverified step is done once its input is sent (and, with `settle`, shown).

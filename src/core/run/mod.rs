@@ -24,7 +24,9 @@
 //! Semantic steps (`click`, `fill`, …, on a declared target) and pointer steps (`clickAt`,
 //! `dragAt`, on a point of an observation) drive the same machine; they differ only in how
 //! the target is found (resolved on the snapshot and re-described, or located under the
-//! point) and in what the record names.
+//! point) and in what the record names. A watch is a short run of its own:
+//! settle → observe → act (the driver lets the watched actions happen) → settle → observe →
+//! judge by the intent alone → policy | arbiter, never undone.
 
 mod attempt;
 pub mod inverse;
@@ -37,6 +39,7 @@ mod settle;
 pub mod step;
 mod undo;
 mod verdict;
+mod watch;
 
 pub use navigation::Destination;
 pub use need::{Answer, Button, Gesture, Need, Point, Question, Read};
@@ -115,6 +118,8 @@ struct Attempt {
     value_hash: Option<String>,
     /// The field focused after a pointer click.
     focus: Option<Element>,
+    /// How many steps the driver performed for a watch.
+    watched: u32,
     verdict: Option<Verdict>,
     arbiter: Option<String>,
 }
@@ -145,6 +150,7 @@ enum Phase {
     ReadAddress,
     Ask,
     Undo,
+    Watch { at: watch::At },
     Done { record: Box<Record> },
 }
 
@@ -223,7 +229,11 @@ impl Run {
     pub fn next(&mut self, answer: Answer) -> Need {
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
+            (Phase::Start, Answer::Start) if self.step.action == Action::Watch => {
+                self.begin_watch()
+            }
             (Phase::Start, Answer::Start) => self.begin_attempt(),
+            (Phase::Watch { at }, a) => self.on_watch(at, a),
             (Phase::Settle { settling }, a) => self.on_settle_before(settling, a),
             (Phase::After { settling }, a) => self.on_settle_after(settling, a),
             (Phase::Undo, a) => self.on_undo(a),

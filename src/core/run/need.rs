@@ -82,6 +82,10 @@ pub enum Need {
     Input { gesture: Gesture },
     /// Read something back from the page. Answer: the [`Read`]'s own answer.
     Read { read: Read },
+    /// A watch: let the watched actions happen now (the watch's own steps, performed
+    /// unverified, or the caller's code) and answer once they are done. Answer:
+    /// [`Answer::Acted`].
+    Act,
     /// Ask the arbiter whether an AMBIGUOUS effect is the one intended. Answer:
     /// [`Answer::Arbiter`].
     Ask { question: Question },
@@ -253,6 +257,12 @@ pub enum Answer {
         yes: bool,
         detail: String,
     },
+    /// The watched actions are done; `steps` is how many steps the driver performed for
+    /// them (0 when the caller's code acted).
+    Acted {
+        #[serde(default)]
+        steps: u32,
+    },
     /// The need could not be met.
     Failed {
         error: Error,
@@ -279,6 +289,7 @@ impl Answer {
             Answer::Address { .. } => "address",
             Answer::Focused { .. } => "focused",
             Answer::Arbiter { .. } => "arbiter",
+            Answer::Acted { .. } => "acted",
             Answer::Failed { .. } => "failed",
         }
     }

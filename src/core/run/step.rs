@@ -82,6 +82,11 @@ pub enum Action {
         #[serde(default)]
         shown: Option<String>,
     },
+    /// Observe while something else acts: the driver's own unverified steps, or the
+    /// caller's code (a script, another client, an agent). The machine settles and observes,
+    /// asks the driver to let the watched actions happen ([`super::Need::Act`]), settles
+    /// again and judges what changed against the intent alone. Nothing is undone.
+    Watch,
     /// A pointer drag from one point to another, in `steps` moves.
     DragAt {
         from: Point,
@@ -144,6 +149,7 @@ impl Action {
             Action::Upload { .. } => ActionKind::Upload,
             Action::Drag { .. } | Action::DragAt { .. } => ActionKind::Drag,
             Action::Goto { .. } => ActionKind::Goto,
+            Action::Watch => ActionKind::Watch,
         }
     }
 
@@ -159,7 +165,10 @@ impl Action {
             | Action::Upload { target, .. }
             | Action::Drag { target, .. } => Some(target),
             Action::Press { target, .. } => target.as_ref(),
-            Action::Goto { .. } | Action::ClickAt { .. } | Action::DragAt { .. } => None,
+            Action::Goto { .. }
+            | Action::Watch
+            | Action::ClickAt { .. }
+            | Action::DragAt { .. } => None,
         }
     }
 

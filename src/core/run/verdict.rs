@@ -99,7 +99,7 @@ impl Run {
         }
         let navigated = a.before.context.epoch != a.after.context.epoch;
         self.attempt.verdict = Some(v);
-        if navigated && !matches!(self.step.action, Action::Goto { .. }) {
+        if navigated && !matches!(self.step.action, Action::Goto { .. } | Action::Watch) {
             self.phase = Phase::ReadAddress;
             return self.ask(Need::Read {
                 read: Read::Address,
@@ -207,6 +207,9 @@ impl Run {
 
     /// The decision is made: pass, or take the effect back.
     pub(super) fn decided(&mut self, ok: bool) -> Need {
+        if self.step.action == Action::Watch {
+            return self.watched(ok);
+        }
         let unjudged = self.step.action.is_pointer() && self.attempt.target.is_none();
         if ok {
             let mut record = self.outcome_record(true);
