@@ -124,7 +124,11 @@ pub async fn prepare(
             .call::<Bounds>(&root.frame, "(P, r) => P.box(r)", &json!(reference))
             .await
     };
-    let mut last = if known.is_none() {
+    // A box moves only through a mutation, an event that changes styles or layout, or an
+    // animation; a page that shows none of these for two frames (`prufe.quietFor`, 0 while
+    // anything animates) holds its boxes still, and one read suffices.
+    let still = engine.quiet_for(roots).await >= TWO_FRAMES.as_secs_f64() * 1000.0;
+    let mut last = if known.is_none() && !still {
         Some(boxed().await?)
     } else {
         None

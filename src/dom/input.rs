@@ -430,7 +430,8 @@ fn closest(el: &web_sys::Element, names: &[&str]) -> Option<web_sys::Element> {
 /// submit control (or a field's implicit submission) sends, with the submitter's
 /// `formaction` and `formmethod` first. `None` for anything else.
 pub fn destination(reference: &str) -> Result<Option<Destination>> {
-    let el = element(reference)?;
+    // A hint for the navigation rule, read after the target was re-described.
+    let el = super::element_unwalked(reference)?;
     let href = JsString::from("href");
     let link = closest(&el, &["a", "area"]).filter(|a| js::has_attr(a, &href));
     if let Some(link) = link {

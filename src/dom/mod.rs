@@ -513,6 +513,17 @@ pub fn quiet_for() -> Result<f64> {
 /// The live node of a ref, checked: `STALE_REFERENCE` when it belongs to an older document,
 /// is gone or no longer observable; `TARGET_CHANGED` when it now shows something else.
 pub fn element(reference: &str) -> Result<web_sys::Element> {
+    element_checked(reference, true)
+}
+
+/// The live node of a ref, checked for everything but what it shows now (no walk): for a
+/// read that is only a hint (where activating it leads), made right after a look-up that
+/// re-described it.
+pub fn element_unwalked(reference: &str) -> Result<web_sys::Element> {
+    element_checked(reference, false)
+}
+
+fn element_checked(reference: &str, walk_it: bool) -> Result<web_sys::Element> {
     with_engine(|eng| {
         let index = match eng.refs.parse(reference) {
             Ok(i) => i,
@@ -548,6 +559,9 @@ pub fn element(reference: &str) -> Result<web_sys::Element> {
         };
         if entry.index != index {
             return Err(changed());
+        }
+        if !walk_it {
+            return Ok(node);
         }
         let set = [node.clone()];
         let records = {

@@ -66,14 +66,15 @@
       const what = live ? `${live.role}[${live.name || live.text || ''}]${live.region ? ` in ${live.region}` : ''}` : ref;
       const deadline = performance.now() + timeoutMs;
       let box = prufe.box(ref);
-      for (;;) {
+      // A page quiet for two frames (no mutation, no layout event, no animation) holds its boxes still.
+      for (const still = prufe.quietFor() >= 34; !still;) {
         await frames();
         const now = prufe.box(ref);
         if (!(now.width > 0 && now.height > 0)) return failed('TARGET_NOT_VISIBLE', `${what} has an empty box; it cannot be clicked`);
-        const still = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
+        const same = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
           && Math.abs(now.width - box.width) < 0.5 && Math.abs(now.height - box.height) < 0.5;
         box = now;
-        if (still) break;
+        if (same) break;
         if (performance.now() >= deadline) return failed('TARGET_NOT_STABLE', `${what} kept moving for ${timeoutMs} ms; nothing was dispatched`);
       }
       const point = box.point;
