@@ -291,6 +291,19 @@ declare namespace Prufe {
     /** Scrolls every container on the way so that the element is centred. */
     scrollIntoView(ref: string): void;
     /**
+     * The answer to the machine's prepare need: `{ answer: 'prepared', point }` once the box
+     * is non-empty, still across two frames (at once on a page quiet that long) and in view,
+     * and with `hitTest` input at the point reaches the element; `{ answer: 'scrolled' }`
+     * after scrolling it into view; `{ answer: 'failed', error }` with `TARGET_NOT_VISIBLE`,
+     * `TARGET_NOT_STABLE` (after `timeoutMs`), `TARGET_OBSCURED` or a stale ref's code.
+     * Rejects only for arguments of the wrong type.
+     */
+    prepare(ref: string, hitTest: boolean, timeoutMs: number): Promise<
+      | { answer: 'prepared'; point: Point }
+      | { answer: 'scrolled' }
+      | { answer: 'failed'; error: { code: ErrorCode; message: string } }
+    >;
+    /**
      * null when input at (x, y) reaches the element (it, something inside it, or a label
      * forwarding to it); otherwise what it lands on, as `tag#id.class "text"`.
      */

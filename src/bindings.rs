@@ -208,6 +208,21 @@ pub fn bounds(reference: JsValue) -> JsResult {
         .into_js()
 }
 
+/// A promise of the answer to the machine's prepare need (see `dom::prepare`).
+#[wasm_bindgen(js_name = prepare)]
+pub async fn prepare(reference: JsValue, hit_test: JsValue, timeout_ms: JsValue) -> JsResult {
+    let r = string(&reference, "ref").map_err(|e| js_error(&e))?;
+    Ok::<_, Error>(
+        dom::prepare::prepare(
+            &r,
+            hit_test.is_truthy(),
+            timeout_ms.as_f64().unwrap_or(5_000.0),
+        )
+        .await,
+    )
+    .into_js()
+}
+
 #[wasm_bindgen(js_name = scrollIntoView)]
 pub fn scroll_into_view(reference: JsValue) -> JsResult<()> {
     Plain(string(&reference, "ref").and_then(|r| dom::input::scroll_into_view(&r))).into_js()

@@ -10,6 +10,7 @@ use prufe::bindings as b;
 use prufe::core::fingerprint::of_snapshot;
 use prufe::core::model::Snapshot;
 use serde_json::{json, Value};
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_support::*;
@@ -369,6 +370,145 @@ fn box_scroll_and_hit_test_answer_for_input() {
             "STALE_REFERENCE" | "INVALID_ARGUMENT"
         ));
     }
+}
+
+#[wasm_bindgen_test]
+async fn prepare_answers_the_machines_prepare_need() {
+    let c = load(
+        r#"<main>
+      <p><button id="near">Near</button></p>
+      <p><button id="covered">Covered</button></p>
+      <p><button id="moving" style="position: relative">Moving</button></p>
+      <div style="height: 3000px"></div>
+      <button id="far">Far</button>
+    </main>"#,
+    );
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+    let shown = |a: &JsValue| format!("{:?}", js_sys::JSON::stringify(a));
+    let prepare = |el: &web_sys::Element, hit: bool| {
+        let r = ref_of(el);
+        async move { b::prepare(r, hit.into(), 400.0.into()).await.unwrap() }
+    };
+    // Ready: the point input goes to, the centre of its box.
+    let near = query(&c, "#near");
+    let a = prepare(&near, true).await;
+    assert_eq!(
+        get(&a, "answer").as_string().as_deref(),
+        Some("prepared"),
+        "{:?}",
+        js_sys::JSON::stringify(&a)
+    );
+    let (x, y) = center(&near);
+    let point = get(&a, "point");
+    assert!((num(&point, "x") - x).abs() < 0.01 && (num(&point, "y") - y).abs() < 0.01);
+
+    // Covered at its point: TARGET_OBSCURED naming what is on top; without a hit test, ready.
+    let covered = query(&c, "#covered");
+    let r = covered.get_bounding_client_rect();
+    let veil = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("div")
+        .unwrap();
+    veil.set_attribute("id", "veil").unwrap();
+    veil.set_attribute(
+        "style",
+        &format!(
+            "position: fixed; left: {}px; top: {}px; width: 300px; height: 40px; background: #eee",
+            r.left() - 5.0,
+            r.top() - 5.0
+        ),
+    )
+    .unwrap();
+    c.append_child(&veil).unwrap();
+    let a = prepare(&covered, true).await;
+    assert_eq!(
+        get(&a, "answer").as_string().as_deref(),
+        Some("failed"),
+        "{}",
+        shown(&a)
+    );
+    let error = get(&a, "error");
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("TARGET_OBSCURED")
+    );
+    assert!(get(&error, "message")
+        .as_string()
+        .unwrap()
+        .contains("is covered by div#veil"));
+    assert_eq!(
+        get(&prepare(&covered, false).await, "answer")
+            .as_string()
+            .as_deref(),
+        Some("prepared")
+    );
+
+    // Moving on every frame until the deadline: TARGET_NOT_STABLE, nothing moved by prepare.
+    let moving = query(&c, "#moving");
+    let step = Closure::<dyn FnMut()>::new({
+        let moving = moving.clone();
+        let mut n = 0;
+        move || {
+            n += 7;
+            let _ =
+                moving.set_attribute("style", &format!("position: relative; left: {}px", n % 200));
+        }
+    });
+    let window = web_sys::window().unwrap();
+    let timer = window
+        .set_interval_with_callback_and_timeout_and_arguments_0(step.as_ref().unchecked_ref(), 10)
+        .unwrap();
+    // It has moved (a page quiet for two frames holds still and is prepared at once).
+    sleep(50).await;
+    let a = prepare(&moving, true).await;
+    window.clear_interval_with_handle(timer);
+    assert_eq!(
+        get(&a, "answer").as_string().as_deref(),
+        Some("failed"),
+        "{}",
+        shown(&a)
+    );
+    let error = get(&a, "error");
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("TARGET_NOT_STABLE")
+    );
+    assert!(get(&error, "message")
+        .as_string()
+        .unwrap()
+        .contains("kept moving for 400 ms"));
+
+    // Out of view: scrolled there, and ready on the next prepare.
+    let far = query(&c, "#far");
+    assert_eq!(
+        get(&prepare(&far, true).await, "answer")
+            .as_string()
+            .as_deref(),
+        Some("scrolled")
+    );
+    assert_eq!(
+        get(&prepare(&far, true).await, "answer")
+            .as_string()
+            .as_deref(),
+        Some("prepared")
+    );
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+
+    // A ref of no element: a failed answer with the typed code, not a throw; a ref that is
+    // not a string: a rejected promise with INVALID_ARGUMENT.
+    let a = b::prepare("e999999-zz99".into(), true.into(), 400.0.into())
+        .await
+        .unwrap();
+    assert_eq!(
+        get(&get(&a, "error"), "code").as_string().as_deref(),
+        Some("STALE_REFERENCE")
+    );
+    let err = b::prepare(JsValue::from_f64(1.0), true.into(), 400.0.into())
+        .await
+        .unwrap_err();
+    assert_eq!(code_of(&err), "INVALID_ARGUMENT");
 }
 
 #[wasm_bindgen_test]

@@ -255,53 +255,18 @@ export async function observe(port, sensitive) {
 }
 
 /**
- * In the page: `Need::Prepare`. The box must be non-empty and the same across two
- * animation frames, its point in view (else it is scrolled there), and, with `hitTest`,
- * input at the point must reach the element. The messages are the harness's.
+ * In the page: `Need::Prepare`, answered by the bundle (`prufe.prepare`), as the Python
+ * driver answers it.
  * @param {{ ref: string, hitTest: boolean, timeoutMs: number }} prepare
  * @returns {Promise<PrufeRun.Answer>}
  */
 async function prepareInPage({ ref, hitTest, timeoutMs }) {
-  /** @param {string} code @param {string} message @returns {PrufeRun.Answer} */
-  const failed = (code, message) => ({ answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (code), message } });
   try {
     await prufe.ready;
-    const frames = () => new Promise((done) => {
-      let over = false;
-      requestAnimationFrame(() => requestAnimationFrame(() => { over = true; done(undefined); }));
-      setTimeout(() => { if (!over) done(undefined); }, 100);
-    });
-    const live = prufe.describe(ref);
-    const what = live ? `${live.role}[${live.name || live.text || ''}]${live.region ? ` in ${live.region}` : ''}` : ref;
-    const deadline = performance.now() + timeoutMs;
-    let box = prufe.box(ref);
-    // A page quiet for two frames (no mutation, no layout event, no animation) holds its boxes still.
-    for (const still = prufe.quietFor() >= 34; !still;) {
-      await frames();
-      const now = prufe.box(ref);
-      if (!(now.width > 0 && now.height > 0)) return failed('TARGET_NOT_VISIBLE', `${what} has an empty box; it cannot be clicked`);
-      const same = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
-        && Math.abs(now.width - box.width) < 0.5 && Math.abs(now.height - box.height) < 0.5;
-      box = now;
-      if (same) break;
-      if (performance.now() >= deadline) {
-        return failed('TARGET_NOT_STABLE', `${what} kept moving for ${timeoutMs} ms; nothing was dispatched`);
-      }
-    }
-    const point = box.point;
-    if (!point) return failed('TARGET_NOT_VISIBLE', `${what} has no visible area`);
-    if (!box.inView) {
-      prufe.scrollIntoView(ref);
-      return { answer: 'scrolled' };
-    }
-    const by = hitTest ? prufe.hitTest(ref, point.x, point.y) : null;
-    if (by !== null) {
-      return failed('TARGET_OBSCURED', `${what} is covered by ${by} at (${Math.round(point.x)}, ${Math.round(point.y)}); nothing was clicked`);
-    }
-    return { answer: 'prepared', point };
+    return /** @type {PrufeRun.Answer} */ (await prufe.prepare(ref, hitTest, timeoutMs));
   } catch (error) {
     const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
-    return failed(e.code ?? 'BROWSER_ERROR', String(e.message ?? error));
+    return { answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (e.code ?? 'BROWSER_ERROR'), message: String(e.message ?? error) } };
   }
 }
 

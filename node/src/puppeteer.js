@@ -8,6 +8,7 @@
 // The engine runs in an isolated world through a CDP session of its own
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
+import { PrufeError } from './errors.js';
 import { pathInPage, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -53,23 +54,18 @@ function isElement(t) {
 }
 
 /**
- * An ElementHandle's element, or what a Puppeteer Locator waits for. (A Puppeteer Locator
- * settles on one element by itself: it cannot tell how many it matches.)
+ * An ElementHandle's element. A Puppeteer Locator is refused: it settles on one of its
+ * matches without saying how many there are, so it cannot be resolved strictly (two matches
+ * would be a guess, never a typed error).
  * @param {any} t
- * @param {number} timeoutMs
+ * @param {number} _timeoutMs
  */
-async function elements(t, timeoutMs) {
-  const shown = typeof t.waitHandle === 'function' ? 'the locator' : 'the element handle';
-  let handle = t;
+async function elements(t, _timeoutMs) {
   if (typeof t.waitHandle === 'function') {
-    try {
-      handle = await t.setTimeout(timeoutMs).waitHandle();
-    } catch {
-      return { paths: [], count: 0, shown };
-    }
+    throw new PrufeError('INVALID_TARGET', 'a Puppeteer Locator cannot say how many elements it matches, so prufe cannot resolve it strictly; pass an ElementHandle (`await page.$(selector)`) or a prufe target { role, name }');
   }
-  if (typeof handle.asElement === 'function' && !handle.asElement()) return { paths: [], count: 0, shown };
-  return { paths: [await handle.evaluate(pathInPage)], count: 1, shown };
+  if (typeof t.asElement === 'function' && !t.asElement()) return { paths: [], count: 0, shown: 'the element handle' };
+  return { paths: [await t.evaluate(pathInPage)], count: 1, shown: 'the element handle' };
 }
 
 export { Verifier, Result } from './verifier.js';

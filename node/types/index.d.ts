@@ -95,7 +95,7 @@ export class IrreversibleAction extends PrufeError {
 
 /**
  * A verifier of one page. `E` is the library's element type (a Playwright Locator or
- * ElementHandle, a Puppeteer ElementHandle or Locator): it is described once, then resolved
+ * ElementHandle, a Puppeteer ElementHandle): it is described once, then resolved
  * strictly like a prufe target.
  */
 export class Verifier<E = never> {

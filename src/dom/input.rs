@@ -149,10 +149,14 @@ pub(super) fn viewport() -> Result<(f64, f64)> {
 
 /// `prufe.box(ref)`.
 pub fn bounds(reference: &str) -> Result<Bounds> {
-    let el = element(reference)?;
-    let (ox, oy) = offset(&el);
-    let r = js::rect(&el);
-    let rects = js::client_rects(&el);
+    bounds_of(&element(reference)?)
+}
+
+/// [`bounds`] of a node already checked.
+pub(super) fn bounds_of(el: &web_sys::Element) -> Result<Bounds> {
+    let (ox, oy) = offset(el);
+    let r = js::rect(el);
+    let rects = js::client_rects(el);
     let point = (0..rects.list_length())
         .map(|i| rects.list_item(i).unchecked_into::<js::Rect>())
         .find(|q| (q.right() - q.left()) * (q.bottom() - q.top()) >= 1.0)
@@ -174,12 +178,16 @@ pub fn bounds(reference: &str) -> Result<Bounds> {
 /// `prufe.scrollIntoView(ref)`: scrolls every scroll container on the way (frames included)
 /// so that the element is centred, where the browser can.
 pub fn scroll_into_view(reference: &str) -> Result<()> {
-    let el = element(reference)?;
+    scroll_node_into_view(&element(reference)?)
+}
+
+/// [`scroll_into_view`] of a node already checked.
+pub(super) fn scroll_node_into_view(el: &web_sys::Element) -> Result<()> {
     let options = Object::new();
     for key in ["block", "inline"] {
         let _ = Reflect::set(&options, &key.into(), &"center".into());
     }
-    call(&el, "scrollIntoView", &[&options]).map(drop)
+    call(el, "scrollIntoView", &[&options]).map(drop)
 }
 
 /// `prufe.hitTest(ref, x, y)`: `None` when input at (`x`, `y`) reaches the element (the

@@ -19,6 +19,7 @@ pub mod input;
 pub mod js;
 mod name;
 pub mod pointer;
+pub mod prepare;
 mod refs;
 mod role;
 mod style;

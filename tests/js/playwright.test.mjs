@@ -77,7 +77,7 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.frozen, true);
     assert.deepEqual(state.methods, [
       'at', 'box', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
-      'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'page', 'quietFor', 'resolve', 'restore', 'scrollFrom',
+      'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
       'scrollIntoView', 'scrollPosition', 'select', 'snapshot', 'typingBegin', 'typingCheck', 'value',
     ]);
     assert.deepEqual(problems, []);

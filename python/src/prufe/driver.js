@@ -4,7 +4,8 @@
 // the machine from one input to the next: `turn(run, answer)` feeds the answer, then keeps
 // answering fingerprint, settle, observe, describe, prepare, locate and the reads that are
 // `prufe` calls, and returns `{ run, need }` at the first need only Python can meet (input,
-// the address, the arbiter, done). Every answer is the one tests/js/examples/driver.mjs gives;
+// the address, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
+// is the bundle's own, `prufe.prepare`, for both);
 // nothing here decides anything: the machine does. A navigation kills a call half-way; the
 // driver keeps the run it sent and sends the same turn again to the new document (every need
 // answered here is a read, so answering it again is answering it on the new page).
@@ -17,7 +18,6 @@
     const e = error ?? {};
     return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
   };
-  const failed = (code, message) => ({ answer: 'failed', error: { code, message } });
 
   async function settle({ since, pollMs, quietMs, timeoutMs, stopOnChange }) {
     const begun = performance.now();
@@ -55,45 +55,6 @@
     }
   }
 
-  async function prepare({ ref, hitTest }, timeoutMs) {
-    try {
-      const frames = () => new Promise((done) => {
-        let over = false;
-        requestAnimationFrame(() => requestAnimationFrame(() => { over = true; done(undefined); }));
-        setTimeout(() => { if (!over) done(undefined); }, 100);
-      });
-      const live = prufe.describe(ref);
-      const what = live ? `${live.role}[${live.name || live.text || ''}]${live.region ? ` in ${live.region}` : ''}` : ref;
-      const deadline = performance.now() + timeoutMs;
-      let box = prufe.box(ref);
-      // A page quiet for two frames (no mutation, no layout event, no animation) holds its boxes still.
-      for (const still = prufe.quietFor() >= 34; !still;) {
-        await frames();
-        const now = prufe.box(ref);
-        if (!(now.width > 0 && now.height > 0)) return failed('TARGET_NOT_VISIBLE', `${what} has an empty box; it cannot be clicked`);
-        const same = Math.abs(now.x - box.x) < 0.5 && Math.abs(now.y - box.y) < 0.5
-          && Math.abs(now.width - box.width) < 0.5 && Math.abs(now.height - box.height) < 0.5;
-        box = now;
-        if (same) break;
-        if (performance.now() >= deadline) return failed('TARGET_NOT_STABLE', `${what} kept moving for ${timeoutMs} ms; nothing was dispatched`);
-      }
-      const point = box.point;
-      if (!point) return failed('TARGET_NOT_VISIBLE', `${what} has no visible area`);
-      if (!box.inView) {
-        prufe.scrollIntoView(ref);
-        return { answer: 'scrolled' };
-      }
-      const by = hitTest ? prufe.hitTest(ref, point.x, point.y) : null;
-      if (by !== null) {
-        return failed('TARGET_OBSCURED', `${what} is covered by ${by} at (${Math.round(point.x)}, ${Math.round(point.y)}); nothing was clicked`);
-      }
-      return { answer: 'prepared', point };
-    } catch (error) {
-      const e = asError(error);
-      return failed(e.code, e.message);
-    }
-  }
-
   /** The answer to `need` from inside the page, or null when only the driver can meet it. */
   async function answer(need, timeoutMs) {
     try {
@@ -112,7 +73,7 @@
         case 'describe':
           return { answer: 'described', element: prufe.describe(need.ref) };
         case 'prepare':
-          return await prepare(need, timeoutMs);
+          return await prufe.prepare(need.ref, need.hitTest, timeoutMs);
         case 'locate':
           return { answer: 'under', element: prufe.at(need.at.x, need.at.y) };
         case 'read':

@@ -114,6 +114,17 @@ export function packageSuite(lib) {
       }
     });
 
+    if (lib.name === 'Puppeteer') {
+      test('a Puppeteer Locator, which cannot say how many it matches, is INVALID_TARGET, nothing done', async (t) => {
+        const page = await lib.open(t, '/strict.html');
+        const v = await lib.verifier(page);
+        const error = await v.click(page.locator('#save')).then(() => null, (e) => e);
+        assert.equal(error?.code, 'INVALID_TARGET', error?.message);
+        assert.match(error.message, /ElementHandle/);
+        assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '', 'nothing was clicked');
+      });
+    }
+
     if (lib.name === 'Playwright') {
       test('a locator matching two elements is TARGET_AMBIGUOUS with both candidates', async (t) => {
         const page = await lib.open(t, '/strict.html');
