@@ -90,6 +90,12 @@ fn arg<T: DeserializeOwned + Default>(v: JsValue, code: ErrorCode, what: &str) -
         .map_err(|e| Error::new(code, format!("{what}: {e}")))
 }
 
+/// Reads a required argument into a typed value, through JSON data (strict types).
+fn arg_required<T: DeserializeOwned>(v: JsValue, code: ErrorCode, what: &str) -> Result<T> {
+    serde_json::from_value(json(v, code, what)?)
+        .map_err(|e| Error::new(code, format!("{what}: {e}")))
+}
+
 /// Reads untrusted JSON (undefined → null).
 fn json(v: JsValue, code: ErrorCode, what: &str) -> Result<Value> {
     if v.is_undefined() {
@@ -206,6 +212,14 @@ pub fn bounds(reference: JsValue) -> JsResult {
     string(&reference, "ref")
         .and_then(|r| dom::input::bounds(&r))
         .into_js()
+}
+
+/// A promise of the answer to the machine's settle need (see `dom::wait`).
+#[wasm_bindgen(js_name = settle)]
+pub async fn settle(need: JsValue) -> JsResult {
+    let until = arg_required(need, ErrorCode::InvalidArgument, "settle's need")
+        .map_err(|e| js_error(&e))?;
+    dom::wait::settle(until).await.into_js()
 }
 
 /// A promise of the answer to the machine's prepare need (see `dom::prepare`).

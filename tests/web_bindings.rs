@@ -373,6 +373,88 @@ fn box_scroll_and_hit_test_answer_for_input() {
 }
 
 #[wasm_bindgen_test]
+async fn settle_answers_the_machines_settle_need_in_one_call() {
+    let c = load(r#"<main><p id="out">Idle</p><button id="go">Go</button></main>"#);
+    let out = query(&c, "#out");
+    let need = |since: Option<&str>, timeout: f64, stop: bool| {
+        serde_wasm_bindgen::to_value(&json!({
+            "need": "settle", "since": since, "pollMs": 20, "quietMs": 100,
+            "timeoutMs": timeout, "stopOnChange": stop
+        }))
+        .unwrap()
+    };
+    let settle = |n: JsValue| async move { b::settle(n).await.unwrap() };
+    // A still page: stable, unchanged.
+    let a = settle(need(None, 2000.0, false)).await;
+    assert_eq!(get(&a, "answer").as_string().as_deref(), Some("settled"));
+    assert_eq!(
+        (get(&a, "stable"), get(&a, "changed")),
+        (JsValue::TRUE, JsValue::FALSE)
+    );
+    let fp = get(&a, "fingerprint").as_string().unwrap();
+    assert_eq!(fp, b::fingerprint(JsValue::UNDEFINED).unwrap());
+
+    // Since the fingerprint before an action that never changes anything: quiet throughout.
+    let a = settle(need(Some(&fp), 150.0, false)).await;
+    assert_eq!(
+        (get(&a, "stable"), get(&a, "changed")),
+        (JsValue::TRUE, JsValue::FALSE)
+    );
+    assert!(
+        num(&a, "waitedMs") >= 140.0,
+        "waited for the effect until the deadline"
+    );
+
+    // A late effect (120 ms after the call): seen, then quiet.
+    let later = Closure::once_into_js({
+        let out = out.clone();
+        move || out.set_text_content(Some("Saved"))
+    });
+    let window = web_sys::window().unwrap();
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 120)
+        .unwrap();
+    let a = settle(need(Some(&fp), 3000.0, false)).await;
+    assert_eq!(
+        (get(&a, "stable"), get(&a, "changed")),
+        (JsValue::TRUE, JsValue::TRUE)
+    );
+    assert!(
+        num(&a, "waitedMs") >= 200.0,
+        "the effect, then a quiet window"
+    );
+    assert_ne!(get(&a, "fingerprint").as_string().unwrap(), fp);
+
+    // Stop on change: answered at the first move, not stable.
+    let fp = b::fingerprint(JsValue::UNDEFINED).unwrap();
+    let again = Closure::once_into_js({
+        let out = out.clone();
+        move || out.set_text_content(Some("Saved twice"))
+    });
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(again.unchecked_ref(), 60)
+        .unwrap();
+    let a = settle(need(Some(&fp), 3000.0, true)).await;
+    assert_eq!(
+        (get(&a, "stable"), get(&a, "changed")),
+        (JsValue::FALSE, JsValue::TRUE)
+    );
+    assert!(num(&a, "waitedMs") < 1000.0);
+
+    // Not a settle need: a rejected promise with INVALID_ARGUMENT.
+    for bad in [
+        json!({ "pollMs": "50", "quietMs": 100, "timeoutMs": 100 }),
+        json!({ "pollMs": 50, "quietMs": -1, "timeoutMs": 100 }),
+        json!({ "need": "observe", "pollMs": 50, "quietMs": 100, "timeoutMs": 100 }),
+    ] {
+        let err = b::settle(serde_wasm_bindgen::to_value(&bad).unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(code_of(&err), "INVALID_ARGUMENT", "{bad}");
+    }
+}
+
+#[wasm_bindgen_test]
 async fn prepare_answers_the_machines_prepare_need() {
     let c = load(
         r#"<main>

@@ -661,7 +661,11 @@ fn bounded_depth_size_and_time() {
     let long = doc.create_element("button").unwrap();
     long.set_text_content(Some(&"x".repeat(1_000_000)));
     query(&c, "#deep").append_child(&long).unwrap();
-    let s = snap(Options::default());
+    // Depth and size caps, not time: a budget no loaded machine reaches.
+    let s = snap(Options {
+        budget_ms: Some(120_000.0),
+        ..Default::default()
+    });
     let bottom = find(&s, Role::Button, "Bottom");
     assert_eq!((bottom.region.as_str(), bottom.visible), ("main", false));
     assert!(find(&s, Role::Button, "Rendered bottom").visible);
@@ -699,7 +703,9 @@ fn bounded_depth_size_and_time() {
     });
     let elapsed = js_sys::Date::now() - t0;
     assert!(s.has_more, "a 100,000-node page does not fit 5 ms");
-    assert!(elapsed < 250.0, "took {elapsed} ms");
+    assert!(s.elements.len() < 25_000, "{} elements", s.elements.len());
+    // Near the budget (a loaded machine stretches it).
+    assert!(elapsed < 1_000.0, "took {elapsed} ms");
     let fp = dom::fingerprint(&Options {
         budget_ms: Some(5.0),
         ..Default::default()

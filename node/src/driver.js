@@ -193,48 +193,45 @@ async function patiently(read) {
   }
 }
 
-/** Fingerprint stand-in while the page cannot answer; it never equals a real one. */
-const UNREACHABLE = '\u0000unreachable';
-
 /**
- * `Need::Settle`, polled from Node so that a navigation in the middle is one more change,
- * not a lost evaluation.
+ * `Need::Settle`, answered in the page in one call (`prufe.settle`, as the Python driver
+ * answers it). A navigation ends the call with its document: that is a change, and the
+ * wait goes on in the new document with what is left of the deadline.
  * @param {Port} port
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */
-export async function settle(port, { since, pollMs, quietMs, timeoutMs, stopOnChange }) {
+export async function settle(port, need) {
   const begun = Date.now();
-  const deadline = begun + timeoutMs;
-  const fingerprint = async () => {
+  let asked = need;
+  for (let attempt = 0; ; attempt++) {
     try {
-      return /** @type {string} */ (await call(port, 'fingerprint'));
-    } catch {
-      return UNREACHABLE;
+      const answer = await port.evaluate(settleInPage, asked);
+      if (answer.answer !== 'failed' || attempt >= 20) {
+        return answer.answer === 'settled' ? { ...answer, waitedMs: Date.now() - begun } : answer;
+      }
+    } catch (error) {
+      if (attempt >= 20) throw error;
     }
-  };
-  /** @param {string} last @param {boolean} stable @param {boolean} changed @returns {PrufeRun.Answer} */
-  const settled = (last, stable, changed) => ({
-    answer: 'settled', fingerprint: last === UNREACHABLE ? '' : last, stable, changed, waitedMs: Date.now() - begun,
-  });
-  let last = await fingerprint();
-  let lastChange = Date.now();
-  let changed = since !== null && since !== last;
-  if (changed && stopOnChange) return settled(last, false, true);
-  for (;;) {
-    const now = Date.now();
-    const waitingForEffect = since !== null && !changed;
-    if (!waitingForEffect && now - lastChange >= quietMs && last !== UNREACHABLE) return settled(last, true, changed);
-    // A page that never left `since` was quiet throughout.
-    if (now >= deadline) return settled(last, waitingForEffect && last !== UNREACHABLE, changed);
-    await sleep(Math.max(1, Math.min(pollMs, deadline - now)));
-    const read = await fingerprint();
-    if (read !== last) {
-      last = read;
-      lastChange = Date.now();
-      changed ||= since === null || since !== last;
-      if (changed && stopOnChange) return settled(last, false, true);
-    }
+    const left = Math.max(0, need.timeoutMs - (Date.now() - begun));
+    asked = { ...need, since: need.since === null ? null : '\u0000replaced', timeoutMs: left };
+    await sleep(50);
+  }
+}
+
+/**
+ * In the page: `prufe.settle(need)`; an engine not there yet (a document being replaced)
+ * comes back as a failed answer, asked again.
+ * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function settleInPage(need) {
+  try {
+    await prufe.ready;
+    return /** @type {PrufeRun.Answer} */ (await prufe.settle(need));
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (e.code ?? 'BROWSER_ERROR'), message: String(e.message ?? error) } };
   }
 }
 

@@ -23,6 +23,7 @@ pub mod prepare;
 mod refs;
 mod role;
 mod style;
+pub mod wait;
 mod walk;
 
 use crate::core::diff::region_matches;

@@ -11,44 +11,14 @@
 //! typed code and the harness's words, so the records agree whatever drove the step.
 
 use super::input::{bounds_of, hit_node, scroll_node_into_view, Bounds};
+use super::wait::two_frames;
 use super::{describe, element, js, quiet_for};
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::identity::describe_element;
 use crate::core::run::{Answer, Point};
-use js_sys::{Function, Promise};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// Two animation frames at 60 Hz: how long a box must hold still.
 const TWO_FRAMES_MS: f64 = 34.0;
-
-/// A frame never painted (a hidden tab) ends the wait after this long.
-const FRAME_FALLBACK_MS: i32 = 100;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = requestAnimationFrame)]
-    fn request_animation_frame(callback: &Function) -> f64;
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(callback: &Function, ms: i32) -> f64;
-}
-
-/// Resolves after two animation frames, or [`FRAME_FALLBACK_MS`].
-async fn two_frames() {
-    let promise = Promise::new(&mut |resolve: Function, _reject: Function| {
-        let last = resolve.clone();
-        let second = Closure::once_into_js(move || {
-            let _ = last.call0(&JsValue::NULL);
-        });
-        let first = Closure::once_into_js(move || {
-            request_animation_frame(second.unchecked_ref());
-        });
-        request_animation_frame(first.unchecked_ref());
-        set_timeout(&resolve, FRAME_FALLBACK_MS);
-    });
-    let _ = JsFuture::from(promise).await;
-}
 
 fn same_box(a: &Bounds, b: &Bounds) -> bool {
     (a.x - b.x).abs() < 0.5

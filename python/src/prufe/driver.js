@@ -12,55 +12,17 @@
 (() => {
   if (globalThis.prufeDriver) return;
   const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
-  const UNREACHABLE = '\u0000unreachable';
-  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
   const asError = (error) => {
     const e = error ?? {};
     return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
   };
-
-  async function settle({ since, pollMs, quietMs, timeoutMs, stopOnChange }) {
-    const begun = performance.now();
-    const deadline = begun + timeoutMs;
-    const fingerprint = () => {
-      try {
-        return prufe.fingerprint();
-      } catch {
-        return UNREACHABLE;
-      }
-    };
-    const settled = (last, stable, changed) => ({
-      answer: 'settled', fingerprint: last === UNREACHABLE ? '' : last, stable, changed,
-      waitedMs: Math.round(performance.now() - begun),
-    });
-    let last = fingerprint();
-    let lastChange = performance.now();
-    let changed = since !== null && since !== last;
-    if (changed && stopOnChange) return settled(last, false, true);
-    // A page that has shown no sign of change for a whole window already is settled.
-    if (since === null && last !== UNREACHABLE && prufe.quietFor() >= quietMs) return settled(last, true, false);
-    for (;;) {
-      const now = performance.now();
-      const waitingForEffect = since !== null && !changed;
-      if (!waitingForEffect && now - lastChange >= quietMs && last !== UNREACHABLE) return settled(last, true, changed);
-      if (now >= deadline) return settled(last, waitingForEffect && last !== UNREACHABLE, changed);
-      await sleep(Math.max(1, Math.min(pollMs, deadline - now)));
-      const read = fingerprint();
-      if (read !== last) {
-        last = read;
-        lastChange = performance.now();
-        changed ||= since === null || since !== last;
-        if (changed && stopOnChange) return settled(last, false, true);
-      }
-    }
-  }
 
   /** The answer to `need` from inside the page, or null when only the driver can meet it. */
   async function answer(need, timeoutMs) {
     try {
       switch (need.need) {
         case 'settle':
-          return await settle(need);
+          return await prufe.settle(need);
         case 'fingerprint':
           return { answer: 'fingerprint', fingerprint: prufe.fingerprint() };
         case 'observe':
