@@ -807,6 +807,7 @@ pub fn now_rfc3339() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prufe::core::model::Element;
 
     #[test]
     fn secrets_are_registered_with_their_url_encodings() {
