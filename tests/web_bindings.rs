@@ -467,6 +467,19 @@ async fn prepare_answers_the_machines_prepare_need() {
     );
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
     let shown = |a: &JsValue| format!("{:?}", js_sys::JSON::stringify(a));
+    // A failed answer with `code` and a message saying `words`.
+    let refused = |a: &JsValue, code: &str, words: &str| {
+        assert_eq!(
+            get(a, "answer").as_string().as_deref(),
+            Some("failed"),
+            "{}",
+            shown(a)
+        );
+        let error = get(a, "error");
+        assert_eq!(get(&error, "code").as_string().as_deref(), Some(code));
+        let message = get(&error, "message").as_string().unwrap();
+        assert!(message.contains(words), "{message}");
+    };
     let prepare = |el: &web_sys::Element, hit: bool| {
         let r = ref_of(el);
         async move { b::prepare(r, hit.into(), 400.0.into()).await.unwrap() }
@@ -504,22 +517,11 @@ async fn prepare_answers_the_machines_prepare_need() {
     )
     .unwrap();
     c.append_child(&veil).unwrap();
-    let a = prepare(&covered, true).await;
-    assert_eq!(
-        get(&a, "answer").as_string().as_deref(),
-        Some("failed"),
-        "{}",
-        shown(&a)
+    refused(
+        &prepare(&covered, true).await,
+        "TARGET_OBSCURED",
+        "is covered by div#veil",
     );
-    let error = get(&a, "error");
-    assert_eq!(
-        get(&error, "code").as_string().as_deref(),
-        Some("TARGET_OBSCURED")
-    );
-    assert!(get(&error, "message")
-        .as_string()
-        .unwrap()
-        .contains("is covered by div#veil"));
     assert_eq!(
         get(&prepare(&covered, false).await, "answer")
             .as_string()
@@ -546,21 +548,7 @@ async fn prepare_answers_the_machines_prepare_need() {
     sleep(50).await;
     let a = prepare(&moving, true).await;
     window.clear_interval_with_handle(timer);
-    assert_eq!(
-        get(&a, "answer").as_string().as_deref(),
-        Some("failed"),
-        "{}",
-        shown(&a)
-    );
-    let error = get(&a, "error");
-    assert_eq!(
-        get(&error, "code").as_string().as_deref(),
-        Some("TARGET_NOT_STABLE")
-    );
-    assert!(get(&error, "message")
-        .as_string()
-        .unwrap()
-        .contains("kept moving for 400 ms"));
+    refused(&a, "TARGET_NOT_STABLE", "kept moving for 400 ms");
 
     // Out of view: scrolled there, and ready on the next prepare.
     let far = query(&c, "#far");

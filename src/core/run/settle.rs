@@ -60,7 +60,12 @@ pub(super) enum After {
 }
 
 impl Run {
-    fn settle_need(&self, since: Option<String>, timeout_ms: u64, stop_on_change: bool) -> Need {
+    pub(super) fn settle_need(
+        &self,
+        since: Option<String>,
+        timeout_ms: u64,
+        stop_on_change: bool,
+    ) -> Need {
         let t = self.policy.timing;
         Need::Settle {
             since,

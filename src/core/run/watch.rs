@@ -42,14 +42,8 @@ impl Run {
     }
 
     fn watch_settle(&mut self, since: Option<String>) -> Need {
-        let t = self.policy.timing;
-        self.ask(Need::Settle {
-            since,
-            poll_ms: t.poll_ms,
-            quiet_ms: t.quiet_ms,
-            timeout_ms: t.timeout_ms,
-            stop_on_change: false,
-        })
+        let need = self.settle_need(since, self.policy.timing.timeout_ms, false);
+        self.ask(need)
     }
 
     /// The document was being replaced: settle and look again, a few times at most.
