@@ -283,14 +283,15 @@ declare namespace Prufe {
      */
     quietFor(): number;
     /**
-     * The answer to the machine's settle need, in one call: reads the fingerprint every
-     * `pollMs` until it has not changed for `quietMs` (after leaving `since`, when given),
-     * within `timeoutMs`; with `stopOnChange`, at its first move. Rejects with
-     * `INVALID_ARGUMENT` for anything but a settle need.
+     * The answer to the machine's settle need, in one call: reads the fingerprint (under
+     * `options`, as `fingerprint` takes them) every `pollMs` until it has not changed for
+     * `quietMs` (after leaving `since`, when given), within `timeoutMs`; with
+     * `stopOnChange`, at its first move. Rejects with `INVALID_ARGUMENT` for anything but a
+     * settle need.
      */
     settle(need: {
       need?: 'settle'; since: string | null; pollMs: number; quietMs: number; timeoutMs: number; stopOnChange?: boolean;
-    }): Promise<{ answer: 'settled'; fingerprint: string; stable: boolean; changed: boolean; waitedMs: number }>;
+    }, options?: FingerprintOptions): Promise<{ answer: 'settled'; fingerprint: string; stable: boolean; changed: boolean; waitedMs: number }>;
 
     // Around input: what a driver needs to answer the machine's prepare, input and read
     // needs. Each throws `STALE_REFERENCE` or `TARGET_CHANGED` for a ref it must not touch.

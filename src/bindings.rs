@@ -216,10 +216,16 @@ pub fn bounds(reference: JsValue) -> JsResult {
 
 /// A promise of the answer to the machine's settle need (see `dom::wait`).
 #[wasm_bindgen(js_name = settle)]
-pub async fn settle(need: JsValue) -> JsResult {
+pub async fn settle(need: JsValue, options: JsValue) -> JsResult {
     let until = arg_required(need, ErrorCode::InvalidArgument, "settle's need")
+        .and_then(|u| {
+            Ok((
+                u,
+                arg(options, ErrorCode::InvalidOptions, "fingerprint options")?,
+            ))
+        })
         .map_err(|e| js_error(&e))?;
-    dom::wait::settle(until).await.into_js()
+    dom::wait::settle(until.0, until.1).await.into_js()
 }
 
 /// A promise of the answer to the machine's prepare need (see `dom::prepare`).

@@ -987,6 +987,122 @@ async fn visual_memo_sees_every_style_change() {
     );
 }
 
+/// Pointer and focus events void the visual memo only where a rule matching those states
+/// may do more than paint: colour-only hover rules (every real site has them) keep it, a
+/// hover rule that shows a menu, moves a box or sets a custom property does not, nor does
+/// one the scan cannot read declaration by declaration.
+#[wasm_bindgen_test]
+async fn pointer_events_void_the_memo_only_where_state_rules_move_things() {
+    let dispatch = js_sys::Function::new_with_args(
+        "el",
+        "el.dispatchEvent(new PointerEvent('pointerover', { bubbles: true })); \
+         el.dispatchEvent(new MouseEvent('mousedown', { bubbles: true })); \
+         el.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));",
+    );
+    for (sheet, voids) in [
+        ("", false),
+        (
+            "button:hover { color: red; background-color: #eee; outline: 2px solid; \
+             cursor: pointer; border-top-color: blue } a:focus-visible { text-decoration: underline }",
+            false,
+        ),
+        (
+            "nav .sub { display: none } nav:hover .sub { display: block }",
+            true,
+        ),
+        ("button:active { transform: scale(0.9) }", true),
+        ("button:focus { border-width: 3px }", true),
+        ("button:hover { --lift: 4px }", true),
+        ("button:hover { opacity: 0 }", true),
+        ("@media (hover: hover) { button:hover { color: red } }", true),
+    ] {
+        let c = load(&format!(
+            "<style>{sheet}</style><main><nav><button>Menu</button>\
+             <ul class=\"sub\"><li>Sub</li></ul></nav><button id=\"b\">Buy</button></main>"
+        ));
+        // Let what loading queued fire first (the sheet's load, the selection's change).
+        sleep(60).await;
+        for _ in 0..3 {
+            dom::fingerprint(&Options::default()).unwrap();
+        }
+        let hits = dom::visual_memo_hits();
+        dom::fingerprint(&Options::default()).unwrap();
+        assert!(dom::visual_memo_hits() > hits, "{sheet:?}: memo unused on a quiet page");
+        sleep(40).await;
+        let hits = dom::visual_memo_hits();
+        dispatch.call1(&JsValue::NULL, &query(&c, "#b")).unwrap();
+        let quiet = dom::quiet_for().unwrap();
+        dom::fingerprint(&Options::default()).unwrap();
+        let used = dom::visual_memo_hits() > hits;
+        assert_eq!(used, !voids, "{sheet:?}: memo used after pointer events: {used}");
+        // Whatever the styles, input is activity: a settle counts its quiet from there.
+        assert!(quiet < 20.0, "{sheet:?}: quiet for {quiet} ms after them");
+    }
+}
+
+/// A snapshot after a patch (rows added at the top, in the middle and at the end, a text
+/// added, a row removed) comes from the cache, in the order a full walk gives.
+#[wasm_bindgen_test]
+fn a_snapshot_of_a_patched_page_is_in_document_order() {
+    let c = load(
+        r#"<main><h2>Cart</h2><ul id="cart"><li>Shirt M</li><li>Mug</li><li>Cap</li></ul>
+        <p id="note">Three items</p><button>Checkout</button></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    for _ in 0..3 {
+        dom::snapshot(&Options::default()).unwrap();
+    }
+    let doc = document();
+    let cart = query(&c, "#cart");
+    let li = |text: &str| {
+        let e = doc.create_element("li").unwrap();
+        e.set_text_content(Some(text));
+        e
+    };
+    cart.prepend_with_node_1(&li("Socks")).unwrap();
+    let mug = query(&c, "#cart li:nth-child(3)");
+    cart.insert_before(&li("Scarf"), Some(&mug)).unwrap();
+    cart.append_with_node_1(&li("Belt")).unwrap();
+    let extra = doc.create_element("p").unwrap();
+    extra.set_text_content(Some("Free shipping"));
+    query(&c, "h2").after_with_node_1(&extra).unwrap();
+    query(&c, "#cart li:nth-child(2)").remove();
+    let patches = dom::cache_patches();
+    dom::fingerprint(&Options::default()).unwrap();
+    assert!(
+        dom::cache_patches() > patches,
+        "the capture was not patched"
+    );
+    let hits = dom::fingerprint_cache_hits();
+    let cached = dom::snapshot(&Options::default()).unwrap();
+    assert!(
+        dom::fingerprint_cache_hits() > hits,
+        "the snapshot walked again"
+    );
+    let reference = dom::snapshot(&full).unwrap();
+    let names = |s: &Snapshot| -> Vec<String> {
+        s.elements
+            .iter()
+            .map(|e| format!("{:?} {}", e.role, e.name))
+            .collect()
+    };
+    assert_eq!(names(&cached), names(&reference));
+    assert_eq!(cached.elements, reference.elements);
+    assert_eq!(cached.texts, reference.texts);
+    let rows: Vec<&str> = cached
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Listitem)
+        .map(|e| e.text.as_deref().unwrap_or_default())
+        .collect();
+    assert_eq!(rows, ["Socks", "Scarf", "Mug", "Cap", "Belt"]);
+    let texts: Vec<&str> = cached.texts.iter().map(|t| t.text.as_str()).collect();
+    assert_eq!(texts, ["Free shipping", "Three items"]);
+}
+
 /// A name that follows a value changes without any mutation: snapshots answered from the
 /// cache still give the node a new ref, and the old ref fails with TARGET_CHANGED.
 #[wasm_bindgen_test]

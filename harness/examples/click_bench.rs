@@ -95,6 +95,9 @@ struct Case {
     /// the target must be scrolled into view first (the page is observed again after the
     /// scroll, once it settled: a virtual list renders other rows there).
     windows: f64,
+    /// Held to the budget that verification promises (the target in view); the row below
+    /// the fold holds itself to a stricter one of its own.
+    promised: bool,
 }
 
 #[tokio::main]
@@ -125,6 +128,7 @@ async fn main() -> prufe_harness::Result<()> {
             intent: "the cart gains a shirt in size M",
             slack_ms: 60.0,
             windows: 1.0,
+            promised: true,
         },
         Case {
             label: "generated, 3,000 elements",
@@ -133,6 +137,7 @@ async fn main() -> prufe_harness::Result<()> {
             intent: "the cart gains item 0",
             slack_ms: 120.0,
             windows: 1.0,
+            promised: true,
         },
         Case {
             label: "generated, 3,000 elements, target below the fold",
@@ -141,6 +146,7 @@ async fn main() -> prufe_harness::Result<()> {
             intent: "the cart gains item 150",
             slack_ms: 120.0,
             windows: 2.0,
+            promised: false,
         },
     ];
 
@@ -149,7 +155,7 @@ async fn main() -> prufe_harness::Result<()> {
     println!("click bench: {runs} runs per case, quiet window {quiet} ms\n");
     println!("| page | bare ms | verified ms | verified − bare | budget (bare + windows × quiet + slack) | within | needs per verified click |");
     println!("|---|---:|---:|---:|---:|---|---:|");
-    let mut all_within = true;
+    let (mut all_within, mut promised_within) = (true, true);
     for case in &cases {
         let (mut bare, mut verified, mut needs) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..runs + 1 {
@@ -180,6 +186,7 @@ async fn main() -> prufe_harness::Result<()> {
         let budget = b + case.windows * quiet + case.slack_ms;
         let within = m <= budget;
         all_within &= within;
+        promised_within &= within || !case.promised;
         println!(
             "| {} | {b:.1} | {m:.1} | {:.1} | {budget:.1} | {} | {n:.0} |",
             case.label,
@@ -188,9 +195,14 @@ async fn main() -> prufe_harness::Result<()> {
         );
     }
     v.close().await?;
+    let said = |met: bool| if met { "met" } else { "NOT met" };
     println!(
-        "\nverified honest click within its budget on every page: {}",
-        if all_within { "met" } else { "NOT met" }
+        "\nverified honest click within its budget on shop.html and at 3,000 elements in view: {}",
+        said(promised_within)
+    );
+    println!(
+        "verified honest click within its budget on every page, below the fold too: {}",
+        said(all_within)
     );
     Ok(())
 }

@@ -23,6 +23,7 @@ use crate::inject::Engine;
 use crate::observe::{root_of, route, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
+use prufe::core::run::ready;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -96,7 +97,7 @@ pub enum Prepared {
 }
 
 /// How long two animation frames take at 60 Hz: the box is read again after it.
-const TWO_FRAMES: Duration = Duration::from_millis(34);
+const TWO_FRAMES: Duration = Duration::from_millis(ready::TWO_FRAMES_MS as u64);
 
 /// Checks that `element` can take input now, and where. With `known`, the handle of a
 /// prepare of the same node a moment ago whose box was stable then, the box is read once
@@ -127,7 +128,7 @@ pub async fn prepare(
     // A box moves only through a mutation, an event that changes styles or layout, or an
     // animation; a page that shows none of these for two frames (`prufe.quietFor`, 0 while
     // anything animates) holds its boxes still, and one read suffices.
-    let still = engine.quiet_for(roots).await >= TWO_FRAMES.as_secs_f64() * 1000.0;
+    let still = engine.quiet_for(roots).await >= ready::TWO_FRAMES_MS;
     let mut last = if known.is_none() && !still {
         Some(boxed().await?)
     } else {
@@ -136,35 +137,24 @@ pub async fn prepare(
     while let Some(before) = last {
         tokio::time::sleep(TWO_FRAMES).await;
         let b = boxed().await?;
-        if b.width <= 0.0 || b.height <= 0.0 {
-            return Err(Error::NotActionable {
-                code: ErrorCode::TargetNotVisible,
-                message: format!("{what} has an empty box; it cannot be clicked"),
-            });
+        if ready::is_empty(b.extent()) {
+            return Err(refusal(ready::empty_box(&what)));
         }
-        if b.same_as(&before) {
+        if ready::holds_still(before.extent(), b.extent()) {
             break;
         }
         last = Some(b);
         if Instant::now() >= deadline {
-            return Err(Error::NotActionable {
-                code: ErrorCode::TargetNotStable,
-                message: format!(
-                    "{what} kept moving for {} ms; nothing was dispatched",
-                    timeout.as_millis()
-                ),
-            });
+            return Err(refusal(ready::kept_moving(
+                &what,
+                timeout.as_millis() as u64,
+            )));
         }
     }
 
     let point = match centre(engine, &handle).await? {
         Some(p) => p,
-        None => {
-            return Err(Error::NotActionable {
-                code: ErrorCode::TargetNotVisible,
-                message: format!("{what} has no visible area"),
-            })
-        }
+        None => return Err(refusal(ready::no_visible_area(&what))),
     };
     let (vw, vh) = viewport(engine).await?;
     if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh {
@@ -204,16 +194,16 @@ struct Bounds {
 }
 
 impl Bounds {
-    /// Within half a pixel on every side: the element has not moved.
-    fn same_as(&self, other: &Bounds) -> bool {
-        [
-            self.x - other.x,
-            self.y - other.y,
-            self.width - other.width,
-            self.height - other.height,
-        ]
-        .iter()
-        .all(|d| d.abs() < 0.5)
+    fn extent(&self) -> ready::Extent {
+        [self.x, self.y, self.width, self.height]
+    }
+}
+
+/// A refusal of `core::run::ready` as the harness's error (nothing was dispatched).
+fn refusal(e: prufe::core::error::Error) -> Error {
+    Error::NotActionable {
+        code: e.code,
+        message: e.message,
     }
 }
 

@@ -176,19 +176,6 @@ impl Verifier {
                 timeout_ms,
                 stop_on_change,
             } => {
-                // A page that has shown no sign of change for the whole window already
-                // is settled now: nothing to poll for.
-                if since.is_none() && *quiet_ms > 0 {
-                    let roots = e.roots().await?;
-                    if e.quiet_for(&roots).await >= *quiet_ms as f64 {
-                        return Ok(Answer::Settled {
-                            fingerprint: fingerprint_now(&e).await?,
-                            stable: true,
-                            changed: false,
-                            waited_ms: 0,
-                        });
-                    }
-                }
                 let until = SettleUntil {
                     poll: Duration::from_millis(*poll_ms),
                     quiet: Duration::from_millis(*quiet_ms),

@@ -38,7 +38,8 @@ pub enum Error {
 
     /// The point where input would land belongs to another element. Nothing was dispatched.
     #[error(
-        "TARGET_OBSCURED: {target} is covered by {by} at ({x:.0}, {y:.0}); nothing was clicked"
+        "TARGET_OBSCURED: {}",
+        prufe::core::run::ready::covered(target, by, *x, *y).message
     )]
     TargetObscured {
         target: String,

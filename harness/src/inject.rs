@@ -483,6 +483,33 @@ impl Engine {
     /// Runs `function` (JS source of `(prufe, args) => value`) in `frame`'s prufe world after
     /// `prufe.ready`, returning its value or the engine's typed error.
     pub async fn call_value(&self, frame: &str, function: &str, args: &Value) -> Result<Value> {
+        self.call_value_in(frame, function, args, true).await
+    }
+
+    /// [`Engine::call_value`], sent once: a call that its document's end interrupts fails
+    /// with the transient error (for a call whose meaning depends on the time it was sent).
+    pub async fn call_once<T: DeserializeOwned>(
+        &self,
+        frame: &str,
+        function: &str,
+        args: &Value,
+    ) -> Result<T> {
+        let v = self.call_value_in(frame, function, args, false).await?;
+        serde_json::from_value(v).map_err(|e| {
+            Error::core(
+                ErrorCode::Internal,
+                format!("the engine returned an unexpected shape: {e}"),
+            )
+        })
+    }
+
+    async fn call_value_in(
+        &self,
+        frame: &str,
+        function: &str,
+        args: &Value,
+        retry: bool,
+    ) -> Result<Value> {
         let expression = format!(
             "(async () => {{ const P = globalThis.prufe; \
                if (!P || typeof P.snapshot !== 'function') return {{ ok: false, code: 'NOT_READY', message: 'the prufe engine is not installed in this frame' }}; \
@@ -491,7 +518,7 @@ impl Engine {
                  message: String((e && e.message) || e), \
                  candidates: (e && Array.isArray(e.candidates)) ? e.candidates.slice(0, 10) : [] }}; }} }})()"
         );
-        let mut retried = false;
+        let mut retried = !retry;
         loop {
             let ctx = self.context(frame).await?;
             let sent = tokio::time::timeout(

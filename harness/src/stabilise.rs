@@ -21,6 +21,11 @@
 
 use crate::error::Result;
 use crate::inject::Engine;
+use crate::observe::root_filters;
+use prufe::core::run::quiet::{Settling, Tick};
+use prufe::core::run::{Answer, Need};
+use prufe::core::ErrorCode;
+use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Polling parameters, in milliseconds.
@@ -85,67 +90,158 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
     settle(engine, timing.into(), since).await
 }
 
-/// Polls the fingerprint until it has been quiet for `until.quiet` (after leaving `since`,
-/// when given), the deadline, or with `stop_on_change` its first move.
+/// Waits until the page has been quiet for `until.quiet` (after leaving `since`, when given),
+/// the deadline, or with `stop_on_change` its first move: the settle loop of
+/// `prufe::core::run::quiet`. A page of one document (no frame of another process) runs it
+/// itself, in one call (`prufe.settle`); a page whose frames have engines of their own is
+/// polled, every root's fingerprint and `quietFor` read per turn. A document replaced during
+/// the call is a change, and the rest of the wait is asked of the new one.
 pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) -> Result<Stability> {
     let start = Instant::now();
-    let deadline = start + until.timeout;
-    let poll = until.poll.max(Duration::from_millis(1));
-    let quiet = until.quiet;
-
-    let mut last = read(engine).await?;
-    let mut last_change = Instant::now();
-    let mut changed = since.is_some_and(|s| s != last);
-    let ended = |stable: bool, fingerprint: String, changed: bool| Stability {
-        stable,
-        fingerprint,
-        changed,
-        waited: start.elapsed(),
-        busy: None,
+    let mut navigated = false;
+    let ended = |a: Answer, navigated: bool| -> Result<Stability> {
+        match a {
+            Answer::Settled {
+                fingerprint,
+                stable,
+                changed,
+                ..
+            } => Ok(Stability {
+                stable,
+                fingerprint,
+                changed: changed || navigated,
+                waited: start.elapsed(),
+                busy: None,
+            }),
+            other => Err(crate::Error::core(
+                ErrorCode::Internal,
+                format!("a settle was answered {:?}", other.name()),
+            )),
+        }
     };
     loop {
-        let now = Instant::now();
-        let waiting_for_effect = since.is_some() && !changed;
-        if !waiting_for_effect && now.duration_since(last_change) >= quiet && last != UNREACHABLE {
-            return Ok(ended(true, last, changed));
+        let left = until.timeout.saturating_sub(start.elapsed());
+        let need = need_of(until, since, left);
+        if navigated && until.stop_on_change {
+            let (fingerprint, _) = read(engine).await?;
+            return ended(
+                Answer::Settled {
+                    fingerprint: fingerprint.unwrap_or_else(|| UNREACHABLE.to_owned()),
+                    stable: false,
+                    changed: true,
+                    waited_ms: 0,
+                },
+                true,
+            );
         }
-        if now >= deadline {
-            // After an action that never changed anything, the page was quiet throughout.
-            let stable = waiting_for_effect && last != UNREACHABLE;
-            return Ok(ended(stable, last, changed));
-        }
-        // The page knows when it last changed (`prufe.quietFor`): once the effect is seen, a
-        // page that has been quiet for the window since its last change is settled, and the
-        // next poll comes no later than the window's end.
-        let mut nap = poll;
-        if !waiting_for_effect && last != UNREACHABLE {
-            let quiet_for = match engine.roots().await {
-                Ok(roots) => engine.quiet_for(&roots).await,
-                Err(_) => 0.0,
-            };
-            let quiet_ms = quiet.as_secs_f64() * 1000.0;
-            if quiet_for > 0.0 && quiet_for >= quiet_ms {
-                let fp = read(engine).await?;
-                if fp == last {
-                    return Ok(ended(true, last, changed));
+        let roots = match engine.roots().await {
+            Ok(r) => r,
+            Err(e) if transient(&e) => break,
+            Err(e) => return Err(e),
+        };
+        let [root] = roots.as_slice() else { break };
+        let Some(options) = root_filters(engine.filters(), &root.path) else {
+            break;
+        };
+        let mut asked = serde_json::to_value(&need)
+            .map_err(|e| crate::Error::core(ErrorCode::Internal, format!("settle need: {e}")))?;
+        // The page's own fingerprint is the one root's part of the merged one.
+        asked["since"] = json!(since.map(|s| own_part(s).unwrap_or(s)));
+        match engine
+            .call_once::<Answer>(
+                &root.frame,
+                "(P, a) => P.settle(a.need, a.options)",
+                &json!({ "need": asked, "options": options }),
+            )
+            .await
+        {
+            Ok(Answer::Settled {
+                fingerprint,
+                stable,
+                changed,
+                waited_ms,
+            }) => {
+                let fingerprint = if fingerprint.is_empty() {
+                    UNREACHABLE.to_owned()
+                } else {
+                    merged_of_one(&root.path, &fingerprint)
+                };
+                let answer = Answer::Settled {
+                    fingerprint,
+                    stable,
+                    changed,
+                    waited_ms,
+                };
+                return ended(answer, navigated);
+            }
+            Ok(other) => return ended(other, navigated),
+            Err(e) if transient(&e) && !e.is_fatal() => {
+                navigated = true;
+                if left.is_zero() {
+                    break;
                 }
-            } else if quiet_for > 0.0 {
-                nap = nap.min(Duration::from_secs_f64((quiet_ms - quiet_for) / 1000.0));
             }
+            Err(e) => return Err(e),
         }
-        tokio::time::sleep(nap.min(deadline.saturating_duration_since(now))).await;
-        let fp = read(engine).await?;
-        if fp != last {
-            last = fp;
-            last_change = Instant::now();
-            if since.is_none_or(|s| s != last) {
-                changed = true;
+    }
+    // Polled over the protocol.
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let need = need_of(until, since, until.timeout.saturating_sub(start.elapsed()));
+    let (fingerprint, quiet_for) = read(engine).await?;
+    let offset = now();
+    let Some((mut settling, mut tick)) = Settling::start(&need, 0.0, fingerprint, quiet_for) else {
+        return Err(crate::Error::core(
+            ErrorCode::Internal,
+            "a settle need is a settle",
+        ));
+    };
+    loop {
+        match tick {
+            Tick::Done(answer) => {
+                let answer = match answer {
+                    Answer::Settled {
+                        fingerprint,
+                        stable,
+                        changed,
+                        waited_ms,
+                    } if fingerprint.is_empty() => Answer::Settled {
+                        fingerprint: UNREACHABLE.to_owned(),
+                        stable,
+                        changed,
+                        waited_ms,
+                    },
+                    a => a,
+                };
+                return ended(answer, navigated);
             }
-            if until.stop_on_change {
-                return Ok(ended(false, last, true));
+            Tick::Wait { ms } => {
+                tokio::time::sleep(Duration::from_secs_f64(ms / 1000.0)).await;
+                let (fingerprint, quiet_for) = read(engine).await?;
+                tick = settling.read(now() - offset, fingerprint, quiet_for);
             }
         }
     }
+}
+
+fn need_of(until: SettleUntil, since: Option<&str>, left: Duration) -> Need {
+    Need::Settle {
+        since: since.map(str::to_owned),
+        poll_ms: until.poll.as_millis() as u64,
+        quiet_ms: until.quiet.as_millis() as u64,
+        timeout_ms: left.as_millis() as u64,
+        stop_on_change: until.stop_on_change,
+    }
+}
+
+/// The page's fingerprint inside a merged one of a single root (`=<fp>;`).
+fn own_part(merged: &str) -> Option<&str> {
+    let rest = merged.strip_prefix('=')?.strip_suffix(';')?;
+    (!rest.contains(';')).then_some(rest)
+}
+
+/// The merged fingerprint of one root, as [`Engine::fingerprint`] writes it.
+fn merged_of_one(path: &str, fingerprint: &str) -> String {
+    format!("{path}={fingerprint};")
 }
 
 /// The verifier's last observation of a document and the fingerprint it was taken at.
@@ -153,12 +249,6 @@ pub use prufe::core::run::Seen;
 
 /// The page's fingerprint now, as the wait loop reads it.
 pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
-    read(engine).await
-}
-
-/// One fingerprint read; a transient failure (no context during a navigation) reads as
-/// [`UNREACHABLE`], a real engine error (wasm refused, …) is returned.
-async fn read(engine: &Engine) -> Result<String> {
     let roots = match engine.roots().await {
         Ok(r) => r,
         Err(e) if transient(&e) => return Ok(UNREACHABLE.to_owned()),
@@ -167,6 +257,22 @@ async fn read(engine: &Engine) -> Result<String> {
     match engine.fingerprint(&roots).await {
         Ok(fp) => Ok(fp),
         Err(e) if transient(&e) => Ok(UNREACHABLE.to_owned()),
+        Err(e) => Err(e),
+    }
+}
+
+/// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be
+/// reached (no context during a navigation); a real engine error (wasm refused, …) is
+/// returned.
+async fn read(engine: &Engine) -> Result<(Option<String>, f64)> {
+    let roots = match engine.roots().await {
+        Ok(r) => r,
+        Err(e) if transient(&e) => return Ok((None, 0.0)),
+        Err(e) => return Err(e),
+    };
+    match engine.fingerprint(&roots).await {
+        Ok(fp) => Ok((Some(fp), engine.quiet_for(&roots).await)),
+        Err(e) if transient(&e) => Ok((None, 0.0)),
         Err(e) => Err(e),
     }
 }

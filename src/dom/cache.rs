@@ -30,10 +30,12 @@
 //! - an attribute changed that a style may read: any attribute but a `data-*` one that no
 //!   rule of any sheet mentions (presentational and user-agent-styled attributes, `class`
 //!   and `id` all count); a sheet added, removed, edited, enabled or disabled;
-//! - an event that changes what styles match or where things are: pointer and mouse
-//!   movement and buttons (`:hover`, `:active`), focus, input, keys, drag and drop,
+//! - an event that changes what styles match or where things are: input, keys, drag and drop,
 //!   `toggle` (popovers), animation and transition events, resource loads, resize,
-//!   history and fullscreen changes;
+//!   history and fullscreen changes; pointer and mouse movement and buttons, focus and the
+//!   selection (`:hover`, `:active`, `:focus…`) only while some rule matching those states declares
+//!   more than paint (colours, backgrounds, outlines, shadows, decorations, cursor), or some
+//!   sheet cannot be read;
 //! - a running or filling animation or transition anywhere (`getAnimations()`);
 //! - a window size, device pixel ratio (media queries) or location hash (`:target`), a
 //!   custom element's definedness (`:defined`) or the form state (values, checked and
@@ -68,17 +70,6 @@ pub const MAX_VISUAL_AGE_MS: f64 = 1000.0;
 /// Events after which styles may match differently or elements may have moved, listened
 /// for (capturing, passive) on every document walked.
 const VISUAL_EVENTS: &[&str] = &[
-    "pointerover",
-    "pointerout",
-    "pointerdown",
-    "pointerup",
-    "pointercancel",
-    "mouseover",
-    "mouseout",
-    "mousedown",
-    "mouseup",
-    "focusin",
-    "focusout",
     "input",
     "change",
     "keydown",
@@ -100,6 +91,25 @@ const VISUAL_EVENTS: &[&str] = &[
     "load",
     "error",
     "fullscreenchange",
+];
+
+/// Pointer, focus and selection events: they change styles only through rules that match
+/// what the user points at or focuses (`:hover`, `:active`, `:focus…`; `::selection` is
+/// paint), so they void the memo only while some sheet has such a rule that does more than
+/// paint (`Sheets::stateful`); what a page's own handler does on them is a mutation, seen as
+/// one. They always count for [`Cache::quiet_ms`]: input is activity.
+const USER_EVENTS: &[&str] = &[
+    "pointerover",
+    "pointerout",
+    "pointerdown",
+    "pointerup",
+    "pointercancel",
+    "mouseover",
+    "mouseout",
+    "mousedown",
+    "mouseup",
+    "focusin",
+    "focusout",
     "selectionchange",
 ];
 
@@ -267,10 +277,19 @@ pub struct Cache {
     /// Window sizes and sheets when the memo was read.
     env: u64,
     memo: Option<Visual>,
-    listeners: Vec<(EventTarget, &'static str, bool)>,
+    listeners: Vec<(EventTarget, &'static str, Listener)>,
     _callback: Closure<dyn FnMut(JsValue, JsValue)>,
     on_visual: Closure<dyn FnMut(JsValue)>,
     on_scroll: Closure<dyn FnMut(JsValue)>,
+    on_user: Closure<dyn FnMut(JsValue)>,
+}
+
+/// Which of the cache's listeners an event goes to.
+#[derive(Clone, Copy)]
+enum Listener {
+    Visual,
+    Scroll,
+    User,
 }
 
 /// What [`Cache::check`] found.
@@ -343,6 +362,23 @@ impl Cache {
                 view.set(true)
             })
         };
+        let on_user = {
+            let (visual, view, changed_at, sheets) = (
+                visual.clone(),
+                view.clone(),
+                changed_at.clone(),
+                sheets.clone(),
+            );
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+                // Input is activity: what it sets off (a timer, a request) may show later,
+                // so a settle counts its quiet from here whatever the styles.
+                changed_at.set(js::now());
+                if sheets.borrow().stateful {
+                    visual.set(true);
+                    view.set(true);
+                }
+            })
+        };
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
         init.set_subtree(true);
@@ -372,6 +408,7 @@ impl Cache {
             _callback: callback,
             on_visual,
             on_scroll,
+            on_user,
         };
         cache.listen();
         Some(cache)
@@ -390,28 +427,35 @@ impl Cache {
     fn listen(&mut self) {
         let visual = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
         let scroll = self.on_scroll.as_ref().unchecked_ref::<js_sys::Function>();
-        let mut add = |target: &EventTarget, kind: &'static str| {
-            let is_scroll = kind == "scroll";
-            let f = if is_scroll { scroll } else { visual };
+        let user = self.on_user.as_ref().unchecked_ref::<js_sys::Function>();
+        let mut add = |target: &EventTarget, kind: &'static str, to: Listener| {
+            let f = match to {
+                Listener::Visual => visual,
+                Listener::Scroll => scroll,
+                Listener::User => user,
+            };
             if target
                 .add_event_listener_with_callback_and_bool(kind, f, true)
                 .is_ok()
             {
-                self.listeners.push((target.clone(), kind, is_scroll));
+                self.listeners.push((target.clone(), kind, to));
             }
         };
         for doc in &self.capture.documents {
             let target: &EventTarget = doc.unchecked_ref();
             for kind in VISUAL_EVENTS {
-                add(target, kind);
+                add(target, kind, Listener::Visual);
             }
-            add(target, "scroll");
+            for kind in USER_EVENTS {
+                add(target, kind, Listener::User);
+            }
+            add(target, "scroll", Listener::Scroll);
             if let Some(window) = js::default_view(doc) {
                 let target: &EventTarget = window.unchecked_ref();
                 for kind in WINDOW_EVENTS {
-                    add(target, kind);
+                    add(target, kind, Listener::Visual);
                 }
-                add(target, "scroll");
+                add(target, "scroll", Listener::Scroll);
             }
         }
         let docs = self.capture.documents.len();
@@ -424,9 +468,9 @@ impl Cache {
             }
             let target: &EventTarget = root.unchecked_ref();
             for kind in SHADOW_EVENTS {
-                add(target, kind);
+                add(target, kind, Listener::Visual);
             }
-            add(target, "scroll");
+            add(target, "scroll", Listener::Scroll);
         }
     }
 
@@ -596,10 +640,14 @@ impl Cache {
 impl Drop for Cache {
     fn drop(&mut self) {
         self.observer.disconnect();
-        let visual = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
-        let scroll = self.on_scroll.as_ref().unchecked_ref::<js_sys::Function>();
-        for (target, kind, is_scroll) in &self.listeners {
-            let f = if *is_scroll { scroll } else { visual };
+        for (target, kind, to) in &self.listeners {
+            let f = match to {
+                Listener::Visual => &self.on_visual,
+                Listener::Scroll => &self.on_scroll,
+                Listener::User => &self.on_user,
+            }
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>();
             let _ = target.remove_event_listener_with_callback_and_bool(kind, f, true);
         }
     }

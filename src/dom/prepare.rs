@@ -8,27 +8,19 @@
 //! for two frames, `quietFor`, holds its boxes still: one read), its point in view (else it
 //! is scrolled there and the answer is `scrolled`: observe again), and, with `hitTest`, the
 //! page's hit test at the point must reach it. Every refusal is a `failed` answer with its
-//! typed code and the harness's words, so the records agree whatever drove the step.
+//! typed code and the words of `core::run::ready`, which the harness uses too, so the
+//! records agree whatever drove the step.
 
 use super::input::{bounds_of, hit_node, scroll_node_into_view, Bounds};
 use super::wait::two_frames;
 use super::{describe, element, js, quiet_for};
-use crate::core::error::{Error, ErrorCode, Result};
+use crate::core::error::Result;
 use crate::core::identity::describe_element;
+use crate::core::run::ready::{self, Extent, TWO_FRAMES_MS};
 use crate::core::run::{Answer, Point};
 
-/// Two animation frames at 60 Hz: how long a box must hold still.
-const TWO_FRAMES_MS: f64 = 34.0;
-
-fn same_box(a: &Bounds, b: &Bounds) -> bool {
-    (a.x - b.x).abs() < 0.5
-        && (a.y - b.y).abs() < 0.5
-        && (a.width - b.width).abs() < 0.5
-        && (a.height - b.height).abs() < 0.5
-}
-
-fn refused(code: ErrorCode, message: String) -> Result<Answer> {
-    Err(Error::new(code, message))
+fn extent(b: &Bounds) -> Extent {
+    [b.x, b.y, b.width, b.height]
 }
 
 /// The answer to a prepare need; a refusal or a stale ref is a `failed` answer.
@@ -50,30 +42,21 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
         loop {
             two_frames().await;
             let now = bounds_of(&el)?;
-            if !(now.width > 0.0 && now.height > 0.0) {
-                return refused(
-                    ErrorCode::TargetNotVisible,
-                    format!("{what} has an empty box; it cannot be clicked"),
-                );
+            if ready::is_empty(extent(&now)) {
+                return Err(ready::empty_box(&what));
             }
-            let still = same_box(&b, &now);
+            let still = ready::holds_still(extent(&b), extent(&now));
             b = now;
             if still {
                 break;
             }
             if js::now() >= deadline {
-                return refused(
-                    ErrorCode::TargetNotStable,
-                    format!("{what} kept moving for {timeout_ms} ms; nothing was dispatched"),
-                );
+                return Err(ready::kept_moving(&what, timeout_ms.max(0.0) as u64));
             }
         }
     }
     let Some(point) = b.point else {
-        return refused(
-            ErrorCode::TargetNotVisible,
-            format!("{what} has no visible area"),
-        );
+        return Err(ready::no_visible_area(&what));
     };
     if !b.in_view {
         scroll_node_into_view(&el)?;
@@ -81,14 +64,7 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
     }
     if hit_test {
         if let Some(by) = hit_node(&el, point.x, point.y)? {
-            return refused(
-                ErrorCode::TargetObscured,
-                format!(
-                    "{what} is covered by {by} at ({}, {}); nothing was clicked",
-                    point.x.round(),
-                    point.y.round()
-                ),
-            );
+            return Err(ready::covered(&what, &by, point.x, point.y));
         }
     }
     Ok(Answer::Prepared {

@@ -24,7 +24,11 @@ const UNKNOWN: u8 = 4;
 const STRUCTURAL: u8 = 8;
 /// A rule mentions `cursor`: clickables may be found by their pointer.
 pub(super) const CURSOR: u8 = 16;
-const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR;
+/// A rule matches by what the user points at or focuses (`:hover`, `:active`, `:focus…`,
+/// `:user-invalid`) and may then change more than paint: a pointer or focus event can
+/// change what is visible or where it is.
+const STATEFUL: u8 = 32;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR | STATEFUL;
 /// The bits a scope's scan reports.
 const SCOPE_BITS: u8 = PSEUDO | VISIBILITY | CURSOR;
 
@@ -40,6 +44,9 @@ pub struct Sheets {
     pub unknown: bool,
     /// Some rule matches by structure (see [`STRUCTURAL`]).
     pub structural: bool,
+    /// Some rule may change layout or visibility on a pointer or focus event (see
+    /// [`STATEFUL`]), or some sheet could not be read.
+    pub stateful: bool,
 }
 
 impl Sheets {
@@ -75,6 +82,58 @@ fn is_structural(text: &str) -> bool {
     ]
     .iter()
     .any(|t| selector.contains(t))
+}
+
+/// Pseudo-classes that start or stop matching on a pointer or focus event.
+const USER_STATES: &[&str] = &[":hover", ":active", ":focus", ":user-"];
+
+/// Whether a declared property changes only paint: neither an element's box nor whether
+/// `checkVisibility()` sees it (`opacity`, `visibility`, widths and custom properties may).
+fn paint_only(property: &str) -> bool {
+    let p = property.trim().to_ascii_lowercase();
+    let p = p.as_str();
+    matches!(
+        p,
+        "color"
+            | "cursor"
+            | "box-shadow"
+            | "text-shadow"
+            | "caret-color"
+            | "accent-color"
+            | "fill"
+            | "fill-opacity"
+            | "stroke"
+            | "stroke-opacity"
+            | "text-emphasis-color"
+            | "text-underline-offset"
+            | "border-color"
+    ) || ["background", "outline", "text-decoration", "transition"]
+        .iter()
+        .any(|q| p == *q || p.strip_prefix(q).is_some_and(|r| r.starts_with('-')))
+        || (p.starts_with("border-") && p.ends_with("-color"))
+}
+
+/// Does a rule change more than paint when the user points or focuses? A plain style rule
+/// whose selector names a [`USER_STATES`] pseudo-class is read declaration by declaration;
+/// any other text that names one (an at-rule, nested rules) is taken to.
+fn is_stateful(text: &str) -> bool {
+    if !USER_STATES.iter().any(|s| text.contains(s)) {
+        return false;
+    }
+    let Some((selector, body)) = text.split_once('{') else {
+        return true;
+    };
+    if text.starts_with('@') || body.contains('{') {
+        return true;
+    }
+    if !USER_STATES.iter().any(|s| selector.contains(s)) {
+        return true;
+    }
+    let body = body.trim_end().trim_end_matches('}');
+    !body
+        .split(';')
+        .filter(|d| !d.trim().is_empty())
+        .all(|d| d.split_once(':').is_some_and(|(p, _)| paint_only(p)))
 }
 
 /// The `data-*` names a rule's text mentions (selectors, `attr()`, anywhere: a class named
@@ -127,6 +186,7 @@ impl StyleScan {
                 .wrapping_add(count);
             into.unknown |= bits & UNKNOWN != 0;
             into.structural |= bits & (STRUCTURAL | UNKNOWN) != 0;
+            into.stateful |= bits & (STATEFUL | UNKNOWN) != 0;
             for a in attrs.split(' ').filter(|a| !a.is_empty()) {
                 if !into.data_attrs.split(' ').any(|x| x == a) {
                     into.data_attrs.push_str(a);
@@ -214,6 +274,9 @@ impl StyleScan {
             }
             if is_structural(&text) {
                 bits |= STRUCTURAL;
+            }
+            if is_stateful(&text) {
+                bits |= STATEFUL;
             }
             data_attrs_of(&text, &mut attrs);
         }

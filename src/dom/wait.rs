@@ -1,18 +1,19 @@
 //! Waiting inside the page: two animation frames (`prepare`), a timer, and the machine's
 //! settle need answered in one call (`prufe.settle`).
 //!
-//! `settle` is the harness's `stabilise::settle` run where the page is, for the drivers that
-//! reach the page through one world (the Node and Python packages): it reads the fingerprint
-//! every `pollMs` until it has not changed for `quietMs`, within `timeoutMs`; with `since`,
-//! it first waits for the fingerprint to leave that value (a page that never does was quiet
-//! throughout, so stable); with `stopOnChange` it answers at the first move. A page that
-//! `quietFor` says has shown no sign of change for a whole window is settled at once. A
-//! fingerprint that cannot be read counts as a change. A navigation ends the call with the
-//! document: the driver asks again on the new one, where the fingerprint has left `since`.
+//! `settle` runs the one settle loop (`core::run::quiet`, which the harness runs over the
+//! protocol) where the page is: it reads the fingerprint and `quietFor` every `pollMs` until
+//! the page has been quiet for `quietMs`, within `timeoutMs`; with `since`, it first waits
+//! for the fingerprint to leave that value (a page that never does was quiet throughout, so
+//! stable); with `stopOnChange` it answers at the first move. A page that `quietFor` says has
+//! shown no sign of change for a whole window is settled at once. A fingerprint that cannot
+//! be read counts as a change. A navigation ends the call with the document: the driver asks
+//! again on the new one, where the fingerprint has left `since`.
 
 use super::{fingerprint, js, quiet_for, Options};
 use crate::core::error::{Error, ErrorCode, Result};
-use crate::core::run::Answer;
+use crate::core::run::quiet::{Settling, Tick};
+use crate::core::run::{Answer, Need};
 use js_sys::{Function, Promise};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -21,9 +22,6 @@ use wasm_bindgen_futures::JsFuture;
 
 /// A frame never painted (a hidden tab) ends a frame wait after this long.
 const FRAME_FALLBACK_MS: i32 = 100;
-
-/// Fingerprint stand-in while the engine cannot read the page.
-const UNREACHABLE: &str = "\u{0}unreachable";
 
 #[wasm_bindgen]
 extern "C" {
@@ -73,12 +71,13 @@ pub struct Until {
     stop_on_change: bool,
 }
 
-fn read() -> String {
-    fingerprint(&Options::default()).unwrap_or_else(|_| UNREACHABLE.to_owned())
+fn read(options: &Options) -> Option<String> {
+    fingerprint(options).ok()
 }
 
-/// The answer to a settle need.
-pub async fn settle(until: Until) -> Result<Answer> {
+/// The answer to a settle need: the settle loop of `core::run::quiet`, with the page's own
+/// fingerprint (under `options`: regions, budget) and `quietFor` read between timers.
+pub async fn settle(until: Until, options: Options) -> Result<Answer> {
     if until.need.as_deref().is_some_and(|n| n != "settle") {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -92,48 +91,25 @@ pub async fn settle(until: Until) -> Result<Answer> {
             "settle needs pollMs, quietMs and timeoutMs as numbers of 0 or more",
         ));
     }
-    let begun = js::now();
-    let deadline = begun + until.timeout_ms;
-    let since = until.since.as_deref();
-    let settled = |last: &str, stable: bool, changed: bool| Answer::Settled {
-        fingerprint: if last == UNREACHABLE {
-            String::new()
-        } else {
-            last.to_owned()
-        },
-        stable,
-        changed,
-        waited_ms: (js::now() - begun).max(0.0).round() as u64,
+    let need = Need::Settle {
+        since: until.since,
+        poll_ms: until.poll_ms.round() as u64,
+        quiet_ms: until.quiet_ms.round() as u64,
+        timeout_ms: until.timeout_ms.round() as u64,
+        stop_on_change: until.stop_on_change,
     };
-    let mut last = read();
-    let mut last_change = js::now();
-    let mut changed = since.is_some_and(|s| s != last);
-    if changed && until.stop_on_change {
-        return Ok(settled(&last, false, true));
-    }
     let quiet = || quiet_for().unwrap_or(0.0);
-    if since.is_none() && last != UNREACHABLE && until.quiet_ms > 0.0 && quiet() >= until.quiet_ms {
-        return Ok(settled(&last, true, false));
-    }
+    let first = read(&options);
+    let Some((mut settling, mut tick)) = Settling::start(&need, js::now(), first, quiet()) else {
+        return Err(Error::new(ErrorCode::Internal, "a settle need is a settle"));
+    };
     loop {
-        let now = js::now();
-        let waiting_for_effect = since.is_some() && !changed;
-        if !waiting_for_effect && now - last_change >= until.quiet_ms && last != UNREACHABLE {
-            return Ok(settled(&last, true, changed));
-        }
-        if now >= deadline {
-            // After an action that never changed anything, the page was quiet throughout.
-            let stable = waiting_for_effect && last != UNREACHABLE;
-            return Ok(settled(&last, stable, changed));
-        }
-        sleep(until.poll_ms.min(deadline - now)).await;
-        let fp = read();
-        if fp != last {
-            last = fp;
-            last_change = js::now();
-            changed |= since.is_none_or(|s| s != last);
-            if changed && until.stop_on_change {
-                return Ok(settled(&last, false, true));
+        match tick {
+            Tick::Done(answer) => return Ok(answer),
+            Tick::Wait { ms } => {
+                sleep(ms).await;
+                let fp = read(&options);
+                tick = settling.read(js::now(), fp, quiet());
             }
         }
     }

@@ -34,6 +34,8 @@ pub mod navigation;
 pub mod need;
 mod pointer;
 pub mod policy;
+pub mod quiet;
+pub mod ready;
 pub mod record;
 mod settle;
 pub mod step;

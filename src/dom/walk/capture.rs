@@ -152,6 +152,12 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// One document and no shadow root: document order is the walk's order, so a snapshot
+    /// can sort what patches appended back into place.
+    pub fn sortable(&self) -> bool {
+        self.documents.len() == 1 && self.roots.len() == 1
+    }
+
     /// Node → uid maps of elements and texts (see `maps`).
     pub(super) fn maps(&self) -> (js_sys::Map, js_sys::Map) {
         let mut maps = self.maps.borrow_mut();

@@ -1,0 +1,305 @@
+//! The settle loop, once for every driver: a driver answers a [`Need::Settle`] by reading
+//! the page's fingerprint and `quietFor` (in that order) at the start and after each wait
+//! this stepper asks for, and hands over the clock; the stepper says when the page is
+//! settled and what the answer is. The page's own loop (`prufe.settle`, `src/dom/wait.rs`)
+//! and the harness's loop over the protocol (`harness/src/stabilise.rs`) both run it.
+//!
+//! - Before the action (no `since`), a page that has shown no sign of change for the whole
+//!   window is settled at once.
+//! - After it (`since` is the fingerprint before), the page is first waited for until its
+//!   fingerprint leaves `since`; an action that changes nothing is quiet throughout, so the
+//!   deadline then answers stable and unchanged.
+//! - Quiet is a fingerprint unchanged for the window, or, with the fingerprint the same as at
+//!   the last read, a page that says it has shown no sign of change for that long (the change
+//!   came before the poll that saw it).
+//! - `stop_on_change` answers at the first move, unstable and changed.
+//! - An unreachable fingerprint (no document during a navigation) is never quiet, and a
+//!   change: a navigation during the wait counts as one.
+
+use super::need::{Answer, Need};
+
+/// A settle in progress. Times are in ms on the driver's clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settling {
+    since: Option<String>,
+    poll_ms: f64,
+    quiet_ms: f64,
+    begun: f64,
+    deadline: f64,
+    stop_on_change: bool,
+    /// The last fingerprint read; `None` while unreachable.
+    last: Option<String>,
+    last_change: f64,
+    changed: bool,
+}
+
+/// What the driver does next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tick {
+    /// The settle is over: hand this answer to the machine.
+    Done(Answer),
+    /// Wait this long, read the fingerprint and `quietFor` again, and call [`Settling::read`].
+    Wait { ms: f64 },
+}
+
+impl Settling {
+    /// Starts the settle of `need` with the first reads; `None` when `need` is no settle.
+    pub fn start(
+        need: &Need,
+        now: f64,
+        fingerprint: Option<String>,
+        quiet_for: f64,
+    ) -> Option<(Settling, Tick)> {
+        let Need::Settle {
+            since,
+            poll_ms,
+            quiet_ms,
+            timeout_ms,
+            stop_on_change,
+        } = need
+        else {
+            return None;
+        };
+        let changed = since.is_some() && fingerprint != *since;
+        let s = Settling {
+            since: since.clone(),
+            poll_ms: (*poll_ms as f64).max(1.0),
+            quiet_ms: *quiet_ms as f64,
+            begun: now,
+            deadline: now + *timeout_ms as f64,
+            stop_on_change: *stop_on_change,
+            last: fingerprint,
+            last_change: now,
+            changed,
+        };
+        let tick = if changed && s.stop_on_change {
+            s.done(now, false)
+        } else if s.since.is_none()
+            && s.last.is_some()
+            && s.quiet_ms > 0.0
+            && quiet_for >= s.quiet_ms
+        {
+            s.done(now, true)
+        } else {
+            s.decide(now, quiet_for)
+        };
+        Some((s, tick))
+    }
+
+    /// The reads after a wait.
+    pub fn read(&mut self, now: f64, fingerprint: Option<String>, quiet_for: f64) -> Tick {
+        let mut quiet_for = quiet_for;
+        if fingerprint != self.last {
+            // Leaving `since` is a change, and so is a document going away (a navigation).
+            self.changed |= self.since.is_none() || fingerprint != self.since;
+            self.last = fingerprint;
+            self.last_change = now;
+            // What the page says of its quiet covers the value just read only from the next
+            // read on.
+            quiet_for = 0.0;
+            if self.changed && self.stop_on_change {
+                return self.done(now, false);
+            }
+        }
+        self.decide(now, quiet_for)
+    }
+
+    fn waiting_for_effect(&self) -> bool {
+        self.since.is_some() && !self.changed
+    }
+
+    fn decide(&self, now: f64, quiet_for: f64) -> Tick {
+        let waiting = self.waiting_for_effect();
+        let reachable = self.last.is_some();
+        if !waiting
+            && reachable
+            && (now - self.last_change >= self.quiet_ms
+                || (quiet_for > 0.0 && quiet_for >= self.quiet_ms))
+        {
+            return self.done(now, true);
+        }
+        if now >= self.deadline {
+            // After an action that never changed anything, the page was quiet throughout.
+            return self.done(now, waiting && reachable);
+        }
+        let mut ms = self.poll_ms;
+        if !waiting && reachable && quiet_for > 0.0 {
+            ms = ms.min(self.quiet_ms - quiet_for);
+        }
+        Tick::Wait {
+            ms: ms.min(self.deadline - now).max(0.0),
+        }
+    }
+
+    fn done(&self, now: f64, stable: bool) -> Tick {
+        Tick::Done(Answer::Settled {
+            fingerprint: self.last.clone().unwrap_or_default(),
+            stable,
+            changed: self.changed,
+            waited_ms: (now - self.begun).max(0.0).round() as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn need(since: Option<&str>, quiet: u64, timeout: u64, stop: bool) -> Need {
+        Need::Settle {
+            since: since.map(str::to_owned),
+            poll_ms: 50,
+            quiet_ms: quiet,
+            timeout_ms: timeout,
+            stop_on_change: stop,
+        }
+    }
+
+    fn fp(s: &str) -> Option<String> {
+        Some(s.to_owned())
+    }
+
+    /// Runs a settle over a page whose fingerprint at time t is `page(t)` and whose
+    /// `quietFor` is `quiet(t)`; returns the answer and the reads it took.
+    fn run(
+        n: &Need,
+        page: impl Fn(f64) -> Option<String>,
+        quiet: impl Fn(f64) -> f64,
+    ) -> (Answer, usize) {
+        let (mut s, mut tick) = Settling::start(n, 0.0, page(0.0), quiet(0.0)).unwrap();
+        let (mut now, mut reads) = (0.0, 1);
+        loop {
+            match tick {
+                Tick::Done(a) => return (a, reads),
+                Tick::Wait { ms } => {
+                    now += ms;
+                    reads += 1;
+                    assert!(reads < 1000, "the settle never ends");
+                    tick = s.read(now, page(now), quiet(now));
+                }
+            }
+        }
+    }
+
+    fn settled(a: &Answer) -> (String, bool, bool, u64) {
+        match a {
+            Answer::Settled {
+                fingerprint,
+                stable,
+                changed,
+                waited_ms,
+            } => (fingerprint.clone(), *stable, *changed, *waited_ms),
+            other => panic!("not settled: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_page_quiet_for_the_window_is_settled_at_once() {
+        let (a, reads) = run(&need(None, 250, 5000, false), |_| fp("a"), |_| 400.0);
+        assert_eq!(settled(&a), ("a".into(), true, false, 0));
+        assert_eq!(reads, 1);
+        // Not after the action: the effect may not have started yet.
+        let (a, _) = run(&need(Some("a"), 250, 1000, false), |_| fp("a"), |_| 400.0);
+        assert_eq!(settled(&a), ("a".into(), true, false, 1000));
+    }
+
+    #[test]
+    fn without_word_from_the_page_quiet_is_the_window_of_polls() {
+        let (a, _) = run(&need(None, 250, 5000, false), |_| fp("a"), |_| 0.0);
+        assert_eq!(settled(&a), ("a".into(), true, false, 250));
+        let (a, _) = run(
+            &need(None, 250, 5000, false),
+            |t| fp(if t < 120.0 { "a" } else { "b" }),
+            |_| 0.0,
+        );
+        // Seen at the poll of 150 ms, quiet from there.
+        assert_eq!(settled(&a), ("b".into(), true, true, 400));
+    }
+
+    #[test]
+    fn after_the_action_waits_for_the_effect_then_for_quiet() {
+        let late = |t: f64| fp(if t < 700.0 { "before" } else { "after" });
+        let (a, _) = run(&need(Some("before"), 250, 5000, false), late, |_| 0.0);
+        assert_eq!(settled(&a), ("after".into(), true, true, 950));
+        // The page says when it changed: the window counts from there.
+        let (a, _) = run(&need(Some("before"), 250, 5000, false), late, |t| {
+            if t >= 700.0 {
+                t - 700.0
+            } else {
+                0.0
+            }
+        });
+        let (_, stable, changed, waited) = settled(&a);
+        assert!(stable && changed);
+        assert!((950..=1000).contains(&waited), "{waited}");
+    }
+
+    #[test]
+    fn quiet_reported_on_the_read_that_saw_a_change_does_not_count() {
+        // A page that claims quiet while its fingerprint moves is polled for the window.
+        let (a, _) = run(
+            &need(None, 250, 5000, false),
+            |t| fp(if t < 100.0 { "a" } else { "b" }),
+            |t| if t < 100.0 { 0.0 } else { 10_000.0 },
+        );
+        let (f, stable, changed, waited) = settled(&a);
+        assert_eq!((f.as_str(), stable, changed), ("b", true, true));
+        assert_eq!(
+            waited, 150,
+            "the read after the change may take the page's word"
+        );
+    }
+
+    #[test]
+    fn a_busy_page_is_unstable_at_the_deadline() {
+        let ticking = |t: f64| Some(format!("{}", (t / 100.0).floor()));
+        let (a, _) = run(&need(None, 250, 1000, false), ticking, |_| 0.0);
+        let (_, stable, changed, waited) = settled(&a);
+        assert!(!stable && changed);
+        assert_eq!(waited, 1000);
+    }
+
+    #[test]
+    fn stop_on_change_answers_at_the_first_move() {
+        let (a, _) = run(
+            &need(None, 250, 5000, true),
+            |t| fp(if t < 120.0 { "a" } else { "b" }),
+            |_| 0.0,
+        );
+        assert_eq!(settled(&a), ("b".into(), false, true, 150));
+        // Already moved from `since`: at once.
+        let (a, reads) = run(&need(Some("a"), 250, 5000, true), |_| fp("b"), |_| 0.0);
+        assert_eq!(settled(&a), ("b".into(), false, true, 0));
+        assert_eq!(reads, 1);
+    }
+
+    #[test]
+    fn an_unreachable_page_is_never_quiet_and_its_return_is_a_change() {
+        let (a, _) = run(&need(None, 250, 600, false), |_| None, |_| 1000.0);
+        assert_eq!(settled(&a), (String::new(), false, false, 600));
+        let (a, _) = run(&need(Some("old"), 250, 600, false), |_| None, |_| 0.0);
+        assert_eq!(settled(&a), (String::new(), false, true, 600));
+        let navigating = |t: f64| match t {
+            t if t < 100.0 => fp("old"),
+            t if t < 300.0 => None,
+            _ => fp("new"),
+        };
+        let (a, _) = run(&need(Some("old"), 250, 5000, false), navigating, |_| 0.0);
+        assert_eq!(settled(&a), ("new".into(), true, true, 550));
+        // A document that went away is a change, even when the next one looks the same.
+        let blink = |t: f64| {
+            if (100.0..200.0).contains(&t) {
+                None
+            } else {
+                fp("same")
+            }
+        };
+        let (a, _) = run(&need(Some("same"), 250, 1000, false), blink, |_| 0.0);
+        assert_eq!(settled(&a), ("same".into(), true, true, 450));
+    }
+
+    #[test]
+    fn other_needs_are_not_settles() {
+        assert!(Settling::start(&Need::Fingerprint, 0.0, fp("a"), 0.0).is_none());
+    }
+}

@@ -1,0 +1,89 @@
+//! When a target is ready for input, and the words of each refusal: once for every driver
+//! that answers a [`super::Need::Prepare`] (the page's own `prufe.prepare`,
+//! `src/dom/prepare.rs`, and the harness over the protocol, `harness/src/act.rs`, which
+//! takes its point from the browser's quads across frames of other processes).
+//!
+//! A box holds still when it is read twice [`TWO_FRAMES_MS`] apart and moved by less than
+//! half a pixel on every side, or once on a page that `quietFor` says showed no mutation,
+//! layout event or animation for that long. A box with no area cannot be clicked; one that
+//! keeps moving until the deadline is `TARGET_NOT_STABLE`; a hit test that lands elsewhere
+//! is `TARGET_OBSCURED`. Nothing is dispatched after any refusal.
+
+use crate::core::error::{Error, ErrorCode};
+
+/// Two animation frames at 60 Hz: how long a box must hold still.
+pub const TWO_FRAMES_MS: f64 = 34.0;
+
+/// An element's border box: x, y, width, height in CSS pixels.
+pub type Extent = [f64; 4];
+
+/// Did the box hold still between two reads?
+pub fn holds_still(before: Extent, now: Extent) -> bool {
+    before.iter().zip(now).all(|(a, b)| (a - b).abs() < 0.5)
+}
+
+/// A box with no area.
+pub fn is_empty(b: Extent) -> bool {
+    !(b[2] > 0.0 && b[3] > 0.0)
+}
+
+pub fn empty_box(what: &str) -> Error {
+    Error::new(
+        ErrorCode::TargetNotVisible,
+        format!("{what} has an empty box; it cannot be clicked"),
+    )
+}
+
+pub fn no_visible_area(what: &str) -> Error {
+    Error::new(
+        ErrorCode::TargetNotVisible,
+        format!("{what} has no visible area"),
+    )
+}
+
+pub fn kept_moving(what: &str, timeout_ms: u64) -> Error {
+    Error::new(
+        ErrorCode::TargetNotStable,
+        format!("{what} kept moving for {timeout_ms} ms; nothing was dispatched"),
+    )
+}
+
+pub fn covered(what: &str, by: &str, x: f64, y: f64) -> Error {
+    Error::new(
+        ErrorCode::TargetObscured,
+        format!(
+            "{what} is covered by {by} at ({}, {}); nothing was clicked",
+            x.round(),
+            y.round()
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_holds_still_within_half_a_pixel() {
+        let b = [10.0, 20.0, 100.0, 30.0];
+        assert!(holds_still(b, [10.4, 19.6, 100.2, 30.0]));
+        assert!(!holds_still(b, [10.0, 20.5, 100.0, 30.0]));
+        assert!(!holds_still(b, [10.0, 20.0, 99.0, 30.0]));
+    }
+
+    #[test]
+    fn empty_boxes_and_refusals() {
+        assert!(is_empty([0.0, 0.0, 0.0, 10.0]));
+        assert!(is_empty([0.0, 0.0, 10.0, f64::NAN]));
+        assert!(!is_empty([0.0, 0.0, 1.0, 1.0]));
+        let e = covered("button \"Buy\"", "div.veil", 10.4, 20.6);
+        assert_eq!(e.code, ErrorCode::TargetObscured);
+        assert_eq!(
+            e.message,
+            "button \"Buy\" is covered by div.veil at (10, 21); nothing was clicked"
+        );
+        assert_eq!(kept_moving("x", 5000).code, ErrorCode::TargetNotStable);
+        assert_eq!(empty_box("x").code, ErrorCode::TargetNotVisible);
+        assert_eq!(no_visible_area("x").code, ErrorCode::TargetNotVisible);
+    }
+}
