@@ -283,6 +283,12 @@ declare namespace Prufe {
      */
     quietFor(): number;
     /**
+     * How long, in ms, nothing that can change what the engine observes has happened: like
+     * `quietFor`, but input that changes nothing (a pointer over a page whose hover rules
+     * only paint) does not count. A record or a box read this long ago still holds.
+     */
+    stillFor(): number;
+    /**
      * The answer to the machine's settle need, in one call: reads the fingerprint (under
      * `options`, as `fingerprint` takes them) every `pollMs` until it has not changed for
      * `quietMs` (after leaving `since`, when given), within `timeoutMs`; with

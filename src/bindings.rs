@@ -199,6 +199,12 @@ pub fn quiet_for() -> JsResult<f64> {
     Plain(dom::quiet_for()).into_js()
 }
 
+/// `prufe.stillFor()`: ms nothing that can change an observation happened (`dom::still_for`).
+#[wasm_bindgen(js_name = stillFor)]
+pub fn still_for() -> JsResult<f64> {
+    Plain(dom::still_for()).into_js()
+}
+
 #[wasm_bindgen]
 pub fn focused() -> JsResult {
     dom::focused().into_js()

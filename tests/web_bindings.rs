@@ -374,7 +374,10 @@ fn box_scroll_and_hit_test_answer_for_input() {
 
 #[wasm_bindgen_test]
 async fn settle_answers_the_machines_settle_need_in_one_call() {
-    let c = load(r#"<main><p id="out">Idle</p><button id="go">Go</button></main>"#);
+    let c = load(
+        r#"<main><p id="out">Idle</p><button id="go">Go</button></main>
+        <aside aria-label="Clock"><p id="clock">10:00</p></aside>"#,
+    );
     let out = query(&c, "#out");
     let need = |since: Option<&str>, timeout: f64, stop: bool| {
         serde_wasm_bindgen::to_value(&json!({
@@ -383,7 +386,7 @@ async fn settle_answers_the_machines_settle_need_in_one_call() {
         }))
         .unwrap()
     };
-    let settle = |n: JsValue| async move { b::settle(n).await.unwrap() };
+    let settle = |n: JsValue| async move { b::settle(n, JsValue::UNDEFINED).await.unwrap() };
     // A still page: stable, unchanged.
     let a = settle(need(None, 2000.0, false)).await;
     assert_eq!(get(&a, "answer").as_string().as_deref(), Some("settled"));
@@ -447,11 +450,32 @@ async fn settle_answers_the_machines_settle_need_in_one_call() {
         json!({ "pollMs": 50, "quietMs": -1, "timeoutMs": 100 }),
         json!({ "need": "observe", "pollMs": 50, "quietMs": 100, "timeoutMs": 100 }),
     ] {
-        let err = b::settle(serde_wasm_bindgen::to_value(&bad).unwrap())
-            .await
-            .unwrap_err();
+        let err = b::settle(
+            serde_wasm_bindgen::to_value(&bad).unwrap(),
+            JsValue::UNDEFINED,
+        )
+        .await
+        .unwrap_err();
         assert_eq!(code_of(&err), "INVALID_ARGUMENT", "{bad}");
     }
+
+    // Fingerprint options narrow what counts: a clock ticking outside `regions` is no change.
+    let main_only = serde_wasm_bindgen::to_value(&json!({ "regions": ["main"] })).unwrap();
+    let fp = b::fingerprint(main_only.clone()).unwrap();
+    let clock = query(&c, "#clock");
+    let tick = Closure::once_into_js(move || clock.set_text_content(Some("10:01")));
+    window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), 40)
+        .unwrap();
+    let a = b::settle(need(Some(&fp), 300.0, false), main_only)
+        .await
+        .unwrap();
+    assert_eq!(
+        (get(&a, "stable"), get(&a, "changed")),
+        (JsValue::TRUE, JsValue::FALSE),
+        "the clock is outside the regions"
+    );
+    assert_eq!(get(&a, "fingerprint").as_string().unwrap(), fp);
 }
 
 #[wasm_bindgen_test]

@@ -1032,11 +1032,14 @@ async fn pointer_events_void_the_memo_only_where_state_rules_move_things() {
         let hits = dom::visual_memo_hits();
         dispatch.call1(&JsValue::NULL, &query(&c, "#b")).unwrap();
         let quiet = dom::quiet_for().unwrap();
+        let still = dom::still_for().unwrap();
         dom::fingerprint(&Options::default()).unwrap();
         let used = dom::visual_memo_hits() > hits;
         assert_eq!(used, !voids, "{sheet:?}: memo used after pointer events: {used}");
-        // Whatever the styles, input is activity: a settle counts its quiet from there.
+        // Whatever the styles, input is activity: a settle counts its quiet from there. What
+        // can change an observation (`stillFor`) moved exactly where the memo went.
         assert!(quiet < 20.0, "{sheet:?}: quiet for {quiet} ms after them");
+        assert_eq!(still < 20.0, voids, "{sheet:?}: still for {still} ms after them");
     }
 }
 

@@ -126,9 +126,9 @@ pub async fn prepare(
             .await
     };
     // A box moves only through a mutation, an event that changes styles or layout, or an
-    // animation; a page that shows none of these for two frames (`prufe.quietFor`, 0 while
+    // animation; a page that shows none of these for two frames (`prufe.stillFor`, 0 while
     // anything animates) holds its boxes still, and one read suffices.
-    let still = engine.quiet_for(roots).await >= ready::TWO_FRAMES_MS;
+    let still = engine.still_for(roots).await >= ready::TWO_FRAMES_MS;
     let mut last = if known.is_none() && !still {
         Some(boxed().await?)
     } else {

@@ -217,8 +217,8 @@ impl Verifier {
             }
             Need::Describe { reference } => {
                 let roots = self.roots_of(d).await?;
-                // The live record is the observed one while the page has shown no sign of
-                // change since the observation (`prufe.quietFor` covers it).
+                // The live record is the observed one while nothing that can change an
+                // observation has happened since it was taken (`prufe.stillFor`).
                 if let (Some(o), Some(at)) = (&d.last, d.observed_at) {
                     if let Some(seen) = o
                         .snapshot
@@ -227,7 +227,7 @@ impl Verifier {
                         .find(|el| &el.reference == reference)
                     {
                         let since_ms = at.elapsed().as_secs_f64() * 1000.0 + 1.0;
-                        if e.quiet_for(&roots).await > since_ms {
+                        if e.still_for(&roots).await > since_ms {
                             return Ok(Answer::Described {
                                 element: Some(seen.clone()),
                             });
@@ -269,7 +269,13 @@ impl Verifier {
                 Answer::Under { element }
             }
             Need::Input { gesture } => {
-                d.observed_at = None;
+                // A pointer that only moves changes the page only through what `stillFor`
+                // counts (the page's handlers mutate; its `:hover` rules count once they do
+                // more than paint): the observation stays good while the page says so. Any
+                // other gesture starts afresh.
+                if !matches!(gesture, Gesture::MoveTo { .. }) {
+                    d.observed_at = None;
+                }
                 self.send(gesture, d).await?;
                 let slow_mo = self.options().slow_mo;
                 if !slow_mo.is_zero() {

@@ -260,10 +260,20 @@ impl Engine {
     /// How long every root has shown no sign of change (`prufe.quietFor`), in ms: the
     /// least of them; 0 when any root cannot tell.
     pub async fn quiet_for(&self, roots: &[Root]) -> f64 {
+        self.least(roots, "(P) => P.quietFor()").await
+    }
+
+    /// How long nothing that can change an observation happened in any root
+    /// (`prufe.stillFor`), in ms: the least of them; 0 when any root cannot tell.
+    pub async fn still_for(&self, roots: &[Root]) -> f64 {
+        self.least(roots, "(P) => P.stillFor()").await
+    }
+
+    async fn least(&self, roots: &[Root], function: &str) -> f64 {
         let mut least = f64::INFINITY;
         for root in roots {
             let q = self
-                .call_value(&root.frame, "(P) => P.quietFor()", &Value::Null)
+                .call_value(&root.frame, function, &Value::Null)
                 .await
                 .ok()
                 .and_then(|v| v.as_f64())

@@ -93,19 +93,16 @@ const VISUAL_EVENTS: &[&str] = &[
     "fullscreenchange",
 ];
 
-/// Pointer, focus and selection events: they change styles only through rules that match
+/// Pointer, wheel, focus and selection events: they change styles only through rules that match
 /// what the user points at or focuses (`:hover`, `:active`, `:focus…`; `::selection` is
 /// paint), so they void the memo only while some sheet has such a rule that does more than
 /// paint (`Sheets::stateful`); what a page's own handler does on them is a mutation, seen as
 /// one. They always count for [`Cache::quiet_ms`]: input is activity.
 const USER_EVENTS: &[&str] = &[
-    "pointerover",
-    "pointerout",
+    "wheel",
     "pointerdown",
     "pointerup",
     "pointercancel",
-    "mouseover",
-    "mouseout",
     "mousedown",
     "mouseup",
     "focusin",
@@ -123,6 +120,12 @@ const WINDOW_EVENTS: &[&str] = &[
     "beforeprint",
     "afterprint",
 ];
+
+/// The pointer entering or leaving an element: `:hover` as for [`USER_EVENTS`], but no
+/// activity of its own. The browser sends these when the pointer moves and also when a
+/// change of layout moves another element under a still pointer, which the change that
+/// moved it already counts.
+const BOUNDARY_EVENTS: &[&str] = &["pointerover", "pointerout", "mouseover", "mouseout"];
 
 /// Events that do not leave a shadow root but can change styles or layout inside it.
 const SHADOW_EVENTS: &[&str] = &["toggle", "beforetoggle", "load", "change"];
@@ -254,6 +257,31 @@ fn classify(
     v
 }
 
+/// When the page last showed activity (any mutation or watched event, input included) and
+/// when something last happened that can change what the engine observes (`performance.now()`).
+struct Clock {
+    activity: Cell<f64>,
+    moved: Cell<f64>,
+}
+
+impl Clock {
+    fn new(now: f64) -> Clock {
+        Clock {
+            activity: Cell::new(now),
+            moved: Cell::new(now),
+        }
+    }
+
+    fn moved(&self, now: f64) {
+        self.activity.set(now);
+        self.moved.set(now);
+    }
+
+    fn active(&self, now: f64) {
+        self.activity.set(now);
+    }
+}
+
 pub struct Cache {
     /// Unique per cache of this engine.
     pub id: u64,
@@ -263,7 +291,7 @@ pub struct Cache {
     dirty: Rc<Cell<bool>>,
     /// When a mutation record, or an event that may change a style or a layout, last came
     /// (`performance.now()`), or when the cache was made.
-    changed_at: Rc<Cell<f64>>,
+    changed_at: Rc<Clock>,
     /// Child-list and text records received, for the next patch.
     pending: Rc<RefCell<Vec<web_sys::MutationRecord>>>,
     /// Something may have changed a style or a layout since the memo was read.
@@ -282,6 +310,7 @@ pub struct Cache {
     on_visual: Closure<dyn FnMut(JsValue)>,
     on_scroll: Closure<dyn FnMut(JsValue)>,
     on_user: Closure<dyn FnMut(JsValue)>,
+    on_boundary: Closure<dyn FnMut(JsValue)>,
 }
 
 /// Which of the cache's listeners an event goes to.
@@ -290,6 +319,7 @@ enum Listener {
     Visual,
     Scroll,
     User,
+    Boundary,
 }
 
 /// What [`Cache::check`] found.
@@ -309,7 +339,7 @@ impl Cache {
     /// Starts watching every scope of `capture`; `None` if the browser refuses.
     pub fn new(capture: Capture, styles: &StyleScan) -> Option<Cache> {
         let dirty = Rc::new(Cell::new(false));
-        let changed_at = Rc::new(Cell::new(js::now()));
+        let changed_at = Rc::new(Clock::new(js::now()));
         let visual = Rc::new(Cell::new(true));
         let view = Rc::new(Cell::new(true));
         let mut initial = Sheets::default();
@@ -328,7 +358,7 @@ impl Cache {
             );
             let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
-                changed_at.set(js::now());
+                changed_at.moved(js::now());
                 if dirty.get() {
                     return;
                 }
@@ -350,7 +380,7 @@ impl Cache {
         let on_visual = {
             let (visual, view, changed_at) = (visual.clone(), view.clone(), changed_at.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                changed_at.set(js::now());
+                changed_at.moved(js::now());
                 visual.set(true);
                 view.set(true);
             })
@@ -358,7 +388,7 @@ impl Cache {
         let on_scroll = {
             let (view, changed_at) = (view.clone(), changed_at.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                changed_at.set(js::now());
+                changed_at.moved(js::now());
                 view.set(true)
             })
         };
@@ -372,8 +402,25 @@ impl Cache {
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
                 // Input is activity: what it sets off (a timer, a request) may show later,
                 // so a settle counts its quiet from here whatever the styles.
-                changed_at.set(js::now());
+                let now = js::now();
+                changed_at.active(now);
                 if sheets.borrow().stateful {
+                    changed_at.moved(now);
+                    visual.set(true);
+                    view.set(true);
+                }
+            })
+        };
+        let on_boundary = {
+            let (visual, view, changed_at, sheets) = (
+                visual.clone(),
+                view.clone(),
+                changed_at.clone(),
+                sheets.clone(),
+            );
+            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+                if sheets.borrow().stateful {
+                    changed_at.moved(js::now());
                     visual.set(true);
                     view.set(true);
                 }
@@ -409,6 +456,7 @@ impl Cache {
             on_visual,
             on_scroll,
             on_user,
+            on_boundary,
         };
         cache.listen();
         Some(cache)
@@ -421,18 +469,34 @@ impl Cache {
         if self.dirty.get() || self.capture.roots.iter().any(|(r, _)| js::animating(r)) {
             return 0.0;
         }
-        (js::now() - self.changed_at.get()).max(0.0)
+        (js::now() - self.changed_at.activity.get()).max(0.0)
+    }
+
+    /// How long, in ms, nothing that can change what the engine observes has happened: no
+    /// mutation, no event that may change a style, a layout or a scroll position (pointer and
+    /// focus events only where [`Sheets::stateful`]); 0 while an animation or a transition
+    /// runs. At least [`Cache::quiet_ms`]: input that changes nothing is not counted here.
+    pub fn still_ms(&self) -> f64 {
+        if self.dirty.get() || self.capture.roots.iter().any(|(r, _)| js::animating(r)) {
+            return 0.0;
+        }
+        (js::now() - self.changed_at.moved.get()).max(0.0)
     }
 
     fn listen(&mut self) {
         let visual = self.on_visual.as_ref().unchecked_ref::<js_sys::Function>();
         let scroll = self.on_scroll.as_ref().unchecked_ref::<js_sys::Function>();
         let user = self.on_user.as_ref().unchecked_ref::<js_sys::Function>();
+        let boundary = self
+            .on_boundary
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>();
         let mut add = |target: &EventTarget, kind: &'static str, to: Listener| {
             let f = match to {
                 Listener::Visual => visual,
                 Listener::Scroll => scroll,
                 Listener::User => user,
+                Listener::Boundary => boundary,
             };
             if target
                 .add_event_listener_with_callback_and_bool(kind, f, true)
@@ -448,6 +512,9 @@ impl Cache {
             }
             for kind in USER_EVENTS {
                 add(target, kind, Listener::User);
+            }
+            for kind in BOUNDARY_EVENTS {
+                add(target, kind, Listener::Boundary);
             }
             add(target, "scroll", Listener::Scroll);
             if let Some(window) = js::default_view(doc) {
@@ -645,6 +712,7 @@ impl Drop for Cache {
                 Listener::Visual => &self.on_visual,
                 Listener::Scroll => &self.on_scroll,
                 Listener::User => &self.on_user,
+                Listener::Boundary => &self.on_boundary,
             }
             .as_ref()
             .unchecked_ref::<js_sys::Function>();

@@ -515,6 +515,19 @@ pub fn quiet_for() -> Result<f64> {
     })
 }
 
+/// `prufe.stillFor()`: how long, in ms, nothing that can change what the engine observes has
+/// happened (see `Cache::still_ms`): at least `quietFor`, since input that changes nothing
+/// counts there and not here. A record or a box read this long ago still holds. 0 when not
+/// known.
+pub fn still_for() -> Result<f64> {
+    with_engine(|eng| {
+        let Some(cache) = eng.cache.as_ref() else {
+            return Ok(0.0);
+        };
+        Ok(cache.still_ms())
+    })
+}
+
 /// The live node of a ref, checked: `STALE_REFERENCE` when it belongs to an older document,
 /// is gone or no longer observable; `TARGET_CHANGED` when it now shows something else.
 pub fn element(reference: &str) -> Result<web_sys::Element> {

@@ -5,7 +5,7 @@
 //!
 //! The element of the ref, checked once, must have a non-empty box that holds still across
 //! two animation frames (a page that showed no mutation, no layout event and no animation
-//! for two frames, `quietFor`, holds its boxes still: one read), its point in view (else it
+//! for two frames, `stillFor`, holds its boxes still: one read), its point in view (else it
 //! is scrolled there and the answer is `scrolled`: observe again), and, with `hitTest`, the
 //! page's hit test at the point must reach it. Every refusal is a `failed` answer with its
 //! typed code and the words of `core::run::ready`, which the harness uses too, so the
@@ -13,7 +13,7 @@
 
 use super::input::{bounds_of, hit_node, scroll_node_into_view, Bounds};
 use super::wait::two_frames;
-use super::{describe, element, js, quiet_for};
+use super::{describe, element, js, still_for};
 use crate::core::error::Result;
 use crate::core::identity::describe_element;
 use crate::core::run::ready::{self, Extent, TWO_FRAMES_MS};
@@ -38,7 +38,7 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
         .unwrap_or_else(|| reference.to_owned());
     let deadline = js::now() + timeout_ms.max(0.0);
     let mut b = bounds_of(&el)?;
-    if quiet_for()? < TWO_FRAMES_MS {
+    if still_for()? < TWO_FRAMES_MS {
         loop {
             two_frames().await;
             let now = bounds_of(&el)?;

@@ -78,7 +78,7 @@ describe('Playwright addInitScript', () => {
     assert.deepEqual(state.methods, [
       'at', 'box', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
       'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
-      'scrollIntoView', 'scrollPosition', 'select', 'settle', 'snapshot', 'typingBegin', 'typingCheck', 'value',
+      'scrollIntoView', 'scrollPosition', 'select', 'settle', 'snapshot', 'stillFor', 'typingBegin', 'typingCheck', 'value',
     ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.
