@@ -392,7 +392,10 @@ impl Cache {
                 view.set(true)
             })
         };
-        let on_user = {
+        // Input is activity (what it sets off, a timer or a request, may show later, so a
+        // settle counts its quiet from there whatever the styles); a pointer merely entering
+        // or leaving is not. Either moves what is observed only through stateful rules.
+        let state_event = |activity: bool| {
             let (visual, view, changed_at, sheets) = (
                 visual.clone(),
                 view.clone(),
@@ -400,10 +403,10 @@ impl Cache {
                 sheets.clone(),
             );
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                // Input is activity: what it sets off (a timer, a request) may show later,
-                // so a settle counts its quiet from here whatever the styles.
                 let now = js::now();
-                changed_at.active(now);
+                if activity {
+                    changed_at.active(now);
+                }
                 if sheets.borrow().stateful {
                     changed_at.moved(now);
                     visual.set(true);
@@ -411,21 +414,7 @@ impl Cache {
                 }
             })
         };
-        let on_boundary = {
-            let (visual, view, changed_at, sheets) = (
-                visual.clone(),
-                view.clone(),
-                changed_at.clone(),
-                sheets.clone(),
-            );
-            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                if sheets.borrow().stateful {
-                    changed_at.moved(js::now());
-                    visual.set(true);
-                    view.set(true);
-                }
-            })
-        };
+        let (on_user, on_boundary) = (state_event(true), state_event(false));
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
         init.set_subtree(true);
