@@ -20,7 +20,7 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps python demo snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps python demo demo-harness demo-bundle snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -70,9 +70,27 @@ $(APPS_STAMP): $(APPS_INPUTS)
 	node fixtures/apps/build.mjs
 	touch $@
 
-demo: setup
-	@$(MAKE) --no-print-directory bundle apps
-	cargo run -q -p prufe-harness --release -- demo
+# The demo needs less than the tests: `scripts/setup.sh demo` installs no ChromeDriver, test
+# runner or Python packages, the bundle is the page engine alone (the harness links the
+# machine natively), and the harness compiles (the tests' dev profile: dependencies
+# optimised, no LTO) while the setup installs and the bundle builds, each step saying how
+# long it took.
+demo:
+	@$(MAKE) --no-print-directory -j2 demo-harness demo-bundle
+	target/debug/prufe demo
+
+demo-harness:
+	@scripts/timed.sh "harness (cargo build -p prufe-harness)" cargo build -q -p prufe-harness --bin prufe
+
+demo-bundle:
+	@scripts/setup.sh demo
+	@$(MAKE) --no-print-directory $(PAGE_STAMP)
+
+# The page engine alone, for the demo (`make bundle` builds it with the machine module).
+PAGE_STAMP := target/.prufe-page-bundle
+$(PAGE_STAMP): $(BUNDLE_INPUTS)
+	@scripts/timed.sh "bundle (js/dist/prufe.js)" node js/build.mjs --page
+	@mkdir -p target && touch $@
 
 # What the engine observes on one page: make snapshot PAGE=fixtures/shop.html
 PAGE ?= fixtures/recycled-list.html

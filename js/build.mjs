@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the two artifacts of the prufe crate for wasm32 (release) → wasm-bindgen
+// Builds the two artifacts of the prufe crate for wasm32 (release) → wasm-bindgen (prufe-bindgen)
 // (--target no-modules) → wasm-opt, each with its wasm inlined as base64:
 // - js/dist/prufe.js: the in-page engine (default features), one classic script wrapped by
 //   js/src/shim.js that installs `window.prufe`;
@@ -7,6 +7,7 @@
 //   (`--no-default-features --features machine`, profile `machine`), wrapped by
 //   js/src/run.js, as an ES module and as a classic script that defines `prufeRun`.
 //
+// `node js/build.mjs --page` builds js/dist/prufe.js alone.
 // Environment: PRUFE_WASM_OPT=0 skips wasm-opt (quicker local iterations; never in CI).
 
 import { spawnSync } from 'node:child_process';
@@ -26,6 +27,8 @@ const RUN_OUT = join(DIST, 'prufe-run.mjs');
 const RUN_SCRIPT_OUT = join(DIST, 'prufe-run.js');
 const RUN_TYPES_OUT = join(DIST, 'prufe-run.d.mts');
 const RUN_SHIM = join(ROOT, 'js', 'src', 'run.js');
+// The bindgen step (tools/bindgen, installed by scripts/setup.sh).
+const BINDGEN = 'prufe-bindgen';
 
 // wasm-opt comes from the `binaryen` npm package, pinned in package.json. Debian's binaryen
 // (108) predates the final reference-types encoding: it rewrites wasm-bindgen's externref
@@ -93,11 +96,10 @@ function wasmArtifact({ label, features, profile, outName }) {
   ]);
   const raw = join(TARGET_DIR, 'wasm32-unknown-unknown', profile, 'prufe.wasm');
 
+  // prufe-bindgen (tools/bindgen) is `wasm-bindgen --target no-modules --no-typescript
+  // --omit-default-module-path` on the same pinned wasm-bindgen-cli-support, byte for byte.
   step(`wasm-bindgen --target no-modules (${label})`);
-  run('wasm-bindgen', [
-    '--target', 'no-modules', '--no-typescript', '--omit-default-module-path',
-    '--out-name', outName, '--out-dir', WORK, raw,
-  ]);
+  run(BINDGEN, ['--out-name', outName, '--out-dir', WORK, raw]);
   const bindgenWasm = join(WORK, `${outName}_bg.wasm`);
   let finalWasm = bindgenWasm;
   if (process.env.PRUFE_WASM_OPT !== '0') {
@@ -194,13 +196,16 @@ async function main() {
   mkdirSync(WORK, { recursive: true });
 
   const pinned = lockedVersion('wasm-bindgen');
-  const cli = capture('wasm-bindgen', ['--version']);
-  if (cli === null) throw new Error('wasm-bindgen is not installed (run scripts/setup.sh)');
+  const cli = capture(BINDGEN, ['--version']);
+  if (cli === null) throw new Error(`${BINDGEN} is not installed (run scripts/setup.sh)`);
   if (cli !== `wasm-bindgen ${pinned}`) {
-    throw new Error(`${cli} does not match wasm-bindgen ${pinned} in Cargo.lock (run scripts/setup.sh)`);
+    throw new Error(`${BINDGEN} writes ${cli}, not wasm-bindgen ${pinned} of Cargo.lock (run scripts/setup.sh)`);
   }
   const version = crateVersion();
-  const written = [buildPage(version), ...(await buildMachine(version))];
+  // `--page`: the page engine alone (what `make demo` needs: the harness links the machine
+  // natively).
+  const pageOnly = process.argv.includes('--page');
+  const written = [buildPage(version), ...(pageOnly ? [] : await buildMachine(version))];
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const line of written) step(`wrote ${line}`);
   step(`done in ${seconds} s`);

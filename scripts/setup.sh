@@ -3,7 +3,21 @@
 # fast no-op when all is present: each step checks first and acts only on what is missing.
 # Nothing is fetched but from the package registries (crates.io, npm, PyPI, Debian); no
 # browser is downloaded: the tests use Debian's Chromium at /usr/bin/chromium.
+#
+#   scripts/setup.sh        everything `make test` needs (the default)
+#   scripts/setup.sh demo   only what `make demo` needs: the wasm32 target, Chromium, the
+#                           bindgen tool and the npm packages (wasm-opt); no ChromeDriver, no
+#                           wasm-bindgen test runner, no Python packages
 set -euo pipefail
+
+mode=${1:-test}
+case "$mode" in
+  demo | test) ;;
+  *)
+    printf 'setup: error: unknown mode %s (demo or test)\n' "$mode" >&2
+    exit 2
+    ;;
+esac
 
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -47,7 +61,9 @@ else
   rustup target add wasm32-unknown-unknown
 fi
 installed_components=$(rustup component list --installed)
-for component in clippy rustfmt; do
+components=(rustfmt clippy)
+[[ "$mode" == demo ]] && components=()
+for component in "${components[@]}"; do
   if grep -q "^$component" <<<"$installed_components"; then
     step "rust component $component" "present"
   else
@@ -56,31 +72,50 @@ for component in clippy rustfmt; do
   fi
 done
 
-# Debian packages: Chromium and ChromeDriver (apt-get update only when one is missing).
+# Debian packages: Chromium, and ChromeDriver for the wasm tests (apt-get update only when one
+# is missing).
+packages=(chromium chromium-driver)
+[[ "$mode" == demo ]] && packages=(chromium)
 missing=()
-for package in chromium chromium-driver; do
+for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$package")
   fi
 done
 if ((${#missing[@]} == 0)); then
-  step "debian chromium chromium-driver" "present ($(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
+  step "debian ${packages[*]}" "present ($(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1))"
 else
   step "debian ${missing[*]}" "installing"
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock. `--locked` is not used:
-# the CLI's own lock file does not resolve against the current registry index.
+# The bundle's bindgen step (tools/bindgen: wasm-bindgen-cli-support at the version pinned in
+# Cargo.lock, without the CLI's test runner), installed from this checkout.
 pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 [[ -n "$pinned" ]] || fail "wasm-bindgen is not in Cargo.lock"
-if [[ "$(wasm-bindgen --version 2>/dev/null)" == "wasm-bindgen $pinned" ]] &&
-  [[ "$(wasm-bindgen-test-runner --version 2>/dev/null)" == *"$pinned"* ]]; then
-  step "wasm-bindgen-cli $pinned" "present"
+tool_hash=$( (echo "$pinned"; cat tools/bindgen/Cargo.toml tools/bindgen/build.rs tools/bindgen/src/*.rs) | sha256sum | cut -d' ' -f1)
+tool_stamp="$HOME/.cargo/.prufe-bindgen"
+if [[ "$(prufe-bindgen --version 2>/dev/null)" == "wasm-bindgen $pinned" && -f "$tool_stamp" &&
+  "$(cat "$tool_stamp")" == "$tool_hash" ]]; then
+  step "prufe-bindgen (wasm-bindgen $pinned)" "present"
 else
-  step "wasm-bindgen-cli $pinned" "installing from crates.io (a few minutes)"
-  cargo install --quiet --force wasm-bindgen-cli --version "=$pinned"
+  step "prufe-bindgen (wasm-bindgen $pinned)" "installing from tools/bindgen (about a minute)"
+  cargo install --quiet --force --locked --profile tool --path tools/bindgen
+  echo "$tool_hash" >"$tool_stamp"
+fi
+
+# The tests' wasm-bindgen-test-runner, at exactly the wasm-bindgen version in Cargo.lock.
+# `--locked` is not used: the CLI's own lock file does not resolve against the current
+# registry index. No default features: the runner talks plain HTTP to a local ChromeDriver,
+# so the TLS stack (ring) is not compiled.
+if [[ "$mode" == test ]]; then
+  if [[ "$(wasm-bindgen-test-runner --version 2>/dev/null)" == *"$pinned"* ]]; then
+    step "wasm-bindgen-test-runner $pinned" "present"
+  else
+    step "wasm-bindgen-test-runner $pinned" "installing from crates.io (a few minutes)"
+    cargo install --quiet --force --no-default-features wasm-bindgen-cli --version "=$pinned"
+  fi
 fi
 
 # npm packages from package-lock.json; reinstalled only when package.json or the lock changed.
@@ -94,6 +129,11 @@ else
   step "npm packages" "installing (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error >/dev/null
   echo "$lock_hash" >"$stamp"
+fi
+
+if [[ "$mode" == demo ]]; then
+  step "done" "in $((SECONDS - started)) s (what the demo needs)"
+  exit 0
 fi
 
 # Python driver test: the playwright package (its driver only, never `playwright install`).
