@@ -60,6 +60,8 @@ pub struct Options {
     pub ambiguous: AmbiguousPolicy,
     pub arbiter: Option<ArbiterConfig>,
     pub trace_dir: Option<PathBuf>,
+    /// Which traced steps keep a before and an after picture (with `trace_dir`).
+    pub screenshots: crate::pictures::Screenshots,
     /// Judge only these regions (prefixes), e.g. `["main"]`.
     pub regions: Vec<String>,
     /// Leave these regions out of the judgement, e.g. a ticker.
@@ -80,6 +82,7 @@ impl Default for Options {
             ambiguous: AmbiguousPolicy::Reject,
             arbiter: None,
             trace_dir: None,
+            screenshots: crate::pictures::Screenshots::default(),
             regions: Vec::new(),
             ignore_regions: Vec::new(),
             slow_mo: Duration::ZERO,
@@ -103,6 +106,8 @@ pub struct Verifier {
     seen: Option<Seen>,
     /// Needs answered during the last verified step.
     round_trips: u32,
+    /// The pictures of the step in progress, for its trace record.
+    pictures: Option<crate::pictures::Pictures>,
 }
 
 impl Verifier {
@@ -170,6 +175,7 @@ impl Verifier {
             step_no: 0,
             seen: None,
             round_trips: 0,
+            pictures: None,
         })
     }
 
@@ -492,8 +498,21 @@ impl Verifier {
                 Ok(o) => (Some(o), None),
                 Err(e) => (e.outcome(), Some(e)),
             };
-            trace.write(self.step_no, outcome, kind, error, &self.redactor);
+            let ok = matches!(&r, Ok(o) if o.ok);
+            let pictures = self
+                .pictures
+                .take()
+                .filter(|_| self.opts.screenshots.keeps(ok));
+            trace.write(
+                self.step_no,
+                outcome,
+                kind,
+                error,
+                &self.redactor,
+                pictures.as_ref(),
+            );
         }
+        self.pictures = None;
         r
     }
 
@@ -501,7 +520,18 @@ impl Verifier {
     /// ran), with the error that stopped it.
     pub fn trace_unfinished(&mut self, kind: &str, error: &Error) {
         if let Some(trace) = self.trace.as_mut() {
-            trace.write(self.step_no, None, kind, Some(error), &self.redactor);
+            let pictures = self
+                .pictures
+                .take()
+                .filter(|_| self.opts.screenshots.keeps(false));
+            trace.write(
+                self.step_no,
+                None,
+                kind,
+                Some(error),
+                &self.redactor,
+                pictures.as_ref(),
+            );
         }
     }
 
@@ -611,7 +641,9 @@ impl Verifier {
         let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
         self.engine.take_dialogs();
         let mut drive = crate::drive::Drive::default();
+        drive.camera = self.camera();
         let record = self.drive(&mut run, &mut drive).await;
+        self.pictures = drive.camera.take().map(|c| c.pictures);
         self.seen = run.seen().cloned();
         let mut record = record?;
         self.learn_secret(step, &record);
@@ -621,6 +653,31 @@ impl Verifier {
         record.scrub(&self.redactor);
         self.round_trips = drive.needs;
         outcome_result(record)
+    }
+
+    /// A picture of the page as it is now, every secret covered the way a trace's pictures
+    /// are (see [`crate::pictures`]).
+    pub async fn picture(&self) -> Result<crate::pictures::Shot> {
+        let roots = self.engine.roots().await?;
+        let marks = crate::pictures::Marks {
+            target: None,
+            effect: &[],
+            point: None,
+        };
+        crate::pictures::capture(
+            &self.engine,
+            &roots,
+            &self.sensitive,
+            self.redactor.secrets(),
+            &marks,
+        )
+        .await
+    }
+
+    /// What keeps the pictures of a step, when the trace wants them.
+    pub(crate) fn camera(&self) -> Option<crate::pictures::Camera> {
+        (self.trace.is_some() && self.opts.screenshots.captures())
+            .then(crate::pictures::Camera::default)
     }
 
     /// A fill whose field turned out sensitive: its value is a secret from now on.
