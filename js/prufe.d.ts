@@ -378,7 +378,7 @@ declare namespace Prufe {
     cover(options?: { sensitive?: string[]; secrets?: string[] }): { boxes: Rect[]; scopes: number };
     /** Takes the cover away (two style changes, so no transition starts); how many scopes had one. */
     uncover(): number;
-    /** The border box of each ref's element, null for a ref whose element is gone. */
+    /** The border box of each ref's node (whatever it shows now), null for a ref whose node is gone. */
     boxes(refs: string[]): (Rect | null)[];
   }
 

@@ -164,7 +164,7 @@ impl Verifier {
             return;
         }
         let target = camera.target.clone();
-        let shot = self.picture(d, target.as_deref(), &[], point).await;
+        let shot = self.covered_shot(d, target.as_deref(), &[], point).await;
         let seen = d.last.as_ref().map(|o| o.snapshot.clone());
         if let Some(c) = d.camera.as_mut() {
             c.took_before(attempt, shot, seen);
@@ -180,14 +180,16 @@ impl Verifier {
         let effect = camera.effect_refs(after);
         let target = camera.target.clone();
         let point = camera.point;
-        let shot = self.picture(d, target.as_deref(), &effect, point).await;
+        let shot = self
+            .covered_shot(d, target.as_deref(), &effect, point)
+            .await;
         if let Some(c) = d.camera.as_mut() {
             c.pictures.after = shot;
         }
     }
 
     /// One covered capture; `None` when it could not be taken (the step goes on without it).
-    async fn picture(
+    async fn covered_shot(
         &self,
         d: &Drive,
         target: Option<&str>,

@@ -269,7 +269,11 @@ pub async fn capture(
     };
     // The marked boxes, read before the cover goes on (the cover changes no box).
     let mut wanted: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for r in marks.target.into_iter().chain(marks.effect.iter().map(String::as_str)) {
+    for r in marks
+        .target
+        .into_iter()
+        .chain(marks.effect.iter().map(String::as_str))
+    {
         let (path, local) = route(r);
         wanted.entry(path).or_default().push(local);
     }
@@ -279,15 +283,16 @@ pub async fn capture(
             continue;
         };
         let boxes: Vec<Option<Rect>> = engine
-            .call(&root.frame, "(P, a) => P.boxes(a.refs)", &json!({ "refs": locals }))
+            .call(
+                &root.frame,
+                "(P, a) => P.boxes(a.refs)",
+                &json!({ "refs": locals }),
+            )
             .await
             .unwrap_or_default();
         for (local, b) in locals.iter().zip(boxes) {
             if let Some(b) = b.filter(|b| b.width > 0.0 && b.height > 0.0) {
-                found.insert(
-                    crate::observe::merged_ref(path, local),
-                    b.moved(dx, dy),
-                );
+                found.insert(crate::observe::merged_ref(path, local), b.moved(dx, dy));
             }
         }
     }
@@ -332,10 +337,7 @@ pub async fn capture(
         width,
         height,
         scale: k,
-        target: marks
-            .target
-            .and_then(|t| found.get(t))
-            .map(|b| b.scaled(k)),
+        target: marks.target.and_then(|t| found.get(t)).map(|b| b.scaled(k)),
         effect: marks
             .effect
             .iter()

@@ -258,7 +258,9 @@ mod tests {
             ..Outcome::default()
         };
         let e3 = crate::Error::VerificationFailed(Box::new(wrong.clone()));
-        let p3 = w.write(3, Some(&wrong), "click", Some(&e3), &r, None).unwrap();
+        let p3 = w
+            .write(3, Some(&wrong), "click", Some(&e3), &r, None)
+            .unwrap();
         assert_eq!(p3.file_name().unwrap(), "0003-click-mismatch.json");
         let v3: Value = serde_json::from_str(&std::fs::read_to_string(&p3).unwrap()).unwrap();
         assert_eq!(
@@ -298,10 +300,24 @@ mod tests {
         std::fs::write(&blocker, "x").unwrap();
         let mut w = TraceWriter::new(blocker.join("traces"));
         assert!(w
-            .write(1, Some(&outcome("ok")), "fill", None, &Redactor::default(), None)
+            .write(
+                1,
+                Some(&outcome("ok")),
+                "fill",
+                None,
+                &Redactor::default(),
+                None
+            )
             .is_none());
         assert!(w
-            .write(2, Some(&outcome("ok")), "fill", None, &Redactor::default(), None)
+            .write(
+                2,
+                Some(&outcome("ok")),
+                "fill",
+                None,
+                &Redactor::default(),
+                None
+            )
             .is_none());
     }
 }

@@ -72,7 +72,10 @@ fn picture(dir: &Path, record: &str, p: &Value, which: &str) -> Vec<u8> {
     assert_eq!(p["file"], format!("{stem}.{which}.jpg"), "{p}");
     let bytes = std::fs::read(dir.join(p["file"].as_str().unwrap())).unwrap();
     let (w, h) = prufe_harness::pictures::jpeg_size(&bytes).expect("a JPEG");
-    assert_eq!((Some(u64::from(w)), Some(u64::from(h))), (p["width"].as_u64(), p["height"].as_u64()));
+    assert_eq!(
+        (Some(u64::from(w)), Some(u64::from(h))),
+        (p["width"].as_u64(), p["height"].as_u64())
+    );
     assert!(w <= 800 && w >= 200, "{w} px wide");
     bytes
 }
@@ -98,7 +101,12 @@ async fn every_step_keeps_two_covered_pictures_and_no_file_holds_the_secret() {
     let trace = dir.path().join("traces");
     let recs = records(&trace);
     let names: Vec<&str> = recs.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["0001-fill-match.json", "0002-click-mismatch.json"], "{}", show(&out));
+    assert_eq!(
+        names,
+        ["0001-fill-match.json", "0002-click-mismatch.json"],
+        "{}",
+        show(&out)
+    );
 
     // The fill: the password field is the target, and it is covered in both pictures, as are
     // the card line and the line that echoes the password once it is typed.
@@ -118,8 +126,15 @@ async fn every_step_keeps_two_covered_pictures_and_no_file_holds_the_secret() {
             "{which}: the password field is not among the covered boxes: {p}"
         );
     }
-    let masked_after = fill["pictures"]["after"]["masked"].as_array().unwrap().len();
-    assert!(masked_after >= 3, "password, card and echo: {}", fill["pictures"]);
+    let masked_after = fill["pictures"]["after"]["masked"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(
+        masked_after >= 3,
+        "password, card and echo: {}",
+        fill["pictures"]
+    );
 
     // The MISMATCH: target and clicked point in both, the wrong effect outlined after.
     let (name, click) = &recs[1];
@@ -128,7 +143,10 @@ async fn every_step_keeps_two_covered_pictures_and_no_file_holds_the_secret() {
         let p = &click["pictures"][which];
         picture(&trace, name, p, which);
         assert!(p["target"].is_object(), "{which}: {p}");
-        assert!(inside(&p["target"], &p["point"]), "{which}: the point is on the target: {p}");
+        assert!(
+            inside(&p["target"], &p["point"]),
+            "{which}: the point is on the target: {p}"
+        );
     }
     let effect = click["pictures"]["after"]["effect"].as_array().unwrap();
     assert!(!effect.is_empty(), "{}", click["pictures"]);
@@ -175,11 +193,20 @@ async fn failures_only_by_default_and_a_bad_value_changes_nothing() {
     let trace = dir.path().join("traces");
     let recs = records(&trace);
     assert_eq!(recs.len(), 2, "{}", show(&out));
-    assert!(recs[0].1.get("pictures").is_none(), "a passed step keeps none");
+    assert!(
+        recs[0].1.get("pictures").is_none(),
+        "a passed step keeps none"
+    );
     assert!(recs[1].1["pictures"]["after"].is_object());
     let jpegs = std::fs::read_dir(&trace)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "jpg"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "jpg")
+        })
         .count();
     assert_eq!(jpegs, 2);
 
@@ -215,8 +242,15 @@ async fn the_page_sees_nothing_of_the_cover() {
     let before = read(style).await;
 
     let shot = s.v.picture().await.expect("a covered picture");
-    assert!(shot.masked.len() >= 3, "password, card and echo: {:?}", shot.masked);
-    assert_eq!(prufe_harness::pictures::jpeg_size(&shot.jpeg), Some((shot.width, shot.height)));
+    assert!(
+        shot.masked.len() >= 3,
+        "password, card and echo: {:?}",
+        shot.masked
+    );
+    assert_eq!(
+        prufe_harness::pictures::jpeg_size(&shot.jpeg),
+        Some((shot.width, shot.height))
+    );
 
     // Nothing the page listens to fired, and its styles are back as they were.
     read("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))").await;

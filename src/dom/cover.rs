@@ -40,7 +40,7 @@
 //! already running on a covered element is cancelled (`transitioncancel`). The engine's own
 //! fingerprint cache counts sheets when it is asked, and it is not asked while covered.
 
-use super::{declared_node, document, element, input, js};
+use super::{declared_node, document, input, js};
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::redact::{is_sensitive_autocomplete, is_sensitive_input_type};
 use js_sys::{Array, Function, Reflect};
@@ -169,7 +169,9 @@ fn window_of(scope: &Node) -> JsValue {
             None => return JsValue::UNDEFINED,
         }
     };
-    js::default_view(&doc).map(JsValue::from).unwrap_or(JsValue::UNDEFINED)
+    js::default_view(&doc)
+        .map(JsValue::from)
+        .unwrap_or(JsValue::UNDEFINED)
 }
 
 /// A selector for `el` from its scope: `:root > body:nth-child(2) > input:nth-child(3)` in a
@@ -309,7 +311,7 @@ pub fn cover(opts: &CoverOptions) -> Result<Covered> {
 
     let mut kept = Vec::new();
     let mut boxes = Vec::new();
-    let result = (|| {
+    let result: Result<()> = (|| {
         for scope in &all_scopes {
             let mut rules: Vec<String> = SENSITIVE.iter().map(|s| (*s).to_owned()).collect();
             rules.extend(selectors.iter().filter(|s| usable(scope, s)).cloned());
@@ -320,12 +322,17 @@ pub fn cover(opts: &CoverOptions) -> Result<Covered> {
                 .collect();
             echoes(scope, &secrets, &mut nodes);
             rules.extend(nodes.iter().map(path));
+            // Each element once, however many rules match it.
+            let seen = js_sys::Set::new(&JsValue::UNDEFINED);
             let mut covered = Vec::new();
             for r in &rules {
                 if let Ok(found) = js::query_all(scope, r) {
                     for k in 0..found.length() {
                         if let Some(el) = found.item(k) {
-                            covered.push(el);
+                            if !seen.has(&el) {
+                                seen.add(&el);
+                                covered.push(el);
+                            }
                         }
                     }
                 }
@@ -338,7 +345,10 @@ pub fn cover(opts: &CoverOptions) -> Result<Covered> {
                 .dyn_into()
                 .map_err(|_| Error::new(ErrorCode::Internal, "no CSSStyleSheet constructor"))?;
             let sheet = Reflect::construct(&ctor, &Array::new()).map_err(|_| {
-                Error::new(ErrorCode::Internal, "a style sheet could not be constructed")
+                Error::new(
+                    ErrorCode::Internal,
+                    "a style sheet could not be constructed",
+                )
             })?;
             let css: String = rules.iter().map(|r| format!("{r}{{{PAINT}}}\n")).collect();
             let hold: String = rules.iter().map(|r| format!("{r}{{{HOLD}}}\n")).collect();
@@ -426,12 +436,13 @@ pub fn uncover() -> Result<u32> {
     Ok(n)
 }
 
-/// `prufe.boxes(refs)`: the border box of each ref's element in viewport CSS pixels, or null
-/// for a ref that no longer names a live element.
+/// `prufe.boxes(refs)`: the border box of each ref's node in viewport CSS pixels (the node
+/// the ref was minted for, whatever it shows now: a recycled row is outlined where it is), or
+/// null for a ref that names no live node of this document.
 pub fn boxes(refs: &[String]) -> Vec<Option<Rect>> {
     refs.iter()
         .map(|r| {
-            let el = element(r).ok()?;
+            let el = declared_node(r).ok().flatten()?;
             let b = input::bounds_of(&el).ok()?;
             Some(Rect {
                 x: b.x,
