@@ -294,6 +294,62 @@ mod tests {
     }
 
     #[test]
+    fn pictures_are_written_beside_their_record_and_named_by_it() {
+        use crate::pictures::{Pictures, Rect, Shot};
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = TraceWriter::new(dir.path());
+        let shot = Shot {
+            jpeg: vec![0xff, 0xd8, 0xff, 0xd9],
+            width: 4,
+            height: 2,
+            scale: 0.5,
+            target: Some(Rect {
+                x: 1.0,
+                y: 0.0,
+                width: 2.0,
+                height: 1.0,
+            }),
+            effect: Vec::new(),
+            point: None,
+            masked: Vec::new(),
+        };
+        let pictures = Pictures {
+            before: Some(shot),
+            after: None,
+        };
+        let mut r = Redactor::default();
+        r.add_secret("hunter22");
+        let path = w
+            .write(
+                1,
+                Some(&outcome("typed hunter22")),
+                "fill",
+                None,
+                &r,
+                Some(&pictures),
+            )
+            .unwrap();
+        let jpeg = std::fs::read(dir.path().join("0001-fill-match.before.jpg")).unwrap();
+        assert_eq!(jpeg, [0xff, 0xd8, 0xff, 0xd9]);
+        assert!(!dir.path().join("0001-fill-match.after.jpg").exists());
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.contains("hunter22"), "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v["pictures"]["before"]["file"],
+            "0001-fill-match.before.jpg"
+        );
+        assert_eq!(v["pictures"]["before"]["target"]["x"], 1.0);
+        assert!(v["pictures"].get("after").is_none());
+        // Without pictures the record has no such field.
+        let plain = w
+            .write(2, Some(&outcome("ok")), "fill", None, &r, None)
+            .unwrap();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(plain).unwrap()).unwrap();
+        assert!(v.get("pictures").is_none());
+    }
+
+    #[test]
     fn an_unwritable_directory_loses_the_record_only() {
         let dir = tempfile::tempdir().unwrap();
         let blocker = dir.path().join("file");
