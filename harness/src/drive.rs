@@ -196,6 +196,8 @@ impl Verifier {
         effect: &[String],
         point: Option<Point>,
     ) -> Option<crate::pictures::Shot> {
+        // A tab that is gone or hung gets no picture; the next need says why.
+        self.engine().alive().ok()?;
         let roots = self.roots_of(d).await.ok()?;
         let marks = crate::pictures::Marks {
             target,

@@ -26,7 +26,7 @@
 //! so the image is at most [`MAX_WIDTH`] pixels wide: 20-60 kB a picture.
 
 use crate::error::{Error, Result};
-use crate::inject::{send, Engine};
+use crate::inject::Engine;
 use crate::observe::{root_of, route, Root, Sensitive};
 use prufe::core::diff::{diff, DiffOptions};
 use prufe::core::error::ErrorCode;
@@ -355,14 +355,18 @@ pub async fn capture(
 /// The viewport as a JPEG at most [`MAX_WIDTH`] wide: (bytes, width, height, viewport
 /// width in CSS pixels).
 async fn screenshot(engine: &Engine) -> Result<(Vec<u8>, u32, u32, f64)> {
-    let (px, py, width, height) = crate::coords::page::visual_viewport(engine).await?;
-    let m = send(engine.page(), "Page.getLayoutMetrics", json!({})).await?;
+    // Through the watchdog: a crashed or hung tab ends the capture at once.
+    let m = engine.cmd("Page.getLayoutMetrics", json!({})).await?;
+    let css = &m["cssVisualViewport"];
+    let n = |k: &str| css[k].as_f64().unwrap_or(0.0);
+    let (px, py, width, height) = (n("pageX"), n("pageY"), n("clientWidth"), n("clientHeight"));
     // Device pixels per CSS pixel: the visual viewport's width in each.
     let device = m["visualViewport"]["clientWidth"].as_f64().unwrap_or(width);
-    let dpr = m["cssVisualViewport"]["clientWidth"]
-        .as_f64()
-        .filter(|w| *w > 0.0)
-        .map_or(1.0, |css| (device / css).max(1.0));
+    let dpr = if width > 0.0 {
+        (device / width).max(1.0)
+    } else {
+        1.0
+    };
     let full = width * dpr;
     let scale = if full > MAX_WIDTH {
         MAX_WIDTH / full
@@ -375,7 +379,7 @@ async fn screenshot(engine: &Engine) -> Result<(Vec<u8>, u32, u32, f64)> {
         "captureBeyondViewport": false,
         "clip": { "x": px, "y": py, "width": width, "height": height, "scale": scale },
     });
-    let r = send(engine.page(), "Page.captureScreenshot", params).await?;
+    let r = engine.cmd("Page.captureScreenshot", params).await?;
     let jpeg = crate::coords::page::decode_base64(r["data"].as_str().unwrap_or_default())
         .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the screenshot is not base64"))?;
     let (w, h) = jpeg_size(&jpeg).ok_or_else(|| {

@@ -76,7 +76,7 @@ fn picture(dir: &Path, record: &str, p: &Value, which: &str) -> Vec<u8> {
         (Some(u64::from(w)), Some(u64::from(h))),
         (p["width"].as_u64(), p["height"].as_u64())
     );
-    assert!(w <= 800 && w >= 200, "{w} px wide");
+    assert!((200..=800).contains(&w), "{w} px wide");
     bytes
 }
 

@@ -70,7 +70,7 @@ impl RootBox {
 }
 
 /// The viewport, in CSS pixels: (pageX, pageY, width, height).
-pub(crate) async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
+async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
     let m = send(engine.page(), "Page.getLayoutMetrics", json!({})).await?;
     let v = if m.get("cssVisualViewport").is_some() {
         &m["cssVisualViewport"]
