@@ -493,12 +493,25 @@ impl Verifier {
         .map_err(|e| e.scrub(&self.redactor));
         self.release_input().await;
         self.engine.release_handles().await;
+        self.write_trace(kind, &r);
+        r
+    }
+
+    /// Writes the trace record of a pointer step (`click_at`, `drag_at`) the coordinate
+    /// executor verified, with its pictures.
+    pub(crate) fn trace_pointer(&mut self, kind: &str, r: &Result<Outcome>) {
+        self.step_no += 1;
+        self.write_trace(kind, r);
+    }
+
+    /// The step's record, and its pictures when `--screenshots` keeps them.
+    fn write_trace(&mut self, kind: &str, r: &Result<Outcome>) {
         if let Some(trace) = self.trace.as_mut() {
-            let (outcome, error) = match &r {
+            let (outcome, error) = match r {
                 Ok(o) => (Some(o), None),
                 Err(e) => (e.outcome(), Some(e)),
             };
-            let ok = matches!(&r, Ok(o) if o.ok);
+            let ok = matches!(r, Ok(o) if o.ok);
             let pictures = self
                 .pictures
                 .take()
@@ -513,7 +526,11 @@ impl Verifier {
             );
         }
         self.pictures = None;
-        r
+    }
+
+    /// Keeps the pictures a drive took, for the step's trace record.
+    pub(crate) fn keep_pictures(&mut self, camera: Option<crate::pictures::Camera>) {
+        self.pictures = camera.map(|c| c.pictures);
     }
 
     /// Writes the trace record of a step that did not finish (the run was stopped while it

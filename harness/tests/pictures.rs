@@ -263,3 +263,73 @@ async fn the_page_sees_nothing_of_the_cover() {
     );
     s.close().await;
 }
+
+#[tokio::test]
+async fn a_coordinate_click_is_traced_with_its_point() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let url = servers.url("trace-pictures.html");
+    // Where the password field is: the target box of a fill's picture, in CSS pixels.
+    let first = tempfile::tempdir().unwrap();
+    std::fs::write(
+        first.path().join("fill.json"),
+        r#"[{"action": "fill", "target": {"role": "textbox", "name": "Password"}, "value": "x"}]"#,
+    )
+    .unwrap();
+    let fill_trace = first.path().join("traces");
+    let out = tokio::process::Command::new(PRUFE)
+        .args(["run", &url, "--script"])
+        .arg(first.path().join("fill.json"))
+        .arg("--trace-dir")
+        .arg(&fill_trace)
+        .args(["--screenshots", "all"])
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let before = &records(&fill_trace)[0].1["pictures"]["before"];
+    let (t, k) = (&before["target"], before["scale"].as_f64().unwrap());
+    let n = |key: &str| t[key].as_f64().unwrap() / k;
+    let (x, y) = (
+        (n("x") + n("width") / 2.0).round(),
+        (n("y") + n("height") / 2.0).round(),
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        r#"[{{"action": "screenshot"}}, {{"action": "click_at", "x": {x}, "y": {y}, "observation": "obs-1"}}]"#
+    );
+    std::fs::write(dir.path().join("s.json"), script).unwrap();
+    let trace = dir.path().join("traces");
+    let out = tokio::process::Command::new(PRUFE)
+        .args(["run", &url, "--script"])
+        .arg(dir.path().join("s.json"))
+        .arg("--trace-dir")
+        .arg(&trace)
+        .args(["--screenshots", "all"])
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let recs = records(&trace);
+    assert_eq!(recs.len(), 1, "{}", show(&out));
+    let (name, click) = &recs[0];
+    assert_eq!(name, "0001-click_at-match.json");
+    for which in ["before", "after"] {
+        let p = &click["pictures"][which];
+        picture(&trace, name, p, which);
+        let point = &p["point"];
+        let k = p["scale"].as_f64().unwrap();
+        assert!((point["x"].as_f64().unwrap() - x * k).abs() < 1.0, "{p}");
+        assert!(
+            p["masked"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|b| inside(b, point)),
+            "{which}: the field clicked is covered: {p}"
+        );
+    }
+}
