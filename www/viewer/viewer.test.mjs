@@ -333,5 +333,18 @@ test("a run with pictures: both shown, target and effect outlined, secrets flat,
     }
     if (s.target) assert.ok(s.target.spread > 60, `${s.name}: the check sees a label when there is one: ${JSON.stringify(s.target)}`);
   }
+
+  // The same folder opened with the folder picker: the pictures come from the picked files.
+  const picked = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await picked.goto(viewerUrl);
+  await picked.setInputFiles("#pick-dir", traceDir);
+  await picked.waitForFunction(() => document.body.dataset.steps === "2");
+  await picked.waitForFunction(() => {
+    const imgs = [...document.querySelectorAll(".shot img")];
+    return imgs.length === 4 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  });
+  const sources = await picked.$$eval(".shot img", (l) => l.map((i) => i.src.slice(0, 5)));
+  assert.deepEqual(sources, ["blob:", "blob:", "blob:", "blob:"]);
+  await picked.close();
   await page.close();
 });
