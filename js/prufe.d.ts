@@ -366,6 +366,27 @@ declare namespace Prufe {
      * A sensitive field's values are not returned (`shown`, `expected` null).
      */
     typingCheck(text: string, sensitive: boolean): TypingCheck;
+
+    // Around a screenshot: secrets covered, then uncovered, with nothing the page's scripts
+    // observe (no node or attribute, no transition; see docs/DESIGN.md, "Pictures").
+
+    /**
+     * Paints every sensitive element (passwords, payment and one-time-code fields,
+     * `data-ap-sensitive`, the refs and selectors in `sensitive`, and any element showing one
+     * of `secrets` or a sensitive field's value) one flat black, in every scope, until `uncover`.
+     */
+    cover(options?: { sensitive?: string[]; secrets?: string[] }): { boxes: Rect[]; scopes: number };
+    /** Takes the cover away (two style changes, so no transition starts); how many scopes had one. */
+    uncover(): number;
+    /** The border box of each ref's node (whatever it shows now), null for a ref whose node is gone. */
+    boxes(refs: string[]): (Rect | null)[];
+  }
+
+  interface Rect {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
   }
 
   interface HitBox {

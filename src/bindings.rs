@@ -450,3 +450,27 @@ fn judge_values(
         &json(options, ErrorCode::InvalidOptions, "judge options")?,
     )
 }
+
+// Covering secrets for a screenshot (`dom::cover`).
+
+/// `{ boxes, scopes }`: every sensitive element painted one flat colour until `uncover`.
+#[wasm_bindgen]
+pub fn cover(options: JsValue) -> JsResult {
+    arg::<dom::cover::CoverOptions>(options, ErrorCode::InvalidOptions, "cover options")
+        .and_then(|o| dom::cover::cover(&o))
+        .into_js()
+}
+
+/// How many scopes had a cover, taken away without starting a transition.
+#[wasm_bindgen]
+pub fn uncover() -> JsResult<u32> {
+    Plain(dom::cover::uncover()).into_js()
+}
+
+/// The border box of each ref's element (null when it is gone), viewport CSS pixels.
+#[wasm_bindgen]
+pub fn boxes(refs: JsValue) -> JsResult {
+    arg_required::<Vec<String>>(refs, ErrorCode::InvalidArgument, "refs")
+        .map(|r| dom::cover::boxes(&r))
+        .into_js()
+}

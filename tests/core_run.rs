@@ -312,6 +312,13 @@ fn drive(
     let mut answer = Answer::Start;
     for _ in 0..500 {
         let json = serde_json::to_string(&run).expect("a run serialises");
+        let tag =
+            serde_json::from_str::<serde_json::Value>(&json).unwrap()["phase"]["phase"].clone();
+        assert_eq!(
+            tag,
+            run.phase(),
+            "Run::phase names the phase as the run's JSON does"
+        );
         run = serde_json::from_str(&json).expect("a run reads back");
         let answer_json = serde_json::to_string(&answer).unwrap();
         let need = run.next(serde_json::from_str(&answer_json).expect("answers read back"));

@@ -3,7 +3,8 @@
 //! ```text
 //! prufe demo [--show]
 //! prufe snapshot URL [--json]
-//! prufe run URL --script FILE [--json] [--trace-dir DIR] [--connect URL] [--max-attempts N]
+//! prufe run URL --script FILE [--json] [--trace-dir DIR [--screenshots off|failures|all]]
+//!           [--connect URL] [--max-attempts N]
 //!           [--quiet-ms N] [--timeout-ms N] [--ambiguous reject|accept] [--judge-url URL]
 //! prufe mcp [--port N] [--connect URL] [--caps vision] [--secrets FILE] [--trace-dir DIR] …
 //! ```
@@ -101,6 +102,10 @@ pub struct RunArgs {
     /// printed either way).
     #[arg(long, requires = "trace_dir")]
     pub open: bool,
+    /// With --trace-dir: which steps keep a before and an after picture (JPEG, secrets
+    /// covered) beside their record.
+    #[arg(long, value_name = "WHEN", default_value = "failures", value_parser = crate::pictures::parse_option)]
+    pub screenshots: crate::pictures::Screenshots,
     /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
     #[arg(long, value_name = "URL")]
     pub connect: Option<String>,
@@ -261,6 +266,7 @@ async fn run(args: RunArgs) -> i32 {
         },
         arbiter: args.judge_url.clone().map(ArbiterConfig::from_env),
         trace_dir: args.trace_dir.clone(),
+        screenshots: args.screenshots,
         regions: args.region.clone(),
         ignore_regions: args.ignore_region.clone(),
         ..Options::default()
@@ -901,6 +907,7 @@ mod tests {
         assert_eq!(a.quiet_ms, 100);
         assert_eq!(a.timeout_ms, 2000);
         assert_eq!(a.ambiguous, Ambiguous::Accept);
+        assert_eq!(a.screenshots, crate::pictures::Screenshots::Failures);
         assert!(a.json);
         assert_eq!(a.connect.as_deref(), Some("http://127.0.0.1:9222"));
 
@@ -974,6 +981,15 @@ mod tests {
                 "0",
             ],
             vec!["prufe", "fly"],
+            vec![
+                "prufe",
+                "run",
+                "http://x/",
+                "--script",
+                "s",
+                "--screenshots",
+                "sometimes",
+            ],
         ] {
             let e = Cli::try_parse_from(&args).unwrap_err();
             assert!(e.use_stderr(), "{args:?}");

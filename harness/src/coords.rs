@@ -626,7 +626,9 @@ impl Executor {
             released: true,
         });
         v.engine().take_dialogs();
+        drive.camera = v.camera();
         let record = v.drive(&mut run, &mut drive).await;
+        v.keep_pictures(drive.camera.take());
         let pointer = drive.pointer.take().expect("the pointer driver stays");
         self.pointer = pointer.position;
         if matches!(gesture, Gesture::Click(_)) {
@@ -638,7 +640,9 @@ impl Executor {
         record.duration_ms = started.elapsed().as_millis() as u64;
         record.started_at = started_at;
         record.scrub(v.redactor());
-        match crate::verify::outcome_result(record) {
+        let result = crate::verify::outcome_result(record);
+        v.trace_pointer(name, &result);
+        match result {
             Ok(outcome) => Ok(Report {
                 outcome: Some(outcome),
                 released: Some(true),

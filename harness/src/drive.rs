@@ -36,6 +36,8 @@ pub(crate) struct Drive {
     frames: Vec<crate::coords::page::RootBox>,
     /// A pointer step's side: the observation its points were chosen on, and its input.
     pub(crate) pointer: Option<crate::coords::Pointer>,
+    /// The step's pictures, when the trace keeps them (see `pictures`).
+    pub(crate) camera: Option<crate::pictures::Camera>,
 }
 
 impl Drive {
@@ -102,7 +104,15 @@ impl Verifier {
                 return Ok(Driven::Act);
             }
             let t = std::time::Instant::now();
+            if d.camera.is_some() {
+                self.picture_before(run, &need, d).await;
+            }
             let r = self.answer(&need, d).await;
+            if d.camera.is_some() && run.phase() == "after" {
+                if let Ok(Answer::Observed { snapshot }) = &r {
+                    self.picture_after(snapshot, d).await;
+                }
+            }
             if std::env::var_os("PRUFE_TIME_NEEDS").is_some() {
                 let name = serde_json::to_value(&need)
                     .ok()
@@ -120,6 +130,89 @@ impl Verifier {
                 },
             };
         }
+    }
+
+    /// Before the step's own input (its pointer move, or the input itself), once per attempt:
+    /// the picture of the page as the step found it, target outlined. Also notes the target.
+    async fn picture_before(&self, run: &Run, need: &Need, d: &mut Drive) {
+        let phase = run.phase();
+        if let (Need::Prepare { reference, .. }, "prepare") = (need, phase) {
+            if let Some(c) = d.camera.as_mut() {
+                c.target = Some(reference.clone());
+            }
+            return;
+        }
+        let Need::Input { gesture } = need else {
+            return;
+        };
+        if !matches!(phase, "input" | "arrive") {
+            return;
+        }
+        let point = match gesture {
+            Gesture::Click { at, .. } | Gesture::MoveTo { at } => Some(*at),
+            Gesture::Drag { from, .. } => Some(*from),
+            _ => None,
+        };
+        let attempt = run.attempts();
+        let Some(camera) = d.camera.as_mut() else {
+            return;
+        };
+        if point.is_some() {
+            camera.point = point;
+        }
+        if !camera.wants_before(attempt) {
+            return;
+        }
+        let target = camera.target.clone();
+        let shot = self.covered_shot(d, target.as_deref(), &[], point).await;
+        let seen = d.last.as_ref().map(|o| o.snapshot.clone());
+        if let Some(c) = d.camera.as_mut() {
+            c.took_before(attempt, shot, seen);
+        }
+    }
+
+    /// After each observation of the effect: the picture of the page the verdict is judged
+    /// on, target and the effect's elements outlined, before any undo.
+    async fn picture_after(&self, after: &prufe::core::model::Snapshot, d: &mut Drive) {
+        let Some(camera) = d.camera.as_ref() else {
+            return;
+        };
+        let effect = camera.effect_refs(after);
+        let target = camera.target.clone();
+        let point = camera.point;
+        let shot = self
+            .covered_shot(d, target.as_deref(), &effect, point)
+            .await;
+        if let Some(c) = d.camera.as_mut() {
+            c.pictures.after = shot;
+        }
+    }
+
+    /// One covered capture; `None` when it could not be taken (the step goes on without it).
+    async fn covered_shot(
+        &self,
+        d: &Drive,
+        target: Option<&str>,
+        effect: &[String],
+        point: Option<Point>,
+    ) -> Option<crate::pictures::Shot> {
+        // A tab that is gone or hung gets no picture; the next need says why.
+        self.engine().alive().ok()?;
+        let roots = self.roots_of(d).await.ok()?;
+        let marks = crate::pictures::Marks {
+            target,
+            effect,
+            point,
+        };
+        crate::pictures::capture(
+            self.engine(),
+            &roots,
+            self.sensitive(),
+            self.redactor().secrets(),
+            &marks,
+        )
+        .await
+        .ok()
     }
 
     async fn roots_of(&self, d: &Drive) -> Result<Vec<Root>> {

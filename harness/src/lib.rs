@@ -49,6 +49,7 @@ pub mod hit;
 pub mod inject;
 pub mod mcp;
 pub mod observe;
+pub mod pictures;
 pub mod script;
 pub mod serve;
 pub mod stabilise;

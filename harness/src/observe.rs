@@ -56,7 +56,7 @@ impl Sensitive {
         }
     }
 
-    fn for_root(&self, path: &str) -> &[String] {
+    pub fn for_root(&self, path: &str) -> &[String] {
         self.refs.get(path).map(Vec::as_slice).unwrap_or(&[])
     }
 }

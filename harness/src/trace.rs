@@ -12,6 +12,12 @@
 //! values arrive redacted from the engine, and every string is scrubbed of caller-declared
 //! secrets before it is written. A record that cannot be written is lost with a warning on
 //! stderr; the action it describes is not affected.
+//!
+//! With pictures (`--screenshots failures|all`, see [`crate::pictures`]) a record is written
+//! with its `NNNN-….before.jpg` and `NNNN-….after.jpg` beside it, and its `pictures` field
+//! names them: `{ before: { file, width, height, scale, target, effect, point, masked }, after }`
+//! (boxes and points in image pixels). The pictures are attachments of the trace; the record
+//! of the step is the same with or without them.
 
 use prufe::core::redact::Redactor;
 use prufe::core::run::Record as Outcome;
@@ -85,10 +91,10 @@ impl TraceWriter {
         action: &str,
         error: Option<&crate::Error>,
         redactor: &Redactor,
+        pictures: Option<&crate::pictures::Pictures>,
     ) -> Option<PathBuf> {
         self.seq += 1;
         let mut record = record(step, outcome, action, error);
-        scrub_value(&mut record, redactor);
         // Named by the verdict when there is one (`0003-click-mismatch.json`), else by the
         // error (`0004-click-target-obscured.json`).
         let status = match (outcome.and_then(|o| o.verdict), error) {
@@ -96,12 +102,16 @@ impl TraceWriter {
             (None, Some(e)) => e.code().as_str().to_ascii_lowercase().replace('_', "-"),
             (None, None) => "done".to_owned(),
         };
-        let path = self
-            .dir
-            .join(format!("{:04}-{}-{}.json", self.seq, safe(action), status));
-        let text = serde_json::to_string_pretty(&record).unwrap_or_default();
-        let written =
-            std::fs::create_dir_all(&self.dir).and_then(|()| std::fs::write(&path, text + "\n"));
+        let stem = format!("{:04}-{}-{}", self.seq, safe(action), status);
+        let path = self.dir.join(format!("{stem}.json"));
+        let written = std::fs::create_dir_all(&self.dir).and_then(|()| {
+            if let Some(p) = pictures.filter(|p| !p.is_empty()) {
+                record["pictures"] = p.write(&self.dir, &stem)?;
+            }
+            scrub_value(&mut record, redactor);
+            let text = serde_json::to_string_pretty(&record).unwrap_or_default();
+            std::fs::write(&path, text + "\n")
+        });
         match written {
             Ok(()) => Some(path),
             Err(e) => {
@@ -231,7 +241,7 @@ mod tests {
         let mut r = Redactor::default();
         r.add_secret("hunter22");
         let o = outcome("typed hunter22 into the field");
-        let p1 = w.write(1, Some(&o), "fill", None, &r).unwrap();
+        let p1 = w.write(1, Some(&o), "fill", None, &r, None).unwrap();
         assert_eq!(p1.file_name().unwrap(), "0001-fill-match.json");
         let e = crate::Error::TargetObscured {
             target: "button[Pay]".into(),
@@ -239,7 +249,7 @@ mod tests {
             x: 1.0,
             y: 1.0,
         };
-        let p2 = w.write(2, None, "click", Some(&e), &r).unwrap();
+        let p2 = w.write(2, None, "click", Some(&e), &r, None).unwrap();
         assert_eq!(p2.file_name().unwrap(), "0002-click-target-obscured.json");
         let wrong = Outcome {
             action: "click".into(),
@@ -248,7 +258,9 @@ mod tests {
             ..Outcome::default()
         };
         let e3 = crate::Error::VerificationFailed(Box::new(wrong.clone()));
-        let p3 = w.write(3, Some(&wrong), "click", Some(&e3), &r).unwrap();
+        let p3 = w
+            .write(3, Some(&wrong), "click", Some(&e3), &r, None)
+            .unwrap();
         assert_eq!(p3.file_name().unwrap(), "0003-click-mismatch.json");
         let v3: Value = serde_json::from_str(&std::fs::read_to_string(&p3).unwrap()).unwrap();
         assert_eq!(
@@ -282,16 +294,86 @@ mod tests {
     }
 
     #[test]
+    fn pictures_are_written_beside_their_record_and_named_by_it() {
+        use crate::pictures::{Pictures, Rect, Shot};
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = TraceWriter::new(dir.path());
+        let shot = Shot {
+            jpeg: vec![0xff, 0xd8, 0xff, 0xd9],
+            width: 4,
+            height: 2,
+            scale: 0.5,
+            target: Some(Rect {
+                x: 1.0,
+                y: 0.0,
+                width: 2.0,
+                height: 1.0,
+            }),
+            effect: Vec::new(),
+            point: None,
+            masked: Vec::new(),
+        };
+        let pictures = Pictures {
+            before: Some(shot),
+            after: None,
+        };
+        let mut r = Redactor::default();
+        r.add_secret("hunter22");
+        let path = w
+            .write(
+                1,
+                Some(&outcome("typed hunter22")),
+                "fill",
+                None,
+                &r,
+                Some(&pictures),
+            )
+            .unwrap();
+        let jpeg = std::fs::read(dir.path().join("0001-fill-match.before.jpg")).unwrap();
+        assert_eq!(jpeg, [0xff, 0xd8, 0xff, 0xd9]);
+        assert!(!dir.path().join("0001-fill-match.after.jpg").exists());
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.contains("hunter22"), "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v["pictures"]["before"]["file"],
+            "0001-fill-match.before.jpg"
+        );
+        assert_eq!(v["pictures"]["before"]["target"]["x"], 1.0);
+        assert!(v["pictures"].get("after").is_none());
+        // Without pictures the record has no such field.
+        let plain = w
+            .write(2, Some(&outcome("ok")), "fill", None, &r, None)
+            .unwrap();
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(plain).unwrap()).unwrap();
+        assert!(v.get("pictures").is_none());
+    }
+
+    #[test]
     fn an_unwritable_directory_loses_the_record_only() {
         let dir = tempfile::tempdir().unwrap();
         let blocker = dir.path().join("file");
         std::fs::write(&blocker, "x").unwrap();
         let mut w = TraceWriter::new(blocker.join("traces"));
         assert!(w
-            .write(1, Some(&outcome("ok")), "fill", None, &Redactor::default())
+            .write(
+                1,
+                Some(&outcome("ok")),
+                "fill",
+                None,
+                &Redactor::default(),
+                None
+            )
             .is_none());
         assert!(w
-            .write(2, Some(&outcome("ok")), "fill", None, &Redactor::default())
+            .write(
+                2,
+                Some(&outcome("ok")),
+                "fill",
+                None,
+                &Redactor::default(),
+                None
+            )
             .is_none());
     }
 }

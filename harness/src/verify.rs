@@ -60,6 +60,8 @@ pub struct Options {
     pub ambiguous: AmbiguousPolicy,
     pub arbiter: Option<ArbiterConfig>,
     pub trace_dir: Option<PathBuf>,
+    /// Which traced steps keep a before and an after picture (with `trace_dir`).
+    pub screenshots: crate::pictures::Screenshots,
     /// Judge only these regions (prefixes), e.g. `["main"]`.
     pub regions: Vec<String>,
     /// Leave these regions out of the judgement, e.g. a ticker.
@@ -80,6 +82,7 @@ impl Default for Options {
             ambiguous: AmbiguousPolicy::Reject,
             arbiter: None,
             trace_dir: None,
+            screenshots: crate::pictures::Screenshots::default(),
             regions: Vec::new(),
             ignore_regions: Vec::new(),
             slow_mo: Duration::ZERO,
@@ -103,6 +106,8 @@ pub struct Verifier {
     seen: Option<Seen>,
     /// Needs answered during the last verified step.
     round_trips: u32,
+    /// The pictures of the step in progress, for its trace record.
+    pictures: Option<crate::pictures::Pictures>,
 }
 
 impl Verifier {
@@ -170,6 +175,7 @@ impl Verifier {
             step_no: 0,
             seen: None,
             round_trips: 0,
+            pictures: None,
         })
     }
 
@@ -487,21 +493,62 @@ impl Verifier {
         .map_err(|e| e.scrub(&self.redactor));
         self.release_input().await;
         self.engine.release_handles().await;
+        self.write_trace(kind, &r);
+        r
+    }
+
+    /// Writes the trace record of a pointer step (`click_at`, `drag_at`) the coordinate
+    /// executor verified, with its pictures.
+    pub(crate) fn trace_pointer(&mut self, kind: &str, r: &Result<Outcome>) {
+        self.step_no += 1;
+        self.write_trace(kind, r);
+    }
+
+    /// The step's record, and its pictures when `--screenshots` keeps them.
+    fn write_trace(&mut self, kind: &str, r: &Result<Outcome>) {
         if let Some(trace) = self.trace.as_mut() {
-            let (outcome, error) = match &r {
+            let (outcome, error) = match r {
                 Ok(o) => (Some(o), None),
                 Err(e) => (e.outcome(), Some(e)),
             };
-            trace.write(self.step_no, outcome, kind, error, &self.redactor);
+            let ok = matches!(r, Ok(o) if o.ok);
+            let pictures = self
+                .pictures
+                .take()
+                .filter(|_| self.opts.screenshots.keeps(ok));
+            trace.write(
+                self.step_no,
+                outcome,
+                kind,
+                error,
+                &self.redactor,
+                pictures.as_ref(),
+            );
         }
-        r
+        self.pictures = None;
+    }
+
+    /// Keeps the pictures a drive took, for the step's trace record.
+    pub(crate) fn keep_pictures(&mut self, camera: Option<crate::pictures::Camera>) {
+        self.pictures = camera.map(|c| c.pictures);
     }
 
     /// Writes the trace record of a step that did not finish (the run was stopped while it
     /// ran), with the error that stopped it.
     pub fn trace_unfinished(&mut self, kind: &str, error: &Error) {
         if let Some(trace) = self.trace.as_mut() {
-            trace.write(self.step_no, None, kind, Some(error), &self.redactor);
+            let pictures = self
+                .pictures
+                .take()
+                .filter(|_| self.opts.screenshots.keeps(false));
+            trace.write(
+                self.step_no,
+                None,
+                kind,
+                Some(error),
+                &self.redactor,
+                pictures.as_ref(),
+            );
         }
     }
 
@@ -611,7 +658,9 @@ impl Verifier {
         let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
         self.engine.take_dialogs();
         let mut drive = crate::drive::Drive::default();
+        drive.camera = self.camera();
         let record = self.drive(&mut run, &mut drive).await;
+        self.pictures = drive.camera.take().map(|c| c.pictures);
         self.seen = run.seen().cloned();
         let mut record = record?;
         self.learn_secret(step, &record);
@@ -621,6 +670,31 @@ impl Verifier {
         record.scrub(&self.redactor);
         self.round_trips = drive.needs;
         outcome_result(record)
+    }
+
+    /// A picture of the page as it is now, every secret covered the way a trace's pictures
+    /// are (see [`crate::pictures`]).
+    pub async fn picture(&self) -> Result<crate::pictures::Shot> {
+        let roots = self.engine.roots().await?;
+        let marks = crate::pictures::Marks {
+            target: None,
+            effect: &[],
+            point: None,
+        };
+        crate::pictures::capture(
+            &self.engine,
+            &roots,
+            &self.sensitive,
+            self.redactor.secrets(),
+            &marks,
+        )
+        .await
+    }
+
+    /// What keeps the pictures of a step, when the trace wants them.
+    pub(crate) fn camera(&self) -> Option<crate::pictures::Camera> {
+        (self.trace.is_some() && self.opts.screenshots.captures())
+            .then(crate::pictures::Camera::default)
     }
 
     /// A fill whose field turned out sensitive: its value is a secret from now on.

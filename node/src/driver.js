@@ -61,6 +61,9 @@ export function machine() {
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
  * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
  *   throws ends the watch and is thrown as it is
+ * @property {{ before: (run: any, need: PrufeRun.Need) => Promise<void>,
+ *   after: (run: any, need: PrufeRun.Need, answer: PrufeRun.Answer) => Promise<void> }} [camera]
+ *   takes the step's pictures around its needs (pictures.js)
  */
 
 /**
@@ -84,7 +87,11 @@ export async function verify(port, step, options = {}) {
         await options.act();
         answer = { answer: 'acted', steps: 0 };
       }
-    } else answer = await answerNeed(port, need, options);
+    } else {
+      await options.camera?.before(run, need);
+      answer = await answerNeed(port, need, options);
+      await options.camera?.after(run, need, answer);
+    }
     options.trace?.(need, answer);
     ({ run, need } = next(run, answer));
   }

@@ -8,7 +8,7 @@
 // The engine runs in an isolated world through a CDP session of the page's context
 // (`context.newCDPSession(page)`); input goes through `page.mouse` and `page.keyboard`.
 
-import { pathInPage, Verifier } from './verifier.js';
+import { checkOptions, pathInPage, Verifier } from './verifier.js';
 import { World } from './world.js';
 
 /**
@@ -17,6 +17,7 @@ import { World } from './world.js';
  * @param {import('./verifier.js').Options} [options]
  */
 export async function prufe(page, options = {}) {
+  checkOptions(options);
   const session = await page.context().newCDPSession(page);
   const world = await World.open(session);
   /** @type {import('./driver.js').Port} */

@@ -9,7 +9,7 @@
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
 import { PrufeError } from './errors.js';
-import { pathInPage, Verifier } from './verifier.js';
+import { checkOptions, pathInPage, Verifier } from './verifier.js';
 import { World } from './world.js';
 
 /**
@@ -18,6 +18,7 @@ import { World } from './world.js';
  * @param {import('./verifier.js').Options} [options]
  */
 export async function prufe(page, options = {}) {
+  checkOptions(options);
   const session = await page.createCDPSession();
   const world = await World.open(session);
   // Puppeteer leaves a dialog open until someone answers it, and input waits for it: with no

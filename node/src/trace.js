@@ -49,17 +49,33 @@ export class TraceWriter {
    * writer) when it could not be written.
    * @param {number} step
    * @param {StepRecord} record already scrubbed
+   * @param {import('./pictures.js').Pictures} [pictures] written beside it as
+   *   `NNNN-….before.jpg` and `….after.jpg`, and named by its `pictures` field
    */
-  write(step, record) {
+  write(step, record, pictures) {
     this.seq += 1;
     const status = record.verdict
       ? record.verdict.toLowerCase()
       : record.error ? record.error.code.toLowerCase().replaceAll('_', '-') : 'done';
     const action = record.action.replace(/[^A-Za-z0-9_]/g, '').slice(0, 24);
-    const path = join(this.dir, `${String(this.seq).padStart(4, '0')}-${action}-${status}.json`);
+    const stem = `${String(this.seq).padStart(4, '0')}-${action}-${status}`;
+    const path = join(this.dir, `${stem}.json`);
     try {
       mkdirSync(this.dir, { recursive: true });
-      writeFileSync(path, `${JSON.stringify(traceRecord(step, record), null, 2)}\n`);
+      /** @type {Record<string, unknown>} */
+      const out = traceRecord(step, record);
+      /** @type {Record<string, unknown>} */
+      const named = {};
+      for (const which of /** @type {const} */ (['before', 'after'])) {
+        const shot = pictures?.[which];
+        if (!shot) continue;
+        const file = `${stem}.${which}.jpg`;
+        writeFileSync(join(this.dir, file), shot.jpeg);
+        const { jpeg, ...boxes } = shot;
+        named[which] = { file, ...boxes };
+      }
+      if (Object.keys(named).length) out.pictures = named;
+      writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
       writeViewerScript(this.dir);
       return path;
     } catch (error) {

@@ -27,6 +27,7 @@ import { resolve as resolvePath } from 'node:path';
 import { verify } from './driver.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
+import { Camera, screenshotsOption } from './pictures.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
 
@@ -42,6 +43,8 @@ import { TraceWriter } from './trace.js';
  * @property {string[]} [regions] observe only these regions
  * @property {string[]} [ignoreRegions] never observe these regions
  * @property {string} [traceDir] write one trace record per step there, as `prufe run --trace-dir`
+ * @property {'off' | 'failures' | 'all'} [screenshots] with `traceDir`: which steps keep a before
+ *   and an after picture beside their record, secrets covered (default 'failures')
  */
 
 /**
@@ -91,6 +94,14 @@ export class Result {
 
 /** @typedef {(number | 's' | 'f')[]} Path */
 
+/**
+ * Refuses bad options before anything is asked of the browser.
+ * @param {Options} options
+ */
+export function checkOptions(options) {
+  screenshotsOption(options.screenshots);
+}
+
 const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport']);
 
 export class Verifier {
@@ -105,6 +116,10 @@ export class Verifier {
   /** @type {TraceWriter | null} */
   #trace;
   #step = 0;
+  /** @type {'off' | 'failures' | 'all'} */
+  #screenshots;
+  /** @type {Camera | null} the pictures of the step in progress */
+  #camera = null;
 
   /**
    * @param {Adapter} adapter
@@ -113,6 +128,7 @@ export class Verifier {
   constructor(adapter, options = {}) {
     this.#adapter = adapter;
     this.#options = { ...options };
+    this.#screenshots = screenshotsOption(options.screenshots);
     this.#trace = options.traceDir ? new TraceWriter(options.traceDir) : null;
   }
 
@@ -286,6 +302,7 @@ export class Verifier {
         policy: this.policy,
         seen: this.#seen,
         arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
+        camera: this.#newCamera(),
       });
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
@@ -298,10 +315,20 @@ export class Verifier {
     return this.#finish(record);
   }
 
+  /** A camera for the next step, when the trace keeps pictures. */
+  #newCamera() {
+    this.#camera = this.#trace && this.#screenshots !== 'off'
+      ? new Camera(this.#adapter.port, this.#adapter.world.session, () => this.#secrets)
+      : null;
+    return this.#camera ?? undefined;
+  }
+
   /** @param {StepRecord} raw */
   #finish(raw) {
     const record = this.#scrub(raw);
-    this.#trace?.write(this.#step, record);
+    const keep = this.#screenshots === 'all' || (this.#screenshots === 'failures' && !record.ok);
+    this.#trace?.write(this.#step, record, keep ? this.#camera?.pictures : undefined);
+    this.#camera = null;
     const error = errorOf(record);
     if (error) throw error;
     return new Result(record);

@@ -39,6 +39,11 @@ export interface Options {
   ignoreRegions?: string[];
   /** One trace record per step, as `prufe run --trace-dir` writes them. */
   traceDir?: string;
+  /**
+   * With `traceDir`: which steps keep a before and an after JPEG beside their record, every
+   * secret covered for the capture (default `failures`; anything else is `INVALID_OPTIONS`).
+   */
+  screenshots?: 'off' | 'failures' | 'all';
 }
 
 export interface StepOptions {

@@ -67,6 +67,12 @@ impl Redactor {
         self.secrets.is_empty()
     }
 
+    /// The registered secrets and their forms, longest first (what a screenshot must cover
+    /// wherever the page shows them: `prufe.cover({ secrets })`).
+    pub fn secrets(&self) -> &[String] {
+        &self.secrets
+    }
+
     /// Replaces every occurrence of every secret with `[redacted]`.
     pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);

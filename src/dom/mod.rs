@@ -14,6 +14,7 @@
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
 mod cache;
+pub mod cover;
 mod el;
 pub mod input;
 pub mod js;
@@ -532,6 +533,26 @@ pub fn still_for() -> Result<f64> {
 /// is gone or no longer observable; `TARGET_CHANGED` when it now shows something else.
 pub fn element(reference: &str) -> Result<web_sys::Element> {
     element_checked(reference, true)
+}
+
+/// The node a ref was minted for, as a declared-sensitive ref names it (whatever it shows
+/// now): `Err(())` when `reference` is not a ref at all (a CSS selector), `Ok(None)` when it
+/// names no live node of this document.
+pub(crate) fn declared_node(reference: &str) -> std::result::Result<Option<web_sys::Element>, ()> {
+    ENGINE.with(|cell| {
+        let cell = cell.borrow();
+        let Some(eng) = cell.as_ref() else {
+            return Ok(None);
+        };
+        match eng.refs.parse(reference) {
+            Ok(index) => Ok(eng
+                .refs
+                .node(index)
+                .filter(|n| js::is_connected(n.unchecked_ref::<Node>()))),
+            Err(true) => Ok(None),
+            Err(false) => Err(()),
+        }
+    })
 }
 
 /// The live node of a ref, checked for everything but what it shows now (no walk): for a

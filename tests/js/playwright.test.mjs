@@ -76,9 +76,9 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.configurable, false);
     assert.equal(state.frozen, true);
     assert.deepEqual(state.methods, [
-      'at', 'box', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
+      'at', 'box', 'boxes', 'cover', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
       'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
-      'scrollIntoView', 'scrollPosition', 'select', 'settle', 'snapshot', 'stillFor', 'typingBegin', 'typingCheck', 'value',
+      'scrollIntoView', 'scrollPosition', 'select', 'settle', 'snapshot', 'stillFor', 'typingBegin', 'typingCheck', 'uncover', 'value',
     ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.

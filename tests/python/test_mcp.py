@@ -287,7 +287,7 @@ def test_stdio_session():
         log_path = tmp / "server.log"
         params = StdioServerParameters(
             command=str(binary),
-            args=["mcp", "--secrets", str(tmp / "secrets.env"), "--trace-dir", str(traces)],
+            args=["mcp", "--secrets", str(tmp / "secrets.env"), "--trace-dir", str(traces), "--screenshots", "all"],
             env={"PRUFE_BUNDLE": str(BUNDLE)},
             cwd=str(ROOT),
         )
@@ -312,6 +312,14 @@ def test_stdio_session():
         log = log_path.read_text()
         assert "prufe mcp: browser_click: MATCH" in log, log
         assert_nowhere(SECRET, answers, log, traces)
+        # --screenshots all: every traced step keeps its pictures, the wrong effect outlined.
+        mismatch = json.loads(next(traces.glob("*-click-mismatch.json")).read_text())
+        assert (traces / mismatch["pictures"]["after"]["file"]).read_bytes()[:2] == b"\xff\xd8"
+        assert mismatch["pictures"]["after"]["effect"], mismatch["pictures"]
+        fill = json.loads(next(traces.glob("*-fill-match.json")).read_text())
+        assert fill["pictures"]["after"]["masked"], fill["pictures"]
+        for p in traces.glob("*.jpg"):
+            assert SECRET.encode() not in p.read_bytes(), p.name
         print(
             f"\nstdio: verified click answer {sizes['click']} bytes ({sizes['click_text']} of text), "
             f"snapshot answer {sizes['snapshot']} bytes, session {sizes['seconds']} s"

@@ -256,8 +256,9 @@ def test_traces_are_the_files_the_cli_writes(page: Page, base: str, tmp_path: Pa
     page.goto(base + "/shop.html")
     p.click(page.get_by_role("button", name="Add Shirt M"))
     names = sorted(f.name for f in tmp_path.iterdir())
-    assert names == ["0001-click-mismatch.json", "0002-click-match.json", "traces.js"]
-    record = json.loads((tmp_path / names[0]).read_text())
+    # The failed step keeps its pictures (screenshots="failures", the default), the passed one none.
+    assert names == ["0001-click-mismatch.after.jpg", "0001-click-mismatch.before.jpg", "0001-click-mismatch.json", "0002-click-match.json", "traces.js"]
+    record = json.loads((tmp_path / "0001-click-mismatch.json").read_text())
     assert set(record) >= {"step", "action", "target", "intent", "verdict", "ok", "error", "reason", "attempts", "undone", "diff", "durationMs", "startedAt"}
     assert record["error"] == "VERIFICATION_FAILED" and record["undone"] == 2
     assert (tmp_path / "traces.js").read_text().count('"name": "000') == 2

@@ -197,3 +197,154 @@ test("a MISMATCH + undo run written by prufe run --trace-dir renders", async () 
   await page.screenshot({ path: join(root, "tests/out/viewer-mismatch.png"), fullPage: true });
   await page.close();
 });
+
+// Pictures: `prufe run --screenshots all` on a page with a password field (its value echoed
+// by the page), a card number marked data-ap-sensitive and a recycling list. The viewer
+// shows both pictures of the MISMATCH with the target and the effect outlined; every box
+// the engine covered is one flat dark colour in the saved JPEG (checked inside, a few pixels
+// in from the edge, where JPEG ringing is), while the target, a button with its label, is not;
+// and no file of the trace holds the secret.
+test("a run with pictures: both shown, target and effect outlined, secrets flat, in no file", async () => {
+  const { execFileSync, execFile } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, existsSync } = await import("node:fs");
+  const { createServer } = await import("node:http");
+  const { tmpdir } = await import("node:os");
+  execFileSync("cargo", ["build", "-q", "-p", "prufe-harness", "--bin", "prufe"], { cwd: root, stdio: "inherit" });
+  const binary = join(root, "target/debug/prufe");
+  const fixtures = join(root, "fixtures");
+  const server = createServer((req, res) => {
+    const path = join(fixtures, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!path.startsWith(fixtures) || !existsSync(path)) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { "content-type": path.endsWith(".html") ? "text/html" : "text/plain" }).end(readFileSync(path));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const secret = "hunter2-Secret!";
+  const dir = mkdtempSync(join(tmpdir(), "prufe-pictures-"));
+  const script = join(dir, "script.json");
+  writeFileSync(script, JSON.stringify([
+    { action: "fill", target: { role: "textbox", name: "Password" }, value: secret },
+    { action: "click", target: { role: "button", name: "Add Shirt M" } },
+  ]));
+  const traceDir = join(dir, "run");
+  const { status, stderr, stdout } = await new Promise((done) => {
+    execFile(binary, ["run", `http://127.0.0.1:${server.address().port}/trace-pictures.html`, "--script", script,
+      "--trace-dir", traceDir, "--screenshots", "all"],
+    (error, stdout, stderr) => done({ status: error ? error.code : 0, stdout: String(stdout), stderr: String(stderr) }));
+  });
+  server.close();
+  assert.equal(status, 1, "the click is a MISMATCH: " + stderr);
+  const files = readdirSync(traceDir).sort();
+  const records = files.filter((n) => n.endsWith(".json")).map((n) => [n, JSON.parse(readFileSync(join(traceDir, n), "utf8"))]);
+  assert.deepEqual(records.map(([n]) => n), ["0001-fill-match.json", "0002-click-mismatch.json"]);
+  assert.equal(files.filter((n) => n.endsWith(".jpg")).length, 4);
+
+  // The secret is in no file of the trace, the pictures included, and not in the output.
+  for (const name of files) {
+    const bytes = readFileSync(join(traceDir, name));
+    for (const form of [secret, secret.toLowerCase(), encodeURIComponent(secret)]) {
+      assert.equal(bytes.indexOf(Buffer.from(form)), -1, `${name} holds the secret`);
+    }
+  }
+  assert.ok(!stdout.includes(secret) && !stderr.includes(secret));
+
+  // The viewer, from the link prufe run prints.
+  const link = stderr.match(/trace viewer: (\S+)/);
+  assert.ok(link, stderr);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(link[1]);
+  await page.waitForSelector("#step-2 .pictures");
+  await page.waitForFunction(() => [...document.querySelectorAll(".shot img")].every((i) => i.complete && i.naturalWidth > 0));
+  const shown = await page.$$eval("#steps > li", (items) => items.map((li) => ({
+    verdict: li.dataset.verdict,
+    shots: [...li.querySelectorAll("figure.shot")].map((f) => ({
+      which: f.classList.contains("before") ? "before" : "after",
+      loaded: f.querySelector("img").naturalWidth,
+      targets: f.querySelectorAll(".mark.target").length,
+      effects: f.querySelectorAll(".mark.effect").length,
+      masked: f.querySelectorAll(".mark.masked").length,
+      points: f.querySelectorAll(".mark.point").length,
+      // The outline sits where the record says, in the image's own pixels.
+      target: (() => { const r = f.querySelector(".mark.target"); return r ? ["x", "y", "width", "height"].map((k) => Number(r.getAttribute(k))) : null; })(),
+    })),
+  })));
+  assert.deepEqual(errors, []);
+  assert.equal(shown[1].verdict, "MISMATCH");
+  assert.deepEqual(shown[1].shots.map((s) => s.which), ["before", "after"]);
+  const mismatch = records[1][1].pictures;
+  for (const s of shown[1].shots) {
+    assert.ok(s.loaded > 0, `${s.which} picture loaded`);
+    assert.equal(s.targets, 1, `${s.which}: the target is outlined`);
+    assert.equal(s.points, 1, `${s.which}: the point clicked is marked`);
+    const t = mismatch[s.which].target;
+    assert.deepEqual(s.target, [t.x, t.y, t.width, t.height]);
+  }
+  assert.ok(shown[1].shots[1].effects >= 1, "the effect is outlined after");
+  assert.equal(shown[1].shots[1].effects, mismatch.after.effect.length);
+  assert.ok(shown[0].shots.every((s) => s.masked >= 2), "the fill's covered boxes are shown");
+  mkdirSync(join(root, "tests/out"), { recursive: true });
+  await page.locator("#step-2").screenshot({ path: join(root, "tests/out/viewer-pictures.png") });
+
+  // Pixels: decoded by Chromium from the saved JPEG bytes (a data: URL, so the canvas is
+  // readable), each covered box's interior measured with a 3-pixel inset.
+  const stats = await page.evaluate(async (pictures) => {
+    async function load(b64) {
+      const img = new Image();
+      img.src = "data:image/jpeg;base64," + b64;
+      await img.decode();
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth; c.height = img.naturalHeight;
+      const g = c.getContext("2d");
+      g.drawImage(img, 0, 0);
+      return g;
+    }
+    function measure(g, b, inset) {
+      const x = Math.ceil(b.x + inset), y = Math.ceil(b.y + inset);
+      const w = Math.floor(b.x + b.width - inset) - x, h = Math.floor(b.y + b.height - inset) - y;
+      if (w < 1 || h < 1) return null;
+      const d = g.getImageData(x, y, w, h).data;
+      let min = 255, max = 0, sum = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        for (let k = 0; k < 3; k += 1) { min = Math.min(min, d[i + k]); max = Math.max(max, d[i + k]); sum += d[i + k]; }
+      }
+      return { spread: max - min, mean: sum / (d.length / 4 * 3), pixels: w * h };
+    }
+    const out = [];
+    for (const p of pictures) {
+      const g = await load(p.b64);
+      out.push({
+        name: p.name,
+        masked: p.masked.map((b) => measure(g, b, 3)).filter(Boolean),
+        target: p.target ? measure(g, p.target, 3) : null,
+      });
+    }
+    return out;
+  }, records.flatMap(([n, r]) => ["before", "after"].map((w) => ({
+    name: `${n} ${w}`,
+    b64: readFileSync(join(traceDir, r.pictures[w].file)).toString("base64"),
+    masked: r.pictures[w].masked,
+    target: n.includes("click") ? r.pictures[w].target : null,
+  }))));
+  for (const s of stats) {
+    assert.ok(s.masked.length >= 2, `${s.name}: covered boxes measured`);
+    for (const m of s.masked) {
+      assert.ok(m.spread <= 24 && m.mean <= 32, `${s.name}: a covered box is not one flat dark colour: ${JSON.stringify(m)}`);
+    }
+    if (s.target) assert.ok(s.target.spread > 60, `${s.name}: the check sees a label when there is one: ${JSON.stringify(s.target)}`);
+  }
+
+  // The same folder opened with the folder picker: the pictures come from the picked files.
+  const picked = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await picked.goto(viewerUrl);
+  await picked.setInputFiles("#pick-dir", traceDir);
+  await picked.waitForFunction(() => document.body.dataset.steps === "2");
+  await picked.waitForFunction(() => {
+    const imgs = [...document.querySelectorAll(".shot img")];
+    return imgs.length === 4 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  });
+  const sources = await picked.$$eval(".shot img", (l) => l.map((i) => i.src.slice(0, 5)));
+  assert.deepEqual(sources, ["blob:", "blob:", "blob:", "blob:"]);
+  await picked.close();
+  await page.close();
+});

@@ -68,6 +68,10 @@ pub struct McpArgs {
     /// Write one redacted JSON record per action into DIR (and DIR/traces.js for the viewer).
     #[arg(long, value_name = "DIR")]
     pub trace_dir: Option<PathBuf>,
+    /// With --trace-dir: which steps keep a before and an after picture (JPEG, secrets
+    /// covered) beside their record.
+    #[arg(long, value_name = "WHEN", default_value = "failures", value_parser = crate::pictures::parse_option)]
+    pub screenshots: crate::pictures::Screenshots,
     /// Return the page snapshot with every acting tool's answer.
     #[arg(long)]
     pub snapshot_in_answers: bool,
@@ -118,6 +122,7 @@ impl McpArgs {
             },
             arbiter: self.judge_url.clone().map(ArbiterConfig::from_env),
             trace_dir: self.trace_dir.clone(),
+            screenshots: self.screenshots,
             ..Options::default()
         };
         Ok(Config {
@@ -212,12 +217,15 @@ mod tests {
             "accept",
             "--snapshot-in-answers",
             "--headed",
+            "--screenshots",
+            "all",
         ]);
         assert_eq!((a.port, a.host.as_str()), (Some(8931), "0.0.0.0"));
         let c = a.config().unwrap();
         assert!(c.vision && c.snapshot_in_answers && !c.options.headless);
         assert_eq!(c.options.connect.as_deref(), Some("http://127.0.0.1:9222"));
         assert_eq!(c.options.timing.timeout_ms, 2000);
+        assert_eq!(c.options.screenshots, crate::pictures::Screenshots::All);
         assert_eq!(
             c.options.trace_dir.as_deref(),
             Some(std::path::Path::new("t"))
@@ -231,6 +239,7 @@ mod tests {
             vec!["prufe", "mcp", "--host", "0.0.0.0"],
             vec!["prufe", "mcp", "--port", "http"],
             vec!["prufe", "mcp", "--max-attempts", "0"],
+            vec!["prufe", "mcp", "--screenshots", "sometimes"],
         ] {
             assert!(Cli::try_parse_from(&line).is_err(), "{line:?}");
         }

@@ -19,6 +19,7 @@ log = logging.getLogger("prufe")
 log.addHandler(logging.NullHandler())
 
 AMBIGUOUS_POLICIES = ("reject", "accept")
+SCREENSHOTS = ("off", "failures", "all")
 _VERIFICATION = ("VERIFICATION_FAILED", "UNDO_FAILED", "IRREVERSIBLE_ACTION")
 
 
@@ -63,12 +64,17 @@ class Core:
         quiet_ms: int,
         timeout_ms: int,
         trace_dir: "Optional[str | os.PathLike[str]]",
+        screenshots: str = "failures",
     ) -> None:
+        if screenshots not in SCREENSHOTS:
+            raise PrufeError("INVALID_OPTIONS", f"screenshots must be 'off', 'failures' or 'all', not {screenshots!r}")
         if ambiguous not in AMBIGUOUS_POLICIES:
             raise ValueError(f"ambiguous must be 'reject' or 'accept', not {ambiguous!r}")
         if ai_judge is not None:
             _arbiter.method_of(ai_judge)
-        config = Config(ambiguous=ambiguous, max_attempts=max_attempts, quiet_ms=quiet_ms, timeout_ms=timeout_ms, has_arbiter=ai_judge is not None)
+        config = Config(ambiguous=ambiguous, max_attempts=max_attempts, quiet_ms=quiet_ms, timeout_ms=timeout_ms, has_arbiter=ai_judge is not None,
+                        pictures=trace_dir is not None and screenshots != "off")
+        self.screenshots = screenshots
         self.driver = Driver(World(isolated, timeout_ms), config)
         self.ai_judge = ai_judge
         self.trace = TraceWriter(trace_dir) if trace_dir is not None else None
@@ -139,7 +145,11 @@ class Core:
 
     def _trace(self, record: Optional[dict[str, Any]], action: str, code: Optional[str], text: Optional[str], started_at: str) -> None:
         if self.trace is not None:
-            self.trace.write(record, action, code, text, started_at, self.redactor)
+            ok = record is not None and code is None and bool(record.get("ok"))
+            keep = self.screenshots == "all" or (self.screenshots == "failures" and not ok)
+            pictures = self.driver.shots if keep else None
+            self.trace.write(record, action, code, text, started_at, self.redactor, pictures)
+            self.driver.shots = {}
 
     def _finish(self, record: dict[str, Any], kind: str, started_at: str) -> Result:
         result = Result.from_record(record)

@@ -15,6 +15,7 @@ leave I/O to their callers.
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from dataclasses import dataclass
@@ -213,6 +214,32 @@ class World:
         return object_id
 
 
+#: JPEG quality and the widest a picture is (harness/src/pictures.rs).
+QUALITY = 60
+MAX_WIDTH = 800.0
+
+
+def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
+    """Width and height of a JPEG, from its start-of-frame segment."""
+    if jpeg[:2] != b"\xff\xd8":
+        return None
+    i = 2
+    while i + 9 < len(jpeg):
+        if jpeg[i] != 0xFF:
+            return None
+        marker = jpeg[i + 1]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(jpeg[i + 7:i + 9], "big"), int.from_bytes(jpeg[i + 5:i + 7], "big")
+        i += 2 + int.from_bytes(jpeg[i + 2:i + 4], "big")
+    return None
+
+
+def _answered_here(need: dict[str, Any]) -> bool:
+    """Does the driver (not the page half) answer this need?"""
+    kind = need["need"]
+    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] == "address")
+
+
 class Failed(Exception):
     """A need that could not be met, with the error its answer carries."""
 
@@ -235,6 +262,8 @@ class Config:
     quiet_ms: int = 250
     timeout_ms: int = 5000
     has_arbiter: bool = False
+    #: Take the pictures of each step (the trace decides which it keeps).
+    pictures: bool = False
 
     def policy(self) -> dict[str, Any]:
         ambiguous = "arbiter" if self.has_arbiter else self.ambiguous
@@ -255,6 +284,10 @@ class Driver:
         self.redactor = Redactor()
         self.seen: Optional[str] = None
         self.round_trips = 0
+        #: The pictures of the step in progress: ``before`` and ``after``, as the harness
+        #: takes them (harness/src/pictures.rs).
+        self.shots: dict[str, dict[str, Any]] = {}
+        self._point: Optional[dict[str, float]] = None
 
     # -- the machine --------------------------------------------------------------------
 
@@ -275,6 +308,7 @@ class Driver:
             self.redactor.add(action["value"])
         started = time.monotonic()
         started_at = now_rfc3339()
+        self.shots, self._point = {}, None
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, started, started_at)
@@ -304,14 +338,75 @@ class Driver:
     def _begin(self, step: dict[str, Any]) -> Gen:
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
-        return (yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms}))
+        return (yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()}))
+
+    def _pictures_on(self) -> bool:
+        return self.config.pictures and self.world.isolated
 
     def _until_done(self, turn: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]], stop_at: str = "done") -> Gen:
-        while turn["need"]["need"] not in ("done", stop_at):
+        while True:
+            picture = turn.get("picture")
+            if picture is not None:
+                yield from self._picture(picture, turn["need"])
+                turn = {k: v for k, v in turn.items() if k != "picture"}
+                if picture.get("after") and not _answered_here(turn["need"]):
+                    turn = yield from self._turn({"run": turn["run"], "resume": turn["need"], "timeoutMs": self.config.timeout_ms, "pictures": True})
+                    continue
+            if turn["need"]["need"] in ("done", stop_at):
+                return turn
             answer = yield from self._answer(turn["need"], ask)
-            turn = yield from self._turn({"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms})
+            turn = yield from self._turn({"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()})
             self.round_trips += 1
-        return turn
+
+    def _picture(self, picture: dict[str, Any], need: dict[str, Any]) -> Gen:
+        """One picture, every secret covered by the engine for the capture (``prufe.cover``);
+        none when it cannot be taken covered."""
+        which = "after" if picture.get("after") else "before"
+        if which == "before":
+            gesture = need.get("gesture") or {}
+            point = gesture.get("at") or gesture.get("from")
+            if point:
+                self._point = point
+            self.shots = {}
+        target = picture.get("target")
+        effect: list[str] = list(picture.get("effect") or [])
+        refs = ([target] if target else []) + effect
+        try:
+            boxes = (yield from self.call("boxes", refs)) if refs else []
+            covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
+            try:
+                metrics = yield op("cdp", "Page.getLayoutMetrics", {})
+                css = metrics["cssVisualViewport"]
+                device = (metrics.get("visualViewport") or {}).get("clientWidth") or css["clientWidth"]
+                dpr = max(1.0, device / css["clientWidth"]) if css["clientWidth"] else 1.0
+                full = css["clientWidth"] * dpr
+                scale = MAX_WIDTH / full if full > MAX_WIDTH else 1.0
+                shot = yield op("cdp", "Page.captureScreenshot", {
+                    "format": "jpeg", "quality": QUALITY, "captureBeyondViewport": False,
+                    "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale},
+                })
+            finally:
+                yield from self.call("uncover")
+        except Exception:  # no picture rather than one taken uncovered
+            return
+        jpeg = base64.b64decode(shot["data"])
+        size = jpeg_size(jpeg)
+        if size is None:
+            return
+        k = size[0] / css["clientWidth"]
+
+        def scaled(b: dict[str, float]) -> dict[str, float]:
+            return {key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")}
+
+        target_box = boxes[0] if target and boxes and boxes[0] else None
+        effect_boxes = [b for b in boxes[1 if target else 0:] if b and b["width"] > 0 and b["height"] > 0]
+        self.shots[which] = {
+            "jpeg": jpeg, "width": size[0], "height": size[1], "scale": round(k, 4),
+            "target": scaled(target_box) if target_box else None,
+            "effect": [scaled(b) for b in effect_boxes],
+            "point": {"x": round(self._point["x"] * k, 1), "y": round(self._point["y"] * k, 1)} if self._point else None,
+            "masked": [scaled(b) for b in covered["boxes"]],
+        }
 
     def _record(self, turn: dict[str, Any], started: float, started_at: str) -> dict[str, Any]:
         record: dict[str, Any] = dict(turn["need"]["record"])

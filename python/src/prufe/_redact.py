@@ -33,6 +33,11 @@ class Redactor:
                 self._secrets.append(form)
         self._secrets.sort(key=len, reverse=True)
 
+    def secrets(self) -> list[str]:
+        """The registered secrets and their forms (what a picture must cover wherever the
+        page shows them)."""
+        return list(self._secrets)
+
     def scrub(self, text: str) -> str:
         for secret in self._secrets:
             if secret in text:

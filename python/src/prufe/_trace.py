@@ -1,7 +1,9 @@
 """``trace_dir``: one JSON record per action, the files ``prufe run --trace-dir`` writes
 (harness/src/trace.rs), plus ``traces.js`` for the viewer (www/viewer/index.html?load=…).
 Every string passes through the same redaction as everything else; a record that cannot be
-written is lost with one warning, and the action is not affected."""
+written is lost with one warning, and the action is not affected. With pictures (``screenshots=``)
+``NNNN-….before.jpg`` and ``….after.jpg`` are written beside the record and named by its
+``pictures`` field, as the CLI writes them (harness/src/pictures.rs)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ class TraceWriter:
         self.seq = 0
         self.warned = False
 
-    def write(self, record: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor) -> Optional[Path]:
+    def write(self, record: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor, pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
         self.seq += 1
         if record is not None and record.get("verdict") is not None:
             # A failing watch has no error raised, but its code is recorded.
@@ -49,9 +51,20 @@ class TraceWriter:
             }
             status = (error_code or "done").lower().replace("_", "-")
         body = redactor.scrub_value(body)
-        path = self.dir / f"{self.seq:04d}-{_safe(action)}-{status}.json"
+        stem = f"{self.seq:04d}-{_safe(action)}-{status}"
+        path = self.dir / f"{stem}.json"
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
+            named: dict[str, Any] = {}
+            for which in ("before", "after"):
+                shot = (pictures or {}).get(which)
+                if not shot:
+                    continue
+                file = f"{stem}.{which}.jpg"
+                (self.dir / file).write_bytes(shot["jpeg"])
+                named[which] = {"file": file, **{k: v for k, v in shot.items() if k != "jpeg"}}
+            if named:
+                body["pictures"] = named
             path.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
             self._write_viewer_script()
         except OSError as error:

@@ -150,11 +150,13 @@ class Prufe:
         quiet_ms: int = 250,
         timeout_ms: int = 5000,
         trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
+        screenshots: str = "failures",
     ) -> None:
         self.page = page
         self._port = _Port(page)
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
-                          quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir)
+                          quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
+                          screenshots=screenshots)
 
     @property
     def round_trips(self) -> int:

@@ -54,24 +54,57 @@
     }
   }
 
+  // What the pictures of a step need from this half (`_driver.Driver._picture`): the target,
+  // the refs declared sensitive, and the observation the before picture goes with, kept per
+  // document. A turn with `pictures` stops after each observation of the effect (phase
+  // `after`) and at the first input of each attempt (phases `arrive`, `input`) with
+  // `picture` set, for Python to take one.
+  const camera = { target: null, sensitive: [], observed: null, before: null, attempt: 0 };
+  const records = (s) => new Map(s.elements.map((e) => [e.ref, JSON.stringify(e)]));
+
   /**
-   * Feeds `answer` to the run (or starts it from `begin`), then answers what the page can.
-   * `run` and the returned run are JSON text: the driver keeps them as they are.
+   * Feeds `answer` to the run (or starts it from `begin`, or goes on with the need `resume`
+   * of `run`), then answers what the page can. `run` and the returned run are JSON text: the
+   * driver keeps them as they are.
    */
-  async function turn({ run, answer: given, begin, timeoutMs }) {
+  async function turn({ run, answer: given, begin, resume, timeoutMs, pictures }) {
     await prufe.ready;
     await prufeRun.ready;
-    let turned = begin ? prufeRun.start(begin.step, begin.policy, begin.seen) : prufeRun.next(run, given);
+    if (begin) Object.assign(camera, { target: null, before: null, attempt: 0 });
+    let turned = begin ? prufeRun.start(begin.step, begin.policy, begin.seen)
+      : resume ? { run: JSON.parse(run), need: resume } : prufeRun.next(run, given);
     let needs = 0;
     for (;;) {
       const { need } = turned;
       if (need.need === 'done') break;
+      const phase = turned.run?.phase?.phase;
+      if (need.need === 'observe') camera.sensitive = need.sensitive ?? [];
+      if (need.need === 'prepare' && phase === 'prepare') camera.target = need.ref;
       const reply = await answer(need, timeoutMs);
       if (reply === null) break;
       needs += 1;
       turned = prufeRun.next(turned.run, reply);
+      if (need.need === 'observe' && reply.answer === 'observed') {
+        camera.observed = reply.snapshot;
+        if (pictures && phase === 'after') {
+          const effect = [];
+          for (const [ref, text] of records(reply.snapshot)) {
+            if (camera.before && camera.before.get(ref) !== text && effect.length < 24) effect.push(ref);
+          }
+          const picture = { after: true, effect, target: camera.target, sensitive: camera.sensitive };
+          return { run: JSON.stringify(turned.run), need: turned.need, needs, picture };
+        }
+      }
     }
-    return { run: JSON.stringify(turned.run), need: turned.need, needs };
+    const out = { run: JSON.stringify(turned.run), need: turned.need, needs };
+    const phase = turned.run?.phase?.phase;
+    const attempts = turned.run?.attempts;
+    if (pictures && turned.need.need === 'input' && (phase === 'input' || phase === 'arrive') && attempts !== camera.attempt) {
+      camera.attempt = attempts;
+      camera.before = camera.observed ? records(camera.observed) : null;
+      out.picture = { before: true, effect: [], target: camera.target, sensitive: camera.sensitive };
+    }
+    return out;
   }
 
   /** `prufe[name](...args)`, a thrown error as data. */

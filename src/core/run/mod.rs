@@ -244,6 +244,40 @@ impl Run {
         }
     }
 
+    /// Where the run is, as its JSON names it (`run.phase.phase`): `input` while the step's
+    /// own input is asked for, `arrive` for the pointer move before it, `after` while the
+    /// effect is settled and observed, `undo` while it is taken back, … A driver that keeps
+    /// pictures of a step takes them at these points.
+    pub fn phase(&self) -> &'static str {
+        match &self.phase {
+            Phase::Start => "start",
+            Phase::Settle { .. } => "settle",
+            Phase::Before { .. } => "before",
+            Phase::Describe { .. } => "describe",
+            Phase::Prepare { .. } => "prepare",
+            Phase::Arrive => "arrive",
+            Phase::PrepareTo => "prepareTo",
+            Phase::Locate { .. } => "locate",
+            Phase::ReadPrevious => "readPrevious",
+            Phase::ReadDestination => "readDestination",
+            Phase::Fingerprint0 => "fingerprint0",
+            Phase::Input => "input",
+            Phase::ReadFocus => "readFocus",
+            Phase::After { .. } => "after",
+            Phase::ReadHash => "readHash",
+            Phase::ReadAddress => "readAddress",
+            Phase::Ask => "ask",
+            Phase::Undo => "undo",
+            Phase::Watch { .. } => "watch",
+            Phase::Done { .. } => "done",
+        }
+    }
+
+    /// Attempts started so far.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
     /// Is the run over?
     pub fn is_done(&self) -> bool {
         matches!(self.phase, Phase::Done { .. })

@@ -1,0 +1,452 @@
+//! Pictures in traces: a small JPEG of the viewport before a step's input and after its
+//! effect, with every secret covered before the capture.
+//!
+//! ```text
+//! traces/0003-click-mismatch.json          the record, with "pictures": {before, after}
+//! traces/0003-click-mismatch.before.jpg    right before the step's own input
+//! traces/0003-click-mismatch.after.jpg     the judged effect, before any undo
+//! ```
+//!
+//! **When.** The driver asks the machine where it is ([`prufe::core::run::Run::phase`]): the
+//! *before* picture is taken when the step's own input is asked for (`arrive`, the pointer's
+//! move, or `input`), once per attempt, so it shows the target where it will be pressed; the
+//! *after* picture right after each observation of the effect (`after`), so the last one is
+//! the page the verdict was judged on, wrong effect included, before it is undone. Each
+//! carries, in image pixels, the target's border box, the boxes of the elements of the
+//! effect (what the core diff of the two observations says appeared, changed or moved), the
+//! point input went to, and the boxes that were covered.
+//!
+//! **Secrets.** Before the capture, every root's engine covers its sensitive elements
+//! (`prufe.cover`, `src/dom/cover.rs`: the engine's rule, the refs declared sensitive, and any
+//! element showing a secret the caller declared or a sensitive field holds); after it,
+//! `prufe.uncover`. A root that cannot be covered means no picture: the capture is skipped,
+//! never taken half covered. The cover is taken away whatever the capture did.
+//!
+//! **Size.** `Page.captureScreenshot`, JPEG quality [`QUALITY`], the viewport only, scaled
+//! so the image is at most [`MAX_WIDTH`] pixels wide: 11-14 kB a picture on
+//! `fixtures/trace-pictures.html`.
+
+use crate::error::{Error, Result};
+use crate::inject::Engine;
+use crate::observe::{root_of, route, Root, Sensitive};
+use prufe::core::diff::{diff, DiffOptions};
+use prufe::core::error::ErrorCode;
+use prufe::core::model::Snapshot;
+use prufe::core::run::Point;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// JPEG quality of a picture.
+pub const QUALITY: u32 = 60;
+/// The widest a picture is, in pixels.
+pub const MAX_WIDTH: f64 = 800.0;
+/// The most effect elements outlined in one picture.
+pub const MAX_EFFECT: usize = 24;
+
+/// Which traced steps keep their pictures (`--screenshots`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Screenshots {
+    /// None.
+    Off,
+    /// The steps that did not pass.
+    #[default]
+    Failures,
+    /// Every step.
+    All,
+}
+
+impl Screenshots {
+    /// Are pictures taken at all (a failure is only known at the end of the step)?
+    pub fn captures(self) -> bool {
+        self != Screenshots::Off
+    }
+
+    /// Does a step that passed (`ok`) or not keep them?
+    pub fn keeps(self, ok: bool) -> bool {
+        match self {
+            Screenshots::Off => false,
+            Screenshots::Failures => !ok,
+            Screenshots::All => true,
+        }
+    }
+}
+
+impl std::str::FromStr for Screenshots {
+    type Err = prufe::core::Error;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s {
+            "off" => Ok(Screenshots::Off),
+            "failures" => Ok(Screenshots::Failures),
+            "all" => Ok(Screenshots::All),
+            other => Err(prufe::core::Error::new(
+                ErrorCode::InvalidOptions,
+                format!("screenshots must be off, failures or all, not {other:?}"),
+            )),
+        }
+    }
+}
+
+/// `--screenshots` as clap reads it: a refused value is a usage error that names its code.
+pub fn parse_option(s: &str) -> std::result::Result<Screenshots, String> {
+    s.parse::<Screenshots>()
+        .map_err(|e| format!("{}: {}", e.code.as_str(), e.message))
+}
+
+impl std::fmt::Display for Screenshots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Screenshots::Off => "off",
+            Screenshots::Failures => "failures",
+            Screenshots::All => "all",
+        })
+    }
+}
+
+/// A box, in CSS pixels of the top viewport (from the engine) or in image pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Rect {
+    fn moved(self, dx: f64, dy: f64) -> Rect {
+        Rect {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
+    }
+
+    fn scaled(self, k: f64) -> Rect {
+        let r = |v: f64| (v * k * 10.0).round() / 10.0;
+        Rect {
+            x: r(self.x),
+            y: r(self.y),
+            width: r(self.width),
+            height: r(self.height),
+        }
+    }
+}
+
+/// One picture and what it shows, in image pixels.
+#[derive(Debug, Clone)]
+pub struct Shot {
+    pub jpeg: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    /// Image pixels per CSS pixel.
+    pub scale: f64,
+    pub target: Option<Rect>,
+    pub effect: Vec<Rect>,
+    pub point: Option<Point>,
+    /// The covered boxes.
+    pub masked: Vec<Rect>,
+}
+
+/// The pictures of one step.
+#[derive(Debug, Clone, Default)]
+pub struct Pictures {
+    pub before: Option<Shot>,
+    pub after: Option<Shot>,
+}
+
+impl Pictures {
+    pub fn is_empty(&self) -> bool {
+        self.before.is_none() && self.after.is_none()
+    }
+
+    /// Writes `STEM.before.jpg` and `STEM.after.jpg` into `dir` and returns the record's
+    /// `pictures` value naming them.
+    pub fn write(&self, dir: &std::path::Path, stem: &str) -> std::io::Result<Value> {
+        let mut out = serde_json::Map::new();
+        for (name, shot) in [("before", &self.before), ("after", &self.after)] {
+            let Some(s) = shot else { continue };
+            let file = format!("{stem}.{name}.jpg");
+            std::fs::write(dir.join(&file), &s.jpeg)?;
+            out.insert(
+                name.to_owned(),
+                json!({
+                    "file": file,
+                    "width": s.width,
+                    "height": s.height,
+                    "scale": (s.scale * 10_000.0).round() / 10_000.0,
+                    "target": s.target,
+                    "effect": s.effect,
+                    "point": s.point.map(|p| json!({ "x": (p.x * 10.0).round() / 10.0, "y": (p.y * 10.0).round() / 10.0 })),
+                    "masked": s.masked,
+                }),
+            );
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// What the drive of one step keeps for its pictures.
+#[derive(Debug, Default)]
+pub(crate) struct Camera {
+    pub(crate) pictures: Pictures,
+    /// The target's ref (the first prepared ref of the attempt).
+    pub(crate) target: Option<String>,
+    /// The attempt whose before picture was taken.
+    attempt: u32,
+    /// The observation the before picture goes with, for the effect's elements.
+    before: Option<Snapshot>,
+    /// Where the last input went (CSS pixels).
+    pub(crate) point: Option<Point>,
+}
+
+impl Camera {
+    /// Is the before picture of `attempt` still to take?
+    pub(crate) fn wants_before(&self, attempt: u32) -> bool {
+        self.attempt != attempt
+    }
+
+    pub(crate) fn took_before(&mut self, attempt: u32, shot: Option<Shot>, seen: Option<Snapshot>) {
+        self.attempt = attempt;
+        self.pictures.before = shot;
+        self.before = seen;
+        self.pictures.after = None;
+    }
+
+    /// The refs of the effect's elements: what appeared, changed or moved from the before
+    /// observation to `after`.
+    pub(crate) fn effect_refs(&self, after: &Snapshot) -> Vec<String> {
+        let Some(before) = &self.before else {
+            return Vec::new();
+        };
+        let d = diff(before, after, &DiffOptions::default());
+        let mut refs: Vec<String> = d
+            .appeared
+            .iter()
+            .map(|e| e.reference.clone())
+            .chain(d.changed.iter().map(|c| c.after.reference.clone()))
+            .chain(d.moved.iter().map(|m| m.after.reference.clone()))
+            .collect();
+        refs.dedup();
+        refs.truncate(MAX_EFFECT);
+        refs
+    }
+}
+
+/// What is marked on a picture: refs to outline, and the point input goes to.
+pub struct Marks<'a> {
+    pub target: Option<&'a str>,
+    pub effect: &'a [String],
+    pub point: Option<Point>,
+}
+
+#[derive(Deserialize)]
+struct CoverAnswer {
+    boxes: Vec<Rect>,
+}
+
+/// Covers the secrets of every root, captures the viewport, uncovers.
+pub async fn capture(
+    engine: &Engine,
+    roots: &[Root],
+    sensitive: &Sensitive,
+    secrets: &[String],
+    marks: &Marks<'_>,
+) -> Result<Shot> {
+    let frames = if roots.len() > 1 {
+        crate::coords::page::root_boxes(engine, roots).await
+    } else {
+        Vec::new()
+    };
+    let offset = |path: &str| -> Option<(f64, f64)> {
+        if path.is_empty() {
+            return Some((0.0, 0.0));
+        }
+        frames
+            .iter()
+            .find(|b| b.root.path == path)
+            .map(|b| (b.x, b.y))
+    };
+    // The marked boxes, read before the cover goes on (the cover changes no box).
+    let mut wanted: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in marks
+        .target
+        .into_iter()
+        .chain(marks.effect.iter().map(String::as_str))
+    {
+        let (path, local) = route(r);
+        wanted.entry(path).or_default().push(local);
+    }
+    let mut found: BTreeMap<String, Rect> = BTreeMap::new();
+    for (path, locals) in &wanted {
+        let (Ok(root), Some((dx, dy))) = (root_of(roots, path), offset(path)) else {
+            continue;
+        };
+        let boxes: Vec<Option<Rect>> = engine
+            .call(
+                &root.frame,
+                "(P, a) => P.boxes(a.refs)",
+                &json!({ "refs": locals }),
+            )
+            .await
+            .unwrap_or_default();
+        for (local, b) in locals.iter().zip(boxes) {
+            if let Some(b) = b.filter(|b| b.width > 0.0 && b.height > 0.0) {
+                found.insert(crate::observe::merged_ref(path, local), b.moved(dx, dy));
+            }
+        }
+    }
+
+    let mut covered: Vec<&Root> = Vec::new();
+    let mut masked = Vec::new();
+    let mut failure = None;
+    for root in roots {
+        let args = json!({ "sensitive": sensitive.for_root(&root.path), "secrets": secrets });
+        match engine
+            .call::<CoverAnswer>(&root.frame, "(P, a) => P.cover(a)", &args)
+            .await
+        {
+            Ok(c) => {
+                covered.push(root);
+                let (dx, dy) = offset(&root.path).unwrap_or((0.0, 0.0));
+                masked.extend(c.boxes.into_iter().map(|b| b.moved(dx, dy)));
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    let shot = match failure {
+        None => screenshot(engine).await,
+        Some(e) => Err(e),
+    };
+    for root in covered {
+        let _ = engine
+            .call_value(&root.frame, "(P) => P.uncover()", &Value::Null)
+            .await;
+    }
+    let (jpeg, width, height, css_width) = shot?;
+    let k = if css_width > 0.0 {
+        f64::from(width) / css_width
+    } else {
+        1.0
+    };
+    Ok(Shot {
+        jpeg,
+        width,
+        height,
+        scale: k,
+        target: marks.target.and_then(|t| found.get(t)).map(|b| b.scaled(k)),
+        effect: marks
+            .effect
+            .iter()
+            .filter_map(|r| found.get(r))
+            .map(|b| b.scaled(k))
+            .collect(),
+        point: marks.point.map(|p| Point {
+            x: p.x * k,
+            y: p.y * k,
+        }),
+        masked: masked.into_iter().map(|b| b.scaled(k)).collect(),
+    })
+}
+
+/// The viewport as a JPEG at most [`MAX_WIDTH`] wide: (bytes, width, height, viewport
+/// width in CSS pixels).
+async fn screenshot(engine: &Engine) -> Result<(Vec<u8>, u32, u32, f64)> {
+    // Through the watchdog: a crashed or hung tab ends the capture at once.
+    let m = engine.cmd("Page.getLayoutMetrics", json!({})).await?;
+    let css = &m["cssVisualViewport"];
+    let n = |k: &str| css[k].as_f64().unwrap_or(0.0);
+    let (px, py, width, height) = (n("pageX"), n("pageY"), n("clientWidth"), n("clientHeight"));
+    // Device pixels per CSS pixel: the visual viewport's width in each.
+    let device = m["visualViewport"]["clientWidth"].as_f64().unwrap_or(width);
+    let dpr = if width > 0.0 {
+        (device / width).max(1.0)
+    } else {
+        1.0
+    };
+    let full = width * dpr;
+    let scale = if full > MAX_WIDTH {
+        MAX_WIDTH / full
+    } else {
+        1.0
+    };
+    let params = json!({
+        "format": "jpeg",
+        "quality": QUALITY,
+        "captureBeyondViewport": false,
+        "clip": { "x": px, "y": py, "width": width, "height": height, "scale": scale },
+    });
+    let r = engine.cmd("Page.captureScreenshot", params).await?;
+    let jpeg = crate::coords::page::decode_base64(r["data"].as_str().unwrap_or_default())
+        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the screenshot is not base64"))?;
+    let (w, h) = jpeg_size(&jpeg).ok_or_else(|| {
+        Error::core(
+            ErrorCode::BrowserError,
+            "the browser returned no JPEG screenshot",
+        )
+    })?;
+    Ok((jpeg, w, h, width))
+}
+
+/// Width and height of a JPEG, from its start-of-frame segment.
+pub fn jpeg_size(jpeg: &[u8]) -> Option<(u32, u32)> {
+    if jpeg.get(..2)? != [0xff, 0xd8] {
+        return None;
+    }
+    let mut i = 2;
+    while i + 9 < jpeg.len() {
+        if jpeg[i] != 0xff {
+            return None;
+        }
+        let marker = jpeg[i + 1];
+        let len = usize::from(u16::from_be_bytes([jpeg[i + 2], jpeg[i + 3]]));
+        // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+        if (0xc0..=0xcf).contains(&marker) && !matches!(marker, 0xc4 | 0xc8 | 0xcc) {
+            let h = u16::from_be_bytes([jpeg[i + 5], jpeg[i + 6]]);
+            let w = u16::from_be_bytes([jpeg[i + 7], jpeg[i + 8]]);
+            return Some((u32::from(w), u32::from(h)));
+        }
+        i += 2 + len;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_option_reads_three_words_and_refuses_others() {
+        assert_eq!("off".parse::<Screenshots>().unwrap(), Screenshots::Off);
+        assert_eq!(
+            "failures".parse::<Screenshots>().unwrap(),
+            Screenshots::Failures
+        );
+        assert_eq!("all".parse::<Screenshots>().unwrap(), Screenshots::All);
+        let e = "sometimes".parse::<Screenshots>().unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidOptions);
+        assert!(e.message.contains("off, failures or all"), "{}", e.message);
+        assert_eq!(Screenshots::default(), Screenshots::Failures);
+        assert!(!Screenshots::Failures.keeps(true));
+        assert!(Screenshots::Failures.keeps(false));
+        assert!(Screenshots::All.keeps(true));
+        assert!(!Screenshots::Off.keeps(false));
+        assert!(!Screenshots::Off.captures());
+    }
+
+    #[test]
+    fn jpeg_sizes_come_from_the_frame_header() {
+        // SOI, an APP0 segment of 16 bytes, SOF0 for 640 × 360.
+        let mut j = vec![0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10];
+        j.extend_from_slice(&[0; 14]);
+        j.extend_from_slice(&[0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x68, 0x02, 0x80, 0x03]);
+        j.extend_from_slice(&[0; 8]);
+        assert_eq!(jpeg_size(&j), Some((640, 360)));
+        assert_eq!(jpeg_size(b"\x89PNG\r\n"), None);
+        assert_eq!(jpeg_size(&j[..12]), None);
+    }
+}

@@ -1,0 +1,168 @@
+// @ts-check
+// Pictures in traces, as the harness takes them (harness/src/pictures.rs): a JPEG of the
+// viewport right before the step's own input and one after each observation of its effect
+// (the last is the page the verdict was judged on, before any undo), every secret covered by
+// the engine for the capture (`prufe.cover` / `prufe.uncover`, src/dom/cover.rs), with the
+// target, the effect's elements and the point input went to in image pixels.
+
+import { call } from './driver.js';
+import { PrufeError } from './errors.js';
+
+export const QUALITY = 60;
+export const MAX_WIDTH = 800;
+const MAX_EFFECT = 24;
+const WHEN = ['off', 'failures', 'all'];
+
+/**
+ * `screenshots` as an option: 'off', 'failures' (the default) or 'all'.
+ * @param {unknown} value
+ * @returns {'off' | 'failures' | 'all'}
+ */
+export function screenshotsOption(value) {
+  if (value === undefined) return 'failures';
+  if (typeof value === 'string' && WHEN.includes(value)) return /** @type {'off' | 'failures' | 'all'} */ (value);
+  throw new PrufeError('INVALID_OPTIONS', `screenshots must be 'off', 'failures' or 'all', not ${JSON.stringify(value)}`);
+}
+
+/**
+ * @typedef {{ x: number, y: number, width: number, height: number }} Rect
+ * @typedef {{ jpeg: Buffer, width: number, height: number, scale: number, target: Rect | null,
+ *   effect: Rect[], point: { x: number, y: number } | null, masked: Rect[] }} Shot
+ * @typedef {{ before?: Shot, after?: Shot }} Pictures
+ */
+
+/** @param {Rect} b @param {number} k */
+const scaled = (b, k) => ({
+  x: Math.round(b.x * k * 10) / 10, y: Math.round(b.y * k * 10) / 10,
+  width: Math.round(b.width * k * 10) / 10, height: Math.round(b.height * k * 10) / 10,
+});
+
+/** Width and height of a JPEG, from its start-of-frame segment. @param {Buffer} j */
+export function jpegSize(j) {
+  if (j.length < 4 || j[0] !== 0xff || j[1] !== 0xd8) return null;
+  let i = 2;
+  while (i + 9 < j.length) {
+    if (j[i] !== 0xff) return null;
+    const marker = j[i + 1];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: j.readUInt16BE(i + 5), width: j.readUInt16BE(i + 7) };
+    }
+    i += 2 + j.readUInt16BE(i + 2);
+  }
+  return null;
+}
+
+/**
+ * What the driver of one step calls around each need (see `verify`'s `camera` option).
+ */
+export class Camera {
+  /**
+   * @param {import('./driver.js').Port} port
+   * @param {{ send: (method: string, params?: object) => Promise<any> }} session
+   * @param {() => string[]} secrets the caller's secrets now
+   */
+  constructor(port, session, secrets) {
+    this.port = port;
+    this.session = session;
+    this.secrets = secrets;
+    /** @type {Pictures} */
+    this.pictures = {};
+    /** @type {string | null} */
+    this.target = null;
+    this.attempt = 0;
+    /** @type {string[]} */
+    this.sensitive = [];
+    /** @type {{ x: number, y: number } | null} */
+    this.point = null;
+    /** @type {Map<string, string> | null} */
+    this.seen = null;
+    /** @type {PrufeRun.Snapshot | null} */
+    this.last = null;
+  }
+
+  /**
+   * Before a need is answered.
+   * @param {any} run @param {PrufeRun.Need} need
+   */
+  async before(run, need) {
+    const phase = run?.phase?.phase;
+    if (need.need === 'observe') this.sensitive = need.sensitive ?? [];
+    if (need.need === 'prepare' && phase === 'prepare') this.target = need.ref;
+    if (need.need !== 'input' || (phase !== 'input' && phase !== 'arrive')) return;
+    const g = /** @type {any} */ (need.gesture);
+    const point = g.at ?? g.from ?? null;
+    if (point) this.point = point;
+    const attempt = Number(run.attempts) || 0;
+    if (attempt === this.attempt) return;
+    this.attempt = attempt;
+    this.pictures = { before: (await this.shot([])) ?? undefined };
+    this.seen = this.last ? records(this.last) : null;
+  }
+
+  /**
+   * After a need was answered.
+   * @param {any} run @param {PrufeRun.Need} need @param {PrufeRun.Answer} answer
+   */
+  async after(run, need, answer) {
+    if (need.need !== 'observe' || answer.answer !== 'observed') return;
+    this.last = answer.snapshot;
+    if (run?.phase?.phase !== 'after') return;
+    const effect = [];
+    if (this.seen) {
+      for (const [ref, text] of records(answer.snapshot)) {
+        if (this.seen.get(ref) !== text) effect.push(ref);
+        if (effect.length >= MAX_EFFECT) break;
+      }
+    }
+    const shot = await this.shot(effect);
+    if (shot) this.pictures.after = shot;
+  }
+
+  /**
+   * One covered capture; null when it could not be taken (never half covered).
+   * @param {string[]} effect refs
+   * @returns {Promise<Shot | null>}
+   */
+  async shot(effect) {
+    try {
+      const refs = [...(this.target ? [this.target] : []), ...effect];
+      /** @type {(Rect | null)[]} */
+      const boxes = refs.length ? await call(this.port, 'boxes', refs) : [];
+      const covered = await call(this.port, 'cover', { sensitive: this.sensitive, secrets: this.secrets() });
+      let data;
+      let css;
+      try {
+        const m = await this.session.send('Page.getLayoutMetrics');
+        css = m.cssVisualViewport;
+        const dpr = m.visualViewport && css.clientWidth ? Math.max(1, m.visualViewport.clientWidth / css.clientWidth) : 1;
+        const full = css.clientWidth * dpr;
+        const scale = full > MAX_WIDTH ? MAX_WIDTH / full : 1;
+        ({ data } = await this.session.send('Page.captureScreenshot', {
+          format: 'jpeg', quality: QUALITY, captureBeyondViewport: false,
+          clip: { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight, scale },
+        }));
+      } finally {
+        await call(this.port, 'uncover');
+      }
+      const jpeg = Buffer.from(data, 'base64');
+      const size = jpegSize(jpeg);
+      if (!size) return null;
+      const k = size.width / css.clientWidth;
+      const target = this.target && boxes[0] ? scaled(boxes[0], k) : null;
+      const effectBoxes = boxes.slice(this.target ? 1 : 0).filter((b) => b && b.width > 0 && b.height > 0).map((b) => scaled(/** @type {Rect} */ (b), k));
+      return {
+        jpeg, width: size.width, height: size.height, scale: Math.round(k * 10000) / 10000, target,
+        effect: effectBoxes,
+        point: this.point ? { x: Math.round(this.point.x * k * 10) / 10, y: Math.round(this.point.y * k * 10) / 10 } : null,
+        masked: covered.boxes.map((/** @type {Rect} */ b) => scaled(b, k)),
+      };
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Each element's record by ref, as text: what changed between two observations. @param {PrufeRun.Snapshot} s */
+function records(s) {
+  return new Map(s.elements.map((e) => [e.ref, JSON.stringify(e)]));
+}
