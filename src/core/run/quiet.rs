@@ -34,6 +34,9 @@ pub struct Settling {
 }
 
 /// What the driver does next.
+// A tick is made once per poll and consumed at once; `Done` is the rare one, so it is kept
+// unboxed rather than paying an allocation on every settle's end.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tick {
     /// The settle is over: hand this answer to the machine.
