@@ -84,7 +84,9 @@ snapshot: setup
 test: setup
 	@$(MAKE) --no-print-directory bundle node apps python
 	cargo fmt --all --check
+	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
+	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
 	@$(MAKE) --no-print-directory -j2 test-node test-python
@@ -111,6 +113,7 @@ lint: setup
 
 test-rust:
 	cargo test -p prufe
+	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	cargo test -p prufe-harness
 
 # In-browser wasm tests (tests/web*.rs) under ChromeDriver; webdriver.json holds the flags.
