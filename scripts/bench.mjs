@@ -14,7 +14,7 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { decodeSnapshot } from '../js/wire.mjs';
@@ -263,7 +263,7 @@ async function main() {
   out(`prufe bench — Chromium ${version}, ${new Date().toISOString()}`);
   const bundleGzip = gzipSync(bundle).length;
   const wasRecorded = last ? ` (last recorded ${last.date}: ${last.bundleBytes} bytes, ${last.bundleGzipBytes} gzipped)` : '';
-  out(`bundle js/dist/prufe.js: ${bundle.length} bytes, ${bundleGzip} gzipped${wasRecorded}`);
+  out(`bundle ${relative(ROOT, BUNDLE)}: ${bundle.length} bytes, ${bundleGzip} gzipped${wasRecorded}`);
   if (injectReady !== null) {
     const lastInject = last?.injectReadyMs == null ? 'not recorded' : `${fmt(last.injectReadyMs)} ms`;
     out(`injection to ready: median ${fmt(injectReady)} ms over ${INJECT} fresh pages (last recorded: ${lastInject})`);
