@@ -202,10 +202,11 @@
     return bytes.length;
   }
 
-  // Inflates the engine's wasm in the decoder's memory, grown past what the decoder itself
-  // uses to hold the output and, after it, the deflated input; returns a view of the output.
-  function unpack(text) {
-    var inflater = new WasmInstance(new WasmModule(decodeBase64(INFLATE_BASE64)), {});
+  // Inflates the engine's wasm in the memory of an instance of the decoder `module`, grown
+  // past what the decoder itself uses to hold the output and, after it, the deflated input;
+  // returns a view of the output.
+  function unpack(module, text) {
+    var inflater = new WasmInstance(module, {});
     var memory = inflater.exports.memory;
     var output = memoryBuffer.call(memory).byteLength;
     var input = output + WASM_BYTES;
@@ -282,19 +283,36 @@
       blocked(makeError('WASM_BLOCKED', 'WebAssembly is not available'));
       return;
     }
+    var text = packedText();
+    var decoder = decodeBase64(INFLATE_BASE64);
+    var inflater;
     var bytes;
     var module;
     try {
-      bytes = unpack(packedText());
+      inflater = new WasmModule(decoder);
+      bytes = unpack(inflater, text);
       module = new WasmModule(bytes);
     } catch (error) {
       // Browsers may refuse a large synchronous compile on the main thread (a RangeError);
       // the asynchronous compile has no such limit. Anything else is a refusal.
-      if (error instanceof RangeErrorCtor && bytes !== undefined && typeof wasmCompile === 'function') {
+      if (!(error instanceof RangeErrorCtor) || typeof wasmCompile !== 'function') {
+        blocked(error);
+      } else if (bytes !== undefined) {
         promiseThen.call(wasmCompile.call(WasmRef, bytes), instantiate, blocked);
-        return;
+      } else if (inflater === undefined) {
+        promiseThen.call(wasmCompile.call(WasmRef, decoder), function (compiled) {
+          var unpacked;
+          try {
+            unpacked = unpack(compiled, text);
+          } catch (cause) {
+            blocked(cause);
+            return;
+          }
+          promiseThen.call(wasmCompile.call(WasmRef, unpacked), instantiate, blocked);
+        }, blocked);
+      } else {
+        blocked(error);
       }
-      blocked(error);
       return;
     }
     instantiate(module);
