@@ -48,8 +48,8 @@
   var WasmModule = WasmRef ? WasmRef.Module : null;
   var WasmInstance = WasmRef ? WasmRef.Instance : null;
   var memoryGrow = WasmRef && WasmRef.Memory ? WasmRef.Memory.prototype.grow : null;
-  var memoryBuffer = WasmRef && WasmRef.Memory
-    ? getOwnPropertyDescriptor(WasmRef.Memory.prototype, 'buffer').get : null;
+  var memoryBufferProperty = WasmRef && WasmRef.Memory ? getOwnPropertyDescriptor(WasmRef.Memory.prototype, 'buffer') : null;
+  var memoryBuffer = memoryBufferProperty && typeof memoryBufferProperty.get === 'function' ? memoryBufferProperty.get : null;
   var typedSet = Uint8Array.prototype.set;
   var typedSubarray = Uint8Array.prototype.subarray;
   var stringIndexOf = String.prototype.indexOf;
@@ -279,7 +279,8 @@
       blocked(glueError);
       return;
     }
-    if (!WasmRef || typeof WasmModule !== 'function' || typeof WasmInstance !== 'function' || memoryGrow === null) {
+    if (!WasmRef || typeof WasmModule !== 'function' || typeof WasmInstance !== 'function' || memoryGrow === null
+      || memoryBuffer === null) {
       blocked(makeError('WASM_BLOCKED', 'WebAssembly is not available'));
       return;
     }
