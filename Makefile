@@ -18,7 +18,7 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 # python/) run under pytest when it is installed, else as plain scripts (driver and MCP only).
 # The package's types are checked in strict mode first (mypy --strict on python/src).
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
-BUNDLE_INPUTS := $(shell find src -name '*.rs') Cargo.toml Cargo.lock js/src/shim.js js/src/run.js js/build.mjs
+BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
 .PHONY: help setup bundle node apps python demo demo-harness demo-bundle snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
@@ -102,7 +102,9 @@ snapshot: setup
 test: setup
 	@$(MAKE) --no-print-directory bundle node apps python
 	cargo fmt --all --check
+	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
+	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
 	@$(MAKE) --no-print-directory -j2 test-node test-python
@@ -129,6 +131,7 @@ lint: setup
 
 test-rust:
 	cargo test -p prufe
+	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	cargo test -p prufe-harness
 
 # In-browser wasm tests (tests/web*.rs) under ChromeDriver; webdriver.json holds the flags.

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Builds the two artifacts of the prufe crate for wasm32 (release) → wasm-bindgen (prufe-bindgen)
-// (--target no-modules) → wasm-opt, each with its wasm inlined as base64:
-// - js/dist/prufe.js: the in-page engine (default features), one classic script wrapped by
-//   js/src/shim.js that installs `window.prufe`;
+// Builds the two artifacts of the prufe crate for wasm32 → wasm-bindgen (prufe-bindgen,
+// --target no-modules) → wasm-opt, each with its wasm inlined:
+// - js/dist/prufe.js: the in-page engine (default features, profile `page`), one classic
+//   script wrapped by js/src/shim.js that installs `window.prufe`, minified by esbuild; its
+//   wasm is deflated and unpacked at injection by the decoder of js/inflate (a wasm module
+//   of a few kilobytes, built here too);
 // - js/dist/prufe-run.mjs and js/dist/prufe-run.js: the DOM-free machine module
 //   (`--no-default-features --features machine`, profile `machine`), wrapped by
 //   js/src/run.js, as an ES module and as a classic script that defines `prufeRun`.
@@ -15,7 +17,8 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { gzipSync } from 'node:zlib';
+import { constants, deflateRawSync, gzipSync } from 'node:zlib';
+import { transformSync } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_DIR = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, 'target');
@@ -27,6 +30,7 @@ const RUN_OUT = join(DIST, 'prufe-run.mjs');
 const RUN_SCRIPT_OUT = join(DIST, 'prufe-run.js');
 const RUN_TYPES_OUT = join(DIST, 'prufe-run.d.mts');
 const RUN_SHIM = join(ROOT, 'js', 'src', 'run.js');
+const INFLATE_MANIFEST = join(ROOT, 'js', 'inflate', 'Cargo.toml');
 // The bindgen step (tools/bindgen, installed by scripts/setup.sh).
 const BINDGEN = 'prufe-bindgen';
 
@@ -87,7 +91,7 @@ function stripScriptSource(glue) {
 
 /// Builds the crate's cdylib with `features` under `profile`, runs wasm-bindgen and wasm-opt,
 /// and returns the glue (the `currentScript` probe removed) and the final wasm bytes.
-function wasmArtifact({ label, features, profile, outName }) {
+function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) {
   step(`cargo build -p prufe --lib --profile ${profile} --target wasm32-unknown-unknown ${features.join(' ')}`.trimEnd());
   // The target_features section must survive until wasm-bindgen reads it; wasm-opt strips it.
   run('cargo', [
@@ -103,9 +107,9 @@ function wasmArtifact({ label, features, profile, outName }) {
   const bindgenWasm = join(WORK, `${outName}_bg.wasm`);
   let finalWasm = bindgenWasm;
   if (process.env.PRUFE_WASM_OPT !== '0') {
-    step(`wasm-opt -O3 (${label}; ${capture(WASM_OPT, ['--version']) ?? 'missing: run scripts/setup.sh'})`);
+    step(`wasm-opt ${opt} (${label}; ${capture(WASM_OPT, ['--version']) ?? 'missing: run scripts/setup.sh'})`);
     finalWasm = join(WORK, `${outName}_bg.opt.wasm`);
-    run(WASM_OPT, ['-O3', ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
+    run(WASM_OPT, [opt, ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
   } else {
     step(`wasm-opt skipped (${label}; PRUFE_WASM_OPT=0)`);
   }
@@ -133,24 +137,60 @@ function write(path, text) {
   renameSync(temporary, path);
 }
 
-function sizes(path, wasm) {
+function sizes(path, wasm, packed) {
   const bytes = statSync(path).size;
   const gzip = gzipSync(readFileSync(path), { level: 9 }).length;
-  return `${bytes} bytes, ${gzip} gzipped (wasm ${wasm.length} bytes)`;
+  return `${bytes} bytes, ${gzip} gzipped (wasm ${wasm.length} bytes${packed ? `, ${packed.length} deflated` : ''})`;
+}
+
+/// The raw DEFLATE decoder the page bundle unpacks its engine with (js/inflate, no
+/// dependencies): a wasm module of a few kilobytes exporting `memory` and `inflate_raw`.
+function inflater() {
+  step('cargo build --manifest-path js/inflate/Cargo.toml --release --target wasm32-unknown-unknown');
+  const targetDir = join(TARGET_DIR, 'inflate');
+  run('cargo', ['build', '--manifest-path', INFLATE_MANIFEST, '--release', '--target', 'wasm32-unknown-unknown', '--target-dir', targetDir]);
+  const raw = join(targetDir, 'wasm32-unknown-unknown', 'release', 'prufe_inflate.wasm');
+  const optimised = join(WORK, 'prufe_inflate.opt.wasm');
+  run(WASM_OPT, ['-Oz', ...WASM_FEATURES, '--strip-debug', '--strip-producers', raw, '-o', optimised]);
+  return readFileSync(optimised);
+}
+
+/// `wasm` deflated, and proven to come back whole through the decoder the bundle uses, laid
+/// out in its memory as js/src/shim.js lays it out (the output, then the input).
+function pack(wasm, decoder) {
+  const packed = deflateRawSync(wasm, { level: constants.Z_BEST_COMPRESSION, memLevel: 9 });
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoder), {});
+  const output = exports.memory.buffer.byteLength;
+  const input = output + wasm.length;
+  exports.memory.grow(Math.ceil((input + packed.length) / 65536) - (output >> 16));
+  new Uint8Array(exports.memory.buffer).set(packed, input);
+  const ok = exports.inflate_raw(input, packed.length, output, wasm.length);
+  if (ok !== 1 || !Buffer.from(exports.memory.buffer, output, wasm.length).equals(wasm)) {
+    throw new Error('js/inflate does not give back the deflated engine');
+  }
+  return packed;
 }
 
 function buildPage(version) {
-  const { glue, wasm } = wasmArtifact({ label: 'page engine', features: [], profile: 'release', outName: 'prufe' });
-  const bundle = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
+  const { glue, wasm } = wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-Oz' });
+  const decoder = inflater();
+  const packed = pack(wasm, decoder);
+  const PACKED = '/*!__PRUFE_WASM_DEFLATED_BASE64__*/';
+  const template = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
     __PRUFE_VERSION_TEXT__: version,
     __PRUFE_VERSION__: JSON.stringify(version),
     '/*__PRUFE_GLUE__*/': glue.trim(),
-    __PRUFE_WASM_BASE64__: wasm.toString('base64'),
+    __PRUFE_WASM_BYTES__: String(wasm.length),
+    __PRUFE_INFLATE_BASE64__: decoder.toString('base64'),
   });
+  // Minified before the wasm goes in: the shim's and the glue's comments and indentation are
+  // a tenth of the script. `/*!` comments (the licence line, the wasm's place) are kept.
+  const minified = transformSync(template, { minify: true, legalComments: 'inline', target: 'es2017' }).code;
+  const bundle = fill(minified, 'the minified js/src/shim.js', { [PACKED]: `/*!${packed.toString('base64')}*/` });
   // A classic script, not a module: compiling it as one proves there is no import/export.
   new vm.Script(bundle, { filename: 'prufe.js' });
   write(OUT, bundle);
-  return `js/dist/prufe.js: ${sizes(OUT, wasm)}`;
+  return `js/dist/prufe.js: ${sizes(OUT, wasm, packed)}`;
 }
 
 async function buildMachine(version) {

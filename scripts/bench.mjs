@@ -5,14 +5,16 @@
 //   prufe.fingerprint · prufe.snapshot · a plain JS TreeWalker attribute hash ·
 //   Playwright's locator('body').ariaSnapshot() · CDP Accessibility.getFullAXTree
 // Prints medians, the ratios the targets are stated in (at 3,000: fingerprint ≤ 1.1× the plain
-// walk, snapshot < 0.1× ariaSnapshot), whether each cost is linear in N, and the bundle size.
-// Writes bench/results.json and bench/results.md.
+// walk, snapshot < 0.1× ariaSnapshot), whether each cost is linear in N, and what every page
+// pays for the engine: the bundle's size and the median time from injection to `ready`, each
+// next to the figure bench/results.json recorded last. Writes bench/results.json and
+// bench/results.md.
 //
-//   node scripts/bench.mjs [--sizes 300,3000,30000] [--runs 15]
+//   node scripts/bench.mjs [--sizes 300,3000,30000] [--runs 15] [--inject 40]
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { decodeSnapshot } from '../js/wire.mjs';
@@ -23,8 +25,10 @@ function option(name, fallback) {
   return i > 0 ? process.argv[i + 1] : fallback;
 }
 
-const SIZES = option('sizes', '300,3000,30000').split(',').map(Number);
+const SIZES = option('sizes', '300,3000,30000').split(',').filter(Boolean).map(Number);
 const RUNS = Number(option('runs', '15'));
+/** Fresh pages the injection-to-ready time is the median of. */
+const INJECT = Number(option('inject', '40'));
 /** Calls before the timed ones, so that every method runs JIT-compiled code (V8 compiles
  * WebAssembly with a baseline tier first and optimises hot functions later). */
 const WARMUP = 8;
@@ -190,18 +194,61 @@ async function measure(browser, server, n) {
   }
 }
 
+/**
+ * Injection to `ready`, what every document and frame pays: `samples` times, a fresh browser
+ * context (its own renderer, so nothing an earlier page compiled is reused) gets three init
+ * scripts (`Page.addScriptToEvaluateOnNewDocument`), run in order: one notes `performance.now()`, the next is
+ * the bundle (so its parse and compile are inside the interval), the last awaits
+ * `prufe.ready` and notes the time again. Returns milliseconds.
+ */
+async function injection(browser, server, bundle, samples) {
+  const times = [];
+  for (let i = 0; i < samples; i++) {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      for (const content of [
+        'globalThis.__benchInjected = performance.now();',
+        bundle,
+        'globalThis.__benchReady = prufe.ready.then(() => performance.now() - globalThis.__benchInjected);',
+      ]) await page.addInitScript({ content });
+      await page.goto(server.url('/inject.html'));
+      times.push(await page.evaluate(() => globalThis.__benchReady));
+    } finally {
+      await context.close();
+    }
+  }
+  return times;
+}
+
+/** bench/results.json as the last run wrote it, or null. */
+function lastRecorded() {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 function fmt(ms) {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
 
 async function main() {
   const bundle = readFileSync(BUNDLE);
+  const last = lastRecorded();
   const pages = Object.fromEntries(SIZES.map((n) => [`/bench-${n}.html`, benchPage(n)]));
+  pages['/inject.html'] = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inject</title></head><body><main><h1>Inject</h1><button type="button">Go</button></main></body></html>';
   const server = await serve({ pages });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
   const results = [];
   const version = browser.version();
+  let injectReady = null;
   try {
+    if (INJECT > 0) {
+      process.stdout.write(`bench: injecting into ${INJECT} fresh pages...\n`);
+      injectReady = median(await injection(browser, server, bundle.toString('utf8'), INJECT));
+    }
     for (const n of SIZES) {
       process.stdout.write(`bench: measuring ${n} elements...\n`);
       results.push(await measure(browser, server, n));
@@ -214,7 +261,13 @@ async function main() {
   const lines = [];
   const out = (s = '') => { lines.push(s); process.stdout.write(s + '\n'); };
   out(`prufe bench — Chromium ${version}, ${new Date().toISOString()}`);
-  out(`bundle js/dist/prufe.js: ${bundle.length} bytes (${gzipSync(bundle).length} gzipped)`);
+  const bundleGzip = gzipSync(bundle).length;
+  const wasRecorded = last ? ` (last recorded ${last.date}: ${last.bundleBytes} bytes, ${last.bundleGzipBytes} gzipped)` : '';
+  out(`bundle ${relative(ROOT, BUNDLE)}: ${bundle.length} bytes, ${bundleGzip} gzipped${wasRecorded}`);
+  if (injectReady !== null) {
+    const lastInject = last?.injectReadyMs == null ? 'not recorded' : `${fmt(last.injectReadyMs)} ms`;
+    out(`injection to ready: median ${fmt(injectReady)} ms over ${INJECT} fresh pages (last recorded: ${lastInject})`);
+  }
   const load = loadavg()[0];
   out(`machine: ${cpus().length} cores, load average ${load.toFixed(1)}${load > cpus().length ? ' (busy: medians are noisy, run again on an idle machine)' : ''}`);
   out();
@@ -283,7 +336,9 @@ async function main() {
     chromium: version,
     date: new Date().toISOString(),
     bundleBytes: bundle.length,
-    bundleGzipBytes: gzipSync(bundle).length,
+    bundleGzipBytes: bundleGzip,
+    injectReadyMs: injectReady,
+    injectSamples: injectReady === null ? 0 : INJECT,
     loadAverage: loadavg()[0],
     results,
     verdicts,

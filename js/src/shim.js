@@ -1,6 +1,12 @@
 /*! prufe __PRUFE_VERSION_TEXT__ | MIT OR Apache-2.0 | checks that every browser action did what it was meant to do */
 // The loader of the in-page engine. `js/build.mjs` fills in the wasm-bindgen glue and the
-// inlined wasm and writes the one classic script `js/dist/prufe.js`.
+// inlined wasm and writes the one classic script `js/dist/prufe.js`, minified.
+//
+// The engine's wasm is inlined deflated (RFC 1951), as base64 inside a comment, and unpacked
+// by a decoder of a few kilobytes that is wasm itself (js/inflate): every document and frame
+// parses this script, and a JS engine scans a comment several times faster than a string
+// literal of the same length; the comment is read back through `Function.prototype.toString`,
+// which returns a function's source text exactly.
 //
 // Contract (docs/DESIGN.md, "window.prufe"):
 // - one self-contained classic script: no module syntax, no fetch, no global besides `prufe`;
@@ -31,10 +37,24 @@
   var regexpTest = RegExp.prototype.test;
   var CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
   var Uint8ArrayCtor = Uint8Array;
+  // The native decoder where the browser has one (Chromium 140+, Firefox 133+, Safari 18.2+):
+  // it decodes the inlined wasm in well under a millisecond, where the loop below, run cold,
+  // takes several. A page that could replace it could as well replace `WebAssembly.Module`.
+  var fromBase64 = typeof Uint8Array.fromBase64 === 'function' ? Uint8Array.fromBase64 : null;
+  var setFromBase64 = typeof Uint8Array.prototype.setFromBase64 === 'function' ? Uint8Array.prototype.setFromBase64 : null;
   var JSONRef = typeof JSON !== 'undefined' ? JSON : null;
   var symbolFor = typeof Symbol === 'function' ? Symbol.for : null;
   var WasmRef = typeof WebAssembly === 'object' && WebAssembly !== null ? WebAssembly : null;
   var WasmModule = WasmRef ? WasmRef.Module : null;
+  var WasmInstance = WasmRef ? WasmRef.Instance : null;
+  var memoryGrow = WasmRef && WasmRef.Memory ? WasmRef.Memory.prototype.grow : null;
+  var memoryBufferProperty = WasmRef && WasmRef.Memory ? getOwnPropertyDescriptor(WasmRef.Memory.prototype, 'buffer') : null;
+  var memoryBuffer = memoryBufferProperty && typeof memoryBufferProperty.get === 'function' ? memoryBufferProperty.get : null;
+  var typedSet = Uint8Array.prototype.set;
+  var typedSubarray = Uint8Array.prototype.subarray;
+  var stringIndexOf = String.prototype.indexOf;
+  var stringSlice = String.prototype.slice;
+  var functionSource = Function.prototype.toString;
   var wasmCompile = WasmRef ? WasmRef.compile : null;
   var consoleRef = typeof console !== 'undefined' ? console : null;
   var warn = consoleRef && typeof consoleRef.warn === 'function' ? consoleRef.warn : null;
@@ -115,8 +135,15 @@
     return makeError('INTERNAL', describeValue(thrown));
   }
 
-  // Base64 without atob: works in every world and cannot be patched by the page.
+  // Base64 without atob (which a page may have replaced) where there is no native decoder.
   function decodeBase64(text) {
+    if (fromBase64 !== null) {
+      try {
+        return fromBase64.call(Uint8ArrayCtor, text);
+      } catch (_) {
+        // A decoder that refuses valid base64 is not the native one: decode below.
+      }
+    }
     var table = new Uint8ArrayCtor(128);
     var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
     for (var i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
@@ -149,7 +176,49 @@
   } catch (error) {
     glueError = error;
   }
-  var WASM_BASE64 = '__PRUFE_WASM_BASE64__';
+  // The engine's wasm, deflated, as base64 in the comment; and its size unpacked.
+  var PACKED = function () {/*!__PRUFE_WASM_DEFLATED_BASE64__*/};
+  var WASM_BYTES = __PRUFE_WASM_BYTES__;
+  // The decoder (js/inflate): exports `memory` and `inflate_raw(input, length, output, size)`.
+  var INFLATE_BASE64 = '__PRUFE_INFLATE_BASE64__';
+
+  function packedText() {
+    var source = functionSource.call(PACKED);
+    var start = stringIndexOf.call(source, '/*!') + 3;
+    var end = stringIndexOf.call(source, '*/', start);
+    return stringSlice.call(source, start, end);
+  }
+
+  // Decodes `text` into `heap` from `at` on; returns the number of bytes written.
+  function writeBase64(heap, at, text) {
+    if (setFromBase64 !== null) {
+      try {
+        return setFromBase64.call(typedSubarray.call(heap, at), text).written;
+      } catch (_) {
+        // Not the native decoder: decode below.
+      }
+    }
+    var bytes = decodeBase64(text);
+    typedSet.call(heap, bytes, at);
+    return bytes.length;
+  }
+
+  // Inflates the engine's wasm in the memory of an instance of the decoder `module`, grown
+  // past what the decoder itself uses to hold the output and, after it, the deflated input;
+  // returns a view of the output.
+  function unpack(module, text) {
+    var inflater = new WasmInstance(module, {});
+    var memory = inflater.exports.memory;
+    var output = memoryBuffer.call(memory).byteLength;
+    var input = output + WASM_BYTES;
+    memoryGrow.call(memory, ((input + (text.length >> 2) * 3 + 65535) >> 16) - (output >> 16));
+    var heap = new Uint8ArrayCtor(memoryBuffer.call(memory));
+    var length = writeBase64(heap, input, text);
+    if (inflater.exports.inflate_raw(input, length, output, WASM_BYTES) !== 1) {
+      throw makeError('INTERNAL', 'the engine inlined in this script is damaged');
+    }
+    return typedSubarray.call(heap, output, input);
+  }
 
   var LOADING = 0;
   var READY = 1;
@@ -211,22 +280,41 @@
       blocked(glueError);
       return;
     }
-    if (!WasmRef || typeof WasmModule !== 'function') {
+    if (!WasmRef || typeof WasmModule !== 'function' || typeof WasmInstance !== 'function' || memoryGrow === null
+      || memoryBuffer === null) {
       blocked(makeError('WASM_BLOCKED', 'WebAssembly is not available'));
       return;
     }
-    var bytes = decodeBase64(WASM_BASE64);
+    var text = packedText();
+    var decoder = decodeBase64(INFLATE_BASE64);
+    var inflater;
+    var bytes;
     var module;
     try {
+      inflater = new WasmModule(decoder);
+      bytes = unpack(inflater, text);
       module = new WasmModule(bytes);
     } catch (error) {
       // Browsers may refuse a large synchronous compile on the main thread (a RangeError);
       // the asynchronous compile has no such limit. Anything else is a refusal.
-      if (error instanceof RangeErrorCtor && typeof wasmCompile === 'function') {
+      if (!(error instanceof RangeErrorCtor) || typeof wasmCompile !== 'function') {
+        blocked(error);
+      } else if (bytes !== undefined) {
         promiseThen.call(wasmCompile.call(WasmRef, bytes), instantiate, blocked);
-        return;
+      } else if (inflater === undefined) {
+        promiseThen.call(wasmCompile.call(WasmRef, decoder), function (compiled) {
+          var unpacked;
+          try {
+            unpacked = unpack(compiled, text);
+          } catch (cause) {
+            blocked(cause);
+            return;
+          }
+          promiseThen.call(wasmCompile.call(WasmRef, unpacked), instantiate, blocked);
+        }, blocked);
+      } else {
+        blocked(error);
       }
-      blocked(error);
       return;
     }
     instantiate(module);

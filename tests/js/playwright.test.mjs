@@ -274,4 +274,35 @@ describe('Playwright and WebAssembly refused', () => {
     assert.deepEqual(result, { early: 'NOT_READY', later: 'string' });
     assert.deepEqual(problems, []);
   });
+
+  test('when only the engine is too large to compile synchronously, its decoder still unpacks it', async (t) => {
+    const { page, problems } = await openPage(t);
+    // A limit between the 5 KB decoder and the engine's wasm: only the engine goes async.
+    await page.addInitScript(() => {
+      const Module = WebAssembly.Module;
+      const limited = function (bytes) {
+        if (bytes.byteLength > 64 * 1024) throw new RangeError('WebAssembly.Module(): buffer size is larger than the limit');
+        window.compiledSynchronously = (window.compiledSynchronously || 0) + 1;
+        return new Module(bytes);
+      };
+      limited.prototype = Module.prototype;
+      WebAssembly.Module = limited;
+    });
+    await page.addInitScript({ path: BUNDLE });
+    await page.addInitScript(() => {
+      try {
+        prufe.fingerprint();
+        window.early = 'answered';
+      } catch (error) {
+        window.early = error.code;
+      }
+    });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      return { early: window.early, later: typeof prufe.fingerprint(), decoders: window.compiledSynchronously };
+    });
+    assert.deepEqual(result, { early: 'NOT_READY', later: 'string', decoders: 1 });
+    assert.deepEqual(problems, []);
+  });
 });
