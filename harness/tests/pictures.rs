@@ -21,8 +21,14 @@ const SCRIPT: &str = r#"[
 ]"#;
 
 async fn run(dir: &Path, url: &str, extra: &[&str]) -> std::process::Output {
-    let script = dir.join("script.json");
-    std::fs::write(&script, SCRIPT).unwrap();
+    run_script(dir, url, SCRIPT, extra).await
+}
+
+/// `prufe run URL --script DIR/script.json --trace-dir DIR/traces EXTRA…` with `script`.
+async fn run_script(dir: &Path, url: &str, script: &str, extra: &[&str]) -> std::process::Output {
+    let script_path = dir.join("script.json");
+    std::fs::write(&script_path, script).unwrap();
+    let script = script_path;
     let trace = dir.join("traces");
     let mut args = vec![
         "run",
@@ -271,22 +277,14 @@ async fn a_coordinate_click_is_traced_with_its_point() {
     let url = servers.url("trace-pictures.html");
     // Where the password field is: the target box of a fill's picture, in CSS pixels.
     let first = tempfile::tempdir().unwrap();
-    std::fs::write(
-        first.path().join("fill.json"),
+    let out = run_script(
+        first.path(),
+        &url,
         r#"[{"action": "fill", "target": {"role": "textbox", "name": "Password"}, "value": "x"}]"#,
+        &["--screenshots", "all"],
     )
-    .unwrap();
+    .await;
     let fill_trace = first.path().join("traces");
-    let out = tokio::process::Command::new(PRUFE)
-        .args(["run", &url, "--script"])
-        .arg(first.path().join("fill.json"))
-        .arg("--trace-dir")
-        .arg(&fill_trace)
-        .args(["--screenshots", "all"])
-        .kill_on_drop(true)
-        .output()
-        .await
-        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     let before = &records(&fill_trace)[0].1["pictures"]["before"];
     let (t, k) = (&before["target"], before["scale"].as_f64().unwrap());
@@ -300,18 +298,8 @@ async fn a_coordinate_click_is_traced_with_its_point() {
     let script = format!(
         r#"[{{"action": "screenshot"}}, {{"action": "click_at", "x": {x}, "y": {y}, "observation": "obs-1"}}]"#
     );
-    std::fs::write(dir.path().join("s.json"), script).unwrap();
+    let out = run_script(dir.path(), &url, &script, &["--screenshots", "all"]).await;
     let trace = dir.path().join("traces");
-    let out = tokio::process::Command::new(PRUFE)
-        .args(["run", &url, "--script"])
-        .arg(dir.path().join("s.json"))
-        .arg("--trace-dir")
-        .arg(&trace)
-        .args(["--screenshots", "all"])
-        .kill_on_drop(true)
-        .output()
-        .await
-        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     let recs = records(&trace);
     assert_eq!(recs.len(), 1, "{}", show(&out));
