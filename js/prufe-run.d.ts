@@ -193,7 +193,41 @@ declare namespace PrufeRun {
     need: Need;
   }
 
+  /** A frame as a driver knows it, for `frames.sameOrigin`. */
+  interface Origin {
+    /** The security origin (`null`, empty or `://` when opaque). */
+    origin: string;
+    url: string;
+  }
+
+  /**
+   * The rules that merge a page's roots (src/core/frames.rs): the top document, and every
+   * frame whose origin differs from its parent's, each observed by an engine of its own.
+   * A root's path is its frame position path (`prufe.frameIndex` of its `<iframe>` in the
+   * parent, dotted for nesting); its refs become `f<path>:<ref>`.
+   */
+  interface Frames {
+    /** A merged ref → the root's path and that root engine's own ref. */
+    route(ref: string): { path: string; ref: string };
+    mergedRef(local: { path: string; ref: string }): string;
+    /** One snapshot of the page; the top (path `""`) first; `null` is a root that could not answer. */
+    merge(parts: Array<{ path: string; snapshot: Snapshot | null }>): Snapshot;
+    /** A root engine's element record in merged terms (ref, frame, region). */
+    adopt(local: { path: string; element: ElementRecord | null }): ElementRecord | null;
+    /** The page's fingerprint; the top first; `null` is a root that could not answer. */
+    join(parts: Array<{ path: string; fingerprint: string | null }>): string;
+    /** Whether the parent's engine walks the child (else the child is a root of its own). */
+    sameOrigin(frames: { child: Origin; parent: Origin }): boolean;
+    /** The path of the root enclosing `path` among `paths`; `null` for the top. */
+    parent(of: { paths: string[]; path: string }): string | null;
+    /** A step's region filters as the root at `path` sees them; `null` leaves nothing of it. */
+    filters(of: { path: string; filters: { regions?: string[]; ignoreRegions?: string[] } }):
+      { regions: string[]; ignoreRegions: string[] } | null;
+  }
+
   interface Api {
+    /** The rules that merge a page's roots. */
+    readonly frames: Frames;
     /** The machine version (the prufe crate version). */
     readonly version: string;
     /** Resolves once the machine can answer (at once wherever a synchronous compile is allowed). */

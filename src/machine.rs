@@ -27,6 +27,13 @@ pub fn run_next(run: &str, answer: &str) -> Result<String, String> {
     turn(api::run_next_text(run, answer))
 }
 
+/// `frames(op, args)`: the rules that merge a page's roots (`core::frames`), JSON text in
+/// and out ([`api::frames_text`]).
+#[wasm_bindgen(js_name = frames)]
+pub fn frames(op: &str, args: &str) -> Result<String, String> {
+    api::frames_text(op, args).map_err(thrown)
+}
+
 /// The one conversion of results and errors to what crosses to JS.
 fn turn(result: Result<Turn>) -> Result<String, String> {
     let text = result.and_then(|t| {
@@ -37,9 +44,12 @@ fn turn(result: Result<Turn>) -> Result<String, String> {
             )
         })
     });
-    text.map_err(|e| {
-        serde_json::to_string(&e).unwrap_or_else(|_| {
-            r#"{"code":"INTERNAL","message":"could not serialise an error"}"#.to_owned()
-        })
+    text.map_err(thrown)
+}
+
+/// An error as it leaves for JS: the JSON text of the one error shape.
+fn thrown(e: Error) -> String {
+    serde_json::to_string(&e).unwrap_or_else(|_| {
+        r#"{"code":"INTERNAL","message":"could not serialise an error"}"#.to_owned()
     })
 }

@@ -68,18 +68,9 @@ async fn ask(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<Str
 /// The root whose document holds `root`'s frame: the longest other root path that `root`'s
 /// path continues (`0.1` is inside `0`, and everything is inside the top document `""`).
 fn parent_root<'r>(roots: &'r [Root], root: &Root) -> Option<&'r Root> {
-    if root.path.is_empty() {
-        return None;
-    }
-    roots
-        .iter()
-        .filter(|r| {
-            r.path.is_empty()
-                || (r.path.len() < root.path.len()
-                    && root.path.starts_with(&r.path)
-                    && root.path[r.path.len()..].starts_with('.'))
-        })
-        .max_by_key(|r| r.path.len())
+    let paths: Vec<&str> = roots.iter().map(|r| r.path.as_str()).collect();
+    let parent = prufe::core::frames::parent(&paths, &root.path)?;
+    roots.iter().find(|r| r.path == parent)
 }
 
 /// A frame's `<iframe>`: its node, and its content box's top-left in top-viewport pixels.

@@ -21,6 +21,7 @@
 
 use crate::error::{Error, Result};
 use crate::inject::{Engine, Filters, FrameInfo};
+use prufe::core::frames::{self, Origin};
 use prufe::core::model::{Element, Snapshot};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -61,75 +62,15 @@ impl Sensitive {
     }
 }
 
-/// Splits a merged ref into (root path, the root engine's own ref).
-pub fn route(merged: &str) -> (&str, &str) {
-    if let Some(rest) = merged.strip_prefix('f') {
-        if let Some((path, local)) = rest.split_once(':') {
-            if path.chars().all(|c| c.is_ascii_digit() || c == '.') && !path.is_empty() {
-                return (path, local);
-            }
-        }
-    }
-    ("", merged)
-}
+pub use prufe::core::frames::{adopt, merged_frame, merged_ref, merged_region, route};
 
-/// The merged ref of `local` from the root at `path`.
-pub fn merged_ref(path: &str, local: &str) -> String {
-    if path.is_empty() {
-        local.to_owned()
-    } else {
-        format!("f{path}:{local}")
-    }
-}
-
-/// The region of an element of the root at `path` whose engine reported `region` in its
-/// own frame `frame`.
-pub fn merged_region(path: &str, frame: &str, region: &str) -> String {
-    if path.is_empty() {
-        return region.to_owned();
-    }
-    if !frame.is_empty() {
-        // The root's engine already prefixed `frame[<frame>]`; make the path absolute.
-        let own = format!("frame[{frame}]");
-        if let Some(rest) = region.strip_prefix(&own) {
-            return format!("frame[{path}.{frame}]{rest}");
-        }
-    }
-    if region.is_empty() {
-        format!("frame[{path}]")
-    } else {
-        format!("frame[{path}]/{region}")
-    }
-}
-
-/// The frame path of an element of the root at `path` whose engine reported `frame`.
-pub fn merged_frame(path: &str, frame: &str) -> String {
-    match (path.is_empty(), frame.is_empty()) {
-        (true, _) => frame.to_owned(),
-        (false, true) => path.to_owned(),
-        (false, false) => format!("{path}.{frame}"),
-    }
-}
-
-/// Rewrites an element record of the root at `path` into the page's merged terms.
-pub fn adopt(path: &str, mut e: Element) -> Element {
-    if path.is_empty() {
-        return e;
-    }
-    e.region = merged_region(path, &e.frame, &e.region);
-    e.frame = merged_frame(path, &e.frame);
-    e.reference = merged_ref(path, &e.reference);
-    e
-}
-
-/// Do two frames share an origin, so the parent's engine walks the child?
+/// Do two frames share an origin, so the parent's engine walks the child? (`core::frames`)
 fn same_origin(child: &FrameInfo, parent: &FrameInfo) -> bool {
-    let opaque = |o: &str| o.is_empty() || o == "null" || o == "://";
-    if child.url.starts_with("about:") && !opaque(&parent.origin) {
-        // about:blank and srcdoc documents inherit their creator's origin.
-        return child.origin == parent.origin || opaque(&child.origin);
-    }
-    !opaque(&child.origin) && child.origin == parent.origin
+    let origin = |f: &FrameInfo| Origin {
+        origin: f.origin.clone(),
+        url: f.url.clone(),
+    };
+    frames::same_origin(&origin(child), &origin(parent))
 }
 
 /// The `<iframe>`'s position among the frames of its document (`prufe.frameIndex`).
@@ -234,27 +175,24 @@ impl Engine {
     /// The page's fingerprint: equal exactly when the next merged snapshot's diff (under
     /// the engine's region filters) is empty.
     pub async fn fingerprint(&self, roots: &[Root]) -> Result<String> {
-        let mut out = String::new();
+        let mut parts = Vec::with_capacity(roots.len());
         for root in roots {
             let Some(options) = root_filters(self.filters(), &root.path) else {
                 continue;
             };
-            let fp: Value = match self
+            let fp = match self
                 .call_value(&root.frame, "(P, o) => P.fingerprint(o)", &options)
                 .await
             {
-                Ok(fp) => fp,
+                Ok(fp) => Some(fp.as_str().unwrap_or_default().to_owned()),
                 // A cross-origin frame out of reach (navigating, or out of process in an
                 // attached browser) stays opaque, as in `observe`.
-                Err(_) if !root.path.is_empty() => Value::String("?".into()),
+                Err(_) if !root.path.is_empty() => None,
                 Err(e) => return Err(e),
             };
-            out.push_str(&root.path);
-            out.push('=');
-            out.push_str(fp.as_str().unwrap_or_default());
-            out.push(';');
+            parts.push((root.path.clone(), fp));
         }
-        Ok(out)
+        Ok(frames::join(&parts))
     }
 
     /// How long every root has shown no sign of change (`prufe.quietFor`), in ms: the
@@ -290,7 +228,7 @@ impl Engine {
     /// A merged snapshot of every root.
     pub async fn observe(&self, sensitive: &Sensitive) -> Result<Observation> {
         let roots = self.roots().await?;
-        let mut merged: Option<Snapshot> = None;
+        let mut parts = Vec::with_capacity(roots.len());
         for root in &roots {
             // The compact wire form: a sixth of the bytes through the protocol.
             let mut options = json!({ "sensitive": sensitive.for_root(&root.path), "wire": true });
@@ -301,32 +239,18 @@ impl Engine {
                 .call::<String>(&root.frame, "(P, a) => P.snapshot(a)", &options)
                 .await
                 .and_then(|w| prufe::core::wire::decode(&w).map_err(Error::Core));
-            let snap = match snap {
-                Ok(s) => s,
+            let snapshot = match snap {
+                Ok(s) => Some(s),
                 // A cross-origin frame that navigated away mid-walk: its iframe stays opaque.
-                Err(_) if !root.path.is_empty() => continue,
+                Err(_) if !root.path.is_empty() => None,
                 Err(e) => return Err(e),
             };
-            match merged.as_mut() {
-                None => merged = Some(snap),
-                Some(m) => {
-                    m.has_more |= snap.has_more;
-                    m.elements
-                        .extend(snap.elements.into_iter().map(|e| adopt(&root.path, e)));
-                    m.texts.extend(snap.texts.into_iter().map(|mut t| {
-                        t.region = merged_region(&root.path, &t.frame, &t.region);
-                        t.frame = merged_frame(&root.path, &t.frame);
-                        t
-                    }));
-                }
-            }
+            parts.push(frames::Part {
+                path: root.path.clone(),
+                snapshot,
+            });
         }
-        let snapshot = merged.ok_or_else(|| {
-            Error::core(
-                prufe::core::ErrorCode::BrowserError,
-                "no document to observe",
-            )
-        })?;
+        let snapshot = frames::merge(parts).map_err(Error::Core)?;
         Ok(Observation { snapshot, roots })
     }
 
@@ -358,43 +282,21 @@ impl Engine {
 }
 
 /// The region filters as the engine of the root at `path` sees them (its regions lack the
-/// `frame[path]/` prefix), or `None` when the filters leave nothing of that root.
+/// `frame[path]/` prefix, `core::frames::local_filters`), or `None` when the filters leave
+/// nothing of that root.
 pub fn root_filters(f: &Filters, path: &str) -> Option<Value> {
-    let mut options = local_filters(f, path)?;
+    let local = frames::local_filters(
+        &frames::Filters {
+            regions: f.regions.clone(),
+            ignore_regions: f.ignore_regions.clone(),
+        },
+        path,
+    )?;
+    let mut options = json!({ "regions": local.regions, "ignoreRegions": local.ignore_regions });
     if let Some(budget) = f.budget_ms {
         options["budgetMs"] = json!(budget);
     }
     Some(options)
-}
-
-fn local_filters(f: &Filters, path: &str) -> Option<Value> {
-    if path.is_empty() {
-        return Some(json!({ "regions": f.regions, "ignoreRegions": f.ignore_regions }));
-    }
-    let prefix = format!("frame[{path}]");
-    let local = |r: &String| -> Option<String> {
-        if *r == prefix {
-            Some(String::new())
-        } else {
-            r.strip_prefix(&prefix)
-                .and_then(|rest| rest.strip_prefix('/'))
-                .map(str::to_owned)
-        }
-    };
-    let regions: Vec<String> = f.regions.iter().filter_map(local).collect();
-    if !f.regions.is_empty() && regions.is_empty() {
-        return None;
-    }
-    let ignore: Vec<String> = f.ignore_regions.iter().filter_map(local).collect();
-    if ignore.iter().any(String::is_empty) {
-        return None;
-    }
-    let regions: Vec<String> = if regions.iter().any(String::is_empty) {
-        Vec::new()
-    } else {
-        regions
-    };
-    Some(json!({ "regions": regions, "ignoreRegions": ignore }))
 }
 
 /// The root a merged ref belongs to.
@@ -410,52 +312,6 @@ pub fn root_of<'r>(roots: &'r [Root], path: &str) -> Result<&'r Root> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prufe::core::model::Role;
-
-    #[test]
-    fn refs_route_back_to_their_root() {
-        assert_eq!(route("e3-k2"), ("", "e3-k2"));
-        assert_eq!(route("f0:e3"), ("0", "e3"));
-        assert_eq!(route("f0.1:e3:x"), ("0.1", "e3:x"));
-        assert_eq!(route("fx:e3"), ("", "fx:e3"));
-        assert_eq!(route("f:e3"), ("", "f:e3"));
-        assert_eq!(merged_ref("", "e1"), "e1");
-        assert_eq!(merged_ref("1.0", "e1"), "f1.0:e1");
-        let merged = merged_ref("2.3", "e9");
-        assert_eq!(route(&merged), ("2.3", "e9"));
-    }
-
-    #[test]
-    fn regions_and_frames_get_the_root_prefix() {
-        for (path, frame, region, want_region, want_frame) in [
-            ("", "", "main", "main", ""),
-            ("", "0", "frame[0]/main", "frame[0]/main", "0"),
-            ("0", "", "form[Payment]", "frame[0]/form[Payment]", "0"),
-            ("0", "", "", "frame[0]", "0"),
-            ("1", "0", "frame[0]/main", "frame[1.0]/main", "1.0"),
-            ("1", "0", "frame[0]", "frame[1.0]", "1.0"),
-        ] {
-            assert_eq!(
-                merged_region(path, frame, region),
-                want_region,
-                "{path} {frame} {region}"
-            );
-            assert_eq!(merged_frame(path, frame), want_frame);
-        }
-        let e = Element {
-            reference: "e4".into(),
-            role: Role::Textbox,
-            name: "Card number".into(),
-            region: "form[Payment]".into(),
-            ..Default::default()
-        };
-        let a = adopt("0", e.clone());
-        assert_eq!(
-            (a.reference.as_str(), a.region.as_str(), a.frame.as_str()),
-            ("f0:e4", "frame[0]/form[Payment]", "0")
-        );
-        assert_eq!(adopt("", e.clone()), e);
-    }
 
     #[test]
     fn origin_rule() {

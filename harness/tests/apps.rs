@@ -219,15 +219,28 @@ fn product(i: usize) -> String {
     )
 }
 
-/// Scrolls the product list to row `row` the way a wheel does: the list's own scroll offset.
+/// Scrolls the product list to row `row` the way a wheel does (the list's own scroll
+/// offset), then waits until the list has rendered that row, as a person who scrolled sees
+/// it before clicking: React renders a scroll in a later task, which a busy machine may
+/// delay past a quiet window.
 async fn scroll_list_to(s: &mut Session, row: usize) {
+    let name = product(row);
     s.v.page()
         .evaluate(format!(
-            "document.getElementById('products').scrollTop = {}",
-            row * 40
+            "new Promise((done, fail) => {{
+                document.getElementById('products').scrollTop = {top};
+                const t0 = performance.now();
+                const look = () => [...document.querySelectorAll('#products button')]
+                    .some((b) => b.textContent.trim() === 'Add {name}')
+                    ? done(true)
+                    : performance.now() - t0 > 10000 ? fail(new Error('row {row} never rendered'))
+                    : setTimeout(look, 20);
+                look();
+            }})",
+            top = row * 40
         ))
         .await
-        .expect("scrolled");
+        .expect("scrolled and rendered");
 }
 
 #[tokio::test]

@@ -169,6 +169,19 @@
       return call(glue.next, [text(run), text(answer)]);
     },
   });
+  // The rules that merge a page's roots (src/core/frames.rs), for a driver that observes
+  // frames of other origins with an engine of their own: each takes plain values.
+  var frames = {};
+  ['route', 'mergedRef', 'merge', 'adopt', 'join', 'sameOrigin', 'parent', 'filters'].forEach(function (op) {
+    Object.defineProperty(frames, op, {
+      enumerable: true,
+      value: function (args) {
+        return call(glue.frames, [op, text(args === undefined ? null : args)]);
+      },
+    });
+  });
+  Object.freeze(frames);
+  Object.defineProperty(api, 'frames', { value: frames, enumerable: true });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

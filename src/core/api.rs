@@ -6,6 +6,7 @@
 
 use super::diff::{diff, Diff, DiffOptions};
 use super::error::{Error, ErrorCode, Result};
+use super::frames;
 use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::resolve::{self, Resolution};
 use super::run::{Answer, Need, Policy, Run, Seen, Step};
@@ -142,10 +143,175 @@ pub fn run_next_text(run: &str, answer: &str) -> Result<Turn> {
     Ok(Turn { run, need })
 }
 
+/// `frames(op, args)` of the machine module: the rules that merge the roots of a page
+/// ([`frames`]), for a driver that observes frames of other origins itself. `args` is JSON
+/// text; the answer is JSON text. Ops: `route` (a merged ref → `{path, ref}`), `mergedRef`
+/// (`{path, ref}` → the merged ref), `merge` (`[{path, snapshot}]`, the top first → one
+/// snapshot), `adopt` (`{path, element}` → the element in merged terms, `null` stays),
+/// `join` (`[{path, fingerprint}]` → the page's fingerprint), `sameOrigin` (`{child, parent}`,
+/// each `{origin, url}` → whether the parent's engine walks the child), `parent`
+/// (`{paths, path}` → the enclosing root's path or `null`), `filters` (`{path, filters}` →
+/// that root's own region filters, or `null` when they leave nothing of it).
+pub fn frames_text(op: &str, args: &str) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Local {
+        path: String,
+        #[serde(rename = "ref")]
+        reference: String,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Adopt {
+        path: String,
+        element: Option<super::model::Element>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Print {
+        path: String,
+        fingerprint: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Origins {
+        child: frames::Origin,
+        parent: frames::Origin,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Paths {
+        paths: Vec<String>,
+        path: String,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Filtered {
+        path: String,
+        #[serde(default)]
+        filters: frames::Filters,
+    }
+    let bad = ErrorCode::InvalidArgument;
+    let what = format!("frames {op}");
+    let value = match op {
+        "route" => {
+            let merged: String = from_text(args, bad, &what)?;
+            let (path, local) = frames::route(&merged);
+            serde_json::json!({ "path": path, "ref": local })
+        }
+        "mergedRef" => {
+            let l: Local = from_text(args, bad, &what)?;
+            Value::String(frames::merged_ref(&l.path, &l.reference))
+        }
+        "merge" => {
+            let parts: Vec<frames::Part> = from_text(args, ErrorCode::InvalidSnapshot, &what)?;
+            serde_json::to_value(frames::merge(parts)?).map_err(internal)?
+        }
+        "adopt" => {
+            let a: Adopt = from_text(args, bad, &what)?;
+            serde_json::to_value(a.element.map(|e| frames::adopt(&a.path, e))).map_err(internal)?
+        }
+        "join" => {
+            let parts: Vec<Print> = from_text(args, bad, &what)?;
+            let parts: Vec<(String, Option<String>)> =
+                parts.into_iter().map(|p| (p.path, p.fingerprint)).collect();
+            Value::String(frames::join(&parts))
+        }
+        "sameOrigin" => {
+            let o: Origins = from_text(args, bad, &what)?;
+            Value::Bool(frames::same_origin(&o.child, &o.parent))
+        }
+        "parent" => {
+            let p: Paths = from_text(args, bad, &what)?;
+            let paths: Vec<&str> = p.paths.iter().map(String::as_str).collect();
+            serde_json::to_value(frames::parent(&paths, &p.path)).map_err(internal)?
+        }
+        "filters" => {
+            let f: Filtered = from_text(args, ErrorCode::InvalidOptions, &what)?;
+            serde_json::to_value(frames::local_filters(&f.filters, &f.path)).map_err(internal)?
+        }
+        other => {
+            return Err(Error::new(
+                bad,
+                format!(
+                    "frames: unknown op {other:?} (route, mergedRef, merge, adopt, join, \
+                     sameOrigin, parent, filters)"
+                ),
+            ))
+        }
+    };
+    serde_json::to_string(&value).map_err(internal)
+}
+
+fn internal(e: serde_json::Error) -> Error {
+    Error::new(ErrorCode::Internal, format!("could not serialise: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn frames_ops_answer_json_and_refuse_bad_input() {
+        assert_eq!(
+            frames_text("route", r#""f0.1:e3""#).unwrap(),
+            r#"{"path":"0.1","ref":"e3"}"#
+        );
+        assert_eq!(
+            frames_text("mergedRef", r#"{"path":"2","ref":"e1"}"#).unwrap(),
+            r#""f2:e1""#
+        );
+        assert_eq!(
+            frames_text(
+                "join",
+                r#"[{"path":"","fingerprint":"a"},{"path":"0","fingerprint":null}]"#
+            )
+            .unwrap(),
+            r#""=a;0=?;""#
+        );
+        assert_eq!(
+            frames_text("parent", r#"{"paths":["","0"],"path":"0.3"}"#).unwrap(),
+            r#""0""#
+        );
+        assert_eq!(
+            frames_text(
+                "sameOrigin",
+                r#"{"child":{"origin":"http://b","url":"http://b/"},"parent":{"origin":"http://a","url":"http://a/"}}"#
+            )
+            .unwrap(),
+            "false"
+        );
+        assert_eq!(
+            frames_text(
+                "filters",
+                r#"{"path":"1","filters":{"ignoreRegions":["frame[1]"]}}"#
+            )
+            .unwrap(),
+            "null"
+        );
+        assert_eq!(
+            frames_text("adopt", r#"{"path":"0","element":null}"#).unwrap(),
+            "null"
+        );
+        for (op, args, code) in [
+            ("nope", "null", ErrorCode::InvalidArgument),
+            ("route", "7", ErrorCode::InvalidArgument),
+            ("merge", "[]", ErrorCode::InvalidArgument),
+            (
+                "merge",
+                r#"[{"path":"","snapshot":{"x":1}}]"#,
+                ErrorCode::InvalidSnapshot,
+            ),
+            (
+                "filters",
+                r#"{"path":"0","filters":{"regions":"main"}}"#,
+                ErrorCode::InvalidOptions,
+            ),
+        ] {
+            assert_eq!(frames_text(op, args).unwrap_err().code, code, "{op} {args}");
+        }
+    }
 
     #[test]
     fn options_are_strict_and_null_is_default() {

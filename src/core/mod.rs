@@ -8,6 +8,7 @@ pub mod claims;
 pub mod diff;
 pub mod error;
 pub mod fingerprint;
+pub mod frames;
 pub mod identity;
 pub mod intent;
 pub mod judge;
