@@ -304,6 +304,11 @@ fn key(s: &str) -> String {
 
 /// The refs of the visible elements of `obs` that `target` matches, read from the JSON.
 fn oracle_matches<'a>(target: &Value, obs: &'a Value) -> Vec<&'a Value> {
+    oracle_identity(target, obs, true)
+}
+
+/// The elements with the target's identity and conditions, visible or hidden.
+fn oracle_identity<'a>(target: &Value, obs: &'a Value, visible: bool) -> Vec<&'a Value> {
     let given = |k: &str| target.get(k).filter(|v| !v.is_null());
     obs["elements"]
         .as_array()
@@ -316,7 +321,7 @@ fn oracle_matches<'a>(target: &Value, obs: &'a Value) -> Vec<&'a Value> {
             } else {
                 name
             };
-            e["visible"] == json!(true)
+            e["visible"] == json!(visible)
                 // No role: any role; `generic`: clickable generics only.
                 && given("role").is_none_or(|r| {
                     let role = key(r.as_str().unwrap());
@@ -408,6 +413,8 @@ proptest! {
                 Err(ErrorCode::DuplicateReference)
             } else if obs["hasMore"] == json!(true) {
                 Err(ErrorCode::TargetQueryTruncated)
+            } else if matches.is_empty() && !oracle_identity(&target, &obs, false).is_empty() {
+                Err(ErrorCode::TargetNotVisible)
             } else if matches.is_empty() {
                 Err(ErrorCode::TargetNotFound)
             } else if matches.len() > 1 {

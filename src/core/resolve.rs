@@ -245,6 +245,18 @@ pub fn resolve(
         ));
     }
     match matches.as_slice() {
+        // Only hidden elements have this identity: there is nothing a person could act on,
+        // and saying so points at the step that should have shown it.
+        [] if observation
+            .elements
+            .iter()
+            .any(|e| !e.visible && query.is_same_identity(e) && query.meets_conditions(e)) =>
+        {
+            Err(Error::new(
+                ErrorCode::TargetNotVisible,
+                not_found_message(target, &query, observation),
+            ))
+        }
         [] => Err(Error::new(
             ErrorCode::TargetNotFound,
             not_found_message(target, &query, observation),
@@ -1048,7 +1060,7 @@ mod tests {
             ("generic never a plain container", Target::new("generic", "Add to bag"), vec![el("e1", Role::Generic, "Add to bag")], Err(TargetNotFound)),
             ("duplicates", save(), vec![button("e1", "Save"), button("e2", "Save")], Err(TargetAmbiguous)),
             ("hidden duplicate excluded", save(), vec![hidden(button("e1", "Save")), button("e2", "Save")], Ok("e2")),
-            ("only hidden is not found", save(), vec![hidden(button("e1", "Save"))], Err(TargetNotFound)),
+            ("only hidden is not visible", save(), vec![hidden(button("e1", "Save"))], Err(TargetNotVisible)),
             ("disabled duplicate still counts", save(), vec![disabled(button("e1", "Save")), button("e2", "Save")], Err(TargetAmbiguous)),
             ("one disabled target", save(), vec![disabled(button("e1", "Save")), button("e2", "Cancel")], Err(TargetDisabled)),
             ("hidden twin of a disabled target", save(), vec![disabled(button("e1", "Save")), hidden(button("e2", "Save"))], Err(TargetDisabled)),
@@ -1389,8 +1401,19 @@ mod tests {
             },
         ];
         let target = save_where(|t| t.region = Some("main".into()));
-        let e = resolve(&target, &snap(elements), None).unwrap_err();
-        assert_eq!(e.code, ErrorCode::TargetNotFound);
+        let e = resolve(&target, &snap(elements.clone()), None).unwrap_err();
+        assert_eq!(
+            e.code,
+            ErrorCode::TargetNotVisible,
+            "the one with this identity is hidden"
+        );
+        let shown: Vec<Element> = elements
+            .iter()
+            .filter(|e| e.reference != "e3")
+            .cloned()
+            .collect();
+        let gone = resolve(&target, &snap(shown), None).unwrap_err();
+        assert_eq!(gone.code, ErrorCode::TargetNotFound);
         for want in [
             "no visible element matches button[Save] in main",
             "same role, longer name (names match exactly): button[Save draft] in main",
