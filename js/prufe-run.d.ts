@@ -225,9 +225,22 @@ declare namespace PrufeRun {
       { regions: string[]; ignoreRegions: string[] } | null;
   }
 
+  /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */
+  type Settled =
+    | { settling: unknown; wait: number }
+    | { settling: unknown; done: Answer };
+
   interface Api {
     /** The rules that merge a page's roots. */
     readonly frames: Frames;
+    /**
+     * The settle loop, for a driver that reads a page of several roots itself: start with
+     * the settle need and the first reads (`fingerprint` null while unreadable, `quietFor`
+     * the least of the roots'), then after each `wait` ms read again and pass `settling`
+     * back, until `done` holds the answer for the machine.
+     */
+    settling(reads: { need: Need; now: number; fingerprint: string | null; quietFor: number }
+      | { settling: unknown; now: number; fingerprint: string | null; quietFor: number }): Settled;
     /** The machine version (the prufe crate version). */
     readonly version: string;
     /** Resolves once the machine can answer (at once wherever a synchronous compile is allowed). */

@@ -34,6 +34,13 @@ pub fn frames(op: &str, args: &str) -> Result<String, String> {
     api::frames_text(op, args).map_err(thrown)
 }
 
+/// `settling(args)`: the settle loop (`core::run::quiet`), one step per call, for a driver
+/// that reads a page of several roots itself ([`api::settling_text`]).
+#[wasm_bindgen(js_name = settling)]
+pub fn settling(args: &str) -> Result<String, String> {
+    api::settling_text(args).map_err(thrown)
+}
+
 /// The one conversion of results and errors to what crosses to JS.
 fn turn(result: Result<Turn>) -> Result<String, String> {
     let text = result.and_then(|t| {

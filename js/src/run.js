@@ -182,6 +182,13 @@
   });
   Object.freeze(frames);
   Object.defineProperty(api, 'frames', { value: frames, enumerable: true });
+  // The settle loop, one step per call, for a driver that reads several roots itself.
+  Object.defineProperty(api, 'settling', {
+    enumerable: true,
+    value: function settling(args) {
+      return call(glue.settling, [text(args)]);
+    },
+  });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

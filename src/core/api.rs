@@ -9,6 +9,7 @@ use super::error::{Error, ErrorCode, Result};
 use super::frames;
 use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::resolve::{self, Resolution};
+use super::run::quiet::{Settling, Tick};
 use super::run::{Answer, Need, Policy, Run, Seen, Step};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -243,6 +244,52 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
     serde_json::to_string(&value).map_err(internal)
 }
 
+/// `settling(args)` of the machine module: the settle loop of [`Settling`], for a driver
+/// that reads a page of several roots itself. `{need, now, fingerprint, quietFor}` starts
+/// it; `{settling, now, fingerprint, quietFor}` goes on after a wait. The answer is
+/// `{settling, wait: ms}` (wait, read again and call again with this `settling`) or
+/// `{settling, done: Answer}` (hand the answer to the machine). `fingerprint` is `null`
+/// while the page cannot be read.
+pub fn settling_text(args: &str) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Reads {
+        #[serde(default)]
+        need: Option<Need>,
+        #[serde(default)]
+        settling: Option<Settling>,
+        now: f64,
+        fingerprint: Option<String>,
+        #[serde(default)]
+        quiet_for: f64,
+    }
+    let r: Reads = from_text(args, ErrorCode::InvalidArgument, "settling")?;
+    let (settling, tick) = match (r.need, r.settling) {
+        (Some(need), None) => Settling::start(&need, r.now, r.fingerprint, r.quiet_for)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidArgument,
+                    "settling: the need is no settle",
+                )
+            })?,
+        (None, Some(mut s)) => {
+            let tick = s.read(r.now, r.fingerprint, r.quiet_for);
+            (s, tick)
+        }
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "settling: give either the settle need (to start) or the settling (to go on)",
+            ))
+        }
+    };
+    let value = match tick {
+        Tick::Wait { ms } => serde_json::json!({ "settling": settling, "wait": ms }),
+        Tick::Done(answer) => serde_json::json!({ "settling": settling, "done": answer }),
+    };
+    serde_json::to_string(&value).map_err(internal)
+}
+
 fn internal(e: serde_json::Error) -> Error {
     Error::new(ErrorCode::Internal, format!("could not serialise: {e}"))
 }
@@ -251,6 +298,41 @@ fn internal(e: serde_json::Error) -> Error {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn settling_steps_through_json_until_done() {
+        let need = json!({ "need": "settle", "since": null, "pollMs": 50, "quietMs": 100,
+                           "timeoutMs": 1000, "stopOnChange": false });
+        let start = json!({ "need": need, "now": 0.0, "fingerprint": "a", "quietFor": 0.0 });
+        let t: Value = serde_json::from_str(&settling_text(&start.to_string()).unwrap()).unwrap();
+        assert_eq!(t["wait"], 50.0);
+        let mut state = t["settling"].clone();
+        let mut now = 0.0;
+        let done = loop {
+            now += 50.0;
+            let go = json!({ "settling": state, "now": now, "fingerprint": "a", "quietFor": 0.0 });
+            let t: Value = serde_json::from_str(&settling_text(&go.to_string()).unwrap()).unwrap();
+            if !t["done"].is_null() {
+                break t["done"].clone();
+            }
+            state = t["settling"].clone();
+            assert!(now < 1000.0, "never settled");
+        };
+        assert_eq!(done["answer"], "settled");
+        assert_eq!(done["stable"], true);
+        assert_eq!(done["waitedMs"], 100);
+        for bad in [
+            json!({ "now": 0.0, "fingerprint": "a" }),
+            json!({ "need": { "need": "fingerprint" }, "now": 0.0, "fingerprint": "a" }),
+            json!({ "need": need, "settling": state, "now": 0.0, "fingerprint": "a" }),
+        ] {
+            assert_eq!(
+                settling_text(&bad.to_string()).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn frames_ops_answer_json_and_refuse_bad_input() {

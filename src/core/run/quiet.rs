@@ -17,9 +17,12 @@
 //!   change: a navigation during the wait counts as one.
 
 use super::need::{Answer, Need};
+use serde::{Deserialize, Serialize};
 
-/// A settle in progress. Times are in ms on the driver's clock.
-#[derive(Debug, Clone, PartialEq)]
+/// A settle in progress. Times are in ms on the driver's clock. A driver that keeps it
+/// between calls of the machine module (`prufeRun.settling`) holds its JSON as it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Settling {
     since: Option<String>,
     poll_ms: f64,
