@@ -176,7 +176,8 @@
     Object.defineProperty(frames, op, {
       enumerable: true,
       value: function (args) {
-        return call(glue.frames, [op, text(args === undefined ? null : args)]);
+        // Plain values only: a ref is a string, never JSON text.
+        return call(glue.frames, [op, JSONRef.stringify(args === undefined ? null : args)]);
       },
     });
   });
