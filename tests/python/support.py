@@ -30,8 +30,24 @@ EMAIL = "ada.secret@bank.example"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    #: The port of the second origin, written into every HTML page for `__XORIGIN_PORT__`.
+    xorigin_port = 0
+
     def log_message(self, *args: Any) -> None:
         pass
+
+    def do_GET(self) -> None:
+        path = self.translate_path(self.path)
+        if not path.endswith(".html") or not os.path.isfile(path):
+            super().do_GET()
+            return
+        # The cross-origin fixtures name the second origin's port in their markup.
+        data = Path(path).read_bytes().replace(b"__XORIGIN_PORT__", str(self.xorigin_port).encode())
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
@@ -46,15 +62,24 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def fixture_server() -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(FIXTURES))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    """fixtures/ on 127.0.0.1, and again on a second port: the second origin
+    (`__XORIGIN_PORT__`). A page loaded from `localhost` frames that origin from another site,
+    which Chromium runs out of process."""
+    second = type("_Second", (_Quiet,), {})
+    servers = []
+    for cls in (_Quiet, second):
+        handler = functools.partial(cls, directory=str(FIXTURES))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    port, xport = servers[0].server_address[1], servers[1].server_address[1]
+    _Quiet.xorigin_port = xport
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{port}"
     finally:
-        server.shutdown()
-        server.server_close()
+        for server in servers:
+            server.shutdown()
+            server.server_close()
 
 
 def receipt() -> str:
