@@ -27,6 +27,9 @@ CHROMIUM_FLAGS = [
 RECORDED = Path(__file__).resolve().parent / "cli_records.json"
 PASSWORD = "correct-horse-7Battery"
 EMAIL = "ada.secret@bank.example"
+CARD = "4000056655665556"
+EXPIRY = "11/31"
+XORIGIN_PAGE = "/hostile/11-cross-origin-iframe.html"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -105,6 +108,12 @@ class Scenario:
     path: str
     cli: list[dict[str, Any]]
     calls: list[Call]
+    #: The host the page is loaded from: `localhost` frames the second origin (127.0.0.1) from
+    #: another site, out of process.
+    host: str = "127.0.0.1"
+
+    def url(self, base: str) -> str:
+        return base.replace("127.0.0.1", self.host) + self.path
 
 
 def _button(name: str) -> Callable[[Any], list[Any]]:
@@ -112,6 +121,18 @@ def _button(name: str) -> Callable[[Any], list[Any]]:
 
 
 ADD_SHIRT = {"role": "button", "name": "Add Shirt M"}
+
+# The card form of fixtures/xorigin/card-frame.html, framed from the second origin.
+PAYMENT_CLI = [
+    {"action": "fill", "target": {"role": "textbox", "name": "Card number"}, "value": CARD, "sensitive": True},
+    {"action": "fill", "target": {"role": "textbox", "name": "Expiry"}, "value": EXPIRY},
+    {"action": "click", "target": {"role": "button", "name": "Pay"}},
+]
+PAYMENT_CALLS = [
+    Call("fill", lambda page: [page.frame_locator("iframe").get_by_label("Card number"), CARD], {"sensitive": True}),
+    Call("fill", lambda page: [page.frame_locator("iframe").get_by_label("Expiry"), EXPIRY]),
+    Call("click", lambda page: [page.frame_locator("iframe").get_by_role("button", name="Pay")]),
+]
 
 SCENARIOS = [
     Scenario("recycled list", "/recycled-list.html",
@@ -159,6 +180,8 @@ SCENARIOS = [
     Scenario("watch reject", "/recycled-list.html",
              [{"action": "watch", "intent": "the cart gains a Shirt M", "steps": [{"action": "click", "target": ADD_SHIRT}]}],
              [Call("watch", kwargs={"intent": "the cart gains a Shirt M"}, inner=lambda page: page.get_by_role("button", name="Add Shirt M"))]),
+    Scenario("cross-origin payment", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS),
+    Scenario("cross-origin payment out of process", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS, host="localhost"),
 ]
 
 
