@@ -100,6 +100,12 @@ def test_sync_api_fills_and_pays_in_the_frame_as_the_cli_does(base: str, expecte
                     _secrets_absent(text)
                 files = sorted(trace.iterdir())
                 assert any(f.suffix == ".jpg" for f in files), "pictures were taken"
+                # The card number is covered where the frame shows it: below and right of the
+                # <iframe>'s top-left corner (25, 135 CSS pixels), not at the top document's origin.
+                fill = json.loads(trace.joinpath("0001-fill-match.json").read_text())
+                after = fill["pictures"]["after"]
+                assert any(b["x"] > 25 * after["scale"] and b["y"] > 135 * after["scale"] for b in after["masked"]), after
+                assert after["target"]["y"] > 135 * after["scale"], after
                 for file in files:
                     if file.suffix != ".jpg":
                         _secrets_absent(file.read_text())

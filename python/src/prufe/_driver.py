@@ -756,9 +756,15 @@ class Driver:
         target = picture.get("target")
         effect: list[str] = list(picture.get("effect") or [])
         refs = ([target] if target else []) + effect
+        roots = self.world._roots
+        covered_roots: list[Root] = []
         try:
-            boxes = (yield from self.call("boxes", refs)) if refs else []
-            covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
+            if len(roots) == 1:
+                boxes = (yield from self.call("boxes", refs)) if refs else []
+                covered_roots.append(TOP)
+                covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
+            else:
+                boxes, covered = yield from self._cover_roots(roots, refs, picture.get("sensitive") or [], covered_roots)
             try:
                 metrics = yield op("cdp", "Page.getLayoutMetrics", {})
                 css = metrics["cssVisualViewport"]
@@ -771,7 +777,11 @@ class Driver:
                     "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale},
                 })
             finally:
-                yield from self.call("uncover")
+                for root in covered_roots:
+                    try:
+                        yield from self.call("uncover", root=root)
+                    except Exception:  # the other roots are still uncovered
+                        pass
         except Exception:  # no picture rather than one taken uncovered
             return
         jpeg = base64.b64decode(shot["data"])
@@ -792,6 +802,30 @@ class Driver:
             "point": {"x": round(self._point["x"] * k, 1), "y": round(self._point["y"] * k, 1)} if self._point else None,
             "masked": [scaled(b) for b in covered["boxes"]],
         }
+
+    def _cover_roots(self, roots: list[Root], refs: list[str], sensitive: list[str], covered_roots: list[Root]) -> Gen:
+        """Every root's secrets covered (a root that cannot cover means no picture), and the
+        boxes of ``refs`` and of what was covered, in top-viewport pixels."""
+        routed = (yield from self.world.frames_rule("route", refs + sensitive)) if refs or sensitive else []
+        where = dict(zip(refs + sensitive, routed))
+        boxes: list[Optional[dict[str, float]]] = [None] * len(refs)
+        masked: list[dict[str, float]] = []
+        for root in roots:
+            ox, oy = (yield from self.world.owner_origin(root)) if root.path else (0.0, 0.0)
+
+            def moved(b: dict[str, float]) -> dict[str, float]:
+                return {**b, "x": b["x"] + ox, "y": b["y"] + oy}
+
+            mine = [i for i, ref in enumerate(refs) if where[ref]["path"] == root.path]
+            if mine:
+                found = yield from self.call("boxes", [where[refs[i]]["ref"] for i in mine], root=root)
+                for i, b in zip(mine, found):
+                    boxes[i] = moved(b) if b else None
+            covered_roots.append(root)
+            own = [where[ref]["ref"] for ref in sensitive if where[ref]["path"] == root.path]
+            cover = yield from self.call("cover", {"sensitive": own, "secrets": self.redactor.secrets()}, root=root)
+            masked += [moved(b) for b in cover["boxes"]]
+        return boxes, {"boxes": masked}
 
     def _record(self, turn: dict[str, Any], started: float, started_at: str) -> dict[str, Any]:
         record: dict[str, Any] = dict(turn["need"]["record"])
