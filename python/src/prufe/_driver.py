@@ -223,6 +223,9 @@ class World:
         self._dirty = False
         try:
             self._roots = yield from self._find_roots()
+        except Gone:
+            self._dirty = True
+            raise
         except PrufeError:
             raise
         except Exception as error:
@@ -670,11 +673,11 @@ class Driver:
 
     def _turn(self, payload: dict[str, Any]) -> Gen:
         for _ in range(6):
-            roots = yield from self.world.roots()
-            sent = dict(payload)
-            if len(roots) > 1:
-                sent["roots"] = [r.path for r in roots]
             try:
+                roots = yield from self.world.roots()
+                sent = dict(payload)
+                if len(roots) > 1:
+                    sent["roots"] = [r.path for r in roots]
                 return (yield from self.world.call(TURN, sent))
             except Gone:
                 # The document was replaced mid-call: the same turn, on the new document.
