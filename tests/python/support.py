@@ -182,6 +182,9 @@ SCENARIOS = [
              [Call("watch", kwargs={"intent": "the cart gains a Shirt M"}, inner=lambda page: page.get_by_role("button", name="Add Shirt M"))]),
     Scenario("cross-origin payment", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS),
     Scenario("cross-origin payment out of process", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS, host="localhost"),
+    Scenario("cross-origin frame under a veil", "/es/covered-frame.html",
+             [{"action": "click", "target": {"role": "button", "name": "Pay"}}],
+             [Call("click", lambda page: [page.frame_locator("iframe").get_by_role("button", name="Pay")])], host="localhost"),
 ]
 
 

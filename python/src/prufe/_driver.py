@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -542,6 +543,11 @@ def _describe(element: dict[str, Any]) -> str:
     return f"{element.get('role')}[{label}]" + (f" in {region}" if region else "")
 
 
+def _rounded(value: float) -> int:
+    """Half away from zero, as Rust's ``f64::round`` (``core::run::ready::covered``)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
 class Settling:
     """The settle loop of ``core::run::quiet::Settling``, for a page whose roots are read one
     by one (the page runs the same loop itself, ``prufe.settle``, when it is one document).
@@ -1013,7 +1019,7 @@ class Driver:
                 by = yield from self.world.hit_owner(outer, inner, x - bx, y - by_)
                 if by:
                     _, merged = yield from self._what(root, there)
-                    raise Failed("TARGET_OBSCURED", f"{merged or need['ref']} is covered by {by} at ({round(x)}, {round(y)}); nothing was clicked")
+                    raise Failed("TARGET_OBSCURED", f"{merged or need['ref']} is covered by {by} at ({_rounded(x)}, {_rounded(y)}); nothing was clicked")
         return {"answer": "prepared", "point": {"x": x, "y": y}}
 
     def call(self, name: str, *args: Any, root: Root = TOP) -> Gen:
