@@ -170,3 +170,25 @@ def test_a_name_in_two_roots_is_refused_never_guessed(base: str, host: str) -> N
             assert p.click(Target("Pay", role="button", frame="0")).verdict == "MATCH"
         finally:
             browser.close()
+
+
+def test_a_watch_and_a_key_press_in_an_out_of_process_frame(base: str) -> None:
+    from prufe.sync_api import Prufe
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(base.replace("127.0.0.1", "localhost") + XORIGIN_PAGE)
+            _wait_for_frame(page)
+            p = Prufe(page)
+            # The keyboard is the page's: Chromium sends the key to the frame that has the focus.
+            pressed = p.press(Target("Card number", role="textbox"), "Enter", intent="the payment is accepted")
+            assert (pressed.verdict, pressed.lines) == ("MATCH", ["appeared text 'Payment accepted' in frame[0]"])
+            page.reload()
+            _wait_for_frame(page)
+            with p.watch("the payment is accepted") as seen:
+                _frame(page).get_by_role("button", name="Pay").click()
+            assert seen.ok and seen.verdict == "MATCH", seen.reason
+        finally:
+            browser.close()

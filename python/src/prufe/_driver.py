@@ -99,6 +99,7 @@ _GONE_WORDS = (
     "No frame with given id",
     "Frame with the given id was not found",
     "Session closed",
+    "has been closed",
     "No node with given id",
 )
 
