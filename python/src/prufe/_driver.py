@@ -225,16 +225,12 @@ class World:
         self._dirty = False
         try:
             self._roots = yield from self._find_roots()
-        except Gone:
-            self._dirty = True
-            raise
-        except PrufeError:
-            raise
         except Exception as error:
-            if not _is_gone(error):
-                raise
-            # A frame went away meanwhile: look again next time.
+            # Looked for again next time.
             self._dirty = True
+            if isinstance(error, (Gone, PrufeError)) or not _is_gone(error):
+                raise
+            # A frame went away meanwhile: the roots known so far, this once.
         return self._roots
 
     def _find_roots(self) -> Gen:
