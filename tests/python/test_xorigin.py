@@ -192,3 +192,26 @@ def test_a_watch_and_a_key_press_in_an_out_of_process_frame(base: str) -> None:
             assert seen.ok and seen.verdict == "MATCH", seen.reason
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("host", list(HOSTS.values()), ids=list(HOSTS))
+def test_select_and_upload_in_a_cross_origin_frame(base: str, host: str) -> None:
+    from prufe.sync_api import Prufe
+    from support import receipt
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(base.replace("127.0.0.1", host) + "/es/xorigin-top.html")
+            status = _frame(page).get_by_role("status")
+            _frame(page).get_by_label("Delivery").wait_for()
+            p = Prufe(page)
+            chosen = p.select_option(_frame(page).get_by_label("Delivery"), "Express")
+            assert chosen.verdict == "MATCH" and chosen.target == "combobox[Delivery] in frame[0]/form[Options]", chosen.reason
+            assert status.inner_text() == "Delivery: Express"
+            uploaded = p.upload(Target("Receipt", frame="0"), receipt(), intent="the receipt is attached")
+            assert uploaded.verdict == "MATCH", uploaded.reason
+            assert status.inner_text() == "Receipt: prufe-receipt.txt"
+        finally:
+            browser.close()
