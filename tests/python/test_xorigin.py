@@ -2,7 +2,9 @@
 framing fixtures/xorigin/card-frame.html from the second port), the frame in process
 (127.0.0.1, another port) and out of process (the page from localhost, another site), async
 and sync: each way of naming the targets gives the CLI's records for the same page, and the
-card values are in no result, error, explanation, log record or trace file."""
+card values are in no result, error, explanation, log record or trace file (and covered in
+its pictures). Also: a name in two roots is refused, a key press and a watch reach the frame,
+and select and upload act in it."""
 
 from __future__ import annotations
 
