@@ -27,11 +27,30 @@ CHROMIUM_FLAGS = [
 RECORDED = Path(__file__).resolve().parent / "cli_records.json"
 PASSWORD = "correct-horse-7Battery"
 EMAIL = "ada.secret@bank.example"
+CARD = "4000056655665556"
+EXPIRY = "11/31"
+XORIGIN_PAGE = "/hostile/11-cross-origin-iframe.html"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    #: The port of the second origin, written into every HTML page for `__XORIGIN_PORT__`.
+    xorigin_port = 0
+
     def log_message(self, *args: Any) -> None:
         pass
+
+    def do_GET(self) -> None:
+        path = self.translate_path(self.path)
+        if not path.endswith(".html") or not os.path.isfile(path):
+            super().do_GET()
+            return
+        # The cross-origin fixtures name the second origin's port in their markup.
+        data = Path(path).read_bytes().replace(b"__XORIGIN_PORT__", str(self.xorigin_port).encode())
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
@@ -46,15 +65,24 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def fixture_server() -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(FIXTURES))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    """fixtures/ on 127.0.0.1, and again on a second port: the second origin
+    (`__XORIGIN_PORT__`). A page loaded from `localhost` frames that origin from another site,
+    which Chromium runs out of process."""
+    second = type("_Second", (_Quiet,), {})
+    servers = []
+    for cls in (_Quiet, second):
+        handler = functools.partial(cls, directory=str(FIXTURES))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    port, xport = servers[0].server_address[1], servers[1].server_address[1]
+    _Quiet.xorigin_port = xport
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{port}"
     finally:
-        server.shutdown()
-        server.server_close()
+        for server in servers:
+            server.shutdown()
+            server.server_close()
 
 
 def receipt() -> str:
@@ -80,6 +108,12 @@ class Scenario:
     path: str
     cli: list[dict[str, Any]]
     calls: list[Call]
+    #: The host the page is loaded from: `localhost` frames the second origin (127.0.0.1) from
+    #: another site, out of process.
+    host: str = "127.0.0.1"
+
+    def url(self, base: str) -> str:
+        return base.replace("127.0.0.1", self.host) + self.path
 
 
 def _button(name: str) -> Callable[[Any], list[Any]]:
@@ -87,6 +121,18 @@ def _button(name: str) -> Callable[[Any], list[Any]]:
 
 
 ADD_SHIRT = {"role": "button", "name": "Add Shirt M"}
+
+# The card form of fixtures/xorigin/card-frame.html, framed from the second origin.
+PAYMENT_CLI = [
+    {"action": "fill", "target": {"role": "textbox", "name": "Card number"}, "value": CARD, "sensitive": True},
+    {"action": "fill", "target": {"role": "textbox", "name": "Expiry"}, "value": EXPIRY},
+    {"action": "click", "target": {"role": "button", "name": "Pay"}},
+]
+PAYMENT_CALLS = [
+    Call("fill", lambda page: [page.frame_locator("iframe").get_by_label("Card number"), CARD], {"sensitive": True}),
+    Call("fill", lambda page: [page.frame_locator("iframe").get_by_label("Expiry"), EXPIRY]),
+    Call("click", lambda page: [page.frame_locator("iframe").get_by_role("button", name="Pay")]),
+]
 
 SCENARIOS = [
     Scenario("recycled list", "/recycled-list.html",
@@ -134,6 +180,11 @@ SCENARIOS = [
     Scenario("watch reject", "/recycled-list.html",
              [{"action": "watch", "intent": "the cart gains a Shirt M", "steps": [{"action": "click", "target": ADD_SHIRT}]}],
              [Call("watch", kwargs={"intent": "the cart gains a Shirt M"}, inner=lambda page: page.get_by_role("button", name="Add Shirt M"))]),
+    Scenario("cross-origin payment", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS),
+    Scenario("cross-origin payment out of process", XORIGIN_PAGE, PAYMENT_CLI, PAYMENT_CALLS, host="localhost"),
+    Scenario("cross-origin frame under a veil", "/es/covered-frame.html",
+             [{"action": "click", "target": {"role": "button", "name": "Pay"}}],
+             [Call("click", lambda page: [page.frame_locator("iframe").get_by_role("button", name="Pay")])], host="localhost"),
 ]
 
 

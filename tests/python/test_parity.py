@@ -52,7 +52,7 @@ async def play_async(page: Any, scenario: Scenario, base: str) -> list[Any]:
     from prufe import PrufeError
     from prufe.async_api import Prufe
 
-    await page.goto(base + scenario.path)
+    await page.goto(scenario.url(base))
     p = Prufe(page)
     outcomes: list[Any] = []
     for call in scenario.calls:
@@ -74,7 +74,7 @@ def play_sync(page: Any, scenario: Scenario, base: str) -> list[Any]:
     from prufe import PrufeError
     from prufe.sync_api import Prufe
 
-    page.goto(base + scenario.path)
+    page.goto(scenario.url(base))
     p = Prufe(page)
     outcomes: list[Any] = []
     for call in scenario.calls:

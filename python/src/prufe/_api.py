@@ -109,10 +109,14 @@ class Core:
             raise PrufeError("TARGET_AMBIGUOUS", f"{value} matches {count} elements; narrow it so that it matches one (nothing was done)")
         if not place and not (yield op("locator_visible", value)):
             raise PrufeError("TARGET_NOT_VISIBLE", f"{value} is hidden; nothing was done")
-        path = yield op("locator_path", value, source("locator.js"))
-        if path is None:
+        located = yield op("locator_path", value, source("locator.js"))
+        chain = [located["path"]] if located is not None else None
+        if located is not None and located["crossed"]:
+            # Inside a frame of another origin: its <iframe>'s path in each parent too.
+            chain = yield op("locator_chain", value, source("locator.js"))
+        if not chain:
             raise PrufeError("TARGET_NOT_FOUND", f"{value}: its element is not in a document prufe can reach")
-        element = yield from self.driver.identify(path, self.sensitive)
+        element = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
         name = element.get("name") or element.get("text") or ""
         if not name:
             raise PrufeError("TARGET_NOT_FOUND", f"{value}: prufe observes its element as an unnamed {element.get('role')}; give it a name (aria-label) or target it by role and name")

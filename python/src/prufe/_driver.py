@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -70,14 +71,24 @@ class Gone(Exception):
     """The document the call ran in went away (a navigation); the call may be sent again."""
 
 
-# Functions evaluated in the engine's world; each first checks that the driver is there.
-_GUARD = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeDriver === 'undefined') return { missing: 'machine' }; return { value: await (%s)(a) }; }"
-TURN = _GUARD % "(a) => prufeDriver.turn(a)"
+# Functions evaluated in the engine's world; each first checks that the driver is there (and,
+# for a turn, the machine: only top documents hold it).
+_GUARD = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeDriver === 'undefined') return { missing: 'driver' }; return { value: await (%s)(a) }; }"
+_GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeRun === 'undefined' || typeof prufeDriver === 'undefined') return { missing: 'machine' }; return { value: await (%s)(a) }; }"
+TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
+FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
+READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
 FOCUS = _GUARD % "(ref) => prufeDriver.focus(ref)"
 IDENTIFY = _GUARD % "(a) => prufeDriver.identify(a)"
+FINGERPRINT = _GUARD % "() => prufeDriver.fingerprintNow()"
+FOCUS_HERE = _GUARD % "() => prufeDriver.focusHere()"
+SNAPSHOT = _GUARD % "(a) => prufeDriver.snapshotHere(a)"
 FILE_INPUT = "function (ref) { return prufeDriver.fileInput(ref); }"
+WALK = "function (path) { return prufeDriver.walk(path); }"
+FRAME_INDEX = "function () { return globalThis.prufe.frameIndex(this); }"
+HIT = "function (x, y) { return globalThis.prufe.hitTest(this, x, y); }"
 
 _GONE_WORDS = (
     "Cannot find context",
@@ -85,6 +96,11 @@ _GONE_WORDS = (
     "Inspected target navigated or closed",
     "context with specified id",
     "Target closed",
+    "No frame with given id",
+    "Frame with the given id was not found",
+    "Session closed",
+    "has been closed",
+    "No node with given id",
 )
 
 
@@ -93,29 +109,73 @@ def _is_gone(error: BaseException) -> bool:
     return any(word in text for word in _GONE_WORDS)
 
 
+@dataclass(frozen=True)
+class Root:
+    """A document the engine is called in: the top one (``path`` ``""``) or a frame whose
+    origin differs from its parent's. ``session`` is the CDP session its frame lives in:
+    ``""`` for the page's, else that of an out-of-process frame."""
+
+    path: str
+    frame: str
+    session: str
+
+
+@dataclass
+class _Frame:
+    id: str
+    parent: Optional[str]
+    origin: str
+    url: str
+    session: str
+
+
+TOP = Root("", "", "")
+
+
 class World:
-    """The engine's world in the page's main frame: an isolated world through a CDP session
-    on Chromium, else the main world (``isolated=False``), where the page could see it."""
+    """The engine's worlds in the page: an isolated world per root through CDP sessions on
+    Chromium (the page's, and one per out-of-process frame), else the main world of the top
+    document (``isolated=False``), where the page could see it and frames of other origins
+    stay opaque."""
 
     def __init__(self, isolated: bool, timeout_ms: int) -> None:
         self.isolated = isolated
         self.timeout_ms = timeout_ms
         self.main_frame = ""
         self.context: Optional[int] = None
+        #: The engine's context of each (session, frame).
+        self.contexts: dict[tuple[str, str], int] = {}
         self.started = False
+        self.sessions: list[str] = [""]
+        self._frames: dict[str, _Frame] = {}
+        self._roots: list[Root] = [TOP]
+        #: The frames changed since the roots were found.
+        self._dirty = True
+        self._paths: dict[str, str] = {}
 
-    # CDP events, delivered by the runner's session.
-    def on_event(self, name: str, params: dict[str, Any]) -> None:
+    # CDP events, delivered by the runner's sessions.
+    def on_event(self, session: str, name: str, params: dict[str, Any]) -> None:
         if name == "Runtime.executionContextCreated":
             context = params.get("context") or {}
             aux = context.get("auxData") or {}
-            if context.get("name") == WORLD and aux.get("frameId") == self.main_frame:
-                self.context = int(context["id"])
+            if context.get("name") == WORLD and aux.get("frameId"):
+                self.contexts[(session, aux["frameId"])] = int(context["id"])
+                if session == "" and aux.get("frameId") == self.main_frame:
+                    self.context = int(context["id"])
         elif name == "Runtime.executionContextDestroyed":
-            if params.get("executionContextId") == self.context:
+            gone = params.get("executionContextId")
+            for key, value in list(self.contexts.items()):
+                if key[0] == session and value == gone:
+                    del self.contexts[key]
+            if session == "" and gone == self.context:
                 self.context = None
         elif name == "Runtime.executionContextsCleared":
-            self.context = None
+            for key in [k for k in self.contexts if k[0] == session]:
+                del self.contexts[key]
+            if session == "":
+                self.context = None
+        elif name in ("Page.frameAttached", "Page.frameDetached", "Page.frameNavigated"):
+            self._dirty = True
 
     def start(self) -> Gen:
         """Registers the engine for every new document and installs it in the current one."""
@@ -128,31 +188,215 @@ class World:
             yield op("main_evaluate", "(s) => { if (typeof prufe === 'undefined') (0, eval)(s); }", bundle)
             return
         yield op("open_cdp", self.on_event)
-        # Scripts for new documents only run with the Page domain on.
-        yield op("cdp", "Page.enable", {})
-        tree = yield op("cdp", "Page.getFrameTree", {})
-        self.main_frame = tree["frameTree"]["frame"]["id"]
-        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": bundle, "worldName": WORLD, "runImmediately": True})
-        yield op("cdp", "Page.setBypassCSP", {"enabled": True})
-        # The machine only in top documents, compiled while the page loads: a new document
-        # then costs no install on the first step's critical path. A document that lacks it
-        # gets it on first use (`call`).
-        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": "if (globalThis.top === globalThis) {\n" + self._machine() + "\n}", "worldName": WORLD})
-        yield op("cdp", "Runtime.enable", {})
+        tree = yield from self._prepare_session("", machine=True)
+        self.main_frame = tree["frame"]["id"]
+        if self.context is None:
+            self.context = self.contexts.get(("", self.main_frame))
         if self.context is None:
             created = yield op("cdp", "Page.createIsolatedWorld", {"frameId": self.main_frame, "worldName": WORLD})
             self.context = int(created["executionContextId"])
+            self.contexts[("", self.main_frame)] = self.context
 
+    def _prepare_session(self, session: str, machine: bool) -> Gen:
+        """The engine (and the page half of the driver) registered for every new document of a
+        session's frames and run in the loaded ones; its frame tree."""
+        bundle = source("engine/prufe.js")
+        # Scripts for new documents only run with the Page domain on.
+        yield op("cdp", "Page.enable", {}, session)
+        tree = yield op("cdp", "Page.getFrameTree", {}, session)
+        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": bundle, "worldName": WORLD, "runImmediately": True}, session)
+        yield op("cdp", "Page.setBypassCSP", {"enabled": True}, session)
+        if machine:
+            # The machine only in top documents, compiled while the page loads: a new
+            # document then costs no install on the first step's critical path. A document
+            # that lacks it gets it on first use (`call`).
+            yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": "if (globalThis.top === globalThis) {\n" + source("engine/prufe-run.js") + "\n}", "worldName": WORLD}, session)
+        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": source("driver.js"), "worldName": WORLD, "runImmediately": True}, session)
+        yield op("cdp", "Runtime.enable", {}, session)
+        frame_tree: dict[str, Any] = tree["frameTree"]
+        return frame_tree
 
-    def _context(self) -> Gen:
-        deadline = time.monotonic() + max(self.timeout_ms, 1000) * 2 / 1000
-        while self.context is None:
-            if time.monotonic() >= deadline:
-                raise PrufeError("NOT_READY", "the page's new document did not answer in time")
-            yield op("sleep", 0.02)
-        return self.context
+    # -- roots --------------------------------------------------------------------------
 
-    def _raw(self, fn: str, arg: Any) -> Gen:
+    def roots(self) -> Gen:
+        """The page's roots, top first: found again only after its frames changed."""
+        if not self.isolated or not self._dirty:
+            return self._roots
+        self._dirty = False
+        try:
+            self._roots = yield from self._find_roots()
+        except Exception as error:
+            # Looked for again next time.
+            self._dirty = True
+            if isinstance(error, (Gone, PrufeError)) or not _is_gone(error):
+                raise
+            # A frame went away meanwhile: the roots known so far, this once.
+        return self._roots
+
+    def _find_roots(self) -> Gen:
+        frames: dict[str, _Frame] = {}
+
+        def walk(node: dict[str, Any], session: str) -> None:
+            f = node["frame"]
+            frames[f["id"]] = _Frame(f["id"], f.get("parentId"), f.get("securityOrigin", ""), f.get("url", ""), session)
+            for child in node.get("childFrames") or []:
+                walk(child, session)
+
+        tree = yield op("cdp", "Page.getFrameTree", {}, "")
+        walk(tree["frameTree"], "")
+        for session in list(self.sessions[1:]):
+            try:
+                sub = yield op("cdp", "Page.getFrameTree", {}, session)
+            except Exception as error:
+                if not _is_gone(error):
+                    raise
+                self.sessions.remove(session)
+                yield op("close_session", session)
+                continue
+            walk(sub["frameTree"], session)
+        # Frames of other processes have sessions of their own; Playwright knows them all,
+        # so a frame it counts beyond these trees is one to open a session for.
+        opened = yield op("frame_sessions", len(frames), self.on_event)
+        for session in opened:
+            sub = yield from self._prepare_session(session, machine=False)
+            self.sessions.append(session)
+            walk(sub, session)
+        self._frames = frames
+        top = frames.get(self.main_frame)
+        if top is None or len(frames) == 1:
+            return [TOP]
+        children = [f for f in frames.values() if f.parent and f.parent in frames]
+        if not children:
+            return [TOP]
+        pairs = [{"child": {"origin": f.origin, "url": f.url}, "parent": {"origin": frames[f.parent].origin, "url": frames[f.parent].url}} for f in children if f.parent]
+        same = yield from self.frames_rule("sameOrigin", pairs)
+        roots = [TOP]
+        self._paths = {self.main_frame: ""}
+        for f, alike in zip(children, same):
+            if alike:
+                continue
+            try:
+                path = yield from self._path(f.id)
+            except (PrufeError, Gone):
+                continue
+            roots.append(Root(path, f.id, f.session))
+        return roots
+
+    def _path(self, frame: str) -> Gen:
+        """A frame's position path: its ``<iframe>``'s ``prufe.frameIndex`` in its parent's
+        world, dotted for nesting (harness/src/observe.rs ``frame_path``)."""
+        if frame in self._paths:
+            return self._paths[frame]
+        f = self._frames[frame]
+        if not f.parent or f.parent not in self._frames:
+            raise PrufeError("BROWSER_ERROR", "frame without a parent")
+        parent_path = yield from self._path(f.parent)
+        owner = yield from self.owner(frame)
+        handle = yield from self._resolve(self._frames[f.parent].session, f.parent, owner)
+        index = yield from self._call_on(self._frames[f.parent].session, handle, FRAME_INDEX, [])
+        if not isinstance(index, int) or index < 0:
+            raise PrufeError("BROWSER_ERROR", "frame owner not found in its document")
+        path = f"{parent_path}.{index}" if parent_path else str(index)
+        self._paths[frame] = path
+        return path
+
+    def owner(self, frame: str) -> Gen:
+        """The backend node id of a frame's ``<iframe>``, in its parent's session."""
+        f = self._frames[frame]
+        parent = self._frames.get(f.parent or "")
+        session = parent.session if parent else ""
+        reply = yield op("cdp", "DOM.getFrameOwner", {"frameId": frame}, session)
+        backend = reply.get("backendNodeId")
+        if not backend:
+            raise PrufeError("STALE_REFERENCE", "the frame has no owner element")
+        return int(backend)
+
+    def owner_origin(self, root: Root) -> Gen:
+        """The top-left of a root's ``<iframe>`` content box in top-viewport pixels."""
+        x = y = 0.0
+        frame = root.frame
+        while frame and frame != self.main_frame:
+            f = self._frames[frame]
+            parent = self._frames.get(f.parent or "")
+            if parent is None:
+                raise PrufeError("STALE_REFERENCE", "the frame is no longer on the page")
+            backend = yield from self.owner(frame)
+            model = yield op("cdp", "DOM.getBoxModel", {"backendNodeId": backend}, parent.session)
+            quad = (model.get("model") or {}).get("content") or []
+            if len(quad) != 8:
+                raise PrufeError("TARGET_NOT_VISIBLE", "the frame holding the element has no box")
+            x += min(quad[0::2])
+            y += min(quad[1::2])
+            # Quads are in the viewport of their session's local root: go on from there.
+            frame = self._session_root(parent.session)
+        return x, y
+
+    def _session_root(self, session: str) -> str:
+        if session == "":
+            return self.main_frame
+        for f in self._frames.values():
+            if f.session == session and (not f.parent or self._frames.get(f.parent, f).session != session):
+                return f.id
+        return self.main_frame
+
+    def parent_root(self, root: Root) -> Optional[Root]:
+        """The root whose document holds ``root``'s frame (``frames.parent``'s rule, read off
+        the frame tree)."""
+        frame = self._frames.get(root.frame)
+        while frame is not None and frame.parent:
+            for r in self._roots:
+                if r.frame == frame.parent or (r.path == "" and frame.parent == self.main_frame):
+                    return r
+            frame = self._frames.get(frame.parent)
+        return None
+
+    def root_of(self, path: str) -> Root:
+        for r in self._roots:
+            if r.path == path:
+                return r
+        raise PrufeError("STALE_REFERENCE", f"frame {path!r} is no longer on the page")
+
+    def root_of_frame(self, frame: str) -> Optional[Root]:
+        for r in self._roots:
+            if r.frame == frame or (r.path == "" and frame == self.main_frame):
+                return r
+        return None
+
+    def frames_rule(self, name: str, args: list[Any]) -> Gen:
+        """``prufeRun.frames[name]`` of each argument, in the top document's world."""
+        reply = yield from self.call(FRAMES, {"op": name, "args": args}, TOP)
+        if reply.get("error"):
+            raise PrufeError(reply["error"]["code"], reply["error"]["message"])
+        values: list[Any] = reply["value"]
+        return values
+
+    # -- calls --------------------------------------------------------------------------
+
+    def _context(self, root: Root = TOP) -> Gen:
+        if root.path == "":
+            deadline = time.monotonic() + max(self.timeout_ms, 1000) * 2 / 1000
+            while self.context is None:
+                if time.monotonic() >= deadline:
+                    raise PrufeError("NOT_READY", "the page's new document did not answer in time")
+                yield op("sleep", 0.02)
+            return self.context
+        context = yield from self.frame_context(root.session, root.frame)
+        return context
+
+    def frame_context(self, session: str, frame: str) -> Gen:
+        """The engine's world in a frame, created when its document has none yet."""
+        known = self.contexts.get((session, frame))
+        if known is not None:
+            return known
+        try:
+            created = yield op("cdp", "Page.createIsolatedWorld", {"frameId": frame, "worldName": WORLD}, session)
+        except Exception as error:
+            raise Gone(str(error)) from None
+        context = int(created["executionContextId"])
+        self.contexts.setdefault((session, frame), context)
+        return self.contexts[(session, frame)]
+
+    def _raw(self, fn: str, arg: Any, root: Root = TOP) -> Gen:
         if not self.isolated:
             try:
                 return (yield op("main_evaluate", fn, arg))
@@ -160,7 +404,7 @@ class World:
                 if _is_gone(error):
                     raise Gone(str(error)) from None
                 raise
-        context = yield from self._context()
+        context = yield from self._context(root)
         try:
             reply = yield op("cdp", "Runtime.callFunctionOn", {
                 "functionDeclaration": fn,
@@ -168,11 +412,10 @@ class World:
                 "arguments": [{"value": arg}],
                 "awaitPromise": True,
                 "returnByValue": True,
-            })
+            }, root.session)
         except Exception as error:
             if _is_gone(error):
-                if self.context == context:
-                    self.context = None
+                self._forget(root, context)
                 raise Gone(str(error)) from None
             raise
         if "exceptionDetails" in reply:
@@ -183,35 +426,175 @@ class World:
             raise PrufeError("BROWSER_ERROR", str(text))
         return reply["result"].get("value")
 
-    def call(self, fn: str, arg: Any) -> Gen:
-        """``fn(arg)`` in the engine's world, the machine and the driver installed first."""
+    def _forget(self, root: Root, context: int) -> None:
+        if root.path == "":
+            if self.context == context:
+                self.context = None
+            return
+        if self.contexts.get((root.session, root.frame)) == context:
+            del self.contexts[(root.session, root.frame)]
+            self._dirty = True
+
+    def call(self, fn: str, arg: Any, root: Root = TOP) -> Gen:
+        """``fn(arg)`` in the engine's world of ``root``, the engine and the driver (and in the
+        top document the machine) installed first."""
         for _ in range(4):
-            reply = yield from self._raw(fn, arg)
+            reply = yield from self._raw(fn, arg, root)
             if not isinstance(reply, dict) or not reply.get("missing"):
                 return reply["value"] if isinstance(reply, dict) else reply
             if reply["missing"] == "engine":
-                yield from self._raw("(s) => { (0, eval)(s); }", source("engine/prufe.js"))
+                yield from self._raw("(s) => { (0, eval)(s); }", source("engine/prufe.js"), root)
                 continue
-            yield from self._raw("(s) => { if (typeof prufeDriver === 'undefined') (0, eval)(s); }", self._machine())
+            if reply["missing"] == "machine":
+                yield from self._raw("(s) => { if (typeof prufeRun === 'undefined') (0, eval)(s); }", source("engine/prufe-run.js"), root)
+            yield from self._raw("(s) => { if (typeof prufeDriver === 'undefined') (0, eval)(s); }", source("driver.js"), root)
         raise PrufeError("NOT_READY", "the machine could not be installed in the page")
 
-    @staticmethod
-    def _machine() -> str:
-        return source("engine/prufe-run.js") + "\n;\n" + source("driver.js")
+    def _resolve(self, session: str, frame: str, backend: int) -> Gen:
+        """A node of ``frame`` as an object of the engine's world there."""
+        context = yield from self.frame_context(session, frame) if frame != self.main_frame else self._context(TOP)
+        reply = yield op("cdp", "DOM.resolveNode", {"backendNodeId": backend, "executionContextId": context}, session)
+        object_id: str = reply["object"]["objectId"]
+        return object_id
 
-    def file_input(self, ref: str) -> Gen:
+    def _call_on(self, session: str, object_id: str, fn: str, args: list[Any]) -> Gen:
+        try:
+            reply = yield op("cdp", "Runtime.callFunctionOn", {
+                "functionDeclaration": fn, "objectId": object_id,
+                "arguments": [{"value": a} for a in args], "returnByValue": True,
+            }, session)
+        finally:
+            yield op("cdp", "Runtime.releaseObject", {"objectId": object_id}, session)
+        if "exceptionDetails" in reply:
+            raise PrufeError("BROWSER_ERROR", str(reply["exceptionDetails"].get("text", "")))
+        return reply["result"].get("value")
+
+    def hit_owner(self, outer: Root, inner: Root, x: float, y: float) -> Gen:
+        """What covers ``inner``'s ``<iframe>`` in ``outer``'s document at (x, y) of that
+        document's viewport; ``None`` when input there reaches the frame."""
+        backend = yield from self.owner(inner.frame)
+        parent = self._frames[self._frames[inner.frame].parent or ""]
+        handle = yield from self._resolve(parent.session, parent.id, backend)
+        by = yield from self._call_on(parent.session, handle, HIT, [x, y])
+        return by if isinstance(by, str) else None
+
+    def scroll_owner(self, root: Root) -> Gen:
+        """Scrolls every ancestor document so that ``root``'s ``<iframe>`` shows."""
+        frame = root.frame
+        while frame and frame != self.main_frame:
+            f = self._frames[frame]
+            parent = self._frames.get(f.parent or "")
+            if parent is None:
+                return
+            backend = yield from self.owner(frame)
+            yield op("cdp", "DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend}, parent.session)
+            frame = self._session_root(parent.session)
+
+    def frame_of_node(self, root: Root, path: list[Union[int, str]]) -> Gen:
+        """The frame id of the ``<iframe>`` at ``path`` in ``root``'s document."""
+        context = yield from self._context(root)
+        reply = yield op("cdp", "Runtime.callFunctionOn", {
+            "functionDeclaration": WALK, "executionContextId": context,
+            "arguments": [{"value": path}], "returnByValue": False,
+        }, root.session)
+        object_id = (reply.get("result") or {}).get("objectId")
+        if not object_id:
+            raise PrufeError("TARGET_NOT_FOUND", "the frame of the locator's element is gone")
+        try:
+            node = yield op("cdp", "DOM.describeNode", {"objectId": object_id}, root.session)
+        finally:
+            yield op("cdp", "Runtime.releaseObject", {"objectId": object_id}, root.session)
+        frame = (node.get("node") or {}).get("frameId")
+        if not frame:
+            raise PrufeError("TARGET_NOT_FOUND", "the locator's element is in no frame prufe can reach")
+        return str(frame)
+
+    def file_input(self, ref: str, root: Root = TOP) -> Gen:
         """The CDP object id of the file input of ``ref`` (isolated world only)."""
-        context = yield from self._context()
+        context = yield from self._context(root)
         reply = yield op("cdp", "Runtime.callFunctionOn", {
             "functionDeclaration": FILE_INPUT, "executionContextId": context,
             "arguments": [{"value": ref}], "returnByValue": False,
-        })
+        }, root.session)
         if "exceptionDetails" in reply:
             raise PrufeError("BROWSER_ERROR", str(reply["exceptionDetails"].get("text", "")))
         object_id = reply["result"].get("objectId")
         if not object_id:
             raise PrufeError("TARGET_NOT_FOUND", "no file input is, is inside or is labelled by the target")
         return object_id
+
+
+PREPARE = _GUARD % "(a) => prufe.prepare(a.ref, a.hitTest, a.timeoutMs)"
+
+#: The codes of a read that fails while a document is being replaced.
+_TRANSIENT = ("BROWSER_ERROR", "NOT_READY", "STALE_REFERENCE", "INTERNAL", "TIMEOUT")
+
+#: The fingerprint while the top document cannot be read (harness/src/stabilise.rs).
+UNREACHABLE = "\u0000unreachable"
+
+
+def _describe(element: dict[str, Any]) -> str:
+    """``role[label] in region`` (``core::identity::describe_element``)."""
+    label = element.get("name") or element.get("text") or ""
+    region = element.get("region") or ""
+    return f"{element.get('role')}[{label}]" + (f" in {region}" if region else "")
+
+
+def _rounded(value: float) -> int:
+    """Half away from zero, as Rust's ``f64::round`` (``core::run::ready::covered``)."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+class Settling:
+    """The settle loop of ``core::run::quiet::Settling``, for a page whose roots are read one
+    by one (the page runs the same loop itself, ``prufe.settle``, when it is one document).
+    ``start`` and ``read`` give either the answer (a dict) or how long to wait (ms)."""
+
+    def __init__(self, need: dict[str, Any], now: float, fingerprint: Optional[str]) -> None:
+        self.since: Optional[str] = need.get("since")
+        self.poll_ms = max(float(need.get("pollMs") or 0), 1.0)
+        self.quiet_ms = float(need.get("quietMs") or 0)
+        self.begun = now
+        self.deadline = now + float(need.get("timeoutMs") or 0)
+        self.stop_on_change = bool(need.get("stopOnChange"))
+        self.last = fingerprint
+        self.last_change = now
+        self.changed = self.since is not None and fingerprint != self.since
+
+    @classmethod
+    def start(cls, need: dict[str, Any], now: float, fingerprint: Optional[str], quiet_for: float) -> "tuple[Settling, Union[float, dict[str, Any]]]":
+        s = cls(need, now, fingerprint)
+        if s.changed and s.stop_on_change:
+            return s, s._done(now, False)
+        if s.since is None and s.last is not None and s.quiet_ms > 0 and quiet_for >= s.quiet_ms:
+            return s, s._done(now, True)
+        return s, s._decide(now, quiet_for)
+
+    def read(self, now: float, fingerprint: Optional[str], quiet_for: float) -> "Union[float, dict[str, Any]]":
+        if fingerprint != self.last:
+            self.changed = self.changed or self.since is None or fingerprint != self.since
+            self.last = fingerprint
+            self.last_change = now
+            quiet_for = 0.0
+            if self.changed and self.stop_on_change:
+                return self._done(now, False)
+        return self._decide(now, quiet_for)
+
+    def _decide(self, now: float, quiet_for: float) -> "Union[float, dict[str, Any]]":
+        waiting = self.since is not None and not self.changed
+        reachable = self.last is not None
+        if not waiting and reachable and (now - self.last_change >= self.quiet_ms or (quiet_for > 0 and quiet_for >= self.quiet_ms)):
+            return self._done(now, True)
+        if now >= self.deadline:
+            return self._done(now, waiting and reachable)
+        ms = self.poll_ms
+        if not waiting and reachable and quiet_for > 0:
+            ms = min(ms, self.quiet_ms - quiet_for)
+        return max(min(ms, self.deadline - now), 0.0)
+
+    def _done(self, now: float, stable: bool) -> dict[str, Any]:
+        return {"answer": "settled", "fingerprint": self.last or "", "stable": stable, "changed": self.changed,
+                "waitedMs": int(max(now - self.begun, 0.0) + 0.5)}
 
 
 #: JPEG quality and the widest a picture is (harness/src/pictures.rs).
@@ -294,7 +677,11 @@ class Driver:
     def _turn(self, payload: dict[str, Any]) -> Gen:
         for _ in range(6):
             try:
-                return (yield from self.world.call(TURN, payload))
+                roots = yield from self.world.roots()
+                sent = dict(payload)
+                if len(roots) > 1:
+                    sent["roots"] = [r.path for r in roots]
+                return (yield from self.world.call(TURN, sent))
             except Gone:
                 # The document was replaced mid-call: the same turn, on the new document.
                 yield op("sleep", 0.05)
@@ -354,8 +741,12 @@ class Driver:
                     continue
             if turn["need"]["need"] in ("done", stop_at):
                 return turn
-            answer = yield from self._answer(turn["need"], ask)
-            turn = yield from self._turn({"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()})
+            extra: dict[str, Any] = {}
+            answer = yield from self._answer(turn["need"], ask, turn.get("routes"), extra)
+            payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on(), **extra}
+            if turn.get("routes") is not None:
+                payload["asked"] = {"need": turn["need"], "phase": turn.get("phase")}
+            turn = yield from self._turn(payload)
             self.round_trips += 1
 
     def _picture(self, picture: dict[str, Any], need: dict[str, Any]) -> Gen:
@@ -371,9 +762,15 @@ class Driver:
         target = picture.get("target")
         effect: list[str] = list(picture.get("effect") or [])
         refs = ([target] if target else []) + effect
+        roots = self.world._roots
+        covered_roots: list[Root] = []
         try:
-            boxes = (yield from self.call("boxes", refs)) if refs else []
-            covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
+            if len(roots) == 1:
+                boxes = (yield from self.call("boxes", refs)) if refs else []
+                covered_roots.append(TOP)
+                covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
+            else:
+                boxes, covered = yield from self._cover_roots(roots, refs, picture.get("sensitive") or [], covered_roots)
             try:
                 metrics = yield op("cdp", "Page.getLayoutMetrics", {})
                 css = metrics["cssVisualViewport"]
@@ -386,7 +783,11 @@ class Driver:
                     "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale},
                 })
             finally:
-                yield from self.call("uncover")
+                for root in covered_roots:
+                    try:
+                        yield from self.call("uncover", root=root)
+                    except Exception:  # the other roots are still uncovered
+                        pass
         except Exception:  # no picture rather than one taken uncovered
             return
         jpeg = base64.b64decode(shot["data"])
@@ -408,6 +809,30 @@ class Driver:
             "masked": [scaled(b) for b in covered["boxes"]],
         }
 
+    def _cover_roots(self, roots: list[Root], refs: list[str], sensitive: list[str], covered_roots: list[Root]) -> Gen:
+        """Every root's secrets covered (a root that cannot cover means no picture), and the
+        boxes of ``refs`` and of what was covered, in top-viewport pixels."""
+        routed = (yield from self.world.frames_rule("route", refs + sensitive)) if refs or sensitive else []
+        where = dict(zip(refs + sensitive, routed))
+        boxes: list[Optional[dict[str, float]]] = [None] * len(refs)
+        masked: list[dict[str, float]] = []
+        for root in roots:
+            ox, oy = (yield from self.world.owner_origin(root)) if root.path else (0.0, 0.0)
+
+            def moved(b: dict[str, float]) -> dict[str, float]:
+                return {**b, "x": b["x"] + ox, "y": b["y"] + oy}
+
+            mine = [i for i, ref in enumerate(refs) if where[ref]["path"] == root.path]
+            if mine:
+                found = yield from self.call("boxes", [where[refs[i]]["ref"] for i in mine], root=root)
+                for i, b in zip(mine, found):
+                    boxes[i] = moved(b) if b else None
+            covered_roots.append(root)
+            own = [where[ref]["ref"] for ref in sensitive if where[ref]["path"] == root.path]
+            cover = yield from self.call("cover", {"sensitive": own, "secrets": self.redactor.secrets()}, root=root)
+            masked += [moved(b) for b in cover["boxes"]]
+        return boxes, {"boxes": masked}
+
     def _record(self, turn: dict[str, Any], started: float, started_at: str) -> dict[str, Any]:
         record: dict[str, Any] = dict(turn["need"]["record"])
         run = json.loads(turn["run"])
@@ -416,11 +841,16 @@ class Driver:
         record["startedAt"] = started_at
         return record
 
-    def _answer(self, need: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]]) -> Gen:
+    def _answer(self, need: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]],
+                routes: Optional[dict[str, dict[str, str]]] = None, extra: Optional[dict[str, Any]] = None) -> Gen:
         try:
             kind = need["need"]
+            if routes is not None and extra is not None and kind not in ("input", "ask"):
+                answer = yield from self._across(need, routes, extra)
+                if answer is not None:
+                    return answer
             if kind == "input":
-                yield from self._send(need["gesture"])
+                yield from self._send(need["gesture"], routes or {})
                 return {"answer": "sent"}
             if kind == "read" and need["read"]["kind"] == "address":
                 return {"answer": "address", "url": (yield op("url"))}
@@ -440,9 +870,158 @@ class Driver:
         except Exception as error:  # the browser library's own errors
             return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": self.redactor.scrub(str(error))}}
 
-    def call(self, name: str, *args: Any) -> Gen:
+    # -- a page of several roots ------------------------------------------------------
+
+    def _where(self, routes: dict[str, dict[str, str]], ref: str) -> tuple[Root, str]:
+        """The root a merged ref routes to, and its ref there."""
+        route = routes.get(ref) or {"path": "", "ref": ref}
+        return self.world.root_of(route["path"]), route["ref"]
+
+    def _across(self, need: dict[str, Any], routes: dict[str, dict[str, str]], extra: dict[str, Any]) -> Gen:
+        """The answer to a need that involves roots other than the top document's (the turn
+        handed it back), or None for the usual answer."""
+        kind = need["need"]
+        roots = self.world._roots
+        if kind == "observe":
+            local: dict[str, list[str]] = {}
+            for ref in need.get("sensitive") or []:
+                root, there = self._where(routes, ref)
+                local.setdefault(root.path, []).append(there)
+            parts = []
+            for root in roots[1:]:
+                reply = yield from self._quietly(SNAPSHOT, {"sensitive": local.get(root.path, [])}, root)
+                parts.append({"path": root.path, "snapshot": reply.get("snapshot")})
+            extra.update(parts=parts, sensitive=local.get("", []))
+            return {"answer": "observed"}
+        if kind == "fingerprint":
+            parts = []
+            for root in roots[1:]:
+                reply = yield from self._quietly(FINGERPRINT, None, root)
+                parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
+            extra["parts"] = parts
+            return {"answer": "fingerprint"}
+        if kind == "settle":
+            return (yield from self._settle(need))
+        if kind == "describe":
+            root, there = self._where(routes, need["ref"])
+            element = yield from self.call("describe", there, root=root)
+            extra["adopt"] = root.path
+            return {"answer": "described", "element": element}
+        if kind == "prepare":
+            return (yield from self._prepare(need, routes))
+        if kind == "read":
+            read = need["read"]
+            if read["kind"] == "focused":
+                for root in sorted(roots, key=lambda r: -len(r.path)):
+                    reply = yield from self._quietly(FOCUS_HERE, None, root)
+                    if reply.get("has") and reply.get("element") or root.path == "":
+                        extra["adopt"] = root.path
+                        return {"answer": "focused", "element": reply.get("element")}
+            if read.get("ref") is None:
+                return None
+            root, there = self._where(routes, read["ref"])
+            if read["kind"] == "value":
+                return {"answer": "value", "value": (yield from self.call("value", there, root=root))}
+            if read["kind"] == "hash":
+                return {"answer": "hash", "hash": (yield from self.call("hash", read["value"], root=root))}
+            if read["kind"] == "destination":
+                return {"answer": "destination", "destination": (yield from self.call("destination", there, root=root))}
+        return None
+
+    def _quietly(self, fn: str, arg: Any, root: Root) -> Gen:
+        """A read of a root that may fail (a frame navigating away): its error as ``{}``."""
+        try:
+            reply = yield from self.world.call(fn, arg, root)
+        except (Gone, PrufeError):
+            return {}
+        if not isinstance(reply, dict) or reply.get("error"):
+            return {}
+        return reply
+
+    def _read(self) -> Gen:
+        """One read of a settle across roots: the joined fingerprint (None while the top
+        document cannot answer), then the least ``quietFor``."""
+        roots = yield from self.world.roots()
+        parts, quiet = [], []
+        for root in roots[1:]:
+            reply = yield from self._quietly(FINGERPRINT, None, root)
+            parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
+            quiet.append(float(reply.get("quietFor") or 0.0))
+        try:
+            top = yield from self.world.call(READING, {"parts": parts, "quiet": quiet})
+        except Gone:
+            return None, 0.0
+        except PrufeError as error:
+            if error.code in _TRANSIENT:
+                return None, 0.0
+            raise
+        return top["fingerprint"], float(top["quietFor"] or 0.0)
+
+    def _settle(self, need: dict[str, Any]) -> Gen:
+        """A settle polled over the roots (see ``Settling``)."""
+        start = time.monotonic()
+
+        def now() -> float:
+            return (time.monotonic() - start) * 1000
+
+        fingerprint, quiet_for = yield from self._read()
+        settling, tick = Settling.start(need, now(), fingerprint, quiet_for)
+        while isinstance(tick, float):
+            yield op("sleep", tick / 1000)
+            fingerprint, quiet_for = yield from self._read()
+            tick = settling.read(now(), fingerprint, quiet_for)
+        if not tick["fingerprint"]:
+            tick["fingerprint"] = UNREACHABLE
+        return tick
+
+    def _what(self, root: Root, there: str) -> Gen:
+        """How a root's element is named in a message, there and in the page's terms."""
+        element = yield from self.call("describe", there, root=root)
+        if not element:
+            return None, None
+        merged = (yield from self.world.frames_rule("adopt", [{"path": root.path, "element": element}]))[0]
+        return _describe(element), _describe(merged)
+
+    def _prepare(self, need: dict[str, Any], routes: dict[str, dict[str, str]]) -> Gen:
+        """Prepare in the ref's root, the point moved to the top viewport, and with a hit test
+        every ancestor document asked whether input there reaches the frame
+        (harness/src/hit.rs ``covered_by``)."""
+        root, there = self._where(routes, need["ref"])
+        reply = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.config.timeout_ms}, root)
+        if reply.get("answer") == "failed":
+            error = dict(reply["error"])
+            local, merged = yield from self._what(root, there)
+            if local and merged and error.get("message", "").startswith(local):
+                error["message"] = merged + error["message"][len(local):]
+            return {"answer": "failed", "error": error}
+        if reply.get("answer") != "prepared":
+            return reply
+        ox, oy = yield from self.world.owner_origin(root)
+        x, y = reply["point"]["x"] + ox, reply["point"]["y"] + oy
+        metrics = yield op("cdp", "Page.getLayoutMetrics", {})
+        view = metrics["cssVisualViewport"]
+        if not (0 <= x < view["clientWidth"] and 0 <= y < view["clientHeight"]):
+            yield from self.world.scroll_owner(root)
+            return {"answer": "scrolled"}
+        if need["hitTest"]:
+            chain = [root]
+            while chain[-1].path:
+                parent = self.world.parent_root(chain[-1])
+                if parent is None:
+                    raise Failed("BROWSER_ERROR", "the element's frame is not inside the observed page")
+                chain.append(parent)
+            chain.reverse()
+            for outer, inner in zip(chain, chain[1:]):
+                bx, by_ = (0.0, 0.0) if not outer.path else (yield from self.world.owner_origin(outer))
+                by = yield from self.world.hit_owner(outer, inner, x - bx, y - by_)
+                if by:
+                    _, merged = yield from self._what(root, there)
+                    raise Failed("TARGET_OBSCURED", f"{merged or need['ref']} is covered by {by} at ({_rounded(x)}, {_rounded(y)}); nothing was clicked")
+        return {"answer": "prepared", "point": {"x": x, "y": y}}
+
+    def call(self, name: str, *args: Any, root: Root = TOP) -> Gen:
         """One ``window.prufe`` function, an engine error raised as ``Failed``."""
-        reply = yield from self.world.call(CALL, {"name": name, "args": list(args)})
+        reply = yield from self.world.call(CALL, {"name": name, "args": list(args)}, root)
         if reply.get("error"):
             raise Failed(reply["error"]["code"], reply["error"]["message"])
         return reply.get("value")
@@ -462,8 +1041,9 @@ class Driver:
             for m in reversed(modifiers):
                 yield op("key_up", m)
 
-    def _send(self, gesture: dict[str, Any]) -> Gen:
+    def _send(self, gesture: dict[str, Any], routes: Optional[dict[str, dict[str, str]]] = None) -> Gen:
         kind = gesture["kind"]
+        root, there = self._where(routes or {}, gesture["ref"]) if gesture.get("ref") is not None else (TOP, "")
         if kind == "click":
             yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
             yield op("mouse_down", gesture["button"])
@@ -476,12 +1056,13 @@ class Driver:
             yield op("mouse_move", gesture["to"]["x"], gesture["to"]["y"], max(1, int(gesture["steps"])))
             yield op("mouse_up", "left")
         elif kind == "type":
-            field = yield from self.world.call(FOCUS_TYPING, gesture["ref"])
+            field = yield from self.world.call(FOCUS_TYPING, there, root)
             if field.get("error"):
                 raise Failed(field["error"]["code"], field["error"]["message"])
             if not field.get("focused") and field.get("point"):
-                yield from self._send({"kind": "click", "at": field["point"], "button": "left"})
-                field = yield from self.world.call(FOCUS_TYPING, gesture["ref"])
+                ox, oy = (yield from self.world.owner_origin(root)) if root.path else (0.0, 0.0)
+                yield from self._send({"kind": "click", "at": {"x": field["point"]["x"] + ox, "y": field["point"]["y"] + oy}, "button": "left"})
+                field = yield from self.world.call(FOCUS_TYPING, there, root)
             if not field.get("focused"):
                 raise Failed("FOCUS_LOST", "the field did not keep focus; nothing was typed")
             if gesture["text"] == "":
@@ -490,21 +1071,21 @@ class Driver:
                 yield op("insert_text", gesture["text"])
         elif kind == "press":
             if gesture.get("ref") is not None:
-                focused = yield from self.world.call(FOCUS, gesture["ref"])
+                focused = yield from self.world.call(FOCUS, there, root)
                 if focused.get("error"):
                     raise Failed(focused["error"]["code"], focused["error"]["message"])
             yield from self._press(gesture["key"])
         elif kind == "select":
-            yield from self.call("select", gesture["ref"], gesture["option"])
+            yield from self.call("select", there, gesture["option"], root=root)
         elif kind == "restore":
-            yield from self.call("restore", gesture["ref"], gesture["value"])
+            yield from self.call("restore", there, gesture["value"], root=root)
         elif kind == "setFiles":
             if self.world.isolated:
-                object_id = yield from self.world.file_input(gesture["ref"])
+                object_id = yield from self.world.file_input(there, root)
                 try:
-                    yield op("cdp", "DOM.setFileInputFiles", {"files": gesture["files"], "objectId": object_id})
+                    yield op("cdp", "DOM.setFileInputFiles", {"files": gesture["files"], "objectId": object_id}, root.session)
                 finally:
-                    yield op("cdp", "Runtime.releaseObject", {"objectId": object_id})
+                    yield op("cdp", "Runtime.releaseObject", {"objectId": object_id}, root.session)
             else:
                 yield op("main_set_files", gesture["ref"], gesture["files"])
         elif kind == "navigate":
@@ -525,12 +1106,27 @@ class Driver:
 
     # -- targets ------------------------------------------------------------------------
 
-    def identify(self, path: list[Union[int, str]], sensitive: list[str]) -> Gen:
-        """The engine's record of the element at ``path`` (see locator.js)."""
+    def identify(self, path: list[Union[int, str]], sensitive: list[str], frames: Optional[list[list[Union[int, str]]]] = None) -> Gen:
+        """The engine's record of the element at ``path`` (see locator.js), in the page's
+        terms. ``frames`` are the paths, root by root from the top, of the ``<iframe>``s of
+        other origins the element is inside; ``path`` then starts at the innermost one's
+        document."""
         yield from self.world.start()
-        reply = yield from self.world.call(IDENTIFY, {"path": path, "sensitive": sensitive})
+        if frames and not self.world.isolated:
+            raise PrufeError("TARGET_NOT_FOUND", "the locator's element is in a frame of another origin, which prufe reaches on Chromium only")
+        root = TOP
+        for owner in frames or []:
+            yield from self.world.roots()
+            frame = yield from self.world.frame_of_node(root, owner)
+            inner = self.world.root_of_frame(frame)
+            if inner is None:
+                raise PrufeError("TARGET_NOT_FOUND", "the locator's element is in a frame prufe does not observe (yet); try again once it has loaded")
+            root = inner
+        reply = yield from self.world.call(IDENTIFY, {"path": path, "sensitive": sensitive}, root)
         if reply.get("error"):
             raise PrufeError(reply["error"]["code"], reply["error"]["message"])
         element: dict[str, Any] = reply["element"]
+        if root.path:
+            element = (yield from self.world.frames_rule("adopt", [{"path": root.path, "element": element}]))[0]
         return element
 

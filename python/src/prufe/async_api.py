@@ -23,18 +23,33 @@ from ._result import Diff, Result
 __all__ = ["Prufe", "Target", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
 
 
+_EVENTS = (
+    "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared",
+    "Page.frameAttached", "Page.frameDetached", "Page.frameNavigated",
+)
+
+
+def _listen(session: Any, key: str, on_event: Any) -> None:
+    for event in _EVENTS:
+        session.on(event, lambda params, event=event: on_event(key, event, params or {}))
+
+
 class _Port:
     """Performs the driver's operations with Playwright's async objects."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
         self.session: Any = None
+        #: CDP sessions of out-of-process frames, by key, and the key of each frame's.
+        self.frames: dict[str, Any] = {}
+        self.keys: dict[Any, str] = {}
 
     async def do(self, o: Op) -> Any:
         page, a = self.page, o.args
         name = o.name
         if name == "cdp":
-            return await self.session.send(a[0], a[1])
+            session = self.session if len(a) < 3 or not a[2] else self.frames[a[2]]
+            return await session.send(a[0], a[1])
         if name == "sleep":
             await asyncio.sleep(a[0])
             return None
@@ -75,9 +90,21 @@ class _Port:
             return await a[0].evaluate(a[1])
         if name == "open_cdp":
             self.session = await page.context.new_cdp_session(page)
-            for event in ("Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared"):
-                self.session.on(event, lambda params, event=event: a[0](event, params or {}))
+            _listen(self.session, "", a[0])
             return None
+        if name == "frame_sessions":
+            return await self._frame_sessions(a[0], a[1])
+        if name == "close_session":
+            session = self.frames.pop(a[0], None)
+            self.keys = {f: k for f, k in self.keys.items() if k != a[0]}
+            if session is not None:
+                try:
+                    await session.detach()
+                except Exception:  # already gone with its frame
+                    pass
+            return None
+        if name == "locator_chain":
+            return await self._locator_chain(a[0], a[1])
         if name == "add_init_script":
             await page.add_init_script(script=a[0])
             return None
@@ -92,6 +119,50 @@ class _Port:
             await handle.dispose()
             return None
         raise AssertionError(f"unknown operation {name}")
+
+    async def _frame_sessions(self, known: int, on_event: Any) -> list[str]:
+        """Sessions for the frames that have none yet, when Playwright counts more frames
+        than the sessions' trees hold (the rest run out of process)."""
+        frames = self.page.frames
+        if len(frames) <= known:
+            return []
+        opened: list[str] = []
+        for frame in frames[1:]:
+            if frame in self.keys:
+                continue
+            try:
+                session = await self.page.context.new_cdp_session(frame)
+            except Exception:  # a frame of the page's own process: no session of its own
+                continue
+            key = f"s{len(self.keys) + len(opened) + 1}-{id(session)}"
+            self.keys[frame] = key
+            self.frames[key] = session
+            _listen(session, key, on_event)
+            opened.append(key)
+        return opened
+
+    async def _locator_chain(self, locator: Any, script: str) -> Any:
+        """The locator's element as paths, root by root from the top (see ``Core.target``)."""
+        handle = await locator.element_handle()
+        chain: list[Any] = []
+        try:
+            while True:
+                located = await handle.evaluate(script)
+                if located is None:
+                    return None
+                chain.insert(0, located["path"])
+                if not located["crossed"]:
+                    return chain
+                frame = await handle.owner_frame()
+                for _ in range(sum(1 for step in located["path"] if step == "f")):
+                    frame = frame.parent_frame if frame is not None else None
+                if frame is None:
+                    return None
+                owner = await frame.frame_element()
+                await handle.dispose()
+                handle = owner
+        finally:
+            await handle.dispose()
 
 
 async def run(gen: Gen, port: _Port) -> Any:

@@ -17,6 +17,64 @@
     return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
   };
 
+  /**
+   * Does `need` involve a root other than this document (a page whose frames of other origins
+   * have engines of their own)? Those needs go back to Python, which asks every root.
+   */
+  // The machine module reads a string argument as JSON text (js/src/run.js `text`), so a ref
+  // goes as its JSON.
+  const route = (ref) => prufeRun.frames.route(JSON.stringify(ref));
+
+  function elsewhere(need) {
+    switch (need.need) {
+      case 'observe':
+      case 'fingerprint':
+      case 'settle':
+        return true;
+      case 'describe':
+      case 'prepare':
+        return route(need.ref).path !== '';
+      case 'read':
+        if (need.read.kind === 'focused') return true;
+        return need.read.ref != null && route(need.read.ref).path !== '';
+      default:
+        return false;
+    }
+  }
+
+  /** Every ref a need names, routed to its root: `{ ref: { path, ref } }`. */
+  function routes(need) {
+    const refs = [need.ref, need.read?.ref, need.gesture?.ref, ...(need.sensitive ?? [])];
+    const out = {};
+    for (const ref of refs) if (typeof ref === 'string') out[ref] = route(ref);
+    return out;
+  }
+
+  /**
+   * The answer Python assembled from the other roots, completed here: an observation merged
+   * with this document's snapshot, a fingerprint joined with this document's, an element
+   * record of another root adopted into merged terms.
+   */
+  function completed(given, { parts, sensitive, adopt }) {
+    if (given.answer === 'observed' && parts) {
+      let own;
+      try {
+        own = prufe.snapshot({ sensitive: sensitive ?? [] });
+      } catch (error) {
+        if (!TRANSIENT.has(asError(error).code)) throw error;
+        return { answer: 'unavailable' };
+      }
+      return { answer: 'observed', snapshot: prufeRun.frames.merge([{ path: '', snapshot: own }, ...parts]) };
+    }
+    if (given.answer === 'fingerprint' && parts) {
+      return { answer: 'fingerprint', fingerprint: prufeRun.frames.join([{ path: '', fingerprint: prufe.fingerprint() }, ...parts]) };
+    }
+    if (adopt != null && 'element' in given) {
+      return { ...given, element: prufeRun.frames.adopt({ path: adopt, element: given.element }) };
+    }
+    return given;
+  }
+
   /** The answer to `need` from inside the page, or null when only the driver can meet it. */
   async function answer(need, timeoutMs) {
     try {
@@ -65,14 +123,30 @@
   /**
    * Feeds `answer` to the run (or starts it from `begin`, or goes on with the need `resume`
    * of `run`), then answers what the page can. `run` and the returned run are JSON text: the
-   * driver keeps them as they are.
+   * driver keeps them as they are. With `roots` (the paths of a page's roots, more than one)
+   * the needs that involve other roots go back to Python with their refs routed (`routes`);
+   * `asked` is the need and phase Python answered, `parts`, `sensitive` and `adopt` what it
+   * brings from the other roots (see `completed`).
    */
-  async function turn({ run, answer: given, begin, resume, timeoutMs, pictures }) {
+  async function turn({ run, answer: given, begin, resume, timeoutMs, pictures, roots, asked, parts, sensitive, adopt }) {
     await prufe.ready;
     await prufeRun.ready;
+    const many = Array.isArray(roots) && roots.length > 1;
     if (begin) Object.assign(camera, { target: null, before: null, attempt: 0 });
-    let turned = begin ? prufeRun.start(begin.step, begin.policy, begin.seen)
-      : resume ? { run: JSON.parse(run), need: resume } : prufeRun.next(run, given);
+    let turned;
+    if (begin) turned = prufeRun.start(begin.step, begin.policy, begin.seen);
+    else if (resume) turned = { run: JSON.parse(run), need: resume };
+    else {
+      let reply = given;
+      try {
+        reply = completed(given, { parts, sensitive, adopt });
+      } catch (error) {
+        reply = { answer: 'failed', error: asError(error) };
+      }
+      turned = prufeRun.next(run, reply);
+      const stop = asked ? noted(asked.need, asked.phase, reply, turned, pictures, 1) : null;
+      if (stop) return stop;
+    }
     let needs = 0;
     for (;;) {
       const { need } = turned;
@@ -80,23 +154,18 @@
       const phase = turned.run?.phase?.phase;
       if (need.need === 'observe') camera.sensitive = need.sensitive ?? [];
       if (need.need === 'prepare' && phase === 'prepare') camera.target = need.ref;
+      if (many && elsewhere(need)) {
+        return { run: JSON.stringify(turned.run), need, needs, phase, routes: routes(need) };
+      }
       const reply = await answer(need, timeoutMs);
       if (reply === null) break;
       needs += 1;
       turned = prufeRun.next(turned.run, reply);
-      if (need.need === 'observe' && reply.answer === 'observed') {
-        camera.observed = reply.snapshot;
-        if (pictures && phase === 'after') {
-          const effect = [];
-          for (const [ref, text] of records(reply.snapshot)) {
-            if (camera.before && camera.before.get(ref) !== text && effect.length < 24) effect.push(ref);
-          }
-          const picture = { after: true, effect, target: camera.target, sensitive: camera.sensitive };
-          return { run: JSON.stringify(turned.run), need: turned.need, needs, picture };
-        }
-      }
+      const stop = noted(need, phase, reply, turned, pictures, needs);
+      if (stop) return stop;
     }
-    const out = { run: JSON.stringify(turned.run), need: turned.need, needs };
+    const out = { run: JSON.stringify(turned.run), need: turned.need, needs, phase: turned.run?.phase?.phase };
+    if (many) out.routes = routes(turned.need);
     const phase = turned.run?.phase?.phase;
     const attempts = turned.run?.attempts;
     if (pictures && turned.need.need === 'input' && (phase === 'input' || phase === 'arrive') && attempts !== camera.attempt) {
@@ -105,6 +174,72 @@
       out.picture = { before: true, effect: [], target: camera.target, sensitive: camera.sensitive };
     }
     return out;
+  }
+
+  /** Keeps the observation for the pictures; after the effect's, stops for one. */
+  function noted(need, phase, reply, turned, pictures, needs) {
+    if (need.need !== 'observe' || reply.answer !== 'observed') return null;
+    camera.observed = reply.snapshot;
+    if (!pictures || phase !== 'after') return null;
+    const effect = [];
+    for (const [ref, text] of records(reply.snapshot)) {
+      if (camera.before && camera.before.get(ref) !== text && effect.length < 24) effect.push(ref);
+    }
+    const picture = { after: true, effect, target: camera.target, sensitive: camera.sensitive };
+    return { run: JSON.stringify(turned.run), need: turned.need, needs, phase: turned.run?.phase?.phase, picture };
+  }
+
+  /** One rule of `prufeRun.frames` on each of `args` (this world must hold the machine). */
+  async function frames({ op, args }) {
+    try {
+      await prufeRun.ready;
+      return { value: args.map((a) => prufeRun.frames[op](typeof a === 'string' ? JSON.stringify(a) : a)) };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  /**
+   * One read of a settle polled across roots: this document's fingerprint joined with the
+   * other roots' (`parts`), and the least `quietFor` of all (`quiet`, theirs).
+   */
+  async function reading({ parts, quiet }) {
+    await prufe.ready;
+    await prufeRun.ready;
+    const own = prufe.fingerprint();
+    const quietFor = Math.min(prufe.quietFor(), ...quiet);
+    return { fingerprint: prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]), quietFor };
+  }
+
+  /** A root's fingerprint, then its `quietFor`, in that order (a settle's read). */
+  async function fingerprintNow() {
+    try {
+      await prufe.ready;
+      const fingerprint = prufe.fingerprint();
+      return { fingerprint, quietFor: prufe.quietFor() };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  /** Whether this document holds the page's focus, and its focused element. */
+  async function focusHere() {
+    try {
+      await prufe.ready;
+      return { has: document.hasFocus(), element: prufe.focused() };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
+  /** A root's snapshot, a transient failure as `null` (its frame then stays opaque). */
+  async function snapshotHere({ sensitive }) {
+    try {
+      await prufe.ready;
+      return { snapshot: prufe.snapshot({ sensitive }) };
+    } catch (error) {
+      return { error: asError(error) };
+    }
   }
 
   /** `prufe[name](...args)`, a thrown error as data. */
@@ -198,6 +333,6 @@
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify }),
+    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, frames, reading, fingerprintNow, focusHere, snapshotHere, walk }),
   });
 })();

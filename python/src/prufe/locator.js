@@ -2,7 +2,9 @@
 // to it from the top document, as element-child indices, with 's' entering an open shadow
 // root and 'f' entering a same-origin frame's document. The engine's world walks it back
 // (driver.js `walk`); the path is used at once and never stored. Node types, not
-// `instanceof`: every frame has constructors of its own.
+// `instanceof`: every frame has constructors of its own. A frame of another origin hides its
+// `<iframe>` (`frameElement` is null there): the path then starts at that frame's document
+// and `crossed` says so; the driver asks again from the `<iframe>`, in the parent frame.
 (element) => {
   const path = [];
   let node = element;
@@ -13,8 +15,9 @@
       node = parent.host;
     } else if (parent && parent.nodeType === 9) {
       path.push(Array.prototype.indexOf.call(parent.children, node));
-      const frame = parent.defaultView && parent.defaultView.frameElement;
-      if (!frame) break;
+      const view = parent.defaultView;
+      const frame = view && view.frameElement;
+      if (!frame) return { path: path.reverse(), crossed: !!view && view !== view.top };
       path.push('f');
       node = frame;
     } else if (parent) {
@@ -24,5 +27,4 @@
       return null;
     }
   }
-  return path.reverse();
 }
