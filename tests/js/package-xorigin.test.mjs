@@ -1,0 +1,198 @@
+// The prufe package on frames of another origin, with Playwright and with Puppeteer on
+// /usr/bin/chromium (site isolation on, as it ships): the card form of
+// fixtures/xorigin/card-frame.html framed by fixtures/hostile/11-cross-origin-iframe.html from
+// another port of 127.0.0.1 (another origin, the same site: in the page's process) and from
+// 127.0.0.1 under a page at localhost (another site: an out-of-process frame). Targets as
+// the library's elements inside the frame and as prufe targets (role and name, `frame`,
+// `region`); the card number in no result, error, trace, picture or output; a name that two
+// roots share is refused, never guessed.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { prufe as withPlaywright } from '../../node/src/playwright.js';
+import { prufe as withPuppeteer } from '../../node/src/puppeteer.js';
+import { PrufeError } from '../../node/src/index.js';
+import { CHROMIUM, CHROMIUM_FLAGS, freshProfile, serve } from './support/env.mjs';
+import { CARD } from './support/scenarios.mjs';
+
+const PAGE = '/hostile/11-cross-origin-iframe.html';
+
+/** A `Pay` button in the top document beside the frame's. */
+const TWO_PAY = `<!doctype html><html lang="en"><title>two Pay</title><main>
+<button id="top-pay" onclick="document.getElementById('out').textContent='Paid at the top'">Pay</button>
+<p role="status" id="out"></p>
+<iframe title="Card payment" src="http://127.0.0.1:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:420px;height:230px"></iframe>
+</main></html>`;
+
+const MODES = [
+  { mode: 'in process', host: '127.0.0.1', outOfProcess: false },
+  { mode: 'out of process', host: 'localhost', outOfProcess: true },
+];
+
+let server;
+
+before(async () => {
+  server = await serve({ pages: { '/two-pay.html': TWO_PAY } });
+});
+
+after(async () => {
+  await server?.close();
+});
+
+/** Runs `fn` with everything written to stdout and stderr also collected in `into`. */
+async function captureOutput(into, fn) {
+  const writes = [process.stdout.write, process.stderr.write];
+  const tee = (original) => function (chunk, ...rest) {
+    into.push(String(chunk));
+    return original.call(this, chunk, ...rest);
+  };
+  process.stdout.write = tee(writes[0]);
+  process.stderr.write = tee(writes[1]);
+  try {
+    return await fn();
+  } finally {
+    [process.stdout.write, process.stderr.write] = writes;
+  }
+}
+
+/** Whether the card frame runs in a DevTools target of its own (an out-of-process frame). */
+async function cardFrameIsATarget(send) {
+  const { targetInfos } = await send('Target.getTargets');
+  return targetInfos.some((t) => t.type === 'iframe' && t.url.includes('/xorigin/card-frame.html'));
+}
+
+const LIBRARIES = [
+  {
+    name: 'Playwright',
+    async launch() {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+      return { close: () => browser.close(), newPage: () => browser.newPage() };
+    },
+    verifier: withPlaywright,
+    async outOfProcess(page) {
+      const session = await page.context().newCDPSession(page);
+      try {
+        return await cardFrameIsATarget((m) => session.send(m));
+      } finally {
+        await session.detach();
+      }
+    },
+    card: (page) => page.frameLocator('iframe').getByRole('textbox', { name: 'Card number' }),
+    pay: (page) => page.frameLocator('iframe').getByRole('button', { name: 'Pay' }),
+    status: (page) => page.frameLocator('iframe').locator('#status').textContent(),
+  },
+  {
+    name: 'Puppeteer',
+    async launch() {
+      const profile = freshProfile();
+      const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true, userDataDir: profile.dir });
+      return { close: async () => { await browser.close(); await profile.remove(); }, newPage: () => browser.newPage() };
+    },
+    verifier: withPuppeteer,
+    async outOfProcess(page) {
+      const session = await page.createCDPSession();
+      try {
+        return await cardFrameIsATarget((m) => session.send(m));
+      } finally {
+        await session.detach();
+      }
+    },
+    frame: (page) => page.frames().find((f) => f.url().includes('/xorigin/card-frame.html')),
+    async card(page) {
+      return this.frame(page).$('#cc-number');
+    },
+    async pay(page) {
+      return this.frame(page).$('button');
+    },
+    async status(page) {
+      return this.frame(page).$eval('#status', (e) => e.textContent);
+    },
+  },
+];
+
+for (const lib of LIBRARIES) {
+  describe(`prufe with ${lib.name} in frames of another origin`, () => {
+    let browser;
+    before(async () => {
+      browser = await lib.launch();
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    /** A new page at `path` on `host`, its card frame loaded. */
+    const open = async (t, path, host) => {
+      const page = await browser.newPage();
+      t.after(() => page.close());
+      await page.goto(server.url(path, host), { waitUntil: 'load' });
+      return page;
+    };
+
+    for (const { mode, host, outOfProcess } of MODES) {
+      test(`cross-origin payment, ${mode}: a library element, frame and region targets, all MATCH, the card number nowhere`, async (t) => {
+        const page = await open(t, PAGE, host);
+        assert.equal(await lib.outOfProcess(page), outOfProcess, `the card frame runs ${mode}`);
+        const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
+        t.after(() => rmSync(traces, { recursive: true, force: true }));
+        const v = await lib.verifier(page, { traceDir: traces, screenshots: 'all' });
+        const output = [];
+        const results = await captureOutput(output, async () => [
+          await v.fill(await lib.card(page), CARD, { sensitive: true }),
+          await v.fill({ role: 'textbox', name: 'Expiry', frame: '0' }, '12/29'),
+          await v.click({ role: 'button', name: 'Pay', region: 'frame[0]/form[Card]' }, { intent: 'the payment is accepted' }),
+        ]);
+        assert.deepEqual(results.map((r) => r.verdict), ['MATCH', 'MATCH', 'MATCH'], results.map((r) => r.reason).join('\n'));
+        assert.deepEqual(results.map((r) => r.target), [
+          'textbox[Card number] in frame[0]/form[Card]',
+          'textbox[Expiry] in frame[0]/form[Card]',
+          'button[Pay] in frame[0]/form[Card]',
+        ]);
+        assert.equal(results[0].record.value, '[redacted]');
+        assert.deepEqual(results[2].lines, ["appeared text 'Payment accepted' in frame[0]"]);
+        assert.equal(await lib.status(page), 'Payment accepted');
+        const written = readdirSync(traces);
+        const everything = [
+          JSON.stringify(results.map((r) => r.record)),
+          ...results.map((r) => r.explain()),
+          ...written.filter((f) => !f.endsWith('.jpg')).map((f) => readFileSync(join(traces, f), 'utf8')),
+          output.join(''),
+        ].join('\n');
+        assert.ok(!everything.includes(CARD), 'the card number appears in no output');
+        // The fields' covers, moved into the top viewport: inside the frame's box.
+        const frameBox = await page.evaluate(() => {
+          const r = document.querySelector('iframe').getBoundingClientRect();
+          return { x: r.x, y: r.y, right: r.right, bottom: r.bottom };
+        });
+        const first = JSON.parse(readFileSync(join(traces, written.filter((f) => f.endsWith('.json') && /^0001/.test(f))[0]), 'utf8'));
+        const shot = first.pictures?.after;
+        assert.ok(shot, 'the fill kept an after picture');
+        const k = shot.scale;
+        assert.ok(shot.masked.length >= 1, 'the card field is covered in the picture');
+        for (const m of shot.masked) {
+          assert.ok(m.x >= frameBox.x * k - 1 && m.y >= frameBox.y * k - 1 && m.x < frameBox.right * k && m.y < frameBox.bottom * k, `${JSON.stringify(m)} lies in the frame ${JSON.stringify(frameBox)}`);
+        }
+        assert.ok(shot.target && shot.target.x >= frameBox.x * k - 1, `the target's box is moved into the frame: ${JSON.stringify(shot.target)}`);
+      });
+
+      test(`a name the top and the frame share is refused, ${mode}; the frame's element is told apart`, async (t) => {
+        const page = await open(t, '/two-pay.html', host);
+        assert.equal(await lib.outOfProcess(page), outOfProcess);
+        const v = await lib.verifier(page, { timeoutMs: 2000 });
+        const error = await v.click({ role: 'button', name: 'Pay' }).then(() => null, (e) => e);
+        assert.ok(error instanceof PrufeError, String(error));
+        assert.equal(error.code, 'TARGET_AMBIGUOUS', error.message);
+        assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '', 'nothing was clicked at the top');
+        assert.equal(await lib.status(page), '', 'nothing was clicked in the frame');
+        const r = await v.click(await lib.pay(page), { intent: 'the payment is accepted' });
+        assert.equal(r.verdict, 'MATCH', r.reason);
+        assert.equal(r.target, 'button[Pay] in frame[0]/form[Card]');
+        assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '');
+      });
+    }
+  });
+}
