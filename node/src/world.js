@@ -202,8 +202,8 @@ export class World {
       if (!frame.parentId) world.mainFrame = frame.id;
     });
     await world.install(session);
-    const { frameTree } = await session.send('Page.getFrameTree');
-    world.mainFrame = frameTree.frame.id;
+    // The roots now: the main frame's id, and on a page of one root the cache every need reads.
+    await world.roots();
     await world.context(world.mainFrame);
     return world;
   }

@@ -29,6 +29,17 @@ const TWO_PAY = `<!doctype html><html lang="en"><title>two Pay</title><main>
 <iframe title="Card payment" src="http://127.0.0.1:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:420px;height:230px"></iframe>
 </main></html>`;
 
+/** The card frame below the fold, and a veil over it. */
+const FAR_FRAME = `<!doctype html><html lang="en"><title>far</title><main>
+<div style="height:1600px">Scroll down to pay</div>
+<iframe title="Card payment" src="http://127.0.0.1:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:420px;height:230px"></iframe>
+<div style="height:600px"></div>
+</main></html>`;
+const VEILED_FRAME = `<!doctype html><html lang="en"><title>veiled</title><main>
+<iframe title="Card payment" src="http://127.0.0.1:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:420px;height:230px;border:0"></iframe>
+<div class="veil" style="position:fixed;left:0;top:0;width:100%;height:100%;background:rgba(0,0,0,.2)"></div>
+</main></html>`;
+
 const MODES = [
   { mode: 'in process', host: '127.0.0.1', outOfProcess: false },
   { mode: 'out of process', host: 'localhost', outOfProcess: true },
@@ -37,7 +48,7 @@ const MODES = [
 let server;
 
 before(async () => {
-  server = await serve({ pages: { '/two-pay.html': TWO_PAY } });
+  server = await serve({ pages: { '/two-pay.html': TWO_PAY, '/far-frame.html': FAR_FRAME, '/veiled-frame.html': VEILED_FRAME } });
 });
 
 after(async () => {
@@ -192,6 +203,22 @@ for (const lib of LIBRARIES) {
         assert.equal(r.verdict, 'MATCH', r.reason);
         assert.equal(r.target, 'button[Pay] in frame[0]/form[Card]');
         assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '');
+      });
+
+      test(`a frame below the fold is scrolled into view; a frame under a veil is TARGET_OBSCURED, ${mode}`, async (t) => {
+        const far = await open(t, '/far-frame.html', host);
+        const v = await lib.verifier(far);
+        const r = await v.click({ role: 'button', name: 'Pay', frame: '0' }, { intent: 'the payment is accepted' });
+        assert.equal(r.verdict, 'MATCH', r.reason);
+        assert.ok(await far.evaluate(() => scrollY) > 0, 'the top document scrolled to the frame');
+        assert.equal(await lib.status(far), 'Payment accepted');
+        const veiled = await open(t, '/veiled-frame.html', host);
+        const w = await lib.verifier(veiled, { timeoutMs: 2000 });
+        const error = await w.click({ role: 'button', name: 'Pay', frame: '0' }).then(() => null, (e) => e);
+        assert.ok(error instanceof PrufeError, String(error));
+        assert.equal(error.code, 'TARGET_OBSCURED', error.message);
+        assert.match(error.message, /covered by div\.veil/);
+        assert.equal(await lib.status(veiled), '', 'nothing was clicked');
       });
     }
   });
