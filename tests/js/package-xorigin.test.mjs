@@ -17,6 +17,8 @@ import puppeteer from 'puppeteer-core';
 import { prufe as withPlaywright } from '../../node/src/playwright.js';
 import { prufe as withPuppeteer } from '../../node/src/puppeteer.js';
 import { PrufeError } from '../../node/src/index.js';
+import { answerNeed, verify } from '../../node/src/driver.js';
+import { World } from '../../node/src/world.js';
 import { CHROMIUM, CHROMIUM_FLAGS, freshProfile, serve } from './support/env.mjs';
 import { CARD } from './support/scenarios.mjs';
 
@@ -204,6 +206,47 @@ for (const lib of LIBRARIES) {
         assert.equal(r.target, 'button[Pay] in frame[0]/form[Card]');
         assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '');
       });
+
+      if (lib.name === 'Playwright') {
+        test(`a point over the frame is located in the frame's root (clickAt), ${mode}; a key with no target goes to the frame's focus`, async (t) => {
+          const page = await open(t, PAGE, host);
+          const session = await page.context().newCDPSession(page);
+          const world = await World.open(session);
+          /** The package's port, for a step of the machine's coordinate vocabulary. */
+          const port = {
+            evaluate: (fn, arg) => world.evaluate(fn, arg),
+            move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+            down: (button) => page.mouse.down({ button }),
+            up: (button) => page.mouse.up({ button }),
+            keyDown: (key) => page.keyboard.down(key),
+            keyUp: (key) => page.keyboard.up(key),
+            insertText: (text) => world.insertText(text),
+            setFiles: (ref, files) => world.setFiles(ref, files),
+            goto: async (url) => { await page.goto(url); },
+            goBack: async () => false,
+            url: async () => page.url(),
+            frames: world,
+          };
+          const observed = await answerNeed(port, { need: 'observe', sensitive: [] }, {});
+          const pay = observed.snapshot.elements.find((e) => e.role === 'button' && e.name === 'Pay');
+          assert.equal(pay?.region, 'frame[0]/form[Card]');
+          assert.match(pay.ref, /^f0:/);
+          const box = await page.frameLocator('iframe').getByRole('button', { name: 'Pay' }).boundingBox();
+          const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+          const under = await answerNeed(port, { need: 'locate', at }, {});
+          assert.equal(under.element?.ref, pay.ref);
+          const { record } = await verify(port, { action: { kind: 'clickAt', at, expected: pay }, intent: 'the payment is accepted' });
+          assert.equal(record.verdict, 'MATCH', record.reason);
+          assert.equal(await lib.status(page), 'Payment accepted');
+
+          const other = await open(t, PAGE, host);
+          const v = await lib.verifier(other);
+          await v.fill({ role: 'textbox', name: 'Expiry' }, '12/29');
+          const r = await v.press(null, 'Enter', { intent: 'the payment is accepted' });
+          assert.equal(r.verdict, 'MATCH', r.reason);
+          assert.equal(await lib.status(other), 'Payment accepted');
+        });
+      }
 
       test(`a frame below the fold is scrolled into view; a frame under a veil is TARGET_OBSCURED, ${mode}`, async (t) => {
         const far = await open(t, '/far-frame.html', host);
