@@ -42,6 +42,18 @@ const VEILED_FRAME = `<!doctype html><html lang="en"><title>veiled</title><main>
 <div class="veil" style="position:fixed;left:0;top:0;width:100%;height:100%;background:rgba(0,0,0,.2)"></div>
 </main></html>`;
 
+/**
+ * Two frames deep, each of another origin than its parent: a page, a frame of the other port
+ * and, in it, the card frame at the other host. With the page at localhost both frames are
+ * of another site than their parent (two out-of-process frames); at 127.0.0.1 only the card.
+ */
+const NESTED = {
+  '/nest-outer.html': `<!doctype html><html lang="en"><title>outer</title><main><h1>Outer</h1>
+<iframe title="Middle" src="http://127.0.0.1:__XORIGIN_PORT__/nest-middle.html" style="width:600px;height:400px"></iframe></main></html>`,
+  '/nest-middle.html': `<!doctype html><html lang="en"><title>middle</title><body><p>Middle</p>
+<iframe title="Card" src="http://localhost:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:440px;height:250px"></iframe></body></html>`,
+};
+
 const MODES = [
   { mode: 'in process', host: '127.0.0.1', outOfProcess: false },
   { mode: 'out of process', host: 'localhost', outOfProcess: true },
@@ -50,7 +62,7 @@ const MODES = [
 let server;
 
 before(async () => {
-  server = await serve({ pages: { '/two-pay.html': TWO_PAY, '/far-frame.html': FAR_FRAME, '/veiled-frame.html': VEILED_FRAME } });
+  server = await serve({ pages: { '/two-pay.html': TWO_PAY, '/far-frame.html': FAR_FRAME, '/veiled-frame.html': VEILED_FRAME, ...NESTED } });
 });
 
 after(async () => {
@@ -75,8 +87,13 @@ async function captureOutput(into, fn) {
 
 /** Whether the card frame runs in a DevTools target of its own (an out-of-process frame). */
 async function cardFrameIsATarget(send) {
+  return (await frameTargets(send)).some((url) => url.includes('/xorigin/card-frame.html'));
+}
+
+/** The addresses of the out-of-process frames. */
+async function frameTargets(send) {
   const { targetInfos } = await send('Target.getTargets');
-  return targetInfos.some((t) => t.type === 'iframe' && t.url.includes('/xorigin/card-frame.html'));
+  return targetInfos.filter((t) => t.type === 'iframe').map((t) => t.url);
 }
 
 const LIBRARIES = [
@@ -87,15 +104,16 @@ const LIBRARIES = [
       return { close: () => browser.close(), newPage: () => browser.newPage() };
     },
     verifier: withPlaywright,
-    async outOfProcess(page) {
+    async outOfProcess(page, all = false) {
       const session = await page.context().newCDPSession(page);
       try {
-        return await cardFrameIsATarget((m) => session.send(m));
+        return all ? await frameTargets((m) => session.send(m)) : await cardFrameIsATarget((m) => session.send(m));
       } finally {
         await session.detach();
       }
     },
     card: (page) => page.frameLocator('iframe').getByRole('textbox', { name: 'Card number' }),
+    nestedCard: (page) => page.frameLocator('iframe').frameLocator('iframe').getByRole('textbox', { name: 'Card number' }),
     pay: (page) => page.frameLocator('iframe').getByRole('button', { name: 'Pay' }),
     status: (page) => page.frameLocator('iframe').locator('#status').textContent(),
   },
@@ -107,16 +125,19 @@ const LIBRARIES = [
       return { close: async () => { await browser.close(); await profile.remove(); }, newPage: () => browser.newPage() };
     },
     verifier: withPuppeteer,
-    async outOfProcess(page) {
+    async outOfProcess(page, all = false) {
       const session = await page.createCDPSession();
       try {
-        return await cardFrameIsATarget((m) => session.send(m));
+        return all ? await frameTargets((m) => session.send(m)) : await cardFrameIsATarget((m) => session.send(m));
       } finally {
         await session.detach();
       }
     },
     frame: (page) => page.frames().find((f) => f.url().includes('/xorigin/card-frame.html')),
     async card(page) {
+      return this.frame(page).$('#cc-number');
+    },
+    async nestedCard(page) {
       return this.frame(page).$('#cc-number');
     },
     async pay(page) {
@@ -247,6 +268,21 @@ for (const lib of LIBRARIES) {
           assert.equal(await lib.status(other), 'Payment accepted');
         });
       }
+
+      test(`frames two deep, each of another origin than its parent, the page at ${host}: paths 0 and 0.0`, async (t) => {
+        const page = await open(t, '/nest-outer.html', host);
+        const targets = await lib.outOfProcess(page, true);
+        assert.equal(targets.length, outOfProcess ? 2 : 1, targets.join(', '));
+        const v = await lib.verifier(page);
+        const filled = await v.fill(await lib.nestedCard(page), CARD);
+        assert.equal(filled.verdict, 'MATCH', filled.reason);
+        assert.equal(filled.target, 'textbox[Card number] in frame[0.0]/form[Card]');
+        assert.equal(filled.record.value, '[redacted]');
+        const paid = await v.click({ role: 'button', name: 'Pay', frame: '0.0' }, { intent: 'the payment is accepted' });
+        assert.equal(paid.verdict, 'MATCH', paid.reason);
+        assert.deepEqual(paid.lines, ["appeared text 'Payment accepted' in frame[0.0]"]);
+        assert.ok(!JSON.stringify([filled.record, paid.record]).includes(CARD));
+      });
 
       test(`a frame below the fold is scrolled into view; a frame under a veil is TARGET_OBSCURED, ${mode}`, async (t) => {
         const far = await open(t, '/far-frame.html', host);
