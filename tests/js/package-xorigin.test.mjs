@@ -54,6 +54,15 @@ const NESTED = {
 <iframe title="Card" src="http://localhost:__XORIGIN_PORT__/xorigin/card-frame.html" style="width:440px;height:250px"></iframe></body></html>`,
 };
 
+/** A frame whose button opens an alert (Puppeteer leaves it open unless someone answers it). */
+const DIALOG = {
+  '/dialog-top.html': `<!doctype html><html lang="en"><title>dialog</title><main>
+<iframe title="Form" src="http://127.0.0.1:__XORIGIN_PORT__/dialog-frame.html"></iframe></main></html>`,
+  '/dialog-frame.html': `<!doctype html><html lang="en"><title>frame</title><body>
+<button onclick="alert('Saved in frame'); document.getElementById('out').textContent = 'Saved'">Save</button>
+<p role="status" id="out"></p></body></html>`,
+};
+
 const MODES = [
   { mode: 'in process', host: '127.0.0.1', outOfProcess: false },
   { mode: 'out of process', host: 'localhost', outOfProcess: true },
@@ -62,7 +71,7 @@ const MODES = [
 let server;
 
 before(async () => {
-  server = await serve({ pages: { '/two-pay.html': TWO_PAY, '/far-frame.html': FAR_FRAME, '/veiled-frame.html': VEILED_FRAME, ...NESTED } });
+  server = await serve({ pages: { '/two-pay.html': TWO_PAY, '/far-frame.html': FAR_FRAME, '/veiled-frame.html': VEILED_FRAME, ...NESTED, ...DIALOG } });
 });
 
 after(async () => {
@@ -282,6 +291,14 @@ for (const lib of LIBRARIES) {
         assert.equal(paid.verdict, 'MATCH', paid.reason);
         assert.deepEqual(paid.lines, ["appeared text 'Payment accepted' in frame[0.0]"]);
         assert.ok(!JSON.stringify([filled.record, paid.record]).includes(CARD));
+      });
+
+      test(`a dialog the frame opens is dismissed and reported with the step, ${mode}`, async (t) => {
+        const page = await open(t, '/dialog-top.html', host);
+        const v = await lib.verifier(page, { timeoutMs: 3000 });
+        const r = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
+        assert.equal(r.verdict, 'MATCH', r.reason);
+        assert.deepEqual(r.record.dialogs, ['alert: Saved in frame']);
       });
 
       test(`a frame below the fold is scrolled into view; a frame under a veil is TARGET_OBSCURED, ${mode}`, async (t) => {
