@@ -13,7 +13,10 @@
 // in an isolated world, input through the library), and three ports over a main-world
 // injection kept for the engine's tests: Playwright (`playwrightPort`), Puppeteer
 // (`puppeteerPort`) and the raw DevTools protocol (`cdpPort`, pointer input only).
-// Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by `tsc --noEmit -p js`.
+// A port with `frames` (the package's World) may hold several roots (frames of another
+// origin, each with an engine of its own); such a page's needs are answered by roots.js, a
+// page of one root as here. Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by
+// `tsc --noEmit -p js`.
 
 import { fileURLToPath } from 'node:url';
 import { decodeSnapshot } from '../dist/wire.mjs';
