@@ -13,10 +13,14 @@
 // in an isolated world, input through the library), and three ports over a main-world
 // injection kept for the engine's tests: Playwright (`playwrightPort`), Puppeteer
 // (`puppeteerPort`) and the raw DevTools protocol (`cdpPort`, pointer input only).
-// Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by `tsc --noEmit -p js`.
+// A port with `frames` (the package's World) may hold several roots (frames of another
+// origin, each with an engine of its own); such a page's needs are answered by roots.js, a
+// page of one root as here. Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by
+// `tsc --noEmit -p js`.
 
 import { fileURLToPath } from 'node:url';
 import { decodeSnapshot } from '../dist/wire.mjs';
+import { answerAcross } from './roots.js';
 
 const MACHINE = new URL('../dist/prufe-run.mjs', import.meta.url);
 
@@ -50,6 +54,20 @@ export function machine() {
  * @property {(url: string) => Promise<void>} goto an absolute URL, until the document loaded
  * @property {() => Promise<boolean>} goBack false when there is no entry to go back to
  * @property {() => Promise<string>} url the main frame's address
+ * @property {Frames} [frames] the page's roots (the package's World, world.js); without it the
+ *   main frame's engine answers every need
+ */
+
+/**
+ * A page's roots, as world.js keeps them: the top document (path `""`) and every frame of
+ * another origin, each with an engine of its own (see roots.js).
+ * @typedef {object} Frames
+ * @property {() => Promise<{ path: string }[]>} roots top first; cached by the port
+ * @property {<A, R>(path: string, fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>} evaluateIn
+ * @property {(path: string, point: PrufeRun.Point, how?: { hit?: boolean, scroll?: boolean }) =>
+ *   Promise<{ at: PrufeRun.Point, by: string | null, out: boolean, box: { x: number, y: number, width: number, height: number } | null }>} lift
+ *   a root's point in the top viewport (see `World.lift`)
+ * @property {(ref: string, files: string[], path?: string) => Promise<void>} setFiles
  */
 
 /**
@@ -109,7 +127,7 @@ export class Failed extends Error {
 }
 
 /** Codes of a page that cannot answer right now (a document being replaced). */
-const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+export const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
 
 /**
  * @param {Port} port
@@ -119,6 +137,10 @@ const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
  */
 export async function answerNeed(port, need, options) {
   try {
+    // A page of one root (the common case) is answered by its engine alone, as before; the
+    // roots are cached, so this costs nothing once they are known.
+    const roots = port.frames ? await port.frames.roots() : null;
+    if (roots && roots.length > 1) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
       case 'settle':
         return await settle(port, need);
@@ -156,7 +178,7 @@ export async function answerNeed(port, need, options) {
  * evaluation loses its `.code`.
  * @param {{ name: string, args: unknown[] }} call
  */
-async function callInPage({ name, args }) {
+export async function callInPage({ name, args }) {
   try {
     await prufe.ready;
     return { value: /** @type {any} */ (prufe)[name](...args) };
@@ -180,7 +202,7 @@ export async function call(port, name, ...args) {
 }
 
 /** @param {number} ms */
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * Retries a read while the page cannot answer (a new document is loading), for up to 2 s.
@@ -188,7 +210,7 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
  * @param {() => Promise<T>} read
  * @returns {Promise<T>}
  */
-async function patiently(read) {
+export async function patiently(read) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await read();
@@ -264,7 +286,7 @@ export async function observe(port, sensitive) {
  * @param {{ ref: string, hitTest: boolean, timeoutMs: number }} prepare
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function prepareInPage({ ref, hitTest, timeoutMs }) {
+export async function prepareInPage({ ref, hitTest, timeoutMs }) {
   try {
     await prufe.ready;
     return /** @type {PrufeRun.Answer} */ (await prufe.prepare(ref, hitTest, timeoutMs));
@@ -279,7 +301,7 @@ async function prepareInPage({ ref, hitTest, timeoutMs }) {
  * person's click puts the focus there.
  * @param {string} ref
  */
-async function focusForTypingInPage(ref) {
+export async function focusForTypingInPage(ref) {
   try {
     await prufe.ready;
     return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
@@ -293,7 +315,7 @@ async function focusForTypingInPage(ref) {
  * In the page: focus the element of a ref (before a key press on it).
  * @param {string} ref
  */
-async function focusInPage(ref) {
+export async function focusInPage(ref) {
   try {
     await prufe.ready;
     /** @type {HTMLElement} */ (prufe.element(ref)).focus();
@@ -327,7 +349,7 @@ const MODIFIERS = { shift: 'Shift', control: 'Control', ctrl: 'Control', alt: 'A
  * @param {Port} port
  * @param {string} spec
  */
-async function pressKey(port, spec) {
+export async function pressKey(port, spec) {
   const parts = spec.split('+');
   const key = parts.pop() || (parts.pop(), '+');
   const modifiers = parts.map((m) => /** @type {Record<string, string>} */ (MODIFIERS)[m.toLowerCase()] ?? m);
@@ -345,7 +367,7 @@ async function pressKey(port, spec) {
  * @param {Port} port
  * @param {PrufeRun.Gesture} gesture
  */
-async function send(port, gesture) {
+export async function send(port, gesture) {
   switch (gesture.kind) {
     case 'click':
       await port.move(gesture.at.x, gesture.at.y);

@@ -3,9 +3,11 @@
 // viewport right before the step's own input and one after each observation of its effect
 // (the last is the page the verdict was judged on, before any undo), every secret covered by
 // the engine for the capture (`prufe.cover` / `prufe.uncover`, src/dom/cover.rs), with the
-// target, the effect's elements and the point input went to in image pixels.
+// target, the effect's elements and the point input went to in image pixels. On a page of
+// several roots every root's engine covers its own secrets, and boxes from a frame of another
+// origin are moved by its `<iframe>`'s place in the top viewport (roots.js).
 
-import { call } from './driver.js';
+import { boxesAcross, coverAcross, uncoverAcross } from './roots.js';
 import { PrufeError } from './errors.js';
 
 export const QUALITY = 60;
@@ -127,11 +129,12 @@ export class Camera {
     try {
       const refs = [...(this.target ? [this.target] : []), ...effect];
       /** @type {(Rect | null)[]} */
-      const boxes = refs.length ? await call(this.port, 'boxes', refs) : [];
-      const covered = await call(this.port, 'cover', { sensitive: this.sensitive, secrets: this.secrets() });
+      const boxes = await boxesAcross(this.port, refs);
       let data;
       let css;
+      let covered;
       try {
+        covered = await coverAcross(this.port, { sensitive: this.sensitive, secrets: this.secrets() });
         const m = await this.session.send('Page.getLayoutMetrics');
         css = m.cssVisualViewport;
         const dpr = m.visualViewport && css.clientWidth ? Math.max(1, m.visualViewport.clientWidth / css.clientWidth) : 1;
@@ -142,7 +145,7 @@ export class Camera {
           clip: { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight, scale },
         }));
       } finally {
-        await call(this.port, 'uncover');
+        await uncoverAcross(this.port);
       }
       const jpeg = Buffer.from(data, 'base64');
       const size = jpegSize(jpeg);

@@ -8,7 +8,7 @@
 // The engine runs in an isolated world through a CDP session of the page's context
 // (`context.newCDPSession(page)`); input goes through `page.mouse` and `page.keyboard`.
 
-import { checkOptions, pathInPage, Verifier } from './verifier.js';
+import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
 /**
@@ -37,8 +37,9 @@ export async function prufe(page, options = {}) {
       return response !== null || page.url() !== before;
     },
     url: async () => page.url(),
+    frames: world,
   };
-  return new Verifier({ port, world, isElement, elements }, options);
+  return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 
 /** @param {unknown} t */
@@ -53,17 +54,36 @@ function isElement(t) {
  */
 async function elements(t, timeoutMs) {
   const shown = String(t);
+  /** @type {any[]} */
+  const made = [];
+  const release = async () => {
+    for (const h of made) await h.dispose().catch(() => {});
+  };
   if (typeof t.count === 'function' && typeof t.nth === 'function') {
     // A locator may match an element that is still to come, as Playwright's actions wait.
     await t.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => {});
     const count = await t.count();
-    const paths = [];
-    for (let i = 0; i < Math.min(count, count > 1 ? 10 : 1); i++) paths.push(await t.nth(i).evaluate(pathInPage));
-    return { paths, count, shown };
+    for (let i = 0; i < Math.min(count, count > 1 ? 10 : 1); i++) {
+      const handle = await t.nth(i).elementHandle({ timeout: timeoutMs }).catch(() => null);
+      if (handle) made.push(handle);
+    }
+    return { handles: made, count: made.length === 0 ? 0 : count, shown, release };
   }
   const element = typeof t.asElement === 'function' ? t.asElement() : null;
-  if (!element) return { paths: [], count: 0, shown };
-  return { paths: [await element.evaluate(pathInPage)], count: 1, shown };
+  if (!element) return { handles: [], count: 0, shown, release };
+  return { handles: [element], count: 1, shown, release };
+}
+
+/**
+ * The `<iframe>` of the frame `hops` frames above the element's own; null for the top.
+ * @param {import('playwright-core').ElementHandle} handle
+ * @param {number} hops
+ */
+async function owner(handle, hops) {
+  let frame = await handle.ownerFrame();
+  for (let i = 0; i < hops && frame; i++) frame = frame.parentFrame();
+  if (!frame || !frame.parentFrame()) return null;
+  return frame.frameElement();
 }
 
 export { Verifier, Result } from './verifier.js';

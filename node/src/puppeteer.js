@@ -9,7 +9,7 @@
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
 import { PrufeError } from './errors.js';
-import { checkOptions, pathInPage, Verifier } from './verifier.js';
+import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
 /**
@@ -44,8 +44,9 @@ export async function prufe(page, options = {}) {
       return response !== null || page.url() !== before;
     },
     url: async () => page.url(),
+    frames: world,
   };
-  return new Verifier({ port, world, isElement, elements }, options);
+  return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 
 /** @param {unknown} t */
@@ -65,8 +66,22 @@ async function elements(t, _timeoutMs) {
   if (typeof t.waitHandle === 'function') {
     throw new PrufeError('INVALID_TARGET', 'a Puppeteer Locator cannot say how many elements it matches, so prufe cannot resolve it strictly; pass an ElementHandle (`await page.$(selector)`) or a prufe target { role, name }');
   }
-  if (typeof t.asElement === 'function' && !t.asElement()) return { paths: [], count: 0, shown: 'the element handle' };
-  return { paths: [await t.evaluate(pathInPage)], count: 1, shown: 'the element handle' };
+  const release = async () => {};
+  if (typeof t.asElement === 'function' && !t.asElement()) return { handles: [], count: 0, shown: 'the element handle', release };
+  return { handles: [t], count: 1, shown: 'the element handle', release };
+}
+
+/**
+ * The `<iframe>` of the frame `hops` frames above the element's own; null for the top.
+ * @param {import('puppeteer-core').ElementHandle} handle
+ * @param {number} hops
+ */
+async function owner(handle, hops) {
+  /** @type {import('puppeteer-core').Frame | null} */
+  let frame = handle.frame;
+  for (let i = 0; i < hops && frame; i++) frame = frame.parentFrame();
+  if (!frame || !frame.parentFrame()) return null;
+  return frame.frameElement();
 }
 
 export { Verifier, Result } from './verifier.js';

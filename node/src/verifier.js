@@ -7,9 +7,10 @@
 // machine as it is. A library element (Playwright `Locator` / `ElementHandle`, Puppeteer
 // `ElementHandle` / `Locator`) is turned into one ONCE, before the step: the library finds
 // its element in the page (strictly: no element is `TARGET_NOT_FOUND`, two or more are
-// `TARGET_AMBIGUOUS`), computes in the element's own document the path to it from the top
+// `TARGET_AMBIGUOUS`), computes in the element's own document the path to it from its root's
 // document (child positions, `s` into an open shadow root, `f` into a same-origin frame's
-// document), and the engine, in its own world, follows that path and describes the element
+// document; a frame of another origin is a root of its own, found through the library's
+// `<iframe>` element of it), and the root's engine, in its own world, follows that path and describes the element
 // it reaches (or the nearest observed element around it): role, name, region, frame. That
 // description is the target from then on, resolved like any other by the machine. The path is
 // plain data computed by reading the DOM; nothing is written into the page, so page scripts
@@ -24,7 +25,7 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { verify } from './driver.js';
+import { machine, verify } from './driver.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
 import { Camera, screenshotsOption } from './pictures.js';
@@ -87,12 +88,16 @@ export class Result {
  * @property {import('./driver.js').Port} port
  * @property {import('./world.js').World} world
  * @property {(target: unknown) => boolean} isElement a library element or locator
- * @property {(target: any, timeoutMs: number) => Promise<{ paths: (Path | null)[], count: number, shown: string }>} elements
- *   what the element or locator matches: the paths to the first few (null for one the engine
- *   cannot reach), how many there are, and how to name it in a message
+ * @property {(target: any, timeoutMs: number) => Promise<{ handles: any[], count: number, shown: string, release: () => Promise<void> }>} elements
+ *   what the element or locator matches: element handles of the first few, how many there
+ *   are, how to name it in a message, and how to release the handles made for it
+ * @property {(handle: any, hops: number) => Promise<any | null>} owner the `<iframe>` element
+ *   (a handle in its parent frame) of the document `hops` frames above the handle's own, null
+ *   for the top document
  */
 
 /** @typedef {(number | 's' | 'f')[]} Path */
+/** @typedef {{ root: string, path: Path }} Place an element's root and the path to it from the root's document */
 
 /**
  * Refuses bad options before anything is asked of the browser.
@@ -353,37 +358,81 @@ export class Verifier {
   /** @param {unknown} element */
   async #identify(element) {
     const timeoutMs = this.#options.timeoutMs ?? 5000;
-    const { paths, count, shown } = await this.#adapter.elements(element, timeoutMs);
-    if (count === 0) throw new PrufeError('TARGET_NOT_FOUND', `${shown} matches no element; nothing was done`);
-    if (count > 1) {
-      /** @type {Prufe.Candidate[]} */
-      const candidates = [];
-      for (const path of paths.slice(0, 10)) {
-        const found = path ? await this.#adapter.port.evaluate(identityInPage, path) : null;
-        const e = found?.element;
-        if (e) candidates.push({ ref: e.ref, role: e.role, name: e.name || e.text || '', region: e.region });
+    const { handles, count, shown, release } = await this.#adapter.elements(element, timeoutMs);
+    try {
+      if (count === 0) throw new PrufeError('TARGET_NOT_FOUND', `${shown} matches no element; nothing was done`);
+      if (count > 1) {
+        /** @type {Prufe.Candidate[]} */
+        const candidates = [];
+        for (const handle of handles.slice(0, 10)) {
+          const place = await this.#place(handle).catch(() => null);
+          const found = place ? await this.#identity(place).catch(() => null) : null;
+          const e = found?.element;
+          if (e) candidates.push({ ref: e.ref, role: e.role, name: e.name || e.text || '', region: e.region });
+        }
+        throw new PrufeError('TARGET_AMBIGUOUS', `${shown} matches ${count} elements; narrow it down so that it matches one, nothing was done`, { candidates });
       }
-      throw new PrufeError('TARGET_AMBIGUOUS', `${shown} matches ${count} elements; narrow it down so that it matches one, nothing was done`, { candidates });
+      const place = await this.#place(handles[0]);
+      if (!place) {
+        throw new PrufeError('TARGET_NOT_FOUND', `${shown} is no longer in the page (or in a frame it holds); nothing was done`);
+      }
+      const found = await this.#identity(place);
+      if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
+      const e = /** @type {Prufe.ElementRecord} */ (found.element);
+      const name = e.name || e.text || '';
+      if (!e.visible) {
+        throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
+      }
+      if (!name) {
+        throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}; name it with a prufe target instead`);
+      }
+      /** @type {PrufeRun.Target} */
+      const out = { role: e.role, name };
+      if (e.region) out.region = e.region;
+      if (e.frame) out.frame = e.frame;
+      return out;
+    } finally {
+      await release();
     }
-    const path = paths[0];
-    if (!path) {
-      throw new PrufeError('TARGET_NOT_FOUND', `${shown} is inside a frame of another origin, which a library element cannot be handed over from; name it with a prufe target ({ role, name, frame })`);
+  }
+
+  /**
+   * Where a library element is: the root whose document holds it and the path to it there.
+   * In the element's own document (the library's world) the path runs up to the first
+   * document whose frame element it cannot read: the top, or a frame of another origin. For
+   * the latter, the library names that frame's `<iframe>`, whose own place gives the root's
+   * path: the parent root's path, the same-origin frames on the way and the `<iframe>`'s
+   * position (`prufe.frameIndex`), as world.js numbers roots. Null when a frame on the way is
+   * gone.
+   * @param {any} handle
+   * @returns {Promise<Place | null>}
+   */
+  async #place(handle) {
+    const { path, hops, top } = await handle.evaluate(pathInPage);
+    if (!path) return null;
+    if (top) return { root: '', path };
+    const owner = await this.#adapter.owner(handle, hops);
+    if (!owner) return null;
+    try {
+      const outer = await this.#place(owner);
+      if (!outer) return null;
+      const indices = await this.#adapter.world.evaluateIn(outer.root, framePathInPage, outer.path);
+      if (!indices) return null;
+      return { root: [...(outer.root ? [outer.root] : []), ...indices].join('.'), path };
+    } finally {
+      await owner.dispose?.();
     }
-    const found = await this.#adapter.port.evaluate(identityInPage, path);
-    if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
-    const e = /** @type {Prufe.ElementRecord} */ (found.element);
-    const name = e.name || e.text || '';
-    if (!e.visible) {
-      throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
-    }
-    if (!name) {
-      throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}; name it with a prufe target instead`);
-    }
-    /** @type {PrufeRun.Target} */
-    const out = { role: e.role, name };
-    if (e.region) out.region = e.region;
-    if (e.frame) out.frame = e.frame;
-    return out;
+  }
+
+  /**
+   * The engine's description of the element at a place, in the page's terms.
+   * @param {Place} place
+   */
+  async #identity(place) {
+    const found = await this.#adapter.world.evaluateIn(place.root, identityInPage, place.path);
+    if (!found.element || place.root === '') return found;
+    const { frames } = await machine();
+    return { element: /** @type {Prufe.ElementRecord} */ (frames.adopt({ path: place.root, element: found.element })) };
   }
 
   /** @param {string} value */
@@ -493,15 +542,38 @@ async function identityInPage(path) {
 }
 
 /**
+ * In a root's world: the frame position path, below the root, of the `<iframe>` at the end of
+ * `path`: `prufe.frameIndex` of each same-origin frame on the way, then of the `<iframe>`;
+ * null when it is not there.
+ * @param {Path} path
+ * @returns {Promise<string[] | null>}
+ */
+async function framePathInPage(path) {
+  await prufe.ready;
+  /** @type {any} */
+  let node = document;
+  const indices = [];
+  for (const step of path) {
+    if (step === 'f') indices.push(String(prufe.frameIndex(node)));
+    node = step === 's' ? node.shadowRoot : step === 'f' ? node.contentDocument : node.childNodes[step];
+    if (!node) return null;
+  }
+  const index = node.nodeType === 1 ? prufe.frameIndex(node) : -1;
+  return index < 0 ? null : [...indices, String(index)];
+}
+
+/**
  * In the element's own document, through the library (the page's main world): the path to
- * the element from the top document, or null when a frame on the way is of another origin.
+ * the element from the first document above it whose frame element cannot be read (the top
+ * document, `top`, or a frame of another origin), and how many frames it went up through.
  * Only reads the DOM.
  * @param {Node} el
- * @returns {Path | null}
+ * @returns {{ path: Path | null, hops: number, top: boolean }}
  */
 export function pathInPage(el) {
   /** @type {Path} */
   const steps = [];
+  let hops = 0;
   /** @type {any} */
   let node = el;
   for (;;) {
@@ -513,21 +585,21 @@ export function pathInPage(el) {
       steps.push('s');
       node = node.host;
     } else if (node.nodeType === 9) {
+      const view = node.defaultView;
+      if (!view || view === view.top) return { path: steps.reverse(), hops, top: true };
       let frame = null;
       try {
-        if (node.defaultView && node.defaultView !== node.defaultView.top) {
-          frame = node.defaultView.frameElement;
-          if (!frame) return null;
-        }
+        frame = view.frameElement;
       } catch {
-        return null;
+        frame = null;
       }
-      if (!frame) break;
+      if (!frame) return { path: steps.reverse(), hops, top: false };
       steps.push('f');
+      hops += 1;
       node = frame;
     } else {
-      return null;
+      // A node out of any document: nowhere the engine can follow.
+      return { path: null, hops, top: false };
     }
   }
-  return steps.reverse();
 }

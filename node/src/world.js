@@ -17,10 +17,21 @@
 //   no known context asks `Page.createIsolatedWorld` again; a call that meets a destroyed
 //   context (a navigation raced it) forgets it and retries once.
 //
-// Same-origin frames are walked by the top document's engine itself (their elements carry
-// `frame` "0", "0.1", …), so every call goes to the main frame's world.
+// Roots. The engine in a document walks it and its same-origin frames (their elements carry
+// `frame` "0", "0.1", …); a frame of another origin is an opaque `iframe` to it. Every such
+// frame is a *root* with an engine of its own, as in the harness (harness/src/observe.rs):
+// the top document and every frame whose origin differs from its parent's
+// (`prufeRun.frames.sameOrigin`). A frame of another site runs out of process, in a DevTools
+// target of its own: `Target.setAutoAttach` on each session attaches it, and its session is
+// driven through `Target.sendMessageToTarget` (the non-flat mode, which either library's
+// session carries as plain commands and events), with the same install as the page's. A
+// root's path is `prufe.frameIndex` of its `<iframe>` in the parent frame's world, dotted for
+// nesting. The roots are cached and forgotten on every frame attach, detach or navigation
+// and on every target attach or detach, so a page of one root costs one `Page.getFrameTree`
+// per navigation and nothing per call.
 
 import { readFileSync } from 'node:fs';
+import { machine } from './driver.js';
 
 /** The isolated world's name, as the harness names it. */
 export const WORLD = 'prufe';
@@ -49,14 +60,125 @@ export function bundleSource() {
  * @property {(event: any, listener: (params: any) => void) => unknown} on
  */
 
+/**
+ * A document the engine is called in: the top one (path `""`) or a frame of another origin.
+ * @typedef {{ path: string, frame: string }} Root
+ */
+
+/** @typedef {{ id: string, parentId: string | null, url: string, origin: string }} FrameInfo */
+
+/**
+ * The session of an out-of-process frame, through its parent's (`Target.sendMessageToTarget`
+ * and `Target.receivedMessageFromTarget`).
+ * @implements {Session}
+ */
+class ChildSession {
+  /** @param {Session} parent @param {string} sessionId */
+  constructor(parent, sessionId) {
+    this.parent = parent;
+    this.sessionId = sessionId;
+    this.lastId = 0;
+    /** @type {Map<number, { done: (v: any) => void, fail: (e: Error) => void, method: string }>} */
+    this.pending = new Map();
+    /** @type {Map<string, ((params: any) => void)[]>} */
+    this.listeners = new Map();
+    this.closed = false;
+  }
+
+  /** @param {string} method @param {object} [params] @returns {Promise<any>} */
+  send(method, params = {}) {
+    if (this.closed) return Promise.reject(new Error(`${method}: the frame's target is gone (Cannot find context)`));
+    const id = ++this.lastId;
+    return new Promise((done, fail) => {
+      this.pending.set(id, { done, fail, method });
+      this.parent.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) })
+        .catch((/** @type {Error} */ error) => {
+          this.pending.delete(id);
+          fail(error);
+        });
+    });
+  }
+
+  /** @param {string} event @param {(params: any) => void} listener */
+  on(event, listener) {
+    const list = this.listeners.get(event) ?? [];
+    list.push(listener);
+    this.listeners.set(event, list);
+    return this;
+  }
+
+  /** @param {string} text a protocol message of this session */
+  receive(text) {
+    const message = JSON.parse(text);
+    if (message.id !== undefined) {
+      const waiter = this.pending.get(message.id);
+      if (!waiter) return;
+      this.pending.delete(message.id);
+      if (message.error) waiter.fail(new Error(`${waiter.method}: ${message.error.message}`));
+      else waiter.done(message.result);
+      return;
+    }
+    for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+  }
+
+  close() {
+    this.closed = true;
+    for (const waiter of this.pending.values()) waiter.fail(new Error(`${waiter.method}: the frame's target is gone (Cannot find context)`));
+    this.pending.clear();
+  }
+}
+
+/** Called on an `<iframe>` in its document's prufe world: `prufe.frameIndex`. */
+const FRAME_INDEX = 'async function () { await prufe.ready; return prufe.frameIndex(this); }';
+
+/**
+ * Called on an `<iframe>` in its document's prufe world with a point of the frame's viewport:
+ * the point in the document's viewport (the content box's origin added), whether it lies in
+ * that viewport (else the frame is scrolled into view when `scroll`), what input there would
+ * land on when not the frame (`prufe.hitTest`), and the content box.
+ */
+const LIFT = `async function (x, y, hit, scroll) {
+  await prufe.ready;
+  const r = this.getBoundingClientRect();
+  const cs = getComputedStyle(this);
+  const px = (name) => parseFloat(cs.getPropertyValue(name)) || 0;
+  const ox = r.left + px('border-left-width') + px('padding-left');
+  const oy = r.top + px('border-top-width') + px('padding-top');
+  const box = {
+    x: ox, y: oy,
+    width: Math.max(0, r.width - px('border-left-width') - px('padding-left') - px('border-right-width') - px('padding-right')),
+    height: Math.max(0, r.height - px('border-top-width') - px('padding-top') - px('border-bottom-width') - px('padding-bottom')),
+  };
+  const at = { x: x + ox, y: y + oy };
+  const root = document.documentElement;
+  const vw = root.clientWidth || innerWidth, vh = root.clientHeight || innerHeight;
+  if (at.x < 0 || at.y < 0 || at.x >= vw || at.y >= vh) {
+    if (scroll) this.scrollIntoView({ block: 'center', inline: 'center' });
+    return { at, box, out: true, by: null };
+  }
+  return { at, box, out: false, by: hit ? prufe.hitTest(this, at.x, at.y) : null };
+}`;
+
 export class World {
   /** @param {Session} session */
   constructor(session) {
     this.session = session;
-    /** @type {Map<string, number>} frame id → context id of the prufe world */
+    /** @type {Map<string, { session: Session, id: number }>} frame id → its prufe context */
     this.contexts = new Map();
+    /** @type {Map<string, Session>} frame id → the session of the target it runs in */
+    this.frameSessions = new Map();
+    /** @type {Map<string, ChildSession>} out-of-process frames' sessions by session id */
+    this.children = new Map();
+    /** @type {Set<Promise<unknown>>} installs under way */
+    this.installing = new Set();
     /** @type {string} */
     this.mainFrame = '';
+    /** @type {Root[] | null} */
+    this.cached = null;
+    /** @type {Map<string, FrameInfo>} the frames the cached roots were found among */
+    this.frames = new Map();
+    /** Bumped by every event that can change the roots. */
+    this.generation = 0;
     /** Messages of JavaScript dialogs opened since the last `takeDialogs`. */
     /** @type {string[]} */
     this.dialogs = [];
@@ -66,20 +188,12 @@ export class World {
   }
 
   /**
-   * Installs the engine in every document of the page, now and from now on.
+   * Installs the engine in every document of the page, now and from now on, out-of-process
+   * frames included.
    * @param {Session} session
    */
   static async open(session) {
     const world = new World(session);
-    session.on('Runtime.executionContextCreated', (/** @type {any} */ { context }) => {
-      const frameId = context?.auxData?.frameId;
-      if (context?.name === WORLD && frameId) world.contexts.set(frameId, context.id);
-    });
-    session.on('Runtime.executionContextDestroyed', (/** @type {any} */ params) => {
-      const id = params.executionContextId;
-      for (const [frame, context] of world.contexts) if (context === id) world.contexts.delete(frame);
-    });
-    session.on('Runtime.executionContextsCleared', () => world.contexts.clear());
     session.on('Page.javascriptDialogOpening', (/** @type {any} */ params) => {
       world.dialogs.push(`${params.type}: ${params.message}`);
       world.onDialog?.(params);
@@ -87,37 +201,210 @@ export class World {
     session.on('Page.frameNavigated', (/** @type {any} */ { frame }) => {
       if (!frame.parentId) world.mainFrame = frame.id;
     });
+    await world.install(session);
+    // The roots now: the main frame's id, and on a page of one root the cache every need reads.
+    await world.roots();
+    await world.context(world.mainFrame);
+    return world;
+  }
+
+  /**
+   * The engine in every document of one target (the page, or an out-of-process frame), and
+   * the tracking of its contexts, frames and child targets.
+   * @param {Session} session
+   */
+  async install(session) {
+    const forget = () => {
+      this.generation += 1;
+      this.cached = null;
+    };
+    session.on('Runtime.executionContextCreated', (/** @type {any} */ { context }) => {
+      const frameId = context?.auxData?.frameId;
+      if (frameId) this.frameSessions.set(frameId, session);
+      if (context?.name === WORLD && frameId) this.contexts.set(frameId, { session, id: context.id });
+    });
+    session.on('Runtime.executionContextDestroyed', (/** @type {any} */ params) => {
+      const id = params.executionContextId;
+      for (const [frame, c] of this.contexts) if (c.session === session && c.id === id) this.contexts.delete(frame);
+    });
+    session.on('Runtime.executionContextsCleared', () => {
+      for (const [frame, c] of this.contexts) if (c.session === session) this.contexts.delete(frame);
+    });
+    for (const event of ['Page.frameAttached', 'Page.frameDetached', 'Page.frameNavigated']) session.on(event, forget);
+    session.on('Target.attachedToTarget', (/** @type {any} */ { sessionId, targetInfo }) => {
+      if (targetInfo?.type !== 'iframe') return;
+      const child = new ChildSession(session, sessionId);
+      this.children.set(sessionId, child);
+      forget();
+      const installed = this.install(child).catch(() => {}).finally(() => {
+        this.installing.delete(installed);
+        forget();
+      });
+      this.installing.add(installed);
+    });
+    session.on('Target.detachedFromTarget', (/** @type {any} */ { sessionId }) => {
+      const child = this.children.get(sessionId);
+      if (!child) return;
+      child.close();
+      this.children.delete(sessionId);
+      for (const [frame, c] of this.contexts) if (c.session === child) this.contexts.delete(frame);
+      for (const [frame, s] of this.frameSessions) if (s === child) this.frameSessions.delete(frame);
+      forget();
+    });
+    session.on('Target.receivedMessageFromTarget', (/** @type {any} */ { sessionId, message }) => {
+      this.children.get(sessionId)?.receive(message);
+    });
     await session.send('Page.enable');
     await session.send('Page.setBypassCSP', { enabled: true });
-    const { frameTree } = await session.send('Page.getFrameTree');
-    world.mainFrame = frameTree.frame.id;
     await session.send('Page.addScriptToEvaluateOnNewDocument', {
       source: bundleSource(),
       worldName: WORLD,
       runImmediately: true,
     });
     await session.send('Runtime.enable');
-    await world.context();
-    return world;
+    // Frames of another site, each a target of its own, attach to this session from now on.
+    await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    if (session instanceof ChildSession) {
+      const { frameTree } = await session.send('Page.getFrameTree');
+      this.frameSessions.set(frameTree.frame.id, session);
+    }
   }
 
-  /** The main frame's prufe context, created when there is none yet. */
-  async context() {
-    const known = this.contexts.get(this.mainFrame);
+  /**
+   * The page's roots, top first; cached until a frame or target comes, goes or navigates.
+   * @returns {Promise<Root[]>}
+   */
+  async roots() {
+    if (this.cached) return this.cached;
+    const generation = this.generation;
+    if (this.installing.size) await Promise.allSettled([...this.installing]);
+    /** @type {Map<string, FrameInfo>} */
+    const frames = new Map();
+    const sessions = [this.session, ...this.children.values()];
+    const trees = await Promise.all(sessions.map((s) => s.send('Page.getFrameTree').then((r) => r.frameTree, () => null)));
+    /** @param {any} tree @param {Session} session */
+    const walk = (tree, session) => {
+      const f = tree.frame;
+      frames.set(f.id, { id: f.id, parentId: f.parentId ?? null, url: f.url + (f.urlFragment ?? ''), origin: f.securityOrigin ?? '' });
+      this.frameSessions.set(f.id, session);
+      for (const child of tree.childFrames ?? []) walk(child, session);
+    };
+    trees.forEach((tree, i) => tree && walk(tree, sessions[i]));
+    if (trees[0]) this.mainFrame = trees[0].frame.id;
+    this.frames = frames;
+    /** @type {Root[]} */
+    const roots = [{ path: '', frame: this.mainFrame }];
+    if (frames.size > 1) {
+      const rules = (await machine()).frames;
+      /** @type {Map<string, string>} */
+      const paths = new Map([[this.mainFrame, '']]);
+      for (const f of frames.values()) {
+        const parent = f.parentId ? frames.get(f.parentId) : undefined;
+        if (!parent || f.id === this.mainFrame) continue;
+        if (rules.sameOrigin({ child: { origin: f.origin, url: f.url }, parent: { origin: parent.origin, url: parent.url } })) continue;
+        // A frame that vanished meanwhile stays an opaque iframe of its parent.
+        const path = await this.framePath(f, frames, paths).catch(() => null);
+        if (path !== null) roots.push({ path, frame: f.id });
+      }
+    }
+    if (generation === this.generation) this.cached = roots;
+    return roots;
+  }
+
+  /**
+   * A frame's position path: `prufe.frameIndex` of each `<iframe>` on the way down from the top.
+   * @param {FrameInfo} frame @param {Map<string, FrameInfo>} frames @param {Map<string, string>} memo
+   * @returns {Promise<string>}
+   */
+  async framePath(frame, frames, memo) {
+    const known = memo.get(frame.id);
     if (known !== undefined) return known;
-    const frame = this.mainFrame;
-    const { executionContextId } = await this.session.send('Page.createIsolatedWorld', {
+    const parent = frame.parentId ? frames.get(frame.parentId) : undefined;
+    if (!parent) throw new Error('a frame without a parent');
+    const above = await this.framePath(parent, frames, memo);
+    const index = await this.onOwner(frame.id, FRAME_INDEX, []);
+    if (typeof index !== 'number' || index < 0) throw new Error('the frame owner is not in its document');
+    const path = above === '' ? String(index) : `${above}.${index}`;
+    memo.set(frame.id, path);
+    return path;
+  }
+
+  /**
+   * `fn` called on a frame's `<iframe>` element in its parent frame's prufe world.
+   * @param {string} frameId @param {string} fn @param {unknown[]} args
+   */
+  async onOwner(frameId, fn, args) {
+    const parentId = this.frames.get(frameId)?.parentId;
+    if (!parentId) throw new Error('the frame is not on the page (or is the top document)');
+    const parentSession = this.frameSessions.get(parentId) ?? this.session;
+    const { backendNodeId } = await parentSession.send('DOM.getFrameOwner', { frameId });
+    const context = await this.context(parentId);
+    const { object } = await context.session.send('DOM.resolveNode', { backendNodeId, executionContextId: context.id });
+    try {
+      const reply = await context.session.send('Runtime.callFunctionOn', {
+        functionDeclaration: fn,
+        objectId: object.objectId,
+        arguments: args.map((value) => ({ value })),
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (reply.exceptionDetails) throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
+      return reply.result.value;
+    } finally {
+      await context.session.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    }
+  }
+
+  /**
+   * A point of a root's viewport in the top viewport: each `<iframe>` content box's origin
+   * added on the way up. With `hit`, input at the point must land on each `<iframe>` in its
+   * own document; else `by` says what it lands on. `out` when the point lies outside a
+   * viewport on the way; with `scroll`, that frame was scrolled into view and the walk ends
+   * there. `box`: the root's `<iframe>` content box, in the top viewport.
+   * @param {string} path @param {{ x: number, y: number }} point
+   * @param {{ hit?: boolean, scroll?: boolean }} [how]
+   * @returns {Promise<{ at: { x: number, y: number }, by: string | null, out: boolean, box: { x: number, y: number, width: number, height: number } | null }>}
+   */
+  async lift(path, point, { hit = false, scroll = false } = {}) {
+    let at = point;
+    /** @type {{ x: number, y: number, width: number, height: number } | null} */
+    let box = null;
+    let out = false;
+    for (let frame = await this.frameOf(path); frame !== this.mainFrame;) {
+      const up = await this.onOwner(frame, LIFT, [at.x, at.y, hit, scroll]);
+      // The first box is in its parent's viewport; every frame further up moves it as well.
+      const b = /** @type {{ x: number, y: number, width: number, height: number }} */ (up.box);
+      box = box === null ? b : { x: box.x + b.x, y: box.y + b.y, width: box.width, height: box.height };
+      out ||= up.out;
+      if (up.by || (up.out && scroll)) return { at: up.at, by: up.by, out, box: null };
+      at = up.at;
+      const parent = this.frames.get(frame)?.parentId;
+      if (!parent) break;
+      frame = parent;
+    }
+    return { at, by: null, out, box };
+  }
+
+  /**
+   * The prufe context of a frame (the main frame by default), created when there is none yet.
+   * @param {string} [frame]
+   */
+  async context(frame = this.mainFrame) {
+    const known = this.contexts.get(frame);
+    if (known !== undefined) return known;
+    const session = this.frameSessions.get(frame) ?? this.session;
+    const { executionContextId } = await session.send('Page.createIsolatedWorld', {
       frameId: frame,
       worldName: WORLD,
       grantUniveralAccess: false,
     });
-    if (!this.contexts.has(frame)) this.contexts.set(frame, executionContextId);
+    if (!this.contexts.has(frame)) this.contexts.set(frame, { session, id: executionContextId });
     // A world created here has no bundle yet when the document predates the init script.
-    await this.session.send('Runtime.evaluate', {
+    await session.send('Runtime.evaluate', {
       expression: `typeof prufe === 'undefined' ? (0, eval)(${JSON.stringify(bundleSource())}) : undefined`,
       contextId: executionContextId,
     }).catch(() => {});
-    return this.contexts.get(frame) ?? executionContextId;
+    return this.contexts.get(frame) ?? { session, id: executionContextId };
   }
 
   /**
@@ -133,24 +420,46 @@ export class World {
   }
 
   /**
-   * An expression in the engine's world; retried once in a new context when its context was
-   * destroyed meanwhile.
+   * `fn(arg)` in the engine's world of the root at `path`.
+   * @template A, R
+   * @param {string} path
+   * @param {(arg: A) => R | Promise<R>} fn
+   * @param {A} arg
+   * @returns {Promise<R>}
+   */
+  async evaluateIn(path, fn, arg) {
+    if (path === '') return this.evaluate(fn, arg);
+    const { result } = await this.run(`(${fn})(${JSON.stringify(arg) ?? 'undefined'})`, true, await this.frameOf(path));
+    return result.value;
+  }
+
+  /** @param {string} path */
+  async frameOf(path) {
+    const root = (await this.roots()).find((r) => r.path === path);
+    if (!root) throw Object.assign(new Error(`frame ${JSON.stringify(path)} is no longer on the page`), { code: 'STALE_REFERENCE' });
+    return root.frame;
+  }
+
+  /**
+   * An expression in the engine's world of a frame (the main frame by default); retried once
+   * in a new context when its context was destroyed meanwhile.
    * @param {string} expression
    * @param {boolean} returnByValue
+   * @param {string} [frame]
    */
-  async run(expression, returnByValue) {
+  async run(expression, returnByValue, frame) {
     for (let attempt = 0; ; attempt++) {
-      const contextId = await this.context();
+      const context = await this.context(frame ?? this.mainFrame);
       try {
-        const reply = await this.session.send('Runtime.evaluate', { expression, contextId, awaitPromise: true, returnByValue });
+        const reply = await context.session.send('Runtime.evaluate', { expression, contextId: context.id, awaitPromise: true, returnByValue });
         if (reply.exceptionDetails) {
           throw new Error(reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text);
         }
-        return reply;
+        return { ...reply, session: context.session };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (attempt === 0 && /context|Execution context was destroyed|Cannot find/i.test(message)) {
-          for (const [frame, context] of this.contexts) if (context === contextId) this.contexts.delete(frame);
+          for (const [f, c] of this.contexts) if (c === context) this.contexts.delete(f);
           continue;
         }
         throw error;
@@ -160,21 +469,22 @@ export class World {
 
   /**
    * Sets the files of the file input that is, is inside, or is labelled by the element of
-   * `ref` (`DOM.setFileInputFiles` on the engine's own handle of it).
+   * `ref` (`DOM.setFileInputFiles` on the engine's own handle of it), in the root at `path`.
    * @param {string} ref
    * @param {string[]} files absolute paths
+   * @param {string} [path]
    */
-  async setFiles(ref, files) {
+  async setFiles(ref, files, path = '') {
     const expression = `(() => { const ref = ${JSON.stringify(ref)}; return (${fileInput})(ref); })()`;
-    const { result } = await this.run(expression, false);
+    const { result, session } = await this.run(expression, false, path === '' ? undefined : await this.frameOf(path));
     if (!result.objectId) {
       const error = new Error('no file input is, is inside or is labelled by the target');
       throw Object.assign(error, { code: 'TARGET_NOT_FOUND' });
     }
     try {
-      await this.session.send('DOM.setFileInputFiles', { files, objectId: result.objectId });
+      await session.send('DOM.setFileInputFiles', { files, objectId: result.objectId });
     } finally {
-      await this.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+      await session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
     }
   }
 

@@ -33,7 +33,7 @@ describe('the recorded CLI records', () => {
     const live = {};
     for (let i = 0; i < names.length; i += 3) {
       await Promise.all(names.slice(i, i + 3).map(async (name) => {
-        live[name] = await liveCli(process.env.PRUFE_CLI, server.url(SCENARIOS[name].page), SCENARIOS[name].steps);
+        live[name] = await liveCli(process.env.PRUFE_CLI, server.url(SCENARIOS[name].page, SCENARIOS[name].host), SCENARIOS[name].steps);
       }));
     }
     for (const name of names) assert.deepEqual(live[name], CLI_RECORDS[name], name);
@@ -56,10 +56,10 @@ function helpers(page) {
 
 packageSuite({
   name: 'Playwright',
-  async open(t, path) {
+  async open(t, path, host) {
     const page = await browser.newPage();
     t.after(() => page.close());
-    await page.goto(server.url(path));
+    await page.goto(server.url(path, host));
     return page;
   },
   verifier: (page, options) => prufe(page, options),

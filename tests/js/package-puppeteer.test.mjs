@@ -40,10 +40,10 @@ function helpers(page) {
 
 packageSuite({
   name: 'Puppeteer',
-  async open(t, path) {
+  async open(t, path, host) {
     const page = await browser.newPage();
     t.after(() => page.close());
-    await page.goto(server.url(path));
+    await page.goto(server.url(path, host));
     return page;
   },
   verifier: (page, options) => prufe(page, options),

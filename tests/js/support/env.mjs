@@ -84,11 +84,16 @@ const TYPES = {
 /**
  * Serves `root` on 127.0.0.1 at a free port. `headers` maps a request path
  * (`/drivers/csp-no-wasm.html`) to extra response headers; `pages` maps a path to generated
- * HTML served from memory.
+ * HTML served from memory. The same files are also served on a second port, another origin
+ * (`xorigin`), and `__XORIGIN_PORT__` in every HTML response is that port, as the harness's
+ * test server does (fixtures/README.md). `url(path, host)` may name another host of the
+ * loopback (`localhost`: another site than 127.0.0.1, so its frames of 127.0.0.1 run out of
+ * process).
  */
 export async function serve({ root = FIXTURES, headers = {}, pages = {} } = {}) {
   const base = resolve(root);
-  const server = createServer((request, response) => {
+  let otherPort = 0;
+  const handler = (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
     const extra = headers[path] || {};
     if (path === '/favicon.ico') {
@@ -98,7 +103,7 @@ export async function serve({ root = FIXTURES, headers = {}, pages = {} } = {}) 
     }
     if (Object.prototype.hasOwnProperty.call(pages, path)) {
       response.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store', ...extra });
-      response.end(pages[path]);
+      response.end(pages[path].replaceAll('__XORIGIN_PORT__', String(otherPort)));
       return;
     }
     const file = normalize(join(base, path));
@@ -111,25 +116,31 @@ export async function serve({ root = FIXTURES, headers = {}, pages = {} } = {}) 
       response.end('not found');
       return;
     }
+    if (extname(file) === '.html') body = Buffer.from(body.toString('utf8').replaceAll('__XORIGIN_PORT__', String(otherPort)));
     response.writeHead(200, {
       'content-type': TYPES[extname(file)] || 'application/octet-stream',
       'cache-control': 'no-store',
       ...extra,
     });
     response.end(body);
-  });
-  await new Promise((done, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', done);
-  });
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  };
+  const servers = [createServer(handler), createServer(handler)];
+  for (const server of servers) {
+    await new Promise((done, fail) => {
+      server.once('error', fail);
+      server.listen(0, '127.0.0.1', done);
+    });
+  }
+  otherPort = servers[1].address().port;
+  const origin = `http://127.0.0.1:${servers[0].address().port}`;
   return {
     origin,
-    url: (path) => origin + path,
-    close: () => new Promise((done) => {
+    xorigin: `http://127.0.0.1:${otherPort}`,
+    url: (path, host = '127.0.0.1') => `http://${host}:${servers[0].address().port}${path}`,
+    close: () => Promise.all(servers.map((server) => new Promise((done) => {
       server.closeAllConnections?.();
       server.close(() => done());
-    }),
+    }))),
   };
 }
 

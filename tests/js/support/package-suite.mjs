@@ -29,7 +29,7 @@ export const STRICT_PAGE = `<!doctype html><html lang="en"><title>strict</title>
  * @param {object} lib
  * @param {string} lib.name 'Playwright' | 'Puppeteer'
  * @param {() => { server: any }} lib.env the file's fixture server, once `before` ran
- * @param {(t: any, path: string) => Promise<any>} lib.open a new page at `path`
+ * @param {(t: any, path: string, host?: string) => Promise<any>} lib.open a new page at `path`
  * @param {(page: any, options?: object) => Promise<any>} lib.verifier the package's verifier of it
  * @param {(page: any) => { element: (t: object) => Promise<any>, act: (t: object) => Promise<void> }} lib.helpers
  * @param {(page: any, css: string) => Promise<any>} lib.css a library element by CSS selector (a Locator matches all)
@@ -40,7 +40,7 @@ export function packageSuite(lib) {
   describe(`prufe with ${lib.name}: the CLI's records on every scenario`, () => {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       test(name, async (t) => {
-        const page = await lib.open(t, scenario.page);
+        const page = await lib.open(t, scenario.page, scenario.host);
         const files = scratch();
         const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
         t.after(() => { files.remove(); rmSync(traces, { recursive: true, force: true }); });
@@ -77,6 +77,8 @@ export function packageSuite(lib) {
             assert.match(last.error.explain(), /no inverse applies; stopped/);
             break;
           case 'iframe payment':
+          case 'cross-origin payment':
+          case 'cross-origin payment (out of process)':
           case 'secrets': {
             const secret = name === 'secrets' ? SECRET : CARD;
             const everything = [

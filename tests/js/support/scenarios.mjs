@@ -15,8 +15,16 @@ export const CARD = '4111111111111111';
 
 const click = (name, intent) => ({ action: 'click', target: { role: 'button', name }, ...(intent ? { intent } : {}) });
 
+/** Card payment in a frame of another origin (fixtures/hostile/11-cross-origin-iframe.html). */
+const CROSS_ORIGIN_PAYMENT = [
+  { action: 'fill', target: { role: 'textbox', name: 'Card number' }, value: CARD, sensitive: true },
+  { action: 'fill', target: { role: 'textbox', name: 'Expiry' }, value: '12/29' },
+  click('Pay', 'the payment is accepted'),
+];
+
 /**
- * name → { page, steps }. A step list ends at the first failing step, as `prufe run` does.
+ * name → { page, steps, host? }. A step list ends at the first failing step, as `prufe run`
+ * does. `host` is the loopback name the page is opened at (127.0.0.1 by default).
  */
 export const SCENARIOS = {
   'recycled list': { page: '/recycled-list.html', steps: [click('Add Shirt M', 'add Shirt M to the cart')] },
@@ -68,6 +76,11 @@ export const SCENARIOS = {
     page: '/keys.html',
     steps: [{ action: 'press', key: 'Enter', target: { role: 'textbox', name: 'Text' } }],
   },
+  // The frame is of another port (another origin, the same site): in the page's process.
+  'cross-origin payment': { page: '/hostile/11-cross-origin-iframe.html', steps: CROSS_ORIGIN_PAYMENT },
+  // The page at localhost, the frame at 127.0.0.1: another site, so an out-of-process frame
+  // under site isolation. The CLI's browser runs without it; its records are the same.
+  'cross-origin payment (out of process)': { page: '/hostile/11-cross-origin-iframe.html', host: 'localhost', steps: CROSS_ORIGIN_PAYMENT },
   watch: {
     page: '/shop.html',
     steps: [{ action: 'watch', intent: 'the cart gains a cap', steps: [click('Add Cap')] }],

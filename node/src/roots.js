@@ -1,0 +1,412 @@
+// @ts-check
+// The machine's needs answered across a page's roots: the top document and every frame of
+// another origin, each with an engine of its own (world.js finds them). The driver decides
+// nothing here either: the rules that merge what the roots say are the machine's
+// (`prufeRun.frames`, src/core/frames.rs), the same the CLI's harness applies
+// (harness/src/observe.rs, harness/src/hit.rs):
+//
+// - observe: each root's snapshot, the sensitive refs routed to their root, merged;
+// - fingerprint: the roots' fingerprints joined; settle: the machine's settle loop
+//   (src/core/run/quiet.rs) over the joined fingerprint, since no one root's `prufe.settle`
+//   sees the others;
+// - a ref names its root (`f<path>:<ref>`): describe, prepare, reads and gestures on it go
+//   to that root's engine with its own ref, and the elements it answers are adopted into the
+//   page's terms;
+// - points: an engine answers in its document's viewport; each `<iframe>` content box's
+//   origin on the way up is added, and prepare's hit test must land on each `<iframe>` in
+//   its own document too (else TARGET_OBSCURED names what covers it);
+// - locate descends into the root whose `<iframe>` is under the point, and the focused
+//   element into the root whose `<iframe>` holds the focus.
+
+import { decodeSnapshot } from '../dist/wire.mjs';
+import {
+  call, Failed, focusForTypingInPage, focusInPage, machine, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
+} from './driver.js';
+
+/** @typedef {import('./driver.js').Port} Port */
+/** @typedef {import('./driver.js').Frames} Frames */
+
+/**
+ * `frames.route` of a merged ref. The machine reads a string argument as its JSON text (as
+ * `start` and `next` do), so the ref goes as a JSON string.
+ * @param {PrufeRun.Frames} rules @param {string} merged
+ */
+function route(rules, merged) {
+  return rules.route(JSON.stringify(merged));
+}
+
+/**
+ * The port of one root: the same input, evaluation in that root's world.
+ * @param {Port} port @param {Frames} frames @param {string} path
+ * @returns {Port}
+ */
+function rootPort(port, frames, path) {
+  return path === '' ? port : { ...port, evaluate: (fn, arg) => frames.evaluateIn(path, fn, arg) };
+}
+
+/**
+ * One need, on a page of several roots.
+ * @param {Port} port
+ * @param {Frames} frames
+ * @param {PrufeRun.Need} need
+ * @param {{ policy?: PrufeRun.Policy, arbiter?: (q: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }> }} options
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+export async function answerAcross(port, frames, need, options) {
+  const rules = (await machine()).frames;
+  const at = (/** @type {string} */ path) => rootPort(port, frames, path);
+  switch (need.need) {
+    case 'settle':
+      return settleAcross(port, frames, need);
+    case 'fingerprint':
+      return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true)) };
+    case 'observe':
+      return observeAcross(port, frames, need.sensitive);
+    case 'describe': {
+      const { path, ref } = route(rules, need.ref);
+      return { answer: 'described', element: rules.adopt({ path, element: await call(at(path), 'describe', ref) }) };
+    }
+    case 'prepare': {
+      const timeoutMs = options.policy?.timing?.timeoutMs ?? 5000;
+      const { path, ref } = route(rules, need.ref);
+      /** @type {PrufeRun.Answer} */
+      const answer = await at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });
+      if (answer.answer !== 'prepared' || path === '') return answer;
+      const lifted = await frames.lift(path, answer.point, { hit: need.hitTest, scroll: true });
+      if (lifted.out) return { answer: 'scrolled' };
+      if (lifted.by) {
+        const e = await call(at(path), 'describe', ref).catch(() => null);
+        const what = e ? `${e.role} ${JSON.stringify(e.name || e.text || '')}` : 'the target';
+        const { x, y } = lifted.at;
+        return {
+          answer: 'failed',
+          error: { code: 'TARGET_OBSCURED', message: `${what} is covered by ${lifted.by} at (${Math.round(x)}, ${Math.round(y)}); nothing was clicked` },
+        };
+      }
+      return { answer: 'prepared', point: lifted.at };
+    }
+    case 'locate':
+      return { answer: 'under', element: await locateAcross(port, frames, need.at) };
+    case 'input':
+      await gesture(port, frames, need.gesture);
+      return { answer: 'sent' };
+    case 'read':
+      return read(port, frames, need.read);
+    case 'ask':
+      if (options.arbiter) return { answer: 'arbiter', ...(await options.arbiter(need.question)) };
+      return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
+    default:
+      throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
+  }
+}
+
+/**
+ * Each root's snapshot (wire form), the page's merged from them. A frame that cannot answer
+ * (navigating) stays opaque; the top not answering is `unavailable`, as on one root.
+ * @param {Port} port @param {Frames} frames @param {string[]} sensitive merged refs
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function observeAcross(port, frames, sensitive) {
+  const rules = (await machine()).frames;
+  /** @type {Map<string, string[]>} */
+  const local = new Map();
+  for (const merged of sensitive) {
+    const { path, ref } = route(rules, merged);
+    local.set(path, [...(local.get(path) ?? []), ref]);
+  }
+  const parts = [];
+  for (const { path } of await frames.roots()) {
+    try {
+      const wire = await call(rootPort(port, frames, path), 'snapshot', { sensitive: local.get(path) ?? [], wire: true });
+      parts.push({ path, snapshot: decodeSnapshot(wire) });
+    } catch (error) {
+      if (path !== '') {
+        parts.push({ path, snapshot: null });
+        continue;
+      }
+      if (error instanceof Failed && !TRANSIENT.has(error.error.code)) throw error;
+      return { answer: 'unavailable' };
+    }
+  }
+  return { answer: 'observed', snapshot: rules.merge(parts) };
+}
+
+/**
+ * In a root's world: its fingerprint and how long it has been quiet, in one call.
+ * @returns {Promise<{ fingerprint: string, quiet: number }>}
+ */
+async function pulseInPage() {
+  await prufe.ready;
+  return { fingerprint: prufe.fingerprint(), quiet: prufe.quietFor() };
+}
+
+/**
+ * The joined fingerprint and the least quiet time of the roots. A frame that cannot answer is
+ * `null` in the join; the top not answering throws with `strict`, else reads as no fingerprint.
+ * @param {Port} port @param {Frames} frames @param {boolean} strict
+ * @returns {Promise<{ fingerprint: string | null, quiet: number }>}
+ */
+async function pulse(port, frames, strict) {
+  const rules = (await machine()).frames;
+  const parts = [];
+  let quiet = Infinity;
+  for (const { path } of await frames.roots()) {
+    try {
+      const p = await rootPort(port, frames, path).evaluate(pulseInPage, null);
+      parts.push({ path, fingerprint: p.fingerprint });
+      quiet = Math.min(quiet, p.quiet);
+    } catch (error) {
+      if (path === '') {
+        if (strict) throw new Failed({ code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) });
+        return { fingerprint: null, quiet: 0 };
+      }
+      parts.push({ path, fingerprint: null });
+      quiet = 0;
+    }
+  }
+  return { fingerprint: rules.join(parts), quiet: Number.isFinite(quiet) ? quiet : 0 };
+}
+
+/** @param {Port} port @param {Frames} frames @param {boolean} strict */
+async function fingerprintAcross(port, frames, strict) {
+  return /** @type {string} */ ((await pulse(port, frames, strict)).fingerprint);
+}
+
+/**
+ * `Need::Settle` over the joined fingerprint: the loop of src/core/run/quiet.rs (`Settling`),
+ * which `prufe.settle` runs inside one document.
+ * @param {Port} port @param {Frames} frames
+ * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function settleAcross(port, frames, need) {
+  const since = need.since;
+  const pollMs = Math.max(1, need.pollMs);
+  const quietMs = need.quietMs;
+  const begun = Date.now();
+  const deadline = begun + need.timeoutMs;
+  let { fingerprint: last, quiet } = await pulse(port, frames, false);
+  let lastChange = begun;
+  let changed = since !== null && last !== since;
+  /** @param {number} now @param {boolean} stable @returns {PrufeRun.Answer} */
+  const done = (now, stable) => ({ answer: 'settled', fingerprint: last ?? '', stable, changed, waitedMs: Math.max(0, Math.round(now - begun)) });
+  let now = Date.now();
+  if (changed && need.stopOnChange) return done(now, false);
+  if (since === null && last !== null && quietMs > 0 && quiet >= quietMs) return done(now, true);
+  for (;;) {
+    const waiting = since !== null && !changed;
+    const reachable = last !== null;
+    if (!waiting && reachable && (now - lastChange >= quietMs || (quiet > 0 && quiet >= quietMs))) return done(now, true);
+    if (now >= deadline) return done(now, waiting && reachable);
+    let ms = pollMs;
+    if (!waiting && reachable && quiet > 0) ms = Math.min(ms, quietMs - quiet);
+    await sleep(Math.max(1, Math.min(ms, deadline - now)));
+    const read = await pulse(port, frames, false);
+    now = Date.now();
+    quiet = read.quiet;
+    if (read.fingerprint !== last) {
+      changed ||= since === null || read.fingerprint !== since;
+      last = read.fingerprint;
+      lastChange = now;
+      quiet = 0;
+      if (changed && need.stopOnChange) return done(now, false);
+    }
+  }
+}
+
+/**
+ * The observable element under a top-viewport point, through the roots whose `<iframe>` is
+ * under it.
+ * @param {Port} port @param {Frames} frames @param {PrufeRun.Point} point
+ * @returns {Promise<Prufe.ElementRecord | null>}
+ */
+async function locateAcross(port, frames, point) {
+  const rules = (await machine()).frames;
+  const paths = (await frames.roots()).map((r) => r.path);
+  let path = '';
+  let here = point;
+  for (;;) {
+    /** @type {Prufe.ElementRecord | null} */
+    const element = await call(rootPort(port, frames, path), 'at', here.x, here.y);
+    if (!element?.opaque || element.role !== 'iframe') return rules.adopt({ path, element });
+    let inner = null;
+    for (const child of paths.filter((p) => p !== '' && rules.parent({ paths, path: p }) === path)) {
+      const { box } = await frames.lift(child, { x: 0, y: 0 });
+      if (box && point.x >= box.x && point.y >= box.y && point.x < box.x + box.width && point.y < box.y + box.height) {
+        inner = { child, at: { x: point.x - box.x, y: point.y - box.y } };
+        break;
+      }
+    }
+    if (!inner) return rules.adopt({ path, element });
+    path = inner.child;
+    here = inner.at;
+  }
+}
+
+/** In a root's world: whether the focus is in its document (or a frame of it). */
+async function hasFocusInPage() {
+  return document.hasFocus();
+}
+
+/**
+ * The focused element, through the roots whose `<iframe>` holds the focus.
+ * @param {Port} port @param {Frames} frames
+ * @returns {Promise<Prufe.ElementRecord | null>}
+ */
+async function focusedAcross(port, frames) {
+  const rules = (await machine()).frames;
+  const paths = (await frames.roots()).map((r) => r.path);
+  let path = '';
+  /** @type {Prufe.ElementRecord | null} */
+  let element = await call(port, 'focused');
+  while (element?.opaque && element.role === 'iframe') {
+    let inner = null;
+    for (const child of paths.filter((p) => p !== '' && rules.parent({ paths, path: p }) === path)) {
+      if (await frames.evaluateIn(child, hasFocusInPage, null).catch(() => false)) {
+        inner = child;
+        break;
+      }
+    }
+    if (inner === null) break;
+    const found = await call(rootPort(port, frames, inner), 'focused');
+    if (!found) break;
+    path = inner;
+    element = found;
+  }
+  return rules.adopt({ path, element });
+}
+
+/**
+ * `Need::Read`, routed by its ref (a hash by the ref of the field it is for: keys are per
+ * document).
+ * @param {Port} port @param {Frames} frames @param {PrufeRun.Read} what
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function read(port, frames, what) {
+  const rules = (await machine()).frames;
+  switch (what.kind) {
+    case 'value': {
+      const { path, ref } = route(rules, what.ref);
+      return { answer: 'value', value: await call(rootPort(port, frames, path), 'value', ref) };
+    }
+    case 'hash': {
+      const { path } = route(rules, what.ref);
+      return { answer: 'hash', hash: await call(rootPort(port, frames, path), 'hash', what.value) };
+    }
+    case 'destination': {
+      const { path, ref } = route(rules, what.ref);
+      return { answer: 'destination', destination: await call(rootPort(port, frames, path), 'destination', ref) };
+    }
+    case 'address':
+      return { answer: 'address', url: await port.url() };
+    case 'focused':
+      return { answer: 'focused', element: await focusedAcross(port, frames) };
+    default:
+      throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the read ${JSON.stringify(what)}` });
+  }
+}
+
+/**
+ * `Need::Input`: a gesture on a ref goes to that ref's root; pointer gestures come in top
+ * viewport points and go through the page's input as they are.
+ * @param {Port} port @param {Frames} frames @param {PrufeRun.Gesture} g
+ */
+async function gesture(port, frames, g) {
+  const rules = (await machine()).frames;
+  switch (g.kind) {
+    case 'type': {
+      const { path, ref } = route(rules, g.ref);
+      const root = rootPort(port, frames, path);
+      let field = await root.evaluate(focusForTypingInPage, ref);
+      if (field.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (field.error));
+      if (!field.focused && field.point) {
+        // A click puts the focus where a person's would (a frame of another origin may not
+        // take the focus from a script without one).
+        const { at } = await frames.lift(path, field.point);
+        await send(port, { kind: 'click', at, button: 'left' });
+        field = await root.evaluate(focusForTypingInPage, ref);
+      }
+      if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
+      if (g.text === '') await pressKey(port, 'Backspace');
+      else await port.insertText(g.text);
+      return;
+    }
+    case 'press': {
+      if (g.ref !== null) {
+        const { path, ref } = route(rules, g.ref);
+        const focused = await rootPort(port, frames, path).evaluate(focusInPage, ref);
+        if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
+      }
+      await pressKey(port, g.key);
+      return;
+    }
+    case 'select':
+    case 'restore': {
+      const { path, ref } = route(rules, g.ref);
+      await call(rootPort(port, frames, path), g.kind, ref, g.kind === 'select' ? g.option : g.value);
+      return;
+    }
+    case 'setFiles': {
+      const { path, ref } = route(rules, g.ref);
+      await frames.setFiles(ref, g.files, path);
+      return;
+    }
+    default:
+      await send(port, g);
+  }
+}
+
+/**
+ * Boxes of merged refs in the top viewport (pictures.js); null for one that is gone.
+ * @param {Port} port @param {string[]} refs
+ * @returns {Promise<({ x: number, y: number, width: number, height: number } | null)[]>}
+ */
+export async function boxesAcross(port, refs) {
+  const frames = port.frames;
+  const roots = frames ? await frames.roots() : null;
+  if (!frames || !roots || roots.length === 1) return refs.length ? call(port, 'boxes', refs) : [];
+  const rules = (await machine()).frames;
+  const routed = refs.map((r) => route(rules, r));
+  /** @type {({ x: number, y: number, width: number, height: number } | null)[]} */
+  const out = refs.map(() => null);
+  for (const path of new Set(routed.map((r) => r.path))) {
+    const mine = routed.flatMap((r, i) => (r.path === path ? [i] : []));
+    const boxes = await call(rootPort(port, frames, path), 'boxes', mine.map((i) => routed[i].ref)).catch(() => []);
+    const origin = path === '' ? { x: 0, y: 0 } : (await frames.lift(path, { x: 0, y: 0 })).at;
+    mine.forEach((i, k) => {
+      const b = boxes[k];
+      out[i] = b ? { ...b, x: b.x + origin.x, y: b.y + origin.y } : null;
+    });
+  }
+  return out;
+}
+
+/**
+ * Every secret covered in every root for a capture (`prufe.cover`), the boxes in the top
+ * viewport; `uncover` ends it. A root that cannot cover fails the capture.
+ * @param {Port} port @param {{ sensitive: string[], secrets: string[] }} options merged refs
+ * @returns {Promise<{ boxes: { x: number, y: number, width: number, height: number }[] }>}
+ */
+export async function coverAcross(port, options) {
+  const frames = port.frames;
+  const roots = frames ? await frames.roots() : null;
+  if (!frames || !roots || roots.length === 1) return call(port, 'cover', options);
+  const rules = (await machine()).frames;
+  const boxes = [];
+  for (const { path } of roots) {
+    const sensitive = options.sensitive.map((r) => route(rules, r)).filter((r) => r.path === path).map((r) => r.ref);
+    const covered = await call(rootPort(port, frames, path), 'cover', { sensitive, secrets: options.secrets });
+    const origin = path === '' ? { x: 0, y: 0 } : (await frames.lift(path, { x: 0, y: 0 })).at;
+    for (const b of covered.boxes) boxes.push({ ...b, x: b.x + origin.x, y: b.y + origin.y });
+  }
+  return { boxes };
+}
+
+/** @param {Port} port */
+export async function uncoverAcross(port) {
+  const frames = port.frames;
+  const roots = frames ? await frames.roots() : [{ path: '' }];
+  for (const { path } of roots) {
+    await call(frames ? rootPort(port, frames, path) : port, 'uncover').catch(() => {});
+  }
+}
