@@ -7,8 +7,8 @@
 //
 // - observe: each root's snapshot, the sensitive refs routed to their root, merged;
 // - fingerprint: the roots' fingerprints joined; settle: the machine's settle loop
-//   (src/core/run/quiet.rs) over the joined fingerprint, since no one root's `prufe.settle`
-//   sees the others;
+//   (`prufeRun.settling`, src/core/run/quiet.rs) over the joined fingerprint, since no one
+//   root's `prufe.settle` sees the others;
 // - a ref names its root (`f<path>:<ref>`): describe, prepare, reads and gestures on it go
 //   to that root's engine with its own ref, and the elements it answers are adopted into the
 //   page's terms;
@@ -27,12 +27,11 @@ import {
 /** @typedef {import('./driver.js').Frames} Frames */
 
 /**
- * `frames.route` of a merged ref. The machine reads a string argument as its JSON text (as
- * `start` and `next` do), so the ref goes as a JSON string.
+ * `frames.route` of a merged ref.
  * @param {PrufeRun.Frames} rules @param {string} merged
  */
 function route(rules, merged) {
-  return rules.route(JSON.stringify(merged));
+  return rules.route(merged);
 }
 
 /**
@@ -173,45 +172,23 @@ async function fingerprintAcross(port, frames, strict) {
 }
 
 /**
- * `Need::Settle` over the joined fingerprint: the loop of src/core/run/quiet.rs (`Settling`),
- * which `prufe.settle` runs inside one document.
+ * `Need::Settle` over the joined fingerprint: the machine's settle loop (`prufeRun.settling`,
+ * src/core/run/quiet.rs), the one `prufe.settle` runs inside one document, a step per read.
  * @param {Port} port @param {Frames} frames
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */
 async function settleAcross(port, frames, need) {
-  const since = need.since;
-  const pollMs = Math.max(1, need.pollMs);
-  const quietMs = need.quietMs;
+  const { settling } = await machine();
   const begun = Date.now();
-  const deadline = begun + need.timeoutMs;
-  let { fingerprint: last, quiet } = await pulse(port, frames, false);
-  let lastChange = begun;
-  let changed = since !== null && last !== since;
-  /** @param {number} now @param {boolean} stable @returns {PrufeRun.Answer} */
-  const done = (now, stable) => ({ answer: 'settled', fingerprint: last ?? '', stable, changed, waitedMs: Math.max(0, Math.round(now - begun)) });
-  let now = Date.now();
-  if (changed && need.stopOnChange) return done(now, false);
-  if (since === null && last !== null && quietMs > 0 && quiet >= quietMs) return done(now, true);
-  for (;;) {
-    const waiting = since !== null && !changed;
-    const reachable = last !== null;
-    if (!waiting && reachable && (now - lastChange >= quietMs || (quiet > 0 && quiet >= quietMs))) return done(now, true);
-    if (now >= deadline) return done(now, waiting && reachable);
-    let ms = pollMs;
-    if (!waiting && reachable && quiet > 0) ms = Math.min(ms, quietMs - quiet);
-    await sleep(Math.max(1, Math.min(ms, deadline - now)));
+  const first = await pulse(port, frames, false);
+  let step = settling({ need, now: 0, fingerprint: first.fingerprint, quietFor: first.quiet });
+  while (!('done' in step)) {
+    await sleep(Math.max(1, step.wait));
     const read = await pulse(port, frames, false);
-    now = Date.now();
-    quiet = read.quiet;
-    if (read.fingerprint !== last) {
-      changed ||= since === null || read.fingerprint !== since;
-      last = read.fingerprint;
-      lastChange = now;
-      quiet = 0;
-      if (changed && need.stopOnChange) return done(now, false);
-    }
+    step = settling({ settling: step.settling, now: Date.now() - begun, fingerprint: read.fingerprint, quietFor: read.quiet });
   }
+  return step.done;
 }
 
 /**

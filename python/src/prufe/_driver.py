@@ -545,58 +545,6 @@ def _rounded(value: float) -> int:
     return int(math.copysign(math.floor(abs(value) + 0.5), value))
 
 
-class Settling:
-    """The settle loop of ``core::run::quiet::Settling``, for a page whose roots are read one
-    by one (the page runs the same loop itself, ``prufe.settle``, when it is one document).
-    ``start`` and ``read`` give either the answer (a dict) or how long to wait (ms)."""
-
-    def __init__(self, need: dict[str, Any], now: float, fingerprint: Optional[str]) -> None:
-        self.since: Optional[str] = need.get("since")
-        self.poll_ms = max(float(need.get("pollMs") or 0), 1.0)
-        self.quiet_ms = float(need.get("quietMs") or 0)
-        self.begun = now
-        self.deadline = now + float(need.get("timeoutMs") or 0)
-        self.stop_on_change = bool(need.get("stopOnChange"))
-        self.last = fingerprint
-        self.last_change = now
-        self.changed = self.since is not None and fingerprint != self.since
-
-    @classmethod
-    def start(cls, need: dict[str, Any], now: float, fingerprint: Optional[str], quiet_for: float) -> "tuple[Settling, Union[float, dict[str, Any]]]":
-        s = cls(need, now, fingerprint)
-        if s.changed and s.stop_on_change:
-            return s, s._done(now, False)
-        if s.since is None and s.last is not None and s.quiet_ms > 0 and quiet_for >= s.quiet_ms:
-            return s, s._done(now, True)
-        return s, s._decide(now, quiet_for)
-
-    def read(self, now: float, fingerprint: Optional[str], quiet_for: float) -> "Union[float, dict[str, Any]]":
-        if fingerprint != self.last:
-            self.changed = self.changed or self.since is None or fingerprint != self.since
-            self.last = fingerprint
-            self.last_change = now
-            quiet_for = 0.0
-            if self.changed and self.stop_on_change:
-                return self._done(now, False)
-        return self._decide(now, quiet_for)
-
-    def _decide(self, now: float, quiet_for: float) -> "Union[float, dict[str, Any]]":
-        waiting = self.since is not None and not self.changed
-        reachable = self.last is not None
-        if not waiting and reachable and (now - self.last_change >= self.quiet_ms or (quiet_for > 0 and quiet_for >= self.quiet_ms)):
-            return self._done(now, True)
-        if now >= self.deadline:
-            return self._done(now, waiting and reachable)
-        ms = self.poll_ms
-        if not waiting and reachable and quiet_for > 0:
-            ms = min(ms, self.quiet_ms - quiet_for)
-        return max(min(ms, self.deadline - now), 0.0)
-
-    def _done(self, now: float, stable: bool) -> dict[str, Any]:
-        return {"answer": "settled", "fingerprint": self.last or "", "stable": stable, "changed": self.changed,
-                "waitedMs": int(max(now - self.begun, 0.0) + 0.5)}
-
-
 #: JPEG quality and the widest a picture is (harness/src/pictures.rs).
 QUALITY = 60
 MAX_WIDTH = 800.0
@@ -938,41 +886,49 @@ class Driver:
             return {}
         return reply
 
-    def _read(self) -> Gen:
-        """One read of a settle across roots: the joined fingerprint (None while the top
-        document cannot answer), then the least ``quietFor``."""
-        roots = yield from self.world.roots()
-        parts, quiet = [], []
-        for root in roots[1:]:
-            reply = yield from self._quietly(FINGERPRINT, None, root)
-            parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
-            quiet.append(float(reply.get("quietFor") or 0.0))
-        try:
-            top = yield from self.world.call(READING, {"parts": parts, "quiet": quiet})
-        except Gone:
-            return None, 0.0
-        except PrufeError as error:
-            if error.code in _TRANSIENT:
-                return None, 0.0
-            raise
-        return top["fingerprint"], float(top["quietFor"] or 0.0)
-
     def _settle(self, need: dict[str, Any]) -> Gen:
-        """A settle polled over the roots (see ``Settling``)."""
+        """A settle polled over the roots: every frame root's fingerprint and ``quietFor``,
+        then one call in the top document that joins them and steps the machine's settle
+        loop (``prufeRun.settling``); the loop says how long to wait and when it is done."""
         start = time.monotonic()
 
         def now() -> float:
             return (time.monotonic() - start) * 1000
 
-        fingerprint, quiet_for = yield from self._read()
-        settling, tick = Settling.start(need, now(), fingerprint, quiet_for)
-        while isinstance(tick, float):
-            yield op("sleep", tick / 1000)
-            fingerprint, quiet_for = yield from self._read()
-            tick = settling.read(now(), fingerprint, quiet_for)
-        if not tick["fingerprint"]:
-            tick["fingerprint"] = UNREACHABLE
-        return tick
+        settling: Any = None
+        missed: Optional[float] = None
+        limit = float(need.get("timeoutMs") or 0) + 2000
+        while True:
+            roots = yield from self.world.roots()
+            parts, quiet = [], []
+            for root in roots[1:]:
+                reply = yield from self._quietly(FINGERPRINT, None, root)
+                parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
+                quiet.append(float(reply.get("quietFor") or 0.0))
+            settle = {"need": need, "settling": settling, "now": now(), "missed": missed}
+            try:
+                top = yield from self.world.call(READING, {"parts": parts, "quiet": quiet, "settle": settle})
+            except (Gone, PrufeError) as error:
+                if isinstance(error, PrufeError) and error.code not in _TRANSIENT:
+                    raise
+                # No document in the top frame (a navigation): a change for the loop, told
+                # at the next read that finds one.
+                if missed is None:
+                    missed = now()
+                if now() > limit:
+                    raise PrufeError("NOT_READY", "the page's document did not come back while settling") from None
+                yield op("sleep", max(float(need.get("pollMs") or 50), 1.0) / 1000)
+                continue
+            missed = None
+            step: dict[str, Any] = top["step"]
+            if "done" in step:
+                answer: dict[str, Any] = step["done"]
+                break
+            settling = step["settling"]
+            yield op("sleep", max(float(step["wait"]), 1.0) / 1000)
+        if not answer.get("fingerprint"):
+            answer["fingerprint"] = UNREACHABLE
+        return answer
 
     def _what(self, root: Root, there: str) -> Gen:
         """How a root's element is named in a message, there and in the page's terms."""

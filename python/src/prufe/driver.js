@@ -21,9 +21,7 @@
    * Does `need` involve a root other than this document (a page whose frames of other origins
    * have engines of their own)? Those needs go back to Python, which asks every root.
    */
-  // The machine module reads a string argument as JSON text (js/src/run.js `text`), so a ref
-  // goes as its JSON.
-  const route = (ref) => prufeRun.frames.route(JSON.stringify(ref));
+  const route = (ref) => prufeRun.frames.route(ref);
 
   function elsewhere(need) {
     switch (need.need) {
@@ -193,22 +191,35 @@
   async function frames({ op, args }) {
     try {
       await prufeRun.ready;
-      return { value: args.map((a) => prufeRun.frames[op](typeof a === 'string' ? JSON.stringify(a) : a)) };
+      return { value: args.map((a) => prufeRun.frames[op](a)) };
     } catch (error) {
       return { error: asError(error) };
     }
   }
 
   /**
-   * One read of a settle polled across roots: this document's fingerprint joined with the
-   * other roots' (`parts`), and the least `quietFor` of all (`quiet`, theirs).
+   * One read of a settle polled across roots, and the machine's step of its settle loop
+   * (`prufeRun.settling`, src/core/run/quiet.rs): this document's fingerprint joined with the
+   * other roots' (`parts`), the least `quietFor` of all (`quiet`, theirs). `settle` holds the
+   * need (first read) or the loop's state, the driver's clock (`now`), and `missed`, when a
+   * read since the last step found no document (a navigation: a change for the loop).
    */
-  async function reading({ parts, quiet }) {
+  async function reading({ parts, quiet, settle }) {
     await prufe.ready;
     await prufeRun.ready;
     const own = prufe.fingerprint();
     const quietFor = Math.min(prufe.quietFor(), ...quiet);
-    return { fingerprint: prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]), quietFor };
+    const fingerprint = prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]);
+    const reads = settle.missed == null ? [] : [{ now: settle.missed, fingerprint: null, quietFor: 0 }];
+    reads.push({ now: settle.now, fingerprint, quietFor });
+    let state = settle.settling;
+    let step = null;
+    for (const read of reads) {
+      step = prufeRun.settling(state == null ? { need: settle.need, ...read } : { settling: state, ...read });
+      if ('done' in step) break;
+      state = step.settling;
+    }
+    return { step };
   }
 
   /** A root's fingerprint, then its `quietFor`, in that order (a settle's read). */
