@@ -314,32 +314,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn origin_rule() {
-        let f = |origin: &str, url: &str| FrameInfo {
-            id: "x".into(),
-            parent: None,
-            origin: origin.into(),
-            url: url.into(),
-            loader: String::new(),
-        };
-        let top = f("http://127.0.0.1:1", "http://127.0.0.1:1/");
-        assert!(same_origin(
-            &f("http://127.0.0.1:1", "http://127.0.0.1:1/a"),
-            &top
-        ));
-        assert!(!same_origin(
-            &f("http://127.0.0.1:2", "http://127.0.0.1:2/a"),
-            &top
-        ));
-        assert!(!same_origin(
-            &f("null", "http://127.0.0.1:1/sandboxed"),
-            &top
-        ));
-        assert!(same_origin(&f("://", "about:blank"), &top));
-        assert!(same_origin(&f("http://127.0.0.1:1", "about:srcdoc"), &top));
-    }
-
-    #[test]
     fn filters_translate_per_root() {
         let f = Filters {
             regions: vec!["main".into(), "frame[0]/form[Card]".into()],
