@@ -1243,7 +1243,7 @@ const LOCATE_JS: &str = "function (spec, element) { \
 /// page's patched built-ins do not break the locator; returns the value, or with `handle`
 /// the remote object id.
 async fn evaluate_in_world(
-    page: &chromiumoxide::Page,
+    page: &prufe_harness::cdp::Page,
     js: &str,
     handle: bool,
 ) -> prufe_harness::Result<Value> {
@@ -1274,12 +1274,12 @@ async fn evaluate_in_world(
     })
 }
 
-async fn evaluate(page: &chromiumoxide::Page, js: &str) -> prufe_harness::Result<Value> {
+async fn evaluate(page: &prufe_harness::cdp::Page, js: &str) -> prufe_harness::Result<Value> {
     evaluate_in_world(page, js, false).await
 }
 
 async fn mouse(
-    page: &chromiumoxide::Page,
+    page: &prufe_harness::cdp::Page,
     kind: &str,
     p: (f64, f64),
     buttons: i64,
@@ -1306,7 +1306,7 @@ async fn mouse(
         .map(drop)
 }
 
-async fn mouse_click(page: &chromiumoxide::Page, p: (f64, f64)) -> prufe_harness::Result<()> {
+async fn mouse_click(page: &prufe_harness::cdp::Page, p: (f64, f64)) -> prufe_harness::Result<()> {
     mouse(page, "mouseMoved", p, 0).await?;
     mouse(page, "mousePressed", p, 1).await?;
     mouse(page, "mouseReleased", p, 1).await

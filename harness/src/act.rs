@@ -323,10 +323,9 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Butto
 /// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
 /// `draggable` elements work as well as pointer-event drags.
 pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
-    use chromiumoxide::cdp::browser_protocol::input::EventDragIntercepted;
     use futures::StreamExt;
     let page = engine.page();
-    let mut intercepted = page.event_listener::<EventDragIntercepted>().await?;
+    let mut intercepted = page.subscribe::<Value>("Input.dragIntercepted");
     engine
         .cmd("Input.setInterceptDrags", json!({ "enabled": true }))
         .await?;
@@ -345,7 +344,7 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
             } else {
                 engine.cmd("Input.dispatchMouseEvent", params).await?;
                 if let Ok(Some(ev)) = tokio::time::timeout(Duration::from_millis(20), intercepted.next()).await {
-                    let d = serde_json::to_value(&ev.data).unwrap_or(Value::Null);
+                    let d = ev.get("data").cloned().unwrap_or(Value::Null);
                     engine.cmd("Input.dispatchDragEvent", json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": d })).await?;
                     data = Some(d);
                 }

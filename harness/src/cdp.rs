@@ -1,7 +1,7 @@
 //! Getting a DevTools connection: launch a local Chromium, or attach to one already running.
 //!
-//! Launching spawns Chromium ourselves (not through chromiumoxide's launcher) so the command
-//! line is exactly [`launch_args`] and nothing else, with a fresh temporary profile removed
+//! Launching spawns Chromium ourselves so the command line is exactly [`launch_args`] and
+//! nothing else, with a fresh temporary profile removed
 //! when the browser closes. Chromium is started with `--remote-debugging-port=0`; the port it
 //! picked is read from the `DevToolsActivePort` file it writes into the profile, and the
 //! connection then goes through the same path as `--connect`.
@@ -27,18 +27,19 @@
 //! Chromium also gets its own process group, so a terminal's Ctrl-C reaches prufe alone:
 //! prufe then stops the step, releases input and closes the browser in that order, instead
 //! of the browser dying under a step that is still sending to it.
+//!
+//! The connection itself (commands, replies, events) is [`conn`].
+
+pub mod conn;
 
 use crate::error::{Error, Result};
 use crate::watchdog::Watchdog;
-use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
-use chromiumoxide::error::CdpError;
-use chromiumoxide::handler::HandlerConfig;
-use chromiumoxide::Page;
-use futures::StreamExt;
+pub use conn::{CdpError, Closed, Connection, Evaluation, Events, Page};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::time::Duration;
-use tokio::task::JoinHandle;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Used when neither the options nor `PRUFE_CHROMIUM` name a browser.
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
@@ -231,9 +232,8 @@ mod launcher {
 
 /// A DevTools connection, and the Chromium process when we launched it.
 pub struct Browser {
-    browser: chromiumoxide::Browser,
-    handler: JoinHandle<()>,
-    closed: crate::inject::Closed,
+    conn: Connection,
+    driver: conn::Driver,
     // Dropped in this order: the process is killed before its profile is removed.
     process: Option<Process>,
     profile: Option<tempfile::TempDir>,
@@ -269,11 +269,10 @@ impl Browser {
         // From here on, any early return (or a dropped future) kills the process.
         let endpoint =
             wait_for_port_file(profile.path(), &mut process.child, LAUNCH_TIMEOUT).await?;
-        let (browser, handler, closed) = Self::attach(&endpoint).await?;
+        let (conn, driver) = Self::attach(&endpoint).await?;
         Ok(Browser {
-            browser,
-            handler,
-            closed,
+            conn,
+            driver,
             process: Some(process),
             profile: Some(profile),
             endpoint,
@@ -284,48 +283,31 @@ impl Browser {
     /// `http://host:port` DevTools endpoint whose `/json/version` names the WebSocket.
     pub async fn connect(endpoint: &str) -> Result<Browser> {
         let ws = resolve_endpoint(endpoint).await?;
-        let (browser, handler, closed) = Self::attach(&ws).await?;
+        let (conn, driver) = Self::attach(&ws).await?;
         Ok(Browser {
-            browser,
-            handler,
-            closed,
+            conn,
+            driver,
             process: None,
             profile: None,
             endpoint: ws,
         })
     }
 
-    async fn attach(
-        ws: &str,
-    ) -> Result<(
-        chromiumoxide::Browser,
-        JoinHandle<()>,
-        crate::inject::Closed,
-    )> {
-        let config = HandlerConfig {
-            viewport: None,
-            ..HandlerConfig::default()
-        };
-        let (browser, mut handler) = tokio::time::timeout(
-            LAUNCH_TIMEOUT,
-            chromiumoxide::Browser::connect_with_config(ws.to_owned(), config),
-        )
-        .await
-        .map_err(|_| Error::Launch(format!("timed out connecting to {ws}")))?
-        .map_err(|e| Error::Launch(format!("cannot connect to {ws}: {e}")))?;
-        // The handler drives the connection; it must be polled for any command to complete.
-        // A message chromiumoxide cannot decode is not fatal; a closed socket is, and flips
-        // `closed`, which the watchdog of every tab turns into BROWSER_CLOSED.
-        let (tx, closed) = tokio::sync::watch::channel(false);
-        let task = tokio::spawn(async move {
-            while let Some(event) = handler.next().await {
-                if let Err(CdpError::Ws(_) | CdpError::Io(_)) = event {
-                    break;
-                }
-            }
-            let _ = tx.send(true);
-        });
-        Ok((browser, task, closed))
+    async fn attach(ws: &str) -> Result<(Connection, conn::Driver)> {
+        let (conn, driver) = tokio::time::timeout(LAUNCH_TIMEOUT, Connection::connect(ws))
+            .await
+            .map_err(|_| Error::Launch(format!("timed out connecting to {ws}")))?
+            .map_err(|e| Error::Launch(format!("cannot connect to {ws}: {e}")))?;
+        // A closed socket flips `closed`, which the watchdog of every tab turns into
+        // BROWSER_CLOSED. Discovery makes the browser report targets crashing and going away.
+        if let Err(e) = conn
+            .execute("Target.setDiscoverTargets", json!({ "discover": true }))
+            .await
+        {
+            driver.abort();
+            return Err(Error::Launch(format!("cannot use {ws}: {e}")));
+        }
+        Ok((conn, driver))
     }
 
     /// The WebSocket endpoint this connection uses.
@@ -334,8 +316,13 @@ impl Browser {
     }
 
     /// Flips to `true` when the connection is gone.
-    pub fn closed(&self) -> crate::inject::Closed {
-        self.closed.clone()
+    pub fn closed(&self) -> Closed {
+        self.conn.closed()
+    }
+
+    /// The browser-level connection.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
     }
 
     /// The process id of a browser launched here.
@@ -350,33 +337,32 @@ impl Browser {
 
     /// Opens a new tab on `about:blank`.
     pub async fn new_page(&self) -> Result<Page> {
-        Ok(self
-            .browser
-            .new_page(CreateTargetParams::new("about:blank"))
-            .await?)
+        Ok(self.conn.new_page().await?)
     }
 
     /// Feeds a tab's watchdog from the browser's side: its target crashing, detaching or
     /// being destroyed, and this connection closing.
     pub async fn watch(&self, watchdog: &Watchdog) -> Result<()> {
-        watchdog
-            .watch_browser(&self.browser, self.closed.clone())
-            .await
+        watchdog.watch_browser(&self.conn, self.conn.closed()).await
     }
 
     /// Closes a launched browser (and removes its profile); for an attached browser only the
     /// connection is dropped, the browser keeps running.
     pub async fn close(mut self) -> Result<()> {
         if let Some(mut process) = self.process.take() {
-            if !*self.closed.borrow() {
-                let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
+            if !*self.conn.closed().borrow() {
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(3),
+                    self.conn.execute("Browser.close", json!({})),
+                )
+                .await;
             }
             if !process.wait(Duration::from_secs(5)).await {
                 process.kill();
                 process.wait(Duration::from_secs(2)).await;
             }
         }
-        self.handler.abort();
+        self.driver.abort();
         if let Some(profile) = self.profile.take() {
             remove_profile(profile).await;
         }
@@ -386,7 +372,7 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        self.handler.abort();
+        self.driver.abort();
         // `process` is killed and reaped as it drops, before `profile` is removed.
     }
 }
@@ -477,29 +463,72 @@ pub async fn resolve_endpoint(endpoint: &str) -> Result<String> {
     }
 }
 
-/// An HTTP GET of a DevTools `/json/version`.
+/// An HTTP GET of a DevTools `/json/version`: one plain HTTP/1.1 request, read until the
+/// body's `Content-Length` (or the connection's end).
 async fn http_get(host: &str, port: u16, path: &str) -> Result<String> {
     let url = format!("http://{host}:{port}{path}");
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .map_err(|e| Error::Launch(format!("no HTTP client: {e}")))?;
-    let response = client
-        .get(&url)
-        .header("accept", "application/json")
-        .send()
+    let fail = |e: String| Error::Launch(format!("cannot read {url}: {e}"));
+    let work = async {
+        let mut stream = tokio::net::TcpStream::connect((host, port))
+            .await
+            .map_err(|e| e.to_string())?;
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+        );
+        stream
+            .write_all(request.as_bytes())
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some((status, body)) = http_response(&buf) {
+                return Ok((status, body));
+            }
+            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
+            if n == 0 {
+                return http_response_at_end(&buf).ok_or_else(|| "no HTTP response".to_owned());
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+    };
+    let (status, body) = tokio::time::timeout(Duration::from_secs(10), work)
         .await
-        .map_err(|e| Error::Launch(format!("cannot read {url}: {e}")))?;
-    if response.status() != reqwest::StatusCode::OK {
-        return Err(Error::Launch(format!(
-            "{url} answered {}",
-            response.status()
-        )));
+        .map_err(|_| fail("no answer within 10 s".into()))?
+        .map_err(fail)?;
+    if status != 200 {
+        return Err(Error::Launch(format!("{url} answered {status}")));
     }
-    response
-        .text()
-        .await
-        .map_err(|e| Error::Launch(format!("cannot read {url}: {e}")))
+    Ok(body)
+}
+
+/// The head of an HTTP response: its status and the body's length, when given.
+fn http_head(buf: &[u8]) -> Option<(u16, Option<usize>, usize)> {
+    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
+    let head = std::str::from_utf8(&buf[..end]).ok()?;
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.split_whitespace().nth(1)?.parse().ok()?;
+    let length = lines.find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse().ok())
+            .flatten()
+    });
+    Some((status, length, end))
+}
+
+/// A response complete by its `Content-Length`.
+fn http_response(buf: &[u8]) -> Option<(u16, String)> {
+    let (status, length, start) = http_head(buf)?;
+    let body = buf.get(start..start + length?)?;
+    Some((status, String::from_utf8_lossy(body).into_owned()))
+}
+
+/// A response whose connection ended: the body is whatever came.
+fn http_response_at_end(buf: &[u8]) -> Option<(u16, String)> {
+    let (status, _, start) = http_head(buf)?;
+    Some((status, String::from_utf8_lossy(&buf[start..]).into_owned()))
 }
 
 #[cfg(test)]

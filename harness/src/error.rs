@@ -62,7 +62,7 @@ pub enum Error {
 
     /// The DevTools Protocol failed.
     #[error("BROWSER_ERROR: {0}")]
-    Cdp(#[from] chromiumoxide::error::CdpError),
+    Cdp(#[from] crate::cdp::CdpError),
 
     /// A navigation failed.
     #[error("NAVIGATION_FAILED: {0}")]

@@ -32,23 +32,16 @@
 //! [`Watchdog`]: a crashed renderer, a tab or browser gone, or a stuck main thread fail the
 //! command with the cause as soon as it is known (see `watchdog`).
 
+pub use crate::cdp::Closed;
+use crate::cdp::Page;
 use crate::coords::input::{SharedLedger, Sink};
 use crate::error::{Error, Result};
 use crate::watchdog::Watchdog;
-use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameDetached, EventJavascriptDialogOpening,
-};
-use chromiumoxide::cdp::js_protocol::runtime::{
-    EventExecutionContextCreated, EventExecutionContextDestroyed, EventExecutionContextsCleared,
-};
-use chromiumoxide::types::{Command, Method, MethodId};
-use chromiumoxide::Page;
 use futures::StreamExt;
 use prufe::core::error::{Candidate, ErrorCode};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::Deserialize;
 use serde_json::{json, Value};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -125,46 +118,50 @@ impl Bundle {
     }
 }
 
-/// Any DevTools command by name, with JSON params and a JSON result.
-///
-/// The generated command types of chromiumoxide describe one protocol revision; a newer
-/// Chromium may add enum values or drop fields that make their responses fail to
-/// deserialize. Raw JSON keeps the harness working across browser versions.
-#[derive(Debug, Clone)]
-pub struct Raw {
-    method: &'static str,
-    params: Value,
-}
-
-impl Raw {
-    pub fn new(method: &'static str, params: Value) -> Raw {
-        Raw { method, params }
-    }
-}
-
-impl Serialize for Raw {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        self.params.serialize(s)
-    }
-}
-
-impl Method for Raw {
-    fn identifier(&self) -> MethodId {
-        Cow::Borrowed(self.method)
-    }
-}
-
-impl Command for Raw {
-    type Response = Value;
-}
-
-/// Sends a raw DevTools command to the page's session.
+/// Sends a raw DevTools command (JSON params, JSON result) to the page's session.
 pub async fn send(page: &Page, method: &'static str, params: Value) -> Result<Value> {
-    Ok(page.execute(Raw::new(method, params)).await?.result)
+    Ok(page.execute(method, params).await?)
 }
 
-/// Flips to `true` when the connection to the browser is gone.
-pub type Closed = tokio::sync::watch::Receiver<bool>;
+/// `Runtime.executionContextCreated`, the fields read.
+#[derive(Deserialize)]
+struct ContextCreated {
+    context: ContextDescription,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextDescription {
+    id: i64,
+    name: String,
+    #[serde(default)]
+    unique_id: String,
+    aux_data: Option<Value>,
+}
+
+/// `Runtime.executionContextDestroyed`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextDestroyed {
+    #[serde(default)]
+    execution_context_unique_id: String,
+}
+
+/// `Page.frameDetached`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameDetached {
+    frame_id: String,
+}
+
+/// `Page.javascriptDialogOpening`.
+#[derive(Deserialize)]
+struct DialogOpening {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    message: String,
+}
 
 /// A frame of the page as DevTools reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,16 +229,10 @@ impl Engine {
         let mut tasks = Vec::new();
 
         // Listen before anything can create a context.
-        let mut created = page
-            .event_listener::<EventExecutionContextCreated>()
-            .await?;
-        let mut destroyed = page
-            .event_listener::<EventExecutionContextDestroyed>()
-            .await?;
-        let mut cleared = page
-            .event_listener::<EventExecutionContextsCleared>()
-            .await?;
-        let mut detached = page.event_listener::<EventFrameDetached>().await?;
+        let mut created = page.subscribe::<ContextCreated>("Runtime.executionContextCreated");
+        let mut destroyed = page.subscribe::<ContextDestroyed>("Runtime.executionContextDestroyed");
+        let mut cleared = page.subscribe::<Value>("Runtime.executionContextsCleared");
+        let mut detached = page.subscribe::<FrameDetached>("Page.frameDetached");
         let map = contexts.clone();
         tasks.push(tokio::spawn(async move {
             loop {
@@ -251,7 +242,7 @@ impl Engine {
                             .and_then(|a| a.get("frameId")).and_then(Value::as_str);
                         if ev.context.name == WORLD {
                             if let Some(frame) = frame {
-                                lock(&map).insert(frame.to_owned(), (*ev.context.id.inner(), ev.context.unique_id.clone()));
+                                lock(&map).insert(frame.to_owned(), (ev.context.id, ev.context.unique_id.clone()));
                             }
                         }
                     }
@@ -260,7 +251,7 @@ impl Engine {
                         lock(&map).retain(|_, (_, unique)| unique != gone);
                     }
                     Some(_) = cleared.next() => lock(&map).clear(),
-                    Some(ev) = detached.next() => { lock(&map).remove(ev.frame_id.inner()); }
+                    Some(ev) = detached.next() => { lock(&map).remove(&ev.frame_id); }
                     else => break,
                 }
             }
@@ -269,9 +260,7 @@ impl Engine {
         // A JavaScript dialog blocks the page, and every later call with it; dismiss it
         // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf)
         // unless the caller said beforehand how to answer the next one.
-        let mut opened = page
-            .event_listener::<EventJavascriptDialogOpening>()
-            .await?;
+        let mut opened = page.subscribe::<DialogOpening>("Page.javascriptDialogOpening");
         let dialog_page = page.clone();
         let dialogs: Arc<Mutex<Vec<String>>> = Arc::default();
         let dialog_answer: Arc<Mutex<Option<DialogAnswer>>> = Arc::default();
@@ -286,10 +275,7 @@ impl Engine {
                     params["promptText"] = json!(text);
                 }
                 let _ = send(&dialog_page, "Page.handleJavaScriptDialog", params).await;
-                let kind = serde_json::to_value(&ev.r#type)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default();
+                let kind = ev.kind;
                 let message = prufe::core::text::cap(&ev.message, 120).into_owned();
                 let mut list = lock(&seen);
                 if list.len() < 20 {
@@ -791,16 +777,5 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::NotReady);
         assert!(e.to_string().contains("/nonexistent/prufe.js"), "{e}");
         assert!(e.to_string().contains("make bundle"), "{e}");
-    }
-
-    #[test]
-    fn raw_commands_serialise_as_their_params() {
-        let cmd = Raw::new("Page.setBypassCSP", json!({ "enabled": true }));
-        assert_eq!(
-            serde_json::to_value(&cmd).unwrap(),
-            json!({ "enabled": true })
-        );
-        assert_eq!(cmd.identifier(), "Page.setBypassCSP");
-        assert_eq!(cmd.domain_name(), "Page");
     }
 }

@@ -16,13 +16,13 @@
 use crate::act::{self};
 use crate::arbiter::ArbiterConfig;
 use crate::cdp::Browser;
+use crate::cdp::Page;
 use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
 use crate::observe::Sensitive;
 use crate::script::{Action, Step};
 use crate::stabilise::{fingerprint_now, stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
-use chromiumoxide::Page;
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
 use prufe::core::redact::Redactor;
@@ -142,7 +142,8 @@ impl Verifier {
         }
     }
 
-    /// Verifies actions in a tab the caller already drives with chromiumoxide.
+    /// Verifies actions in a tab the caller already drives (a [`Page`] of its own
+    /// [`crate::cdp::Connection`]).
     pub async fn attach(page: Page, opts: Options) -> Result<Verifier> {
         let bundle = Bundle::load(opts.bundle.as_deref())?;
         Self::attach_with(page, bundle, opts).await

@@ -1,7 +1,7 @@
 //! Knowing at once that the tab can no longer answer, and saying why.
 //!
 //! A DevTools command sent to a renderer that crashed, or to a browser that exited, never
-//! gets its answer: chromiumoxide fails it only when its 30 s request timeout runs out, as a
+//! gets its answer: the connection fails it only when its 30 s request timeout runs out, as a
 //! bare `Request timed out`. The events that say what happened arrive within milliseconds,
 //! so a [`Watchdog`] listens for them, and every command of the tab races it (the one place
 //! commands go through is [`Watchdog::guard`], called by `Engine::cmd`):
@@ -37,14 +37,10 @@
 //! A tab attached with [`crate::Verifier::attach`] has no browser connection to listen to:
 //! only the tab's own events (the crash) and hangs are seen there.
 
+use crate::cdp::{CdpError, Connection, Page};
 use crate::error::{Error, Result};
-use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed as InspectorCrashed;
-use chromiumoxide::cdp::browser_protocol::target::{
-    EventDetachedFromTarget, EventTargetCrashed, EventTargetDestroyed,
-};
-use chromiumoxide::error::CdpError;
-use chromiumoxide::Page;
 use futures::StreamExt;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -157,7 +153,7 @@ impl Watchdog {
             gone,
             busy: AtomicBool::new(false),
         });
-        let mut crashed = page.event_listener::<InspectorCrashed>().await?;
+        let mut crashed = page.subscribe::<Value>("Inspector.targetCrashed");
         // Inspector's events are sent once the domain is enabled.
         crate::inject::send(page, "Inspector.enable", json!({})).await?;
         let on_crash = shared.clone();
@@ -197,14 +193,14 @@ impl Watchdog {
     /// destroyed, and `closed` (the connection's handler ended) flipping to `true`.
     pub async fn watch_browser(
         &self,
-        browser: &chromiumoxide::Browser,
+        browser: &Connection,
         mut closed: watch::Receiver<bool>,
     ) -> Result<()> {
-        let mut crashed = browser.event_listener::<EventTargetCrashed>().await?;
-        let mut destroyed = browser.event_listener::<EventTargetDestroyed>().await?;
-        let mut detached = browser.event_listener::<EventDetachedFromTarget>().await?;
-        let target = self.page.target_id().clone();
-        let session = self.page.session_id().clone();
+        let mut crashed = browser.subscribe::<OfTarget>("Target.targetCrashed");
+        let mut destroyed = browser.subscribe::<OfTarget>("Target.targetDestroyed");
+        let mut detached = browser.subscribe::<OfSession>("Target.detachedFromTarget");
+        let target = self.page.target_id().to_owned();
+        let session = self.page.session_id().to_owned();
         let shared = self.shared.clone();
         self.tasks.push(tokio::spawn(async move {
             let went_away = loop {
@@ -350,7 +346,7 @@ impl Watchdog {
         self.tasks.push(tokio::spawn(async move {
             loop {
                 match crate::inject::send(&page, "Runtime.evaluate", probe_params()).await {
-                    // chromiumoxide gave up waiting (its request timeout): ask again.
+                    // The connection gave up waiting (its request timeout): ask again.
                     Err(Error::Cdp(CdpError::Timeout)) if shared.gone.borrow().is_none() => {
                         continue
                     }
@@ -370,10 +366,21 @@ fn probe_params() -> Value {
 /// Did `e` come from the DevTools connection itself (closed, its answer channel dropped)
 /// rather than from the command?
 fn lost_connection(e: &Error) -> bool {
-    matches!(
-        e,
-        Error::Cdp(CdpError::ChannelSendError(_) | CdpError::Ws(_) | CdpError::NoResponse)
-    )
+    matches!(e, Error::Cdp(CdpError::Closed))
+}
+
+/// `Target.targetCrashed` and `Target.targetDestroyed`, the field read.
+#[derive(Deserialize)]
+struct OfTarget {
+    #[serde(rename = "targetId")]
+    target_id: String,
+}
+
+/// `Target.detachedFromTarget`, the field read.
+#[derive(Deserialize)]
+struct OfSession {
+    #[serde(rename = "sessionId", default)]
+    session_id: String,
 }
 
 async fn wait_gone(gone: &mut watch::Receiver<Option<Gone>>) -> Gone {

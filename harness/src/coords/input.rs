@@ -13,7 +13,7 @@
 //! with the button still held: an aborted drag drops where it began, not on whatever lies
 //! under the pointer when the drag stopped.
 //!
-//! Commands go through a [`Sink`] (a chromiumoxide `Page` in use, a scripted fake in the unit
+//! Commands go through a [`Sink`] (a tab's [`crate::cdp::Page`] in use, a scripted fake in the unit
 //! tests), so every failure path is tested without a browser.
 
 use crate::error::{Error, Result};
@@ -32,7 +32,7 @@ pub trait Sink: Clone + Send + Sync + 'static {
     ) -> impl Future<Output = Result<Value>> + Send;
 }
 
-impl Sink for chromiumoxide::Page {
+impl Sink for crate::cdp::Page {
     fn send(
         &self,
         method: &'static str,
