@@ -80,7 +80,7 @@ demo:
 	target/debug/prufe demo
 
 demo-harness:
-	@scripts/timed.sh "harness (cargo build -p prufe-harness)" cargo build -q -p prufe-harness --bin prufe
+	@scripts/timed.sh "harness (cargo build -p prufe-harness --no-default-features)" cargo build -q -p prufe-harness --bin prufe --no-default-features
 
 demo-bundle:
 	@scripts/setup.sh demo

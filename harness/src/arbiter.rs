@@ -128,7 +128,19 @@ pub fn parse_answer(body: &[u8]) -> Answer {
     }
 }
 
+/// Asks, within the configured timeout. Never fails: every failure is a NO (a build without
+/// the `judge-http` feature cannot ask, and always answers NO).
+#[cfg(not(feature = "judge-http"))]
+pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Answer {
+    let _ = (config, q, redactor);
+    Answer {
+        yes: false,
+        detail: "NO (this build of prufe has no HTTP judge: the judge-http feature is off)".into(),
+    }
+}
+
 /// Asks, within the configured timeout. Never fails: every failure is a NO.
+#[cfg(feature = "judge-http")]
 pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Answer {
     let body = request_body(config, q, redactor);
     let work = async {
@@ -173,7 +185,9 @@ pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "judge-http")]
     use std::sync::{Arc, Mutex};
+    #[cfg(feature = "judge-http")]
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     fn reply(content: &str) -> Vec<u8> {
@@ -235,6 +249,7 @@ mod tests {
         assert_eq!(body["max_tokens"], 3);
     }
 
+    #[cfg(feature = "judge-http")]
     /// A local chat endpoint that answers `content` after `delay`, recording requests.
     async fn stub(
         content: &'static str,
@@ -300,6 +315,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "judge-http")]
     #[tokio::test]
     async fn a_local_stub_is_asked_with_the_key_and_its_yes_counts() {
         let (url, seen) = stub("YES", 200, Duration::ZERO).await;
@@ -324,6 +340,7 @@ mod tests {
         assert!(requests[0].contains("Account deleted"));
     }
 
+    #[cfg(feature = "judge-http")]
     #[tokio::test]
     async fn failures_and_hedges_are_no() {
         let (url, _) = stub("probably yes", 200, Duration::ZERO).await;
@@ -367,5 +384,18 @@ mod tests {
             timeout: Duration::from_secs(2),
         };
         assert!(!ask(&dead, &question(), &Redactor::default()).await.yes);
+    }
+
+    #[cfg(not(feature = "judge-http"))]
+    #[tokio::test]
+    async fn a_build_without_the_http_judge_answers_no() {
+        let config = ArbiterConfig {
+            url: "http://127.0.0.1:9/x".into(),
+            key: None,
+            model: "m".into(),
+            timeout: Duration::from_secs(2),
+        };
+        let a = ask(&config, &question(), &Redactor::default()).await;
+        assert!(!a.yes && a.detail.contains("judge-http"), "{a:?}");
     }
 }

@@ -83,7 +83,28 @@ pub enum Command {
     /// Open URL and run the steps of a script, each verified.
     Run(RunArgs),
     /// Serve the verified browser tools to MCP clients (stdio, or HTTP with --port).
+    #[cfg(feature = "mcp")]
     Mcp(crate::mcp::McpArgs),
+    /// Serve the verified browser tools to MCP clients (not in this build: it lacks the
+    /// `mcp` feature).
+    #[cfg(not(feature = "mcp"))]
+    Mcp(NoMcpArgs),
+}
+
+/// `prufe mcp` in a build without the `mcp` feature: any arguments, refused as a whole.
+#[cfg(not(feature = "mcp"))]
+#[derive(clap::Args, Debug)]
+pub struct NoMcpArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub args: Vec<String>,
+}
+
+/// The error of a command or option this build was compiled without.
+pub fn missing_feature(what: &str, feature: &str) -> Error {
+    Error::Unsupported(format!(
+        "{what} is not in this build of prufe: it was built without the `{feature}` feature \
+         (rebuild with `cargo build -p prufe-harness --bin prufe`, default features on)"
+    ))
 }
 
 #[derive(clap::Args, Debug)]
@@ -155,7 +176,10 @@ pub async fn run_cli(cli: Cli) -> i32 {
         Command::Demo { show } => stoppable(demo(show)).await,
         Command::Snapshot { url, json, connect } => stoppable(snapshot(&url, json, connect)).await,
         Command::Run(args) => run(args).await,
+        #[cfg(feature = "mcp")]
         Command::Mcp(args) => stoppable(crate::mcp::run(args)).await,
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp(_) => fail(&missing_feature("`prufe mcp`", "mcp")),
     }
 }
 
@@ -226,6 +250,9 @@ pub fn render_snapshot(s: &Snapshot) -> String {
 }
 
 async fn run(args: RunArgs) -> i32 {
+    if args.judge_url.is_some() && !cfg!(feature = "judge-http") {
+        return fail(&missing_feature("--judge-url", "judge-http"));
+    }
     // Everything about the script is checked before a browser starts.
     let text = match std::fs::read_to_string(&args.script) {
         Ok(t) => t,
@@ -726,7 +753,7 @@ fn indent(text: &str) -> String {
 fn fail(e: &Error) -> i32 {
     say(format_args!("prufe: {e}"));
     match e {
-        Error::Script(_) => EXIT_USAGE,
+        Error::Script(_) | Error::Unsupported(_) => EXIT_USAGE,
         _ => EXIT_FAILED,
     }
 }

@@ -56,6 +56,11 @@ pub enum Error {
     #[error("INVALID_SCRIPT: {0}")]
     Script(String),
 
+    /// The command or option needs a part this build of prufe was compiled without (a cargo
+    /// feature of prufe-harness).
+    #[error("INVALID_OPTIONS: {0}")]
+    Unsupported(String),
+
     /// Chromium could not be launched or reached.
     #[error("BROWSER_ERROR: {0}")]
     Launch(String),
@@ -116,6 +121,7 @@ impl Error {
             Error::TargetObscured { .. } => ErrorCode::TargetObscured,
             Error::NotActionable { code, .. } => *code,
             Error::Script(_) => ErrorCode::InvalidScript,
+            Error::Unsupported(_) => ErrorCode::InvalidOptions,
             Error::Launch(_) | Error::Cdp(_) => ErrorCode::BrowserError,
             Error::Navigation(_) => ErrorCode::NavigationFailed,
             Error::Bundle(_) => ErrorCode::NotReady,

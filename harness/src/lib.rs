@@ -47,6 +47,7 @@ pub mod error;
 pub mod executor;
 pub mod hit;
 pub mod inject;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod observe;
 pub mod pictures;

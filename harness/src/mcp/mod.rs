@@ -137,6 +137,11 @@ impl McpArgs {
 /// Runs the server until its client goes away (stdio) or forever (HTTP); returns the exit
 /// code. The browser is closed before it returns.
 pub async fn run(args: McpArgs) -> i32 {
+    if args.judge_url.is_some() && !cfg!(feature = "judge-http") {
+        let e = crate::cli::missing_feature("--judge-url", "judge-http");
+        let _ = writeln!(std::io::stderr(), "prufe: {e}");
+        return EXIT_USAGE;
+    }
     let config = match args.config() {
         Ok(c) => c,
         Err(e) => {
