@@ -20,13 +20,14 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps python demo demo-harness demo-bundle snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
 	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
+	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
 	@echo "make apps    bundle the fixture apps (fixtures/apps) with esbuild"
 	@echo "make python  copy the engine into the Python package (python/src/prufe/engine)"
@@ -70,11 +71,12 @@ $(APPS_STAMP): $(APPS_INPUTS)
 	node fixtures/apps/build.mjs
 	touch $@
 
-# The demo needs less than the tests: `scripts/setup.sh demo` installs no ChromeDriver, test
-# runner or Python packages, the bundle is the page engine alone (the harness links the
-# machine natively), and the harness compiles (the tests' dev profile: dependencies
-# optimised, no LTO) while the setup installs and the bundle builds, each step saying how
-# long it took.
+# The demo needs less than the tests. The harness compiles without the MCP server and the
+# HTTP judge (`--no-default-features`; the tests' dev profile: dependencies optimised, no
+# LTO) while, beside it, the engine is taken from js/prebuilt when that is the build of these
+# sources (js/prebuilt.mjs checks a digest of every input), so only Chromium is installed;
+# otherwise `scripts/setup.sh demo` installs the bindgen tool and the npm packages and the
+# engine is built. Each step says how long it took.
 demo:
 	@$(MAKE) --no-print-directory -j2 demo-harness demo-bundle
 	target/debug/prufe demo
@@ -83,8 +85,13 @@ demo-harness:
 	@scripts/timed.sh "harness (cargo build -p prufe-harness --no-default-features)" cargo build -q -p prufe-harness --bin prufe --no-default-features
 
 demo-bundle:
-	@scripts/setup.sh demo
-	@$(MAKE) --no-print-directory $(PAGE_STAMP)
+	@if node js/prebuilt.mjs install; then scripts/setup.sh browser; \
+	else scripts/setup.sh demo && $(MAKE) --no-print-directory $(PAGE_STAMP); fi
+
+# Builds the bundle and keeps its page engine in js/prebuilt (commit it with the sources it
+# was built from; `make test` checks it is the build of the sources, byte for byte).
+prebuilt: bundle
+	node js/prebuilt.mjs record
 
 # The page engine alone, for the demo (`make bundle` builds it with the machine module).
 PAGE_STAMP := target/.prufe-page-bundle
@@ -101,6 +108,7 @@ snapshot: setup
 # Fails on the first error, in this order.
 test: setup
 	@$(MAKE) --no-print-directory bundle node apps python
+	node js/prebuilt.mjs verify
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe

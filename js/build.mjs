@@ -14,6 +14,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
@@ -24,6 +25,7 @@ import { transformSync } from 'esbuild';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_DIR = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, 'target');
 const WORK = join(TARGET_DIR, 'prufe-bundle');
+const CARGO_HOME = resolve(process.env.CARGO_HOME || join(homedir(), '.cargo'));
 const DIST = join(ROOT, 'js', 'dist');
 const OUT = join(DIST, 'prufe.js');
 const SHIM = join(ROOT, 'js', 'src', 'shim.js');
@@ -98,6 +100,9 @@ function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) {
   run('cargo', [
     'build', '-p', 'prufe', '--lib', '--profile', profile, '--target', 'wasm32-unknown-unknown', ...features,
     '--config', `profile.${profile}.strip="none"`,
+    // Panic locations in dependencies name their source under the cargo home; written as
+    // /cargo, the engine is the same bytes whoever builds it (js/prebuilt.mjs verify).
+    '--config', `build.rustflags=["--remap-path-prefix=${CARGO_HOME}=/cargo"]`,
   ]);
   const raw = join(TARGET_DIR, 'wasm32-unknown-unknown', profile, 'prufe.wasm');
 

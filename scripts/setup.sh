@@ -8,13 +8,15 @@
 #   scripts/setup.sh demo   only what `make demo` needs: the wasm32 target, Chromium, the
 #                           bindgen tool and the npm packages (wasm-opt); no ChromeDriver, no
 #                           wasm-bindgen test runner, no Python packages
+#   scripts/setup.sh browser   Chromium alone: what `make demo` needs when the engine comes
+#                           from js/prebuilt (js/prebuilt.mjs install)
 set -euo pipefail
 
 mode=${1:-test}
 case "$mode" in
-  demo | test) ;;
+  demo | test | browser) ;;
   *)
-    printf 'setup: error: unknown mode %s (demo or test)\n' "$mode" >&2
+    printf 'setup: error: unknown mode %s (demo, test or browser)\n' "$mode" >&2
     exit 2
     ;;
 esac
@@ -54,7 +56,9 @@ fail() {
 
 # Rust: the wasm32 target and the lint/format components.
 command -v rustup >/dev/null || fail "rustup is required (the Rust toolchain is managed by rustup)"
-if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if [[ "$mode" == browser ]]; then
+  : # the engine is prebuilt: no wasm target
+elif rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rust target wasm32-unknown-unknown" "present"
 else
   step "rust target wasm32-unknown-unknown" "installing"
@@ -62,7 +66,7 @@ else
 fi
 installed_components=$(rustup component list --installed)
 components=(rustfmt clippy)
-[[ "$mode" == demo ]] && components=()
+[[ "$mode" != test ]] && components=()
 for component in "${components[@]}"; do
   if grep -q "^$component" <<<"$installed_components"; then
     step "rust component $component" "present"
@@ -75,7 +79,7 @@ done
 # Debian packages: Chromium, and ChromeDriver for the wasm tests (apt-get update only when one
 # is missing).
 packages=(chromium chromium-driver)
-[[ "$mode" == demo ]] && packages=(chromium)
+[[ "$mode" != test ]] && packages=(chromium)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
@@ -88,6 +92,11 @@ else
   step "debian ${missing[*]}" "installing"
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "$mode" == browser ]]; then
+  step "done" "in $((SECONDS - started)) s (Chromium, for the demo with the prebuilt engine)"
+  exit 0
 fi
 
 # The bundle's bindgen step (tools/bindgen: wasm-bindgen-cli-support at the version pinned in
