@@ -343,7 +343,7 @@ impl Browser {
     /// Feeds a tab's watchdog from the browser's side: its target crashing, detaching or
     /// being destroyed, and this connection closing.
     pub async fn watch(&self, watchdog: &Watchdog) -> Result<()> {
-        watchdog.watch_browser(&self.conn, self.conn.closed()).await
+        watchdog.watch_browser(&self.conn).await
     }
 
     /// Closes a launched browser (and removes its profile); for an attached browser only the

@@ -190,12 +190,9 @@ impl Watchdog {
     }
 
     /// Also watches the browser's side: the tab's target crashing, detaching or being
-    /// destroyed, and `closed` (the connection's handler ended) flipping to `true`.
-    pub async fn watch_browser(
-        &self,
-        browser: &Connection,
-        mut closed: watch::Receiver<bool>,
-    ) -> Result<()> {
+    /// destroyed, and the connection closing.
+    pub async fn watch_browser(&self, browser: &Connection) -> Result<()> {
+        let mut closed = browser.closed();
         let mut crashed = browser.subscribe::<OfTarget>("Target.targetCrashed");
         let mut destroyed = browser.subscribe::<OfTarget>("Target.targetDestroyed");
         let mut detached = browser.subscribe::<OfSession>("Target.detachedFromTarget");
