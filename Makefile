@@ -17,10 +17,10 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 # The Python tests (the driver, `prufe mcp` under the MCP SDK, and the `prufe` package of
 # python/) run under pytest when it is installed, else as plain scripts (driver and MCP only).
 # The package's types are checked in strict mode first (mypy --strict on python/src).
-PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
+PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: test-compile test-engine test-core test-harness help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -82,7 +82,7 @@ demo:
 	target/debug/prufe demo
 
 demo-harness:
-	@scripts/timed.sh "harness (cargo build -p prufe-harness --no-default-features)" cargo build -q -p prufe-harness --bin prufe --no-default-features
+	@scripts/timed.sh "demo: harness (cargo build -p prufe-harness --no-default-features)" cargo build -q -p prufe-harness --bin prufe --no-default-features
 
 demo-bundle:
 	@if node js/prebuilt.mjs install; then scripts/setup.sh browser; \
@@ -96,7 +96,7 @@ prebuilt: bundle
 # The page engine alone, for the demo (`make bundle` builds it with the machine module).
 PAGE_STAMP := target/.prufe-page-bundle
 $(PAGE_STAMP): $(BUNDLE_INPUTS)
-	@scripts/timed.sh "bundle (js/dist/prufe.js)" node js/build.mjs --page
+	@scripts/timed.sh "demo: bundle (js/dist/prufe.js)" node js/build.mjs --page
 	@mkdir -p target && touch $@
 
 # What the engine observes on one page: make snapshot PAGE=fixtures/shop.html
@@ -105,20 +105,37 @@ snapshot: setup
 	@$(MAKE) --no-print-directory bundle
 	node scripts/demo-snapshot.mjs $(PAGE)
 
-# Fails on the first error, in this order.
-test: setup
+# Fails on the first error. Three stages, each running side by side what does not wait on the
+# other: on two cores a compile leaves one idle for long stretches (linking, LTO, a crate that
+# many wait for), downloads wait on the network and browser tests on the browser.
+# 1. the setup, beside compiling the native test binaries (they need nothing it installs);
+# 2. the bundle and the packages' copies of it, beside the format check, the core and decoder
+#    tests and the in-browser wasm tests;
+# 3. the harness suites, beside the Node and the Python tests; then the type checks.
+test:
+	@$(MAKE) --no-print-directory -j2 setup test-compile
+	@$(MAKE) --no-print-directory -j2 test-engine test-core
+	@$(MAKE) --no-print-directory -j3 test-harness test-node test-python
+	node_modules/.bin/tsc --noEmit -p js
+	node_modules/.bin/tsc --noEmit -p node
+	node_modules/.bin/tsc --noEmit -p tests/ts
+
+test-compile:
+	@scripts/timed.sh "test: compiling the native tests" bash -c 'cargo test -q -p prufe --no-run && cargo test -q --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test --no-run && cargo test -q -p prufe-harness --no-run'
+
+test-engine:
 	@$(MAKE) --no-print-directory bundle node apps python
 	node js/prebuilt.mjs verify
+
+test-core:
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
 	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	scripts/wasm-test.sh
+
+test-harness:
 	cargo test -p prufe-harness
-	@$(MAKE) --no-print-directory -j2 test-node test-python
-	node_modules/.bin/tsc --noEmit -p js
-	node_modules/.bin/tsc --noEmit -p node
-	node_modules/.bin/tsc --noEmit -p tests/ts
 
 # The Node and the Python tests of `make test`, run side by side (both wait on Chromium far
 # more than they compute), each against the CLI just built.

@@ -12,7 +12,7 @@
 // `node js/build.mjs --page` builds js/dist/prufe.js alone.
 // Environment: PRUFE_WASM_OPT=0 skips wasm-opt (quicker local iterations; never in CI).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -55,11 +55,18 @@ function step(message) {
   process.stdout.write(`bundle: ${message}\n`);
 }
 
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], ...options });
-  if (result.error) throw new Error(`${command} could not start: ${result.error.message} (run scripts/setup.sh)`);
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
-  return result;
+/// Runs a build step, its output shown as it comes. Steps are awaited, so that the two wasm
+/// builds run side by side: each ends in a long stretch on one core (LTO with one codegen
+/// unit, then wasm-opt).
+function runAsync(command, args) {
+  return new Promise((done, failed) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (error) => failed(new Error(`${command} could not start: ${error.message} (run scripts/setup.sh)`)));
+    child.on('exit', (status, signal) => {
+      if (status === 0) done();
+      else failed(new Error(`${command} ${args.join(' ')} exited with ${status ?? signal}`));
+    });
+  });
 }
 
 function capture(command, args) {
@@ -94,10 +101,10 @@ function stripScriptSource(glue) {
 
 /// Builds the crate's cdylib with `features` under `profile`, runs wasm-bindgen and wasm-opt,
 /// and returns the glue (the `currentScript` probe removed) and the final wasm bytes.
-function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) {
+async function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) {
   step(`cargo build -p prufe --lib --profile ${profile} --target wasm32-unknown-unknown ${features.join(' ')}`.trimEnd());
   // The target_features section must survive until wasm-bindgen reads it; wasm-opt strips it.
-  run('cargo', [
+  await runAsync('cargo', [
     'build', '-p', 'prufe', '--lib', '--profile', profile, '--target', 'wasm32-unknown-unknown', ...features,
     '--config', `profile.${profile}.strip="none"`,
     // Panic locations in dependencies name their source under the cargo home; written as
@@ -109,13 +116,13 @@ function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) {
   // prufe-bindgen (tools/bindgen) is `wasm-bindgen --target no-modules --no-typescript
   // --omit-default-module-path` on the same pinned wasm-bindgen-cli-support, byte for byte.
   step(`wasm-bindgen --target no-modules (${label})`);
-  run(BINDGEN, ['--out-name', outName, '--out-dir', WORK, raw]);
+  await runAsync(BINDGEN, ['--out-name', outName, '--out-dir', WORK, raw]);
   const bindgenWasm = join(WORK, `${outName}_bg.wasm`);
   let finalWasm = bindgenWasm;
   if (process.env.PRUFE_WASM_OPT !== '0') {
     step(`wasm-opt ${opt} (${label}; ${capture(WASM_OPT, ['--version']) ?? 'missing: run scripts/setup.sh'})`);
     finalWasm = join(WORK, `${outName}_bg.opt.wasm`);
-    run(WASM_OPT, [opt, ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
+    await runAsync(WASM_OPT, [opt, ...WASM_FEATURES, '--strip-debug', '--strip-producers', bindgenWasm, '-o', finalWasm]);
   } else {
     step(`wasm-opt skipped (${label}; PRUFE_WASM_OPT=0)`);
   }
@@ -151,13 +158,13 @@ function sizes(path, wasm, packed) {
 
 /// The raw DEFLATE decoder the page bundle unpacks its engine with (js/inflate, no
 /// dependencies): a wasm module of a few kilobytes exporting `memory` and `inflate_raw`.
-function inflater() {
+async function inflater() {
   step('cargo build --manifest-path js/inflate/Cargo.toml --release --target wasm32-unknown-unknown');
   const targetDir = join(TARGET_DIR, 'inflate');
-  run('cargo', ['build', '--manifest-path', INFLATE_MANIFEST, '--release', '--target', 'wasm32-unknown-unknown', '--target-dir', targetDir]);
+  await runAsync('cargo', ['build', '--manifest-path', INFLATE_MANIFEST, '--release', '--target', 'wasm32-unknown-unknown', '--target-dir', targetDir]);
   const raw = join(targetDir, 'wasm32-unknown-unknown', 'release', 'prufe_inflate.wasm');
   const optimised = join(WORK, 'prufe_inflate.opt.wasm');
-  run(WASM_OPT, ['-Oz', ...WASM_FEATURES, '--strip-debug', '--strip-producers', raw, '-o', optimised]);
+  await runAsync(WASM_OPT, ['-Oz', ...WASM_FEATURES, '--strip-debug', '--strip-producers', raw, '-o', optimised]);
   return readFileSync(optimised);
 }
 
@@ -185,8 +192,8 @@ async function pack(wasm, decoder) {
 }
 
 async function buildPage(version) {
-  const { glue, wasm } = wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-Oz' });
-  const decoder = inflater();
+  const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-Oz' });
+  const decoder = await inflater();
   const packed = await pack(wasm, decoder);
   const PACKED = '/*!__PRUFE_WASM_DEFLATED_BASE64__*/';
   const template = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
@@ -207,7 +214,7 @@ async function buildPage(version) {
 }
 
 async function buildMachine(version) {
-  const { glue, wasm } = wasmArtifact({
+  const { glue, wasm } = await wasmArtifact({
     label: 'machine',
     features: ['--no-default-features', '--features', 'machine'],
     profile: 'machine',
@@ -258,7 +265,8 @@ async function main() {
   // `--page`: the page engine alone (what `make demo` needs: the harness links the machine
   // natively).
   const pageOnly = process.argv.includes('--page');
-  const written = [await buildPage(version), ...(pageOnly ? [] : await buildMachine(version))];
+  const [page, machine] = await Promise.all([buildPage(version), pageOnly ? [] : buildMachine(version)]);
+  const written = [page, ...machine];
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const line of written) step(`wrote ${line}`);
   step(`done in ${seconds} s`);

@@ -49,9 +49,56 @@ took() {
   fi
 }
 
+background_pids=()
+background_names=()
+
+# Stops here; a step still running beside is stopped too.
 fail() {
   printf 'setup: error: %s\n' "$1" >&2
+  local pid
+  for pid in "${background_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
   exit 1
+}
+
+# A slow step that needs nothing the others install (compiling the bindgen tool, filling the
+# browser-use virtualenv) runs beside them: its output is kept and shown only if it fails, and
+# `finish` waits for it. On two cores the compile and the downloads overlap.
+background() {
+  local name=$1
+  shift
+  took
+  printf 'setup: %-34s %s\n' "$name" "installing (beside the other steps)"
+  local log
+  log=$(mktemp /tmp/prufe-setup.XXXXXX)
+  (
+    since=$SECONDS
+    if "$@" >"$log" 2>&1; then
+      printf 'setup: %-34s took %d s\n' "$name" "$((SECONDS - since))"
+      rm -f "$log"
+    else
+      status=$?
+      cat "$log" >&2
+      rm -f "$log"
+      printf 'setup: error: %s failed (exit %d)\n' "$name" "$status" >&2
+      exit "$status"
+    fi
+  ) &
+  background_pids+=("$!")
+  background_names+=("$name")
+}
+
+# Waits for the background steps; fails if one did.
+finish() {
+  took
+  local i failed=""
+  for i in "${!background_pids[@]}"; do
+    wait "${background_pids[$i]}" || failed="$failed ${background_names[$i]};"
+  done
+  background_pids=()
+  [[ -z "$failed" ]] || fail "failed:$failed"
+  step "done" "$1"
 }
 
 # Rust: the wasm32 target and the lint/format components.
@@ -76,6 +123,65 @@ for component in "${components[@]}"; do
   fi
 done
 
+if [[ "$mode" != browser ]]; then
+  # The bundle's bindgen step (tools/bindgen: wasm-bindgen-cli-support at the version pinned in
+  # Cargo.lock) and, for the tests, wasm-bindgen's test runner of the same version, built by the
+  # same `cargo install` so that the two compile their common dependencies once. The demo installs
+  # the bindgen step alone.
+  pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+  [[ -n "$pinned" ]] || fail "wasm-bindgen is not in Cargo.lock"
+  tool_hash=$( (echo "$pinned"; cat tools/bindgen/Cargo.toml tools/bindgen/build.rs tools/bindgen/src/*.rs) | sha256sum | cut -d' ' -f1)
+  tool_stamp="$HOME/.cargo/.prufe-bindgen"
+  tool_features=()
+  tool_suffix=""
+  tool_name="prufe-bindgen (wasm-bindgen $pinned)"
+  if [[ "$mode" == test ]]; then
+    tool_features=(--features test-runner)
+    tool_suffix=" test-runner"
+    tool_name="prufe-bindgen and test runner $pinned"
+  fi
+  tool_present() {
+    [[ "$(prufe-bindgen --version 2>/dev/null)" == "wasm-bindgen $pinned" && -f "$tool_stamp" ]] || return 1
+    local stamp
+    stamp=$(cat "$tool_stamp")
+    if [[ "$mode" == test ]]; then
+      [[ "$stamp" == "$tool_hash test-runner" && "$(wasm-bindgen-test-runner --version 2>/dev/null)" == *" $pinned" ]]
+    else
+      [[ "$stamp" == "$tool_hash" || "$stamp" == "$tool_hash test-runner" ]]
+    fi
+  }
+  if tool_present; then
+    step "$tool_name" "present"
+  else
+    # (`&&`: a function run as a condition does not stop at a failed command.)
+    install_tool() {
+      cargo install --force --locked --profile tool --path tools/bindgen "${tool_features[@]}" &&
+        echo "$tool_hash$tool_suffix" >"$tool_stamp"
+    }
+    background "$tool_name" install_tool
+  fi
+fi
+
+if [[ "$mode" == test ]]; then
+  python=$(command -v python3 || true)
+  [[ -n "$python" ]] || fail "python3 is required"
+  # browser-use for tests/python/test_browser_use.py, in a virtualenv of its own (its mcp pin
+  # conflicts with the MCP test's); recreated only when its requirements changed.
+  bu_stamp=.venv-browser-use/.prufe-setup
+  bu_hash=$(sha256sum tests/python/requirements-browser-use.txt | cut -d' ' -f1)
+  if [[ -f "$bu_stamp" && "$(cat "$bu_stamp")" == "$bu_hash" ]]; then
+    step "browser-use virtualenv" "present"
+  else
+    make_browser_use_venv() {
+      rm -rf .venv-browser-use &&
+        "$python" -m venv .venv-browser-use &&
+        .venv-browser-use/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements-browser-use.txt &&
+        echo "$bu_hash" >"$bu_stamp"
+    }
+    background "browser-use virtualenv" make_browser_use_venv
+  fi
+fi
+
 # Debian packages: Chromium, and ChromeDriver for the wasm tests (apt-get update only when one
 # is missing).
 packages=(chromium chromium-driver)
@@ -99,34 +205,6 @@ if [[ "$mode" == browser ]]; then
   exit 0
 fi
 
-# The bundle's bindgen step (tools/bindgen: wasm-bindgen-cli-support at the version pinned in
-# Cargo.lock, without the CLI's test runner), installed from this checkout.
-pinned=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-[[ -n "$pinned" ]] || fail "wasm-bindgen is not in Cargo.lock"
-tool_hash=$( (echo "$pinned"; cat tools/bindgen/Cargo.toml tools/bindgen/build.rs tools/bindgen/src/*.rs) | sha256sum | cut -d' ' -f1)
-tool_stamp="$HOME/.cargo/.prufe-bindgen"
-if [[ "$(prufe-bindgen --version 2>/dev/null)" == "wasm-bindgen $pinned" && -f "$tool_stamp" &&
-  "$(cat "$tool_stamp")" == "$tool_hash" ]]; then
-  step "prufe-bindgen (wasm-bindgen $pinned)" "present"
-else
-  step "prufe-bindgen (wasm-bindgen $pinned)" "installing from tools/bindgen (about a minute)"
-  cargo install --quiet --force --locked --profile tool --path tools/bindgen
-  echo "$tool_hash" >"$tool_stamp"
-fi
-
-# The tests' wasm-bindgen-test-runner, at exactly the wasm-bindgen version in Cargo.lock.
-# `--locked` is not used: the CLI's own lock file does not resolve against the current
-# registry index. No default features: the runner talks plain HTTP to a local ChromeDriver,
-# so the TLS stack (ring) is not compiled.
-if [[ "$mode" == test ]]; then
-  if [[ "$(wasm-bindgen-test-runner --version 2>/dev/null)" == *"$pinned"* ]]; then
-    step "wasm-bindgen-test-runner $pinned" "present"
-  else
-    step "wasm-bindgen-test-runner $pinned" "installing from crates.io (a few minutes)"
-    cargo install --quiet --force --no-default-features wasm-bindgen-cli --version "=$pinned"
-  fi
-fi
-
 # npm packages from package-lock.json; reinstalled only when package.json or the lock changed.
 command -v node >/dev/null || fail "Node.js 20 or newer is required"
 command -v npm >/dev/null || fail "npm is required"
@@ -141,13 +219,11 @@ else
 fi
 
 if [[ "$mode" == demo ]]; then
-  step "done" "in $((SECONDS - started)) s (what the demo needs)"
+  finish "in $((SECONDS - started)) s (what the demo needs)"
   exit 0
 fi
 
 # Python driver test: the playwright package (its driver only, never `playwright install`).
-python=$(command -v python3 || true)
-[[ -n "$python" ]] || fail "python3 is required"
 if "$python" - tests/python/requirements.txt <<'EOF'
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -177,17 +253,4 @@ else
   "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e ./python
 fi
 
-# browser-use for tests/python/test_browser_use.py, in a virtualenv of its own (its mcp pin
-# conflicts with the MCP test's); recreated only when its requirements changed.
-bu_stamp=.venv-browser-use/.prufe-setup
-bu_hash=$(sha256sum tests/python/requirements-browser-use.txt | cut -d' ' -f1)
-if [[ -f "$bu_stamp" && "$(cat "$bu_stamp")" == "$bu_hash" ]]; then
-  step "browser-use virtualenv" "present"
-else
-  step "browser-use virtualenv" "installing (pip, about a minute)"
-  "$python" -m venv .venv-browser-use
-  .venv-browser-use/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements-browser-use.txt
-  echo "$bu_hash" >"$bu_stamp"
-fi
-
-step "done" "in $((SECONDS - started)) s"
+finish "in $((SECONDS - started)) s"

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # scripts/timed.sh LABEL COMMAND…: runs the command, saying when it starts and how long it took
-# (a line each), so that a long step of `make demo` shows it is under way.
+# (a line each), so that a long step of `make demo` or `make test` shows it is under way.
 set -euo pipefail
 label=$1
 shift
 started=$SECONDS
-printf 'demo: %s started\n' "$label"
+printf '%s started\n' "$label"
 if "$@"; then
-  printf 'demo: %s took %d s\n' "$label" "$((SECONDS - started))"
+  printf '%s took %d s\n' "$label" "$((SECONDS - started))"
 else
   status=$?
-  printf 'demo: %s failed after %d s\n' "$label" "$((SECONDS - started))" >&2
+  printf '%s failed after %d s\n' "$label" "$((SECONDS - started))" >&2
   exit "$status"
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the in-browser wasm tests (wasm-bindgen-test) in headless Chromium under ChromeDriver:
 # the integration tests tests/web*.rs, plus the library's own when it has any. Cargo runs
-# each test binary with wasm-bindgen-test-runner (installed by scripts/setup.sh at the
-# version pinned in Cargo.lock), which reads Chromium's binary and flags from webdriver.json
+# each test binary with wasm-bindgen-test-runner (built with tools/bindgen by scripts/setup.sh,
+# at the version pinned in Cargo.lock), which reads Chromium's binary and flags from webdriver.json
 # in this directory and downloads nothing.
 set -euo pipefail
 

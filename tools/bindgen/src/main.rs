@@ -4,8 +4,9 @@
 //! The bundle build (`js/build.mjs`) needs only the bindgen step. The `wasm-bindgen-cli`
 //! crate also carries the test runner, its HTTP server and client and a TLS stack: about 180
 //! crates against about 50 here, so that a first `make demo` compiles a third of the code.
-//! The tests still install `wasm-bindgen-cli` for `wasm-bindgen-test-runner`; both come from
-//! the same `wasm-bindgen-cli-support` version, pinned in Cargo.lock.
+//! The tests also need `wasm-bindgen-test-runner`: with the feature `test-runner` this crate
+//! builds it too (src/test_runner.rs), from the `wasm-bindgen-cli` of the same pinned version,
+//! so that the two share one compile of `wasm-bindgen-cli-support`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
