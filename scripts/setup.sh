@@ -89,7 +89,7 @@ background() {
   background_names+=("$name")
 }
 
-# Waits for the background steps; fails if one did.
+# Waits for the background steps, fails if one did, and says how long the setup took.
 finish() {
   took
   local i failed=""
@@ -98,7 +98,7 @@ finish() {
   done
   background_pids=()
   [[ -z "$failed" ]] || fail "failed:$failed"
-  step "done" "$1"
+  step "done" "in $((SECONDS - started)) s${1:+ ($1)}"
 }
 
 # Rust: the wasm32 target and the lint/format components.
@@ -219,7 +219,7 @@ else
 fi
 
 if [[ "$mode" == demo ]]; then
-  finish "in $((SECONDS - started)) s (what the demo needs)"
+  finish "what the demo needs"
   exit 0
 fi
 
@@ -253,4 +253,4 @@ else
   "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e ./python
 fi
 
-finish "in $((SECONDS - started)) s"
+finish ""
