@@ -49,6 +49,12 @@ pub enum CdpError {
     /// An evaluation threw.
     #[error("the evaluation threw: {0}")]
     Exception(String),
+    /// A reply without a field the protocol promises (`method`'s `field`).
+    #[error("the browser's reply to {method} has no {field}")]
+    Reply {
+        method: &'static str,
+        field: &'static str,
+    },
 }
 
 /// Flips to `true` when the connection to the browser is gone.
@@ -309,7 +315,7 @@ impl Connection {
         let created = self
             .execute("Target.createTarget", json!({ "url": "about:blank" }))
             .await?;
-        let target = created["targetId"].as_str().unwrap_or_default().to_owned();
+        let target = field(&created, "Target.createTarget", "targetId")?;
         self.attach(&target).await
     }
 
@@ -321,15 +327,24 @@ impl Connection {
                 json!({ "targetId": target_id, "flatten": true }),
             )
             .await?;
-        let session = attached["sessionId"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
+        let session = field(&attached, "Target.attachToTarget", "sessionId")?;
         Ok(Page {
             conn: self.clone(),
             target_id: Arc::from(target_id),
             session_id: Arc::from(session),
         })
+    }
+}
+
+/// The non-empty string `field` of `method`'s reply.
+fn field(
+    reply: &Value,
+    method: &'static str,
+    field: &'static str,
+) -> std::result::Result<String, CdpError> {
+    match reply[field].as_str() {
+        Some(value) if !value.is_empty() => Ok(value.to_owned()),
+        _ => Err(CdpError::Reply { method, field }),
     }
 }
 
@@ -512,6 +527,65 @@ mod tests {
         let e = conn.execute("Test.fail", json!({})).await.unwrap_err();
         assert!(matches!(e, CdpError::Protocol { code: -32000, .. }));
         assert!(e.to_string().contains("Cannot find context"), "{e}");
+        driver.abort();
+    }
+
+    #[tokio::test]
+    async fn a_new_page_without_a_target_or_a_session_is_a_typed_error() {
+        // The first tab's creation answers without a targetId; the second's attach without a
+        // sessionId; the third is whole.
+        let (ws, _server) = fake(
+            |cmd| {
+                let id = cmd["id"].as_u64().unwrap_or(0);
+                Some(match cmd["method"].as_str() {
+                    Some("Target.createTarget") if id == 1 => json!({ "id": id, "result": {} }),
+                    Some("Target.createTarget") => {
+                        json!({ "id": id, "result": { "targetId": format!("T{id}") } })
+                    }
+                    Some("Target.attachToTarget") if id == 3 => {
+                        json!({ "id": id, "result": { "sessionId": "" } })
+                    }
+                    Some("Target.attachToTarget") => {
+                        json!({ "id": id, "result": { "sessionId": "S" } })
+                    }
+                    _ => json!({ "id": id, "result": {} }),
+                })
+            },
+            vec![],
+        )
+        .await;
+        let (conn, driver) = Connection::connect(&ws).await.unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            ids.push(conn.new_page().await.map(|p| p.session_id.to_string()));
+        }
+        let e = ids[0].as_ref().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                CdpError::Reply {
+                    field: "targetId",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "the browser's reply to Target.createTarget has no targetId"
+        );
+        let e = ids[1].as_ref().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                CdpError::Reply {
+                    field: "sessionId",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(ids[2].as_deref().ok(), Some("S"));
         driver.abort();
     }
 
