@@ -33,7 +33,9 @@ from mcp.shared.exceptions import MCPError
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 BUNDLE = Path(os.environ.get("PRUFE_BUNDLE", ROOT / "js" / "dist" / "prufe.js")).resolve()
-PRUFE = Path(os.environ.get("PRUFE_BIN", ROOT / "target" / "debug" / "prufe"))
+# The binary under test: PRUFE_BIN, else PRUFE_CLI (what `make test` builds and gives every
+# driver suite), else built here.
+PRUFE = Path(os.environ.get("PRUFE_BIN") or os.environ.get("PRUFE_CLI") or ROOT / "target" / "debug" / "prufe")
 
 SECRET = "Tr0ub4dor&3-horse-battery"
 EXPECTED_TOOLS = {
@@ -86,7 +88,7 @@ def prufe_binary() -> Path:
     """Builds `prufe` once per run (a no-op when cargo finds it fresh)."""
     global _built
     assert BUNDLE.is_file(), f"{BUNDLE} is missing: run `make bundle` first"
-    if not _built and "PRUFE_BIN" not in os.environ:
+    if not _built and not (os.environ.get("PRUFE_BIN") or os.environ.get("PRUFE_CLI")):
         subprocess.run(
             ["cargo", "build", "-q", "-p", "prufe-harness", "--bin", "prufe"], cwd=ROOT, check=True
         )

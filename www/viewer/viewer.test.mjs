@@ -12,6 +12,15 @@ import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
+
+// The CLI under test: PRUFE_CLI (what `make test` built for every driver suite), else built
+// here. Building it again beside `cargo test`'s build would compile the dependencies a second
+// time, with the features of a build that has no dev-dependencies.
+function prufeBinary(execFileSync) {
+  if (process.env.PRUFE_CLI) return resolve(root, process.env.PRUFE_CLI);
+  execFileSync("cargo", ["build", "-q", "-p", "prufe-harness", "--bin", "prufe"], { cwd: root, stdio: "inherit" });
+  return join(root, "target/debug/prufe");
+}
 const viewerUrl = pathToFileURL(join(here, "index.html")).href;
 const sampleDir = join(here, "sample");
 const sampleFiles = readdirSync(sampleDir).filter((n) => n.endsWith(".json")).sort();
@@ -156,8 +165,7 @@ test("a MISMATCH + undo run written by prufe run --trace-dir renders", async () 
   const { mkdtempSync, writeFileSync, existsSync } = await import("node:fs");
   const { createServer } = await import("node:http");
   const { tmpdir } = await import("node:os");
-  execFileSync("cargo", ["build", "-q", "-p", "prufe-harness", "--bin", "prufe"], { cwd: root, stdio: "inherit" });
-  const binary = join(root, "target/debug/prufe");
+  const binary = prufeBinary(execFileSync);
   assert.ok(existsSync(binary), "the prufe binary was built");
   const fixtures = join(root, "fixtures");
   const server = createServer((req, res) => {
@@ -209,8 +217,7 @@ test("a run with pictures: both shown, target and effect outlined, secrets flat,
   const { mkdtempSync, writeFileSync, existsSync } = await import("node:fs");
   const { createServer } = await import("node:http");
   const { tmpdir } = await import("node:os");
-  execFileSync("cargo", ["build", "-q", "-p", "prufe-harness", "--bin", "prufe"], { cwd: root, stdio: "inherit" });
-  const binary = join(root, "target/debug/prufe");
+  const binary = prufeBinary(execFileSync);
   const fixtures = join(root, "fixtures");
   const server = createServer((req, res) => {
     const path = join(fixtures, decodeURIComponent(new URL(req.url, "http://x").pathname));
