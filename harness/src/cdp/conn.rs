@@ -559,32 +559,17 @@ mod tests {
         for _ in 0..3 {
             ids.push(conn.new_page().await.map(|p| p.session_id.to_string()));
         }
-        let e = ids[0].as_ref().unwrap_err();
-        assert!(
-            matches!(
-                e,
-                CdpError::Reply {
-                    field: "targetId",
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        assert_eq!(
-            e.to_string(),
-            "the browser's reply to Target.createTarget has no targetId"
-        );
-        let e = ids[1].as_ref().unwrap_err();
-        assert!(
-            matches!(
-                e,
-                CdpError::Reply {
-                    field: "sessionId",
-                    ..
-                }
-            ),
-            "{e}"
-        );
+        for (got, method, field) in [
+            (&ids[0], "Target.createTarget", "targetId"),
+            (&ids[1], "Target.attachToTarget", "sessionId"),
+        ] {
+            let e = got.as_ref().unwrap_err();
+            assert!(matches!(e, CdpError::Reply { .. }), "{e}");
+            assert_eq!(
+                e.to_string(),
+                format!("the browser's reply to {method} has no {field}")
+            );
+        }
         assert_eq!(ids[2].as_deref().ok(), Some("S"));
         driver.abort();
     }
