@@ -110,13 +110,15 @@ snapshot: setup
 # many wait for), downloads wait on the network and browser tests on the browser.
 # 1. the setup, beside compiling the native test binaries (they need nothing it installs);
 # 2. the bundle and the packages' copies of it, beside the format check, the core and decoder
-#    tests and the in-browser wasm tests;
-# 3. the harness suites; then the Node and the Python tests side by side; then the type checks.
-#    Not the three at once: they keep both cores busy, and under that load time-bounded
-#    harness tests (a huge page's snapshot within its budget) miss their bounds.
+#    tests and the compile of the in-browser wasm tests;
+# 3. the wasm tests; the harness suites; then the Node and the Python tests side by side; then
+#    the type checks. Browser tests never run beside a compile or each other's suites (Node
+#    and Python excepted): under that load time-bounded tests miss their bounds (the wasm
+#    test runner's 5 s WebDriver timeout, a huge page's snapshot within its budget).
 test:
 	@$(MAKE) --no-print-directory -j2 setup test-compile
 	@$(MAKE) --no-print-directory -j2 test-engine test-core
+	scripts/wasm-test.sh
 	cargo test -p prufe-harness
 	@$(MAKE) --no-print-directory -j2 test-node test-python
 	node_modules/.bin/tsc --noEmit -p js
@@ -135,7 +137,7 @@ test-core:
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
 	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
-	scripts/wasm-test.sh
+	scripts/wasm-test.sh --no-run
 
 # The Node and the Python tests of `make test`, run side by side (both wait on Chromium far
 # more than they compute), each against the CLI just built.

@@ -3,7 +3,7 @@
 # the integration tests tests/web*.rs, plus the library's own when it has any. Cargo runs
 # each test binary with wasm-bindgen-test-runner (built with tools/bindgen by scripts/setup.sh,
 # at the version pinned in Cargo.lock), which reads Chromium's binary and flags from webdriver.json
-# in this directory and downloads nothing.
+# in this directory and downloads nothing. Arguments go to cargo (`--no-run`: compile only).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -23,4 +23,4 @@ fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-exec cargo test --target wasm32-unknown-unknown "${targets[@]}"
+exec cargo test --target wasm32-unknown-unknown "${targets[@]}" "$@"
