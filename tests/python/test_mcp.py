@@ -35,7 +35,8 @@ FIXTURES = ROOT / "fixtures"
 BUNDLE = Path(os.environ.get("PRUFE_BUNDLE", ROOT / "js" / "dist" / "prufe.js")).resolve()
 # The binary under test: PRUFE_BIN, else PRUFE_CLI (what `make test` builds and gives every
 # driver suite), else built here.
-PRUFE = Path(os.environ.get("PRUFE_BIN") or os.environ.get("PRUFE_CLI") or ROOT / "target" / "debug" / "prufe")
+GIVEN_BINARY = os.environ.get("PRUFE_BIN") or os.environ.get("PRUFE_CLI")
+PRUFE = Path(GIVEN_BINARY or ROOT / "target" / "debug" / "prufe")
 
 SECRET = "Tr0ub4dor&3-horse-battery"
 EXPECTED_TOOLS = {
@@ -88,7 +89,7 @@ def prufe_binary() -> Path:
     """Builds `prufe` once per run (a no-op when cargo finds it fresh)."""
     global _built
     assert BUNDLE.is_file(), f"{BUNDLE} is missing: run `make bundle` first"
-    if not _built and not (os.environ.get("PRUFE_BIN") or os.environ.get("PRUFE_CLI")):
+    if not _built and not GIVEN_BINARY:
         subprocess.run(
             ["cargo", "build", "-q", "-p", "prufe-harness", "--bin", "prufe"], cwd=ROOT, check=True
         )
