@@ -147,7 +147,7 @@ declare namespace PrufeRun {
     | { need: 'observe'; sensitive: string[] }
     /** `prufe.describe(ref)`. Answer: `described`. */
     | { need: 'describe'; ref: string }
-    /** Stable non-empty box, in view (else scroll: `scrolled`), hit test when asked. Answer: `prepared`. */
+    /** Stable non-empty box, in view (else scroll: `scrolled`), hit test when asked. Answer: `prepared`, or `refused`. */
     | { need: 'prepare'; ref: string; hitTest: boolean }
     /** `prufe.at(x, y)`. Answer: `under`. */
     | { need: 'locate'; at: Point }
@@ -161,6 +161,14 @@ declare namespace PrufeRun {
     | { need: 'ask'; question: Question }
     | { need: 'done'; record: Record };
 
+  /** Why an element is not ready for input (`core::run::ready::Refusal`). */
+  type Refusal =
+    | { kind: 'emptyBox' }
+    | { kind: 'noVisibleArea' }
+    | { kind: 'keptMoving'; timeoutMs: number }
+    /** Input at `point` (top viewport) lands on `by`. */
+    | { kind: 'covered'; by: string; point: Point };
+
   type Answer =
     | { answer: 'start' }
     | { answer: 'settled'; fingerprint: string; stable: boolean; changed: boolean; waitedMs: number }
@@ -170,6 +178,8 @@ declare namespace PrufeRun {
     | { answer: 'described'; element: ElementRecord | null }
     | { answer: 'prepared'; point: Point }
     | { answer: 'scrolled' }
+    /** Not ready for input; the machine words the error with its own name for the target. */
+    | { answer: 'refused'; refusal: Refusal }
     | { answer: 'under'; element: ElementRecord | null }
     | { answer: 'sent' }
     | { answer: 'value'; value: string | null }

@@ -310,13 +310,20 @@ declare namespace Prufe {
      * The answer to the machine's prepare need: `{ answer: 'prepared', point }` once the box
      * is non-empty, still across two frames (at once on a page quiet that long) and in view,
      * and with `hitTest` input at the point reaches the element; `{ answer: 'scrolled' }`
-     * after scrolling it into view; `{ answer: 'failed', error }` with `TARGET_NOT_VISIBLE`,
-     * `TARGET_NOT_STABLE` (after `timeoutMs`), `TARGET_OBSCURED` or a stale ref's code.
-     * Rejects only for arguments of the wrong type.
+     * after scrolling it into view; `{ answer: 'refused', refusal }` saying why it is not
+     * ready (data the machine words: `TARGET_NOT_VISIBLE` for `emptyBox` and `noVisibleArea`,
+     * `TARGET_NOT_STABLE` for `keptMoving` after `timeoutMs`, `TARGET_OBSCURED` for `covered`,
+     * with what input at its point lands on); `{ answer: 'failed', error }` with a stale
+     * ref's code. Rejects only for arguments of the wrong type.
      */
     prepare(ref: string, hitTest: boolean, timeoutMs: number): Promise<
       | { answer: 'prepared'; point: Point }
       | { answer: 'scrolled' }
+      | { answer: 'refused'; refusal:
+          | { kind: 'emptyBox' }
+          | { kind: 'noVisibleArea' }
+          | { kind: 'keptMoving'; timeoutMs: number }
+          | { kind: 'covered'; by: string; point: Point } }
       | { answer: 'failed'; error: { code: ErrorCode; message: string } }
     >;
     /**

@@ -5,6 +5,7 @@
 use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch as X};
 use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
+use prufe::core::run::ready::Refusal;
 use prufe::core::run::{
     Action, Ambiguous, Answer, Destination, Gesture, Need, Point, Policy, Read, Record, Run, Seen,
     Step, Timing,
@@ -127,6 +128,8 @@ struct World {
     described: Option<Element>,
     /// Overrides the first `describe` only (the target moves once, then holds still).
     described_once: Option<Element>,
+    /// The answer to every `prepare`: the element is not ready for input.
+    refusal: Option<Refusal>,
     /// What the page shows once a watch's actions are done, at which address when they
     /// loaded a new document, and how many steps the driver says it performed.
     acted: Option<(Snapshot, Option<String>, u32)>,
@@ -147,6 +150,7 @@ impl World {
             arbiter: false,
             described: None,
             described_once: None,
+            refusal: None,
             acted: None,
             waited_ms: 300,
             inputs: Vec::new(),
@@ -236,8 +240,13 @@ impl World {
                             .cloned()
                     }),
             },
-            Need::Prepare { reference, .. } => Answer::Prepared {
-                point: point_of(&self.page, reference),
+            Need::Prepare { reference, .. } => match &self.refusal {
+                Some(refusal) => Answer::Refused {
+                    refusal: refusal.clone(),
+                },
+                None => Answer::Prepared {
+                    point: point_of(&self.page, reference),
+                },
             },
             Need::Locate { at } => Answer::Under {
                 element: at_point(&self.page, *at),
@@ -746,6 +755,15 @@ fn targets() {
         disabled: true,
         ..el("b1", Role::Button, "Add Shirt M", PRODUCTS)
     });
+    // Refused by whichever driver answered in the page: the machine words it, naming the
+    // target as the merged page does.
+    let mut covered = World::new(shop());
+    covered.refusal = Some(Refusal::Covered {
+        by: "div#veil".into(),
+        point: Point { x: 40.4, y: 20.5 },
+    });
+    let mut moving = World::new(shop());
+    moving.refusal = Some(Refusal::KeptMoving { timeout_ms: 400 });
     let mut checked = shop();
     checked.elements.push(Element {
         checked: Some(true.into()),
@@ -768,6 +786,12 @@ fn targets() {
             }),
         row("a target that became disabled", disabled, Step::new(Action::Click { target: Target { region: Some(PRODUCTS.into()), ..target("button", "Add Shirt M") } }), nothing())
             .want(None, false, Some(ErrorCode::TargetDisabled), "became disabled"),
+        row("a covered target: TARGET_OBSCURED in the machine's words, nothing sent", covered, Step::new(Action::Click { target: Target { region: Some(PRODUCTS.into()), ..target("button", "Add Shirt M") } }), nothing())
+            .want(None, false, Some(ErrorCode::TargetObscured), "button[Add Shirt M] in catalogue/list:products is covered by div#veil at (40, 21); nothing was clicked")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("a target that keeps moving: TARGET_NOT_STABLE", moving, Step::new(Action::Click { target: Target { region: Some(PRODUCTS.into()), ..target("button", "Add Shirt M") } }), nothing())
+            .want(None, false, Some(ErrorCode::TargetNotStable), "button[Add Shirt M] in catalogue/list:products kept moving for 400 ms")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
         row("checking a checked box dispatches nothing", World::new(checked), Step::new(Action::Check { target: target("checkbox", "Gift wrap") }), nothing())
             .want(Some(M), true, None, "already checked")
             .then(|_, w, _| assert!(w.inputs.is_empty())),
@@ -1105,6 +1129,13 @@ fn wire_shapes() {
     })
     .unwrap();
     assert_eq!(need, serde_json::json!({ "need": "describe", "ref": "e1" }));
+    let answer: Answer = serde_json::from_value(serde_json::json!({ "answer": "refused", "refusal": { "kind": "covered", "by": "div.veil", "point": { "x": 1.0, "y": 2.0 } } })).unwrap();
+    assert!(matches!(
+        answer,
+        Answer::Refused {
+            refusal: Refusal::Covered { .. }
+        }
+    ));
     let answer: Answer = serde_json::from_value(serde_json::json!({ "answer": "settled", "fingerprint": "f", "stable": true, "changed": false, "waitedMs": 250 })).unwrap();
     assert!(matches!(answer, Answer::Settled { waited_ms: 250, .. }));
     let policy: Policy =

@@ -491,18 +491,22 @@ async fn prepare_answers_the_machines_prepare_need() {
     );
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
     let shown = |a: &JsValue| format!("{:?}", js_sys::JSON::stringify(a));
-    // A failed answer with `code` and a message saying `words`.
-    let refused = |a: &JsValue, code: &str, words: &str| {
+    // A refused answer: the refusal as data, worded by the machine, never by the page.
+    let refused = |a: &JsValue, kind: &str, field: &str, value: &str| {
         assert_eq!(
             get(a, "answer").as_string().as_deref(),
-            Some("failed"),
+            Some("refused"),
             "{}",
             shown(a)
         );
-        let error = get(a, "error");
-        assert_eq!(get(&error, "code").as_string().as_deref(), Some(code));
-        let message = get(&error, "message").as_string().unwrap();
-        assert!(message.contains(words), "{message}");
+        let refusal = get(a, "refusal");
+        assert_eq!(get(&refusal, "kind").as_string().as_deref(), Some(kind));
+        let got = get(&refusal, field);
+        let got = got
+            .as_string()
+            .or_else(|| got.as_f64().map(|n| n.to_string()))
+            .unwrap_or_default();
+        assert_eq!(got, value, "{}", shown(a));
     };
     let prepare = |el: &web_sys::Element, hit: bool| {
         let r = ref_of(el);
@@ -521,7 +525,7 @@ async fn prepare_answers_the_machines_prepare_need() {
     let point = get(&a, "point");
     assert!((num(&point, "x") - x).abs() < 0.01 && (num(&point, "y") - y).abs() < 0.01);
 
-    // Covered at its point: TARGET_OBSCURED naming what is on top; without a hit test, ready.
+    // Covered at its point: refused, naming what is on top and where; without a hit test, ready.
     let covered = query(&c, "#covered");
     let r = covered.get_bounding_client_rect();
     let veil = web_sys::window()
@@ -541,11 +545,11 @@ async fn prepare_answers_the_machines_prepare_need() {
     )
     .unwrap();
     c.append_child(&veil).unwrap();
-    refused(
-        &prepare(&covered, true).await,
-        "TARGET_OBSCURED",
-        "is covered by div#veil",
-    );
+    let a = prepare(&covered, true).await;
+    refused(&a, "covered", "by", "div#veil");
+    let (x, y) = center(&covered);
+    let point = get(&get(&a, "refusal"), "point");
+    assert!((num(&point, "x") - x).abs() < 0.01 && (num(&point, "y") - y).abs() < 0.01);
     assert_eq!(
         get(&prepare(&covered, false).await, "answer")
             .as_string()
@@ -572,7 +576,7 @@ async fn prepare_answers_the_machines_prepare_need() {
     sleep(50).await;
     let a = prepare(&moving, true).await;
     window.clear_interval_with_handle(timer);
-    refused(&a, "TARGET_NOT_STABLE", "kept moving for 400 ms");
+    refused(&a, "keptMoving", "timeoutMs", "400");
 
     // Out of view: scrolled there, and ready on the next prepare.
     let far = query(&c, "#far");

@@ -70,18 +70,17 @@ export async function answerAcross(port, frames, need, options) {
       const { path, ref } = route(rules, need.ref);
       /** @type {PrufeRun.Answer} */
       const answer = await at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });
-      if (answer.answer !== 'prepared' || path === '') return answer;
+      if (path === '') return answer;
+      if (answer.answer === 'refused' && answer.refusal.kind === 'covered') {
+        // Covered inside its own document: the point in the top viewport, as prepared.
+        const { at: point } = await frames.lift(path, answer.refusal.point);
+        return { answer: 'refused', refusal: { ...answer.refusal, point } };
+      }
+      if (answer.answer !== 'prepared') return answer;
       const lifted = await frames.lift(path, answer.point, { hit: need.hitTest, scroll: true });
       if (lifted.out) return { answer: 'scrolled' };
-      if (lifted.by) {
-        const e = await call(at(path), 'describe', ref).catch(() => null);
-        const what = e ? `${e.role} ${JSON.stringify(e.name || e.text || '')}` : 'the target';
-        const { x, y } = lifted.at;
-        return {
-          answer: 'failed',
-          error: { code: 'TARGET_OBSCURED', message: `${what} is covered by ${lifted.by} at (${Math.round(x)}, ${Math.round(y)}); nothing was clicked` },
-        };
-      }
+      // The machine words the refusal, naming the target as the merged page does.
+      if (lifted.by) return { answer: 'refused', refusal: { kind: 'covered', by: lifted.by, point: lifted.at } };
       return { answer: 'prepared', point: lifted.at };
     }
     case 'locate':

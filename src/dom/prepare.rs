@@ -7,23 +7,22 @@
 //! two animation frames (a page that showed no mutation, no layout event and no animation
 //! for two frames, `stillFor`, holds its boxes still: one read), its point in view (else it
 //! is scrolled there and the answer is `scrolled`: observe again), and, with `hitTest`, the
-//! page's hit test at the point must reach it. Every refusal is a `failed` answer with its
-//! typed code and the words of `core::run::ready`, which the harness uses too, so the
-//! records agree whatever drove the step.
+//! page's hit test at the point must reach it. Every refusal is a `refused` answer, data
+//! without words: the machine words it (`core::run::ready`, which the harness uses too) with
+//! its own name for the target, so the records agree whatever drove the step.
 
 use super::input::{bounds_of, hit_node, scroll_node_into_view, Bounds};
 use super::wait::two_frames;
-use super::{describe, element, js, still_for};
+use super::{element, js, still_for};
 use crate::core::error::Result;
-use crate::core::identity::describe_element;
-use crate::core::run::ready::{self, Extent, TWO_FRAMES_MS};
+use crate::core::run::ready::{self, Extent, Refusal, TWO_FRAMES_MS};
 use crate::core::run::{Answer, Point};
 
 fn extent(b: &Bounds) -> Extent {
     [b.x, b.y, b.width, b.height]
 }
 
-/// The answer to a prepare need; a refusal or a stale ref is a `failed` answer.
+/// The answer to a prepare need; a stale ref is a `failed` answer.
 pub async fn prepare(reference: &str, hit_test: bool, timeout_ms: f64) -> Answer {
     match ready(reference, hit_test, timeout_ms).await {
         Ok(answer) => answer,
@@ -33,9 +32,7 @@ pub async fn prepare(reference: &str, hit_test: bool, timeout_ms: f64) -> Answer
 
 async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answer> {
     let el = element(reference)?;
-    let what = describe(reference)?
-        .map(|e| describe_element(&e))
-        .unwrap_or_else(|| reference.to_owned());
+    let refused = |refusal| Ok(Answer::Refused { refusal });
     let deadline = js::now() + timeout_ms.max(0.0);
     let mut b = bounds_of(&el)?;
     if still_for()? < TWO_FRAMES_MS {
@@ -43,7 +40,7 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
             two_frames().await;
             let now = bounds_of(&el)?;
             if ready::is_empty(extent(&now)) {
-                return Err(ready::empty_box(&what));
+                return refused(Refusal::EmptyBox);
             }
             let still = ready::holds_still(extent(&b), extent(&now));
             b = now;
@@ -51,12 +48,14 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
                 break;
             }
             if js::now() >= deadline {
-                return Err(ready::kept_moving(&what, timeout_ms.max(0.0) as u64));
+                return refused(Refusal::KeptMoving {
+                    timeout_ms: timeout_ms.max(0.0) as u64,
+                });
             }
         }
     }
     let Some(point) = b.point else {
-        return Err(ready::no_visible_area(&what));
+        return refused(Refusal::NoVisibleArea);
     };
     if !b.in_view {
         scroll_node_into_view(&el)?;
@@ -64,7 +63,13 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
     }
     if hit_test {
         if let Some(by) = hit_node(&el, point.x, point.y)? {
-            return Err(ready::covered(&what, &by, point.x, point.y));
+            return refused(Refusal::Covered {
+                by,
+                point: Point {
+                    x: point.x,
+                    y: point.y,
+                },
+            });
         }
     }
     Ok(Answer::Prepared {

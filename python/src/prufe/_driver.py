@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import json
-import math
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -533,18 +532,6 @@ _TRANSIENT = ("BROWSER_ERROR", "NOT_READY", "STALE_REFERENCE", "INTERNAL", "TIME
 UNREACHABLE = "\u0000unreachable"
 
 
-def _describe(element: dict[str, Any]) -> str:
-    """``role[label] in region`` (``core::identity::describe_element``)."""
-    label = element.get("name") or element.get("text") or ""
-    region = element.get("region") or ""
-    return f"{element.get('role')}[{label}]" + (f" in {region}" if region else "")
-
-
-def _rounded(value: float) -> int:
-    """Half away from zero, as Rust's ``f64::round`` (``core::run::ready::covered``)."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
-
-
 #: JPEG quality and the widest a picture is (harness/src/pictures.rs).
 QUALITY = 60
 MAX_WIDTH = 800.0
@@ -930,29 +917,20 @@ class Driver:
             answer["fingerprint"] = UNREACHABLE
         return answer
 
-    def _what(self, root: Root, there: str) -> Gen:
-        """How a root's element is named in a message, there and in the page's terms."""
-        element = yield from self.call("describe", there, root=root)
-        if not element:
-            return None, None
-        merged = (yield from self.world.frames_rule("adopt", [{"path": root.path, "element": element}]))[0]
-        return _describe(element), _describe(merged)
-
     def _prepare(self, need: dict[str, Any], routes: dict[str, dict[str, str]]) -> Gen:
         """Prepare in the ref's root, the point moved to the top viewport, and with a hit test
         every ancestor document asked whether input there reaches the frame
         (harness/src/hit.rs ``covered_by``)."""
         root, there = self._where(routes, need["ref"])
         reply = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.config.timeout_ms}, root)
-        if reply.get("answer") == "failed":
-            error = dict(reply["error"])
-            local, merged = yield from self._what(root, there)
-            if local and merged and error.get("message", "").startswith(local):
-                error["message"] = merged + error["message"][len(local):]
-            return {"answer": "failed", "error": error}
-        if reply.get("answer") != "prepared":
+        covered = reply.get("answer") == "refused" and reply["refusal"].get("point")
+        if reply.get("answer") != "prepared" and not covered:
             return reply
         ox, oy = yield from self.world.owner_origin(root)
+        if covered:
+            # Covered inside its own document: the point in the top viewport, as prepared.
+            point = reply["refusal"]["point"]
+            return {"answer": "refused", "refusal": {**reply["refusal"], "point": {"x": point["x"] + ox, "y": point["y"] + oy}}}
         x, y = reply["point"]["x"] + ox, reply["point"]["y"] + oy
         metrics = yield op("cdp", "Page.getLayoutMetrics", {})
         view = metrics["cssVisualViewport"]
@@ -971,8 +949,7 @@ class Driver:
                 bx, by_ = (0.0, 0.0) if not outer.path else (yield from self.world.owner_origin(outer))
                 by = yield from self.world.hit_owner(outer, inner, x - bx, y - by_)
                 if by:
-                    _, merged = yield from self._what(root, there)
-                    raise Failed("TARGET_OBSCURED", f"{merged or need['ref']} is covered by {by} at ({_rounded(x)}, {_rounded(y)}); nothing was clicked")
+                    return {"answer": "refused", "refusal": {"kind": "covered", "by": by, "point": {"x": x, "y": y}}}
         return {"answer": "prepared", "point": {"x": x, "y": y}}
 
     def call(self, name: str, *args: Any, root: Root = TOP) -> Gen:

@@ -24,6 +24,12 @@ use crate::core::judge::{Verdict, VerdictKind};
 use crate::core::model::{Element, Snapshot, Tristate};
 use crate::core::resolve::resolve;
 
+/// How a message names `element` (the machine's record of it, in the merged page's terms),
+/// or `otherwise` when there is none.
+fn describe_or(element: Option<&Element>, otherwise: &str) -> String {
+    element.map_or_else(|| otherwise.to_owned(), describe_element)
+}
+
 impl Run {
     /// A new attempt: settle, observe, find the target, act.
     pub(super) fn begin_attempt(&mut self) -> Need {
@@ -57,11 +63,7 @@ impl Run {
 
     fn rescan_target(&mut self) -> Need {
         self.rescan(|run| {
-            let what = run
-                .attempt
-                .target
-                .as_ref()
-                .map_or_else(|| "the target".to_owned(), describe_element);
+            let what = describe_or(run.attempt.target.as_ref(), "the target");
             Error::new(
                 ErrorCode::TargetChanged,
                 format!("{what} kept changing under the pointer; nothing was dispatched"),
@@ -117,6 +119,14 @@ impl Run {
                 })
             }
             (Phase::Prepare { .. }, Answer::Scrolled) => self.rescan_target(),
+            (Phase::Prepare { .. }, Answer::Refused { refusal }) => {
+                let what = describe_or(self.attempt.target.as_ref(), "the target");
+                self.fail(refusal.error(&what))
+            }
+            (Phase::PrepareTo, Answer::Refused { refusal }) => {
+                let what = describe_or(self.attempt.to.as_ref(), "the destination");
+                self.fail(refusal.error(&what))
+            }
             (Phase::Arrive, Answer::Sent) if self.step.action.is_pointer() => self.locate_again(),
             (Phase::Arrive, Answer::Sent) => {
                 self.phase = Phase::Describe { again: true };
@@ -128,11 +138,7 @@ impl Run {
                 self.before_input()
             }
             (Phase::PrepareTo, Answer::Scrolled) => self.rescan(|run| {
-                let what = run
-                    .attempt
-                    .to
-                    .as_ref()
-                    .map_or_else(|| "the destination".to_owned(), describe_element);
+                let what = describe_or(run.attempt.to.as_ref(), "the destination");
                 Error::new(
                     ErrorCode::TargetNotVisible,
                     format!("{what} does not come into view"),

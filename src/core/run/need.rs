@@ -67,9 +67,9 @@ pub enum Need {
     },
     /// Make the element behind a ref ready for input: a stable, non-empty box; in view
     /// (else scroll it there and answer [`Answer::Scrolled`]); with `hit_test`, the page's
-    /// hit test at its centre lands on it (else fail with `TARGET_OBSCURED`). Answer:
-    /// [`Answer::Prepared`] with the point input goes to. Input on a ref afterwards goes to
-    /// the node this prepare found.
+    /// hit test at its centre lands on it. Answer: [`Answer::Prepared`] with the point input
+    /// goes to, or [`Answer::Refused`] saying why it is not ready. Input on a ref afterwards
+    /// goes to the node this prepare found.
     Prepare {
         #[serde(rename = "ref")]
         reference: String,
@@ -233,6 +233,11 @@ pub enum Answer {
     },
     /// The element was out of view and has been scrolled: observe again.
     Scrolled,
+    /// The element is not ready for input; the machine words the error
+    /// ([`super::ready::Refusal::error`]).
+    Refused {
+        refusal: super::ready::Refusal,
+    },
     Under {
         element: Option<Element>,
     },
@@ -281,6 +286,7 @@ impl Answer {
             Answer::Described { .. } => "described",
             Answer::Prepared { .. } => "prepared",
             Answer::Scrolled => "scrolled",
+            Answer::Refused { .. } => "refused",
             Answer::Under { .. } => "under",
             Answer::Sent => "sent",
             Answer::Value { .. } => "value",

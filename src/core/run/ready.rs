@@ -8,8 +8,46 @@
 //! layout event or animation for that long. A box with no area cannot be clicked; one that
 //! keeps moving until the deadline is `TARGET_NOT_STABLE`; a hit test that lands elsewhere
 //! is `TARGET_OBSCURED`. Nothing is dispatched after any refusal.
+//!
+//! A driver that answers in the page reports a refusal as data ([`Refusal`], answer
+//! `refused`); the machine words it with its own name for the target, the one of the merged
+//! page, so a step in a frame reads the same whichever driver ran it.
 
+use serde::{Deserialize, Serialize};
+
+use super::need::Point;
 use crate::core::error::{Error, ErrorCode};
+
+/// Why an element is not ready for input, without words: see [`Refusal::error`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Refusal {
+    /// The box has no area.
+    EmptyBox,
+    /// No part of the box is visible.
+    NoVisibleArea,
+    /// The box kept moving for the whole timeout.
+    KeptMoving { timeout_ms: u64 },
+    /// Input at `point` lands on `by` (`tag#id.class "text"`).
+    Covered { by: String, point: Point },
+}
+
+impl Refusal {
+    /// The typed error, `what` naming the element.
+    pub fn error(&self, what: &str) -> Error {
+        match self {
+            Refusal::EmptyBox => empty_box(what),
+            Refusal::NoVisibleArea => no_visible_area(what),
+            Refusal::KeptMoving { timeout_ms } => kept_moving(what, *timeout_ms),
+            Refusal::Covered { by, point } => covered(what, by, point.x, point.y),
+        }
+    }
+}
 
 /// Two animation frames at 60 Hz: how long a box must hold still.
 pub const TWO_FRAMES_MS: f64 = 34.0;
@@ -85,5 +123,33 @@ mod tests {
         assert_eq!(kept_moving("x", 5000).code, ErrorCode::TargetNotStable);
         assert_eq!(empty_box("x").code, ErrorCode::TargetNotVisible);
         assert_eq!(no_visible_area("x").code, ErrorCode::TargetNotVisible);
+    }
+
+    #[test]
+    fn a_refusal_is_worded_by_the_machine_and_reads_back_from_json() {
+        let covered = Refusal::Covered {
+            by: "div.veil".into(),
+            point: Point { x: 10.4, y: 20.6 },
+        };
+        let wire = serde_json::to_value(&covered).unwrap();
+        assert_eq!(
+            wire,
+            serde_json::json!({ "kind": "covered", "by": "div.veil", "point": { "x": 10.4, "y": 20.6 } })
+        );
+        assert_eq!(serde_json::from_value::<Refusal>(wire).unwrap(), covered);
+        assert_eq!(
+            covered.error("button[Buy] in frame[0]/main").message,
+            "button[Buy] in frame[0]/main is covered by div.veil at (10, 21); nothing was clicked"
+        );
+        let moving: Refusal =
+            serde_json::from_value(serde_json::json!({ "kind": "keptMoving", "timeoutMs": 400 }))
+                .unwrap();
+        assert_eq!(moving.error("x"), kept_moving("x", 400));
+        assert_eq!(Refusal::EmptyBox.error("x"), empty_box("x"));
+        assert_eq!(Refusal::NoVisibleArea.error("x"), no_visible_area("x"));
+        assert!(serde_json::from_value::<Refusal>(
+            serde_json::json!({ "kind": "covered", "by": "x", "point": { "x": 1, "y": 2 }, "extra": 1 })
+        )
+        .is_err());
     }
 }

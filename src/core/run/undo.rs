@@ -378,7 +378,9 @@ impl Run {
                 self.stage(Stage::Scrolled, need)
             }
             // An element that cannot take input now is no inverse.
-            (Stage::Prepare, Answer::Failed { .. }) => self.next_inverse(false),
+            (Stage::Prepare, Answer::Failed { .. } | Answer::Refused { .. }) => {
+                self.next_inverse(false)
+            }
             (Stage::Scrolled, Answer::Settled { .. }) => {
                 let need = Need::Observe {
                     sensitive: self.sensitive.clone(),
