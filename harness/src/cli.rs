@@ -130,11 +130,25 @@ pub struct RunArgs {
     /// Attach to a running browser (ws://…/devtools/browser/… or http://host:port).
     #[arg(long, value_name = "URL")]
     pub connect: Option<String>,
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+    #[command(flatten)]
+    pub step: StepArgs,
+    /// Judge only regions starting with this prefix (repeatable).
+    #[arg(long, value_name = "REGION")]
+    pub region: Vec<String>,
+    /// Leave regions starting with this prefix out of the judgement (repeatable).
+    #[arg(long, value_name = "REGION")]
+    pub ignore_region: Vec<String>,
+}
+
+/// How each verified step runs: the options `prufe run` and `prufe mcp` share, their
+/// defaults the verifier's own.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StepArgs {
+    #[arg(long, value_name = "N", default_value_t = Options::default().max_attempts, value_parser = clap::value_parser!(u32).range(1..=10))]
     pub max_attempts: u32,
-    #[arg(long, value_name = "N", default_value_t = 250)]
+    #[arg(long, value_name = "N", default_value_t = Timing::default().quiet_ms)]
     pub quiet_ms: u64,
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    #[arg(long, value_name = "N", default_value_t = Timing::default().timeout_ms, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub timeout_ms: u64,
     /// What an AMBIGUOUS verdict means when no arbiter decides it.
     #[arg(long, value_enum, default_value_t = Ambiguous::Reject)]
@@ -143,12 +157,32 @@ pub struct RunArgs {
     /// PRUFE_JUDGE_KEY).
     #[arg(long, value_name = "URL")]
     pub judge_url: Option<String>,
-    /// Judge only regions starting with this prefix (repeatable).
-    #[arg(long, value_name = "REGION")]
-    pub region: Vec<String>,
-    /// Leave regions starting with this prefix out of the judgement (repeatable).
-    #[arg(long, value_name = "REGION")]
-    pub ignore_region: Vec<String>,
+}
+
+impl StepArgs {
+    /// A usage error when the options ask for what this build lacks.
+    pub fn unsupported(&self) -> Option<Error> {
+        (self.judge_url.is_some() && !cfg!(feature = "judge-http"))
+            .then(|| missing_feature("--judge-url", "judge-http"))
+    }
+
+    /// `options` with these step settings.
+    pub fn apply(&self, options: Options) -> Options {
+        Options {
+            timing: Timing {
+                quiet_ms: self.quiet_ms,
+                timeout_ms: self.timeout_ms,
+                ..Timing::default()
+            },
+            max_attempts: self.max_attempts,
+            ambiguous: match self.ambiguous {
+                Ambiguous::Reject => AmbiguousPolicy::Reject,
+                Ambiguous::Accept => AmbiguousPolicy::Accept,
+            },
+            arbiter: self.judge_url.clone().map(ArbiterConfig::from_env),
+            ..options
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,8 +284,8 @@ pub fn render_snapshot(s: &Snapshot) -> String {
 }
 
 async fn run(args: RunArgs) -> i32 {
-    if args.judge_url.is_some() && !cfg!(feature = "judge-http") {
-        return fail(&missing_feature("--judge-url", "judge-http"));
+    if let Some(e) = args.step.unsupported() {
+        return fail(&e);
     }
     // Everything about the script is checked before a browser starts.
     let text = match std::fs::read_to_string(&args.script) {
@@ -279,25 +313,14 @@ async fn run(args: RunArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let opts = Options {
+    let opts = args.step.apply(Options {
         connect: args.connect.clone(),
-        timing: Timing {
-            quiet_ms: args.quiet_ms,
-            timeout_ms: args.timeout_ms,
-            ..Timing::default()
-        },
-        max_attempts: args.max_attempts,
-        ambiguous: match args.ambiguous {
-            Ambiguous::Reject => AmbiguousPolicy::Reject,
-            Ambiguous::Accept => AmbiguousPolicy::Accept,
-        },
-        arbiter: args.judge_url.clone().map(ArbiterConfig::from_env),
         trace_dir: args.trace_dir.clone(),
         screenshots: args.screenshots,
         regions: args.region.clone(),
         ignore_regions: args.ignore_region.clone(),
         ..Options::default()
-    };
+    });
     let mut signals = Signals::install();
     // A launch stopped half-way drops the browser, which kills it and removes its profile.
     let mut v = tokio::select! {
@@ -930,10 +953,10 @@ mod tests {
         let Command::Run(a) = cli.command else {
             panic!("not run")
         };
-        assert_eq!(a.max_attempts, 3);
-        assert_eq!(a.quiet_ms, 100);
-        assert_eq!(a.timeout_ms, 2000);
-        assert_eq!(a.ambiguous, Ambiguous::Accept);
+        assert_eq!(a.step.max_attempts, 3);
+        assert_eq!(a.step.quiet_ms, 100);
+        assert_eq!(a.step.timeout_ms, 2000);
+        assert_eq!(a.step.ambiguous, Ambiguous::Accept);
         assert_eq!(a.screenshots, crate::pictures::Screenshots::Failures);
         assert!(a.json);
         assert_eq!(a.connect.as_deref(), Some("http://127.0.0.1:9222"));
@@ -942,6 +965,34 @@ mod tests {
         assert!(matches!(d.command, Command::Demo { show: true }));
         let s = Cli::try_parse_from(["prufe", "snapshot", "http://x/", "--json"]).unwrap();
         assert!(matches!(s.command, Command::Snapshot { json: true, .. }));
+    }
+
+    #[cfg(feature = "mcp")]
+    #[test]
+    fn run_and_mcp_share_the_step_options_and_default_to_the_verifiers_own() {
+        let given = [
+            "--max-attempts",
+            "4",
+            "--quiet-ms",
+            "120",
+            "--ambiguous",
+            "accept",
+        ];
+        let run = Cli::try_parse_from(["prufe", "run", "http://x/", "--script", "s.json"]).unwrap();
+        let mcp = Cli::try_parse_from(["prufe", "mcp"].into_iter().chain(given)).unwrap();
+        let (Command::Run(run), Command::Mcp(mcp)) = (run.command, mcp.command) else {
+            panic!("not run and mcp")
+        };
+        let plain = run.step.apply(Options::default());
+        let verifier = Options::default();
+        assert_eq!(plain.timing, verifier.timing);
+        assert_eq!(plain.max_attempts, verifier.max_attempts);
+        assert_eq!(plain.ambiguous, verifier.ambiguous);
+        assert!(plain.arbiter.is_none() && run.step.unsupported().is_none());
+        let set = mcp.step.apply(Options::default());
+        assert_eq!((set.max_attempts, set.timing.quiet_ms), (4, 120));
+        assert_eq!(set.timing.timeout_ms, verifier.timing.timeout_ms);
+        assert_eq!(set.ambiguous, AmbiguousPolicy::Accept);
     }
 
     #[test]

@@ -28,23 +28,8 @@ use prufe::core::ErrorCode;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-/// Polling parameters, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timing {
-    pub poll_ms: u64,
-    pub quiet_ms: u64,
-    pub timeout_ms: u64,
-}
-
-impl Default for Timing {
-    fn default() -> Self {
-        Timing {
-            poll_ms: 50,
-            quiet_ms: 250,
-            timeout_ms: 5_000,
-        }
-    }
-}
+/// Polling parameters, in milliseconds: the machine's own, defaults included.
+pub use prufe::core::run::Timing;
 
 /// How a wait ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -619,7 +619,6 @@ impl Verifier {
     /// The verification policy of a run, from the options.
     pub(crate) fn policy(&self) -> prufe::core::run::Policy {
         use prufe::core::run::{Ambiguous, Policy};
-        let t = self.opts.timing;
         Policy {
             max_attempts: self.opts.max_attempts.max(1),
             ambiguous: match (&self.opts.arbiter, self.opts.ambiguous) {
@@ -627,11 +626,7 @@ impl Verifier {
                 (None, AmbiguousPolicy::Accept) => Ambiguous::Accept,
                 (None, AmbiguousPolicy::Reject) => Ambiguous::Reject,
             },
-            timing: prufe::core::run::Timing {
-                poll_ms: t.poll_ms,
-                quiet_ms: t.quiet_ms,
-                timeout_ms: t.timeout_ms,
-            },
+            timing: self.opts.timing,
             regions: self.opts.regions.clone(),
             ignore_regions: self.opts.ignore_regions.clone(),
         }

@@ -30,10 +30,8 @@ pub mod secrets;
 pub mod server;
 pub mod tools;
 
-use crate::arbiter::ArbiterConfig;
-use crate::cli::{Ambiguous, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
-use crate::stabilise::Timing;
-use crate::verify::{AmbiguousPolicy, Options};
+use crate::cli::{StepArgs, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::verify::Options;
 use clap::ValueEnum;
 use secrets::Secrets;
 use server::{Config, Handler};
@@ -78,19 +76,8 @@ pub struct McpArgs {
     /// Show the browser window.
     #[arg(long)]
     pub headed: bool,
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
-    pub max_attempts: u32,
-    #[arg(long, value_name = "N", default_value_t = 250)]
-    pub quiet_ms: u64,
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    pub timeout_ms: u64,
-    /// What an AMBIGUOUS verdict means when no arbiter decides it.
-    #[arg(long, value_enum, default_value_t = Ambiguous::Reject)]
-    pub ambiguous: Ambiguous,
-    /// An OpenAI-compatible chat completions URL that breaks AMBIGUOUS ties (key from
-    /// PRUFE_JUDGE_KEY).
-    #[arg(long, value_name = "URL")]
-    pub judge_url: Option<String>,
+    #[command(flatten)]
+    pub step: StepArgs,
 }
 
 /// Capabilities beyond the default tools.
@@ -107,24 +94,13 @@ impl McpArgs {
             Some(path) => Secrets::load(path)?,
             None => Secrets::default(),
         };
-        let options = Options {
+        let options = self.step.apply(Options {
             connect: self.connect.clone(),
             headless: !self.headed,
-            timing: Timing {
-                quiet_ms: self.quiet_ms,
-                timeout_ms: self.timeout_ms,
-                ..Timing::default()
-            },
-            max_attempts: self.max_attempts,
-            ambiguous: match self.ambiguous {
-                Ambiguous::Reject => AmbiguousPolicy::Reject,
-                Ambiguous::Accept => AmbiguousPolicy::Accept,
-            },
-            arbiter: self.judge_url.clone().map(ArbiterConfig::from_env),
             trace_dir: self.trace_dir.clone(),
             screenshots: self.screenshots,
             ..Options::default()
-        };
+        });
         Ok(Config {
             options,
             vision: self.caps.contains(&Cap::Vision),
@@ -137,8 +113,7 @@ impl McpArgs {
 /// Runs the server until its client goes away (stdio) or forever (HTTP); returns the exit
 /// code. The browser is closed before it returns.
 pub async fn run(args: McpArgs) -> i32 {
-    if args.judge_url.is_some() && !cfg!(feature = "judge-http") {
-        let e = crate::cli::missing_feature("--judge-url", "judge-http");
+    if let Some(e) = args.step.unsupported() {
         let _ = writeln!(std::io::stderr(), "prufe: {e}");
         return EXIT_USAGE;
     }
