@@ -478,13 +478,21 @@ export function playwrightPort(page) {
       }
     },
     goto: async (url) => { await page.goto(url); },
-    async goBack() {
-      const before = page.url();
-      const response = await page.goBack();
-      return response !== null || page.url() !== before;
-    },
+    goBack: () => goBackOn(page),
     url: async () => page.url(),
   };
+}
+
+/**
+ * Back one entry in `page`'s history (Playwright's or Puppeteer's page); whether it went
+ * anywhere: a response, or at least a new address (a same-document entry has no response).
+ * @param {{ url(): string, goBack(): Promise<unknown> }} page
+ * @returns {Promise<boolean>}
+ */
+export async function goBackOn(page) {
+  const before = page.url();
+  const response = await page.goBack();
+  return response !== null || page.url() !== before;
 }
 
 /**
@@ -513,11 +521,7 @@ export function puppeteerPort(page) {
       }
     },
     goto: async (url) => { await page.goto(url); },
-    async goBack() {
-      const before = page.url();
-      const response = await page.goBack();
-      return response !== null || page.url() !== before;
-    },
+    goBack: () => goBackOn(page),
     url: async () => page.url(),
   };
 }

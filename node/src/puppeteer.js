@@ -9,6 +9,7 @@
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
 import { PrufeError } from './errors.js';
+import { goBackOn } from './driver.js';
 import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -38,11 +39,7 @@ export async function prufe(page, options = {}) {
     insertText: async (text) => { await world.insertText(text); },
     setFiles: (ref, files) => world.setFiles(ref, files),
     goto: async (url) => { await page.goto(url); },
-    async goBack() {
-      const before = page.url();
-      const response = await page.goBack();
-      return response !== null || page.url() !== before;
-    },
+    goBack: () => goBackOn(page),
     url: async () => page.url(),
     frames: world,
   };

@@ -99,6 +99,19 @@ export function packageSuite(lib) {
     }
   });
 
+  describe(`prufe with ${lib.name}: a navigation is undone by going back`, () => {
+    test('a link whose handler sends the tab elsewhere is STALE_OBSERVATION naming both addresses, and the tab goes back', async (t) => {
+      const page = await lib.open(t, '/nav/site.html');
+      const v = await lib.verifier(page);
+      const error = await v.click({ role: 'link', name: 'Plans' }).then(() => null, (e) => e);
+      assert.ok(error instanceof PrufeError, String(error));
+      assert.equal(error.code, 'STALE_OBSERVATION', error.message);
+      assert.match(error.message, /elsewhere\.html/);
+      assert.match(error.message, /pricing\.html/);
+      assert.match(page.url(), /\/nav\/site\.html$/, 'back where it started');
+    });
+  });
+
   describe(`prufe with ${lib.name}: library elements resolve strictly`, () => {
     test('an element whose description two elements share is TARGET_AMBIGUOUS, nothing done', async (t) => {
       const page = await lib.open(t, '/strict.html');
