@@ -8,7 +8,6 @@
 // The engine runs in an isolated world through a CDP session of the page's context
 // (`context.newCDPSession(page)`); input goes through `page.mouse` and `page.keyboard`.
 
-import { goBackOn } from './driver.js';
 import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -21,21 +20,7 @@ export async function prufe(page, options = {}) {
   checkOptions(options);
   const session = await page.context().newCDPSession(page);
   const world = await World.open(session);
-  /** @type {import('./driver.js').Port} */
-  const port = {
-    evaluate: (fn, arg) => world.evaluate(fn, arg),
-    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
-    down: (button) => page.mouse.down({ button }),
-    up: (button) => page.mouse.up({ button }),
-    keyDown: (key) => page.keyboard.down(key),
-    keyUp: (key) => page.keyboard.up(key),
-    insertText: async (text) => { await world.insertText(text); },
-    setFiles: (ref, files) => world.setFiles(ref, files),
-    goto: async (url) => { await page.goto(url); },
-    goBack: () => goBackOn(page),
-    url: async () => page.url(),
-    frames: world,
-  };
+  const port = world.port(page);
   return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 

@@ -9,7 +9,6 @@
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
 import { PrufeError } from './errors.js';
-import { goBackOn } from './driver.js';
 import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -27,22 +26,7 @@ export async function prufe(page, options = {}) {
   world.onDialog = () => {
     if (page.listenerCount('dialog') === 0) session.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => {});
   };
-  const key = (/** @type {string} */ k) => /** @type {import('puppeteer-core').KeyInput} */ (k);
-  /** @type {import('./driver.js').Port} */
-  const port = {
-    evaluate: (fn, arg) => world.evaluate(fn, arg),
-    move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
-    down: (button) => page.mouse.down({ button }),
-    up: (button) => page.mouse.up({ button }),
-    keyDown: (k) => page.keyboard.down(key(k)),
-    keyUp: (k) => page.keyboard.up(key(k)),
-    insertText: async (text) => { await world.insertText(text); },
-    setFiles: (ref, files) => world.setFiles(ref, files),
-    goto: async (url) => { await page.goto(url); },
-    goBack: () => goBackOn(page),
-    url: async () => page.url(),
-    frames: world,
-  };
+  const port = world.port(page);
   return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 

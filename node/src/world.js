@@ -31,7 +31,7 @@
 // per navigation and nothing per call.
 
 import { readFileSync } from 'node:fs';
-import { machine } from './driver.js';
+import { goBackOn, machine } from './driver.js';
 
 /** The isolated world's name, as the harness names it. */
 export const WORLD = 'prufe';
@@ -58,6 +58,17 @@ export function bundleSource() {
  * @typedef {object} Session
  * @property {(method: any, params?: any) => Promise<any>} send
  * @property {(event: any, listener: (params: any) => void) => unknown} on
+ */
+
+/**
+ * A page as both libraries give one, as far as a port uses it (pointer, keys, history).
+ * @typedef {object} LibraryPage
+ * @property {{ move(x: number, y: number, options: { steps: number }): Promise<void>,
+ *   down(options: { button: any }): Promise<void>, up(options: { button: any }): Promise<void> }} mouse
+ * @property {{ down(key: any): Promise<void>, up(key: any): Promise<void> }} keyboard
+ * @property {(url: string) => Promise<unknown>} goto
+ * @property {() => Promise<unknown>} goBack
+ * @property {() => string} url
  */
 
 /**
@@ -496,6 +507,29 @@ export class World {
    */
   insertText(text) {
     return this.session.send('Input.insertText', { text });
+  }
+
+  /**
+   * The port of a Playwright or Puppeteer page whose engine runs in this world: the engine,
+   * text and files through this world's session, pointer, keys and history through the page.
+   * @param {LibraryPage} page
+   * @returns {import('./driver.js').Port}
+   */
+  port(page) {
+    return {
+      evaluate: (fn, arg) => this.evaluate(fn, arg),
+      move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+      down: (button) => page.mouse.down({ button }),
+      up: (button) => page.mouse.up({ button }),
+      keyDown: (key) => page.keyboard.down(key),
+      keyUp: (key) => page.keyboard.up(key),
+      insertText: async (text) => { await this.insertText(text); },
+      setFiles: (ref, files) => this.setFiles(ref, files),
+      goto: async (url) => { await page.goto(url); },
+      goBack: () => goBackOn(page),
+      url: async () => page.url(),
+      frames: this,
+    };
   }
 
   /** Dialog messages since the last call. */
