@@ -243,20 +243,7 @@ for (const lib of LIBRARIES) {
           const session = await page.context().newCDPSession(page);
           const world = await World.open(session);
           /** The package's port, for a step of the machine's coordinate vocabulary. */
-          const port = {
-            evaluate: (fn, arg) => world.evaluate(fn, arg),
-            move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
-            down: (button) => page.mouse.down({ button }),
-            up: (button) => page.mouse.up({ button }),
-            keyDown: (key) => page.keyboard.down(key),
-            keyUp: (key) => page.keyboard.up(key),
-            insertText: (text) => world.insertText(text),
-            setFiles: (ref, files) => world.setFiles(ref, files),
-            goto: async (url) => { await page.goto(url); },
-            goBack: async () => false,
-            url: async () => page.url(),
-            frames: world,
-          };
+          const port = world.port(page);
           const observed = await answerNeed(port, { need: 'observe', sensitive: [] }, {});
           const pay = observed.snapshot.elements.find((e) => e.role === 'button' && e.name === 'Pay');
           assert.equal(pay?.region, 'frame[0]/form[Card]');
