@@ -44,12 +44,16 @@ async function elements(t, timeoutMs) {
   if (typeof t.count === 'function' && typeof t.nth === 'function') {
     // A locator may match an element that is still to come, as Playwright's actions wait.
     await t.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => {});
-    const count = await t.count();
-    for (let i = 0; i < Math.min(count, count > 1 ? 10 : 1); i++) {
-      const handle = await t.nth(i).elementHandle({ timeout: timeoutMs }).catch(() => null);
-      if (handle) made.push(handle);
+    // One query gives the count and the handles together: nothing waits on a timeout after
+    // the count, so a slow machine cannot turn a match into "no element".
+    /** @type {any[]} */
+    const all = await t.elementHandles();
+    const keep = all.length > 1 ? 10 : 1;
+    for (const [i, handle] of all.entries()) {
+      if (i < keep) made.push(handle);
+      else await handle.dispose().catch(() => {});
     }
-    return { handles: made, count: made.length === 0 ? 0 : count, shown, release };
+    return { handles: made, count: all.length, shown, release };
   }
   const element = typeof t.asElement === 'function' ? t.asElement() : null;
   if (!element) return { handles: [], count: 0, shown, release };
