@@ -159,7 +159,11 @@ pub async fn prepare(
     let (vw, vh) = viewport(engine).await?;
     if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh {
         engine
-            .cmd("DOM.scrollIntoViewIfNeeded", json!({ "objectId": handle }))
+            .cmd_on(
+                &handle,
+                "DOM.scrollIntoViewIfNeeded",
+                json!({ "objectId": handle }),
+            )
             .await?;
         return Ok(Prepared::Scrolled);
     }
@@ -210,8 +214,10 @@ fn refusal(e: prufe::core::error::Error) -> Error {
 /// The centre of the element's first non-empty content quad, in top-viewport coordinates.
 async fn centre(engine: &Engine, handle: &str) -> Result<Option<Point>> {
     let quads = engine
-        .cmd("DOM.getContentQuads", json!({ "objectId": handle }))
+        .cmd_on(handle, "DOM.getContentQuads", json!({ "objectId": handle }))
         .await?;
+    // An out-of-process frame's quads are in its own viewport.
+    let (dx, dy) = engine.handle_offset(handle).await?;
     for q in quads["quads"].as_array().into_iter().flatten() {
         let Some(v) = q.as_array() else { continue };
         let n: Vec<f64> = v.iter().filter_map(Value::as_f64).collect();
@@ -228,8 +234,8 @@ async fn centre(engine: &Engine, handle: &str) -> Result<Option<Point>> {
             continue;
         }
         return Ok(Some(Point {
-            x: (n[0] + n[2] + n[4] + n[6]) / 4.0,
-            y: (n[1] + n[3] + n[5] + n[7]) / 4.0,
+            x: dx + (n[0] + n[2] + n[4] + n[6]) / 4.0,
+            y: dy + (n[1] + n[3] + n[5] + n[7]) / 4.0,
         }));
     }
     Ok(None)

@@ -11,8 +11,8 @@
 //! renderer process as a separate DevTools target, and its frame gets no execution context in
 //! the page's own target; with it off, every frame of the page lives in one target, so the
 //! engine can be injected into, and called in, each of them through one session. A browser
-//! attached with `--connect` keeps whatever isolation it was started with: its cross-origin
-//! frames that run out of process stay opaque (reported as an `iframe` element, not walked).
+//! attached with `--connect` keeps whatever isolation it was started with: a frame that runs
+//! out of process is reached through a session of its own (see `inject`).
 //!
 //! **No browser outlives prufe.** A launched Chromium is closed by [`Browser::close`], and
 //! killed (then reaped, then its profile removed) when a `Browser` is dropped without it, so

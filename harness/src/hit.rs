@@ -14,10 +14,10 @@
 //! read as covered). Asking the page keeps one coordinate space from the box to the input.
 
 use crate::error::{Error, Result};
-use crate::inject::{send, Engine};
+use crate::inject::{owner_box_in_top, Engine};
 use crate::observe::Root;
 use prufe::core::error::ErrorCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Called on an element node: does the deepest hit at a viewport point of its document land
 /// on it, inside it, or on a `<label>` forwarding to it? (`prufe.hitTest`)
@@ -81,42 +81,8 @@ struct Owner {
 }
 
 async fn frame_owner(engine: &Engine, root: &Root) -> Result<Owner> {
-    let owner = send(
-        engine.page(),
-        "DOM.getFrameOwner",
-        json!({ "frameId": root.frame }),
-    )
-    .await?;
-    let backend = owner["backendNodeId"]
-        .as_i64()
-        .ok_or_else(|| Error::core(ErrorCode::StaleReference, "the frame has no owner element"))?;
-    let model = send(
-        engine.page(),
-        "DOM.getBoxModel",
-        json!({ "backendNodeId": backend }),
-    )
-    .await?;
-    let quad: Vec<f64> = model["model"]["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_f64)
-        .collect();
-    if quad.len() != 8 {
-        return Err(Error::core(
-            ErrorCode::TargetNotVisible,
-            "the frame holding the element has no box",
-        ));
-    }
-    Ok(Owner {
-        backend,
-        x: [quad[0], quad[2], quad[4], quad[6]]
-            .into_iter()
-            .fold(f64::INFINITY, f64::min),
-        y: [quad[1], quad[3], quad[5], quad[7]]
-            .into_iter()
-            .fold(f64::INFINITY, f64::min),
-    })
+    let (backend, [x, y, ..]) = owner_box_in_top(engine, &root.frame).await?;
+    Ok(Owner { backend, x, y })
 }
 
 #[cfg(test)]

@@ -28,6 +28,17 @@
 //! `{ ok: true, value }` or the engine's error as `{ ok: false, code, message, candidates }`,
 //! so its SCREAMING_SNAKE_CASE code reaches the caller unchanged.
 //!
+//! **Out-of-process frames.** A browser attached with `--connect` may run a frame of another
+//! site in another renderer, as a DevTools target of its own that the page's session neither
+//! lists in `Page.getFrameTree` nor gives contexts for. Every session sets
+//! `Target.setAutoAttach { flatten, waitForDebuggerOnStart }` for such frames: each one is
+//! attached as it starts, paused, given the same events, dialogs and engine script as the
+//! page's session, then resumed, so the engine is there before its first script. Its frames
+//! (its own tree) are remembered as its session's, and every command about them, or about a
+//! handle made there, goes to that session ([`Engine::cmd_in`], [`Engine::cmd_on`]). Boxes
+//! such a session reports are in its own viewport: [`Engine::session_offset`] adds its
+//! `<iframe>`'s content box, as the document holding it reports it, up to the top.
+//!
 //! **Liveness.** Every command goes through [`Engine::cmd`], which races the tab's
 //! [`Watchdog`]: a crashed renderer, a tab or browser gone, or a stuck main thread fail the
 //! command with the cause as soon as it is known (see `watchdog`).
@@ -177,19 +188,67 @@ pub struct FrameInfo {
 /// `createIsolatedWorld` rather than from the creation event).
 type Contexts = Arc<Mutex<HashMap<String, (i64, String)>>>;
 
+/// The sessions of a page's out-of-process frames (see "Out-of-process frames" above).
+#[derive(Default)]
+struct Sessions {
+    /// Frame id → the session of the target its document runs in, for every frame outside
+    /// the page's own target (an out-of-process frame and the frames in its process).
+    of_frame: HashMap<String, Page>,
+    /// An out-of-process frame's id (its target's id) → the session that attached it: the
+    /// one whose document holds its `<iframe>`.
+    owner: HashMap<String, Page>,
+    /// Remote handle (objectId) → the session it belongs to, for handles outside the page's
+    /// own target.
+    handles: HashMap<String, Page>,
+}
+
+/// `Target.attachedToTarget`, the fields read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Attached {
+    session_id: String,
+    target_info: AttachedTarget,
+    #[serde(default)]
+    waiting_for_debugger: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AttachedTarget {
+    target_id: String,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
+/// `Target.detachedFromTarget`, the field read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Detached {
+    #[serde(default)]
+    session_id: String,
+}
+
+/// What every session of a page shares: the contexts, the dialogs, the frames' sessions
+/// and the tasks listening to them.
+#[derive(Clone)]
+struct Shared {
+    bundle: Bundle,
+    contexts: Contexts,
+    dialogs: Arc<Mutex<Vec<String>>>,
+    dialog_answer: Arc<Mutex<Option<DialogAnswer>>>,
+    sessions: Arc<Mutex<Sessions>>,
+    tasks: Arc<Tasks>,
+}
+
 /// The engine installed in a page, and the per-frame contexts to call it in.
 #[derive(Clone)]
 pub struct Engine {
     page: Page,
-    bundle: Bundle,
-    contexts: Contexts,
+    shared: Shared,
     call_timeout: Duration,
-    dialogs: Arc<Mutex<Vec<String>>>,
-    dialog_answer: Arc<Mutex<Option<DialogAnswer>>>,
     filters: Arc<Filters>,
     watchdog: Watchdog,
     ledger: SharedLedger,
-    _tasks: Arc<Tasks>,
 }
 
 /// Region filters applied to fingerprints (docs/DESIGN.md: `regions`, `ignoreRegions`),
@@ -212,104 +271,175 @@ pub struct DialogAnswer {
 }
 
 /// The event tasks of an engine, stopped when its last clone is dropped.
-struct Tasks(Vec<tokio::task::JoinHandle<()>>);
+#[derive(Default)]
+struct Tasks(Mutex<Vec<tokio::task::JoinHandle<()>>>);
+
+impl Tasks {
+    fn push(&self, task: tokio::task::JoinHandle<()>) {
+        lock(&self.0).push(task);
+    }
+}
 
 impl Drop for Tasks {
     fn drop(&mut self) {
-        for t in &self.0 {
+        for t in lock(&self.0).iter() {
             t.abort();
         }
     }
 }
 
+/// Listens to one session of the page: its prufe contexts, and the JavaScript dialogs its
+/// documents open.
+fn watch_session(page: &Page, shared: &Shared) {
+    let mut created = page.subscribe::<ContextCreated>("Runtime.executionContextCreated");
+    let mut destroyed = page.subscribe::<ContextDestroyed>("Runtime.executionContextDestroyed");
+    let mut cleared = page.subscribe::<Value>("Runtime.executionContextsCleared");
+    let mut detached = page.subscribe::<FrameDetached>("Page.frameDetached");
+    let map = shared.contexts.clone();
+    shared.tasks.push(tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                Some(ev) = created.next() => {
+                    let frame = ev.context.aux_data.as_ref()
+                        .and_then(|a| a.get("frameId")).and_then(Value::as_str);
+                    if ev.context.name == WORLD {
+                        if let Some(frame) = frame {
+                            lock(&map).insert(frame.to_owned(), (ev.context.id, ev.context.unique_id.clone()));
+                        }
+                    }
+                }
+                Some(ev) = destroyed.next() => {
+                    let gone = &ev.execution_context_unique_id;
+                    lock(&map).retain(|_, (_, unique)| unique != gone);
+                }
+                // Another session's contexts go too; `context` finds them again.
+                Some(_) = cleared.next() => lock(&map).clear(),
+                Some(ev) = detached.next() => { lock(&map).remove(&ev.frame_id); }
+                else => break,
+            }
+        }
+    }));
+
+    // A JavaScript dialog blocks the page, and every later call with it; dismiss it
+    // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf)
+    // unless the caller said beforehand how to answer the next one.
+    let mut opened = page.subscribe::<DialogOpening>("Page.javascriptDialogOpening");
+    let dialog_page = page.clone();
+    let seen = shared.dialogs.clone();
+    let armed = shared.dialog_answer.clone();
+    shared.tasks.push(tokio::spawn(async move {
+        while let Some(ev) = opened.next().await {
+            let answer = lock(&armed).take();
+            let accept = answer.as_ref().is_some_and(|a| a.accept);
+            let mut params = json!({ "accept": accept });
+            if let Some(text) = answer.and_then(|a| a.prompt_text).filter(|_| accept) {
+                params["promptText"] = json!(text);
+            }
+            let _ = send(&dialog_page, "Page.handleJavaScriptDialog", params).await;
+            let kind = ev.kind;
+            let message = prufe::core::text::cap(&ev.message, 120).into_owned();
+            let mut list = lock(&seen);
+            if list.len() < 20 {
+                let how = if accept { "accepted" } else { "dismissed" };
+                list.push(format!("{kind} {message:?} {how}"));
+            }
+        }
+    }));
+}
+
+/// Attaches to the out-of-process frames of `page`'s documents as they come, each with the
+/// engine installed before its first script runs. Call before `Target.setAutoAttach`.
+fn watch_targets(page: &Page, shared: &Shared) {
+    let mut attached = page.subscribe::<Attached>("Target.attachedToTarget");
+    let mut detached = page.subscribe::<Detached>("Target.detachedFromTarget");
+    let parent = page.clone();
+    let on = shared.clone();
+    shared.tasks.push(tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                Some(ev) = attached.next() => {
+                    let child = parent.connection().session(&ev.target_info.target_id, &ev.session_id);
+                    if ev.target_info.kind == "iframe" {
+                        {
+                            let mut s = lock(&on.sessions);
+                            s.of_frame.insert(ev.target_info.target_id.clone(), child.clone());
+                            s.owner.insert(ev.target_info.target_id.clone(), parent.clone());
+                        }
+                        watch_session(&child, &on);
+                        watch_targets(&child, &on);
+                        let _ = install_in(&child, &on.bundle).await;
+                    }
+                    // Resumed whatever happened above: a frame is never left paused.
+                    if ev.waiting_for_debugger {
+                        let _ = send(&child, "Runtime.runIfWaitingForDebugger", json!({})).await;
+                    }
+                    if ev.target_info.kind != "iframe" {
+                        let _ = send(&parent, "Target.detachFromTarget", json!({ "sessionId": ev.session_id })).await;
+                    }
+                }
+                Some(ev) = detached.next() => {
+                    let mut s = lock(&on.sessions);
+                    let gone = |p: &Page| p.session_id() == ev.session_id;
+                    s.of_frame.retain(|_, p| !gone(p));
+                    s.owner.retain(|_, p| !gone(p));
+                    s.handles.retain(|_, p| !gone(p));
+                }
+                else => break,
+            }
+        }
+    }));
+}
+
+/// Enables what the engine needs in one session and installs it in every new document
+/// there, its own out-of-process frames included (`Target.setAutoAttach`, paused at their
+/// start until [`watch_targets`] has installed the engine in them).
+async fn install_in(page: &Page, bundle: &Bundle) -> Result<()> {
+    send(page, "Page.enable", json!({})).await?;
+    send(page, "Runtime.enable", json!({})).await?;
+    send(page, "DOM.enable", json!({})).await?;
+    send(page, "Page.setBypassCSP", json!({ "enabled": true })).await?;
+    send(
+        page,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": bundle.source(), "worldName": WORLD, "runImmediately": true }),
+    )
+    .await?;
+    send(
+        page,
+        "Target.setAutoAttach",
+        json!({ "autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
+                "filter": [{ "type": "iframe", "exclude": false }] }),
+    )
+    .await?;
+    Ok(())
+}
+
 impl Engine {
     /// Installs the engine into every current and future document of `page`.
     pub async fn install(page: Page, bundle: Bundle, call_timeout: Duration) -> Result<Engine> {
-        let contexts: Contexts = Arc::default();
-        let mut tasks = Vec::new();
-
-        // Listen before anything can create a context.
-        let mut created = page.subscribe::<ContextCreated>("Runtime.executionContextCreated");
-        let mut destroyed = page.subscribe::<ContextDestroyed>("Runtime.executionContextDestroyed");
-        let mut cleared = page.subscribe::<Value>("Runtime.executionContextsCleared");
-        let mut detached = page.subscribe::<FrameDetached>("Page.frameDetached");
-        let map = contexts.clone();
-        tasks.push(tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    Some(ev) = created.next() => {
-                        let frame = ev.context.aux_data.as_ref()
-                            .and_then(|a| a.get("frameId")).and_then(Value::as_str);
-                        if ev.context.name == WORLD {
-                            if let Some(frame) = frame {
-                                lock(&map).insert(frame.to_owned(), (ev.context.id, ev.context.unique_id.clone()));
-                            }
-                        }
-                    }
-                    Some(ev) = destroyed.next() => {
-                        let gone = &ev.execution_context_unique_id;
-                        lock(&map).retain(|_, (_, unique)| unique != gone);
-                    }
-                    Some(_) = cleared.next() => lock(&map).clear(),
-                    Some(ev) = detached.next() => { lock(&map).remove(&ev.frame_id); }
-                    else => break,
-                }
-            }
-        }));
-
-        // A JavaScript dialog blocks the page, and every later call with it; dismiss it
-        // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf)
-        // unless the caller said beforehand how to answer the next one.
-        let mut opened = page.subscribe::<DialogOpening>("Page.javascriptDialogOpening");
-        let dialog_page = page.clone();
-        let dialogs: Arc<Mutex<Vec<String>>> = Arc::default();
-        let dialog_answer: Arc<Mutex<Option<DialogAnswer>>> = Arc::default();
-        let seen = dialogs.clone();
-        let armed = dialog_answer.clone();
-        tasks.push(tokio::spawn(async move {
-            while let Some(ev) = opened.next().await {
-                let answer = lock(&armed).take();
-                let accept = answer.as_ref().is_some_and(|a| a.accept);
-                let mut params = json!({ "accept": accept });
-                if let Some(text) = answer.and_then(|a| a.prompt_text).filter(|_| accept) {
-                    params["promptText"] = json!(text);
-                }
-                let _ = send(&dialog_page, "Page.handleJavaScriptDialog", params).await;
-                let kind = ev.kind;
-                let message = prufe::core::text::cap(&ev.message, 120).into_owned();
-                let mut list = lock(&seen);
-                if list.len() < 20 {
-                    let how = if accept { "accepted" } else { "dismissed" };
-                    list.push(format!("{kind} {message:?} {how}"));
-                }
-            }
-        }));
-
+        let shared = Shared {
+            bundle,
+            contexts: Arc::default(),
+            dialogs: Arc::default(),
+            dialog_answer: Arc::default(),
+            sessions: Arc::default(),
+            tasks: Arc::default(),
+        };
+        // Listen before anything can create a context or attach a frame.
+        watch_session(&page, &shared);
+        watch_targets(&page, &shared);
         let watchdog = Watchdog::for_page(&page).await?;
-        send(&page, "Page.enable", json!({})).await?;
-        send(&page, "Runtime.enable", json!({})).await?;
-        send(&page, "DOM.enable", json!({})).await?;
-        send(&page, "Page.setBypassCSP", json!({ "enabled": true })).await?;
-        send(
-            &page,
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": bundle.source(), "worldName": WORLD, "runImmediately": true }),
-        )
-        .await?;
+        install_in(&page, &shared.bundle).await?;
 
         let watchdog = watchdog
             .with_unresponsive_after(crate::watchdog::DEFAULT_UNRESPONSIVE_AFTER, call_timeout);
         Ok(Engine {
             page,
-            bundle,
-            contexts,
+            shared,
             call_timeout,
-            dialogs,
-            dialog_answer,
             filters: Arc::default(),
             watchdog,
             ledger: SharedLedger::default(),
-            _tasks: Arc::new(Tasks(tasks)),
         })
     }
 
@@ -341,6 +471,86 @@ impl Engine {
             .await
     }
 
+    /// The session of the target `frame`'s document runs in: the page's own, or an
+    /// out-of-process frame's.
+    pub fn session_of(&self, frame: &str) -> Page {
+        lock(&self.shared.sessions)
+            .of_frame
+            .get(frame)
+            .cloned()
+            .unwrap_or_else(|| self.page.clone())
+    }
+
+    /// The session of the document holding `frame`'s `<iframe>`: where `DOM.getFrameOwner`
+    /// answers for it.
+    pub fn owner_session(&self, frame: &str) -> Page {
+        let owner = lock(&self.shared.sessions).owner.get(frame).cloned();
+        owner.unwrap_or_else(|| self.session_of(frame))
+    }
+
+    /// [`Engine::cmd`], sent to the session `frame`'s document runs in.
+    pub async fn cmd_in(&self, frame: &str, method: &'static str, params: Value) -> Result<Value> {
+        let session = self.session_of(frame);
+        self.watchdog
+            .guard(method, send(&session, method, params))
+            .await
+    }
+
+    /// [`Engine::cmd`] about a remote handle (`objectId`), sent to the session it belongs to.
+    pub async fn cmd_on(&self, object: &str, method: &'static str, params: Value) -> Result<Value> {
+        let session = self.session_of_handle(object);
+        self.watchdog
+            .guard(method, send(&session, method, params))
+            .await
+    }
+
+    fn session_of_handle(&self, object: &str) -> Page {
+        lock(&self.shared.sessions)
+            .handles
+            .get(object)
+            .cloned()
+            .unwrap_or_else(|| self.page.clone())
+    }
+
+    /// Where a handle made in `session` is to be used.
+    fn keep_handle(&self, session: &Page, object: &str) {
+        if session.session_id() != self.page.session_id() {
+            lock(&self.shared.sessions)
+                .handles
+                .insert(object.to_owned(), session.clone());
+        }
+    }
+
+    /// Where the top-left of `session`'s viewport lies in the top viewport: (0, 0) for the
+    /// page's own target; for an out-of-process frame, its `<iframe>`'s content box, itself
+    /// placed by its own document's session. Boxes DevTools reports in a session are in its
+    /// own viewport.
+    pub async fn session_offset(&self, session: &Page) -> Result<(f64, f64)> {
+        let mut at = (0.0, 0.0);
+        let mut session = session.clone();
+        for _ in 0..16 {
+            if session.session_id() == self.page.session_id() {
+                return Ok(at);
+            }
+            let frame = session.target_id().to_owned();
+            let owner = lock(&self.shared.sessions).owner.get(&frame).cloned();
+            let Some(owner) = owner else { break };
+            let [x, y, ..] = owner_box(&owner, &frame).await?.1;
+            at = (at.0 + x, at.1 + y);
+            session = owner;
+        }
+        Err(Error::core(
+            ErrorCode::StaleReference,
+            "the frame is no longer attached to the page",
+        ))
+    }
+
+    /// [`Engine::session_offset`] of the session a handle belongs to.
+    pub async fn handle_offset(&self, object: &str) -> Result<(f64, f64)> {
+        let session = self.session_of_handle(object);
+        self.session_offset(&session).await
+    }
+
     /// `Err` with the cause when commands to the tab cannot complete now.
     pub fn alive(&self) -> Result<()> {
         self.watchdog.alive("the next command")
@@ -358,12 +568,12 @@ impl Engine {
 
     /// The JavaScript dialogs answered since the last call.
     pub fn take_dialogs(&self) -> Vec<String> {
-        std::mem::take(&mut *lock(&self.dialogs))
+        std::mem::take(&mut *lock(&self.shared.dialogs))
     }
 
     /// Answers the next JavaScript dialog so, instead of declining it; once.
     pub fn answer_next_dialog(&self, answer: DialogAnswer) {
-        *lock(&self.dialog_answer) = Some(answer);
+        *lock(&self.shared.dialog_answer) = Some(answer);
     }
 
     pub fn page(&self) -> &Page {
@@ -374,26 +584,82 @@ impl Engine {
         self.call_timeout
     }
 
-    /// Every frame of the page, parents before children, in frame-tree order.
+    /// Every frame of the page, parents before children, in frame-tree order. The page's
+    /// own tree holds no out-of-process frame: each is read from its own session's tree,
+    /// after its parent, and its frames are remembered as that session's.
     pub async fn frames(&self) -> Result<Vec<FrameInfo>> {
         let tree = self.cmd("Page.getFrameTree", json!({})).await?;
         let mut out = Vec::new();
-        let mut stack = vec![tree.get("frameTree").cloned().unwrap_or(Value::Null)];
-        while let Some(node) = stack.pop() {
-            let f = &node["frame"];
-            let Some(id) = f["id"].as_str() else { continue };
-            out.push(FrameInfo {
-                id: id.to_owned(),
-                parent: f["parentId"].as_str().map(str::to_owned),
-                origin: f["securityOrigin"].as_str().unwrap_or_default().to_owned(),
-                url: f["url"].as_str().unwrap_or_default().to_owned(),
-                loader: f["loaderId"].as_str().unwrap_or_default().to_owned(),
-            });
-            if let Some(children) = node["childFrames"].as_array() {
-                stack.extend(children.iter().rev().cloned());
+        push_tree(
+            &mut out,
+            tree.get("frameTree").cloned().unwrap_or(Value::Null),
+            None,
+        );
+        let attached: Vec<(String, Page)> = {
+            let s = lock(&self.shared.sessions);
+            s.owner
+                .keys()
+                .filter_map(|f| s.of_frame.get(f).map(|p| (f.clone(), p.clone())))
+                .collect()
+        };
+        let mut pending: Vec<(String, Value, Page)> = Vec::new();
+        for (frame, session) in attached {
+            let Ok(tree) = self
+                .watchdog
+                .guard(
+                    "Page.getFrameTree",
+                    send(&session, "Page.getFrameTree", json!({})),
+                )
+                .await
+            else {
+                continue;
+            };
+            pending.push((
+                frame,
+                tree.get("frameTree").cloned().unwrap_or(Value::Null),
+                session,
+            ));
+        }
+        // Each out-of-process subtree goes in after its parent (a frame of the page, or of
+        // another such subtree), the order the page's own tree lists its frames.
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut rest = Vec::new();
+            for (frame, tree, session) in pending {
+                let parent = tree["frame"]["parentId"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                match out
+                    .iter()
+                    .position(|f: &(FrameInfo, Option<Page>)| f.0.id == parent)
+                {
+                    Some(at) if tree["frame"]["id"].as_str() == Some(frame.as_str()) => {
+                        // After the parent's last descendant listed so far.
+                        let mut end = at + 1;
+                        while end < out.len() && descends(&out, end, &parent) {
+                            end += 1;
+                        }
+                        let mut sub = Vec::new();
+                        push_tree(&mut sub, tree, Some(session));
+                        out.splice(end..end, sub);
+                    }
+                    Some(_) => {}
+                    None => rest.push((frame, tree, session)),
+                }
+            }
+            if rest.len() == before {
+                break;
+            }
+            pending = rest;
+        }
+        let mut s = lock(&self.shared.sessions);
+        for (f, session) in &out {
+            if let Some(session) = session {
+                s.of_frame.insert(f.id.clone(), session.clone());
             }
         }
-        Ok(out)
+        Ok(out.into_iter().map(|(f, _)| f).collect())
     }
 
     /// The main frame.
@@ -408,11 +674,12 @@ impl Engine {
     /// The prufe context of `frame`, creating the world (and installing the engine in it)
     /// when the frame has none yet.
     pub async fn context(&self, frame: &str) -> Result<i64> {
-        if let Some((id, _)) = lock(&self.contexts).get(frame) {
+        if let Some((id, _)) = lock(&self.shared.contexts).get(frame) {
             return Ok(*id);
         }
         let created = self
-            .cmd(
+            .cmd_in(
+                frame,
                 "Page.createIsolatedWorld",
                 json!({ "frameId": frame, "worldName": WORLD, "grantUniversalAccess": false }),
             )
@@ -426,13 +693,14 @@ impl Engine {
         // A world created here (a frame that existed before we attached) has no engine yet.
         let has = self
             .evaluate_raw(
+                frame,
                 id,
                 "typeof globalThis.prufe === 'object' && globalThis.prufe !== null",
             )
             .await?;
         if has != Value::Bool(true) {
-            let r = self.cmd("Runtime.evaluate",
-                json!({ "expression": self.bundle.source(), "contextId": id, "returnByValue": true, "silent": true }),
+            let r = self.cmd_in(frame, "Runtime.evaluate",
+                json!({ "expression": self.shared.bundle.source(), "contextId": id, "returnByValue": true, "silent": true }),
             )
             .await?;
             if let Some(ex) = r.get("exceptionDetails") {
@@ -442,21 +710,21 @@ impl Engine {
                 )));
             }
         }
-        lock(&self.contexts)
+        lock(&self.shared.contexts)
             .entry(frame.to_owned())
             .or_insert((id, String::new()));
         Ok(id)
     }
 
     fn forget(&self, frame: &str, id: i64) {
-        let mut map = lock(&self.contexts);
+        let mut map = lock(&self.shared.contexts);
         if map.get(frame).is_some_and(|(known, _)| *known == id) {
             map.remove(frame);
         }
     }
 
-    async fn evaluate_raw(&self, context: i64, expression: &str) -> Result<Value> {
-        let r = self.cmd("Runtime.evaluate",
+    async fn evaluate_raw(&self, frame: &str, context: i64, expression: &str) -> Result<Value> {
+        let r = self.cmd_in(frame, "Runtime.evaluate",
             json!({ "expression": expression, "contextId": context, "returnByValue": true, "awaitPromise": true, "silent": true }),
         )
         .await?;
@@ -509,7 +777,7 @@ impl Engine {
             let ctx = self.context(frame).await?;
             let sent = tokio::time::timeout(
                 self.call_timeout,
-                self.cmd("Runtime.evaluate",
+                self.cmd_in(frame, "Runtime.evaluate",
                     json!({ "expression": expression, "contextId": ctx, "returnByValue": true, "awaitPromise": true, "silent": true, "objectGroup": OBJECT_GROUP }),
                 ),
             )
@@ -574,9 +842,10 @@ impl Engine {
         let mut retried = false;
         loop {
             let ctx = self.context(frame).await?;
-            let r = self.cmd("Runtime.evaluate",
+            let session = self.session_of(frame);
+            let r = self.watchdog.guard("Runtime.evaluate", send(&session, "Runtime.evaluate",
                 json!({ "expression": expression, "contextId": ctx, "awaitPromise": true, "silent": true, "objectGroup": OBJECT_GROUP }),
-            )
+            ))
             .await;
             let r = match r {
                 Ok(r) => r,
@@ -589,6 +858,9 @@ impl Engine {
             };
             if let Some(ex) = r.get("exceptionDetails") {
                 return Err(Error::core(ErrorCode::Internal, exception_text(ex)));
+            }
+            if let Some(object) = r["result"]["objectId"].as_str() {
+                self.keep_handle(&session, object);
             }
             if r["result"]["subtype"] != "node" {
                 if let Some(object) = r["result"]["objectId"].as_str() {
@@ -626,7 +898,8 @@ impl Engine {
             .collect();
         let r = tokio::time::timeout(
             self.call_timeout,
-            self.cmd(
+            self.cmd_on(
+                object,
                 "Runtime.callFunctionOn",
                 json!({ "functionDeclaration": function, "objectId": object, "arguments": arguments,
                         "returnByValue": true, "awaitPromise": true, "silent": true }),
@@ -647,23 +920,42 @@ impl Engine {
 
     /// Releases every remote handle created by the harness.
     pub async fn release_handles(&self) {
-        let _ = self
-            .cmd(
-                "Runtime.releaseObjectGroup",
-                json!({ "objectGroup": OBJECT_GROUP }),
-            )
-            .await;
+        let mut sessions = vec![self.page.clone()];
+        {
+            let mut s = lock(&self.shared.sessions);
+            s.handles.clear();
+            for p in s.of_frame.values() {
+                if !sessions.iter().any(|k| k.session_id() == p.session_id()) {
+                    sessions.push(p.clone());
+                }
+            }
+        }
+        for session in sessions {
+            let _ = self
+                .watchdog
+                .guard(
+                    "Runtime.releaseObjectGroup",
+                    send(
+                        &session,
+                        "Runtime.releaseObjectGroup",
+                        json!({ "objectGroup": OBJECT_GROUP }),
+                    ),
+                )
+                .await;
+        }
     }
 
     /// Resolves a DOM node (by backend id) to a handle in `frame`'s prufe world.
     pub async fn resolve_node(&self, frame: &str, backend_node_id: i64) -> Result<String> {
         let ctx = self.context(frame).await?;
-        let r = self.cmd("DOM.resolveNode",
+        let r = self.cmd_in(frame, "DOM.resolveNode",
             json!({ "backendNodeId": backend_node_id, "executionContextId": ctx, "objectGroup": OBJECT_GROUP }),
         )
         .await?;
+        let session = self.session_of(frame);
         r["object"]["objectId"]
             .as_str()
+            .inspect(|object| self.keep_handle(&session, object))
             .map(str::to_owned)
             .ok_or_else(|| {
                 Error::core(
@@ -684,6 +976,87 @@ impl Sink for Engine {
         let engine = self.clone();
         async move { engine.cmd(method, params).await }
     }
+}
+
+/// The frames of a `Page.getFrameTree` tree, parents first, with the session they run in
+/// (`None`: the page's own).
+fn push_tree(out: &mut Vec<(FrameInfo, Option<Page>)>, tree: Value, session: Option<Page>) {
+    let mut stack = vec![tree];
+    while let Some(node) = stack.pop() {
+        let f = &node["frame"];
+        let Some(id) = f["id"].as_str() else { continue };
+        out.push((
+            FrameInfo {
+                id: id.to_owned(),
+                parent: f["parentId"].as_str().map(str::to_owned),
+                origin: f["securityOrigin"].as_str().unwrap_or_default().to_owned(),
+                url: f["url"].as_str().unwrap_or_default().to_owned(),
+                loader: f["loaderId"].as_str().unwrap_or_default().to_owned(),
+            },
+            session.clone(),
+        ));
+        if let Some(children) = node["childFrames"].as_array() {
+            stack.extend(children.iter().rev().cloned());
+        }
+    }
+}
+
+/// Does the frame at `out[at]` descend from `ancestor`?
+fn descends(out: &[(FrameInfo, Option<Page>)], at: usize, ancestor: &str) -> bool {
+    let mut cur = out[at].0.parent.clone();
+    while let Some(p) = cur {
+        if p == ancestor {
+            return true;
+        }
+        cur = out
+            .iter()
+            .find(|f| f.0.id == p)
+            .and_then(|f| f.0.parent.clone());
+    }
+    false
+}
+
+/// A frame's `<iframe>` as `session` (the session of the document holding it) sees it: its
+/// backend node, and its content box (x, y, width, height) in that session's viewport.
+pub async fn owner_box(session: &Page, frame: &str) -> Result<(i64, [f64; 4])> {
+    let owner = send(session, "DOM.getFrameOwner", json!({ "frameId": frame })).await?;
+    let backend = owner["backendNodeId"]
+        .as_i64()
+        .ok_or_else(|| Error::core(ErrorCode::StaleReference, "the frame has no owner element"))?;
+    let model = send(
+        session,
+        "DOM.getBoxModel",
+        json!({ "backendNodeId": backend }),
+    )
+    .await?;
+    let quad: Vec<f64> = model["model"]["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_f64)
+        .collect();
+    if quad.len() != 8 {
+        return Err(Error::core(
+            ErrorCode::TargetNotVisible,
+            "the frame holding the element has no box",
+        ));
+    }
+    let (xs, ys) = (
+        [quad[0], quad[2], quad[4], quad[6]],
+        [quad[1], quad[3], quad[5], quad[7]],
+    );
+    let least = |a: [f64; 4]| a.into_iter().fold(f64::INFINITY, f64::min);
+    let most = |a: [f64; 4]| a.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    let (x, y) = (least(xs), least(ys));
+    Ok((backend, [x, y, most(xs) - x, most(ys) - y]))
+}
+
+/// [`owner_box`] in top-viewport pixels, from the session of the document holding the frame.
+pub async fn owner_box_in_top(engine: &Engine, frame: &str) -> Result<(i64, [f64; 4])> {
+    let session = engine.owner_session(frame);
+    let (backend, [x, y, w, h]) = owner_box(&session, frame).await?;
+    let (dx, dy) = engine.session_offset(&session).await?;
+    Ok((backend, [x + dx, y + dy, w, h]))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -105,7 +105,7 @@ impl Engine {
                     frame: f.id.clone(),
                     path,
                 }),
-                // A frame that vanished meanwhile, or runs out of process: left opaque.
+                // A frame that vanished meanwhile, or one not attached yet: left opaque.
                 Err(_) => continue,
             }
         }
@@ -142,7 +142,15 @@ impl Engine {
             let parent = f.parent.as_deref().unwrap_or_default();
             let parent_path = memo.get(parent).cloned().unwrap_or_default();
             let owner = self
-                .cmd("DOM.getFrameOwner", json!({ "frameId": f.id }))
+                .watchdog()
+                .guard(
+                    "DOM.getFrameOwner",
+                    crate::inject::send(
+                        &self.owner_session(&f.id),
+                        "DOM.getFrameOwner",
+                        json!({ "frameId": f.id }),
+                    ),
+                )
                 .await?;
             let backend = owner["backendNodeId"].as_i64().ok_or_else(|| {
                 Error::core(
@@ -185,8 +193,8 @@ impl Engine {
                 .await
             {
                 Ok(fp) => Some(fp.as_str().unwrap_or_default().to_owned()),
-                // A cross-origin frame out of reach (navigating, or out of process in an
-                // attached browser) stays opaque, as in `observe`.
+                // A cross-origin frame out of reach (navigating, or its session gone) stays
+                // opaque, as in `observe`.
                 Err(_) if !root.path.is_empty() => None,
                 Err(e) => return Err(e),
             };

@@ -540,6 +540,83 @@ async fn connect_attaches_to_a_running_browser_and_leaves_it_running() {
     external.child.kill().await.unwrap();
 }
 
+#[tokio::test]
+async fn connect_reaches_into_a_frame_another_process_runs() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let mut external = External::start().await;
+    // The page at localhost, its card frame at 127.0.0.1: another site, so a browser with
+    // site isolation on (as this one, started without prufe's flags) runs it out of process.
+    let url = servers
+        .url("hostile/11-cross-origin-iframe.html")
+        .replace("127.0.0.1", "localhost");
+    let opts = prufe_harness::Options {
+        connect: Some(external.ws.clone()),
+        ..Default::default()
+    };
+    let mut v = prufe_harness::Verifier::launch(opts).await.unwrap();
+    v.open(&url).await.unwrap();
+    let (browser, driver) = prufe_harness::cdp::Connection::connect(&external.ws)
+        .await
+        .unwrap();
+    let targets = browser
+        .execute("Target.getTargets", serde_json::json!({}))
+        .await
+        .unwrap();
+    assert!(
+        targets["targetInfos"].as_array().unwrap().iter().any(
+            |t| t["type"] == "iframe" && t["url"].as_str().unwrap_or("").contains("card-frame")
+        ),
+        "the card frame runs out of process: {targets}"
+    );
+    driver.abort();
+    let snap = v.snapshot().await.unwrap();
+    let pay = snap
+        .elements
+        .iter()
+        .find(|e| e.role == prufe::core::model::Role::Button && e.name == "Pay")
+        .unwrap_or_else(|| panic!("the frame's inside is observed: {:?}", snap.elements));
+    assert_eq!(pay.region, "frame[0]/form[Card]");
+    let card = "5500005555555559";
+    let o = v
+        .fill(common::target("textbox", "Card number"), card, false, None)
+        .await
+        .unwrap();
+    assert!(o.ok, "{}", o.explain());
+    let o = v
+        .click(
+            common::target_in("button", "Pay", "frame[0]/form[Card]"),
+            Some("the payment is accepted"),
+        )
+        .await
+        .unwrap();
+    assert!(o.ok, "{}", o.explain());
+    let snap = v.snapshot().await.unwrap();
+    assert!(
+        snap.texts
+            .iter()
+            .any(|t| t.text == "Payment accepted" && t.region.starts_with("frame[0]")),
+        "{:?}",
+        snap.texts
+    );
+    assert!(!serde_json::to_string(&snap).unwrap().contains(card));
+    v.close().await.unwrap();
+    assert!(
+        external.child.try_wait().unwrap().is_none(),
+        "the attached browser keeps running"
+    );
+
+    // The command line: the frame is listed with its inside, not opaque.
+    let out = prufe(&["snapshot", &url, "--connect", &external.ws]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("button[Pay] in frame[0]/form[Card]"),
+        "{text}"
+    );
+    external.child.kill().await.unwrap();
+}
+
 // --- The arbiter, against a local stub of a chat endpoint. ---
 
 #[cfg(feature = "judge-http")]

@@ -319,6 +319,16 @@ impl Connection {
         self.attach(&target).await
     }
 
+    /// The session `session_id` this connection already holds with `target_id` (one that
+    /// `Target.setAutoAttach` opened).
+    pub fn session(&self, target_id: &str, session_id: &str) -> Page {
+        Page {
+            conn: self.clone(),
+            target_id: Arc::from(target_id),
+            session_id: Arc::from(session_id),
+        }
+    }
+
     /// Attaches to the page target `target_id` (a flattened session on this connection).
     pub async fn attach(&self, target_id: &str) -> std::result::Result<Page, CdpError> {
         let attached = self

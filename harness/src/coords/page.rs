@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::executor::{HitBox, Point, Size};
-use crate::inject::{send, Engine};
+use crate::inject::{owner_box_in_top, send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Role};
@@ -121,52 +121,15 @@ pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Res
 pub async fn root_boxes(engine: &Engine, roots: &[Root]) -> Vec<RootBox> {
     let mut out = Vec::new();
     for root in roots.iter().filter(|r| !r.path.is_empty()) {
-        let Ok(owner) = send(
-            engine.page(),
-            "DOM.getFrameOwner",
-            json!({ "frameId": root.frame }),
-        )
-        .await
-        else {
+        let Ok((_, [x, y, width, height])) = owner_box_in_top(engine, &root.frame).await else {
             continue;
         };
-        let Some(backend) = owner["backendNodeId"].as_i64() else {
-            continue;
-        };
-        let Ok(model) = send(
-            engine.page(),
-            "DOM.getBoxModel",
-            json!({ "backendNodeId": backend }),
-        )
-        .await
-        else {
-            continue;
-        };
-        let quad: Vec<f64> = model["model"]["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_f64)
-            .collect();
-        if quad.len() != 8 {
-            continue;
-        }
-        let xs = [quad[0], quad[2], quad[4], quad[6]];
-        let ys = [quad[1], quad[3], quad[5], quad[7]];
-        let (x, y) = (
-            xs.iter().copied().fold(f64::INFINITY, f64::min),
-            ys.iter().copied().fold(f64::INFINITY, f64::min),
-        );
-        let (x2, y2) = (
-            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        );
         out.push(RootBox {
             root: root.clone(),
             x,
             y,
-            width: x2 - x,
-            height: y2 - y,
+            width,
+            height,
         });
     }
     // Deepest frames first: a point inside a nested frame belongs to it.
