@@ -125,3 +125,15 @@ pub fn target_in(role: &str, name: &str, region: &str) -> Target {
         ..Target::new(role, name)
     }
 }
+
+/// The card frame said the payment went through, and the card number is nowhere in `snap`.
+pub fn assert_paid_in_frame(snap: &Snapshot, card: &str) {
+    assert!(
+        snap.texts
+            .iter()
+            .any(|t| t.text == "Payment accepted" && t.region.starts_with("frame[0]")),
+        "{:?}",
+        snap.texts
+    );
+    assert!(!serde_json::to_string(snap).unwrap().contains(card));
+}
