@@ -276,11 +276,43 @@ pub fn content_tokens(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// The stem of a folded token: a German `ge…t` participle loses both ends, an English
-/// `-ied`/`-ies` becomes `-y` ("applied" → "apply"), otherwise the first ending of
-/// [`SUFFIXES`] that leaves at least three letters goes. Numbers and words of three letters
-/// or fewer are kept whole.
+/// Irregular participles and past forms that no ending rule relates to their verb, folded,
+/// each with that verb: "Paid" is what "pay" did. Only forms with no other common meaning in
+/// the four languages: a wrong entry could only make more words match.
+const IRREGULAR: &[(&str, &str)] = &[
+    // English.
+    ("began", "begin"), ("begun", "begin"), ("bought", "buy"), ("brought", "bring"),
+    ("built", "build"), ("forgot", "forget"), ("forgotten", "forget"), ("found", "find"),
+    ("froze", "freeze"), ("frozen", "freeze"), ("gave", "give"), ("given", "give"),
+    ("hidden", "hide"), ("kept", "keep"), ("lost", "lose"), ("made", "make"), ("paid", "pay"),
+    ("sent", "send"), ("sold", "sell"), ("spent", "spend"), ("taken", "take"), ("took", "take"),
+    ("undone", "undo"), ("withdrawn", "withdraw"), ("written", "write"), ("wrote", "write"),
+    // Spanish (the masculine singular; the other forms end as regular ones do).
+    ("abierto", "abrir"), ("abierta", "abrir"), ("abiertos", "abrir"), ("abiertas", "abrir"),
+    ("devuelto", "devolver"), ("devuelta", "devolver"), ("devueltos", "devolver"),
+    ("devueltas", "devolver"), ("escrito", "escribir"), ("escrita", "escribir"),
+    ("escritos", "escribir"), ("escritas", "escribir"), ("hecho", "hacer"), ("hecha", "hacer"),
+    ("hechos", "hacer"), ("hechas", "hacer"), ("impreso", "imprimir"), ("impresa", "imprimir"),
+    ("impresos", "imprimir"), ("impresas", "imprimir"), ("resuelto", "resolver"), ("resuelta", "resolver"), ("roto", "romper"), ("rota", "romper"),
+    // French.
+    ("ecrit", "ecrire"), ("ecrite", "ecrire"), ("ecrits", "ecrire"), ("ecrites", "ecrire"),
+    ("offert", "offrir"), ("offerte", "offrir"), ("offerts", "offrir"), ("offertes", "offrir"),
+    ("ouvert", "ouvrir"), ("ouverte", "ouvrir"), ("ouverts", "ouvrir"), ("ouvertes", "ouvrir"),
+    ("pris", "prendre"), ("prise", "prendre"), ("prises", "prendre"),
+];
+
+/// The stem of a folded token: an irregular form ([`IRREGULAR`]) is its verb's stem, a
+/// German `ge…t` participle loses both ends, an English `-ied`/`-ies` becomes `-y`
+/// ("applied" → "apply"), otherwise the first ending of [`SUFFIXES`] that leaves at least
+/// three letters goes. Numbers and words of three letters or fewer are kept whole.
 pub fn stem(token: &str) -> Cow<'_, str> {
+    static VERBS: OnceLock<std::collections::HashMap<&'static str, &'static str>> = OnceLock::new();
+    if let Some(verb) = VERBS
+        .get_or_init(|| IRREGULAR.iter().copied().collect())
+        .get(token)
+    {
+        return stem(verb);
+    }
     if token.len() <= 3 || token.bytes().all(|b| b.is_ascii_digit()) {
         return Cow::Borrowed(token);
     }
@@ -540,6 +572,18 @@ mod tests {
             ("add", "add"),
             ("m", "m"),
             ("2024", "2024"),
+            // Irregular forms are their verb's stem, as its regular forms are.
+            ("paid", "pay"),
+            ("paying", "pay"),
+            ("bought", "buy"),
+            ("sent", "send"),
+            ("made", "mak"),
+            ("making", "mak"),
+            ("escrita", "escrib"),
+            ("escribir", "escrib"),
+            ("ouvertes", "ouvr"),
+            ("ouvrir", "ouvr"),
+            ("mad", "mad"),
         ] {
             assert_eq!(stem(token), want, "{token:?}");
         }
@@ -588,6 +632,11 @@ mod tests {
             ("de infinitive", "Konto löschen", "Das Konto wurde gelöscht", "", true),
             ("de plural", "die Konten werden gelöscht", "Konto gelöscht", "", true),
             ("de unrelated", "das Konto wurde gelöscht", "Warenkorb aktualisiert", "", false),
+            ("en irregular", "the payment is made", "Paid", "", true),
+            ("en irregular, another effect", "the payment is made", "Newsletter sent", "", false),
+            ("en irregular, the verb alone", "the order is bought", "Buy", "", true),
+            ("es irregular", "la puerta queda abierta", "Puerta abierta", "", true),
+            ("fr irregular", "le dossier est ouvert", "Dossier ouvert", "", true),
             ("region alone", "the cart gains a shirt", "Total 19.99", "cart", false),
             ("empty intent", "", "Saved", "", false),
             ("stop words only", "it is the one", "Saved", "", false),

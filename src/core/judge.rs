@@ -2787,13 +2787,16 @@ mod tests {
             ..Default::default()
         };
         let pay = act(ActionKind::Click, Some(find(&s, "pay")));
+        let mut charged = s.clone();
+        charged.texts.push(text("Card charged", "frame[1]"));
         let mut paid = s.clone();
         paid.texts.push(text("Paid", "frame[1]"));
         let mut declined = s.clone();
         declined.texts.push(text("Payment declined", "frame[1]"));
         #[rustfmt::skip]
         run(vec![
-            case("the card is paid", pay.clone(), s.clone(), paid).intent("the card is paid").want(M, Some("Pay"), "the intent explains"),
+            case("the card is charged", pay.clone(), s.clone(), charged).intent("the card is paid").want(M, Some("Pay"), "the intent explains"),
+            case("paid is what pay did", pay.clone(), s.clone(), paid).intent("the card is paid").want(M, Some("Pay"), "carries the target's name"),
             case("declined", pay, s.clone(), declined).intent("the card is paid").want(X, Some("Pay"), "failure"),
         ]);
     }
