@@ -559,17 +559,23 @@ async fn connect_reaches_into_a_frame_another_process_runs() {
     let (browser, driver) = prufe_harness::cdp::Connection::connect(&external.ws)
         .await
         .unwrap();
-    let targets = browser
-        .execute("Target.getTargets", serde_json::json!({}))
-        .await
-        .unwrap();
-    assert!(
-        targets["targetInfos"].as_array().unwrap().iter().any(
-            |t| t["type"] == "iframe" && t["url"].as_str().unwrap_or("").contains("card-frame")
-        ),
-        "the card frame runs out of process: {targets}"
-    );
-    driver.abort();
+    // The pages of the browser's frame targets (each runs out of process).
+    let frame_targets = || async {
+        let targets = browser
+            .execute("Target.getTargets", serde_json::json!({}))
+            .await
+            .unwrap();
+        let urls: Vec<String> = targets["targetInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["type"] == "iframe")
+            .filter_map(|t| t["url"].as_str()?.rsplit('/').next().map(str::to_owned))
+            .collect();
+        urls
+    };
+    let first = frame_targets().await;
+    assert!(first.iter().any(|u| u == "card-frame.html"), "{first:?}");
     let snap = v.snapshot().await.unwrap();
     let pay = snap
         .elements
@@ -593,6 +599,39 @@ async fn connect_reaches_into_a_frame_another_process_runs() {
     assert!(o.ok, "{}", o.explain());
     let snap = v.snapshot().await.unwrap();
     common::assert_paid_in_frame(&snap, card);
+
+    // Nested: the wallet frame (127.0.0.1) out of process, and the card frame (localhost)
+    // out of process inside it, each attached through its parent's session.
+    v.open(
+        &servers
+            .url("nested-frames.html")
+            .replace("127.0.0.1", "localhost"),
+    )
+    .await
+    .unwrap();
+    let nested = frame_targets().await;
+    assert!(
+        nested.iter().any(|u| u == "wallet-frame.html")
+            && nested.iter().any(|u| u == "card-frame.html"),
+        "both frames of the nested page run out of process: {nested:?}"
+    );
+    driver.abort();
+    let o = v
+        .click(
+            common::target_in("button", "Pay", "frame[0.0]/form[Card]"),
+            Some("the payment is accepted"),
+        )
+        .await
+        .unwrap();
+    assert!(o.ok, "{}", o.explain());
+    let snap = v.snapshot().await.unwrap();
+    assert!(
+        snap.texts
+            .iter()
+            .any(|t| t.text == "Payment accepted" && t.region.starts_with("frame[0.0]")),
+        "{:?}",
+        snap.texts
+    );
     v.close().await.unwrap();
     assert!(
         external.child.try_wait().unwrap().is_none(),

@@ -279,6 +279,7 @@ pub fn content_tokens(s: &str) -> Vec<String> {
 /// Irregular participles and past forms that no ending rule relates to their verb, folded,
 /// each with that verb: "Paid" is what "pay" did. Only forms with no other common meaning in
 /// the four languages: a wrong entry could only make more words match.
+#[rustfmt::skip]
 const IRREGULAR: &[(&str, &str)] = &[
     // English.
     ("began", "begin"), ("begun", "begin"), ("bought", "buy"), ("brought", "bring"),
@@ -287,13 +288,14 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("hidden", "hide"), ("kept", "keep"), ("lost", "lose"), ("made", "make"), ("paid", "pay"),
     ("sent", "send"), ("sold", "sell"), ("spent", "spend"), ("taken", "take"), ("took", "take"),
     ("undone", "undo"), ("withdrawn", "withdraw"), ("written", "write"), ("wrote", "write"),
-    // Spanish (the masculine singular; the other forms end as regular ones do).
+    // Spanish, every gender and number.
     ("abierto", "abrir"), ("abierta", "abrir"), ("abiertos", "abrir"), ("abiertas", "abrir"),
     ("devuelto", "devolver"), ("devuelta", "devolver"), ("devueltos", "devolver"),
     ("devueltas", "devolver"), ("escrito", "escribir"), ("escrita", "escribir"),
     ("escritos", "escribir"), ("escritas", "escribir"), ("hecho", "hacer"), ("hecha", "hacer"),
     ("hechos", "hacer"), ("hechas", "hacer"), ("impreso", "imprimir"), ("impresa", "imprimir"),
-    ("impresos", "imprimir"), ("impresas", "imprimir"), ("resuelto", "resolver"), ("resuelta", "resolver"), ("roto", "romper"), ("rota", "romper"),
+    ("impresos", "imprimir"), ("impresas", "imprimir"), ("resuelto", "resolver"),
+    ("resuelta", "resolver"), ("roto", "romper"), ("rota", "romper"),
     // French.
     ("ecrit", "ecrire"), ("ecrite", "ecrire"), ("ecrits", "ecrire"), ("ecrites", "ecrire"),
     ("offert", "offrir"), ("offerte", "offrir"), ("offerts", "offrir"), ("offertes", "offrir"),
