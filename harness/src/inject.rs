@@ -466,8 +466,18 @@ impl Engine {
     /// renderer crashed, the tab or the browser went away, or the page's main thread is
     /// stuck (see `watchdog`), instead of waiting for an answer that will never come.
     pub async fn cmd(&self, method: &'static str, params: Value) -> Result<Value> {
+        self.cmd_to(&self.page, method, params).await
+    }
+
+    /// [`Engine::cmd`], sent to `session` (the page's own or an out-of-process frame's).
+    pub async fn cmd_to(
+        &self,
+        session: &Page,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value> {
         self.watchdog
-            .guard(method, send(&self.page, method, params))
+            .guard(method, send(session, method, params))
             .await
     }
 
@@ -490,17 +500,12 @@ impl Engine {
 
     /// [`Engine::cmd`], sent to the session `frame`'s document runs in.
     pub async fn cmd_in(&self, frame: &str, method: &'static str, params: Value) -> Result<Value> {
-        let session = self.session_of(frame);
-        self.watchdog
-            .guard(method, send(&session, method, params))
-            .await
+        self.cmd_to(&self.session_of(frame), method, params).await
     }
 
     /// [`Engine::cmd`] about a remote handle (`objectId`), sent to the session it belongs to.
     pub async fn cmd_on(&self, object: &str, method: &'static str, params: Value) -> Result<Value> {
-        let session = self.session_of_handle(object);
-        self.watchdog
-            .guard(method, send(&session, method, params))
+        self.cmd_to(&self.session_of_handle(object), method, params)
             .await
     }
 
@@ -589,12 +594,6 @@ impl Engine {
     /// after its parent, and its frames are remembered as that session's.
     pub async fn frames(&self) -> Result<Vec<FrameInfo>> {
         let tree = self.cmd("Page.getFrameTree", json!({})).await?;
-        let mut out = Vec::new();
-        push_tree(
-            &mut out,
-            tree.get("frameTree").cloned().unwrap_or(Value::Null),
-            None,
-        );
         let attached: Vec<(String, Page)> = {
             let s = lock(&self.shared.sessions);
             s.owner
@@ -602,72 +601,51 @@ impl Engine {
                 .filter_map(|f| s.of_frame.get(f).map(|p| (f.clone(), p.clone())))
                 .collect()
         };
-        let mut pending: Vec<(String, Value, Page)> = Vec::new();
+        // Each out-of-process frame's own tree, by the frame it hangs from.
+        let mut hanging: HashMap<String, Vec<(Value, Page)>> = HashMap::new();
         for (frame, session) in attached {
-            let Ok(tree) = self
-                .watchdog
-                .guard(
-                    "Page.getFrameTree",
-                    send(&session, "Page.getFrameTree", json!({})),
-                )
-                .await
-            else {
+            let Ok(sub) = self.cmd_to(&session, "Page.getFrameTree", json!({})).await else {
                 continue;
             };
-            pending.push((
-                frame,
-                tree.get("frameTree").cloned().unwrap_or(Value::Null),
-                session,
-            ));
-        }
-        // Each out-of-process subtree goes in after its parent (a frame of the page, or of
-        // another such subtree), the order the page's own tree lists its frames.
-        while !pending.is_empty() {
-            let before = pending.len();
-            let mut rest = Vec::new();
-            for (frame, tree, session) in pending {
-                let parent = tree["frame"]["parentId"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                match out
-                    .iter()
-                    .position(|f: &(FrameInfo, Option<Page>)| f.0.id == parent)
-                {
-                    Some(at) if tree["frame"]["id"].as_str() == Some(frame.as_str()) => {
-                        // After the parent's last descendant listed so far.
-                        let mut end = at + 1;
-                        while end < out.len() && descends(&out, end, &parent) {
-                            end += 1;
-                        }
-                        let mut sub = Vec::new();
-                        push_tree(&mut sub, tree, Some(session));
-                        out.splice(end..end, sub);
-                    }
-                    Some(_) => {}
-                    None => rest.push((frame, tree, session)),
-                }
+            let sub = sub.get("frameTree").cloned().unwrap_or(Value::Null);
+            if sub["frame"]["id"].as_str() != Some(frame.as_str()) {
+                continue;
             }
-            if rest.len() == before {
-                break;
-            }
-            pending = rest;
+            let parent = sub["frame"]["parentId"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            hanging.entry(parent).or_default().push((sub, session));
         }
-        let mut s = lock(&self.shared.sessions);
-        for (f, session) in &out {
-            if let Some(session) = session {
-                s.of_frame.insert(f.id.clone(), session.clone());
+        let mut out = Vec::new();
+        let mut stack = vec![(
+            tree.get("frameTree").cloned().unwrap_or(Value::Null),
+            None::<Page>,
+        )];
+        while let Some((node, session)) = stack.pop() {
+            let Some(f) = frame_info(&node["frame"]) else {
+                continue;
+            };
+            if let Some(s) = &session {
+                lock(&self.shared.sessions)
+                    .of_frame
+                    .insert(f.id.clone(), s.clone());
             }
+            for (sub, s) in hanging.remove(&f.id).into_iter().flatten().rev() {
+                stack.push((sub, Some(s)));
+            }
+            if let Some(children) = node["childFrames"].as_array() {
+                stack.extend(children.iter().rev().map(|c| (c.clone(), session.clone())));
+            }
+            out.push(f);
         }
-        Ok(out.into_iter().map(|(f, _)| f).collect())
+        Ok(out)
     }
 
     /// The main frame.
     pub async fn main_frame(&self) -> Result<FrameInfo> {
-        self.frames()
-            .await?
-            .into_iter()
-            .next()
+        let tree = self.cmd("Page.getFrameTree", json!({})).await?;
+        frame_info(&tree["frameTree"]["frame"])
             .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no main frame"))
     }
 
@@ -843,9 +821,9 @@ impl Engine {
         loop {
             let ctx = self.context(frame).await?;
             let session = self.session_of(frame);
-            let r = self.watchdog.guard("Runtime.evaluate", send(&session, "Runtime.evaluate",
+            let r = self.cmd_to(&session, "Runtime.evaluate",
                 json!({ "expression": expression, "contextId": ctx, "awaitPromise": true, "silent": true, "objectGroup": OBJECT_GROUP }),
-            ))
+            )
             .await;
             let r = match r {
                 Ok(r) => r,
@@ -932,14 +910,10 @@ impl Engine {
         }
         for session in sessions {
             let _ = self
-                .watchdog
-                .guard(
+                .cmd_to(
+                    &session,
                     "Runtime.releaseObjectGroup",
-                    send(
-                        &session,
-                        "Runtime.releaseObjectGroup",
-                        json!({ "objectGroup": OBJECT_GROUP }),
-                    ),
+                    json!({ "objectGroup": OBJECT_GROUP }),
                 )
                 .await;
         }
@@ -978,42 +952,15 @@ impl Sink for Engine {
     }
 }
 
-/// The frames of a `Page.getFrameTree` tree, parents first, with the session they run in
-/// (`None`: the page's own).
-fn push_tree(out: &mut Vec<(FrameInfo, Option<Page>)>, tree: Value, session: Option<Page>) {
-    let mut stack = vec![tree];
-    while let Some(node) = stack.pop() {
-        let f = &node["frame"];
-        let Some(id) = f["id"].as_str() else { continue };
-        out.push((
-            FrameInfo {
-                id: id.to_owned(),
-                parent: f["parentId"].as_str().map(str::to_owned),
-                origin: f["securityOrigin"].as_str().unwrap_or_default().to_owned(),
-                url: f["url"].as_str().unwrap_or_default().to_owned(),
-                loader: f["loaderId"].as_str().unwrap_or_default().to_owned(),
-            },
-            session.clone(),
-        ));
-        if let Some(children) = node["childFrames"].as_array() {
-            stack.extend(children.iter().rev().cloned());
-        }
-    }
-}
-
-/// Does the frame at `out[at]` descend from `ancestor`?
-fn descends(out: &[(FrameInfo, Option<Page>)], at: usize, ancestor: &str) -> bool {
-    let mut cur = out[at].0.parent.clone();
-    while let Some(p) = cur {
-        if p == ancestor {
-            return true;
-        }
-        cur = out
-            .iter()
-            .find(|f| f.0.id == p)
-            .and_then(|f| f.0.parent.clone());
-    }
-    false
+/// A frame of a `Page.getFrameTree` node.
+fn frame_info(f: &Value) -> Option<FrameInfo> {
+    Some(FrameInfo {
+        id: f["id"].as_str()?.to_owned(),
+        parent: f["parentId"].as_str().map(str::to_owned),
+        origin: f["securityOrigin"].as_str().unwrap_or_default().to_owned(),
+        url: f["url"].as_str().unwrap_or_default().to_owned(),
+        loader: f["loaderId"].as_str().unwrap_or_default().to_owned(),
+    })
 }
 
 /// A frame's `<iframe>` as `session` (the session of the document holding it) sees it: its

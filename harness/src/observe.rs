@@ -142,14 +142,10 @@ impl Engine {
             let parent = f.parent.as_deref().unwrap_or_default();
             let parent_path = memo.get(parent).cloned().unwrap_or_default();
             let owner = self
-                .watchdog()
-                .guard(
+                .cmd_to(
+                    &self.owner_session(&f.id),
                     "DOM.getFrameOwner",
-                    crate::inject::send(
-                        &self.owner_session(&f.id),
-                        "DOM.getFrameOwner",
-                        json!({ "frameId": f.id }),
-                    ),
+                    json!({ "frameId": f.id }),
                 )
                 .await?;
             let backend = owner["backendNodeId"].as_i64().ok_or_else(|| {
