@@ -69,6 +69,11 @@ declare namespace Prufe {
     text?: string;
     /** `main`, `form[Checkout]`, `cart/list:done`, `frame[1]/main`; `""` outside landmarks. */
     region: string;
+    /**
+     * `listitem[Walk dog]`: the nearest named row-like container, for an element without a
+     * name (part of its identity) or one whose name its twins in other rows share.
+     */
+    within?: string;
     /** Frame position path: `""` top document, `"0"`, `"0.1"` nested frames. */
     frame: string;
     href: string | null;

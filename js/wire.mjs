@@ -48,7 +48,7 @@ export function decodeSnapshot(text) {
     return v;
   };
   const out = elements.map((/** @type {any[]} */ r) => {
-    if (!Array.isArray(r) || r.length < 5 || r.length > 11) throw invalid('element row');
+    if (!Array.isArray(r) || r.length < 5 || r.length > 12) throw invalid('element row');
     const f = r[4];
     if (!Number.isInteger(f) || f < 0 || f >= 1 << 16) throw invalid(`flags ${f}`);
     const ref = typeof r[0] === 'number' ? `e${r[0]}-${tag}` : r[0];
@@ -61,6 +61,8 @@ export function decodeSnapshot(text) {
     const text = opt(r[10], 'text');
     if (text !== null) e.text = text;
     e.region = str(r[3]);
+    const within = opt(r[11], 'within');
+    if (within !== null) e.within = within;
     e.frame = r.length > 5 ? str(r[5]) : '';
     e.href = opt(r[6], 'href');
     e.value = opt(r[7], 'value');

@@ -36,7 +36,7 @@ try {
       if (e.value !== null) states.push(`value='${e.value}'`);
       if (e.disabled) states.push('disabled');
       if (!e.visible) states.push('hidden');
-      console.log(`  ${e.ref.padEnd(10)} ${e.role}[${label}]${e.region ? ` in ${e.region}` : ''}` +
+      console.log(`  ${e.ref.padEnd(10)} ${e.role}[${label}]${e.within ? ` in ${e.within}` : ''}${e.region ? ` in ${e.region}` : ''}` +
         `${states.length ? ` (${states.join(', ')})` : ''}`);
     }
     for (const t of texts) console.log(`  text ${t.kind}: '${t.text}'${t.region ? ` in ${t.region}` : ''}`);

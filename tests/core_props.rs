@@ -105,6 +105,7 @@ fn element() -> impl Strategy<Value = Element> {
                 name,
                 text,
                 region,
+                within: None,
                 frame: String::new(),
                 href,
                 value,

@@ -475,13 +475,14 @@ fn diff_elements(b: &[&Element], a: &[&Element], out: &mut Diff) {
         })
         .collect();
 
-    // Leftovers have no partner of their identity: same role and label elsewhere is a move.
-    let mut by_name: Queues<(Role, &str)> = Queues::new(b.len());
+    // Leftovers have no partner of their identity: same role and label elsewhere is a move
+    // (and, without a label, the same place: one row's unnamed checkbox is not another's).
+    let mut by_name: Queues<(Role, &str, Option<&str>)> = Queues::new(b.len());
     for i in (0..b.len()).filter(|&i| !b_done[i]) {
-        by_name.push((b[i].role, b[i].label()), i);
+        by_name.push((b[i].role, b[i].label(), bk[i].identity.within), i);
     }
     for j in (0..a.len()).filter(|&j| !a_done[j]) {
-        match by_name.pop(&(a[j].role, a[j].label())) {
+        match by_name.pop(&(a[j].role, a[j].label(), ak[j].identity.within)) {
             Some(i) => {
                 b_done[i] = true;
                 out.moved.push(Moved {

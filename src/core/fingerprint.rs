@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 /// Refs, focus and viewport position are not compared, so they are not hashed.
 pub fn observable_hash(e: &Element) -> u64 {
     let mut h = hasher();
-    Identity::of(e).hash(&mut h);
+    Identity::of(e).unplaced().hash(&mut h);
     e.checked.map(|t| t.as_str()).hash(&mut h);
     e.pressed.map(|t| t.as_str()).hash(&mut h);
     e.selected.hash(&mut h);

@@ -267,6 +267,15 @@ pub struct Element {
     pub text: Option<String>,
     /// `main`, `form[Checkout]`, `cart/list:done`, `frame[1]/main`; empty outside landmarks.
     pub region: String,
+    /// `listitem[Walk dog]`: the nearest row-like container around the element (a list item,
+    /// row, tree item, article, cell or group) that a person names by its own words, given to
+    /// an element without a label of its own and to one whose label its twins in other
+    /// containers share (every row's `Delete` button). The container's words leave out the
+    /// controls inside it, so a button that shows on hover does not rename the row. Part of
+    /// the identity of an element without a label: the unnamed checkbox of one row is not
+    /// the unnamed checkbox of the next (see `identity`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
     /// Frame position path: `""` for the top document, `"0"`, `"0.1"` for nested frames.
     pub frame: String,
     pub href: Option<String>,

@@ -86,6 +86,35 @@ pub struct Target {
     pub href: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_viewport: Option<bool>,
+    /// The nearest named container the element is in (`{ "role": "listitem", "name": "Walk
+    /// dog" }`), as `Element::within` observes it: what tells apart the unnamed checkbox of
+    /// each row, or the `Delete` button every row has. With it, `name` may be empty.
+    #[serde(
+        default,
+        rename = "in",
+        alias = "within",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub within: Option<Container>,
+}
+
+/// A container a target is in: a role and the container's label.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Container {
+    pub role: String,
+    pub name: String,
+}
+
+impl Container {
+    /// `listitem[Walk dog]`, the form `Element::within` takes.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}[{}]",
+            normalize_key(&self.role),
+            normalize_whitespace(&self.name)
+        )
+    }
 }
 
 /// A selected element. Selection is not permission: `authorized` and `dispatched` are always
@@ -115,7 +144,7 @@ impl Target {
             value,
             "target",
             &["name"],
-            &["role", "region", "frame", "href", "inViewport"],
+            &["role", "region", "frame", "href", "inViewport", "in"],
         )?;
         let target = Target {
             role: match obj.get("role") {
@@ -143,18 +172,45 @@ impl Target {
                     ))
                 }
             },
+            within: match obj.get("in") {
+                None | Some(Value::Null) => None,
+                Some(v) => {
+                    let c = object(v, "target.in", &["role", "name"], &[])?;
+                    Some(Container {
+                        role: string(&c["role"], "target.in", "role", TEXT_LIMIT)?.to_owned(),
+                        name: string(&c["name"], "target.in", "name", TEXT_LIMIT)?.to_owned(),
+                    })
+                }
+            },
         };
         target.check()?;
         Ok(target)
     }
 
     /// The rules typed data can still break: `role` a known ARIA role, `name` and `href`
-    /// non-blank, every field within its bound.
+    /// non-blank (`name` may be empty for a target placed `in` a container, which then
+    /// needs a role and a name of its own), every field within its bound.
     pub fn check(&self) -> Result<()> {
         if !self.role.is_empty() {
             non_blank(&self.role, "target", "role", TEXT_LIMIT)?;
         }
-        non_blank(&self.name, "target", "name", TEXT_LIMIT)?;
+        match &self.within {
+            Some(c) => {
+                within(&self.name, "target", "name", TEXT_LIMIT)?;
+                non_blank(&c.role, "target.in", "role", TEXT_LIMIT)?;
+                non_blank(&c.name, "target.in", "name", TEXT_LIMIT)?;
+                if Role::parse(&normalize_whitespace(&c.role)).is_none() {
+                    return Err(Error::new(
+                        ErrorCode::InvalidTarget,
+                        format!(
+                            "target.in.role {:?} is not an ARIA role; use the container's, such as \"listitem\", \"row\" or \"treeitem\"",
+                            cap(&c.role, 40)
+                        ),
+                    ));
+                }
+            }
+            None => non_blank(&self.name, "target", "name", TEXT_LIMIT)?,
+        }
         if let Some(href) = &self.href {
             non_blank(href, "target", "href", LOCATOR_LIMIT)?;
         }
@@ -183,11 +239,27 @@ impl Target {
         }
     }
 
-    /// `button[Save] in main`, for messages.
+    /// `button[Save] in main`, `checkbox in listitem[Walk dog] in main`, for messages.
     fn describe(&self) -> String {
         let role = normalize_key(&self.role);
         let name = normalize_whitespace(&self.name);
-        describe_parts(&role, &cap(&name, 80), self.region.as_deref().unwrap_or(""))
+        let region = self.region.as_deref().unwrap_or("");
+        match &self.within {
+            None => describe_parts(&role, &cap(&name, 80), region),
+            Some(c) => {
+                let head = if name.is_empty() {
+                    role
+                } else {
+                    format!("{role}[{}]", cap(&name, 80))
+                };
+                let place = c.describe();
+                if region.is_empty() {
+                    format!("{head} in {place}")
+                } else {
+                    format!("{head} in {place} in {region}")
+                }
+            }
+        }
     }
 }
 
@@ -297,6 +369,8 @@ struct Query<'t> {
     frame: Option<&'t str>,
     href: Option<&'t str>,
     in_viewport: Option<bool>,
+    /// `listitem[walk dog]`, normalised.
+    within: Option<String>,
 }
 
 impl<'t> Query<'t> {
@@ -308,6 +382,7 @@ impl<'t> Query<'t> {
             frame: target.frame.as_deref(),
             href: target.href.as_deref(),
             in_viewport: target.in_viewport,
+            within: target.within.as_ref().map(|c| normalize_key(&c.describe())),
         })
     }
 
@@ -333,6 +408,11 @@ impl<'t> Query<'t> {
             && self.frame.is_none_or(|f| e.frame == f)
             && self.href.is_none_or(|h| e.href.as_deref() == Some(h))
             && self.in_viewport.is_none_or(|v| e.in_viewport == v)
+            && self.within.as_ref().is_none_or(|w| {
+                e.within
+                    .as_deref()
+                    .is_some_and(|place| normalize_key(place) == *w)
+            })
     }
 
     fn matches(&self, e: &Element) -> bool {
@@ -574,8 +654,15 @@ const ELEMENT_KEYS: &[&str] = &[
     "sensitive",
 ];
 /// The keys `Element` serialises only when set.
-const ELEMENT_OPTIONAL_KEYS: &[&str] =
-    &["text", "valueHash", "level", "opaque", "busy", "clickable"];
+const ELEMENT_OPTIONAL_KEYS: &[&str] = &[
+    "text",
+    "within",
+    "valueHash",
+    "level",
+    "opaque",
+    "busy",
+    "clickable",
+];
 
 /// Reads an observation in the Snapshot wire form, checking every key and type.
 pub fn snapshot_from_value(value: &Value) -> Result<Snapshot> {
@@ -689,6 +776,7 @@ fn element_from_value(value: &Value, i: usize) -> Result<Element> {
         name: string(&obj["name"], &path, "name", TEXT_LIMIT)?.to_owned(),
         text: optional_string(obj.get("text"), &path, "text", TEXT_LIMIT)?,
         region: string(&obj["region"], &path, "region", PAGE_LOCATOR_LIMIT)?.to_owned(),
+        within: optional_string(obj.get("within"), &path, "within", PAGE_LOCATOR_LIMIT)?,
         frame: string(&obj["frame"], &path, "frame", PAGE_LOCATOR_LIMIT)?.to_owned(),
         href: optional_string(Some(&obj["href"]), &path, "href", PAGE_LOCATOR_LIMIT)?,
         value: optional_string(Some(&obj["value"]), &path, "value", TEXT_LIMIT)?,

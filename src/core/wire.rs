@@ -7,7 +7,7 @@
 //! ```text
 //! { "wire": 1, "context": {...}, "hasMore": false, "tag": "h41r",
 //!   "strings": ["", "button", "main", ...],
-//!   "elements": [[ref, role, name, region, flags, frame?, href?, value?, valueHash?, level?, text?], ...],
+//!   "elements": [[ref, role, name, region, flags, frame?, href?, value?, valueHash?, level?, text?, within?], ...],
 //!   "texts": [[kind, text, region, frame], ...] }
 //! ```
 //!
@@ -175,13 +175,14 @@ pub fn encode(s: &Snapshot) -> String {
         push_num(&mut rows, flags);
         // The optional tail, cut after its last non-default field.
         let frame = strings.of(&e.frame) as u64;
-        let tail: [Option<Tail>; 6] = [
+        let tail: [Option<Tail>; 7] = [
             (frame != 0).then_some(Tail::Num(frame)),
             e.href.as_deref().map(Tail::Str),
             e.value.as_deref().map(Tail::Str),
             e.value_hash.as_deref().map(Tail::Str),
             e.level.map(|l| Tail::Num(l as u64)),
             e.text.as_deref().map(Tail::Str),
+            e.within.as_deref().map(Tail::Str),
         ];
         let used = tail.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
         for (k, t) in tail[..used].iter().enumerate() {
@@ -292,7 +293,7 @@ pub fn decode(text: &str) -> Result<Snapshot> {
     };
     let mut elements = Vec::with_capacity(w.elements.len());
     for row in &w.elements {
-        if !(5..=11).contains(&row.len()) {
+        if !(5..=12).contains(&row.len()) {
             return Err(invalid(format!("an element row of {} fields", row.len())));
         }
         let reference = match &row[0] {
@@ -331,6 +332,7 @@ pub fn decode(text: &str) -> Result<Snapshot> {
             name,
             text: opt_str(row.get(10))?,
             region,
+            within: opt_str(row.get(11))?,
             frame,
             href: opt_str(row.get(6))?,
             value: opt_str(row.get(7))?,

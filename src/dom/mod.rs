@@ -314,6 +314,9 @@ impl Engine {
                     }
                 }
             }
+            if mode == walk::Mode::Snapshot {
+                w.place_records(true);
+            }
             (w.found, w.texts, w.has_more, fresh, w.hashed)
         };
         // A walk with caller-declared secrets neither captures nor voids the cache.
@@ -343,7 +346,8 @@ impl Engine {
             selectors: Vec::new(),
         };
         let found = {
-            let w = self.walk(walk::Mode::Find, &opts, Some(set))?;
+            let mut w = self.walk(walk::Mode::Find, &opts, Some(set))?;
+            w.place_records(false);
             w.found.into_iter().collect::<Vec<_>>()
         };
         Ok(found

@@ -58,6 +58,8 @@ pub struct Namer<'a> {
     pub slow: bool,
     /// The element being named, skipped when met inside its own label.
     skip: Option<Element>,
+    /// Content leaves out the controls inside it (see [`Namer::own_words`]).
+    skip_controls: bool,
     nodes_left: usize,
     /// The `<label>`s of every labelled element, per tree scope indexed so far (see
     /// [`Namer::labels_of`]).
@@ -82,9 +84,20 @@ impl<'a> Namer<'a> {
             visibility_rules: true,
             slow: false,
             skip: None,
+            skip_controls: false,
             nodes_left: MAX_NODES,
             label_index: None,
         }
+    }
+
+    /// The words a container shows of its own: its content without the controls inside it
+    /// (their names are theirs), so a `Delete` button that shows on hover does not change
+    /// how a person names the row. Hidden content is left out.
+    pub fn own_words(&mut self, el: &El) -> String {
+        self.skip_controls = true;
+        let words = self.content(el, true);
+        self.skip_controls = false;
+        words
     }
 
     /// The element's `labels`, in tree order. Read from an index built with one pass over
@@ -539,6 +552,9 @@ impl<'a> Namer<'a> {
                     ce.tag,
                     Tag::A | Tag::Button | Tag::Input | Tag::Select | Tag::Textarea
                 ) || crate::dom::walk::is_control(r);
+                if unit && self.skip_controls {
+                    return;
+                }
                 if unit {
                     out.push(' ');
                 }

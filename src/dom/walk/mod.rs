@@ -64,6 +64,7 @@
 
 mod capture;
 mod patch;
+mod place;
 mod replay;
 mod text;
 

@@ -1,0 +1,137 @@
+//! Places: the nearest row-like container a person names around an element (see
+//! `Element::within`), found after the walk for the records that need one.
+//!
+//! Why after the walk and not in its context: a container's words can change without any
+//! change to the elements inside it (a title edited in place), and a cache replay or patch
+//! keeps the context an element was walked in. Looking the container up from the live node
+//! each time costs one `closest` call per placed element and one content read per
+//! container (memoised per observation), and only records that need a place pay it:
+//! those without a label, and those whose label a twin elsewhere in their region shares.
+//!
+//! Trade-off: `closest` does not leave the element's tree scope, so a control inside a
+//! shadow root is placed only by containers inside that root.
+
+use super::Walk;
+use crate::core::model::{limits, Role};
+use crate::core::text::cap;
+use crate::dom::el::El;
+use crate::dom::js;
+use crate::dom::role::Attrs as _;
+use rustc_hash::FxHashMap;
+use wasm_bindgen::JsValue;
+
+/// The containers a place can be: rows of lists, tables, trees and feeds.
+// https://www.w3.org/TR/html-aam-1.0/#html-element-role-mappings (li, tr, article)
+const CONTAINERS: &str = "li,tr,article,[role=listitem],[role=row],[role=treeitem],[role=article]";
+
+/// At most this many containers are climbed past because they show no words of their own
+/// (a cell-less row inside a named one).
+const MAX_CLIMB: usize = 4;
+
+impl Walk<'_> {
+    /// Gives each found record that needs one its place. In `Find` mode (a few nodes looked
+    /// up by ref) only records without a label are placed: that is what their identity
+    /// holds, and what a re-check at dispatch compares.
+    pub fn place_records(&mut self, all_twins: bool) {
+        let mut twins: FxHashMap<(Role, &str, &str), u32> = FxHashMap::default();
+        if all_twins {
+            for f in &self.found {
+                let r = &f.record;
+                let label = r.label();
+                if !label.is_empty() {
+                    *twins.entry((r.role, label, &r.region)).or_default() += 1;
+                }
+            }
+        }
+        let needs: Vec<bool> = self
+            .found
+            .iter()
+            .map(|f| {
+                let r = &f.record;
+                f.node.is_some()
+                    && !r.opaque
+                    && (r.label().is_empty()
+                        || twins
+                            .get(&(r.role, r.label(), r.region.as_str()))
+                            .is_some_and(|n| *n > 1))
+            })
+            .collect();
+        drop(twins);
+        if !needs.iter().any(|n| *n) {
+            return;
+        }
+        let memo = js_sys::Map::new();
+        let mut places: Vec<(usize, String)> = Vec::new();
+        for (i, need) in needs.iter().enumerate() {
+            if !need {
+                continue;
+            }
+            let Some(node) = self.found[i].node.clone() else {
+                continue;
+            };
+            let mut from = js::parent_element(&node);
+            for _ in 0..MAX_CLIMB {
+                let Some(start) = from else { break };
+                let Some(container) = start.closest(CONTAINERS).ok().flatten() else {
+                    break;
+                };
+                let known = memo.get(&container);
+                let place = match known.as_string() {
+                    Some(p) => p,
+                    None => {
+                        let p = self.place_of(&container);
+                        memo.set(&container, &JsValue::from_str(&p));
+                        p
+                    }
+                };
+                if !place.is_empty() {
+                    places.push((i, place));
+                    break;
+                }
+                from = js::parent_element(&container);
+            }
+        }
+        for (i, place) in places {
+            let place = match self.redactor.scrub(&place) {
+                std::borrow::Cow::Owned(o) => o,
+                std::borrow::Cow::Borrowed(_) => place,
+            };
+            self.found[i].record.within = Some(place);
+        }
+    }
+
+    /// `listitem[Walk dog]`, or `""` when the container shows no words of its own (or its
+    /// role is not a row-like one: `<li role="none">`).
+    fn place_of(&mut self, container: &web_sys::Element) -> String {
+        let el = El::new(self.s, container);
+        let role = match el.get(crate::dom::role::A::Role) {
+            Some(r) => r
+                .split_ascii_whitespace()
+                .next()
+                .and_then(Role::parse)
+                .unwrap_or(Role::Unknown),
+            None => match container.local_name().as_str() {
+                "li" => Role::Listitem,
+                "tr" => Role::Row,
+                "article" => Role::Article,
+                _ => Role::Unknown,
+            },
+        };
+        if !matches!(
+            role,
+            Role::Listitem | Role::Row | Role::Treeitem | Role::Article
+        ) {
+            return String::new();
+        }
+        let author = self.namer.author_name(&el);
+        let words = if author.is_empty() {
+            self.namer.own_words(&el)
+        } else {
+            author
+        };
+        if words.is_empty() {
+            return String::new();
+        }
+        format!("{}[{}]", role.as_str(), cap(&words, limits::MAX_TEXT_CHARS))
+    }
+}
