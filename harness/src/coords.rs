@@ -614,6 +614,7 @@ impl Executor {
         let step = run::Step {
             action,
             intent,
+            expect: Vec::new(),
             inverse: Vec::new(),
         };
         v.forget_seen();

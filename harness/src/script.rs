@@ -14,6 +14,7 @@
 //! ```
 
 use crate::act::Key;
+use prufe::core::expect::{self, Claim};
 use prufe::core::resolve::Target;
 use prufe::core::run;
 use serde_json::{Map, Value};
@@ -78,12 +79,14 @@ pub enum Action {
     },
 }
 
-/// One step of a script: an action, the intent it serves, and for upload and drag the
+/// One step of a script: an action, the intent it serves, the typed claims its effect must
+/// bear out (`expect`, see `prufe::core::expect`), and for upload and drag the
 /// caller-declared inverse that undoes it.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Step {
     pub action: Action,
     pub intent: Option<String>,
+    pub expect: Vec<Claim>,
     pub inverse: Vec<Step>,
 }
 
@@ -187,6 +190,7 @@ impl Step {
         Some(run::Step {
             action,
             intent: self.intent.clone(),
+            expect: self.expect.clone(),
             inverse,
         })
     }
@@ -244,6 +248,7 @@ impl Step {
         Step {
             action,
             intent: None,
+            expect: Vec::new(),
             inverse: Vec::new(),
         }
     }
@@ -251,6 +256,12 @@ impl Step {
     /// Adds the intent sentence the effect is judged against.
     pub fn with_intent(mut self, intent: impl Into<String>) -> Self {
         self.intent = Some(intent.into());
+        self
+    }
+
+    /// Adds the typed claims the step's effect must bear out.
+    pub fn with_expect(mut self, expect: Vec<Claim>) -> Self {
+        self.expect = expect;
         self
     }
 
@@ -405,11 +416,15 @@ impl Parser<'_> {
             }
         };
         for key in obj.keys() {
-            if key != "action" && key != "intent" && !allowed.contains(&key.as_str()) {
+            if key != "action"
+                && key != "intent"
+                && key != "expect"
+                && !allowed.contains(&key.as_str())
+            {
                 return Err(err(
                     at,
                     format!(
-                        "unknown key {:?} for {action}; allowed: action, intent, {}",
+                        "unknown key {:?} for {action}; allowed: action, intent, expect, {}",
                         short(key),
                         allowed.join(", ")
                     ),
@@ -550,9 +565,20 @@ impl Parser<'_> {
                 ))
             }
         };
+        let expect = match obj.get("expect") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) if nesting != Nesting::Top => {
+                return Err(err(
+                    at,
+                    "\"expect\" belongs to a verified step; an inverse or a watched step runs unverified",
+                ))
+            }
+            Some(v) => expect::from_value(v).map_err(|e| err(at, e.message))?,
+        };
         Ok(Step {
             action,
             intent,
+            expect,
             inverse,
         })
     }

@@ -41,6 +41,8 @@ pub enum ErrorCode {
     InvalidSnapshot,
     /// A script file is malformed.
     InvalidScript,
+    /// A step's `expect` holds a claim of the wrong shape or values.
+    InvalidExpect,
     /// Two elements of one observation share a ref.
     DuplicateReference,
     /// The observation is not the one the caller expected (tab, epoch or snapshot differ).
@@ -115,6 +117,7 @@ impl ErrorCode {
             ErrorCode::InvalidOptions => "INVALID_OPTIONS",
             ErrorCode::InvalidSnapshot => "INVALID_SNAPSHOT",
             ErrorCode::InvalidScript => "INVALID_SCRIPT",
+            ErrorCode::InvalidExpect => "INVALID_EXPECT",
             ErrorCode::DuplicateReference => "DUPLICATE_REFERENCE",
             ErrorCode::StaleObservation => "STALE_OBSERVATION",
             ErrorCode::StaleReference => "STALE_REFERENCE",

@@ -51,6 +51,7 @@ pub use step::{Action, Step};
 
 use crate::core::background::Background;
 use crate::core::error::{Error, ErrorCode};
+use crate::core::expect::Outcome;
 use crate::core::judge::Verdict;
 use crate::core::model::{Element, Snapshot};
 use crate::core::redact::Redactor;
@@ -123,6 +124,9 @@ struct Attempt {
     /// How many steps the driver performed for a watch.
     watched: u32,
     verdict: Option<Verdict>,
+    /// How the step's typed claims came out, once judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    expect: Vec<Outcome>,
     arbiter: Option<String>,
 }
 
@@ -231,6 +235,13 @@ impl Run {
     pub fn next(&mut self, answer: Answer) -> Need {
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
+            (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
+                match crate::core::expect::validate(&self.step.expect) {
+                    Err(e) => self.fail(e),
+                    Ok(()) if self.step.action == Action::Watch => self.begin_watch(),
+                    Ok(()) => self.begin_attempt(),
+                }
+            }
             (Phase::Start, Answer::Start) if self.step.action == Action::Watch => {
                 self.begin_watch()
             }

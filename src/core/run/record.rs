@@ -5,6 +5,7 @@
 use crate::core::background::Background;
 use crate::core::diff::Diff;
 use crate::core::error::Error;
+use crate::core::expect::Outcome;
 use crate::core::judge::VerdictKind;
 use crate::core::redact::Redactor;
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,9 @@ pub struct Record {
     /// Why the step failed, in the one error shape; `None` when it passed.
     pub error: Option<Error>,
     pub reason: String,
+    /// How each of the step's typed claims (`expect`) came out, in the order given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Outcome>,
     /// The element whose name explains the effect, when the judge found one.
     pub attributed_to: Option<String>,
     /// What to show as the effect: the diff's lines, or for a navigation the new address.
@@ -89,6 +93,15 @@ impl Record {
         match self.verdict {
             Some(v) => out.push_str(&format!("Verdict:   {} — {}\n", v.as_str(), self.reason)),
             None => out.push_str(&format!("Verdict:   (none) — {}\n", self.reason)),
+        }
+        for (i, o) in self.expect.iter().enumerate() {
+            let head = if i == 0 { "Expected:" } else { "" };
+            out.push_str(&format!(
+                "{head:<11}{} — {}: {}\n",
+                o.claim,
+                o.status.as_str(),
+                o.evidence
+            ));
         }
         if let Some(a) = &self.arbiter {
             out.push_str(&format!("Arbiter:   {a}\n"));

@@ -2,6 +2,7 @@
 //! a point of an observation.
 
 use super::need::{Button, Point};
+use crate::core::expect::Claim;
 use crate::core::identity::{describe_element, describe_parts};
 use crate::core::judge::ActionKind;
 use crate::core::model::{Element, REDACTED};
@@ -9,14 +10,17 @@ use crate::core::resolve::Target;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One step: an action, the intent it serves, and for `upload` and `drag` the steps that
-/// undo it (no generic inverse exists for those).
+/// One step: an action, the intent it serves, the typed claims its effect must bear out
+/// (`expect`, see `core::expect`), and for `upload` and `drag` the steps that undo it (no
+/// generic inverse exists for those).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Step {
     pub action: Action,
     #[serde(default)]
     pub intent: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Claim>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inverse: Vec<Step>,
 }
@@ -111,12 +115,18 @@ impl Step {
         Step {
             action,
             intent: None,
+            expect: Vec::new(),
             inverse: Vec::new(),
         }
     }
 
     pub fn with_intent(mut self, intent: impl Into<String>) -> Step {
         self.intent = Some(intent.into());
+        self
+    }
+
+    pub fn with_expect(mut self, expect: Vec<Claim>) -> Step {
+        self.expect = expect;
         self
     }
 
@@ -258,6 +268,7 @@ impl fmt::Debug for Step {
         f.debug_struct("Step")
             .field("action", &self.action)
             .field("intent", &self.intent)
+            .field("expect", &self.expect.len())
             .field("inverse", &self.inverse.len())
             .finish()
     }

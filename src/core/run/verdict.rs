@@ -16,7 +16,9 @@ use super::step::Action;
 use super::undo::Purpose;
 use super::{Phase, Run, Seen};
 use crate::core::background::Background;
+use crate::core::busy::busy;
 use crate::core::diff::diff;
+use crate::core::expect::{combine, Claim};
 use crate::core::identity::describe_parts;
 use crate::core::judge::{self, judge, JudgeOptions, Verdict, VerdictKind};
 use crate::core::model::Snapshot;
@@ -98,19 +100,60 @@ impl Run {
             );
         }
         let navigated = a.before.context.epoch != a.after.context.epoch;
-        self.attempt.verdict = Some(v);
-        if navigated && !matches!(self.step.action, Action::Goto { .. } | Action::Watch) {
+        let own = !matches!(self.step.action, Action::Goto { .. } | Action::Watch);
+        let claims_address = self
+            .step
+            .expect
+            .iter()
+            .any(|c| matches!(c, Claim::Navigates(_)));
+        if navigated && (own || claims_address) {
+            self.attempt.verdict = Some(v);
             self.phase = Phase::ReadAddress;
             return self.ask(Need::Read {
                 read: Read::Address,
             });
         }
+        let v = self.expected(v, None);
+        self.attempt.verdict = Some(v);
         self.decide_attempt()
+    }
+
+    /// Has the page settled around the action, with nothing on it saying it is still
+    /// working? The busy rule is asked of the whole page: a loader the background holds
+    /// keeps an unshown claim AMBIGUOUS rather than MISMATCH, the cautious side.
+    fn settled(&self) -> bool {
+        let a = &self.attempt;
+        a.stable_before && a.stable_after && a.busy.is_none() && busy(&a.before, &a.after).is_none()
+    }
+
+    /// `v` narrowed by the step's typed claims (`core::expect`), whose outcomes the record
+    /// shows; `navigated_to`, the address of the new document the action loaded.
+    fn expected(&mut self, v: Verdict, navigated_to: Option<&str>) -> Verdict {
+        if self.step.expect.is_empty() || !self.is_verified() {
+            return v;
+        }
+        let a = &self.attempt;
+        let outcomes: Vec<_> = self
+            .step
+            .expect
+            .iter()
+            .map(|c| c.check(&v.diff, &a.before, &a.after, navigated_to))
+            .collect();
+        let v = combine(v, &outcomes, self.settled());
+        self.attempt.expect = outcomes;
+        v
     }
 
     /// A click or key press replaced the document (see `navigation`): MATCH when the new
     /// address is the target's destination or the intent holds on the new page alone.
+    ///
+    /// With typed claims, the claims decide with the rule above as the judge: its MATCH, or
+    /// an AMBIGUOUS new document, folded with the claims (`navigates` reads `url`). A broken
+    /// claim is a wrong effect, taken back and retried like any other.
     pub(super) fn followed(&mut self, url: String) -> Need {
+        if !self.step.expect.is_empty() && self.is_verified() {
+            return self.followed_with_claims(url);
+        }
         if matches!(
             self.step.action,
             Action::Click { .. } | Action::Press { .. }
@@ -157,6 +200,97 @@ impl Run {
             }
         }
         self.start_undo(Purpose::Replaced { url })
+    }
+
+    /// The navigation rule's verdict on the new document at `url`, as the judge's: MATCH
+    /// with its reason and lines, or AMBIGUOUS when neither the destination nor the intent
+    /// explains it.
+    fn navigation_verdict(&self, url: &str) -> (Verdict, Vec<String>) {
+        let a = &self.attempt;
+        let diff = a
+            .verdict
+            .as_ref()
+            .map(|v| v.diff.clone())
+            .unwrap_or_default();
+        let verdict = |kind, reason: String| Verdict {
+            verdict: kind,
+            reason,
+            attributed_to: None,
+            diff: diff.clone(),
+        };
+        let mut lines = vec![format!("navigated to {url}")];
+        match &self.step.action {
+            Action::Goto { .. } | Action::Watch => {
+                let v = a.verdict.clone().unwrap_or_else(|| {
+                    verdict(
+                        VerdictKind::Ambiguous,
+                        format!("a new document loaded at {url}"),
+                    )
+                });
+                lines = v.diff.lines.clone();
+                return (v, lines);
+            }
+            Action::Click { .. } | Action::Press { .. } => {
+                if let Some(d) = a.destination.as_ref().filter(|d| d.reached(url)) {
+                    let reason = format!("a new document loaded at {}, {url}", d.what());
+                    return (verdict(VerdictKind::Match, reason), lines);
+                }
+                if let Some(j) = self.intent_on_new_page() {
+                    let reason = format!(
+                        "a new document loaded at {url} and supports the intent: {}",
+                        j.reason
+                    );
+                    lines.extend(j.diff.lines);
+                    return (verdict(VerdictKind::Match, reason), lines);
+                }
+            }
+            _ => {}
+        }
+        let reason = format!(
+            "a new document loaded at {url}; neither the target's destination nor the intent \
+             explains it"
+        );
+        (verdict(VerdictKind::Ambiguous, reason), lines)
+    }
+
+    /// The intent judged on the new page alone, when it holds there.
+    fn intent_on_new_page(&self) -> Option<Verdict> {
+        let intent = self.step.intent.clone()?;
+        let a = &self.attempt;
+        let blank = Snapshot {
+            context: a.after.context.clone(),
+            ..Snapshot::default()
+        };
+        let action = judge::Action {
+            kind: judge::ActionKind::Goto,
+            target: None,
+            value: None,
+            value_hash: None,
+            option: None,
+            intent: Some(intent),
+            key: None,
+        };
+        let opts = JudgeOptions {
+            background: Background::default(),
+            ..self.judge_options()
+        };
+        judge(&action, &blank, &a.after, &opts)
+            .ok()
+            .filter(|j| j.verdict == VerdictKind::Match)
+    }
+
+    /// [`Run::followed`] for a step with typed claims.
+    fn followed_with_claims(&mut self, url: String) -> Need {
+        let (v, lines) = self.navigation_verdict(&url);
+        let address = (!url.is_empty()).then_some(url.as_str());
+        let v = self.expected(v, address);
+        if v.verdict == VerdictKind::Match
+            && !matches!(self.step.action, Action::Goto { .. } | Action::Watch)
+        {
+            return self.pass_navigation(v.reason, lines);
+        }
+        self.attempt.verdict = Some(v);
+        self.decide_attempt()
     }
 
     fn pass_navigation(&mut self, reason: String, lines: Vec<String>) -> Need {
@@ -270,6 +404,7 @@ impl Run {
             stable: a.stable_before && a.stable_after,
             arbiter: a.arbiter.clone(),
             background: background_lines(&a.background),
+            expect: a.expect.clone(),
             ..Record::default()
         }
     }
