@@ -1155,3 +1155,184 @@ fn wire_shapes() {
         serde_json::json!({ "kind": "click", "at": { "x": 1.0, "y": 2.0 }, "button": "left" })
     );
 }
+
+/// A claim of a step's `expect`, from its JSON.
+fn claim(v: serde_json::Value) -> prufe::core::expect::Claim {
+    serde_json::from_value(v).expect("a claim")
+}
+
+fn expecting(step: Step, claims: &[serde_json::Value]) -> Step {
+    step.with_expect(claims.iter().cloned().map(claim).collect())
+}
+
+fn statuses(r: &Record) -> Vec<Status> {
+    r.expect.iter().map(|o| o.status).collect()
+}
+
+use prufe::core::expect::Status;
+
+#[test]
+fn typed_expectations() {
+    use serde_json::json;
+    let add_shirt = || {
+        let mut step = click("Add Shirt M");
+        if let Action::Click { target } = &mut step.action {
+            target.region = Some(PRODUCTS.into());
+        }
+        step
+    };
+    let shirt_in_cart = json!({ "kind": "appears", "target": { "role": "listitem", "name": "Shirt M", "region": CART } });
+    let trousers_in_cart = json!({ "kind": "appears", "target": { "role": "listitem", "name": "Trousers L", "region": CART } });
+    let coupon_stays =
+        json!({ "kind": "stays", "target": { "role": "textbox", "name": "Coupon" } });
+    let one_line = json!({ "kind": "count", "target": { "role": "listitem", "name": "Shirt M", "region": CART }, "n": 1 });
+    let gift_card = json!({ "kind": "appears", "target": { "role": "listitem", "name": "Gift card", "region": "promo" } });
+    let honest = || cart_reaction("Add Shirt M", "Shirt M", true);
+    // The shirt goes in, and a coupon code is written into the field.
+    let clears_coupon: React = Box::new(|g, w| {
+        if let Gesture::Type { reference, text } = g {
+            w.page
+                .elements
+                .iter_mut()
+                .filter(|e| e.reference == *reference)
+                .for_each(|e| e.value = Some(text.clone()));
+        }
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == "Add Shirt M" {
+                add(&mut w.page, "c1", "Shirt M", true);
+                w.page
+                    .elements
+                    .iter_mut()
+                    .filter(|e| e.name == "Coupon")
+                    .for_each(|e| e.value = Some("SAVE10".into()));
+            } else if hit.starts_with("Remove ") {
+                drop_refs(&mut w.page, &["c1", "rm-c1"]);
+            }
+        }
+    });
+    let stranger: React = {
+        let mut n = 0;
+        Box::new(move |g, w| {
+            if let Gesture::Click { at, .. } = g {
+                let hit = at_point(&w.page, *at)
+                    .map(|e| e.name.clone())
+                    .unwrap_or_default();
+                if hit == "Add Shirt M" {
+                    n += 1;
+                    w.page
+                        .elements
+                        .push(item(&format!("g{n}"), "Gift card", "promo"));
+                }
+            }
+        })
+    };
+    let mut m = 0;
+    let wrong_then_right: React = Box::new(move |g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == "Add Shirt M" {
+                m += 1;
+                let product = if m == 1 { "Trousers L" } else { "Shirt M" };
+                add(&mut w.page, &format!("c{m}"), product, true);
+            } else if hit.starts_with("Remove ") {
+                drop_refs(&mut w.page, &[&format!("c{m}"), &format!("rm-c{m}")]);
+            }
+        }
+    });
+    let still_spinning: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            add(&mut w.page, "c1", "Shirt M", false);
+            w.page
+                .elements
+                .push(el("sp", Role::Progressbar, "Loading", CART));
+        }
+    });
+    let mut busy_world = World::new(shop());
+    busy_world.waited_ms = 400;
+    let to_product = || -> React {
+        Box::new(|g, w| {
+            if matches!(g, Gesture::Click { .. }) {
+                w.navigate("http://shop.test/shirt.html", product_page());
+            }
+        })
+    };
+    let linked = || World {
+        destination: Some(Destination {
+            kind: "link".into(),
+            url: "http://shop.test/shirt.html".into(),
+            method: String::new(),
+        }),
+        ..World::new(shop())
+    };
+    let link = || {
+        Step::new(Action::Click {
+            target: target("link", "Shirt M details"),
+        })
+    };
+    let hijack: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            w.navigate("http://shop.test/checkout?from=promo", product_page());
+        }
+    });
+    let goto: React = Box::new(|g, w| {
+        if let Gesture::Navigate { url } = g {
+            w.navigate(url, product_page());
+        }
+    });
+    let nothing = || -> React { Box::new(|_, _| {}) };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("every claim held on a MATCH", World::new(shop()), expecting(add_shirt(), &[shirt_in_cart.clone(), coupon_stays.clone(), one_line.clone()]), honest())
+            .want(Some(M), true, None, "expected: appears listitem[Shirt M] in cart/list:items — held: appeared listitem[Shirt M] in cart/list:items")
+            .then(|r, _, _| {
+                assert_eq!(statuses(r), [Status::Held; 3]);
+                assert!(r.reason.contains("stays textbox[Coupon] — held: textbox[Coupon] in cart is unchanged"), "{}", r.reason);
+                assert!(r.explain().contains("Expected:  appears listitem[Shirt M] in cart/list:items — held"), "{}", r.explain());
+            }),
+        row("a claim the page did not keep: MISMATCH, undone, retried", World::new(shop()), expecting(add_shirt(), &[trousers_in_cart.clone()]), honest())
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "expected: appears listitem[Trousers L] in cart/list:items — no evidence: nothing matching appeared")
+            .tries(2, 2)
+            .then(|r, w, _| {
+                assert_eq!(statuses(r), [Status::Absent]);
+                assert!(!w.page.elements.iter().any(|e| e.label() == "Shirt M"), "the unexpected line is taken out again");
+            }),
+        row("a stays claim broken by a side effect the judge let pass", World::new(shop()), expecting(add_shirt(), &[shirt_in_cart.clone(), coupon_stays.clone()]), clears_coupon)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "expected: stays textbox[Coupon] — broken: changed textbox[Coupon] in cart: value '' -> 'SAVE10'")
+            .tries(2, 2)
+            .then(|r, _, _| assert_eq!(statuses(r), [Status::Held, Status::Broken])),
+        row("AMBIGUOUS to the judge, every claim held: MATCH", World::new(shop()), expecting(add_shirt(), &[gift_card.clone()]), stranger)
+            .want(Some(M), true, None, "every expected claim held: expected: appears listitem[Gift card] in promo — held")
+            .then(|r, _, _| assert!(r.reason.contains("(the judge: AMBIGUOUS"), "{}", r.reason)),
+        row("a judge MISMATCH with the claim held is undone; the retry holds it", World::new(shop()), expecting(add_shirt(), &[shirt_in_cart.clone()]), wrong_then_right)
+            .want(Some(M), true, None, "held: appeared listitem[Shirt M]")
+            .tries(2, 1),
+        row("an unshown claim on a page still working: AMBIGUOUS", busy_world, expecting(add_shirt(), &[trousers_in_cart.clone()]), still_spinning)
+            .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
+            .want(Some(A), true, None, "the page was still changing, so what was expected may be yet to come"),
+        row("a navigation claim held", linked(), expecting(link(), &[json!({ "kind": "navigates", "url": "*/shirt.html" })]), to_product())
+            .want(Some(M), true, None, "expected: navigates to '*/shirt.html' — held: a new document loaded at http://shop.test/shirt.html")
+            .then(|r, w, _| {
+                assert!(!w.inputs.contains(&Gesture::GoBack));
+                assert_eq!(r.lines, ["navigated to http://shop.test/shirt.html"]);
+            }),
+        row("a navigation to another address: MISMATCH, back, retried", linked(), expecting(link(), &[json!({ "kind": "navigates", "url": "/checkout" })]), to_product())
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "broken: a new document loaded at http://shop.test/shirt.html, which does not match")
+            .tries(2, 2)
+            .then(|_, w, _| assert_eq!(w.page.context.epoch, 1, "back on the page it started on")),
+        row("a navigation no rule explains, claimed: MATCH", World::new(shop()), expecting(add_shirt(), &[json!({ "kind": "navigates", "url": "http://shop.test/checkout*" })]), hijack)
+            .want(Some(M), true, None, "every expected claim held")
+            .then(|_, w, _| assert!(!w.inputs.contains(&Gesture::GoBack))),
+        row("a goto's address claimed", World::new(shop()), expecting(Step::new(Action::Goto { url: "http://shop.test/shirt.html".into() }), &[json!({ "kind": "navigates", "url": "shirt.html" }), json!({ "kind": "appears", "target": { "role": "heading", "name": "Shirt M" } })]), goto)
+            .want(Some(M), true, None, "held: a new document loaded at http://shop.test/shirt.html")
+            .then(|r, _, _| assert_eq!(statuses(r), [Status::Held, Status::Held])),
+        row("a bad claim: INVALID_EXPECT, nothing sent", World::new(shop()), expecting(add_shirt(), &[json!({ "kind": "text", "text": "  " })]), nothing())
+            .want(None, false, Some(ErrorCode::InvalidExpect), "expect[0] (text): text is blank")
+            .tries(0, 0)
+            .then(|_, w, _| assert!(w.inputs.is_empty() && w.needs.is_empty(), "nothing asked of the page")),
+    ]);
+}

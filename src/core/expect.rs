@@ -248,7 +248,7 @@ pub fn validate(claims: &[Claim]) -> Result<()> {
     }
     for (i, c) in claims.iter().enumerate() {
         c.validate()
-            .map_err(|e| invalid(format!("expect[{i}] ({}): {e}", c.kind())))?;
+            .map_err(|e| invalid(format!("expect[{i}] ({}): {}", c.kind(), e.message)))?;
     }
     Ok(())
 }
