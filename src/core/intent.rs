@@ -225,6 +225,48 @@ pub fn is_stop_word(token: &str) -> bool {
     stop_words().contains(token)
 }
 
+/// A language prufe knows the function words of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    Spanish,
+    English,
+    French,
+    German,
+}
+
+/// The language of folded tokens, told by the function words that belong to one language
+/// only ("der", "jetzt"; "your", "the"): the one with the most, `None` on a tie or when
+/// there is none.
+pub fn language<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<Language> {
+    const LISTS: [(Language, &[&str]); 4] = [
+        (Language::Spanish, STOP_WORDS_ES),
+        (Language::English, STOP_WORDS_EN),
+        (Language::French, STOP_WORDS_FR),
+        (Language::German, STOP_WORDS_DE),
+    ];
+    let mut hits = [0usize; 4];
+    for t in tokens {
+        let mut owner = None;
+        for (i, (_, list)) in LISTS.iter().enumerate() {
+            if list.contains(&t) {
+                if owner.is_some() {
+                    owner = None;
+                    break;
+                }
+                owner = Some(i);
+            }
+        }
+        if let Some(i) = owner {
+            hits[i] += 1;
+        }
+    }
+    let best = *hits.iter().max()?;
+    if best == 0 || hits.iter().filter(|h| **h == best).count() > 1 {
+        return None;
+    }
+    hits.iter().position(|h| *h == best).map(|i| LISTS[i].0)
+}
+
 /// Is a folded token a negation ("not", "nicht", "pas", "nunca"...)?
 pub fn is_negation(token: &str) -> bool {
     NEGATIONS.contains(&token)
