@@ -45,8 +45,52 @@ declare namespace PrufeRun {
     action: Action;
     /** A sentence saying what the step is meant to do, in any language. */
     intent?: string | null;
+    /**
+     * Typed claims the step's effect must bear out, each checked against the diff and the
+     * page after the action: MATCH needs every one held; a broken one, or one the settled
+     * page does not show, is MISMATCH. A malformed claim is `INVALID_EXPECT`, nothing sent.
+     */
+    expect?: Claim[];
     /** For `upload` and `drag`: the steps that undo it (performed unverified). */
     inverse?: Step[];
+  }
+
+  /** A value a `changes` claim names: a state, `"mixed"`, or a field's text. */
+  type ClaimState = boolean | string;
+
+  /** One typed claim of a step's `expect` (tag `kind`; unknown keys are `INVALID_EXPECT`). */
+  type Claim =
+    /** An element matching `target` appeared (or became visible). */
+    | { kind: 'appears'; target: Target }
+    /** An element matching `target` is gone or hidden. */
+    | { kind: 'disappears'; target: Target }
+    /** The field of the element changed, from and to the values given (each optional). */
+    | {
+        kind: 'changes'; target: Target;
+        field: 'checked' | 'pressed' | 'selected' | 'expanded' | 'value' | 'disabled' | 'visible' | 'focused';
+        from?: ClaimState; to?: ClaimState;
+      }
+    /**
+     * The element moved: to a list (`list`: its id or label) or a region (a prefix), and/or to
+     * `position` (from 1, among the visible elements of its role in its region).
+     */
+    | { kind: 'moves'; target: Target; to?: { list?: string; region?: string }; position?: number }
+    /** No entry of the diff is about the element. */
+    | { kind: 'stays'; target: Target }
+    /** A new document loaded at an address matching `url`: a glob when it holds `*`, else a substring. */
+    | { kind: 'navigates'; url: string }
+    /** After the action, exactly `n` visible elements match `target`. */
+    | { kind: 'count'; target: Target; n: number }
+    /** A text run appeared containing `text` (`exact`: equal to it), in `region` (a prefix) when given. */
+    | { kind: 'text'; text: string; region?: string; exact?: boolean };
+
+  /** How one claim came out: `held`, `broken`, or `absent` (no evidence either way). */
+  interface ClaimOutcome {
+    /** The claim as written: `appears listitem[Shirt M] in cart`. */
+    claim: string;
+    status: 'held' | 'broken' | 'absent';
+    /** What the page showed: `appeared listitem[Shirt M] in cart`. */
+    evidence: string;
   }
 
   /** Polling parameters of a settle, in milliseconds. */
@@ -115,6 +159,8 @@ declare namespace PrufeRun {
     ok: boolean;
     error: ErrorData | null;
     reason: string;
+    /** How each claim of the step's `expect` came out, in the order given. */
+    expect?: ClaimOutcome[];
     attributedTo: string | null;
     lines: string[];
     diff: Prufe.Diff;

@@ -25,7 +25,7 @@ declare namespace Prufe {
     | 'NOT_READY' | 'WASM_BLOCKED' | 'INVALID_ARGUMENT' | 'INVALID_FIELDS' | 'INVALID_TEXT'
     | 'INVALID_EPOCH' | 'INVALID_CONTEXT' | 'INVALID_COMPLETENESS' | 'INVALID_VIEWPORT'
     | 'INVALID_STATE' | 'INVALID_ELEMENTS' | 'INVALID_TARGET' | 'INVALID_ACTION'
-    | 'INVALID_OPTIONS' | 'INVALID_SNAPSHOT' | 'INVALID_SCRIPT' | 'DUPLICATE_REFERENCE'
+    | 'INVALID_OPTIONS' | 'INVALID_SNAPSHOT' | 'INVALID_SCRIPT' | 'INVALID_EXPECT' | 'DUPLICATE_REFERENCE'
     | 'STALE_OBSERVATION' | 'STALE_REFERENCE' | 'TARGET_CHANGED' | 'TARGET_QUERY_TRUNCATED'
     | 'TARGET_AMBIGUOUS' | 'TARGET_NOT_FOUND' | 'TARGET_DISABLED' | 'TARGET_NOT_VISIBLE'
     | 'TARGET_OBSCURED' | 'TARGET_NOT_STABLE' | 'VERIFICATION_FAILED' | 'UNDO_FAILED'
@@ -182,6 +182,17 @@ declare namespace Prufe {
     frame?: string;
     href?: string;
     inViewport?: boolean;
+    /**
+     * The nearest named container the element is in (`{ role: 'listitem', name: 'Walk dog' }`,
+     * what `ElementRecord.within` shows as `listitem[Walk dog]`); with it, `name` may be `""`.
+     */
+    in?: Container;
+  }
+
+  /** A container a target is in: its role and its label. */
+  interface Container {
+    role: Role | string;
+    name: string;
   }
 
   interface ResolveOptions {

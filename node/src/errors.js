@@ -35,6 +35,10 @@ export function explainRecord(r) {
   out.push(`Action:    ${actionLine(r)}`);
   out.push(`Intent:    ${r.intent ?? '(not declared)'}`);
   out.push(r.verdict ? `Verdict:   ${r.verdict} — ${r.reason}` : `Verdict:   (none) — ${r.reason}`);
+  const said = { held: 'held', broken: 'broken', absent: 'no evidence' };
+  (r.expect ?? []).forEach((o, i) => {
+    out.push(`${(i === 0 ? 'Expected:' : '').padEnd(11)}${o.claim} — ${said[o.status] ?? o.status}: ${o.evidence}`);
+  });
   if (r.arbiter) out.push(`Arbiter:   ${r.arbiter}`);
   if (!r.stable) out.push('Page:      still changing at the deadline (unstable)');
   out.push(r.undone > 0 ? `Attempts:  ${r.attempts}, ${r.undone} undone` : `Attempts:  ${r.attempts}`);

@@ -51,6 +51,8 @@ import { Camera, screenshotsOption } from './pictures.js';
 /**
  * @typedef {object} StepOptions
  * @property {string} [intent] a sentence saying what the step is meant to do
+ * @property {PrufeRun.Claim[]} [expect] typed claims the effect must bear out, passed to the
+ *   machine as they are (it checks them: `INVALID_EXPECT` before anything is sent)
  */
 
 /** The result of a verified step: its record, and `explain()`. */
@@ -107,7 +109,7 @@ export function checkOptions(options) {
   screenshotsOption(options.screenshots);
 }
 
-const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport']);
+const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport', 'in']);
 
 export class Verifier {
   /** @type {Adapter} */
@@ -231,18 +233,19 @@ export class Verifier {
    * then judges what changed against `intent` alone. Nothing is undone.
    * @param {string | null} intent
    * @param {() => unknown} fn
+   * @param {{ expect?: PrufeRun.Claim[] }} [options]
    */
-  async watch(intent, fn) {
+  async watch(intent, fn, options = {}) {
     const called = new Error();
     try {
-      return await this.#watch(intent, fn);
+      return await this.#watch(intent, fn, options.expect);
     } catch (error) {
       throw fromCaller(error, called, 2);
     }
   }
 
-  /** @param {string | null} intent @param {() => unknown} fn */
-  async #watch(intent, fn) {
+  /** @param {string | null} intent @param {() => unknown} fn @param {PrufeRun.Claim[]} [expect] */
+  async #watch(intent, fn, expect) {
     this.#step += 1;
     const { port, world } = this.#adapter;
     this.#seen = null;
@@ -250,7 +253,10 @@ export class Verifier {
     const judge = this.#options.judge;
     let result;
     try {
-      result = await verify(port, { action: { kind: 'watch' }, intent: intent ?? null }, {
+      /** @type {PrufeRun.Step} */
+      const step = { action: { kind: 'watch' }, intent: intent ?? null };
+      if (expect) step.expect = expect;
+      result = await verify(port, step, {
         policy: this.policy,
         seen: null,
         arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
@@ -296,6 +302,7 @@ export class Verifier {
     try {
       step = { action: await action(), intent: options.intent ?? null };
       if (options.inverse) step.inverse = options.inverse;
+      if (options.expect) step.expect = options.expect;
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
     }
@@ -346,13 +353,16 @@ export class Verifier {
    */
   async #target(target) {
     if (this.#adapter.isElement(target)) return this.#identify(target);
-    if (!target || typeof target !== 'object' || typeof (/** @type {any} */ (target).name) !== 'string') {
-      throw new PrufeError('INVALID_TARGET', 'a target is a Locator, an ElementHandle, or { role, name, region?, frame?, href?, inViewport? }');
+    const t = /** @type {any} */ (target);
+    // With `in`, the container tells the element apart and a name of its own is optional.
+    const named = t && typeof t === 'object' && (typeof t.name === 'string' || (t.name === undefined && t.in));
+    if (!named) {
+      throw new PrufeError('INVALID_TARGET', 'a target is a Locator, an ElementHandle, or { role, name, region?, frame?, href?, inViewport?, in? }');
     }
     for (const key of Object.keys(target)) {
       if (!TARGET_KEYS.has(key)) throw new PrufeError('INVALID_TARGET', `unknown target field ${JSON.stringify(key)} (allowed: ${[...TARGET_KEYS].join(', ')})`);
     }
-    return /** @type {PrufeRun.Target} */ (target);
+    return /** @type {PrufeRun.Target} */ (t.name === undefined ? { ...t, name: '' } : target);
   }
 
   /** @param {unknown} element */
@@ -383,11 +393,14 @@ export class Verifier {
       if (!e.visible) {
         throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
       }
-      if (!name) {
-        throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}; name it with a prufe target instead`);
+      // An element without a name is known by its place (the row it is in).
+      const row = !name && e.within ? /^([a-z]+)\[(.*)\]$/s.exec(e.within) : null;
+      if (!name && !row) {
+        throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}, nor in a named row; name it with a prufe target instead`);
       }
       /** @type {PrufeRun.Target} */
       const out = { role: e.role, name };
+      if (row) out.in = { role: row[1], name: row[2] };
       if (e.region) out.region = e.region;
       if (e.frame) out.frame = e.frame;
       return out;

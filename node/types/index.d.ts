@@ -15,7 +15,12 @@ export interface Target {
   frame?: string;
   href?: string;
   inViewport?: boolean;
+  /** The nearest named container (`{ role: 'listitem', name: 'Walk dog' }`); with it, `name` may be `""` or left out. */
+  in?: Prufe.Container;
 }
+
+/** A typed claim of `expect` (see `PrufeRun.Claim`); targets are prufe targets. */
+export type Claim = PrufeRun.Claim;
 
 /** The record of one step: the CLI's record (`prufe run --json`, traces, the viewer). */
 export type StepRecord = PrufeRun.Record;
@@ -49,6 +54,12 @@ export interface Options {
 export interface StepOptions {
   /** A sentence saying what the step is meant to do, in any language. */
   intent?: string;
+  /**
+   * Typed claims the effect must bear out (`{ kind: 'appears', target }`, `changes`, `moves`,
+   * `stays`, `navigates`, `count`, `text`): MATCH needs every one held, and the record's
+   * `expect` says what held or broke each.
+   */
+  expect?: Claim[];
 }
 
 export interface InverseOptions extends StepOptions {
@@ -118,7 +129,7 @@ export class Verifier<E = never> {
   dragTo(source: Target | E, to: Target | E, options?: InverseOptions): Promise<Result>;
   goto(url: string, options?: StepOptions): Promise<Result>;
   /** Observes while `fn` acts, then judges the change against `intent` alone; undoes nothing. */
-  watch(intent: string | null, fn: () => unknown): Promise<Result>;
+  watch(intent: string | null, fn: () => unknown, options?: { expect?: Claim[] }): Promise<Result>;
 }
 
 /** A verifier of a Playwright or a Puppeteer page (Chromium). */
