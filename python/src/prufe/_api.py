@@ -7,7 +7,7 @@ import logging
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from . import arbiter as _arbiter
 from ._driver import Config, Driver, Failed, Gen, World, now_rfc3339, op, source
@@ -35,16 +35,179 @@ class Target:
     frame: Optional[str] = None
     href: Optional[str] = None
     in_viewport: Optional[bool] = None
+    #: The nearest named container (``Container("listitem", "Walk dog")``, or a dict of one),
+    #: ``in`` on the wire; with it, ``name`` may be ``""``.
+    within: "Optional[Union[Container, dict[str, Any]]]" = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
         for key, value in (("role", self.role), ("region", self.region), ("frame", self.frame), ("href", self.href), ("inViewport", self.in_viewport)):
             if value is not None:
                 out[key] = value
+        if self.within is not None:
+            out["in"] = self.within.to_json() if isinstance(self.within, Container) else dict(self.within)
         return out
 
 
+@dataclass(frozen=True)
+class Container:
+    """A container a target is in: its role and its label (``listitem``, ``Walk dog``)."""
+
+    role: str
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"role": self.role, "name": self.name}
+
+
 TargetLike = Union[Target, dict[str, Any], Any]
+
+
+# -- typed expectations ----------------------------------------------------------------
+# One class per claim kind of a step's ``expect`` (the machine checks them; a malformed one is
+# ``INVALID_EXPECT`` before anything is sent). A dict in the wire form works as well.
+
+
+def _claim_target(value: Any) -> dict[str, Any]:
+    if isinstance(value, Target):
+        return value.to_json()
+    if isinstance(value, dict):
+        return dict(value)
+    raise TypeError(f"a claim's target is a prufe Target or a dict of one, not {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class Appears:
+    """An element matching ``target`` appeared (or became visible)."""
+
+    target: Union[Target, dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "appears", "target": _claim_target(self.target)}
+
+
+@dataclass(frozen=True)
+class Disappears:
+    """An element matching ``target`` is gone or hidden."""
+
+    target: Union[Target, dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "disappears", "target": _claim_target(self.target)}
+
+
+@dataclass(frozen=True)
+class Changes:
+    """``field`` (checked, pressed, selected, expanded, value, disabled, visible, focused) of
+    the element changed, from ``from_`` and to ``to`` when given."""
+
+    target: Union[Target, dict[str, Any]]
+    field: str
+    from_: Optional[Union[bool, str]] = None
+    to: Optional[Union[bool, str]] = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": "changes", "target": _claim_target(self.target), "field": self.field}
+        if self.from_ is not None:
+            out["from"] = self.from_
+        if self.to is not None:
+            out["to"] = self.to
+        return out
+
+
+@dataclass(frozen=True)
+class Moves:
+    """The element moved: to a list (its id or label) or a region (a prefix), and/or to
+    ``position`` (from 1, among the visible elements of its role in its region)."""
+
+    target: Union[Target, dict[str, Any]]
+    list: Optional[str] = None
+    region: Optional[str] = None
+    position: Optional[int] = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": "moves", "target": _claim_target(self.target)}
+        to = {k: v for k, v in (("list", self.list), ("region", self.region)) if v is not None}
+        if to:
+            out["to"] = to
+        if self.position is not None:
+            out["position"] = self.position
+        return out
+
+
+@dataclass(frozen=True)
+class Stays:
+    """The element must not change."""
+
+    target: Union[Target, dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "stays", "target": _claim_target(self.target)}
+
+
+@dataclass(frozen=True)
+class Navigates:
+    """A new document loaded at an address matching ``url``: a glob when it holds ``*`` (any
+    run of characters), else a substring."""
+
+    url: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "navigates", "url": self.url}
+
+
+@dataclass(frozen=True)
+class Count:
+    """After the action, exactly ``n`` visible elements match ``target``."""
+
+    target: Union[Target, dict[str, Any]]
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "count", "target": _claim_target(self.target), "n": self.n}
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text run appeared containing ``text`` (``exact``: equal to it), in ``region`` (a
+    prefix) when given."""
+
+    text: str
+    region: Optional[str] = None
+    exact: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": "text", "text": self.text}
+        if self.region is not None:
+            out["region"] = self.region
+        if self.exact:
+            out["exact"] = True
+        return out
+
+
+Claim = Union[Appears, Disappears, Changes, Moves, Stays, Navigates, Count, Text]
+ClaimLike = Union[Claim, dict[str, Any]]
+
+
+def claims_json(expect: Optional[Sequence[ClaimLike]]) -> Optional[list[dict[str, Any]]]:
+    """A step's ``expect`` in the wire form: claim objects as their JSON, dicts as given (a
+    ``Target`` inside one as its JSON)."""
+    if expect is None:
+        return None
+    if isinstance(expect, (dict, str)) or not isinstance(expect, Sequence):
+        raise PrufeError("INVALID_EXPECT", f"expect is a list of claims, not {type(expect).__name__}")
+    out: list[dict[str, Any]] = []
+    for claim in expect:
+        if isinstance(claim, dict):
+            c = dict(claim)
+            if isinstance(c.get("target"), Target):
+                c["target"] = c["target"].to_json()
+            out.append(c)
+        elif hasattr(claim, "to_json"):
+            out.append(claim.to_json())
+        else:
+            raise PrufeError("INVALID_EXPECT", f"a claim is a dict or one of Appears, Disappears, Changes, Moves, Stays, Navigates, Count, Text, not {type(claim).__name__}")
+    return out
 
 
 def is_locator(value: Any) -> bool:
@@ -127,11 +290,14 @@ class Core:
 
     # -- steps --------------------------------------------------------------------------
 
-    def act(self, action: dict[str, Any], intent: Optional[str], inverse: Optional[list[dict[str, Any]]] = None) -> Gen:
+    def act(self, action: dict[str, Any], intent: Optional[str], inverse: Optional[list[dict[str, Any]]] = None,
+            expect: Optional[list[dict[str, Any]]] = None) -> Gen:
         """Verifies one step; returns its Result or raises its error."""
         step: dict[str, Any] = {"action": action, "intent": intent}
         if inverse:
             step["inverse"] = inverse
+        if expect:
+            step["expect"] = expect
         started_at = now_rfc3339()
         try:
             record = yield from self.driver.verify(step, self._ask if self.ai_judge is not None else None)
@@ -240,8 +406,9 @@ class Watched:
 
 
 def build(core: Core, kind: str, target: Any = None, *, intent: Optional[str] = None, to: Any = None,
-          inverse: Optional[list[dict[str, Any]]] = None, **fields: Any) -> Gen:
+          inverse: Optional[list[dict[str, Any]]] = None, expect: Optional[Sequence[ClaimLike]] = None, **fields: Any) -> Gen:
     """The step of one public method, its targets turned into prufe targets, verified."""
+    claims = claims_json(expect)
     yield from core.driver.world.start()
     action: dict[str, Any] = {"kind": kind}
     if target is not None:
@@ -249,7 +416,7 @@ def build(core: Core, kind: str, target: Any = None, *, intent: Optional[str] = 
     if to is not None:
         action["to"] = yield from core.target(to, place=True)
     action.update({k: v for k, v in fields.items() if v is not None})
-    result: Result = yield from core.act(action, intent, inverse)
+    result: Result = yield from core.act(action, intent, inverse, claims)
     return result
 
 

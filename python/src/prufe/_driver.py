@@ -660,7 +660,10 @@ class Driver:
     def _begin(self, step: dict[str, Any]) -> Gen:
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
-        return (yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()}))
+        turn = yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()})
+        if turn.get("refused"):
+            raise PrufeError(turn["refused"]["code"], turn["refused"]["message"])
+        return turn
 
     def _pictures_on(self) -> bool:
         return self.config.pictures and self.world.isolated

@@ -60,6 +60,10 @@ class Result:
     duration_ms: int
     started_at: str
     record: dict[str, Any] = field(repr=False, compare=False)
+    #: How each claim of the step's ``expect`` came out, in the order given:
+    #: ``{"claim": "appears listitem[Shirt M] in cart", "status": "held" | "broken" | "absent",
+    #: "evidence": "appeared listitem[Shirt M] in cart"}``.
+    expect: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> "Result":
@@ -83,6 +87,7 @@ class Result:
             duration_ms=int(record.get("durationMs", 0)),
             started_at=str(record.get("startedAt", "")),
             record=record,
+            expect=list(record.get("expect") or []),
         )
 
     @property
@@ -108,6 +113,11 @@ class Result:
         """The whole report, as the CLI prints it."""
         out = [f"Action:    {self.action_line()}", f"Intent:    {self.intent or '(not declared)'}"]
         out.append(f"Verdict:   {self.verdict or '(none)'} — {self.reason}")
+        said = {"held": "held", "broken": "broken", "absent": "no evidence"}
+        for i, o in enumerate(self.expect):
+            head = "Expected:" if i == 0 else ""
+            status = said.get(o.get("status", ""), o.get("status", ""))
+            out.append(f"{head:<11}{o.get('claim', '')} — {status}: {o.get('evidence', '')}")
         if self.arbiter:
             out.append(f"Arbiter:   {self.arbiter}")
         if not self.stable:

@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 from types import TracebackType
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from playwright.async_api import Page
 
-from ._api import Core, Target, TargetLike, Watched, build, files_of
+from ._api import (Appears, Changes, ClaimLike, Container, Core, Count, Disappears, Moves, Navigates, Stays, Target, TargetLike, Text,
+                   Watched, build, files_of)
 from ._driver import Gen, Op
 from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
 from ._result import Diff, Result
 
-__all__ = ["Prufe", "Target", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
+__all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "Moves", "Stays", "Navigates", "Count", "Text", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
 
 
 _EVENTS = (
@@ -238,37 +239,37 @@ class Prufe:
         result: Result = await run(gen, self._port)
         return result
 
-    async def click(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "click", target, intent=intent))
+    async def click(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "click", target, intent=intent, expect=expect))
 
-    async def check(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "check", target, intent=intent))
+    async def check(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "check", target, intent=intent, expect=expect))
 
-    async def uncheck(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "uncheck", target, intent=intent))
+    async def uncheck(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "uncheck", target, intent=intent, expect=expect))
 
-    async def fill(self, target: TargetLike, value: str, *, intent: Optional[str] = None, sensitive: bool = False) -> Result:
-        return await self._do(build(self._core, "fill", target, intent=intent, value=value, sensitive=sensitive or None))
+    async def fill(self, target: TargetLike, value: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None, sensitive: bool = False) -> Result:
+        return await self._do(build(self._core, "fill", target, intent=intent, expect=expect, value=value, sensitive=sensitive or None))
 
-    async def select_option(self, target: TargetLike, label: str, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "select", target, intent=intent, option=label))
+    async def select_option(self, target: TargetLike, label: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "select", target, intent=intent, expect=expect, option=label))
 
-    async def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "press", target, intent=intent, key=key))
+    async def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "press", target, intent=intent, expect=expect, key=key))
 
-    async def hover(self, target: TargetLike, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "hover", target, intent=intent))
+    async def hover(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "hover", target, intent=intent, expect=expect))
 
     async def upload(self, target: TargetLike, path: "Union[str, os.PathLike[str], list[Union[str, os.PathLike[str]]]]", *,
-                     intent: Optional[str] = None, inverse: Optional[list[dict[str, Any]]] = None) -> Result:
-        return await self._do(build(self._core, "upload", target, intent=intent, inverse=inverse, files=files_of(path)))
+                     intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None, inverse: Optional[list[dict[str, Any]]] = None) -> Result:
+        return await self._do(build(self._core, "upload", target, intent=intent, expect=expect, inverse=inverse, files=files_of(path)))
 
-    async def drag_to(self, source: TargetLike, destination: TargetLike, *, intent: Optional[str] = None,
+    async def drag_to(self, source: TargetLike, destination: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None,
                       inverse: Optional[list[dict[str, Any]]] = None) -> Result:
-        return await self._do(build(self._core, "drag", source, to=destination, intent=intent, inverse=inverse))
+        return await self._do(build(self._core, "drag", source, to=destination, intent=intent, expect=expect, inverse=inverse))
 
-    async def goto(self, url: str, *, intent: Optional[str] = None) -> Result:
-        return await self._do(build(self._core, "goto", intent=intent, url=url))
+    async def goto(self, url: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
+        return await self._do(build(self._core, "goto", intent=intent, expect=expect, url=url))
 
     def watch(self, intent: Optional[str] = None) -> Watch:
         """Observes whatever acts on the page inside the block and judges it against

@@ -132,7 +132,14 @@
     const many = Array.isArray(roots) && roots.length > 1;
     if (begin) Object.assign(camera, { target: null, before: null, attempt: 0 });
     let turned;
-    if (begin) turned = prufeRun.start(begin.step, begin.policy, begin.seen);
+    if (begin) {
+      // A step the machine refuses to start (INVALID_ACTION, INVALID_EXPECT): its typed error.
+      try {
+        turned = prufeRun.start(begin.step, begin.policy, begin.seen);
+      } catch (error) {
+        return { refused: asError(error) };
+      }
+    }
     else if (resume) turned = { run: JSON.parse(run), need: resume };
     else {
       let reply = given;
