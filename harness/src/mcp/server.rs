@@ -21,6 +21,7 @@ use crate::script::{Action, Step};
 use crate::verify::{register_secret, Outcome, Verdict, Verifier};
 use crate::Options;
 use prufe::core::error::ErrorCode;
+use prufe::core::expect::Claim;
 use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
 use rmcp::model::{
@@ -205,6 +206,8 @@ struct Worker {
     last_target: Option<Target>,
     /// The last step ended the browser (it crashed or closed): start a new one next time.
     gone: bool,
+    /// The claims of the call in progress (`expect`), for its last verified step.
+    expect: Vec<Claim>,
 }
 
 /// What a call did, before it is scrubbed and sent.
@@ -244,6 +247,33 @@ fn step(action: Action, intent: Option<&str>) -> Step {
     }
 }
 
+/// The claims of a tool call's `expect`, read as the machine reads them: a malformed list is
+/// `INVALID_EXPECT`, answered before anything is sent.
+fn claims(v: &tools::Verified) -> Result<Vec<Claim>, Answer> {
+    match &v.expect {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(value) => prufe::core::expect::from_value(value).map_err(Answer::of_error),
+    }
+}
+
+/// The claims of every acting call, `None` for the others.
+fn verified_of(call: &Call) -> Option<&tools::Verified> {
+    match call {
+        Call::Navigate(p) => Some(&p.verified),
+        Call::Click(p) => Some(&p.verified),
+        Call::Type(p) => Some(&p.verified),
+        Call::FillForm(p) => Some(&p.verified),
+        Call::SelectOption(p) => Some(&p.verified),
+        Call::Hover(p) => Some(&p.verified),
+        Call::Drag(p) => Some(&p.verified),
+        Call::PressKey(p) => Some(&p.verified),
+        Call::FileUpload(p) => Some(&p.verified),
+        Call::ClickXy(p) => Some(&p.verified),
+        Call::DragXy(p) => Some(&p.verified),
+        _ => None,
+    }
+}
+
 impl Worker {
     fn new(config: Config) -> Worker {
         let mut redactor = Redactor::default();
@@ -259,6 +289,7 @@ impl Worker {
             shown: None,
             last_target: None,
             gone: false,
+            expect: Vec::new(),
         }
     }
 
@@ -388,6 +419,10 @@ impl Worker {
 
     /// Runs one verified step; a step on a ref whose identity is gone says so.
     async fn perform(&mut self, v: &mut Verifier, reference: Option<&str>, step: Step) -> Answer {
+        let step = match std::mem::take(&mut self.expect) {
+            claims if claims.is_empty() => step,
+            claims => step.with_expect(claims),
+        };
         let result = v.perform(&step).await;
         self.answer(result, reference)
     }
@@ -440,6 +475,12 @@ impl Worker {
     }
 
     async fn dispatch(&mut self, v: &mut Verifier, call: Call) -> (Done, Option<String>) {
+        // The claims go with the call's last verified step (a typed text's Enter, a form's
+        // last field): that is the step whose effect they describe.
+        self.expect = match verified_of(&call).map(claims).transpose() {
+            Ok(c) => c.unwrap_or_default(),
+            Err(a) => return (a.into(), None),
+        };
         let done = match call {
             Call::Navigate(p) => {
                 let a = self
@@ -614,6 +655,12 @@ impl Worker {
                 .into(),
             },
             Call::Close => Answer::note(["closed".to_owned()]).into(),
+            Call::ClickXy(_) | Call::DragXy(_) if !self.expect.is_empty() => refused(
+                ErrorCode::InvalidExpect,
+                "the coordinate tools take no expect: their target is a point, not an element; \
+                 claim the effect of browser_click or browser_drag on a ref instead",
+            )
+            .into(),
             Call::ClickXy(p) => {
                 let mut step = json!({ "action": "click_at", "x": p.x, "y": p.y });
                 if let Some(i) = &p.verified.intent {
@@ -735,8 +782,14 @@ impl Worker {
             value: expanded.text,
             sensitive: expanded.sensitive,
         };
+        // The claims describe what the whole call does: the Enter's effect when it submits.
+        let claims = std::mem::take(&mut self.expect);
+        if p.submit != Some(true) {
+            self.expect = claims.clone();
+        }
         let mut answers = vec![self.perform(v, Some(&r), step(fill, intent)).await];
         if answers[0].ok && p.submit == Some(true) {
+            self.expect = claims;
             let enter = Key::parse("Enter").expect("Enter is a key");
             let press = Action::Press {
                 key: enter,
@@ -755,7 +808,12 @@ impl Worker {
     async fn fill_form(&mut self, v: &mut Verifier, p: tools::FillForm) -> Done {
         let intent = p.verified.intent.as_deref();
         let mut answers = Vec::new();
-        for field in p.fields {
+        let claims = std::mem::take(&mut self.expect);
+        let last = p.fields.len().saturating_sub(1);
+        for (i, field) in p.fields.into_iter().enumerate() {
+            if i == last {
+                self.expect = claims.clone();
+            }
             let reference = field.target.as_deref().or(field.reference.as_deref());
             let what = format!(
                 "the field {:?}",

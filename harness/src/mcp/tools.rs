@@ -50,6 +50,102 @@ pub struct Verified {
     /// what changed).
     #[serde(default)]
     pub snapshot: Option<bool>,
+    /// Typed claims the effect must bear out, each checked against what changed: MATCH
+    /// needs every one held; a broken one, or one the settled page does not show, is
+    /// MISMATCH and the action is undone. A malformed claim is INVALID_EXPECT, nothing sent.
+    #[serde(default)]
+    #[schemars(schema_with = "expect_schema")]
+    pub expect: Option<Value>,
+}
+
+/// The JSON schema of `expect`: the core's claims (`prufe::core::expect::Claim`), whose
+/// targets are role and name (not refs: a claim may name what is not on the page yet).
+fn expect_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let target = serde_json::json!({
+        "type": "object",
+        "description": "An element as a person names it: role and accessible name, optionally where it is.",
+        "properties": {
+            "role": { "type": "string", "description": "An ARIA role (button, listitem, checkbox…); absent: any." },
+            "name": { "type": "string", "description": "Its accessible name, or a nameless row's text." },
+            "region": { "type": "string", "description": "Its region exactly, as the snapshot shows it (cart/list:items)." },
+            "frame": { "type": "string" },
+            "href": { "type": "string" },
+            "inViewport": { "type": "boolean" },
+            "in": {
+                "type": "object",
+                "description": "The nearest named container ({role: listitem, name: Walk dog}); with it, name may be empty.",
+                "properties": { "role": { "type": "string" }, "name": { "type": "string" } },
+                "required": ["role", "name"]
+            }
+        },
+        "required": ["name"]
+    });
+    let kind = |k: &str, props: Value, required: &[&str]| {
+        let mut properties = serde_json::json!({ "kind": { "const": k } });
+        properties
+            .as_object_mut()
+            .expect("an object")
+            .extend(props.as_object().cloned().unwrap_or_default());
+        let mut required: Vec<&str> = required.to_vec();
+        required.insert(0, "kind");
+        serde_json::json!({ "type": "object", "properties": properties, "required": required })
+    };
+    let state = serde_json::json!({ "type": ["boolean", "string"] });
+    let claims = vec![
+        kind(
+            "appears",
+            serde_json::json!({ "target": target }),
+            &["target"],
+        ),
+        kind(
+            "disappears",
+            serde_json::json!({ "target": target }),
+            &["target"],
+        ),
+        kind(
+            "changes",
+            serde_json::json!({
+                "target": target,
+                "field": { "enum": ["checked", "pressed", "selected", "expanded", "value", "disabled", "visible", "focused"] },
+                "from": state, "to": state
+            }),
+            &["target", "field"],
+        ),
+        kind(
+            "moves",
+            serde_json::json!({
+                "target": target,
+                "to": { "type": "object", "properties": { "list": { "type": "string" }, "region": { "type": "string" } } },
+                "position": { "type": "integer", "minimum": 1 }
+            }),
+            &["target"],
+        ),
+        kind(
+            "stays",
+            serde_json::json!({ "target": target }),
+            &["target"],
+        ),
+        kind(
+            "navigates",
+            serde_json::json!({ "url": { "type": "string", "description": "A glob with * over the whole address, else a substring." } }),
+            &["url"],
+        ),
+        kind(
+            "count",
+            serde_json::json!({ "target": target, "n": { "type": "integer", "minimum": 0 } }),
+            &["target", "n"],
+        ),
+        kind(
+            "text",
+            serde_json::json!({ "text": { "type": "string" }, "region": { "type": "string" }, "exact": { "type": "boolean" } }),
+            &["text"],
+        ),
+    ];
+    schemars::json_schema!({
+        "type": "array",
+        "description": "Typed claims about this action's own effect (appears, disappears, changes, moves, stays, navigates, count, text).",
+        "items": { "oneOf": claims }
+    })
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
