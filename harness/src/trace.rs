@@ -144,7 +144,8 @@ pub fn record(
         _ => None,
     };
     match outcome {
-        Some(o) => json!({
+        Some(o) => {
+            let mut record = json!({
             "step": step,
             "action": o.action,
             "target": o.target,
@@ -166,7 +167,13 @@ pub fn record(
             "diff": o.diff,
             "durationMs": o.duration_ms,
             "startedAt": o.started_at,
-        }),
+            });
+            // The step's typed claims and how each came out, only for a step that had some.
+            if !o.expect.is_empty() {
+                record["expect"] = json!(o.expect);
+            }
+            record
+        }
         None => json!({
             "step": step,
             "action": action,

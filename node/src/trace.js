@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
  * @param {StepRecord} o
  */
 export function traceRecord(step, o) {
-  return {
+  const record = {
     step,
     action: o.action,
     target: o.target,
@@ -34,6 +34,9 @@ export function traceRecord(step, o) {
     durationMs: o.durationMs,
     startedAt: o.startedAt,
   };
+  // The step's typed claims and how each came out, only for a step that had some (as the CLI).
+  if (o.expect?.length) record.expect = o.expect;
+  return record;
 }
 
 export class TraceWriter {

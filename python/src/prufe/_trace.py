@@ -42,6 +42,8 @@ class TraceWriter:
                 "dialogs": record.get("dialogs") or [], "diff": record.get("diff"),
                 "durationMs": record.get("durationMs", 0), "startedAt": record.get("startedAt", started_at),
             }
+            if record.get("expect"):
+                body["expect"] = record["expect"]
             status = str(record["verdict"]).lower()
         else:
             body = {
