@@ -1336,3 +1336,110 @@ fn typed_expectations() {
             .then(|_, w, _| assert!(w.inputs.is_empty() && w.needs.is_empty(), "nothing asked of the page")),
     ]);
 }
+
+/// To-do rows: an unnamed checkbox and a Delete button that shows only while its row is
+/// hovered, in every row.
+fn todos() -> Snapshot {
+    let mut page = shop();
+    page.elements.clear();
+    for (i, title) in ["Walk dog", "Pay rent"].iter().enumerate() {
+        let place = format!("listitem[{title}]");
+        page.elements.push(item(&format!("li{i}"), title, "main"));
+        page.elements.push(Element {
+            checked: Some(prufe::core::Tristate::False),
+            within: Some(place.clone()),
+            ..el(&format!("cb{i}"), Role::Checkbox, "", "main")
+        });
+        page.elements.push(Element {
+            visible: false,
+            within: Some(place),
+            ..el(&format!("del{i}"), Role::Button, "Delete todo", "main")
+        });
+    }
+    page
+}
+
+/// What hovering does on the to-do rows: the row under the pointer shows its Delete button
+/// (and reads "<title> Delete todo"), the others hide theirs.
+fn hover_reveals(w: &mut World, at: Point) {
+    let row = at_point(&w.page, at).and_then(|e| match e.within {
+        Some(place) => Some(place),
+        None => Some(format!("listitem[{}]", e.label())),
+    });
+    for e in &mut w.page.elements {
+        if e.role == Role::Button {
+            e.visible = e.within == row;
+        }
+    }
+}
+
+fn in_row(role: &str, name: &str, row: &str) -> Target {
+    Target {
+        within: Some(prufe::core::resolve::Container {
+            role: "listitem".into(),
+            name: row.into(),
+        }),
+        ..Target::new(role, name)
+    }
+}
+
+#[test]
+fn rows_of_unnamed_controls() {
+    // Clicks that do nothing, but moving onto the row shows its Delete button.
+    let swallowed: React = Box::new(|g, w| {
+        if let Gesture::MoveTo { at } = g {
+            hover_reveals(w, *at);
+        }
+    });
+    let honest_toggle: React = Box::new(|g, w| match g {
+        Gesture::MoveTo { at } => hover_reveals(w, *at),
+        Gesture::Click { at, .. } => {
+            if let Some(hit) = at_point(&w.page, *at) {
+                for e in &mut w.page.elements {
+                    if e.reference == hit.reference {
+                        e.checked = Some(prufe::core::Tristate::True);
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    let honest_delete: React = Box::new(|g, w| match g {
+        Gesture::MoveTo { at } => hover_reveals(w, *at),
+        Gesture::Click { at, .. } => {
+            if let Some(place) = at_point(&w.page, *at).and_then(|e| e.within) {
+                let title = place.trim_start_matches("listitem[").trim_end_matches(']');
+                let title = title.to_owned();
+                w.page
+                    .elements
+                    .retain(|e| e.within.as_deref() != Some(place.as_str()) && e.label() != title);
+            }
+        }
+        _ => {}
+    });
+    let toggle = Step::new(Action::Click {
+        target: in_row("checkbox", "", "Walk dog"),
+    });
+    let delete = Step::new(Action::Click {
+        target: in_row("button", "Delete todo", "Pay rent"),
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        // The hover reveal happened before the input: it is the baseline, not the effect.
+        row("a swallowed click after a hover reveal", World::new(todos()), toggle.clone(), swallowed)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
+            .then(|_, w, _| assert_eq!(clicks(w), 1)),
+        row("an honest toggle in a row", World::new(todos()), toggle, honest_toggle)
+            .want(Some(M), true, None, "checkbox in listitem[Walk dog]"),
+        // Hidden until its row is hovered: the pointer goes onto the row first.
+        row("a Delete shown on hover", World::new(todos()), delete.clone(), honest_delete)
+            .want(Some(M), true, None, "listitem[Pay rent]")
+            .then(|_, w, _| {
+                let moves = w.inputs.iter().filter(|g| matches!(g, Gesture::MoveTo { .. })).count();
+                assert!(moves >= 2, "onto the row, then onto the button: {:?}", w.inputs);
+                assert!(w.page.elements.iter().all(|e| e.label() != "Pay rent"));
+            }),
+        row("a Delete nothing shows", World::new(todos()), delete, Box::new(|_, _| {}))
+            .want(None, false, Some(ErrorCode::TargetNotVisible), "Delete todo"),
+    ]);
+}

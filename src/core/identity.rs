@@ -6,6 +6,7 @@
 //! checkbox of the row "Walk dog" is not the one of the row "Pay rent".
 
 use super::model::{Element, Role, Text};
+use super::text::normalize_key;
 use siphasher::sip::SipHasher13;
 use std::hash::{Hash, Hasher};
 
@@ -63,6 +64,19 @@ impl Hash for Identity<'_> {
             w.hash(h);
         }
     }
+}
+
+/// Is `el` the row `place` names (`listitem[Walk dog]`: a list item whose words begin with
+/// "Walk dog", its controls' names after them) or something placed in it?
+pub fn is_in_place(el: &Element, place: &str) -> bool {
+    if el.within.as_deref() == Some(place) {
+        return true;
+    }
+    let Some((kind, key)) = place.strip_suffix(']').and_then(|p| p.split_once('[')) else {
+        return false;
+    };
+    let (label, key) = (normalize_key(el.label()), normalize_key(key));
+    el.role.as_str() == kind && (label == key || label.starts_with(&format!("{key} ")))
 }
 
 /// `button[Add Shirt M] in cart`, the way every message names an element; with its place,

@@ -63,7 +63,7 @@ use super::busy::busy_where;
 use super::claims::{self, Claims};
 use super::diff::{self, diff, Changed, Diff, DiffOptions, Field, Moved};
 use super::error::{Error, ErrorCode, Result};
-use super::identity::{describe_element, Identity};
+use super::identity::{describe_element, is_in_place, Identity};
 use super::intent::{self, Intent, Terms};
 use super::model::{limits, Element, Role, Snapshot, Text, Tristate, REDACTED};
 use super::reading::Reading;
@@ -731,19 +731,6 @@ fn naming(e: &Element) -> &str {
     }
 }
 
-/// Is `el` the row `place` names (`listitem[Walk dog]`: a list item whose words begin with
-/// "Walk dog") or something placed in it?
-fn is_in_row(el: &Element, place: &str) -> bool {
-    if el.within.as_deref() == Some(place) {
-        return true;
-    }
-    let Some((kind, key)) = place.strip_suffix(']').and_then(|p| p.split_once('[')) else {
-        return false;
-    };
-    let (label, key) = (text::normalize_key(el.label()), text::normalize_key(key));
-    el.role.as_str() == kind && (label == key || label.starts_with(&format!("{key} ")))
-}
-
 fn same_ref(e: &Element, target: &Element) -> bool {
     !target.reference.is_empty() && e.reference == target.reference
 }
@@ -994,7 +981,7 @@ impl<'a> Judge<'a> {
                             Effect::Appeared(_) | Effect::Disappeared(_) | Effect::Changed(_)
                         )
                         && el.frame == t.frame
-                        && !is_in_row(el, place)
+                        && !is_in_place(el, place)
                 }
             }
         })?;
@@ -1900,10 +1887,12 @@ impl<'a> Judge<'a> {
         // A control of a row acting on its own row ("Delete" in the row "Walk dog", which
         // goes): the row is the target's place, so its effect is the target's.
         if let Some(place) = t.within.as_deref() {
-            if let Some(e) = effects
-                .iter()
-                .find(|e| e.element().is_some_and(|el| is_in_row(el, place)))
-            {
+            // A control shown or hidden in the row (on hover) is no effect of the row's own.
+            let of_row = |e: &&Effect| {
+                e.element().is_some_and(|el| is_in_place(el, place))
+                    && (!matches!(e, Effect::Changed(_)) || e.is_own_state())
+            };
+            if let Some(e) = effects.iter().find(of_row) {
                 let found = matched(
                     format!(
                         "the effect is on the target's own row {place}: {}",

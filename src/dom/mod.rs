@@ -616,7 +616,8 @@ fn element_checked(reference: &str, walk_it: bool) -> Result<web_sys::Element> {
             };
             let targets = js_sys::Set::new(&JsValue::UNDEFINED);
             targets.add(&set[0]);
-            let w = eng.walk(walk::Mode::Find, &opts, Some(targets))?;
+            let mut w = eng.walk(walk::Mode::Find, &opts, Some(targets))?;
+            w.place_records(false);
             w.found.into_iter().map(|f| f.record).collect::<Vec<_>>()
         };
         let record = records.into_iter().next().ok_or_else(|| {

@@ -19,7 +19,7 @@ use super::step::Action;
 use super::{Mode, Phase, Run, MAX_RESCANS};
 use crate::core::diff::{diff, DiffOptions};
 use crate::core::error::{Error, ErrorCode};
-use crate::core::identity::{describe_element, Identity};
+use crate::core::identity::{describe_element, is_in_place, Identity};
 use crate::core::judge::{Verdict, VerdictKind};
 use crate::core::model::{Element, Snapshot, Tristate};
 use crate::core::resolve::resolve;
@@ -155,17 +155,34 @@ impl Run {
             // Where a click leads is a hint for the navigation rule, not a precondition.
             (Phase::ReadDestination, Answer::Failed { .. }) => self.fingerprint0(),
             (Phase::Fingerprint0, Answer::Fingerprint { fingerprint }) => {
+                // What the pointer's arrival changed (a row's Delete button shown on hover, a
+                // tooltip) happened before the input: observed again, it is the baseline the
+                // effect is judged from, never part of the effect.
+                let arrived = self.step.action.needs_hit_test()
+                    && !matches!(self.step.action, Action::Hover { .. })
+                    && !self.step.action.is_pointer();
+                let moved = fingerprint != self.attempt.fingerprint;
                 self.attempt.fp0 = fingerprint;
-                self.phase = Phase::Input;
-                let Some(gesture) = self.gesture() else {
-                    return self.fail(Error::new(
-                        ErrorCode::Internal,
-                        "a watch has no input of its own",
-                    ));
-                };
-                self.dispatched = true;
-                self.ask(Need::Input { gesture })
+                if arrived && moved && self.is_verified() && !self.attempt.rebased {
+                    self.attempt.rebased = true;
+                    self.phase = Phase::Rebase;
+                    return self.observe();
+                }
+                self.input()
             }
+            (Phase::Rebase, Answer::Observed { snapshot }) => {
+                self.attempt.before = snapshot;
+                self.input()
+            }
+            (Phase::Reveal { moved: false }, Answer::Prepared { point }) => {
+                self.phase = Phase::Reveal { moved: true };
+                self.ask(Need::Input {
+                    gesture: Gesture::MoveTo { at: point },
+                })
+            }
+            (Phase::Reveal { moved: false }, Answer::Scrolled) => self.rescan_target(),
+            (Phase::Reveal { moved: false }, Answer::Refused { .. }) => self.observe_before(true),
+            (Phase::Reveal { moved: true }, Answer::Sent) => self.settle_before(false),
             (Phase::Input, Answer::Sent) => {
                 if self.is_verified() && matches!(self.step.action, Action::ClickAt { .. }) {
                     self.phase = Phase::ReadFocus;
@@ -207,6 +224,9 @@ impl Run {
         let target = match self.step.action.target() {
             Some(t) => match resolve(t, &self.attempt.before, None) {
                 Ok(r) => Some(r.target),
+                Err(e) if e.code == ErrorCode::TargetNotVisible && !self.attempt.revealed => {
+                    return self.reveal(t.within.as_ref().map(|c| c.describe()), e)
+                }
                 Err(e) => return self.fail(e),
             },
             None => None,
@@ -249,6 +269,29 @@ impl Run {
             }
             None => self.before_input(),
         }
+    }
+
+    /// A target placed in a row, hidden until the row is hovered (a `Delete` button that
+    /// shows on hover): the pointer goes onto the row, as a person's would, and the page is
+    /// settled and observed again. Once only; a target still hidden is `TARGET_NOT_VISIBLE`.
+    fn reveal(&mut self, place: Option<String>, hidden: Error) -> Need {
+        let row = place.and_then(|place| {
+            self.attempt
+                .before
+                .elements
+                .iter()
+                .find(|e| e.visible && e.within.is_none() && is_in_place(e, &place))
+                .map(|e| e.reference.clone())
+        });
+        let Some(reference) = row else {
+            return self.fail(hidden);
+        };
+        self.attempt.revealed = true;
+        self.phase = Phase::Reveal { moved: false };
+        self.ask(Need::Prepare {
+            reference,
+            hit_test: false,
+        })
     }
 
     /// A box already in the requested state: nothing to dispatch, MATCH.
@@ -357,6 +400,19 @@ impl Run {
         self.ask(Need::Read {
             read: Read::Destination { reference },
         })
+    }
+
+    /// The step's own input.
+    fn input(&mut self) -> Need {
+        self.phase = Phase::Input;
+        let Some(gesture) = self.gesture() else {
+            return self.fail(Error::new(
+                ErrorCode::Internal,
+                "a watch has no input of its own",
+            ));
+        };
+        self.dispatched = true;
+        self.ask(Need::Input { gesture })
     }
 
     pub(super) fn fingerprint0(&mut self) -> Need {

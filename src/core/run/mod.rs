@@ -118,6 +118,10 @@ struct Attempt {
     shown: Option<Snapshot>,
     /// Already in the requested state: nothing dispatched.
     noop: bool,
+    /// The pointer was moved onto the target's row to show a hidden target.
+    revealed: bool,
+    /// The baseline was observed again with the pointer on the target.
+    rebased: bool,
     value_hash: Option<String>,
     /// The field focused after a pointer click.
     focus: Option<Element>,
@@ -139,25 +143,47 @@ struct Attempt {
 )]
 enum Phase {
     Start,
-    Settle { settling: settle::Before },
-    Before { again: bool },
-    Describe { again: bool },
-    Prepare { again: bool },
+    Settle {
+        settling: settle::Before,
+    },
+    Before {
+        again: bool,
+    },
+    Describe {
+        again: bool,
+    },
+    Prepare {
+        again: bool,
+    },
     Arrive,
     PrepareTo,
-    Locate { spot: pointer::Spot },
+    Locate {
+        spot: pointer::Spot,
+    },
     ReadPrevious,
     ReadDestination,
     Fingerprint0,
+    /// The pointer's arrival changed the page (a hover reveal): observing it as the baseline.
+    Rebase,
+    /// A hidden target shown by hovering its row: where the row is, then the move there.
+    Reveal {
+        moved: bool,
+    },
     Input,
     ReadFocus,
-    After { settling: settle::After },
+    After {
+        settling: settle::After,
+    },
     ReadHash,
     ReadAddress,
     Ask,
     Undo,
-    Watch { at: watch::At },
-    Done { record: Box<Record> },
+    Watch {
+        at: watch::At,
+    },
+    Done {
+        record: Box<Record>,
+    },
 }
 
 /// The verification of one step. See the module docs.
@@ -272,6 +298,8 @@ impl Run {
             Phase::ReadPrevious => "readPrevious",
             Phase::ReadDestination => "readDestination",
             Phase::Fingerprint0 => "fingerprint0",
+            Phase::Rebase => "rebase",
+            Phase::Reveal { .. } => "reveal",
             Phase::Input => "input",
             Phase::ReadFocus => "readFocus",
             Phase::After { .. } => "after",
