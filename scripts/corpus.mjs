@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// The honest corpus (fixtures/corpus): runs every (action × intent) and every injected fault
+// with the npm package under Playwright, two pages at a time, and prints per library and per
+// widget the honest runs that were MATCH and the faults that were not, then every honest run
+// that was not MATCH (verdict and reason) and every fault that was, and the refusals grouped
+// by verdict and reason. Writes bench/corpus.md.
+//
+//   node scripts/corpus.mjs [--only PREFIX] [--write-known] [--out bench/corpus.md]
+//
+// --only runs the entries whose id starts with PREFIX (`rac.`, `mui.dialog`), prints, and
+// writes nothing. --write-known records every honest run that was not MATCH in
+// fixtures/corpus/known-refusals.json, the list tests/js/corpus.test.mjs allows.
+
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, relative } from 'node:path';
+import { KNOWN, PAGES, corpusRuns, openCorpus, passed, refusal, runAll } from '../tests/js/support/corpus.mjs';
+import { ROOT } from '../tests/js/support/env.mjs';
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+const only = option('only', null);
+const out = join(ROOT, option('out', 'bench/corpus.md'));
+const writeKnown = process.argv.includes('--write-known');
+const runs = corpusRuns().filter((r) => !only || r.entry.id.startsWith(only));
+
+const started = Date.now();
+const corpus = await openCorpus();
+let done = 0;
+let outcomes;
+try {
+  outcomes = await runAll(corpus, runs, {
+    onResult(run, o) {
+      done += 1;
+      const mark = passed(run, o) ? 'ok ' : 'NO ';
+      process.stderr.write(`${String(done).padStart(4)}/${runs.length} ${mark} ${run.id}: ${o.verdict ?? o.code} (${o.ms} ms)${passed(run, o) ? '' : ` — ${o.reason}`}\n`);
+    },
+  });
+} finally {
+  await corpus.close();
+}
+const seconds = Math.round((Date.now() - started) / 1000);
+
+/** Tallies of runs grouped by `key`: honest passed/total, faults caught/total. */
+function tally(key) {
+  const rows = new Map();
+  for (const run of runs) {
+    const k = key(run);
+    if (!rows.has(k)) rows.set(k, { honest: 0, match: 0, faults: 0, caught: 0, actions: new Set() });
+    const row = rows.get(k);
+    const ok = passed(run, outcomes.get(run.id));
+    if (run.kind === 'honest') {
+      row.honest += 1;
+      row.actions.add(run.entry.id);
+      if (ok) row.match += 1;
+    } else {
+      row.faults += 1;
+      if (ok) row.caught += 1;
+    }
+  }
+  return rows;
+}
+
+const pct = (a, b) => (b ? `${Math.round((100 * a) / b)} %` : '–');
+const lines = [];
+const say = (s = '') => lines.push(s);
+const table = (title, rows) => {
+  say(`| ${title} | actions | honest runs MATCH | rate | faults caught | rate |`);
+  say('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const [k, r] of [...rows].sort()) say(`| ${k} | ${r.actions.size} | ${r.match}/${r.honest} | ${pct(r.match, r.honest)} | ${r.caught}/${r.faults} | ${pct(r.caught, r.faults)} |`);
+  say();
+};
+
+const honest = runs.filter((r) => r.kind === 'honest');
+const faultRuns = runs.filter((r) => r.kind === 'fault');
+const actions = new Set(honest.map((r) => r.entry.id));
+const matched = honest.filter((r) => passed(r, outcomes.get(r.id))).length;
+const caught = faultRuns.filter((r) => passed(r, outcomes.get(r.id))).length;
+
+say('# Honest corpus');
+say();
+say('`node scripts/corpus.mjs` (also run by `make bench`): actions on component libraries\' own widgets');
+say('(fixtures/corpus, described in its README.md), each run without an intent and with each of its');
+say('English, Spanish and German sentences, verified by the npm package under Playwright with the');
+say('default policy (ambiguous: reject, no judge); and faults injected into the same pages, which');
+say('must not be MATCH. Figures of the engine built from the sources of this commit\'s parent or later.');
+say();
+say(`${actions.size} actions, ${honest.length} honest runs: **${matched}/${honest.length} MATCH (${pct(matched, honest.length)})**. ` +
+  `${faultRuns.length} fault runs: **${caught}/${faultRuns.length} caught (${pct(caught, faultRuns.length)})**. ` +
+  `${seconds} s on ${cpus().length} cores (load ${loadavg()[0].toFixed(1)} at the end).`);
+say();
+say('## By library');
+say();
+table('library', tally((r) => PAGES[r.entry.page].library));
+say('## By widget');
+say();
+table('widget', tally((r) => r.entry.widget));
+say('## By intent language');
+say();
+table('intent', tally((r) => (r.kind === 'fault' ? 'fault' : r.lang)));
+
+/** A reason with its quoted words, numbers and element names masked, to group refusals by kind. */
+const pattern = (reason) => String(reason)
+  .replace(/'[^']*'/g, "'…'")
+  .replace(/"[^"]*"/g, '"…"')
+  .replace(/\[[^\]]*\]/g, '[…]')
+  .replace(/\d+(\.\d+)?/g, 'N');
+
+const refused = honest.filter((r) => !passed(r, outcomes.get(r.id)));
+const classes = new Map();
+for (const r of refused) {
+  const o = refusal(outcomes.get(r.id));
+  const k = `${o.verdict} — ${pattern(o.reason)}`;
+  classes.set(k, (classes.get(k) ?? 0) + 1);
+}
+say('## Refusals of honest runs, by kind');
+say();
+say('Verdict (or error code) and reason, with quoted text, names and numbers masked.');
+say();
+say('| runs | verdict — reason |');
+say('| ---: | --- |');
+for (const [k, n] of [...classes].sort((a, b) => b[1] - a[1])) say(`| ${n} | ${k.replaceAll('|', '\\|')} |`);
+say();
+say('## Honest runs that were not MATCH');
+say();
+for (const r of refused) {
+  const o = refusal(outcomes.get(r.id));
+  say(`- \`${r.id}\`${r.intent ? ` “${r.intent}”` : ''}: ${o.verdict} — ${o.reason}`);
+}
+say();
+say('## Faults that were MATCH');
+say();
+const missed = faultRuns.filter((r) => !passed(r, outcomes.get(r.id)));
+if (missed.length === 0) say('None.');
+for (const r of missed) say(`- \`${r.id}\` (${r.entry.fault.kind} on ${r.entry.fault.on}) “${r.intent}”: ${outcomes.get(r.id).reason}`);
+say();
+
+const report = lines.join('\n');
+process.stdout.write(`${report}\n`);
+if (!only) {
+  writeFileSync(out, report);
+  process.stderr.write(`wrote ${relative(ROOT, out)}\n`);
+}
+if (writeKnown) {
+  const known = {};
+  for (const r of refused) known[r.id] = refusal(outcomes.get(r.id));
+  writeFileSync(KNOWN, `${JSON.stringify(known, null, 2)}\n`);
+  process.stderr.write(`wrote ${relative(ROOT, KNOWN)} (${refused.length} runs)\n`);
+}

@@ -1,0 +1,185 @@
+// The honest corpus's runner, shared by tests/js/corpus.test.mjs and scripts/corpus.mjs: every
+// (action × intent) of fixtures/corpus/actions.mjs and every injected fault is one run, on a
+// fresh page of one Chromium, its setup done with plain Playwright and its step verified by
+// the npm package (node/src/playwright.js) with the default policy (ambiguous: 'reject', no
+// judge). A run's outcome is its verdict and reason as the package reports them.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { prufe } from '../../../node/src/playwright.js';
+import { ACTIONS, FAULTS, PAGES } from '../../../fixtures/corpus/actions.mjs';
+import { CHROMIUM, CHROMIUM_FLAGS, FIXTURES, ROOT, serve } from './env.mjs';
+
+export const CORPUS = join(FIXTURES, 'corpus');
+export const KNOWN = join(CORPUS, 'known-refusals.json');
+export { ACTIONS, FAULTS, PAGES };
+
+/** The longest one run may take, setup included, before it counts as an error. */
+const RUN_BUDGET_MS = 40_000;
+const LANGS = ['en', 'es', 'de'];
+
+/**
+ * Every run of the corpus: each honest action without an intent and with each of its
+ * sentences, then each fault.
+ * @returns {{ id: string, kind: 'honest' | 'fault', entry: any, intent: string | null, lang: string }[]}
+ */
+export function corpusRuns() {
+  const runs = [];
+  for (const entry of ACTIONS) {
+    runs.push({ id: `${entry.id}@none`, kind: 'honest', entry, intent: null, lang: 'none' });
+    for (const lang of LANGS) {
+      (entry.intents[lang] ?? []).forEach((intent, i) => {
+        runs.push({ id: `${entry.id}@${lang}${i + 1}`, kind: 'honest', entry, intent, lang });
+      });
+    }
+  }
+  for (const entry of FAULTS) runs.push({ id: entry.id, kind: 'fault', entry, intent: entry.intent ?? null, lang: entry.intent ? 'en' : 'none' });
+  return runs;
+}
+
+/** The runs of `fixtures/corpus/known-refusals.json`: id → { verdict, reason }. */
+export function knownRefusals() {
+  try {
+    return JSON.parse(readFileSync(KNOWN, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One Chromium and the fixture server; `close()` ends both. The bundles of the pages (up to a
+ * megabyte each) may be cached, so a fresh page of a context that loaded one before does not
+ * parse it again; the pages themselves are never cached.
+ */
+export async function openCorpus() {
+  const headers = {};
+  for (const file of readdirSync(join(CORPUS, 'dist'))) headers[`/corpus/dist/${file}`] = { 'cache-control': 'max-age=3600' };
+  const server = await serve({ headers });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+  return {
+    browser,
+    server,
+    url: (page, fault) => server.url(`/corpus/${PAGES[page].file}${fault ? `?fault=${fault.kind}&on=${encodeURIComponent(fault.on)}` : ''}`),
+    close: async () => {
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}
+
+/** A Playwright locator for a corpus target: by role and exact name (inside `region` when given). */
+export function locate(page, target) {
+  return page.getByRole(target.role, { name: target.name, exact: true });
+}
+
+/** Does one unverified setup step with Playwright, then waits for what it shows (`then`). */
+async function setupStep(page, step) {
+  const el = locate(page, step.target).first();
+  switch (step.kind) {
+    case 'click': await el.click(); break;
+    case 'fill': await el.fill(step.value); break;
+    case 'press': await el.press(step.key); break;
+    case 'check': await el.check(); break;
+    case 'hover': await el.hover(); break;
+    default: throw new Error(`setup: unknown kind ${step.kind}`);
+  }
+  if (step.then) await locate(page, step.then).first().waitFor({ state: 'visible' });
+}
+
+/** The verified step, through the package's verifier. */
+function verified(v, action, intent) {
+  const o = { intent: intent ?? undefined };
+  const t = action.target;
+  switch (action.kind) {
+    case 'click': return v.click(t, o);
+    case 'check': return v.check(t, o);
+    case 'uncheck': return v.uncheck(t, o);
+    case 'fill': return v.fill(t, action.value, o);
+    case 'select': return v.selectOption(t, action.option, o);
+    case 'press': return v.press(t ?? null, action.key, o);
+    case 'hover': return v.hover(t, o);
+    case 'upload': return v.setInputFiles(t, action.files.map((f) => join(CORPUS, f)), o);
+    case 'drag': return v.dragTo(t, action.to, o);
+    default: throw new Error(`unknown action kind ${action.kind}`);
+  }
+}
+
+/**
+ * Runs one run on a fresh page of `context` and says what the package decided:
+ * `{ id, verdict, code, reason, ms }`; verdict is MATCH, MISMATCH, AMBIGUOUS or null (the step
+ * ended in an error before any verdict, `code` says which), or SETUP when the page or the
+ * setup failed before the verified step.
+ */
+export async function runOne(corpus, context, run) {
+  const started = Date.now();
+  const { entry } = run;
+  let timer;
+  let page = null;
+  try {
+    const work = (async () => {
+      page = await context.newPage();
+      try {
+        await page.goto(corpus.url(entry.page, run.kind === 'fault' ? entry.fault : null));
+        const first = entry.setup?.[0]?.target ?? entry.action.target ?? PAGES[entry.page].ready;
+        await locate(page, first).first().waitFor({ state: 'visible' });
+        for (const step of entry.setup ?? []) await setupStep(page, step);
+      } catch (error) {
+        return { verdict: 'SETUP', code: 'SETUP', reason: String(error.message).split('\n')[0] };
+      }
+      const v = await prufe(page, { ambiguous: 'reject' });
+      try {
+        const result = await verified(v, entry.action, run.intent);
+        return { verdict: result.verdict, code: null, reason: result.reason };
+      } catch (error) {
+        const record = error.record ?? null;
+        return { verdict: record?.verdict ?? null, code: error.code ?? 'ERROR', reason: record?.reason ?? String(error.message).split('\n')[0] };
+      }
+    })();
+    const budget = new Promise((done) => {
+      timer = setTimeout(() => done({ verdict: null, code: 'RUN_TIMEOUT', reason: `no outcome within ${RUN_BUDGET_MS / 1000} s` }), RUN_BUDGET_MS);
+    });
+    const outcome = await Promise.race([work, budget]);
+    return { id: run.id, ...outcome, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    await page?.close().catch(() => {});
+  }
+}
+
+/** Is this outcome what the run should get: MATCH for an honest run, anything else for a fault. */
+export function passed(run, outcome) {
+  return run.kind === 'honest' ? outcome.verdict === 'MATCH' && !outcome.code : outcome.verdict !== 'MATCH';
+}
+
+/**
+ * Runs `runs` two at a time (the machine has two cores); `onResult(run, outcome)` hears each.
+ * @returns {Promise<Map<string, any>>} run id → outcome
+ */
+export async function runAll(corpus, runs, { concurrency = 2, onResult = () => {} } = {}) {
+  const outcomes = new Map();
+  let next = 0;
+  // One context per worker, a fresh page per run.
+  const worker = async () => {
+    const context = await corpus.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      while (next < runs.length) {
+        const run = runs[next++];
+        const outcome = await runOne(corpus, context, run);
+        outcomes.set(run.id, outcome);
+        onResult(run, outcome);
+      }
+    } finally {
+      await context.close().catch(() => {});
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return outcomes;
+}
+
+/** The short form of an outcome kept in known-refusals.json and printed in the report. */
+export function refusal(outcome) {
+  return { verdict: outcome.verdict ?? outcome.code, reason: outcome.reason };
+}
+
+export { ROOT };
