@@ -71,6 +71,19 @@ $(APPS_STAMP): $(APPS_INPUTS)
 	node fixtures/apps/build.mjs
 	touch $@
 
+# The honest corpus's pages (component libraries' widgets under fixtures/corpus), bundled from
+# npm packages into fixtures/corpus/dist; rebuilt only when a source, the build script or the
+# lock changed.
+.PHONY: corpus
+CORPUS_STAMP := fixtures/corpus/dist/.built
+CORPUS_INPUTS := $(shell find fixtures/corpus/src -type f) fixtures/corpus/build.mjs package-lock.json
+
+corpus: $(CORPUS_STAMP)
+
+$(CORPUS_STAMP): $(CORPUS_INPUTS)
+	node fixtures/corpus/build.mjs
+	touch $@
+
 # The demo needs less than the tests. The harness compiles without the MCP server and the
 # HTTP judge (`--no-default-features`; the tests' dev profile: dependencies optimised, no
 # LTO) while, beside it, the engine is taken from js/prebuilt when that is the build of these
@@ -129,7 +142,7 @@ test-compile:
 	@scripts/timed.sh "test: compiling the native tests" bash -c 'cargo test -q -p prufe --no-run && cargo test -q --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test --no-run && cargo test -q -p prufe-harness --no-run'
 
 test-engine:
-	@$(MAKE) --no-print-directory bundle node apps python
+	@$(MAKE) --no-print-directory bundle node apps corpus python
 	node js/prebuilt.mjs verify
 
 test-core:
@@ -175,8 +188,9 @@ typecheck: node
 	node_modules/.bin/tsc --noEmit -p tests/ts
 
 bench: setup
-	@$(MAKE) --no-print-directory bundle apps
+	@$(MAKE) --no-print-directory bundle node apps corpus
 	node scripts/bench.mjs
+	node scripts/corpus.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench
 	cargo build --release -q -p prufe-harness --bin prufe
