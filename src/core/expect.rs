@@ -56,9 +56,9 @@ use super::diff::{region_matches, Diff, Field};
 use super::error::{Error, ErrorCode, Result};
 use super::identity::{describe_element, describe_parts, Identity};
 use super::judge::{Verdict, VerdictKind};
-use super::model::{Element, Role, Snapshot, Text};
-use super::resolve::Target;
-use super::text::{cap, normalize_key, normalize_whitespace};
+use super::model::{Element, Snapshot, Text};
+use super::resolve::{Query, Target};
+use super::text::{cap, normalize_key};
 use serde::{Deserialize, Serialize};
 
 /// At most this many claims on one step.
@@ -346,64 +346,9 @@ pub fn combine(verdict: Verdict, outcomes: &[Outcome], settled: bool) -> Verdict
     }
 }
 
-/// A target, parsed once for matching. Mirrors `resolve`'s rule for role, label and the
-/// narrowing fields, without its visibility condition.
-struct Matcher<'t> {
-    /// `None`: any role.
-    role: Option<Role>,
-    name: String,
-    region: Option<String>,
-    /// `listitem[walk dog]`, normalised.
-    within: Option<String>,
-    target: &'t Target,
-}
-
-impl<'t> Matcher<'t> {
-    fn new(target: &'t Target) -> Matcher<'t> {
-        Matcher {
-            role: Role::parse(&normalize_whitespace(&target.role)),
-            name: normalize_key(&target.name),
-            region: target.region.as_deref().map(normalize_key),
-            within: target.within.as_ref().map(|c| normalize_key(&c.describe())),
-            target,
-        }
-    }
-
-    fn has_role_of(&self, e: &Element) -> bool {
-        match self.role {
-            None => true,
-            Some(Role::Generic) => e.role == Role::Generic && e.clickable,
-            Some(role) => e.role == role,
-        }
-    }
-
-    /// Role, label and the narrowing fields other than `region`.
-    fn is_like(&self, e: &Element) -> bool {
-        let t = self.target;
-        self.has_role_of(e)
-            && normalize_key(e.label()) == self.name
-            && t.frame.as_deref().is_none_or(|f| e.frame == f)
-            && t.href
-                .as_deref()
-                .is_none_or(|h| e.href.as_deref() == Some(h))
-            && t.in_viewport.is_none_or(|v| e.in_viewport == v)
-            && self.within.as_ref().is_none_or(|w| {
-                e.within
-                    .as_deref()
-                    .is_some_and(|place| normalize_key(place) == *w)
-            })
-    }
-
-    fn in_region(&self, e: &Element) -> bool {
-        self.region
-            .as_ref()
-            .is_none_or(|r| normalize_key(&e.region) == *r)
-    }
-
-    fn matches(&self, e: &Element) -> bool {
-        self.is_like(e) && self.in_region(e)
-    }
-}
+/// A target, parsed once for matching: `resolve`'s own rule, without its visibility
+/// condition.
+type Matcher<'t> = Query<'t>;
 
 /// The element of `snapshot` that is `e` (same ref and identity, else same identity,
 /// visible first).
@@ -746,7 +691,7 @@ fn appears(m: &Matcher, diff: &Diff, after: &Snapshot) -> Found {
             format!("{} became visible", describe_element(&c.after)),
         );
     }
-    if m.region.is_some() {
+    if m.has_region() {
         if let Some(mv) = diff
             .moved
             .iter()
@@ -804,7 +749,7 @@ fn disappears(m: &Matcher, diff: &Diff, after: &Snapshot) -> Found {
             format!("{} was hidden", describe_element(&c.after)),
         );
     }
-    if m.region.is_some() {
+    if m.has_region() {
         if let Some(mv) = diff
             .moved
             .iter()
@@ -1130,7 +1075,7 @@ fn text(c: &TextClaim, diff: &Diff, after: &Snapshot) -> Found {
 mod tests {
     use super::*;
     use crate::core::diff::{diff, DiffOptions};
-    use crate::core::model::{Context, TextKind, Tristate};
+    use crate::core::model::{Context, Role, TextKind, Tristate};
     use serde_json::json;
 
     const CART: &str = "cart/list:items";

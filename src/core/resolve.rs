@@ -298,11 +298,11 @@ pub fn resolve(
         }
     }
 
-    let query = Query::new(target)?;
+    let query = Query::new(target);
     let matches: Vec<&Element> = observation
         .elements
         .iter()
-        .filter(|e| query.matches(e))
+        .filter(|e| query.selects(e))
         .collect();
     if observation.has_more {
         return Err(Error::new(
@@ -360,8 +360,10 @@ pub fn resolve(
     }
 }
 
-/// A target with its role parsed and its keys normalised once.
-struct Query<'t> {
+/// A target with its role parsed and its keys normalised once: the one rule for which
+/// elements a target names, shared by `resolve` (which also wants them visible) and the typed
+/// expectations of `expect` (which look at elements that went or came, visible or not).
+pub struct Query<'t> {
     /// `None`: any role.
     role: Option<Role>,
     name: String,
@@ -374,16 +376,17 @@ struct Query<'t> {
 }
 
 impl<'t> Query<'t> {
-    fn new(target: &'t Target) -> Result<Self> {
-        Ok(Query {
-            role: target.parsed_role()?,
+    /// A role that is not an ARIA role matches any role; [`Target::check`] refuses one first.
+    pub fn new(target: &'t Target) -> Self {
+        Query {
+            role: target.parsed_role().ok().flatten(),
             name: normalize_key(&target.name),
             region: target.region.as_deref().map(normalize_key),
             frame: target.frame.as_deref(),
             href: target.href.as_deref(),
             in_viewport: target.in_viewport,
             within: target.within.as_ref().map(|c| normalize_key(&c.describe())),
-        })
+        }
     }
 
     /// Role and label, the identity part of the target.
@@ -400,11 +403,9 @@ impl<'t> Query<'t> {
         }
     }
 
-    /// The optional narrowing fields, each only when given.
-    fn meets_conditions(&self, e: &Element) -> bool {
-        self.region
-            .as_ref()
-            .is_none_or(|r| normalize_key(&e.region) == *r)
+    /// Role, label and every narrowing field but `region`, whatever the element's visibility.
+    pub fn is_like(&self, e: &Element) -> bool {
+        self.is_same_identity(e)
             && self.frame.is_none_or(|f| e.frame == f)
             && self.href.is_none_or(|h| e.href.as_deref() == Some(h))
             && self.in_viewport.is_none_or(|v| e.in_viewport == v)
@@ -415,8 +416,39 @@ impl<'t> Query<'t> {
             })
     }
 
-    fn matches(&self, e: &Element) -> bool {
-        e.visible && self.is_same_identity(e) && self.meets_conditions(e)
+    /// Does the target give a `region`?
+    pub fn has_region(&self) -> bool {
+        self.region.is_some()
+    }
+
+    /// The target's `region`, when it gives one (compared normalised and exactly).
+    pub fn in_region(&self, e: &Element) -> bool {
+        self.region
+            .as_ref()
+            .is_none_or(|r| normalize_key(&e.region) == *r)
+    }
+
+    /// The optional narrowing fields, each only when given.
+    fn meets_conditions(&self, e: &Element) -> bool {
+        self.in_region(e)
+            && self.frame.is_none_or(|f| e.frame == f)
+            && self.href.is_none_or(|h| e.href.as_deref() == Some(h))
+            && self.in_viewport.is_none_or(|v| e.in_viewport == v)
+            && self.within.as_ref().is_none_or(|w| {
+                e.within
+                    .as_deref()
+                    .is_some_and(|place| normalize_key(place) == *w)
+            })
+    }
+
+    /// An element the target names, visible or not.
+    pub fn matches(&self, e: &Element) -> bool {
+        self.is_like(e) && self.in_region(e)
+    }
+
+    /// What resolve selects: a visible element the target names.
+    fn selects(&self, e: &Element) -> bool {
+        e.visible && self.matches(e)
     }
 }
 
