@@ -683,8 +683,8 @@ fn is_closing(e: &Effect, closed: &[String]) -> bool {
 }
 
 /// Is `e` a sibling of the target giving up the selection the target takes? In a group that
-/// holds one selection (tabs, radios, options, segmented buttons, tree items, rows of a grid)
-/// selecting one item deselects the one that had it: part of the target's effect, never a
+/// holds one selection (tabs, radios, options, segmented buttons, tree items, rows of a grid,
+/// the current one of a set of links) selecting one item deselects the one that had it: part of the target's effect, never a
 /// neighbour's or a variant's.
 fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
     let (Effect::Changed(c), Some(t)) = (*e, target) else {
@@ -700,6 +700,7 @@ fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
             | Role::Row
             | Role::Gridcell
             | Role::Button
+            | Role::Link
     );
     let off = |f: &diff::FieldChange| match f.field {
         Field::Selected => c.after.selected == Some(false),
@@ -962,7 +963,7 @@ impl<'a> Judge<'a> {
         let (kind, _) = place.strip_suffix(']')?.split_once('[')?;
         let effects = Effect::all(self.diff);
         let other = effects.iter().find(|e| {
-            if is_deselected_sibling(e, Some(t)) {
+            if is_deselected_sibling(e, Some(t)) || self.is_reveal_rename(e, &effects) {
                 return false;
             }
             let Some(el) = e.element() else {
@@ -1001,6 +1002,54 @@ impl<'a> Judge<'a> {
             ),
             other.element(),
         ))
+    }
+
+    /// A row that went and came back with the names of its own controls added or taken away
+    /// ("Buy milk" → "Buy milk Delete todo" as the pointer comes to rest on it and its
+    /// Delete button shows): the row did not change, a control in it was shown or hidden.
+    fn is_reveal_rename(&self, e: &Effect<'a>, effects: &[Effect<'a>]) -> bool {
+        let (el, went) = match *e {
+            Effect::Appeared(el) => (el, false),
+            Effect::Disappeared(el) => (el, true),
+            _ => return false,
+        };
+        if el.within.is_some() {
+            return false;
+        }
+        effects.iter().any(|other| {
+            let twin = match (*other, went) {
+                (Effect::Disappeared(b), false) | (Effect::Appeared(b), true) => b,
+                _ => return false,
+            };
+            if twin.role != el.role || twin.region != el.region || twin.frame != el.frame {
+                return false;
+            }
+            let (a, b) = (
+                text::normalize_key(el.label()),
+                text::normalize_key(twin.label()),
+            );
+            let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+            let Some(extra) = long.strip_prefix(&format!("{short} ")) else {
+                return false;
+            };
+            let place = format!("{}[{short}]", el.role.as_str());
+            let controls: Vec<String> = [self.before, self.after]
+                .iter()
+                .flat_map(|s| s.elements.iter())
+                .filter(|c| {
+                    c.within
+                        .as_deref()
+                        .is_some_and(|w| text::normalize_key(w) == place)
+                        && !c.label().is_empty()
+                })
+                .map(|c| text::normalize_key(c.label()))
+                .collect();
+            let mut rest = extra.to_owned();
+            for c in &controls {
+                rest = rest.replacen(c.as_str(), "", 1);
+            }
+            rest.trim().is_empty()
+        })
     }
 
     fn decide(&self, target: Option<&'a Element>) -> Finding {
@@ -2492,6 +2541,12 @@ mod tests {
         edit(&mut forwarded, "c2", |e| e.checked = Some(Tristate::True));
         let deleted = without(&todos, &["l1", "c1", "x1"]);
         let both = without(&todos, &["l1", "c1", "x1", "l2", "c2", "x2"]);
+        // The next row slides under the pointer and shows its Delete button.
+        let mut slid = deleted.clone();
+        edit(&mut slid, "l2", |e| {
+            e.reference = "l2b".into();
+            e.text = Some("Pay rent Delete todo".into());
+        });
         // Tabs: one selected at a time.
         let tabs = Snapshot {
             elements: vec![
@@ -2548,6 +2603,7 @@ mod tests {
             case("row: toggle forwarded to the next row", toggle.clone(), todos.clone(), forwarded.clone()).want(X, Some(""), "checkbox in listitem[Pay rent]"),
             case("row: forwarded, with intent", toggle, todos.clone(), forwarded).intent("Walk dog is marked as done").want(X, Some(""), "Pay rent"),
             case("row: honest delete", delete.clone(), todos.clone(), deleted).want(M, Some("Delete todo"), ""),
+            case("row: honest delete, the next row hovered", delete.clone(), todos.clone(), slid).want(M, Some("Delete todo"), ""),
             case("row: one delete, two rows", delete, todos.clone(), both).want(X, Some("Pay rent"), "reaches listitem[Pay rent] in main too"),
             case("tabs: the sibling's deselection is the target's", act(ActionKind::Click, Some(find(&tabs, "t1"))), tabs.clone(), tab1.clone()).intent("Tab #1 is selected").want(M, Some("Tab #1"), ""),
             case("tabs: no intent", act(ActionKind::Click, Some(find(&tabs, "t1"))), tabs.clone(), tab1).want(M, Some("Tab #1"), "selected false -> true"),

@@ -452,10 +452,11 @@ pub enum A {
     AriaValuenow,
     Autocomplete,
     AriaBusy,
+    AriaCurrent,
 }
 
 impl A {
-    pub const ALL: [A; 27] = [
+    pub const ALL: [A; 28] = [
         A::Role,
         A::AriaLabel,
         A::AriaLabelledby,
@@ -483,6 +484,7 @@ impl A {
         A::AriaValuenow,
         A::Autocomplete,
         A::AriaBusy,
+        A::AriaCurrent,
     ];
 
     pub fn bit(self) -> u64 {
@@ -518,21 +520,22 @@ impl A {
             A::AriaValuenow => "aria-valuenow",
             A::Autocomplete => "autocomplete",
             A::AriaBusy => "aria-busy",
+            A::AriaCurrent => "aria-current",
         }
     }
 }
 
 /// Presence bits beyond [`A`]: attributes whose presence alone matters.
 pub mod present {
-    pub const ARIA_HIDDEN: u64 = 1 << 27;
-    pub const INERT: u64 = 1 << 28;
-    pub const DATA_AP_SENSITIVE: u64 = 1 << 29;
+    pub const ARIA_HIDDEN: u64 = 1 << 28;
+    pub const INERT: u64 = 1 << 29;
+    pub const DATA_AP_SENSITIVE: u64 = 1 << 30;
     /// `tabindex` or `contenteditable`: focusable.
-    pub const FOCUSABLE: u64 = 1 << 30;
+    pub const FOCUSABLE: u64 = 1 << 31;
     /// Any other `aria-*` attribute (a global one, for the presentational conflict rule).
-    pub const OTHER_ARIA: u64 = 1 << 31;
+    pub const OTHER_ARIA: u64 = 1 << 32;
     /// `onclick`: the element says it acts on a click.
-    pub const ONCLICK: u64 = 1 << 32;
+    pub const ONCLICK: u64 = 1 << 33;
 }
 
 /// The presence bit of an attribute name, if the engine cares about it.
@@ -565,6 +568,7 @@ pub fn attribute_bit(name: &str) -> u64 {
         "aria-valuenow" => A::AriaValuenow.bit(),
         "autocomplete" => A::Autocomplete.bit(),
         "aria-busy" => A::AriaBusy.bit(),
+        "aria-current" => A::AriaCurrent.bit(),
         "onclick" => present::ONCLICK,
         "aria-hidden" => present::ARIA_HIDDEN,
         "inert" => present::INERT,
@@ -591,6 +595,7 @@ pub const GLOBAL_BITS: u64 = (1 << (A::AriaLabel as u64))
     | (1 << (A::AriaLabelledby as u64))
     | (1 << (A::AriaLive as u64))
     | (1 << (A::AriaDisabled as u64))
+    | (1 << (A::AriaCurrent as u64))
     | present::FOCUSABLE
     | present::OTHER_ARIA
     | present::ARIA_HIDDEN;

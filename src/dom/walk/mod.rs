@@ -1118,6 +1118,13 @@ impl<'a> Walk<'a> {
                         .flatten()
                 })
                 .map(|v| cap(v.trim(), limits::MAX_TEXT_CHARS).into_owned());
+        } else if el.tag == Tag::Input && el.input_type() == "file" {
+            // A file input's value is the name of the file chosen (the browser prefixes a
+            // fake path): the one thing an upload shows in the input itself.
+            r.value = js::value(el.node).as_string().map(|v| {
+                let name = v.rsplit(['\\', '/']).next().unwrap_or("");
+                cap(name, limits::MAX_TEXT_CHARS).into_owned()
+            });
         } else if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
             let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
                 el.get(A::AriaValuetext).or_else(|| el.get(A::AriaValuenow))
@@ -1233,6 +1240,15 @@ fn states(el: &El, role: Role, r: &mut Element) {
         r.selected = Some(is_true(el.get(A::AriaSelected).as_deref()));
     } else if role::may_have_selected(role) {
         r.selected = el.get(A::AriaSelected).map(|v| is_true(Some(&v)));
+    }
+    // SPEC DIFFERENCE: `aria-current` on a link (the page, step or filter shown now) is
+    // observed as its selection: of a set of links, the one current is the one selected,
+    // and following another moves it, as in any single-selection group.
+    if role == Role::Link && r.selected.is_none() {
+        if let Some(c) = el.get(A::AriaCurrent) {
+            let c = c.trim();
+            r.selected = Some(!c.is_empty() && !c.eq_ignore_ascii_case("false"));
+        }
     }
     if let Some(e) = el.get(A::AriaExpanded) {
         r.expanded = Some(is_true(Some(&e)));
