@@ -150,6 +150,53 @@ pub const REMOVAL_WORDS: &[&str] = &[
     "annulee", "retire", "retiree",
 ];
 
+/// Names of a dialog's own close control, folded: the name the Authoring Practices give it,
+/// in the four languages, and the glyphs pages draw it with.
+const CLOSE_WORDS: &[&str] = &[
+    "close",
+    "dismiss",
+    "x",
+    "×",
+    "✕",
+    "✖",
+    "cerrar",
+    "fermer",
+    "schliessen",
+];
+
+/// Is `name` the name of a close control ("Close", "×", "Schließen")?
+pub fn is_close_word(name: &str) -> bool {
+    let t = name.trim();
+    if matches!(t, "×" | "✕" | "✖") {
+        return true;
+    }
+    let tokens = text::tokens(t);
+    tokens.len() == 1 && CLOSE_WORDS.contains(&tokens[0].as_str())
+}
+
+/// Words that say which way an item moves in its list, folded: toward the start or the end.
+const UP_WORDS: &[&str] = &[
+    "up", "earlier", "higher", "top", "first", "before", "arriba", "subir", "sube", "antes",
+    "hoch", "oben", "vorne", "haut", "monte", "avant",
+];
+const DOWN_WORDS: &[&str] = &[
+    "down", "later", "lower", "bottom", "last", "after", "abajo", "bajar", "baja", "despues",
+    "runter", "unten", "hinten", "bas", "descend", "apres",
+];
+
+/// The way an intent says an item moves: `Some(true)` toward the start of its list,
+/// `Some(false)` toward the end, `None` when it says neither (or both).
+pub fn direction(sentence: &str) -> Option<bool> {
+    let tokens = text::tokens(sentence);
+    let up = tokens.iter().any(|t| UP_WORDS.contains(&t.as_str()));
+    let down = tokens.iter().any(|t| DOWN_WORDS.contains(&t.as_str()));
+    match (up, down) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 /// Does `s` say something was removed?
 pub fn is_removal(s: &str) -> bool {
     text::tokens(s)

@@ -50,8 +50,8 @@ const STOP_WORDS_EN: &[&str] = &[
     "becomes", "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for",
     "from", "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is",
     "it", "its", "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the",
-    "their", "then", "there", "these", "this", "those", "to", "up", "was", "we", "were", "will",
-    "with", "would", "you", "your",
+    "their", "then", "there", "more", "less", "these", "this", "those", "to", "up", "was", "we",
+    "were", "will", "with", "would", "you", "your",
 ];
 const STOP_WORDS_FR: &[&str] = &[
     "affiche", "apparait", "au", "autre", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de",

@@ -703,7 +703,8 @@ fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
             | Role::Link
     );
     let off = |f: &diff::FieldChange| match f.field {
-        Field::Selected => c.after.selected == Some(false),
+        // A link that stops being current loses its `aria-current`: no selection.
+        Field::Selected => c.after.selected != Some(true),
         Field::Checked => c.after.checked == Some(Tristate::False),
         Field::Pressed => c.after.pressed == Some(Tristate::False),
         _ => false,
@@ -1234,9 +1235,20 @@ impl<'a> Judge<'a> {
             t.label()
         );
         let context = Terms::of(&format!("{} {region}", role_words(t.role)));
+        // An intent that names the item and says which way it goes ("Olwen moves up one
+        // place"): the direction must be the move's.
+        let names_item = |i: &Intent| {
+            let label = Terms::of(t.label());
+            !label.is_empty() && label.iter().all(|term| i.terms().matches(term))
+        };
+        let way = self.action.intent.as_deref().and_then(claims::direction);
         Some(match self.intent {
             None => matched(reason, Some(t)),
-            Some(i) if i.score(&Terms::of(t.label()), &context) > 0.0 => {
+            Some(_) if way.is_some_and(|up| up != (to < from)) => mismatch(
+                format!("{reason}, the other way from what the intent says"),
+                Some(t),
+            ),
+            Some(i) if i.score(&Terms::of(t.label()), &context) > 0.0 || names_item(i) => {
                 matched(format!("{reason}, as the intent says"), Some(t))
             }
             Some(_) => ambiguous(format!("{reason}, but the intent does not explain it")),
@@ -1933,6 +1945,20 @@ impl<'a> Judge<'a> {
             let found = matched(format!("the target's own state changed: {line}"), Some(t));
             return self.with_intent(found, effects, t);
         }
+        // A dialog's own close control ("Close", "×") whose dialog closed, and nothing else
+        // changed: the dialog was dismissed, as its close control is for.
+        if claims::is_close_word(t.label()) {
+            let closed = closed_dialogs(effects);
+            let own = closed.iter().any(|d| diff::region_matches(&t.region, d));
+            if own && effects.iter().all(|e| is_closing(e, &closed)) {
+                let line = effects.first().map(Effect::line).unwrap_or_default();
+                let found = matched(
+                    format!("the dialog's own close control closed it: {line}"),
+                    Some(t),
+                );
+                return self.with_intent(found, effects, t);
+            }
+        }
         // A control of a row acting on its own row ("Delete" in the row "Walk dog", which
         // goes): the row is the target's place, so its effect is the target's.
         if let Some(place) = t.within.as_deref() {
@@ -2596,8 +2622,34 @@ mod tests {
         let mut added = shop_en.clone();
         add_to_cart(&mut added, "Shirt M", 1);
         let add = act(ActionKind::Click, Some(find(&shop_en, "b1")));
+        // A dialog with its own close control.
+        let cookies = dialog("Cookies and privacy", "OK", "Close");
+        let dismissed = without(&cookies, &["g0", "g1", "g2"]);
+        let close = act(ActionKind::Click, Some(find(&cookies, "g2")));
+        // A list reordered by a drag: Olwen from 4th to 3rd.
+        let speakers = |order: [&str; 4]| Snapshot {
+            elements: order
+                .iter()
+                .map(|n| item(&format!("s-{n}"), n, "main/list:speakers"))
+                .collect(),
+            ..Default::default()
+        };
+        let (listed, moved) = (
+            speakers(["Anwen", "Bryn", "Cai", "Olwen"]),
+            speakers(["Anwen", "Bryn", "Olwen", "Cai"]),
+        );
+        let olwen = listed.elements[3].clone();
+        let drag = Action {
+            kind: ActionKind::Drag,
+            ..act(ActionKind::Drag, Some(&olwen))
+        };
         #[rustfmt::skip]
         run(vec![
+            case("dialog: its own close control", close.clone(), cookies.clone(), dismissed.clone()).want(M, Some("Close"), "own close control closed it"),
+            case("dialog: its own close control, intent", close, cookies.clone(), dismissed.clone()).intent("the dialog closes").want(M, Some("Close"), ""),
+            case("dialog: OK closing it says nothing by itself", act(ActionKind::Click, Some(find(&cookies, "g1"))), cookies.clone(), dismissed).want(A, None, ""),
+            case("reorder: the intent names the item and the way", drag.clone(), listed.clone(), moved.clone()).intent("Olwen moves up one place").want(M, Some("Olwen"), "from position 4 to 3"),
+            case("reorder: the other way", drag, listed, moved).intent("Olwen moves down one place").want(X, Some("Olwen"), "the other way"),
             case("row: honest toggle", toggle.clone(), todos.clone(), ticked.clone()).want(M, Some(""), "checkbox in listitem[Walk dog]"),
             case("row: honest toggle, intent", toggle.clone(), todos.clone(), ticked).intent("Walk dog is marked as done").want(M, Some(""), ""),
             case("row: toggle forwarded to the next row", toggle.clone(), todos.clone(), forwarded.clone()).want(X, Some(""), "checkbox in listitem[Pay rent]"),
