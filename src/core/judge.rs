@@ -970,7 +970,10 @@ impl<'a> Judge<'a> {
             let Some(el) = e.element() else {
                 return false;
             };
-            match el.within.as_deref() {
+            // A named control's place only describes it: the diff pairs twins of one name
+            // ("Delete todo" in every row) as it finds them, so only the place of an element
+            // without a label, which its identity holds, says which row changed.
+            match Identity::of(el).within {
                 Some(w) => {
                     w != place
                         && w.strip_prefix(kind).is_some_and(|r| r.starts_with('['))
@@ -1002,6 +1005,65 @@ impl<'a> Judge<'a> {
                 other.line()
             ),
             other.element(),
+        ))
+    }
+
+    /// A control outside the rows whose effect is that exactly the rows whose checkbox was
+    /// checked went ("Clear completed", "Delete selected"): a bulk action acts on the checked
+    /// rows. Rows with an unchecked box going too, or a checked one staying, is not this.
+    fn on_checked_rows(&self, t: &Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        if t.within.is_some() || self.action.kind != ActionKind::Click {
+            return None;
+        }
+        let checked_in = |s: &Snapshot, place: &str| {
+            s.elements.iter().any(|e| {
+                e.within.as_deref() == Some(place)
+                    && matches!(e.role, Role::Checkbox | Role::Switch)
+                    && e.checked == Some(Tristate::True)
+            })
+        };
+        let is_row = |e: &Element| {
+            matches!(
+                e.role,
+                Role::Listitem | Role::Row | Role::Treeitem | Role::Article
+            ) && e.within.is_none()
+        };
+        let places: Vec<String> = self
+            .before
+            .elements
+            .iter()
+            .filter_map(|e| e.within.clone())
+            .collect::<FxHashSet<_>>()
+            .into_iter()
+            .collect();
+        let place_of = |row: &Element| places.iter().find(|p| is_in_place(row, p)).cloned();
+        let mut gone = 0;
+        for e in effects {
+            if let Effect::Disappeared(row) = *e {
+                if is_row(row) {
+                    let place = place_of(row)?;
+                    if !checked_in(self.before, &place) {
+                        return None;
+                    }
+                    gone += 1;
+                }
+            }
+        }
+        let still_checked = self
+            .after
+            .elements
+            .iter()
+            .filter(|e| e.visible && is_row(e))
+            .filter_map(place_of)
+            .any(|p| checked_in(self.after, &p));
+        if gone == 0 || still_checked {
+            return None;
+        }
+        Some(matched(
+            format!(
+                "the rows whose checkbox was checked went ({gone}), and no checked row is left"
+            ),
+            Some(t),
         ))
     }
 
@@ -1959,6 +2021,9 @@ impl<'a> Judge<'a> {
                 return self.with_intent(found, effects, t);
             }
         }
+        if let Some(f) = self.on_checked_rows(t, effects) {
+            return self.with_intent(f, effects, t);
+        }
         // A control of a row acting on its own row ("Delete" in the row "Walk dog", which
         // goes): the row is the target's place, so its effect is the target's.
         if let Some(place) = t.within.as_deref() {
@@ -2622,6 +2687,14 @@ mod tests {
         let mut added = shop_en.clone();
         add_to_cart(&mut added, "Shirt M", 1);
         let add = act(ActionKind::Click, Some(find(&shop_en, "b1")));
+        // Clear completed: the checked rows go.
+        let mut done = todos.clone();
+        edit(&mut done, "c1", |e| e.checked = Some(Tristate::True));
+        done.elements
+            .push(el("cc", Role::Button, "Clear completed", "main"));
+        let cleared = without(&done, &["l1", "c1", "x1"]);
+        let cleared_wrong = without(&done, &["l2", "c2", "x2"]);
+        let clear = act(ActionKind::Click, Some(find(&done, "cc")));
         // A dialog with its own close control.
         let cookies = dialog("Cookies and privacy", "OK", "Close");
         let dismissed = without(&cookies, &["g0", "g1", "g2"]);
@@ -2645,6 +2718,8 @@ mod tests {
         };
         #[rustfmt::skip]
         run(vec![
+            case("bulk: the checked rows go", clear.clone(), done.clone(), cleared).want(M, Some("Clear completed"), "checkbox was checked went (1)"),
+            case("bulk: an unchecked row goes", clear, done, cleared_wrong).want(A, None, ""),
             case("dialog: its own close control", close.clone(), cookies.clone(), dismissed.clone()).want(M, Some("Close"), "own close control closed it"),
             case("dialog: its own close control, intent", close, cookies.clone(), dismissed.clone()).intent("the dialog closes").want(M, Some("Close"), ""),
             case("dialog: OK closing it says nothing by itself", act(ActionKind::Click, Some(find(&cookies, "g1"))), cookies.clone(), dismissed).want(A, None, ""),
