@@ -690,6 +690,14 @@ fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
     let (Effect::Changed(c), Some(t)) = (*e, target) else {
         return false;
     };
+    // A tab's panel shows with it and the panel of the tab it replaces hides.
+    if t.role == Role::Tab
+        && c.after.role == Role::Tabpanel
+        && c.after.frame == t.frame
+        && c.fields.iter().all(|f| f.field == Field::Visible)
+    {
+        return true;
+    }
     let single = matches!(
         t.role,
         Role::Tab
@@ -1727,9 +1735,14 @@ impl<'a> Judge<'a> {
             let object = &claims.object;
             let carries = !object.is_empty() && object.iter().all(|t| label.matches(t));
             // A closing names its dialog by its role only, which the object never holds.
+            // The region an effect is seen in names what it is about ("Status: deleted" in
+            // region[Account]).
+            let region = Terms::of(e.region());
             let names_part = object.is_empty()
                 || is_closing(&e, &closed)
-                || object.iter().any(|t| label.matches(t) || own.matches(t));
+                || object
+                    .iter()
+                    .any(|t| label.matches(t) || own.matches(t) || region.matches(t));
             if carries || (score > 0.0 && names_part) {
                 support.push((score, e));
             }
@@ -2655,6 +2668,19 @@ mod tests {
         let mut tab1 = tabs.clone();
         edit(&mut tab1, "t1", |e| e.selected = Some(true));
         edit(&mut tab1, "t2", |e| e.selected = Some(false));
+        let panels = |shown: &str| {
+            let mut s = tabs.clone();
+            for (r, name) in [("p1", "Tab #1"), ("p2", "Tab #2")] {
+                s.elements.push(Element {
+                    visible: name == shown,
+                    ..el(r, Role::Tabpanel, name, "main")
+                });
+            }
+            s
+        };
+        let (with_panels, mut switched) = (panels("Tab #2"), panels("Tab #1"));
+        edit(&mut switched, "t1", |e| e.selected = Some(true));
+        edit(&mut switched, "t2", |e| e.selected = Some(false));
         let mut only_deselected = tabs.clone();
         edit(&mut only_deselected, "t2", |e| e.selected = Some(false));
         // A switch whose name the intent repeats.
@@ -2677,6 +2703,14 @@ mod tests {
             .texts
             .push(text("Status: active", "main/region[Account]"));
         let cancelled = without(&account, &["g0", "g1", "g2"]);
+        let mut confirmed_account = cancelled.clone();
+        confirmed_account
+            .texts
+            .retain(|t| t.text != "Status: active");
+        confirmed_account
+            .texts
+            .push(text("Status: deleted", "main/region[Account]"));
+        let confirm = act(ActionKind::Click, Some(find(&account, "g1")));
         let cancel = act(ActionKind::Click, Some(find(&account, "g2")));
         // A shop in English, an intent in German.
         let shop_en = {
@@ -2737,6 +2771,8 @@ mod tests {
             case("tabs: only a deselection is no selection", act(ActionKind::Click, Some(find(&tabs, "t1"))), tabs.clone(), only_deselected).intent("Tab #1 is selected").want(A, None, ""),
             case("switch: own state, shared words", act(ActionKind::Click, Some(find(&switch, "s1"))), switch.clone(), on).intent("dark mode is turned on").want(M, Some("Dark mode"), "checked false -> true"),
             case("dialog: cancel is no deletion", cancel.clone(), account.clone(), cancelled.clone()).intent("the account is deleted").want(X, None, "still shown"),
+            case("dialog: confirm, the account says deleted", confirm, account.clone(), confirmed_account).intent("the account is deleted").want(M, Some("Delete"), "Status: deleted"),
+            case("tabs: the panels follow", act(ActionKind::Click, Some(find(&with_panels, "t1"))), with_panels.clone(), switched).intent("Tab #1 is selected").want(M, Some("Tab #1"), ""),
             case("dialog: cancel closes it", cancel, account.clone(), cancelled).intent("the dialog closes").want(M, Some("Cancel"), ""),
             case("an intent in another language", add.clone(), shop_en.clone(), added.clone()).intent("Der Warenkorb enthält jetzt ein Hemd in Größe M").want(M, Some("Add Shirt M"), "not read: hemd, grosse"),
             case("the page's language narrows", add, shop_en, added).intent("the cart holds a hat").want(A, None, ""),
