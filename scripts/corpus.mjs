@@ -6,12 +6,15 @@
 // by verdict and reason. Writes bench/corpus.md.
 //
 //   node scripts/corpus.mjs [--only PREFIX] [--write-known] [--out bench/corpus.md]
+//                           [--save FILE] [--from FILE]
 //
 // --only runs the entries whose id starts with PREFIX (`rac.`, `mui.dialog`), prints, and
 // writes nothing. --write-known records every honest run that was not MATCH in
-// fixtures/corpus/known-refusals.json, the list tests/js/corpus.test.mjs allows.
+// fixtures/corpus/known-refusals.json, the list tests/js/corpus.test.mjs allows. --save
+// keeps every run's outcome as JSON; --from reports saved outcomes without running anything.
 
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { KNOWN, PAGES, corpusRuns, openCorpus, passed, refusal, runAll } from '../tests/js/support/corpus.mjs';
@@ -27,22 +30,36 @@ const out = join(ROOT, option('out', 'bench/corpus.md'));
 const writeKnown = process.argv.includes('--write-known');
 const runs = corpusRuns().filter((r) => !only || r.entry.id.startsWith(only));
 
+/** Which engine the package runs: a digest of node/dist/prufe.js and when it was built. */
+const engine = () => {
+  const file = join(ROOT, 'node', 'dist', 'prufe.js');
+  const digest = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
+  return `${digest} (built ${statSync(file).mtime.toISOString().slice(0, 16)}Z)`;
+};
+const engineBefore = engine();
+const from = option('from', null);
+const save = option('save', null);
 const started = Date.now();
-const corpus = await openCorpus();
 let done = 0;
 let outcomes;
-try {
-  outcomes = await runAll(corpus, runs, {
-    onResult(run, o) {
-      done += 1;
-      const mark = passed(run, o) ? 'ok ' : 'NO ';
-      process.stderr.write(`${String(done).padStart(4)}/${runs.length} ${mark} ${run.id}: ${o.verdict ?? o.code} (${o.ms} ms)${passed(run, o) ? '' : ` — ${o.reason}`}\n`);
-    },
-  });
-} finally {
-  await corpus.close();
+if (from) {
+  outcomes = new Map(Object.entries(JSON.parse(readFileSync(from, 'utf8'))));
+} else {
+  const corpus = await openCorpus();
+  try {
+    outcomes = await runAll(corpus, runs, {
+      onResult(run, o) {
+        done += 1;
+        const mark = passed(run, o) ? 'ok ' : 'NO ';
+        process.stderr.write(`${String(done).padStart(4)}/${runs.length} ${mark} ${run.id}: ${o.verdict ?? o.code} (${o.ms} ms)${passed(run, o) ? '' : ` — ${o.reason}`}\n`);
+      },
+    });
+  } finally {
+    await corpus.close();
+  }
+  if (save) writeFileSync(save, JSON.stringify(Object.fromEntries(outcomes), null, 1));
 }
-const seconds = Math.round((Date.now() - started) / 1000);
+const seconds = from ? Math.round([...outcomes.values()].reduce((a, o) => a + o.ms, 0) / 2000) : Math.round((Date.now() - started) / 1000);
 
 /** Tallies of runs grouped by `key`: honest passed/total, faults caught/total. */
 function tally(key) {
@@ -64,6 +81,7 @@ function tally(key) {
   return rows;
 }
 
+const engineAfter = engine();
 const pct = (a, b) => (b ? `${Math.round((100 * a) / b)} %` : '–');
 const lines = [];
 const say = (s = '') => lines.push(s);
@@ -86,7 +104,11 @@ say('`node scripts/corpus.mjs` (also run by `make bench`): actions on component 
 say('(fixtures/corpus, described in its README.md), each run without an intent and with each of its');
 say('English, Spanish and German sentences, verified by the npm package under Playwright with the');
 say('default policy (ambiguous: reject, no judge); and faults injected into the same pages, which');
-say('must not be MATCH. Figures of the engine built from the sources of this commit\'s parent or later.');
+say('must not be MATCH.');
+say();
+say(engineBefore === engineAfter
+  ? `Engine: node/dist/prufe.js ${engineBefore}.`
+  : `Engine: node/dist/prufe.js changed during the run, from ${engineBefore} to ${engineAfter}: the figures mix both.`);
 say();
 say(`${actions.size} actions, ${honest.length} honest runs: **${matched}/${honest.length} MATCH (${pct(matched, honest.length)})**. ` +
   `${faultRuns.length} fault runs: **${caught}/${faultRuns.length} caught (${pct(caught, faultRuns.length)})**. ` +
@@ -102,11 +124,18 @@ say('## By intent language');
 say();
 table('intent', tally((r) => (r.kind === 'fault' ? 'fault' : r.lang)));
 
-/** A reason with its quoted words, numbers and element names masked, to group refusals by kind. */
+/**
+ * A reason reduced to its kind, to group refusals: the evidence it quotes (what changed,
+ * appeared or disappeared), quoted text, element names and numbers masked.
+ */
 const pattern = (reason) => String(reason)
-  .replace(/'[^']*'/g, "'…'")
+  .replace(/\b(changed|appeared|disappeared) (text '[^']*'|[a-z]+\[[^\]]*\])[^,;()]*/g, '$1 …')
+  .replace(/\((changed|appeared|disappeared) [^()]*\)/g, '(…)')
+  .replace(/ in ((region|dialog|alertdialog|main|navigation|search|banner)\[[^\]]*\]|list:)[^ ,;:()]*/g, '')
+  .replace(/(^|[\s(])'[^']*'/g, "$1'…'")
   .replace(/"[^"]*"/g, '"…"')
-  .replace(/\[[^\]]*\]/g, '[…]')
+  .replace(/\b[a-z]+\[[^\]]*\]/g, 'ROLE[…]')
+  .replace(/#[\w-]+/g, '#…')
   .replace(/\d+(\.\d+)?/g, 'N');
 
 const refused = honest.filter((r) => !passed(r, outcomes.get(r.id)));
@@ -114,15 +143,19 @@ const classes = new Map();
 for (const r of refused) {
   const o = refusal(outcomes.get(r.id));
   const k = `${o.verdict} — ${pattern(o.reason)}`;
-  classes.set(k, (classes.get(k) ?? 0) + 1);
+  if (!classes.has(k)) classes.set(k, { n: 0, widgets: new Set(), example: r.id });
+  classes.get(k).n += 1;
+  classes.get(k).widgets.add(`${r.entry.page}.${r.entry.widget}`);
 }
 say('## Refusals of honest runs, by kind');
 say();
 say('Verdict (or error code) and reason, with quoted text, names and numbers masked.');
 say();
-say('| runs | verdict — reason |');
-say('| ---: | --- |');
-for (const [k, n] of [...classes].sort((a, b) => b[1] - a[1])) say(`| ${n} | ${k.replaceAll('|', '\\|')} |`);
+say('| runs | verdict — reason | widgets | e.g. |');
+say('| ---: | --- | --- | --- |');
+for (const [k, c] of [...classes].sort((a, b) => b[1].n - a[1].n)) {
+  say(`| ${c.n} | ${k.replaceAll('|', '\\|')} | ${[...c.widgets].join(', ')} | \`${c.example}\` |`);
+}
 say();
 say('## Honest runs that were not MATCH');
 say();
@@ -130,6 +163,30 @@ for (const r of refused) {
   const o = refusal(outcomes.get(r.id));
   say(`- \`${r.id}\`${r.intent ? ` “${r.intent}”` : ''}: ${o.verdict} — ${o.reason}`);
 }
+say();
+/** The honest run of a fault's step: same page, setup and step, the same intent (else none). */
+const counterpart = (fault) => {
+  const same = (e) => e.page === fault.entry.page && JSON.stringify(e.action) === JSON.stringify(fault.entry.action) &&
+    JSON.stringify(e.setup ?? []) === JSON.stringify(fault.entry.setup ?? []);
+  const runsOf = honest.filter((r) => same(r.entry));
+  return runsOf.find((r) => r.intent === fault.intent) ?? runsOf.find((r) => r.intent === null) ?? null;
+};
+say('## Faults');
+say();
+say('A fault caught where the same step is refused on the honest page proves little: the last column says');
+say('whether the honest run of the same step and intent was MATCH.');
+say();
+say('| fault | kind on | verdict | honest run of the same step |');
+say('| --- | --- | --- | --- |');
+for (const r of faultRuns) {
+  const o = outcomes.get(r.id);
+  const h = counterpart(r);
+  const ho = h && outcomes.get(h.id);
+  say(`| \`${r.id}\` | ${r.entry.fault.kind} on ${r.entry.fault.on} | ${o.verdict ?? o.code} | ${h ? `\`${h.id}\`: ${ho.verdict ?? ho.code}` : '–'} |`);
+}
+const meaningful = faultRuns.filter((r) => { const h = counterpart(r); return h && passed(h, outcomes.get(h.id)); });
+say();
+say(`Faults whose honest step is MATCH: ${meaningful.filter((r) => passed(r, outcomes.get(r.id))).length}/${meaningful.length} caught.`);
 say();
 say('## Faults that were MATCH');
 say();
@@ -140,7 +197,7 @@ say();
 
 const report = lines.join('\n');
 process.stdout.write(`${report}\n`);
-if (!only) {
+if (!only && !from) {
   writeFileSync(out, report);
   process.stderr.write(`wrote ${relative(ROOT, out)}\n`);
 }

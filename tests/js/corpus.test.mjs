@@ -35,7 +35,11 @@ describe('the corpus pages, without prufe', () => {
         assert.ok(targets.size > 0, `no action of ${file} starts on the page as loaded`);
         for (const [shown, entry] of targets) {
           const state = entry.action.kind === 'upload' ? 'attached' : 'visible';
-          await locate(page, entry.action.target).first().waitFor({ state, timeout: 15_000 })
+          // A file input has no role in Playwright's tree; its label finds it.
+          const el = entry.action.kind === 'upload'
+            ? locate(page, entry.action.target).or(page.getByLabel(entry.action.target.name, { exact: true }))
+            : locate(page, entry.action.target);
+          await el.first().waitFor({ state, timeout: 15_000 })
             .catch(() => assert.fail(`${file}: no ${state} ${shown} (${entry.id})`));
         }
         assert.deepEqual(errors, [], `${file} threw`);
