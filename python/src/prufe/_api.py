@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
@@ -281,9 +282,13 @@ class Core:
             raise PrufeError("TARGET_NOT_FOUND", f"{value}: its element is not in a document prufe can reach")
         element = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
         name = element.get("name") or element.get("text") or ""
-        if not name:
-            raise PrufeError("TARGET_NOT_FOUND", f"{value}: prufe observes its element as an unnamed {element.get('role')}; give it a name (aria-label) or target it by role and name")
+        # An element without a name is known by its place (the row it is in).
+        row = re.fullmatch(r"([a-z]+)\[(.*)\]", element.get("within") or "", re.S) if not name else None
+        if not name and row is None:
+            raise PrufeError("TARGET_NOT_FOUND", f"{value}: prufe observes its element as an unnamed {element.get('role')}, nor in a named row; give it a name (aria-label) or target it by role and name")
         target: dict[str, Any] = {"role": element["role"], "name": name, "region": element.get("region", "")}
+        if row is not None:
+            target["in"] = {"role": row.group(1), "name": row.group(2)}
         if element.get("frame"):
             target["frame"] = element["frame"]
         return target
