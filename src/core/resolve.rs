@@ -405,8 +405,12 @@ impl<'t> Query<'t> {
 
     /// Role, label and every narrowing field but `region`, whatever the element's visibility.
     pub fn is_like(&self, e: &Element) -> bool {
-        self.is_same_identity(e)
-            && self.frame.is_none_or(|f| e.frame == f)
+        self.is_same_identity(e) && self.narrows_to(e)
+    }
+
+    /// `frame`, `href`, `inViewport` and `in`, each only when given.
+    fn narrows_to(&self, e: &Element) -> bool {
+        self.frame.is_none_or(|f| e.frame == f)
             && self.href.is_none_or(|h| e.href.as_deref() == Some(h))
             && self.in_viewport.is_none_or(|v| e.in_viewport == v)
             && self.within.as_ref().is_none_or(|w| {
@@ -430,15 +434,7 @@ impl<'t> Query<'t> {
 
     /// The optional narrowing fields, each only when given.
     fn meets_conditions(&self, e: &Element) -> bool {
-        self.in_region(e)
-            && self.frame.is_none_or(|f| e.frame == f)
-            && self.href.is_none_or(|h| e.href.as_deref() == Some(h))
-            && self.in_viewport.is_none_or(|v| e.in_viewport == v)
-            && self.within.as_ref().is_none_or(|w| {
-                e.within
-                    .as_deref()
-                    .is_some_and(|place| normalize_key(place) == *w)
-            })
+        self.in_region(e) && self.narrows_to(e)
     }
 
     /// An element the target names, visible or not.
