@@ -4,17 +4,30 @@
 //! outcome would be a MATCH that cannot be believed.
 //!
 //! Words in text are never read as a busy signal: "Orders ship within 2 working days" is
-//! content, and "Saving…" in a toast says nothing a progress indicator or `aria-busy` would
-//! not say better. A page that only writes such words and keeps changing them is unstable,
-//! which the settle sees anyway.
+//! content, whatever its words. The one typographic signal kept is a short message that
+//! trails off and was not there before ("Saving draft…", "Bitte warten..."): the ellipsis is
+//! how a page writes that it has not finished, in every language, and the outcome it
+//! announces ("Draft saved") is yet to come. A text the engine cut at its length cap (which
+//! it marks with "…") is not short, so it never counts.
 //!
 //! One decision, used twice: the stabiliser keeps waiting while [`busy`] answers, and the
 //! judge never says MATCH on a page it answers for (a deadline reached while busy is
 //! unstable, so AMBIGUOUS).
 
 use super::identity::{describe_element, Identity};
-use super::model::{Element, Role, Snapshot};
+use super::model::{Element, Role, Snapshot, Text};
+use super::text;
 use rustc_hash::FxHashSet;
+
+/// A message longer than this many words is content, not a sign of work in progress.
+pub const MAX_BUSY_WORDS: usize = 8;
+
+/// Does `s` trail off: a short message ending in an ellipsis ("Saving draft…")?
+pub fn trails_off(s: &str) -> bool {
+    let trimmed = s.trim_end();
+    let words = text::tokens(trimmed).len();
+    (1..=MAX_BUSY_WORDS).contains(&words) && (trimmed.ends_with('…') || trimmed.ends_with("..."))
+}
 
 /// Why `after` is still busy, compared with `before` (the observation before the action);
 /// `None` when it does not say it is working.
@@ -22,18 +35,33 @@ use rustc_hash::FxHashSet;
 /// Busy means one of:
 /// - a visible element is inside (or is) an `aria-busy="true"` subtree;
 /// - a visible progress indicator (`progressbar`) that was not there before, or that has no
-///   value (indeterminate), is on the page.
+///   value (indeterminate), is on the page;
+/// - a short message that trails off (see [`trails_off`]) is showing that was not before.
 pub fn busy(before: &Snapshot, after: &Snapshot) -> Option<String> {
-    busy_where(before, after, |_| true)
+    busy_where(before, after, |_| true, |_| true)
 }
 
-/// [`busy`], looking only at the elements `keep` accepts: the judge keeps the regions it
-/// judges and leaves out the slots the page was changing by itself (a loader that polls).
+/// [`busy`], looking only at the elements `keep` and the texts `keep_text` accept: the
+/// judge keeps the regions it judges and leaves out the slots the page was changing by
+/// itself (a loader that polls).
 pub fn busy_where(
     before: &Snapshot,
     after: &Snapshot,
     keep: impl Fn(&Element) -> bool,
+    keep_text: impl Fn(&Text) -> bool,
 ) -> Option<String> {
+    let shown: FxHashSet<(&str, &str, &str)> = before
+        .texts
+        .iter()
+        .map(|t| (t.frame.as_str(), t.region.as_str(), t.text.as_str()))
+        .collect();
+    if let Some(t) = after.texts.iter().find(|t| {
+        keep_text(t)
+            && trails_off(&t.text)
+            && !shown.contains(&(t.frame.as_str(), t.region.as_str(), t.text.as_str()))
+    }) {
+        return Some(format!("text '{}' in {} trails off", t.text, t.region));
+    }
     if let Some(e) = after
         .elements
         .iter()
@@ -65,7 +93,6 @@ pub fn busy_where(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::model::Text;
     use crate::core::testing::el;
 
     fn page(elements: Vec<Element>) -> Snapshot {
@@ -108,7 +135,7 @@ mod tests {
             assert_eq!(busy(&before, &after).is_some(), want, "{name}");
             let elsewhere = |e: &Element| e.region != "main";
             assert!(
-                busy_where(&before, &after, elsewhere).is_none(),
+                busy_where(&before, &after, elsewhere, |_| true).is_none(),
                 "{name}: outside what is kept"
             );
         }
@@ -122,15 +149,30 @@ mod tests {
             ..Default::default()
         };
         #[rustfmt::skip]
-        let cases: Vec<(&str, Vec<Text>)> = vec![
-            ("a toast that trails off", vec![text("Saving draft…", "region[Notifications]")]),
-            ("a busy word", vec![text("Loading results", "main")]),
-            ("content that says working", vec![text("Orders ship within 2 working days.", "region[Shipping details]")]),
-            ("de", vec![text("Entwurf wird gespeichert", "main")]),
+        let cases: Vec<(&str, Vec<Text>, Vec<Text>, bool)> = vec![
+            ("a toast that trails off", vec![], vec![text("Saving draft…", "region[Notifications]")], true),
+            ("three dots, any language", vec![], vec![text("Bitte warten...", "main")], true),
+            ("done", vec![text("Saving draft…", "main")], vec![text("Draft saved", "main")], false),
+            ("already there, unchanged", vec![text("Loading…", "contentinfo")], vec![text("Loading…", "contentinfo")], false),
+            ("a busy word", vec![], vec![text("Loading results", "main")], false),
+            ("content that says working", vec![], vec![text("Orders ship within 2 working days.", "region[Shipping details]")], false),
+            ("de", vec![], vec![text("Entwurf wird gespeichert", "main")], false),
+            ("a long text cut at the cap", vec![], vec![text(&format!("{}…", "word ".repeat(100)), "main")], false),
         ];
-        for (name, after) in cases {
-            assert!(busy(&page(vec![]), &page(after)).is_none(), "{name}");
+        for (name, before, after, want) in cases {
+            assert_eq!(busy(&page(before), &page(after)).is_some(), want, "{name}");
         }
+        let loader = page(vec![text("Loading…", "contentinfo")]);
+        assert!(
+            busy_where(
+                &page(vec![]),
+                &loader,
+                |_| true,
+                |t| t.region != "contentinfo"
+            )
+            .is_none(),
+            "a loader in a slot left out"
+        );
         let status = Element {
             name: "Processing payment".into(),
             ..el("s1", Role::Status, "", "main")

@@ -292,9 +292,12 @@ pub fn judge(
     let intent = sentence.as_deref().map(Intent::parse);
     let claims = sentence.as_deref().map(Claims::parse).unwrap_or_default();
     let judged = without_background(&diff, &opts.background, target);
-    let still_busy = busy_where(before, after, |e| {
-        diff_opts.keeps(&e.region) && !opts.background.has_place(&e.frame, &e.region, e.role)
-    });
+    let still_busy = busy_where(
+        before,
+        after,
+        |e| diff_opts.keeps(&e.region) && !opts.background.has_place(&e.frame, &e.region, e.role),
+        |t| diff_opts.keeps(&t.region) && !opts.background.has_text(t),
+    );
     let mut finding = Judge {
         action,
         before,
@@ -3828,6 +3831,7 @@ mod tests {
         footer_loads.texts.push(text("Loading…", "contentinfo"));
         #[rustfmt::skip]
         run(vec![
+            case("a toast that trails off", save.clone(), d.clone(), toast("Saving draft…", 0)).intent("the draft is saved").want(A, None, "text 'Saving draft…' in region[Notifications] trails off"),
             // Words are content, never a busy signal: an accordion's "2 working days".
             case("content that says working", save.clone(), d.clone(), toast("Orders ship within 2 working days. Draft saved", 1)).intent("the draft is saved").want(M, Some("Save draft"), ""),
             case("saved toast, the footer still loading as before", save.clone(), d.clone(), toast("Draft saved", 1)).intent("the draft is saved").want(M, Some("Save draft"), ""),

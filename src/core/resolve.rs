@@ -107,6 +107,15 @@ pub struct Container {
 }
 
 impl Container {
+    /// The container an observed place names (`listitem[Walk dog]`, `Element::within`).
+    pub fn parse(place: &str) -> Option<Container> {
+        let (role, name) = place.strip_suffix(']')?.split_once('[')?;
+        Some(Container {
+            role: role.to_owned(),
+            name: name.to_owned(),
+        })
+    }
+
     /// `listitem[Walk dog]`, the form `Element::within` takes.
     pub fn describe(&self) -> String {
         format!(

@@ -21,7 +21,7 @@
 use prufe::core::error::{Error, ErrorCode};
 use prufe::core::identity::describe_parts;
 use prufe::core::model::{Role, Snapshot};
-use prufe::core::resolve::Target;
+use prufe::core::resolve::{Container, Target};
 use std::collections::HashMap;
 
 /// Most identities remembered for one document; past it the document gets a new range (the
@@ -34,6 +34,9 @@ struct Identity {
     label: String,
     region: String,
     frame: String,
+    /// The row an element without a label, or one whose label its twins in other rows
+    /// share, is in (`listitem[Walk dog]`).
+    within: Option<String>,
 }
 
 /// The refs issued in one session.
@@ -78,7 +81,7 @@ impl Refs {
             .elements
             .iter()
             .map(|e| {
-                if !e.visible || e.label().trim().is_empty() {
+                if !e.visible || (e.label().trim().is_empty() && e.within.is_none()) {
                     return None;
                 }
                 let identity = Identity {
@@ -86,6 +89,7 @@ impl Refs {
                     label: e.label().to_owned(),
                     region: e.region.clone(),
                     frame: e.frame.clone(),
+                    within: e.within.clone(),
                 };
                 let n = match self.by_identity.get(&identity) {
                     Some(n) => *n,
@@ -139,6 +143,7 @@ impl Refs {
             name: identity.label.clone(),
             region: Some(identity.region.clone()),
             frame: Some(identity.frame.clone()),
+            within: identity.within.as_deref().and_then(Container::parse),
             ..Target::default()
         })
     }
@@ -210,6 +215,28 @@ mod tests {
             elements,
             ..Snapshot::default()
         }
+    }
+
+    #[test]
+    fn an_unnamed_control_in_a_row_has_a_ref_that_names_its_row() {
+        let placed = |name: &str, row: &str| Element {
+            within: Some(format!("listitem[{row}]")),
+            ..element(Role::Checkbox, name, "main")
+        };
+        let mut refs = Refs::default();
+        let assigned = refs.assign(
+            "doc-1",
+            &snapshot(vec![placed("", "Walk dog"), placed("", "Pay rent")]),
+        );
+        assert_eq!(assigned.refs, [Some("e1".into()), Some("e2".into())]);
+        assert!(assigned.shared.is_empty());
+        let target = refs.target("e2", "doc-1").unwrap();
+        assert_eq!(target.name, "");
+        assert_eq!(
+            target.within.map(|c| c.describe()),
+            Some("listitem[Pay rent]".to_owned())
+        );
+        assert!(refs.target("e1", "doc-1").unwrap().check().is_ok());
     }
 
     #[test]
