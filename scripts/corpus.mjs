@@ -6,12 +6,13 @@
 // by verdict and reason. Writes bench/corpus.md.
 //
 //   node scripts/corpus.mjs [--only PREFIX] [--write-known] [--out bench/corpus.md]
-//                           [--save FILE] [--from FILE]
+//                           [--save FILE] [--from FILE [--note TEXT]] [--ids FILE]
 //
 // --only runs the entries whose id starts with PREFIX (`rac.`, `mui.dialog`), prints, and
 // writes nothing. --write-known records every honest run that was not MATCH in
 // fixtures/corpus/known-refusals.json, the list tests/js/corpus.test.mjs allows. --save
-// keeps every run's outcome as JSON; --from reports saved outcomes without running anything.
+// keeps every run's outcome as JSON; --from reports saved outcomes without running anything;
+// --ids runs only the runs of a JSON list of run ids (to run again those that changed).
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,13 @@ function option(name, fallback) {
 const only = option('only', null);
 const out = join(ROOT, option('out', 'bench/corpus.md'));
 const writeKnown = process.argv.includes('--write-known');
-const runs = corpusRuns().filter((r) => !only || r.entry.id.startsWith(only));
+if (writeKnown && (option('only', null) || option('ids', null))) {
+  console.error('--write-known records the whole corpus: it does not go with --only or --ids');
+  process.exit(2);
+}
+const ids = option('ids', null);
+const chosen = ids ? new Set(JSON.parse(readFileSync(ids, 'utf8'))) : null;
+const runs = corpusRuns().filter((r) => (!only || r.entry.id.startsWith(only)) && (!chosen || chosen.has(r.id)));
 
 /** Which engine the package runs: a digest of node/dist/prufe.js and when it was built. */
 const engine = () => {
@@ -82,6 +89,12 @@ function tally(key) {
 }
 
 const engineAfter = engine();
+const median = (xs) => (xs.length ? xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] : 0);
+/** The median of one phase of the runs, when (nearly) every outcome recorded its phases. */
+const phaseMedian = (name) => {
+  const xs = [...outcomes.values()].map((o) => o.phases?.[name]).filter((x) => x !== undefined);
+  return xs.length >= 0.9 * outcomes.size ? median(xs) : 0;
+};
 const pct = (a, b) => (b ? `${Math.round((100 * a) / b)} %` : '–');
 const lines = [];
 const say = (s = '') => lines.push(s);
@@ -106,13 +119,16 @@ say('English, Spanish and German sentences, verified by the npm package under Pl
 say('default policy (ambiguous: reject, no judge); and faults injected into the same pages, which');
 say('must not be MATCH.');
 say();
-say(engineBefore === engineAfter
-  ? `Engine: node/dist/prufe.js ${engineBefore}.`
-  : `Engine: node/dist/prufe.js changed during the run, from ${engineBefore} to ${engineAfter}: the figures mix both.`);
+const note = option('note', null);
+if (from) say(`Outcomes of earlier runs (${note ?? relative(ROOT, from)}); node/dist/prufe.js is now ${engineAfter}.`);
+else if (engineBefore === engineAfter) say(`Engine: node/dist/prufe.js ${engineBefore}.`);
+else say(`Engine: node/dist/prufe.js changed during the run, from ${engineBefore} to ${engineAfter}: the figures mix both.`);
 say();
 say(`${actions.size} actions, ${honest.length} honest runs: **${matched}/${honest.length} MATCH (${pct(matched, honest.length)})**. ` +
   `${faultRuns.length} fault runs: **${caught}/${faultRuns.length} caught (${pct(caught, faultRuns.length)})**. ` +
-  `${seconds} s on ${cpus().length} cores (load ${loadavg()[0].toFixed(1)} at the end).`);
+  (from ? `About ${seconds} s of runs, two at a time (saved outcomes); ` : `${seconds} s on ${cpus().length} cores, two runs at a time (load ${loadavg()[0].toFixed(1)} at the end); `) +
+  `a run's median: ${median([...outcomes.values()].map((o) => o.ms))} ms` +
+  (phaseMedian('step') ? `, of which loading the page ${phaseMedian('load')} ms, the setup ${phaseMedian('setup')} ms, the verified step ${phaseMedian('step')} ms.` : '.'));
 say();
 say('## By library');
 say();
@@ -136,6 +152,7 @@ const pattern = (reason) => String(reason)
   .replace(/"[^"]*"/g, '"…"')
   .replace(/\b[a-z]+\[[^\]]*\]/g, 'ROLE[…]')
   .replace(/#[\w-]+/g, '#…')
+  .replace(/\(e\d+-\w+\)/g, '(ref)')
   .replace(/\d+(\.\d+)?/g, 'N');
 
 const refused = honest.filter((r) => !passed(r, outcomes.get(r.id)));
@@ -197,7 +214,7 @@ say();
 
 const report = lines.join('\n');
 process.stdout.write(`${report}\n`);
-if (!only && !from) {
+if (!only && !ids) {
   writeFileSync(out, report);
   process.stderr.write(`wrote ${relative(ROOT, out)}\n`);
 }

@@ -117,23 +117,36 @@ export async function runOne(corpus, context, run) {
   let timer;
   let page = null;
   try {
+    // How long the page took to show its first target, the setup, and the verified step.
+    const phases = {};
+    let lap = Date.now();
+    const phase = (name) => {
+      phases[name] = Date.now() - lap;
+      lap = Date.now();
+    };
     const work = (async () => {
       page = await context.newPage();
       try {
         await page.goto(corpus.url(entry.page, run.kind === 'fault' ? entry.fault : null));
-        const first = entry.setup?.[0]?.target ?? entry.action.target ?? PAGES[entry.page].ready;
+        // A file input is hidden and has no role in Playwright's tree: its page is ready when its
+        // heading shows.
+        const first = entry.setup?.[0]?.target ?? (entry.action.kind === 'upload' ? null : entry.action.target) ?? PAGES[entry.page].ready;
         await locate(page, first).first().waitFor({ state: 'visible' });
+        phase('load');
         for (const step of entry.setup ?? []) await setupStep(page, step);
+        phase('setup');
       } catch (error) {
         return { verdict: 'SETUP', code: 'SETUP', reason: String(error.message).split('\n')[0] };
       }
       const v = await prufe(page, { ambiguous: 'reject' });
       try {
         const result = await verified(v, entry.action, run.intent);
-        return { verdict: result.verdict, code: null, reason: result.reason };
+        phase('step');
+        return { verdict: result.verdict, code: null, reason: result.reason, phases };
       } catch (error) {
+        phase('step');
         const record = error.record ?? null;
-        return { verdict: record?.verdict ?? null, code: error.code ?? 'ERROR', reason: record?.reason ?? String(error.message).split('\n')[0] };
+        return { verdict: record?.verdict ?? null, code: error.code ?? 'ERROR', reason: record?.reason ?? String(error.message).split('\n')[0], phases };
       }
     })();
     const budget = new Promise((done) => {
