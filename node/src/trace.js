@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
  * @param {StepRecord} o
  */
 export function traceRecord(step, o) {
+  /** @type {Record<string, unknown>} */
   const record = {
     step,
     action: o.action,
