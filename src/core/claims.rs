@@ -143,6 +143,8 @@ pub const FAILURE_WORDS: &[&str] = &[
 #[rustfmt::skip]
 pub const REMOVAL_WORDS: &[&str] = &[
     "deleted", "removed", "cancelled", "canceled", "erased", "discarded", "destroyed",
+    // An account, an order or a ticket closed is ended ("Account closed").
+    "closed", "cerrado", "cerrada", "geschlossen", "fermee",
     "eliminado", "eliminada", "eliminados", "eliminadas", "borrado", "borrada", "borrados",
     "suprimido", "suprimida", "cancelado", "cancelada",
     "geloscht", "entfernt", "storniert", "verworfen",

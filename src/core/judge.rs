@@ -2714,6 +2714,11 @@ mod tests {
             .texts
             .push(text("Status: deleted", "main/region[Account]"));
         let confirm = act(ActionKind::Click, Some(find(&account, "g1")));
+        let keep = act(ActionKind::Click, Some(find(&account, "g1")));
+        let mut closed_instead = cancelled.clone();
+        closed_instead
+            .texts
+            .push(text("Account closed", "main/region[Account]"));
         let cancel = act(ActionKind::Click, Some(find(&account, "g2")));
         // A shop in English, an intent in German.
         let shop_en = {
@@ -2774,6 +2779,7 @@ mod tests {
             case("tabs: only a deselection is no selection", act(ActionKind::Click, Some(find(&tabs, "t1"))), tabs.clone(), only_deselected).intent("Tab #1 is selected").want(A, None, ""),
             case("switch: own state, shared words", act(ActionKind::Click, Some(find(&switch, "s1"))), switch.clone(), on).intent("dark mode is turned on").want(M, Some("Dark mode"), "checked false -> true"),
             case("dialog: cancel is no deletion", cancel.clone(), account.clone(), cancelled.clone()).intent("the account is deleted").want(X, None, "still shown"),
+            case("dialog: the click went to Close account", keep.clone(), account.clone(), closed_instead).intent("The account is kept").want(X, Some("Delete"), "the account stays, but the effect removes it"),
             case("dialog: confirm, the account says deleted", confirm, account.clone(), confirmed_account).intent("the account is deleted").want(M, Some("Delete"), "Status: deleted"),
             case("tabs: the panels follow", act(ActionKind::Click, Some(find(&with_panels, "t1"))), with_panels.clone(), switched).intent("Tab #1 is selected").want(M, Some("Tab #1"), ""),
             case("dialog: cancel closes it", cancel, account.clone(), cancelled).intent("the dialog closes").want(M, Some("Cancel"), ""),
