@@ -76,6 +76,7 @@ export function machine() {
  * @property {PrufeRun.Seen | null} [seen] the last step's `seen`, for the background
  * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [arbiter]
  *   decides AMBIGUOUS under `ambiguous: 'arbiter'`; without one, the answer is no
+ * @property {(run: any) => void} [onJudged] hears the machine's state right after it judged an attempt
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
  * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
  *   throws ends the watch and is thrown as it is
@@ -111,7 +112,9 @@ export async function verify(port, step, options = {}) {
       await options.camera?.after(run, need, answer);
     }
     options.trace?.(need, answer);
+    const judged = run.attempt?.verdict;
     ({ run, need } = next(run, answer));
+    if (options.onJudged && run.attempt?.verdict && !judged) options.onJudged(run);
   }
   const record = { ...need.record, durationMs: Date.now() - started.getTime(), startedAt: started.toISOString() };
   return { record, seen: /** @type {PrufeRun.Seen | null} */ (run.seen ?? null) };

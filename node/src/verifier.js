@@ -44,6 +44,8 @@ import { Camera, screenshotsOption } from './pictures.js';
  * @property {string[]} [regions] observe only these regions
  * @property {string[]} [ignoreRegions] never observe these regions
  * @property {string} [traceDir] write one trace record per step there, as `prufe run --trace-dir`
+ * @property {(run: object) => void} [onJudged] hears the machine's state each time it judged an
+ *   attempt (the snapshots it judged, redacted as observed): for replaying the judge offline
  * @property {'off' | 'failures' | 'all'} [screenshots] with `traceDir`: which steps keep a before
  *   and an after picture beside their record, secrets covered (default 'failures')
  */
@@ -315,6 +317,7 @@ export class Verifier {
         seen: this.#seen,
         arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
         camera: this.#newCamera(),
+        onJudged: this.#options.onJudged,
       });
     } catch (error) {
       throw this.#scrub(asPrufeError(error));

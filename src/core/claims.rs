@@ -176,6 +176,67 @@ pub fn is_close_word(name: &str) -> bool {
     tokens.len() == 1 && CLOSE_WORDS.contains(&tokens[0].as_str())
 }
 
+/// Names a dialog's dismissing button has by itself (the Authoring Practices' "Cancel" of a
+/// confirmation, "No", "Not now"), folded.
+#[rustfmt::skip]
+const DISMISS_WORDS: &[&str] = &[
+    "cancel", "close", "dismiss", "no", "back", "later", "not", "now",
+    "cancelar", "cerrar", "volver", "ahora",
+    "abbrechen", "schliessen", "nein", "zuruck", "spater", "nicht", "jetzt",
+    "annuler", "fermer", "non", "retour", "tard", "pas", "maintenant",
+];
+
+/// Verbs a dismissing button starts with when it names what it keeps ("Keep editing",
+/// "Stay subscribed", "Seguir editando", "Abo behalten"), folded.
+#[rustfmt::skip]
+const STAY_WORDS: &[&str] = &[
+    "keep", "stay", "continue", "remain",
+    "mantener", "conservar", "seguir", "quedarme", "continuar",
+    "behalten", "bleiben", "weiter", "weitermachen",
+    "garder", "rester", "continuer", "conserver",
+];
+
+/// Is `name` the name of a button that dismisses its dialog and does nothing else: its own
+/// dismissing words alone ("Cancel", "Not now", "×"), or a verb of staying first ("Keep
+/// it", "Keep booking", "Stay subscribed")? "Cancel booking now" names an object: it acts.
+pub fn is_dismissal(name: &str) -> bool {
+    if is_close_word(name) {
+        return true;
+    }
+    let tokens = text::tokens(name);
+    let Some(first) = tokens.first() else {
+        return false;
+    };
+    STAY_WORDS.contains(&first.as_str())
+        || tokens.iter().all(|t| DISMISS_WORDS.contains(&t.as_str()))
+}
+
+/// Verbs that call an action off, folded.
+#[rustfmt::skip]
+const CALL_OFF_WORDS: &[&str] = &[
+    "cancel", "cancels", "cancelled", "canceled", "abort", "aborted", "abandon",
+    "cancela", "cancelar", "cancelado", "cancelada", "anula", "anulado", "anulada",
+    "abgebrochen", "abbrechen", "bricht", "abgesagt",
+    "annule", "annuler", "annulee",
+];
+
+/// Stems of the verbs of removing, for their nouns ("deletion", "borrado", "Löschen").
+const REMOVAL_STEMS: &[&str] = &[
+    "delet", "remov", "borr", "elimin", "losch", "supprim", "entfern",
+];
+
+/// Does the sentence call off a removal ("Cancel the deletion", "Se cancela el borrado",
+/// "Das Löschen wird abgebrochen")? Its object is the removal, which then does not happen.
+pub fn calls_off_removal(sentence: &str) -> bool {
+    let tokens = text::tokens(sentence);
+    let calls_off = |t: &String| CALL_OFF_WORDS.contains(&t.as_str());
+    tokens.iter().any(calls_off)
+        && tokens
+            .iter()
+            .filter(|t| !calls_off(t))
+            .any(|t| REMOVAL_STEMS.iter().any(|s| t.starts_with(s)))
+}
+
 /// Words that say which way an item moves in its list, folded: toward the start or the end.
 const UP_WORDS: &[&str] = &[
     "up", "earlier", "higher", "top", "first", "before", "arriba", "subir", "sube", "antes",

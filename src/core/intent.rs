@@ -50,8 +50,8 @@ const STOP_WORDS_EN: &[&str] = &[
     "becomes", "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for",
     "from", "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is",
     "it", "its", "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the",
-    "their", "then", "there", "more", "less", "these", "this", "those", "to", "up", "was", "we",
-    "were", "will", "with", "would", "you", "your",
+    "their", "then", "there", "more", "less", "longer", "anymore", "these", "this", "those", "to",
+    "up", "was", "we", "were", "will", "with", "would", "you", "your",
 ];
 const STOP_WORDS_FR: &[&str] = &[
     "affiche", "apparait", "au", "autre", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de",
@@ -75,6 +75,8 @@ const STOP_WORDS_DE: &[&str] = &[
     "des",
     "die",
     "erscheint",
+    // "nicht mehr": a cessation (see `states`); "more" is a stop word too.
+    "mehr",
     "ein",
     "eine",
     "einem",
@@ -492,9 +494,11 @@ impl Intent {
     /// Parses a sentence in any of the supported languages.
     pub fn parse(sentence: &str) -> Intent {
         let folded = text::fold(sentence);
-        let negated = folded.contains("n't")
-            || folded.contains("n’t")
-            || text::tokens(&folded).iter().any(|t| is_negation(t));
+        // "no longer selected" says the other state, not an absence (see `states`).
+        let negated = !super::states::is_cessation(sentence)
+            && (folded.contains("n't")
+                || folded.contains("n’t")
+                || text::tokens(&folded).iter().any(|t| is_negation(t)));
         Intent {
             terms: Terms::of(sentence),
             negated,

@@ -67,6 +67,7 @@ use super::identity::{describe_element, is_in_place, Identity};
 use super::intent::{self, Intent, Terms};
 use super::model::{limits, Element, Role, Snapshot, Text, Tristate, REDACTED};
 use super::reading::Reading;
+use super::states;
 use super::text;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
@@ -448,6 +449,12 @@ impl<'d> Effect<'d> {
                         s.push(' ');
                         s.push_str(v);
                     }
+                    // What people call the state ("on", "open", "selected"): its way is
+                    // checked apart (`states::said`).
+                    if is_own_field(f.field) {
+                        s.push(' ');
+                        s.push_str(&states::vocabulary(f.field));
+                    }
                 }
                 s
             }
@@ -645,6 +652,12 @@ fn closes_popup(e: &Effect) -> bool {
 const CLOSED_WORDS: &str =
     "closes closed dismissed cierra cerrado cerrada ferme fermee schliesst geschlossen";
 
+/// What people call a dialog, in the four languages, folded: an intent whose object is one
+/// of these is about the dialog itself.
+const DIALOG_WORDS: &str = "dialog dialogue modal popup window prompt confirmation alert box \
+    dialogo ventana confirmacion aviso fenster ruckfrage bestatigung hinweis meldung \
+    boite fenetre";
+
 /// The regions inside the dialogs that `effects` close (`dialog[Delete account?]`).
 fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
     effects
@@ -674,6 +687,28 @@ fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
 /// about, never that it happened: a closing is evidence that the dialog closed and of
 /// nothing else.
 fn is_closing(e: &Effect, closed: &[String]) -> bool {
+    // A modal's nameless focus guards and backdrop (no label, no place) go with it.
+    if let Effect::Disappeared(el) = *e {
+        if !closed.is_empty()
+            && el.label().trim().is_empty()
+            && el.within.is_none()
+            && matches!(
+                el.role,
+                Role::Generic | Role::None | Role::Unknown | Role::Button
+            )
+        {
+            return true;
+        }
+    }
+    // The control that opened the dialog (`aria-expanded`) collapses with it.
+    if let Effect::Changed(c) = *e {
+        if !closed.is_empty()
+            && c.fields.iter().all(|f| f.field == Field::Expanded)
+            && c.after.expanded == Some(false)
+        {
+            return true;
+        }
+    }
     let gone = match *e {
         Effect::Disappeared(_) => true,
         Effect::Changed(c) => c.has(Field::Visible) && !c.after.visible,
@@ -1019,6 +1054,46 @@ impl<'a> Judge<'a> {
         ))
     }
 
+    /// A button of a dialog that closed, where what the dialog's fields held now shows
+    /// outside it ("Gemini" typed in the dialog's "Project name", then the heading "Project
+    /// Gemini"): the dialog's form was submitted, which is what its button is for.
+    fn submitted_dialog(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        let closed = closed_dialogs(effects);
+        if !closed.iter().any(|d| diff::region_matches(&t.region, d)) {
+            return None;
+        }
+        let in_dialog = |region: &str| closed.iter().any(|d| diff::region_matches(region, d));
+        let values: Vec<String> = self
+            .before
+            .elements
+            .iter()
+            .filter(|e| in_dialog(&e.region) && !e.sensitive && e.value_hash.is_none())
+            .filter(|e| {
+                matches!(
+                    e.role,
+                    Role::Textbox | Role::Searchbox | Role::Combobox | Role::Spinbutton
+                )
+            })
+            .filter_map(|e| e.value.as_deref())
+            .map(|v| text::fold(v).trim().to_owned())
+            .filter(|v| v.chars().count() >= 2 && v != &text::fold(REDACTED))
+            .collect();
+        let shown = effects.iter().find(|e| {
+            e.is_appearance()
+                && !in_dialog(e.region())
+                && values
+                    .iter()
+                    .any(|v| text::fold(e.label()).contains(v.as_str()))
+        })?;
+        Some(matched(
+            format!(
+                "what the dialog's fields held shows outside it: {}",
+                shown.line()
+            ),
+            Some(t),
+        ))
+    }
+
     /// A control outside the rows whose effect is that exactly the rows whose checkbox was
     /// checked went ("Clear completed", "Delete selected"): a bulk action acts on the checked
     /// rows. Rows with an unchecked box going too, or a checked one staying, is not this.
@@ -1133,6 +1208,11 @@ impl<'a> Judge<'a> {
                 return f;
             }
         }
+        if kind == ActionKind::Press {
+            if let Some(f) = self.escaped(target) {
+                return f;
+            }
+        }
         if let (ActionKind::Drag, Some(t)) = (kind, target) {
             if let Some(f) = self.reordered(t) {
                 return f;
@@ -1215,6 +1295,22 @@ impl<'a> Judge<'a> {
             )));
         }
         Some(matched(found, target))
+    }
+
+    /// Escape that closed a dialog and did nothing else: the dialog was dismissed, held
+    /// against the intent as a dismissing button is (`dismissed`).
+    fn escaped(&self, target: Option<&'a Element>) -> Option<Finding> {
+        let key = self.action.key.as_deref()?;
+        if !matches!(key, "Escape" | "Esc") {
+            return None;
+        }
+        let effects = Effect::all(self.diff);
+        let closed = closed_dialogs(&effects);
+        if closed.is_empty() || !effects.iter().all(|e| is_closing(e, &closed)) {
+            return None;
+        }
+        let found = matched(format!("{key} dismissed {}", closed[0]), target);
+        Some(self.dismissed(found, &effects, None))
     }
 
     /// Enter: an option picked (selected, a combo box's value, its listbox closing), or the
@@ -1450,11 +1546,16 @@ impl<'a> Judge<'a> {
                 _ => None,
             })
             .collect();
+        // A dialog closing is evidence that it closed, not of what its title names.
+        let closed = closed_dialogs(effects);
         for &effect in effects {
             if let Effect::TextDisappeared(t) = effect {
                 if replaced.contains(&(t.frame.as_str(), t.region.as_str())) {
                     continue;
                 }
+            }
+            if is_closing(&effect, &closed) {
+                continue;
             }
             if is_deselected_sibling(&effect, Some(target_element)) {
                 continue;
@@ -1952,12 +2053,153 @@ impl<'a> Judge<'a> {
                 found.reason
             ));
         }
+        if let Some(f) = self.against_own_state(t) {
+            return f;
+        }
         match self.check_claims(effects, Some(t)) {
             Check::Holds(_) => matched(format!("{}, and the intent holds", found.reason), Some(t)),
             Check::Contradicted(f) => f,
             Check::Open(why) => ambiguous(format!("{}; yet {why}", found.reason)),
             Check::NoObject => self.as_read(found, effects, t),
         }
+    }
+
+    /// An intent that names the target, and nothing else the page shows, of a MATCH found by
+    /// the target's own evidence (its own state, its name carried by the effect): the
+    /// sentence is about the target, whose evidence stands ("Show the sent mail" for the tab
+    /// Sent that was selected). Its other words name nothing on the page, so they count
+    /// neither for nor against; a word the page shows elsewhere is a claim about that, and
+    /// it is left unexplained. Of an intent in another language than the page, only the
+    /// words read count (`reading`), and read words that name no thing (its verb) are about
+    /// the target too.
+    fn names_the_target(&self, found: &Finding, t: &Element) -> Option<Finding> {
+        if found.verdict != VerdictKind::Match {
+            return None;
+        }
+        let (sentence, note) = match self.reading {
+            Some(r) => (r.read.as_str(), r.note()),
+            None => (self.action.intent.as_deref()?, String::new()),
+        };
+        let intent = Intent::parse(sentence);
+        if !intent.is_usable() && !intent.terms().is_empty() {
+            return None;
+        }
+        let name = Terms::of(naming(t));
+        let mut own = format!("{} {} {}", naming(t), t.region, role_words(t.role));
+        if let Some(c) = self.target_change(t) {
+            for f in &c.fields {
+                own.push(' ');
+                own.push_str(&states::vocabulary(f.field));
+            }
+        }
+        let own = Terms::of(&own);
+        let things: Vec<&str> = intent
+            .terms()
+            .iter()
+            .filter(|w| !intent::is_action(w) && !w.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+        let refers = intent.terms().iter().any(|w| name.matches(w));
+        if !refers && !(self.reading.is_some() && things.iter().all(|w| own.matches(w))) {
+            return None;
+        }
+        if things
+            .iter()
+            .any(|w| !own.matches(w) && self.page_shows(&[(*w).to_owned()]))
+        {
+            return None;
+        }
+        Some(matched(
+            format!("{}, and the intent names the target{note}", found.reason),
+            Some(t),
+        ))
+    }
+
+    /// A dialog dismissed and nothing else done (its dismissing button, Escape), held against
+    /// the intent: one that says nothing is done ("the invoice is not deleted"), that its
+    /// object stays ("the booking is kept") or that the dialog closes holds; one that says a
+    /// thing is removed is contradicted, since nothing but the dialog went; any other claim
+    /// is judged as claims are.
+    fn dismissed(&self, found: Finding, effects: &[Effect<'a>], t: Option<&'a Element>) -> Finding {
+        let Some(sentence) = self.action.intent.as_deref() else {
+            return found;
+        };
+        let intent = Intent::parse(sentence);
+        let tokens = text::tokens(sentence);
+        let says = |words: &str| tokens.iter().any(|w| words.split(' ').any(|c| c == w));
+        let keeps = tokens.iter().any(|w| {
+            claims::KEEP_WORDS.contains(&w.as_str())
+                || claims::KEEP_WORDS
+                    .iter()
+                    .any(|k| intent::stem(k) == intent::stem(w))
+        });
+        let negated = !intent.is_usable() && !intent.terms().is_empty();
+        let closes = says(CLOSED_WORDS) || states::said(sentence, Field::Expanded) == Some(false);
+        // "the dialog is closed", "the confirmation is dismissed": the object is the dialog.
+        let mut dialog = DIALOG_WORDS.to_owned();
+        for d in closed_dialogs(effects) {
+            dialog.push(' ');
+            dialog.push_str(&d);
+        }
+        let dialog = Terms::of(&dialog);
+        let about_dialog = claims::Claims::parse(sentence)
+            .object
+            .iter()
+            .all(|w| dialog.matches(w) || intent::is_action(w));
+        // "Cancel the deletion", "Se cancela el borrado": the removal is what is called off.
+        let keeps = keeps || claims::calls_off_removal(sentence);
+        if claims::is_removal(sentence) && !negated && !keeps && !about_dialog {
+            return mismatch(
+                format!(
+                    "{}, but the intent says a thing is removed, and nothing but the dialog went",
+                    found.reason
+                ),
+                t,
+            );
+        }
+        if negated || keeps || closes {
+            return matched(
+                format!(
+                    "{}, and nothing else was done, as the intent says",
+                    found.reason
+                ),
+                t,
+            );
+        }
+        match t {
+            Some(t) => self.with_intent(found, effects, t),
+            None => match self.check_claims(effects, None) {
+                Check::Holds(_) => matched(format!("{}, and the intent holds", found.reason), None),
+                Check::Contradicted(f) => f,
+                Check::Open(why) => ambiguous(format!("{}; yet {why}", found.reason)),
+                Check::NoObject => ambiguous(format!(
+                    "{}, but the intent explains none of the effects",
+                    found.reason
+                )),
+            },
+        }
+    }
+
+    /// The intent says the target's own state went the other way than it did ("Autosave is
+    /// turned on" when its switch went off, "the menu closes" when it opened).
+    fn against_own_state(&self, t: &Element) -> Option<Finding> {
+        let sentence = self.action.intent.as_deref()?;
+        let c = self.target_change(t)?;
+        c.fields
+            .iter()
+            .filter(|f| is_own_field(f.field))
+            .find_map(|f| {
+                let went = states::went(f.field, f.before.as_deref(), f.after.as_deref())?;
+                (states::said(sentence, f.field)? != went).then(|| {
+                    mismatch(
+                        format!(
+                            "the intent says the target's {} went the other way: {}",
+                            f.field.as_str(),
+                            diff::line_changed(c)
+                        ),
+                        Some(t),
+                    )
+                })
+            })
     }
 
     /// An intent none of whose words reach any effect, written in another language than the
@@ -1970,6 +2212,9 @@ impl<'a> Judge<'a> {
                 found.reason
             ))
         };
+        if let Some(f) = self.names_the_target(&found, t) {
+            return f;
+        }
         let Some(reading) = self.reading else {
             return refused(&found);
         };
@@ -2023,19 +2268,22 @@ impl<'a> Judge<'a> {
             let found = matched(format!("the target's own state changed: {line}"), Some(t));
             return self.with_intent(found, effects, t);
         }
-        // A dialog's own close control ("Close", "×") whose dialog closed, and nothing else
-        // changed: the dialog was dismissed, as its close control is for.
-        if claims::is_close_word(t.label()) {
+        // A dialog's dismissing button ("Close", "×", "Cancel", "Keep it") whose dialog
+        // closed, and nothing else changed: the dialog was dismissed, as the button is for.
+        if claims::is_dismissal(t.label()) {
             let closed = closed_dialogs(effects);
             let own = closed.iter().any(|d| diff::region_matches(&t.region, d));
             if own && effects.iter().all(|e| is_closing(e, &closed)) {
                 let line = effects.first().map(Effect::line).unwrap_or_default();
                 let found = matched(
-                    format!("the dialog's own close control closed it: {line}"),
+                    format!("the dialog's own dismissing button closed it: {line}"),
                     Some(t),
                 );
-                return self.with_intent(found, effects, t);
+                return self.dismissed(found, effects, Some(t));
             }
+        }
+        if let Some(f) = self.submitted_dialog(t, effects) {
+            return self.with_intent(f, effects, t);
         }
         if let Some(f) = self.on_checked_rows(t, effects) {
             return self.with_intent(f, effects, t);
@@ -2762,7 +3010,7 @@ mod tests {
         run(vec![
             case("bulk: the checked rows go", clear.clone(), done.clone(), cleared).want(M, Some("Clear completed"), "checkbox was checked went (1)"),
             case("bulk: an unchecked row goes", clear, done, cleared_wrong).want(A, None, ""),
-            case("dialog: its own close control", close.clone(), cookies.clone(), dismissed.clone()).want(M, Some("Close"), "own close control closed it"),
+            case("dialog: its own close control", close.clone(), cookies.clone(), dismissed.clone()).want(M, Some("Close"), "own dismissing button closed it"),
             case("dialog: its own close control, intent", close, cookies.clone(), dismissed.clone()).intent("the dialog closes").want(M, Some("Close"), ""),
             case("dialog: OK closing it says nothing by itself", act(ActionKind::Click, Some(find(&cookies, "g1"))), cookies.clone(), dismissed).want(A, None, ""),
             case("reorder: the intent names the item and the way", drag.clone(), listed.clone(), moved.clone()).intent("Olwen moves up one place").want(M, Some("Olwen"), "from position 4 to 3"),
@@ -3618,7 +3866,10 @@ mod tests {
         run(vec![
             case("cancel hides the dialog", cancel.clone(), before.clone(), closed.clone()).intent(kept).want(M, Some("Cancel"), "dialog[Delete account?]"),
             case("cancel removes the dialog", cancel.clone(), before.clone(), gone).intent(kept).want(M, Some("Cancel"), ""),
-            case("cancel without intent", cancel.clone(), before.clone(), closed.clone()).want(A, None, "declare an intent"),
+            case("cancel without intent", cancel.clone(), before.clone(), closed.clone()).want(M, Some("Cancel"), "dismissing button closed it"),
+            case("delete that only closes the dialog", act(ActionKind::Click, Some(find(&before, "d1"))), before.clone(), closed.clone()).want(A, None, ""),
+            case("cancel, negated intent", cancel.clone(), before.clone(), closed.clone()).intent("the account is not deleted").want(M, Some("Cancel"), "nothing else was done"),
+            case("cancel, the intent claims the removal", cancel.clone(), before.clone(), closed.clone()).intent("the account is deleted").want(X, None, ""),
             case("cancel that deletes", cancel.clone(), before.clone(), deleted.clone()).intent(kept).want(X, Some("Cancel"), "the intent says the account stays"),
             case("cancel that deletes, one clause", cancel.clone(), before.clone(), deleted).intent("the account is kept").want(X, Some("Cancel"), "Account deleted"),
             case("cancel that removes the account's row", cancel.clone(), before.clone(), row_gone).intent(kept).want(X, Some("Cancel"), "listitem[Account ada@example.com]"),

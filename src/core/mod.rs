@@ -18,6 +18,7 @@ pub mod reading;
 pub mod redact;
 pub mod resolve;
 pub mod run;
+pub mod states;
 pub mod text;
 pub mod wire;
 

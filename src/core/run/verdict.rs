@@ -69,6 +69,23 @@ impl Run {
         }
     }
 
+    /// The current attempt judged again as `judge_attempt` judges it (the busy rule
+    /// included, navigation and typed claims left out): for replaying the judge on states
+    /// kept from real runs.
+    pub fn judge_again(&self) -> crate::core::error::Result<Verdict> {
+        let a = &self.attempt;
+        let mut v = judge(
+            &self.judge_action(),
+            &a.before,
+            &a.after,
+            &self.judge_options(),
+        )?;
+        if a.busy.is_some() && !a.stable_after && v.verdict == VerdictKind::Match {
+            v.verdict = VerdictKind::Ambiguous;
+        }
+        Ok(v)
+    }
+
     pub(super) fn judge_attempt(&mut self) -> Need {
         if self.step.action.is_pointer() && self.attempt.target.is_none() {
             let a = &self.attempt;

@@ -4,7 +4,7 @@
 // the npm package (node/src/playwright.js) with the default policy (ambiguous: 'reject', no
 // judge). A run's outcome is its verdict and reason as the package reports them.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { prufe } from '../../../node/src/playwright.js';
@@ -111,6 +111,11 @@ function verified(v, action, intent) {
  * ended in an error before any verdict, `code` says which), or SETUP when the page or the
  * setup failed before the verified step.
  */
+const TAP = process.env.CORPUS_TAP || null;
+if (TAP) mkdirSync(TAP, { recursive: true });
+/** The machine states judged in each run under way, by run id. */
+const tapped = new Map();
+
 export async function runOne(corpus, context, run) {
   const started = Date.now();
   const { entry } = run;
@@ -138,7 +143,11 @@ export async function runOne(corpus, context, run) {
       } catch (error) {
         return { verdict: 'SETUP', code: 'SETUP', reason: String(error.message).split('\n')[0] };
       }
-      const v = await prufe(page, { ambiguous: 'reject' });
+      // CORPUS_TAP=DIR keeps the machine's state at each judgement of the run as
+      // DIR/<run id>.json, which `cargo run --example rejudge -- DIR` judges again offline.
+      const judged = [];
+      const v = await prufe(page, { ambiguous: 'reject', onJudged: TAP ? (state) => judged.push(state) : undefined });
+      if (TAP) tapped.set(run.id, judged);
       try {
         const result = await verified(v, entry.action, run.intent);
         phase('step');
@@ -153,6 +162,11 @@ export async function runOne(corpus, context, run) {
       timer = setTimeout(() => done({ verdict: null, code: 'RUN_TIMEOUT', reason: `no outcome within ${RUN_BUDGET_MS / 1000} s` }), RUN_BUDGET_MS);
     });
     const outcome = await Promise.race([work, budget]);
+    if (TAP) {
+      const states = tapped.get(run.id) ?? [];
+      tapped.delete(run.id);
+      writeFileSync(join(TAP, `${run.id}.json`), JSON.stringify({ id: run.id, kind: run.kind, outcome, states }));
+    }
     return { id: run.id, ...outcome, ms: Date.now() - started };
   } finally {
     clearTimeout(timer);
