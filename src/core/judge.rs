@@ -724,9 +724,31 @@ fn is_closing(e: &Effect, closed: &[String]) -> bool {
 /// holds one selection (tabs, radios, options, segmented buttons, tree items, rows of a grid,
 /// the current one of a set of links) selecting one item deselects the one that had it: part of the target's effect, never a
 /// neighbour's or a variant's.
-fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
+fn is_deselected_sibling(e: &Effect, target: Option<&Element>, effects: &[Effect]) -> bool {
     let (Effect::Changed(c), Some(t)) = (*e, target) else {
         return false;
+    };
+    let on = |c: &Changed| {
+        c.fields.iter().any(|f| match f.field {
+            Field::Selected => c.after.selected == Some(true),
+            Field::Checked => c.after.checked == Some(Tristate::True),
+            Field::Pressed => c.after.pressed == Some(Tristate::True),
+            _ => false,
+        })
+    };
+    // The same choice shown twice (a custom select's popup and the native select it keeps
+    // for forms): the target's twin took the selection in the group this sibling left.
+    let twin_took = |region: &str| {
+        effects.iter().any(|o| match *o {
+            Effect::Changed(oc) => {
+                oc.after.role == t.role
+                    && oc.after.region == region
+                    && oc.after.frame == t.frame
+                    && text::normalize_key(oc.after.label()) == text::normalize_key(t.label())
+                    && on(oc)
+            }
+            _ => false,
+        })
     };
     // A tab's panel shows with it and the panel of the tab it replaces hides.
     if t.role == Role::Tab
@@ -757,13 +779,31 @@ fn is_deselected_sibling(e: &Effect, target: Option<&Element>) -> bool {
     };
     single
         && c.after.role == t.role
-        && c.after.region == t.region
+        && (c.after.region == t.region || twin_took(&c.after.region))
         && c.after.frame == t.frame
         && !same_ref(&c.after, t)
         && !c.fields.is_empty()
         && c.fields
             .iter()
             .all(|f| off(f) || f.field == Field::Disabled)
+}
+
+/// Did a field's value become the target's name? Picking an option of a combo box, a
+/// select or an autocomplete sets the field it belongs to to that option ("Ger" →
+/// "Germany"): the field shows the target was picked.
+fn takes_name(e: &Effect, t: &Element) -> bool {
+    let Effect::Changed(c) = *e else {
+        return false;
+    };
+    let name = text::normalize_key(t.label());
+    name.chars().count() >= 2
+        && !same_ref(&c.after, t)
+        && c.fields.iter().any(|f| {
+            f.field == Field::Value
+                && f.after
+                    .as_deref()
+                    .is_some_and(|v| text::normalize_key(v) == name)
+        })
 }
 
 /// How a person names an element: its label, else the words of its place (the checkbox of
@@ -1010,7 +1050,7 @@ impl<'a> Judge<'a> {
         let (kind, _) = place.strip_suffix(']')?.split_once('[')?;
         let effects = Effect::all(self.diff);
         let other = effects.iter().find(|e| {
-            if is_deselected_sibling(e, Some(t)) || self.is_reveal_rename(e, &effects) {
+            if is_deselected_sibling(e, Some(t), &effects) || self.is_reveal_rename(e, &effects) {
                 return false;
             }
             let Some(el) = e.element() else {
@@ -1546,6 +1586,19 @@ impl<'a> Judge<'a> {
                 _ => None,
             })
             .collect();
+        // Likewise an element renamed to name the target (a select's button "Medium Size"
+        // → "Large Size"): what it said before is no one's evidence.
+        let renamed: FxHashSet<(&str, &str, Role)> = effects
+            .iter()
+            .filter_map(|e| match *e {
+                Effect::Appeared(el)
+                    if candidates.carried_by(&Terms::of(el.label())) == Some(0) =>
+                {
+                    Some((el.frame.as_str(), el.region.as_str(), el.role))
+                }
+                _ => None,
+            })
+            .collect();
         // A dialog closing is evidence that it closed, not of what its title names.
         let closed = closed_dialogs(effects);
         for &effect in effects {
@@ -1554,10 +1607,19 @@ impl<'a> Judge<'a> {
                     continue;
                 }
             }
+            if let Effect::Disappeared(el) = effect {
+                if renamed.contains(&(el.frame.as_str(), el.region.as_str(), el.role)) {
+                    continue;
+                }
+            }
             if is_closing(&effect, &closed) {
                 continue;
             }
-            if is_deselected_sibling(&effect, Some(target_element)) {
+            if is_deselected_sibling(&effect, Some(target_element), effects) {
+                continue;
+            }
+            if takes_name(&effect, target_element) {
+                credit(0, effect);
                 continue;
             }
             let member = effect
@@ -1819,7 +1881,7 @@ impl<'a> Judge<'a> {
                     break;
                 }
             }
-            if is_deselected_sibling(&e, target) {
+            if is_deselected_sibling(&e, target, effects) {
                 continue;
             }
             if is_variant && !is_closing(&e, &closed) {
@@ -1888,14 +1950,14 @@ impl<'a> Judge<'a> {
             .filter(|v| v.trim().chars().count() >= 2 && v != REDACTED);
         let from_target = |e: &Effect| {
             (is_target(e) && e.is_own_state())
+                || target.is_some_and(|t| takes_name(e, t))
                 || typed
                     .as_deref()
                     .is_some_and(|v| e.is_appearance() && text::fold(e.label()).contains(v.trim()))
         };
         if !shared.is_empty()
-            && !support
-                .iter()
-                .any(|(_, e)| says_shared(e) || from_target(e))
+            && !support.iter().any(|(_, e)| says_shared(e))
+            && !effects.iter().any(from_target)
         {
             return Check::Open(format!(
                 "the intent and the target's name both say '{}', but no effect does ({})",
