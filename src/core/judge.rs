@@ -1618,8 +1618,10 @@ impl<'a> Judge<'a> {
             if is_deselected_sibling(&effect, Some(target_element), effects) {
                 continue;
             }
-            if takes_name(&effect, target_element) {
-                credit(0, effect);
+            // A field that took the name of the target, or of a neighbour (the option
+            // beside it): that one was picked.
+            if let Some(m) = candidates.members.iter().position(|c| takes_name(&effect, c)) {
+                credit(m, effect);
                 continue;
             }
             let member = effect
@@ -2347,6 +2349,28 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.submitted_dialog(t, effects) {
             return self.with_intent(f, effects, t);
         }
+        // A field that took the name of the target's sibling (the option beside it, gone
+        // with its popup): the sibling was picked.
+        if !effects.iter().any(|e| takes_name(e, t)) {
+            let sibling = effects.iter().find_map(|e| {
+                self.before
+                    .elements
+                    .iter()
+                    .filter(|s| s.role == t.role && s.region == t.region && !same_ref(s, t))
+                    .find(|s| takes_name(e, s))
+                    .map(|s| (s, e))
+            });
+            if let Some((s, e)) = sibling {
+                return mismatch(
+                    format!(
+                        "the field took the name of {}, not the target's: {}",
+                        describe_element(s),
+                        e.line()
+                    ),
+                    Some(s),
+                );
+            }
+        }
         if let Some(f) = self.on_checked_rows(t, effects) {
             return self.with_intent(f, effects, t);
         }
@@ -2924,6 +2948,143 @@ mod tests {
 
     /// Widget behaviour seen on pages nobody here wrote: each row states what a widget does
     /// (its role, states and relations), never a word of one page.
+    /// The rules of widget states, dialogs and pickers, each held and broken.
+    #[test]
+    fn states_dialogs_and_pickers() {
+        let page = |elements: Vec<Element>| Snapshot {
+            elements,
+            ..Default::default()
+        };
+        // A switch, its state said in words.
+        let switch = |on: bool| {
+            let mut s = page(vec![
+                Element {
+                    checked: Some(if on { Tristate::True } else { Tristate::False }),
+                    ..el("s1", Role::Switch, "Autosave", "region[Settings]")
+                },
+                el("h1", Role::Heading, "Mailbox", "main"),
+            ]);
+            s.texts
+                .push(text("Your changes are kept on this device for a week", "main"));
+            s
+        };
+        let flip = act(ActionKind::Click, Some(find(&switch(true), "s1")));
+        // A menu button opening its menu.
+        let mut closed_menu = page(vec![Element {
+            expanded: Some(false),
+            ..el("m0", Role::Button, "Actions", "region[Invoice]")
+        }]);
+        closed_menu
+            .texts
+            .push(text("This invoice is due in the next week", "region[Invoice]"));
+        let mut open_menu = closed_menu.clone();
+        edit(&mut open_menu, "m0", |e| e.expanded = Some(true));
+        open_menu
+            .elements
+            .push(el("m1", Role::Menuitem, "Duplicate", "menu[Actions]"));
+        let opener = act(ActionKind::Click, Some(find(&closed_menu, "m0")));
+        // A dialog with Delete and Keep it, its opener expanded.
+        let confirm = {
+            let mut s = dialog("Delete invoice 2291?", "Delete", "Keep it");
+            s.elements.push(Element {
+                expanded: Some(true),
+                ..el("opener", Role::Button, "Delete invoice", "region[Invoice]")
+            });
+            s.elements.push(el("guard", Role::Generic, "", ""));
+            s
+        };
+        let dismissed = {
+            let mut s = without(&confirm, &["g0", "g1", "g2", "guard"]);
+            edit(&mut s, "opener", |e| e.expanded = Some(false));
+            s
+        };
+        let mut deleted = dismissed.clone();
+        deleted.texts.push(text("Invoice deleted", "region[Invoice]"));
+        let keep = act(ActionKind::Click, Some(find(&confirm, "g2")));
+        let delete = act(ActionKind::Click, Some(find(&confirm, "g1")));
+        let escape = Action {
+            key: Some("Escape".into()),
+            ..act(ActionKind::Press, None)
+        };
+        // A rename dialog whose field's value shows outside it once saved.
+        let rename = page(vec![
+            el("h0", Role::Heading, "Project Apollo", "region[Project]"),
+            el("d0", Role::Dialog, "Rename project", "dialog[Rename project]"),
+            Element {
+                value: Some("Gemini".into()),
+                ..el("f0", Role::Textbox, "Project name", "dialog[Rename project]")
+            },
+            el("b0", Role::Button, "Save name", "dialog[Rename project]"),
+        ]);
+        let mut renamed = without(&rename, &["h0", "d0", "f0", "b0"]);
+        renamed
+            .elements
+            .push(el("h1", Role::Heading, "Project Gemini", "region[Project]"));
+        let save = act(ActionKind::Click, Some(find(&rename, "b0")));
+        // A combo box's option picked: the field takes the option's name.
+        let combo = page(vec![
+            Element {
+                value: Some("Ger".into()),
+                expanded: Some(true),
+                ..el("c0", Role::Combobox, "Country", "region[Order]")
+            },
+            el("o0", Role::Option, "Germany", "list:countries"),
+            el("o9", Role::Option, "Georgia", "list:countries"),
+        ]);
+        let mut picked = without(&combo, &["o0", "o9"]);
+        edit(&mut picked, "c0", |e| {
+            e.value = Some("Germany".into());
+            e.expanded = Some(false);
+        });
+        let mut wrong_pick = picked.clone();
+        edit(&mut wrong_pick, "c0", |e| e.value = Some("Georgia".into()));
+        let pick = act(ActionKind::Click, Some(find(&combo, "o0")));
+        // A custom select: the popup's option and its native twin elsewhere.
+        let select = page(vec![
+            Element {
+                selected: Some(false),
+                ..el("p1", Role::Option, "US dollar", "list:popup")
+            },
+            Element {
+                selected: Some(true),
+                ..el("n0", Role::Option, "Euro", "region[Project]")
+            },
+            Element {
+                selected: Some(false),
+                ..el("n1", Role::Option, "US dollar", "region[Project]")
+            },
+        ]);
+        let mut chosen = without(&select, &["p1"]);
+        edit(&mut chosen, "n0", |e| e.selected = Some(false));
+        edit(&mut chosen, "n1", |e| e.selected = Some(true));
+        let choose = act(ActionKind::Click, Some(find(&select, "p1")));
+        #[rustfmt::skip]
+        run(vec![
+            case("switch off, said off", flip.clone(), switch(true), switch(false)).intent("Autosave is turned off").want(M, Some("Autosave"), "the intent holds"),
+            case("switch off, said off in Spanish", flip.clone(), switch(true), switch(false)).intent("Se desactiva el guardado automático").want(M, Some("Autosave"), ""),
+            case("switch off, said on", flip.clone(), switch(true), switch(false)).intent("Autosave is turned on").want(X, Some("Autosave"), "went the other way"),
+            case("switch off, said no longer on", flip.clone(), switch(true), switch(false)).intent("Autosave is no longer active").want(M, Some("Autosave"), ""),
+            case("switch off, the intent names another thing the page shows", flip.clone(), switch(true), switch(false)).intent("Autosave and the mailbox are off").want(A, None, ""),
+            case("menu opens, said in German", opener.clone(), closed_menu.clone(), open_menu.clone()).intent("Das Aktionsmenü öffnet sich").want(M, Some("Actions"), "names the target"),
+            case("menu opens, said closes", opener, closed_menu, open_menu).intent("The Actions menu closes").want(X, Some("Actions"), "went the other way"),
+            case("keep it, no intent", keep.clone(), confirm.clone(), dismissed.clone()).want(M, Some("Keep it"), "dismissing button"),
+            case("keep it, kept", keep.clone(), confirm.clone(), dismissed.clone()).intent("The invoice is kept").want(M, Some("Keep it"), "nothing else was done"),
+            case("keep it, said deleted", keep.clone(), confirm.clone(), dismissed.clone()).intent("The invoice is deleted").want(X, None, ""),
+            case("keep it forwarded to delete", keep.clone(), confirm.clone(), deleted.clone()).want(A, None, ""),
+            case("keep it forwarded to delete, kept", keep, confirm.clone(), deleted.clone()).intent("The invoice is kept").want(X, Some("Keep it"), "Invoice deleted"),
+            case("delete that only dismissed", delete.clone(), confirm.clone(), dismissed.clone()).want(A, None, ""),
+            case("delete, its message shown", delete, confirm.clone(), deleted.clone()).intent("The invoice is deleted").want(M, Some("Delete"), "Invoice deleted"),
+            case("escape dismisses", escape.clone(), confirm.clone(), dismissed.clone()).intent("The confirmation is dismissed").want(M, None, "nothing else was done"),
+            case("escape, said deleted", escape.clone(), confirm.clone(), dismissed).intent("The invoice is deleted").want(X, None, ""),
+            case("escape that deleted", escape, confirm, deleted).intent("The confirmation is dismissed").want(A, None, ""),
+            case("save shows the field's value", save.clone(), rename.clone(), renamed).want(M, Some("Save name"), "fields held"),
+            case("save that lost the value", save, rename.clone(), without(&rename, &["d0", "f0", "b0"])).want(A, None, ""),
+            case("combo box takes the option", pick.clone(), combo.clone(), picked).intent("Germany is chosen as the country").want(M, Some("Germany"), ""),
+            case("combo box takes another option", pick, combo, wrong_pick).want(X, Some("Georgia"), "took the name of option[Georgia]"),
+            case("custom select and its native twin", choose.clone(), select.clone(), chosen.clone()).want(M, Some("US dollar"), ""),
+        ]);
+    }
+
     #[test]
     fn held_out_widget_cases() {
         let placed = |r: &str, role: Role, name: &str, row: &str| Element {
