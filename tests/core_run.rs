@@ -920,6 +920,67 @@ fn background_is_learnt_before_acting() {
 }
 
 #[test]
+fn a_tick_after_the_action_is_watched_once_more() {
+    // A clock in the banner that did not tick while the run settled before the click, and
+    // ticks right after it: the click's diff holds the tick.
+    let clock = |t: &str| {
+        let mut p = shop();
+        p.texts[0].text = t.into();
+        p
+    };
+    // The click's effect (a product added, or nothing) and the clock's tick; with `again`,
+    // the clock ticks once more while the run watches.
+    let ticked = |also: Option<&'static str>, again: bool| -> React {
+        Box::new(move |g, w| {
+            if matches!(g, Gesture::Click { .. }) {
+                if let Some(product) = also {
+                    add(&mut w.page, "c1", product, false);
+                }
+                w.page.texts[0].text = "10:00:01".into();
+                if again {
+                    let mut next = w.page.clone();
+                    next.texts[0].text = "10:00:02".into();
+                    w.ticks.push_back(next);
+                }
+            }
+        })
+    };
+    let step = || {
+        Step::new(Action::Click {
+            target: Target {
+                region: Some(PRODUCTS.into()),
+                ..target("button", "Add Shirt M")
+            },
+        })
+    };
+
+    let watched = |w: &World| {
+        w.needs
+            .iter()
+            .filter(|n| matches!(n, Need::Settle { quiet_ms, stop_on_change: true, .. } if *quiet_ms == 1_300))
+            .count()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a clock that ticks again is background", World::new(clock("10:00:00")), step(), ticked(None, true))
+            .want(Some(A), false, Some(ErrorCode::IrreversibleAction), "outside the slots it was already changing by itself")
+            .then(move |r, w, _| {
+                assert_eq!(r.background, ["text in banner"]);
+                assert_eq!(watched(w), 1, "one watch");
+            }),
+        row("a change that holds still is judged as it is", World::new(clock("10:00:00")), step(), ticked(None, false))
+            .want(Some(A), false, Some(ErrorCode::IrreversibleAction), "no element's name explains the effect")
+            .then(move |r, w, _| {
+                assert!(r.background.is_empty());
+                assert_eq!(watched(w), 1, "one watch");
+            }),
+        row("an effect beside a tick passes with no watch", World::new(clock("10:00:00")), step(), ticked(Some("Shirt M"), true))
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| assert_eq!(watched(w), 0, "a MATCH is not watched")),
+    ]);
+}
+
+#[test]
 fn watches() {
     let nothing = || -> React { Box::new(|_, _| {}) };
     let with_shirt = || {

@@ -1620,7 +1620,11 @@ impl<'a> Judge<'a> {
             }
             // A field that took the name of the target, or of a neighbour (the option
             // beside it): that one was picked.
-            if let Some(m) = candidates.members.iter().position(|c| takes_name(&effect, c)) {
+            if let Some(m) = candidates
+                .members
+                .iter()
+                .position(|c| takes_name(&effect, c))
+            {
                 credit(m, effect);
                 continue;
             }
@@ -2964,8 +2968,10 @@ mod tests {
                 },
                 el("h1", Role::Heading, "Mailbox", "main"),
             ]);
-            s.texts
-                .push(text("Your changes are kept on this device for a week", "main"));
+            s.texts.push(text(
+                "Your changes are kept on this device for a week",
+                "main",
+            ));
             s
         };
         let flip = act(ActionKind::Click, Some(find(&switch(true), "s1")));
@@ -2974,9 +2980,10 @@ mod tests {
             expanded: Some(false),
             ..el("m0", Role::Button, "Actions", "region[Invoice]")
         }]);
-        closed_menu
-            .texts
-            .push(text("This invoice is due in the next week", "region[Invoice]"));
+        closed_menu.texts.push(text(
+            "This invoice is due in the next week",
+            "region[Invoice]",
+        ));
         let mut open_menu = closed_menu.clone();
         edit(&mut open_menu, "m0", |e| e.expanded = Some(true));
         open_menu
@@ -2999,7 +3006,9 @@ mod tests {
             s
         };
         let mut deleted = dismissed.clone();
-        deleted.texts.push(text("Invoice deleted", "region[Invoice]"));
+        deleted
+            .texts
+            .push(text("Invoice deleted", "region[Invoice]"));
         let keep = act(ActionKind::Click, Some(find(&confirm, "g2")));
         let delete = act(ActionKind::Click, Some(find(&confirm, "g1")));
         let escape = Action {
@@ -3009,10 +3018,20 @@ mod tests {
         // A rename dialog whose field's value shows outside it once saved.
         let rename = page(vec![
             el("h0", Role::Heading, "Project Apollo", "region[Project]"),
-            el("d0", Role::Dialog, "Rename project", "dialog[Rename project]"),
+            el(
+                "d0",
+                Role::Dialog,
+                "Rename project",
+                "dialog[Rename project]",
+            ),
             Element {
                 value: Some("Gemini".into()),
-                ..el("f0", Role::Textbox, "Project name", "dialog[Rename project]")
+                ..el(
+                    "f0",
+                    Role::Textbox,
+                    "Project name",
+                    "dialog[Rename project]",
+                )
             },
             el("b0", Role::Button, "Save name", "dialog[Rename project]"),
         ]);

@@ -37,6 +37,7 @@ pub mod policy;
 pub mod quiet;
 pub mod ready;
 pub mod record;
+mod rewatch;
 mod settle;
 pub mod step;
 mod undo;
@@ -122,6 +123,9 @@ struct Attempt {
     revealed: bool,
     /// The baseline was observed again with the pointer on the target.
     rebased: bool,
+    /// The page was watched once more after the action (`rewatch`).
+    #[serde(default)]
+    rewatched: bool,
     value_hash: Option<String>,
     /// The field focused after a pointer click.
     focus: Option<Element>,
@@ -173,6 +177,10 @@ enum Phase {
     ReadFocus,
     After {
         settling: settle::After,
+    },
+    /// Watching for a tick after the action before a refusal (`rewatch`).
+    Rewatch {
+        at: rewatch::Rewatch,
     },
     ReadHash,
     ReadAddress,
@@ -275,6 +283,7 @@ impl Run {
             (Phase::Watch { at }, a) => self.on_watch(at, a),
             (Phase::Settle { settling }, a) => self.on_settle_before(settling, a),
             (Phase::After { settling }, a) => self.on_settle_after(settling, a),
+            (Phase::Rewatch { at }, a) => self.on_rewatch(at, a),
             (Phase::Undo, a) => self.on_undo(a),
             (Phase::Locate { spot }, a) => self.on_locate(spot, a),
             (phase, a) => self.on_attempt(phase, a),
@@ -303,6 +312,7 @@ impl Run {
             Phase::Input => "input",
             Phase::ReadFocus => "readFocus",
             Phase::After { .. } => "after",
+            Phase::Rewatch { .. } => "rewatch",
             Phase::ReadHash => "readHash",
             Phase::ReadAddress => "readAddress",
             Phase::Ask => "ask",

@@ -117,6 +117,9 @@ impl Run {
             );
         }
         let navigated = a.before.context.epoch != a.after.context.epoch;
+        if !navigated && self.should_rewatch(v.verdict, &v.diff) {
+            return self.rewatch();
+        }
         let own = !matches!(self.step.action, Action::Goto { .. } | Action::Watch);
         let claims_address = self
             .step

@@ -1,0 +1,131 @@
+//! A slot that ticks after the action: watched once more before a refusal.
+//!
+//! The background (`core::background`) is learnt while settling before the action, over a
+//! quiet window of a few hundred milliseconds: a clock that ticks once a second, a countdown
+//! or a carousel that turns every second and a half often does not move in it, and its next
+//! tick then lands in the action's diff ("15:59:48" → "15:59:49" in the banner). Such a tick
+//! has one shape: a text (or a name) replaced by another that differs only in its digits.
+//!
+//! When a verified attempt would not pass and its diff holds such a replacement, the machine
+//! watches the page once more, for at most [`REWATCH_MS`], from the observation it judged:
+//! what changes by itself in that time is the page's background, learnt as before the
+//! action, and the attempt is judged again on the same two observations. A slot the action
+//! itself changed and that then holds still is no background; the target's own changes are
+//! never background (`judge::without_background`). Only once per attempt, so a page that
+//! keeps changing costs one window.
+
+use super::{Need, Phase, Run};
+use crate::core::background::shape;
+use crate::core::diff::Diff;
+use crate::core::judge::VerdictKind;
+use crate::core::run::need::Answer;
+use serde::{Deserialize, Serialize};
+
+/// How long the page is watched after the action: a tick of one second, and some slack.
+pub const REWATCH_MS: u64 = 1_300;
+
+/// Where the watch is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Rewatch {
+    /// Waiting for the fingerprint to move, at most [`REWATCH_MS`].
+    Waiting,
+    /// It moved: observing what moved.
+    Observing,
+}
+
+/// Does the diff hold a replacement that differs only in its digits (a clock's tick, a
+/// countdown, "2 of 3" → "3 of 3")?
+pub fn has_tick(d: &Diff) -> bool {
+    let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+    let texts = d.texts_appeared.iter().any(|a| {
+        digits(&a.text)
+            && d.texts_disappeared.iter().any(|b| {
+                a.frame == b.frame && a.region == b.region && shape(&a.text) == shape(&b.text)
+            })
+    });
+    let names = d.appeared.iter().any(|a| {
+        digits(a.label())
+            && d.disappeared.iter().any(|b| {
+                a.frame == b.frame
+                    && a.region == b.region
+                    && a.role == b.role
+                    && shape(a.label()) == shape(b.label())
+            })
+    });
+    texts || names
+}
+
+impl Run {
+    /// Before a refusal of a verified attempt whose diff holds a tick: watch once more.
+    pub(super) fn should_rewatch(&self, verdict: VerdictKind, d: &Diff) -> bool {
+        let a = &self.attempt;
+        self.is_verified() && !a.rewatched && verdict != VerdictKind::Match && has_tick(d)
+    }
+
+    pub(super) fn rewatch(&mut self) -> Need {
+        self.attempt.rewatched = true;
+        self.phase = Phase::Rewatch {
+            at: Rewatch::Waiting,
+        };
+        let t = self.policy.timing;
+        self.ask(Need::Settle {
+            since: None,
+            poll_ms: t.poll_ms,
+            quiet_ms: REWATCH_MS,
+            timeout_ms: REWATCH_MS,
+            stop_on_change: true,
+        })
+    }
+
+    pub(super) fn on_rewatch(&mut self, at: Rewatch, answer: Answer) -> Need {
+        match (at, answer) {
+            (Rewatch::Waiting, Answer::Settled { changed: true, .. }) => {
+                self.phase = Phase::Rewatch {
+                    at: Rewatch::Observing,
+                };
+                self.observe()
+            }
+            (Rewatch::Waiting, Answer::Settled { .. })
+            | (Rewatch::Observing, Answer::Unavailable) => self.judge_attempt(),
+            (Rewatch::Observing, Answer::Observed { snapshot }) => {
+                let a = &mut self.attempt;
+                if a.after.context.epoch == snapshot.context.epoch {
+                    a.background.observe(&a.after, &snapshot);
+                }
+                self.judge_attempt()
+            }
+            (_, a) => self.out_of_step(&a),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::diff::{diff, DiffOptions};
+    use crate::core::model::{Snapshot, Text};
+    use crate::core::testing::text;
+
+    fn with(texts: Vec<Text>) -> Snapshot {
+        Snapshot {
+            texts,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_tick_is_a_replacement_in_its_digits() {
+        let d = |a: &str, b: &str| {
+            diff(
+                &with(vec![text(a, "banner")]),
+                &with(vec![text(b, "banner")]),
+                &DiffOptions::default(),
+            )
+        };
+        assert!(has_tick(&d("15:59:48", "15:59:49")));
+        assert!(has_tick(&d("Offer ends in 59:59", "Offer ends in 59:58")));
+        assert!(!has_tick(&d("Saving", "Saved")));
+        assert!(!has_tick(&d("1 item", "Cart is empty")));
+    }
+}
