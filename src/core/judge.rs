@@ -654,9 +654,9 @@ const CLOSED_WORDS: &str =
 
 /// What people call a dialog, in the four languages, folded: an intent whose object is one
 /// of these is about the dialog itself.
-const DIALOG_WORDS: &str = "dialog dialogue modal popup window prompt confirmation alert box \
-    dialogo ventana confirmacion aviso fenster ruckfrage bestatigung hinweis meldung \
-    boite fenetre";
+const DIALOG_WORDS: &str = "dialog dialogue modal popup popover panel sheet drawer window \
+    prompt confirmation alert box dialogo ventana panel confirmacion aviso fenster \
+    ruckfrage bestatigung hinweis meldung boite fenetre";
 
 /// The regions inside the dialogs that `effects` close (`dialog[Delete account?]`).
 fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
@@ -2074,9 +2074,22 @@ impl<'a> Judge<'a> {
                 *groups.entry(e.kind_key()).or_default() += 1;
             }
             let most = groups.values().copied().max().unwrap_or(0);
+            // A field named for what is counted that now holds the number ("There are 2
+            // passengers": the spin button Passengers at 2) shows the count.
+            let holds_count = |e: &Effect| match *e {
+                Effect::Changed(c) => {
+                    Terms::of(c.after.label()).matches(&count.of)
+                        && c.fields.iter().any(|f| {
+                            f.field == Field::Value
+                                && f.after.as_deref().map(str::trim)
+                                    == Some(count.n.to_string().as_str())
+                        })
+                }
+                _ => false,
+            };
             let shown = support
                 .iter()
-                .any(|(_, e)| claims::shows_count(e.label(), count));
+                .any(|(_, e)| claims::shows_count(e.label(), count) || holds_count(e));
             if most != count.n && !shown {
                 let e = counted
                     .iter()
@@ -2170,10 +2183,16 @@ impl<'a> Judge<'a> {
         if !refers && !(self.reading.is_some() && things.iter().all(|w| own.matches(w))) {
             return None;
         }
-        if things
-            .iter()
-            .any(|w| !own.matches(w) && self.page_shows(&[(*w).to_owned()]))
-        {
+        let elsewhere = |w: &str| {
+            [self.before, self.after].iter().any(|s| {
+                s.elements.iter().any(|e| {
+                    !same_ref(e, t)
+                        && Identity::of(e) != Identity::of(t)
+                        && Terms::of(e.label()).matches(w)
+                }) || s.texts.iter().any(|x| Terms::of(&x.text).matches(w))
+            })
+        };
+        if things.iter().any(|w| !own.matches(w) && elsewhere(w)) {
             return None;
         }
         Some(matched(
@@ -2207,6 +2226,15 @@ impl<'a> Judge<'a> {
         for d in closed_dialogs(effects) {
             dialog.push(' ');
             dialog.push_str(&d);
+        }
+        // The control that opened it names it too ("the share popover" of "Share").
+        for e in effects {
+            if let Effect::Changed(c) = *e {
+                if c.has(Field::Expanded) && c.after.expanded == Some(false) {
+                    dialog.push(' ');
+                    dialog.push_str(c.after.label());
+                }
+            }
         }
         let dialog = Terms::of(&dialog);
         let about_dialog = claims::Claims::parse(sentence)
