@@ -13,9 +13,11 @@
 //! - Where Chromium departs from the specs (a figure is not named by its figcaption, a table
 //!   row not by its cells) the engine follows Chromium, so that what it reports agrees with
 //!   the browser's own accessibility tree (`tests/js/oracle.mjs`).
-//! - Hidden descendants (no box, `visibility: hidden`, `aria-hidden`) are skipped, unless the
-//!   element being named is hidden itself, or a hidden node is referenced by
-//!   `aria-labelledby`: then its whole subtree counts, as the spec says.
+//! - Hidden descendants (not rendered, `visibility: hidden`, `aria-hidden`) are skipped,
+//!   unless the element being named is hidden itself, or a hidden node is referenced by
+//!   `aria-labelledby`: then its whole subtree counts, as the spec says. A `<slot>` (or any
+//!   `display: contents` element) has no box yet is rendered: the nodes assigned to it name
+//!   the control it sits in (`El::is_hidden`), as in Chromium's tree.
 
 use super::el::{El, Strings};
 use super::js;
