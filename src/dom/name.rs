@@ -62,6 +62,9 @@ pub struct Namer<'a> {
     skip: Option<Element>,
     /// Content leaves out the controls inside it (see [`Namer::own_words`]).
     skip_controls: bool,
+    /// The nodes an `aria-labelledby` list has referenced so far: each is read once (see
+    /// [`Namer::labelled_by`]).
+    consulted: Vec<Element>,
     nodes_left: usize,
     /// The `<label>`s of every labelled element, per tree scope indexed so far (see
     /// [`Namer::labels_of`]).
@@ -87,6 +90,7 @@ impl<'a> Namer<'a> {
             slow: false,
             skip: None,
             skip_controls: false,
+            consulted: Vec::new(),
             nodes_left: MAX_NODES,
             label_index: None,
         }
@@ -241,6 +245,11 @@ impl<'a> Namer<'a> {
     }
 
     /// 2B. Returns whether a non-empty name came out.
+    ///
+    /// Chromium reads a node once per name: a `<label>` already read as one of the references
+    /// is not read again as the native label of a later one. Headless UI names its listbox
+    /// button `aria-labelledby="label button"` where the `<label for>` is also the button's:
+    /// the button then gives its content, `Priority Normal`, not `Priority Priority`.
     fn labelled_by(&mut self, el: &El, mode: Mode, out: &mut String) -> bool {
         let Some(ids) = el.get(A::AriaLabelledby) else {
             return false;
@@ -251,10 +260,12 @@ impl<'a> Namer<'a> {
         self.slow = true;
         let root = js::root_node(el.node.unchecked_ref::<Node>());
         let mut text = String::new();
+        self.consulted.clear();
         for id in ids.split_ascii_whitespace() {
             let Some(target) = js::element_by_id(&root, id) else {
                 continue;
             };
+            self.consulted.push(target.clone());
             let t = El::new(self.s, &target);
             let hidden = t.is_hidden(self.visibility_rules);
             let sub = Mode {
@@ -287,6 +298,7 @@ impl<'a> Namer<'a> {
                 text.push_str(part);
             }
         }
+        self.consulted.clear();
         if text.trim().is_empty() {
             return false;
         }
@@ -377,6 +389,9 @@ impl<'a> Namer<'a> {
         let before = out.len();
         for i in 0..n {
             let label: Element = labels.get(i).unchecked_into();
+            if self.consulted.iter().any(|c| js::same(c, &label)) {
+                continue;
+            }
             let l = El::new(self.s, &label);
             let sub = Mode {
                 root: false,
