@@ -9,9 +9,9 @@
 //! is scrolled there and the answer is `scrolled`: observe again), and, with `hitTest`, the
 //! page's hit test at the point must reach it, or else at the point of one of its `<label>`s,
 //! which then is where input goes (a visually hidden input inside the label a person clicks:
-//! `input::label_in_reach`). Every refusal is a `refused` answer, data
-//! without words: the machine words it (`core::run::ready`, which the harness uses too) with
-//! its own name for the target, so the records agree whatever drove the step.
+//! `input::label_in_reach`). Every refusal is a `refused` answer, data without words: the
+//! machine words it (`core::run::ready`, which the harness uses too) with its own name for
+//! the target, so the records agree whatever drove the step.
 
 use super::input::{bounds_of, hit_node, label_in_reach, scroll_node_into_view, Bounds};
 use super::wait::two_frames;
