@@ -347,6 +347,12 @@ declare namespace Prufe {
      * forwarding to it); otherwise what it lands on, as `tag#id.class "text"`.
      */
     hitTest(ref: string | Element, x: number, y: number): string | null;
+    /**
+     * The first of the element's `<label>`s that is in view and where input reaches the
+     * element (a visually hidden input is clicked on its label); `prepare` answers that
+     * label's point when the element's own is covered. Throws `TARGET_OBSCURED` when none is.
+     */
+    labelInReach(ref: string): HTMLLabelElement;
     /** Focuses the element and selects its content; false when the focus is not on it then. */
     focusSelect(ref: string): boolean;
     /** The file input that is the element, is inside it, or is the control of its label. */

@@ -266,6 +266,12 @@ pub fn hit_test(target: JsValue, x: JsValue, y: JsValue) -> JsResult {
         .into_js()
 }
 
+/// The `<label>` of the element where a click reaches it when its own point does not.
+#[wasm_bindgen(js_name = labelInReach)]
+pub fn label_in_reach(reference: JsValue) -> JsResult<web_sys::Element> {
+    Plain(string(&reference, "ref").and_then(|r| dom::input::reaching_label(&r))).into_js()
+}
+
 #[wasm_bindgen(js_name = fileInput)]
 pub fn file_input(reference: JsValue) -> JsResult<web_sys::Element> {
     Plain(string(&reference, "ref").and_then(|r| dom::input::file_input(&r))).into_js()

@@ -609,6 +609,97 @@ async fn prepare_answers_the_machines_prepare_need() {
     assert_eq!(code_of(&err), "INVALID_ARGUMENT");
 }
 
+const HIDDEN_CONTROLS: &str = include_str!("../fixtures/actionability/hidden-controls.html");
+
+#[wasm_bindgen_test]
+async fn a_visually_hidden_input_is_prepared_at_its_label() {
+    let c = load(HIDDEN_CONTROLS);
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+    let prepare = |el: &web_sys::Element| {
+        let r = ref_of(el);
+        async move { b::prepare(r, true.into(), 400.0.into()).await.unwrap() }
+    };
+    let inputs = query_all(&c, "input");
+    let (insurance, aisle, offset) = (&inputs[0], &inputs[2], &inputs[3]);
+    // The input's own point is clipped away: the page's hit test lands on the section.
+    let (x, y) = center(insurance);
+    assert!(b::hit_test(ref_of(insurance), x.into(), y.into())
+        .unwrap()
+        .as_string()
+        .is_some_and(|by| by.starts_with("section")));
+    // Its label is in view and reaches it: input goes to the label's point.
+    for input in [insurance, aisle] {
+        let label = input.closest("label").unwrap().unwrap();
+        let a = prepare(input).await;
+        assert_eq!(
+            get(&a, "answer").as_string().as_deref(),
+            Some("prepared"),
+            "{:?}",
+            js_sys::JSON::stringify(&a)
+        );
+        let point = get(&a, "point");
+        let (lx, ly) = center(&label);
+        assert!(
+            (num(&point, "x") - lx).abs() < 0.01 && (num(&point, "y") - ly).abs() < 0.01,
+            "the label's centre ({lx}, {ly}): {:?}",
+            js_sys::JSON::stringify(&point)
+        );
+        let found: web_sys::Element = b::label_in_reach(ref_of(input)).unwrap();
+        assert_eq!(found, label);
+    }
+    // Under a veil, the label is covered too: refused, naming the veil.
+    let a = prepare(offset).await;
+    assert_eq!(
+        get(&a, "answer").as_string().as_deref(),
+        Some("refused"),
+        "{:?}",
+        js_sys::JSON::stringify(&a)
+    );
+    let refusal = get(&a, "refusal");
+    assert_eq!(
+        get(&refusal, "kind").as_string().as_deref(),
+        Some("covered")
+    );
+    assert_eq!(get(&refusal, "by").as_string().as_deref(), Some("div#veil"));
+    let err = b::label_in_reach(ref_of(offset)).unwrap_err();
+    assert_eq!(code_of(&err), "TARGET_OBSCURED");
+    // A control without a label is not reached through anything else.
+    let label = offset.closest("label").unwrap().unwrap();
+    let bare = offset.clone();
+    label
+        .parent_node()
+        .unwrap()
+        .insert_before(&bare, Some(&label))
+        .unwrap();
+    label.remove();
+    query(&c, "#veil").remove();
+    let a = prepare(&bare).await;
+    assert_eq!(
+        get(&get(&a, "refusal"), "kind").as_string().as_deref(),
+        Some("covered"),
+        "{:?}",
+        js_sys::JSON::stringify(&a)
+    );
+    // The button inside a web component, covered only by its own slotted text, is ready at
+    // its own centre.
+    let button = query(&c, "#all-off")
+        .shadow_root()
+        .unwrap()
+        .query_selector("button")
+        .unwrap()
+        .unwrap();
+    let a = prepare(&button).await;
+    assert_eq!(
+        get(&a, "answer").as_string().as_deref(),
+        Some("prepared"),
+        "{:?}",
+        js_sys::JSON::stringify(&a)
+    );
+    let (bx, by) = center(&button);
+    let point = get(&a, "point");
+    assert!((num(&point, "x") - bx).abs() < 0.01 && (num(&point, "y") - by).abs() < 0.01);
+}
+
 #[wasm_bindgen_test]
 async fn boxes_of_frame_elements_are_in_the_top_viewport() {
     let c = load(

@@ -23,6 +23,7 @@ const SENSITIVE: &str = include_str!("../fixtures/engine/sensitive.html");
 const VIRTUAL: &str = include_str!("../fixtures/engine/virtual-list.html");
 const TEXTS: &str = include_str!("../fixtures/engine/texts.html");
 const MODAL: &str = include_str!("../fixtures/engine/modal.html");
+const SLOTS: &str = include_str!("../fixtures/engine/slots.html");
 
 /// Every `[data-expect="role|name"]` element of a fixture is reported with that role and
 /// name; `data-expect="-"` elements are not reported at all.
@@ -248,6 +249,89 @@ fn shadow_dom_in_composed_order_and_closed_roots_opaque() {
     let f = dom::focused().unwrap().expect("focused element");
     assert_eq!(f.name, "Shadow first");
     assert_eq!(f.reference, hit.reference, "one node, one ref");
+}
+
+/// The inner element of a host's open shadow root matching `selector`.
+fn inner(host: &web_sys::Element, selector: &str) -> web_sys::Element {
+    host.shadow_root()
+        .expect("an open shadow root")
+        .query_selector(selector)
+        .unwrap()
+        .expect(selector)
+}
+
+#[wasm_bindgen_test]
+fn slotted_text_names_the_control_it_is_rendered_in() {
+    let c = load(SLOTS);
+    let s = snap(Options::default());
+    // A slot is display: contents (no box of its own): what is assigned to it is rendered,
+    // so it names the control around the slot.
+    find(&s, Role::Switch, "Heating");
+    find(&s, Role::Button, "Turn all lights off");
+    find(&s, Role::Slider, "Target temperature");
+    find(&s, Role::Menuitem, "Mark as played");
+    // Slotted text that is not rendered names nothing.
+    find(&s, Role::Button, "Go");
+    find(&s, Role::Button, "Stop");
+    assert!(
+        !s.elements
+            .iter()
+            .any(|e| e.name.contains("Secret") || e.name.contains("Hidden")),
+        "{:?}",
+        s.elements.iter().map(|e| &e.name).collect::<Vec<_>>()
+    );
+    // aria-labelledby naming the button itself after its label: the label is read once.
+    find(&s, Role::Button, "Priority Normal");
+    find(&s, Role::Button, "Team");
+    assert!(try_find(&s, Role::Button, "Priority Priority").is_none());
+    // The switch is the input inside the host's shadow root, as a person finds it by name.
+    let input = inner(&query(&c, "#heating"), "input");
+    let record = dom::record_of(&input).unwrap().expect("observed");
+    assert_eq!(
+        (record.role, record.name.as_str()),
+        (Role::Switch, "Heating")
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_click_on_slotted_text_reaches_the_control_holding_the_slot() {
+    let c = load(SLOTS);
+    let host = query(&c, "#all-off");
+    let button = inner(&host, "button");
+    let (x, y) = center(&button);
+    // elementFromPoint answers the host for its own text; the text is rendered in the slot,
+    // inside the inner button, which is where input lands.
+    let doc = document();
+    assert!(
+        doc.element_from_point(x as f32, y as f32)
+            .is_some_and(|e| e == host),
+        "the page's own hit test answers the host"
+    );
+    assert_eq!(dom::input::hit_node(&button, x, y).unwrap(), None);
+    let hit = dom::at(x, y).unwrap().expect("an element under the point");
+    assert_eq!(
+        (hit.role, hit.name.as_str()),
+        (Role::Button, "Turn all lights off")
+    );
+    // An element laid over the button still covers it: the rule reads the host's text only
+    // where the page's hit test answers the host.
+    let veil = doc.create_element("div").unwrap();
+    let r = button.get_bounding_client_rect();
+    veil.set_attribute(
+        "style",
+        &format!(
+            "position: fixed; left: {}px; top: {}px; width: {}px; height: {}px",
+            r.left(),
+            r.top(),
+            r.width(),
+            r.height()
+        ),
+    )
+    .unwrap();
+    veil.set_attribute("id", "veil").unwrap();
+    c.append_child(&veil).unwrap();
+    let by = dom::input::hit_node(&button, x, y).unwrap();
+    assert_eq!(by.as_deref(), Some("div#veil"), "a real cover is still one");
 }
 
 #[wasm_bindgen_test]

@@ -10,7 +10,9 @@
 //!   scroll may re-render a virtualised list;
 //! - **the one hit**: the page's own hit test (`elementFromPoint` at the click point, in
 //!   viewport coordinates, through shadow roots and frames; see `hit`) must land on the
-//!   element or inside it (a label forwarding to it counts). Otherwise the error is
+//!   element or inside it (a label forwarding to it counts), or else at the centre of one of
+//!   its `<label>`s, where the input then goes (a visually hidden input inside the label a
+//!   person clicks; the page engine's rule, `prufe.labelInReach`). Otherwise the error is
 //!   `TARGET_OBSCURED`, naming what covers it, and nothing is dispatched.
 //!
 //! All page-side helpers run in the isolated world (see `inject`), so a page cannot spoof the
@@ -152,7 +154,7 @@ pub async fn prepare(
         }
     }
 
-    let point = match centre(engine, &handle).await? {
+    let mut point = match centre(engine, &handle).await? {
         Some(p) => p,
         None => return Err(refusal(ready::no_visible_area(&what))),
     };
@@ -172,12 +174,19 @@ pub async fn prepare(
         if let Some(by) =
             crate::hit::covered_by(engine, roots, root, &handle, point.x, point.y).await?
         {
-            return Err(Error::TargetObscured {
-                target: what,
-                by,
-                x: point.x,
-                y: point.y,
-            });
+            // A visually hidden control is operated through its label, as the page engine's
+            // prepare does (`dom::input::label_in_reach`).
+            match label_point(engine, roots, root, local, &handle, (vw, vh)).await? {
+                Some(at) => point = at,
+                None => {
+                    return Err(Error::TargetObscured {
+                        target: what,
+                        by,
+                        x: point.x,
+                        y: point.y,
+                    })
+                }
+            }
         }
     }
     Ok(Prepared::Ready(Actionable {
@@ -209,6 +218,39 @@ fn refusal(e: prufe::core::error::Error) -> Error {
         code: e.code,
         message: e.message,
     }
+}
+
+/// Where a click reaches a control whose own point it does not: the centre of the `<label>`
+/// the page engine chooses (`prufe.labelInReach`: the first of its labels in view whose hit
+/// test reaches it), read from the label's own quads in top-viewport pixels and hit-tested
+/// again through every root above, as the control's own point is. `None` when no label is in
+/// reach.
+async fn label_point(
+    engine: &Engine,
+    roots: &[Root],
+    root: &Root,
+    reference: &str,
+    handle: &str,
+    (vw, vh): (f64, f64),
+) -> Result<Option<Point>> {
+    let label = match engine
+        .element_handle(&root.frame, reference, Some("labelInReach"))
+        .await
+    {
+        Ok(label) => label,
+        Err(e) if e.code() == ErrorCode::TargetObscured => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let Some(p) = centre(engine, &label).await? else {
+        return Ok(None);
+    };
+    if p.x < 0.0 || p.y < 0.0 || p.x >= vw || p.y >= vh {
+        return Ok(None);
+    }
+    let reached = crate::hit::covered_by(engine, roots, root, handle, p.x, p.y)
+        .await?
+        .is_none();
+    Ok(reached.then_some(p))
 }
 
 /// The centre of the element's first non-empty content quad, in top-viewport coordinates.

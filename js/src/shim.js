@@ -64,7 +64,7 @@
   var FALLBACK_KEY = symbolFor ? symbolFor('prufe') : '__prufe';
   // The in-page API, in the order of docs/DESIGN.md. Each is forwarded when the engine exports it.
   var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused',
-    'quietFor', 'stillFor', 'settle', 'box', 'scrollIntoView', 'prepare', 'hitTest', 'focusSelect', 'focus', 'fileInput', 'value', 'select', 'restore', 'destination',
+    'quietFor', 'stillFor', 'settle', 'box', 'scrollIntoView', 'prepare', 'hitTest', 'labelInReach', 'focusSelect', 'focus', 'fileInput', 'value', 'select', 'restore', 'destination',
     'frameIndex', 'page', 'hitBoxes', 'scrollFrom', 'scrollPosition', 'typingBegin', 'typingCheck',
     'cover', 'uncover', 'boxes'];
 

@@ -594,11 +594,11 @@ impl Claim {
                         )));
                     }
                 }
-                if c.from.is_some() && c.from == c.to {
+                if let Some(from) = c.from.as_ref().filter(|_| c.from == c.to) {
                     return Err(invalid(format!(
                         "from and to are both {}: that is no change; use `stays` for an \
                          element that must not change",
-                        quoted(c.field, c.from.as_ref().expect("checked above"))
+                        quoted(c.field, from)
                     )));
                 }
                 Ok(())

@@ -37,6 +37,7 @@ pub struct Strings {
     pub controls: JsString,
     pub cursor: JsString,
     pub display: JsString,
+    pub visibility: JsString,
     pub cursor_probe: JsString,
     pub element_style: JsString,
 }
@@ -74,6 +75,7 @@ impl Strings {
             controls: super::walk::CONTROLS.into(),
             cursor: "cursor".into(),
             display: "display".into(),
+            visibility: "visibility".into(),
             cursor_probe: "[style*=\"cursor\" i]".into(),
             element_style: "".into(),
         }
@@ -93,6 +95,40 @@ impl Strings {
         } else {
             js::check_visibility(node, &JsValue::UNDEFINED)
         }
+    }
+
+    /// Rendered, as accname's "hidden" asks: [`Strings::visible`], or `display: contents`
+    /// under a rendered parent. Such an element generates no box of its own, so
+    /// `checkVisibility()` is false for it, yet its content is laid out in its place: a
+    /// `<slot>` (`display: contents` by the user agent's style sheet) shows the nodes assigned
+    /// to it, and Chromium's accessibility tree names a control from the text slotted into it
+    /// (Shoelace's `<slot>` inside the `<label>` of `sl-switch`, Material Web's inside the
+    /// `<button>` of `md-filled-button`). The parent is the one of the flat tree: the slot a
+    /// node is assigned to, else its parent element, else its shadow root's host. Costs a
+    /// computed style per element without a box, which only a name read meets.
+    pub fn rendered(&self, node: &web_sys::Element, visibility_rules: bool) -> bool {
+        let mut node = node.clone();
+        for _ in 0..super::name::MAX_DEPTH {
+            if self.visible(&node, visibility_rules) {
+                return true;
+            }
+            let Some(view) =
+                js::owner_document(node.unchecked_ref()).and_then(|d| js::default_view(&d))
+            else {
+                return false;
+            };
+            let style = js::computed_style(&view, &node, &self.element_style);
+            if style.property(&self.display) != "contents"
+                || (visibility_rules && style.property(&self.visibility) == "hidden")
+            {
+                return false;
+            }
+            match flat_parent(&node) {
+                Some(parent) => node = parent,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Is the computed `cursor` of `node` `pointer`?
@@ -230,10 +266,26 @@ impl<'a> El<'a> {
         })
     }
 
-    /// Hidden to accname and to a person: `aria-hidden`, no box, or (when the scope has
-    /// `visibility` rules) `visibility: hidden`.
+    /// Hidden to accname and to a person: `aria-hidden`, not rendered (no box and not
+    /// `display: contents`, see [`Strings::rendered`]), or (when the scope has `visibility`
+    /// rules) `visibility: hidden`.
     pub fn is_hidden(&self, visibility_rules: bool) -> bool {
-        self.prunes() || !self.s.visible(self.node, visibility_rules)
+        self.prunes() || !self.s.rendered(self.node, visibility_rules)
+    }
+}
+
+/// The element's parent in the flat tree: the slot it is assigned to, else its parent
+/// element, else the host of the shadow root it is the child of.
+fn flat_parent(node: &web_sys::Element) -> Option<web_sys::Element> {
+    let node: &Node = node.unchecked_ref();
+    if let Some(slot) = js::assigned_slot(node) {
+        return Some(slot);
+    }
+    let parent = js::parent_node(node)?;
+    match js::node_type(&parent) {
+        js::ELEMENT_NODE => Some(parent.unchecked_into()),
+        11 => js::host(&parent),
+        _ => None,
     }
 }
 

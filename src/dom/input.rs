@@ -223,6 +223,45 @@ pub fn hit_node(target: &web_sys::Element, x: f64, y: f64) -> Result<Option<Stri
     Ok(Some(short(&hit)))
 }
 
+/// Where input reaches a control whose own point it does not reach: the point of the first
+/// of its `<label>`s (its `labels`, in tree order) that is in view and whose hit test there
+/// reaches the control. HTML gives a label the activation behaviour of its labeled control,
+/// so a click on the label checks the checkbox or chooses the radio; component libraries
+/// (Ark UI, React Aria) draw a control of their own inside the label and keep the native
+/// input visually hidden (clipped to a pixel), where a hit lands on what is behind it. A
+/// person clicks the label there. A control whose labels are covered as well, or that has
+/// none, stays out of reach: `None`.
+pub fn label_in_reach(target: &web_sys::Element) -> Result<Option<(web_sys::Element, Point)>> {
+    let labels = get(target, "labels");
+    if !labels.is_object() {
+        return Ok(None);
+    }
+    let labels: js::Collection = labels.unchecked_into();
+    for label in (0..labels.length()).filter_map(|i| labels.item(i)) {
+        let b = bounds_of(&label)?;
+        let Some(point) = b.point.filter(|_| b.in_view) else {
+            continue;
+        };
+        if hit_node(target, point.x, point.y)?.is_none() {
+            return Ok(Some((label, point)));
+        }
+    }
+    Ok(None)
+}
+
+/// `prufe.labelInReach(ref)`: the `<label>` of [`label_in_reach`], for a driver that reads
+/// the label's point itself (the CDP harness, in top-viewport pixels); `TARGET_OBSCURED` when
+/// no label of the element is in reach.
+pub fn reaching_label(reference: &str) -> Result<web_sys::Element> {
+    match label_in_reach(&element(reference)?)? {
+        Some((label, _)) => Ok(label),
+        None => Err(Error::new(
+            ErrorCode::TargetObscured,
+            "no label of the element is in view where a click reaches it",
+        )),
+    }
+}
+
 /// `div#cover.banner.top "Accept all cookies"`: enough to tell a person what covers a target.
 fn short(el: &web_sys::Element) -> String {
     let mut s = js::local_name(el);

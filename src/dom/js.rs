@@ -193,6 +193,14 @@ extern "C" {
     #[wasm_bindgen(method, js_name = getClientRects)]
     fn client_rects(this: &N) -> List;
 
+    /// `Document.prototype.createRange`.
+    #[wasm_bindgen(method, js_name = createRange)]
+    fn create_range(this: &N) -> N;
+
+    /// `Range.prototype.selectNodeContents`.
+    #[wasm_bindgen(method, js_name = selectNodeContents)]
+    fn select_node_contents(this: &N, node: &Node);
+
     /// Helpers in plain JS, handed over by the bundle's loader (`set_probes`): one call
     /// where the same work from wasm would take several.
     pub type Probes;
@@ -506,6 +514,15 @@ pub fn rect(this: &Element) -> Rect {
 
 pub fn client_rects(this: &Element) -> List {
     this.unchecked_ref::<N>().client_rects()
+}
+
+/// The boxes of a text node's lines, through a range over its contents (text has no
+/// `getClientRects` of its own); `None` outside a document.
+pub fn text_rects(text: &Node) -> Option<List> {
+    let doc = owner_document(text)?;
+    let range = doc.unchecked_ref::<N>().create_range();
+    range.select_node_contents(text);
+    Some(range.client_rects())
 }
 
 pub fn client_left(this: &Element) -> f64 {

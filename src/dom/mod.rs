@@ -714,15 +714,30 @@ pub fn epoch() -> Result<u64> {
     with_engine(|eng| Ok(eng.epoch))
 }
 
+/// The deepest element at a viewport point, through open shadow roots and same-origin
+/// frames: what input there reaches first.
+///
+/// Text has no element of its own, so `elementFromPoint` answers the element the text is a
+/// child of. For a shadow host's own text that is assigned to a slot, that is the host, and
+/// the host's shadow root answers the host again; but the text is rendered in the slot's
+/// place in the flat tree, and input on it reaches whatever holds the slot there (the
+/// `<button>` of Shoelace's `sl-button`, whose label is the host's text). So when a host
+/// answers for itself, a slotted text child whose boxes hold the point makes the slot the hit.
 fn hit_test(doc: &Document, x: f64, y: f64) -> Option<web_sys::Element> {
     let (mut x, mut y) = (x, y);
     let mut el = js::element_from_point(doc.unchecked_ref(), x, y)?;
     for _ in 0..64 {
         if let Some(root) = js::shadow_root(&el) {
-            if let Some(inner) = js::element_from_point(&root, x, y) {
-                if !js::same(&inner, &el) {
+            match js::element_from_point(&root, x, y) {
+                Some(inner) if !js::same(&inner, &el) => {
                     el = inner;
                     continue;
+                }
+                _ => {
+                    if let Some(slot) = slotted_text_at(&el, x, y) {
+                        el = slot;
+                        continue;
+                    }
                 }
             }
         }
@@ -741,6 +756,27 @@ fn hit_test(doc: &Document, x: f64, y: f64) -> Option<web_sys::Element> {
         break;
     }
     Some(el)
+}
+
+/// The slot that a text child of `host`, assigned to it, is rendered in at (`x`, `y`).
+fn slotted_text_at(host: &web_sys::Element, x: f64, y: f64) -> Option<web_sys::Element> {
+    let mut child = js::first_child(host.unchecked_ref());
+    while let Some(c) = child {
+        if js::node_type(&c) == js::TEXT_NODE {
+            if let Some(slot) = js::assigned_slot(&c) {
+                let rects = js::text_rects(&c)?;
+                let holds = (0..rects.list_length()).any(|i| {
+                    let r: js::Rect = rects.list_item(i).unchecked_into();
+                    x >= r.left() && x < r.right() && y >= r.top() && y < r.bottom()
+                });
+                if holds {
+                    return Some(slot);
+                }
+            }
+        }
+        child = js::next_sibling(&c);
+    }
+    None
 }
 
 /// The element and its ancestors in the composed tree (slots, shadow hosts, frame elements).

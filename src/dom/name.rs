@@ -13,9 +13,11 @@
 //! - Where Chromium departs from the specs (a figure is not named by its figcaption, a table
 //!   row not by its cells) the engine follows Chromium, so that what it reports agrees with
 //!   the browser's own accessibility tree (`tests/js/oracle.mjs`).
-//! - Hidden descendants (no box, `visibility: hidden`, `aria-hidden`) are skipped, unless the
-//!   element being named is hidden itself, or a hidden node is referenced by
-//!   `aria-labelledby`: then its whole subtree counts, as the spec says.
+//! - Hidden descendants (not rendered, `visibility: hidden`, `aria-hidden`) are skipped,
+//!   unless the element being named is hidden itself, or a hidden node is referenced by
+//!   `aria-labelledby`: then its whole subtree counts, as the spec says. A `<slot>` (or any
+//!   `display: contents` element) has no box yet is rendered: the nodes assigned to it name
+//!   the control it sits in (`El::is_hidden`), as in Chromium's tree.
 
 use super::el::{El, Strings};
 use super::js;
@@ -60,6 +62,9 @@ pub struct Namer<'a> {
     skip: Option<Element>,
     /// Content leaves out the controls inside it (see [`Namer::own_words`]).
     skip_controls: bool,
+    /// The nodes an `aria-labelledby` list has referenced so far: each is read once (see
+    /// [`Namer::labelled_by`]).
+    consulted: Vec<Element>,
     nodes_left: usize,
     /// The `<label>`s of every labelled element, per tree scope indexed so far (see
     /// [`Namer::labels_of`]).
@@ -85,6 +90,7 @@ impl<'a> Namer<'a> {
             slow: false,
             skip: None,
             skip_controls: false,
+            consulted: Vec::new(),
             nodes_left: MAX_NODES,
             label_index: None,
         }
@@ -239,6 +245,11 @@ impl<'a> Namer<'a> {
     }
 
     /// 2B. Returns whether a non-empty name came out.
+    ///
+    /// Chromium reads a node once per name: a `<label>` already read as one of the references
+    /// is not read again as the native label of a later one. Headless UI names its listbox
+    /// button `aria-labelledby="label button"` where the `<label for>` is also the button's:
+    /// the button then gives its content, `Priority Normal`, not `Priority Priority`.
     fn labelled_by(&mut self, el: &El, mode: Mode, out: &mut String) -> bool {
         let Some(ids) = el.get(A::AriaLabelledby) else {
             return false;
@@ -249,10 +260,12 @@ impl<'a> Namer<'a> {
         self.slow = true;
         let root = js::root_node(el.node.unchecked_ref::<Node>());
         let mut text = String::new();
+        self.consulted.clear();
         for id in ids.split_ascii_whitespace() {
             let Some(target) = js::element_by_id(&root, id) else {
                 continue;
             };
+            self.consulted.push(target.clone());
             let t = El::new(self.s, &target);
             let hidden = t.is_hidden(self.visibility_rules);
             let sub = Mode {
@@ -285,6 +298,7 @@ impl<'a> Namer<'a> {
                 text.push_str(part);
             }
         }
+        self.consulted.clear();
         if text.trim().is_empty() {
             return false;
         }
@@ -375,6 +389,9 @@ impl<'a> Namer<'a> {
         let before = out.len();
         for i in 0..n {
             let label: Element = labels.get(i).unchecked_into();
+            if self.consulted.iter().any(|c| js::same(c, &label)) {
+                continue;
+            }
             let l = El::new(self.s, &label);
             let sub = Mode {
                 root: false,

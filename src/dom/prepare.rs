@@ -7,16 +7,18 @@
 //! two animation frames (a page that showed no mutation, no layout event and no animation
 //! for two frames, `stillFor`, holds its boxes still: one read), its point in view (else it
 //! is scrolled there and the answer is `scrolled`: observe again), and, with `hitTest`, the
-//! page's hit test at the point must reach it. Every refusal is a `refused` answer, data
-//! without words: the machine words it (`core::run::ready`, which the harness uses too) with
-//! its own name for the target, so the records agree whatever drove the step.
+//! page's hit test at the point must reach it, or else at the point of one of its `<label>`s,
+//! which then is where input goes (a visually hidden input inside the label a person clicks:
+//! `input::label_in_reach`). Every refusal is a `refused` answer, data without words: the
+//! machine words it (`core::run::ready`, which the harness uses too) with its own name for
+//! the target, so the records agree whatever drove the step.
 
-use super::input::{bounds_of, hit_node, scroll_node_into_view, Bounds};
+use super::input::{bounds_of, hit_node, label_in_reach, scroll_node_into_view, Bounds};
 use super::wait::two_frames;
 use super::{element, js, still_for};
 use crate::core::error::Result;
 use crate::core::run::ready::{self, Extent, Refusal, TWO_FRAMES_MS};
-use crate::core::run::{Answer, Point};
+use crate::core::run::Answer;
 
 fn extent(b: &Bounds) -> Extent {
     [b.x, b.y, b.width, b.height]
@@ -54,7 +56,7 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
             }
         }
     }
-    let Some(point) = b.point else {
+    let Some(mut point) = b.point else {
         return refused(Refusal::NoVisibleArea);
     };
     if !b.in_view {
@@ -63,19 +65,12 @@ async fn ready(reference: &str, hit_test: bool, timeout_ms: f64) -> Result<Answe
     }
     if hit_test {
         if let Some(by) = hit_node(&el, point.x, point.y)? {
-            return refused(Refusal::Covered {
-                by,
-                point: Point {
-                    x: point.x,
-                    y: point.y,
-                },
-            });
+            // A visually hidden control is operated through its label (see `label_in_reach`).
+            match label_in_reach(&el)? {
+                Some((_, at)) => point = at,
+                None => return refused(Refusal::Covered { by, point }),
+            }
         }
     }
-    Ok(Answer::Prepared {
-        point: Point {
-            x: point.x,
-            y: point.y,
-        },
-    })
+    Ok(Answer::Prepared { point })
 }

@@ -29,12 +29,13 @@ import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, FIXTURES, ROOT, bundleSource, freshPr
 const TARGET = 0.98;
 /**
  * The pages of component libraries (fixtures/corpus) are measured apart: they show what the
- * engine does not read yet (labels that web components keep in their shadow roots, names
- * Chromium computes from CSS text-transform), listed below as UNEXPLAINED. Their agreement is
- * held to the floor measured when they were added, so it can only rise.
+ * engine does not read yet (names Chromium computes from CSS text-transform, a React Aria
+ * table's header row), listed below as UNEXPLAINED. Their agreement is held to the floor
+ * last measured, so it can only rise (92.53 % for names when they were added; 97.70 % once
+ * text slotted into web components' shadow roots named their controls).
  */
 const LIBRARY_PAGES = 'corpus/';
-const LIBRARY_FLOOR = { role: 0.99, name: 0.92 };
+const LIBRARY_FLOOR = { role: 0.99, name: 0.977 };
 const REPORT = join(ROOT, 'docs', 'oracle-disagreements.md');
 
 /** Pages the engine cannot run in, or that are parts of other pages, with the reason. */
@@ -92,6 +93,8 @@ const REASONS = [
     'names are capped at 500 characters (limits::MAX_TEXT_CHARS) with an ellipsis'],
   [(d) => d.field === 'name' && d.ours.includes('[redacted]'),
     'a secret echoed in the name is redacted by design (Chromium\'s name shows it; written here as [secret])'],
+  [(d) => d.field === 'name' && d.path === 'engine/slots.html' && d.chromium.startsWith(`${d.ours} `),
+    'Chromium: text slotted into a slot that is not rendered (display: none on the slot or on its wrapper in the shadow tree) still names the control; prufe leaves out what is not rendered, as accname\'s hidden rule says'],
   [(d) => d.field === 'name' && d.role === 'iframe',
     'a frame element: Chromium names it from its document when untitled; prufe only from title/aria attributes'],
 ];

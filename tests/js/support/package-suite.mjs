@@ -71,6 +71,15 @@ export function packageSuite(lib) {
             assert.equal(last.error.code, 'TARGET_OBSCURED');
             assert.equal(await cartSize(page), 0);
             break;
+          case 'hidden controls': {
+            assert.deepEqual(ran.slice(0, 3).map((r) => r.record.verdict), ['MATCH', 'MATCH', 'MATCH']);
+            assert.ok(last.error instanceof PrufeError);
+            assert.equal(last.error.code, 'TARGET_OBSCURED');
+            assert.match(last.error.message, /^checkbox\[Carbon offset\] in region\[Covered\] is covered by div#veil at /);
+            const checked = await page.evaluate(() => [...document.querySelectorAll('input')].map((i) => i.checked));
+            assert.deepEqual(checked, [true, false, true, false], 'insurance and aisle chosen on their labels; offset untouched');
+            break;
+          }
           case 'keys':
           case 'confirm dialog':
             assert.ok(last.error instanceof IrreversibleAction);

@@ -85,6 +85,18 @@ export const SCENARIOS = {
     page: '/shop.html',
     steps: [{ action: 'watch', intent: 'the cart gains a cap', steps: [click('Add Cap')] }],
   },
+  // A checkbox and a radio kept visually hidden inside the labels that draw them (clicked on
+  // the label), a button covered only by its own slotted text, and a hidden checkbox whose
+  // label is under a veil (refused, nothing clicked).
+  'hidden controls': {
+    page: '/actionability/hidden-controls.html',
+    steps: [
+      { action: 'check', target: { role: 'checkbox', name: 'Travel insurance' } },
+      { action: 'click', target: { role: 'radio', name: 'Aisle' } },
+      click('Turn all lights off', 'all the lights are off'),
+      { action: 'check', target: { role: 'checkbox', name: 'Carbon offset' } },
+    ],
+  },
 };
 
 /** The fields the machine decides, as the CLI's --json line names them. */
