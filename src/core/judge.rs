@@ -1094,6 +1094,67 @@ impl<'a> Judge<'a> {
         ))
     }
 
+    /// A button whose name says a way for a value ("Increase Quantity", "Decrease", "+1"),
+    /// whose effect is a value going that way (a spin button's increment and decrement
+    /// buttons, the Authoring Practices' spinbutton pattern): its own effect. A number the
+    /// intent gives for the new value must be the one shown.
+    fn stepped(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        if t.role != Role::Button {
+            return None;
+        }
+        let way = states::said(t.label(), Field::Value)?;
+        let (c, value) = effects.iter().find_map(|e| match *e {
+            Effect::Changed(c) if !same_ref(&c.after, t) => c
+                .fields
+                .iter()
+                .find(|f| {
+                    f.field == Field::Value
+                        && states::went(f.field, f.before.as_deref(), f.after.as_deref())
+                            == Some(way)
+                })
+                .map(|f| (c, f.after.clone().unwrap_or_default())),
+            _ => None,
+        })?;
+        let found = matched(
+            format!(
+                "the value went the way the target's name says: {}",
+                diff::line_changed(c)
+            ),
+            Some(t),
+        );
+        let Some(sentence) = self.action.intent.as_deref() else {
+            return Some(self.with_intent(found, effects, t));
+        };
+        let numbers: Vec<String> = text::tokens(sentence)
+            .into_iter()
+            .filter(|w| w.chars().all(|ch| ch.is_ascii_digit()))
+            .collect();
+        let shown = text::tokens(&value);
+        if !numbers.is_empty() && !numbers.iter().any(|n| shown.contains(n)) {
+            return Some(mismatch(
+                format!(
+                    "the intent gives the value {}, but it is '{value}': {}",
+                    numbers.join(" or "),
+                    diff::line_changed(c)
+                ),
+                Some(t),
+            ));
+        }
+        if states::said(sentence, Field::Value) == Some(!way) {
+            return Some(mismatch(
+                format!(
+                    "the intent says the value goes the other way: {}",
+                    diff::line_changed(c)
+                ),
+                Some(t),
+            ));
+        }
+        Some(matched(
+            format!("{}, as the intent says", found.reason),
+            Some(t),
+        ))
+    }
+
     /// A button of a dialog that closed, where what the dialog's fields held now shows
     /// outside it ("Gemini" typed in the dialog's "Project name", then the heading "Project
     /// Gemini"): the dialog's form was submitted, which is what its button is for.
@@ -2403,6 +2464,9 @@ impl<'a> Judge<'a> {
                 );
             }
         }
+        if let Some(f) = self.stepped(t, effects) {
+            return f;
+        }
         if let Some(f) = self.on_checked_rows(t, effects) {
             return self.with_intent(f, effects, t);
         }
@@ -3105,8 +3169,24 @@ mod tests {
         edit(&mut chosen, "n0", |e| e.selected = Some(false));
         edit(&mut chosen, "n1", |e| e.selected = Some(true));
         let choose = act(ActionKind::Click, Some(find(&select, "p1")));
+        // A number field with its increment and decrement buttons.
+        let field = |v: &str| {
+            page(vec![
+                el("inc", Role::Button, "Increase Quantity", "region[Order]"),
+                el("dec", Role::Button, "Decrease Quantity", "region[Order]"),
+                Element {
+                    value: Some(v.into()),
+                    ..el("q", Role::Textbox, "Quantity", "region[Order]")
+                },
+            ])
+        };
+        let increase = act(ActionKind::Click, Some(find(&field("1"), "inc")));
         #[rustfmt::skip]
         run(vec![
+            case("increase, up by one", increase.clone(), field("1"), field("2")).want(M, Some("Increase Quantity"), "the way the target's name says"),
+            case("increase, up to the number said", increase.clone(), field("1"), field("2")).intent("The quantity goes up to 2").want(M, Some("Increase Quantity"), "as the intent says"),
+            case("increase, doubled past the number said", increase.clone(), field("1"), field("3")).intent("The quantity goes up to 2").want(X, Some("Increase Quantity"), "gives the value 2"),
+            case("increase that went down", increase, field("2"), field("1")).want(A, None, ""),
             case("switch off, said off", flip.clone(), switch(true), switch(false)).intent("Autosave is turned off").want(M, Some("Autosave"), "the intent holds"),
             case("switch off, said off in Spanish", flip.clone(), switch(true), switch(false)).intent("Se desactiva el guardado automático").want(M, Some("Autosave"), ""),
             case("switch off, said on", flip.clone(), switch(true), switch(false)).intent("Autosave is turned on").want(X, Some("Autosave"), "went the other way"),

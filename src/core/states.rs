@@ -89,7 +89,7 @@ const EXPANDED: Words = Words {
 const VALUE: Words = Words {
     on: &[
         "increase", "increases", "increased", "raise", "raised", "raises", "higher", "louder",
-        "grows", "rises", "incremented",
+        "grows", "rises", "increment", "incremented",
         "sube", "suben", "subido", "subida", "aumenta", "aumentan", "aumentado", "aumentada",
         "incrementa", "incrementado", "mas",
         "steigt", "erhoht", "hoher", "lauter", "mehr",
@@ -97,7 +97,7 @@ const VALUE: Words = Words {
     ],
     off: &[
         "decrease", "decreases", "decreased", "lower", "lowered", "lowers", "quieter",
-        "reduced", "reduce", "falls", "drops", "decremented",
+        "reduced", "reduce", "falls", "drops", "decrement", "decremented", "minus",
         "baja", "bajan", "bajado", "bajada", "disminuye", "disminuido", "disminuida", "reduce",
         "reducido", "reducida", "menos",
         "sinkt", "verringert", "reduziert", "niedriger", "leiser", "weniger",
