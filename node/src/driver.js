@@ -112,9 +112,10 @@ export async function verify(port, step, options = {}) {
       await options.camera?.after(run, need, answer);
     }
     options.trace?.(need, answer);
-    const judged = run.attempt?.verdict;
+    // The machine's state is opaque to drivers; a replay tool reads its attempt's verdict.
+    const judged = /** @type {any} */ (run).attempt?.verdict;
     ({ run, need } = next(run, answer));
-    if (options.onJudged && run.attempt?.verdict && !judged) options.onJudged(run);
+    if (options.onJudged && /** @type {any} */ (run).attempt?.verdict && !judged) options.onJudged(run);
   }
   const record = { ...need.record, durationMs: Date.now() - started.getTime(), startedAt: started.toISOString() };
   return { record, seen: /** @type {PrufeRun.Seen | null} */ (run.seen ?? null) };
