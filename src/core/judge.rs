@@ -1034,10 +1034,103 @@ enum ValueCheck {
 impl<'a> Judge<'a> {
     fn run(&self, target: Option<&'a Element>) -> Finding {
         let found = self.decide(target);
-        match target {
+        let found = match target {
             Some(t) if found.verdict == VerdictKind::Match => self.in_other_row(t).unwrap_or(found),
             _ => found,
+        };
+        if found.verdict == VerdictKind::Match {
+            if let Some(f) = self.twice(target) {
+                return f;
+            }
         }
+        found
+    }
+
+    /// One click or key that showed the same new message twice (two toasts "Invitation sent
+    /// to Ana", a toast region reading "Price alert setPrice alert set"), when neither the
+    /// target's name nor the intent gives a number: the action happened twice. A message is a
+    /// text, or a list item or status known by its words; controls are left out (a popup's
+    /// two hidden Dismiss buttons are one popup).
+    fn twice(&self, target: Option<&Element>) -> Option<Finding> {
+        if !matches!(self.action.kind, ActionKind::Click | ActionKind::Press) {
+            return None;
+        }
+        let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+        if target.is_some_and(|t| digits(t.label()))
+            || self.claims.count.as_ref().is_some_and(|c| c.n != 1)
+            || self.action.intent.as_deref().is_some_and(digits)
+        {
+            return None;
+        }
+        let doubled = |s: &str| {
+            let s = s.trim();
+            let n = s.chars().count();
+            n >= 6 && n % 2 == 0 && {
+                let half: String = s.chars().take(n / 2).collect();
+                s.chars().skip(n / 2).collect::<String>() == half
+            }
+        };
+        let mut seen: FxHashMap<(&str, &str, String), u32> = FxHashMap::default();
+        let mut line = None;
+        for t in &self.diff.texts_appeared {
+            if doubled(&t.text) {
+                return Some(mismatch(
+                    format!(
+                        "the same message shows twice: {}",
+                        diff::line_text_appeared(t)
+                    ),
+                    target,
+                ));
+            }
+            let n = seen
+                .entry((
+                    t.frame.as_str(),
+                    t.region.as_str(),
+                    text::normalize_key(&t.text),
+                ))
+                .or_default();
+            *n += 1;
+            if *n == 2 {
+                line = Some(diff::line_text_appeared(t));
+            }
+        }
+        let message = |e: &Element| {
+            matches!(
+                e.role,
+                Role::Listitem | Role::Status | Role::Alert | Role::Article
+            ) && text::normalize_key(e.label()).chars().count() >= 3
+        };
+        for e in self.diff.appeared.iter().filter(|e| message(e)) {
+            let key = (
+                e.frame.as_str(),
+                e.region.as_str(),
+                text::normalize_key(e.label()),
+            );
+            let before = self
+                .before
+                .elements
+                .iter()
+                .filter(|b| {
+                    b.visible
+                        && (
+                            b.frame.as_str(),
+                            b.region.as_str(),
+                            text::normalize_key(b.label()),
+                        ) == key
+                })
+                .count();
+            let n = seen.entry(key).or_default();
+            *n += 1;
+            if *n == 2 && before == 0 {
+                line = Some(diff::line_appeared(e));
+            }
+        }
+        line.map(|l| {
+            mismatch(
+                format!("the same message appeared twice from one action: {l}"),
+                target,
+            )
+        })
     }
 
     /// A target in a row (`Element::within`) acts on its row: an effect on another row of
@@ -3181,8 +3274,31 @@ mod tests {
             ])
         };
         let increase = act(ActionKind::Click, Some(find(&field("1"), "inc")));
+        // A button that shows a toast: once, or twice.
+        let invite_page = page(vec![el("iv", Role::Button, "Invite Ana", "main")]);
+        let toasts = |n: usize| {
+            let mut s = invite_page.clone();
+            for i in 0..n {
+                s.elements.push(item(
+                    &format!("t{i}"),
+                    "Invitation sent to Ana",
+                    "region[Notifications]",
+                ));
+            }
+            s
+        };
+        let mut merged = invite_page.clone();
+        merged.texts.push(text(
+            "Invitation sent to AnaInvitation sent to Ana",
+            "region[Notifications]",
+        ));
+        let invite = act(ActionKind::Click, Some(find(&invite_page, "iv")));
         #[rustfmt::skip]
         run(vec![
+            case("a toast once", invite.clone(), invite_page.clone(), toasts(1)).intent("An invitation is sent to Ana").want(M, Some("Invite Ana"), ""),
+            case("the same toast twice", invite.clone(), invite_page.clone(), toasts(2)).want(X, Some("Invite Ana"), "appeared twice"),
+            case("the same toast twice, one claimed", invite.clone(), invite_page.clone(), toasts(2)).intent("An invitation is sent to Ana").want(X, Some("Invite Ana"), "2 like effects"),
+            case("a message that reads twice", invite, invite_page, merged).want(X, Some("Invite Ana"), "shows twice"),
             case("increase, up by one", increase.clone(), field("1"), field("2")).want(M, Some("Increase Quantity"), "the way the target's name says"),
             case("increase, up to the number said", increase.clone(), field("1"), field("2")).intent("The quantity goes up to 2").want(M, Some("Increase Quantity"), "as the intent says"),
             case("increase, doubled past the number said", increase.clone(), field("1"), field("3")).intent("The quantity goes up to 2").want(X, Some("Increase Quantity"), "gives the value 2"),
