@@ -1190,8 +1190,18 @@ mod tests {
                 ..item("i2", "Shirt M", CART)
             })
         };
+        // name, claim, before, after, address, status, evidence
+        type Row<'r> = (
+            &'r str,
+            &'r serde_json::Value,
+            Edit,
+            Edit,
+            Option<&'r str>,
+            Status,
+            &'r str,
+        );
         #[rustfmt::skip]
-        let rows: Vec<(&str, &serde_json::Value, Edit, Edit, Option<&str>, Status, &str)> = vec![
+        let rows: Vec<Row> = vec![
             // name, claim, before, after (each an edit of the page), address → status, evidence
             ("appears: the line is added", &shirt, same, |e, _| e.push(item("i2", "Shirt M", CART)), None, H, "appeared listitem[Shirt M] in cart/list:items"),
             ("appears: a hidden line is shown", &shirt, hidden_line, |e, _| e.push(item("i2", "Shirt M", CART)), None, H, "became visible"),

@@ -2334,7 +2334,8 @@ impl<'a> Judge<'a> {
             .filter(|w| !intent::is_action(w) && !w.chars().all(|c| c.is_ascii_digit()))
             .collect();
         let refers = intent.terms().iter().any(|w| name.matches(w));
-        if !refers && !(self.reading.is_some() && things.iter().all(|w| own.matches(w))) {
+        let about = refers || (self.reading.is_some() && things.iter().all(|w| own.matches(w)));
+        if !about {
             return None;
         }
         let elsewhere = |w: &str| {
