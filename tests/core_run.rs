@@ -1355,7 +1355,7 @@ fn typed_expectations() {
                 assert!(r.reason.contains("stays textbox[Coupon] — held: textbox[Coupon] in cart is unchanged"), "{}", r.reason);
                 assert!(r.explain().contains("Expected:  appears listitem[Shirt M] in cart/list:items — held"), "{}", r.explain());
             }),
-        row("a claim the page did not keep: MISMATCH, undone, retried", World::new(shop()), expecting(add_shirt(), &[trousers_in_cart.clone()]), honest())
+        row("a claim the page did not keep: MISMATCH, undone, retried", World::new(shop()), expecting(add_shirt(), std::slice::from_ref(&trousers_in_cart)), honest())
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "expected: appears listitem[Trousers L] in cart/list:items — no evidence: nothing matching appeared")
             .tries(2, 2)
             .then(|r, w, _| {
@@ -1366,13 +1366,13 @@ fn typed_expectations() {
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "expected: stays textbox[Coupon] — broken: changed textbox[Coupon] in cart: value '' -> 'SAVE10'")
             .tries(2, 2)
             .then(|r, _, _| assert_eq!(statuses(r), [Status::Held, Status::Broken])),
-        row("AMBIGUOUS to the judge, every claim held: MATCH", World::new(shop()), expecting(add_shirt(), &[gift_card.clone()]), stranger)
+        row("AMBIGUOUS to the judge, every claim held: MATCH", World::new(shop()), expecting(add_shirt(), std::slice::from_ref(&gift_card)), stranger)
             .want(Some(M), true, None, "every expected claim held: expected: appears listitem[Gift card] in promo — held")
             .then(|r, _, _| assert!(r.reason.contains("(the judge: AMBIGUOUS"), "{}", r.reason)),
-        row("a judge MISMATCH with the claim held is undone; the retry holds it", World::new(shop()), expecting(add_shirt(), &[shirt_in_cart.clone()]), wrong_then_right)
+        row("a judge MISMATCH with the claim held is undone; the retry holds it", World::new(shop()), expecting(add_shirt(), std::slice::from_ref(&shirt_in_cart)), wrong_then_right)
             .want(Some(M), true, None, "held: appeared listitem[Shirt M]")
             .tries(2, 1),
-        row("an unshown claim on a page still working: AMBIGUOUS", busy_world, expecting(add_shirt(), &[trousers_in_cart.clone()]), still_spinning)
+        row("an unshown claim on a page still working: AMBIGUOUS", busy_world, expecting(add_shirt(), std::slice::from_ref(&trousers_in_cart)), still_spinning)
             .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
             .want(Some(A), true, None, "the page was still changing, so what was expected may be yet to come"),
         row("a navigation claim held", linked(), expecting(link(), &[json!({ "kind": "navigates", "url": "*/shirt.html" })]), to_product())
@@ -1423,9 +1423,9 @@ fn todos() -> Snapshot {
 /// What hovering does on the to-do rows: the row under the pointer shows its Delete button
 /// (and reads "<title> Delete todo"), the others hide theirs.
 fn hover_reveals(w: &mut World, at: Point) {
-    let row = at_point(&w.page, at).and_then(|e| match e.within {
-        Some(place) => Some(place),
-        None => Some(format!("listitem[{}]", e.label())),
+    let row = at_point(&w.page, at).map(|e| match e.within {
+        Some(place) => place,
+        None => format!("listitem[{}]", e.label()),
     });
     for e in &mut w.page.elements {
         if e.role == Role::Button {

@@ -1,0 +1,396 @@
+//! The actions that name what they want: click, hover, watch, fill, check, uncheck,
+//! select, a stepper's step and a dialog's submit.
+
+use super::*;
+
+/// The outcome of comparing a field's value with what the action asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ValueCheck {
+    Equal,
+    /// Equal up to the formatting the page added.
+    Formatted,
+    Differs,
+    /// Nothing was requested.
+    NoRequest,
+    /// The value cannot be compared without reading a secret (or is absent).
+    Unverifiable,
+}
+
+impl<'a> Judge<'a> {
+    pub(super) fn click(&self, t: &'a Element) -> Finding {
+        self.attribute(t, &Effect::all(self.diff))
+    }
+
+    /// Hover: something must appear that the target's name or the intent explains.
+    pub(super) fn hover(&self, t: &'a Element) -> Finding {
+        if let Some(line) = self.own_change(t) {
+            return matched(format!("the target's own state changed: {line}"), Some(t));
+        }
+        let shown: Vec<Effect> = Effect::all(self.diff)
+            .into_iter()
+            .filter(Effect::is_appearance)
+            .collect();
+        if shown.is_empty() {
+            let first = self.diff.lines.first().cloned().unwrap_or_default();
+            return ambiguous(format!(
+                "nothing appeared on hover, though the page changed ({first})"
+            ));
+        }
+        self.attribute(t, &shown)
+    }
+
+    pub(super) fn watch(&self) -> Finding {
+        let effects = Effect::all(self.diff);
+        match self.intent {
+            None => ambiguous(format!(
+                "the page changed ({} differences) but no intent was declared, so nothing says whether that was meant",
+                self.diff.lines.len()
+            )),
+            Some(i) if !i.is_usable() => self.unexplained(&effects, "the page changed"),
+            Some(_) => self.by_intent(&effects, None).unwrap_or_else(|| {
+                let first = effects.first().map(Effect::line).unwrap_or_default();
+                mismatch(format!("the intent explains none of the observed changes ({first})"), None)
+            }),
+        }
+    }
+
+    /// Compares an element's value with the request: by keyed hash when the element is
+    /// sensitive (never reading the value), else by text.
+    /// `loose` compares case-insensitively (option labels); a fill compares exactly, up to
+    /// whitespace.
+    pub(super) fn check_value(
+        &self,
+        e: &Element,
+        target: &Element,
+        wanted: Option<&str>,
+        loose: bool,
+    ) -> ValueCheck {
+        let secret = target.sensitive
+            || e.sensitive
+            || e.value_hash.is_some()
+            || e.value.as_deref() == Some(REDACTED);
+        let by_hash = match (&self.action.value_hash, &e.value_hash) {
+            (Some(want), Some(got)) => Some(if want == got {
+                ValueCheck::Equal
+            } else {
+                ValueCheck::Differs
+            }),
+            (Some(_), None) => Some(ValueCheck::Unverifiable),
+            (None, _) => None,
+        };
+        if secret {
+            return by_hash.unwrap_or(if wanted.is_some() {
+                ValueCheck::Unverifiable
+            } else {
+                ValueCheck::NoRequest
+            });
+        }
+        match (wanted, e.value.as_deref()) {
+            (Some(want), Some(got)) => {
+                let capped = text::cap(want, limits::MAX_TEXT_CHARS);
+                let equal = got == want
+                    || got == capped
+                    || text::normalize_whitespace(got) == text::normalize_whitespace(&capped)
+                    || (loose && text::normalize_key(got) == text::normalize_key(&capped));
+                if equal {
+                    ValueCheck::Equal
+                } else if !loose && is_formatted(&capped, got) {
+                    ValueCheck::Formatted
+                } else {
+                    ValueCheck::Differs
+                }
+            }
+            (Some(_), None) => ValueCheck::Unverifiable,
+            (None, _) => by_hash.unwrap_or(ValueCheck::NoRequest),
+        }
+    }
+
+    /// Fill: only the target's value changed, to the requested one.
+    pub(super) fn fill(&self, t: &'a Element) -> Finding {
+        let own = self.target_change(t).filter(|c| c.has(Field::Value));
+        let wanted = self.action.value.as_deref();
+        if let Some(other) = self
+            .diff
+            .changed
+            .iter()
+            .find(|c| c.has(Field::Value) && !own.is_some_and(|o| std::ptr::eq(*c, o)))
+        {
+            let how = if own.is_some() {
+                "as well as the target's"
+            } else {
+                "instead of the target's"
+            };
+            return mismatch(
+                format!(
+                    "the value of {} changed {how}: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        if let Some(c) = own {
+            let line = diff::line_changed(c);
+            return match self.check_value(&c.after, t, wanted, false) {
+                ValueCheck::Equal => matched(format!("the target holds the requested value: {line}"), Some(t)),
+                ValueCheck::Formatted => matched(format!("the target holds the requested value as the page formats it: {line}"), Some(t)),
+                ValueCheck::NoRequest => matched(format!("the target's value changed (nothing to compare it with): {line}"), Some(t)),
+                ValueCheck::Differs => mismatch(format!("the target's value changed, but not to the requested one: {line}"), Some(t)),
+                ValueCheck::Unverifiable => ambiguous(format!(
+                    "the target's value changed, but it is sensitive and no valueHash was given to compare it: {line}"
+                )),
+            };
+        }
+        if self.current(t).is_some_and(|e| {
+            matches!(
+                self.check_value(e, t, wanted, false),
+                ValueCheck::Equal | ValueCheck::Formatted
+            )
+        }) {
+            return matched(
+                "the target already held the requested value".to_owned(),
+                Some(t),
+            );
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the target's value did not change"
+        })
+    }
+
+    /// Check and uncheck: the target's checked state (pressed, for a toggle button) became
+    /// the one asked for.
+    pub(super) fn toggle(&self, t: &'a Element, on: bool) -> Finding {
+        let field = if t.checked.is_none() && t.pressed.is_some() {
+            Field::Pressed
+        } else {
+            Field::Checked
+        };
+        let state = |e: &Element| {
+            if field == Field::Checked {
+                e.checked
+            } else {
+                e.pressed
+            }
+        };
+        let want = Tristate::from(on);
+        let word = if on { "checked" } else { "unchecked" };
+        if let Some(c) = self.target_change(t).filter(|c| c.has(field)) {
+            let line = diff::line_changed(c);
+            return if state(&c.after) == Some(want) {
+                matched(format!("the target is now {word}: {line}"), Some(t))
+            } else {
+                mismatch(format!("the target was to be {word}, but: {line}"), Some(t))
+            };
+        }
+        if let Some(other) = self
+            .diff
+            .changed
+            .iter()
+            .find(|c| c.has(Field::Checked) || c.has(Field::Pressed))
+        {
+            return mismatch(
+                format!(
+                    "{} changed instead of the target: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        if self.current(t).is_some_and(|e| state(e) == Some(want)) {
+            return matched(format!("the target was already {word}"), Some(t));
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the target's state did not change"
+        })
+    }
+
+    /// Select: the target shows the requested option, or that option became selected.
+    pub(super) fn select(&self, t: &'a Element) -> Finding {
+        let wanted = self.action.option.as_deref();
+        let key = wanted.map(text::normalize_key);
+        let is_wanted = |label: &str| {
+            key.as_deref()
+                .is_none_or(|k| text::normalize_key(label) == k)
+        };
+        let chosen: Vec<&Changed> = self
+            .diff
+            .changed
+            .iter()
+            .filter(|c| c.has(Field::Selected) && c.after.selected == Some(true))
+            .collect();
+        let own = self.target_change(t).filter(|c| c.has(Field::Value));
+        if let Some(c) = own {
+            let line = diff::line_changed(c);
+            return match self.check_value(&c.after, t, wanted, true) {
+                ValueCheck::Equal | ValueCheck::Formatted | ValueCheck::NoRequest => matched(format!("the target shows the requested option: {line}"), Some(t)),
+                _ if chosen.iter().any(|o| is_wanted(o.after.label())) => {
+                    matched(format!("the requested option is selected: {line}"), Some(t))
+                }
+                ValueCheck::Differs => mismatch(format!("the target shows another option than the requested one: {line}"), Some(t)),
+                ValueCheck::Unverifiable => ambiguous(format!(
+                    "the target's value changed, but it cannot be compared without reading it: {line}"
+                )),
+            };
+        }
+        if let Some(o) = chosen.iter().find(|o| is_wanted(o.after.label())) {
+            return matched(
+                format!(
+                    "the requested option is selected: {}",
+                    diff::line_changed(o)
+                ),
+                Some(t),
+            );
+        }
+        if let Some(o) = chosen.first() {
+            return mismatch(
+                format!(
+                    "{} was selected, not the requested option: {}",
+                    describe_element(&o.after),
+                    diff::line_changed(o)
+                ),
+                Some(&o.after),
+            );
+        }
+        if let Some(other) = self.diff.changed.iter().find(|c| c.has(Field::Value)) {
+            return mismatch(
+                format!(
+                    "the value of {} changed instead of the target's: {}",
+                    describe_element(&other.after),
+                    diff::line_changed(other)
+                ),
+                Some(&other.after),
+            );
+        }
+        let shows = self
+            .current(t)
+            .is_some_and(|e| self.check_value(e, t, wanted, true) == ValueCheck::Equal);
+        let option_selected = wanted.is_some()
+            && self.after.elements.iter().any(|e| {
+                e.role == Role::Option
+                    && e.selected == Some(true)
+                    && is_wanted(e.label())
+                    && diff::region_matches(&e.region, &t.region)
+            });
+        if shows || option_selected {
+            return matched(
+                "the requested option was already selected".to_owned(),
+                Some(t),
+            );
+        }
+        self.no_effect(if self.diff.empty {
+            "the page did not change"
+        } else {
+            "the selection did not change"
+        })
+    }
+
+    /// A button whose name says a way for a value ("Increase Quantity", "Decrease", "+1"),
+    /// whose effect is a value going that way (a spin button's increment and decrement
+    /// buttons, the Authoring Practices' spinbutton pattern): its own effect. A number the
+    /// intent gives for the new value must be the one shown.
+    pub(super) fn stepped(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        if t.role != Role::Button {
+            return None;
+        }
+        let way = states::said(t.label(), Field::Value)?;
+        let (c, value) = effects.iter().find_map(|e| match *e {
+            Effect::Changed(c) if !same_ref(&c.after, t) => c
+                .fields
+                .iter()
+                .find(|f| {
+                    f.field == Field::Value
+                        && states::went(f.field, f.before.as_deref(), f.after.as_deref())
+                            == Some(way)
+                })
+                .map(|f| (c, f.after.clone().unwrap_or_default())),
+            _ => None,
+        })?;
+        let found = matched(
+            format!(
+                "the value went the way the target's name says: {}",
+                diff::line_changed(c)
+            ),
+            Some(t),
+        );
+        let Some(sentence) = self.action.intent.as_deref() else {
+            return Some(self.with_intent(found, effects, t));
+        };
+        let numbers: Vec<String> = text::tokens(sentence)
+            .into_iter()
+            .filter(|w| w.chars().all(|ch| ch.is_ascii_digit()))
+            .collect();
+        let shown = text::tokens(&value);
+        if !numbers.is_empty() && !numbers.iter().any(|n| shown.contains(n)) {
+            return Some(mismatch(
+                format!(
+                    "the intent gives the value {}, but it is '{value}': {}",
+                    numbers.join(" or "),
+                    diff::line_changed(c)
+                ),
+                Some(t),
+            ));
+        }
+        if states::said(sentence, Field::Value) == Some(!way) {
+            return Some(mismatch(
+                format!(
+                    "the intent says the value goes the other way: {}",
+                    diff::line_changed(c)
+                ),
+                Some(t),
+            ));
+        }
+        Some(matched(
+            format!("{}, as the intent says", found.reason),
+            Some(t),
+        ))
+    }
+
+    /// A button of a dialog that closed, where what the dialog's fields held now shows
+    /// outside it ("Gemini" typed in the dialog's "Project name", then the heading "Project
+    /// Gemini"): the dialog's form was submitted, which is what its button is for.
+    pub(super) fn submitted_dialog(
+        &self,
+        t: &'a Element,
+        effects: &[Effect<'a>],
+    ) -> Option<Finding> {
+        let closed = closed_dialogs(effects);
+        if !closed.iter().any(|d| diff::region_matches(&t.region, d)) {
+            return None;
+        }
+        let in_dialog = |region: &str| closed.iter().any(|d| diff::region_matches(region, d));
+        let values: Vec<String> = self
+            .before
+            .elements
+            .iter()
+            .filter(|e| in_dialog(&e.region) && !e.sensitive && e.value_hash.is_none())
+            .filter(|e| {
+                matches!(
+                    e.role,
+                    Role::Textbox | Role::Searchbox | Role::Combobox | Role::Spinbutton
+                )
+            })
+            .filter_map(|e| e.value.as_deref())
+            .map(|v| text::fold(v).trim().to_owned())
+            .filter(|v| v.chars().count() >= 2 && v != &text::fold(REDACTED))
+            .collect();
+        let shown = effects.iter().find(|e| {
+            e.is_appearance()
+                && !in_dialog(e.region())
+                && values
+                    .iter()
+                    .any(|v| text::fold(e.label()).contains(v.as_str()))
+        })?;
+        Some(matched(
+            format!(
+                "what the dialog's fields held shows outside it: {}",
+                shown.line()
+            ),
+            Some(t),
+        ))
+    }
+}

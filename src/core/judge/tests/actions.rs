@@ -1,0 +1,260 @@
+use super::*;
+
+#[test]
+fn fill() {
+    let s = shop();
+    let fill = |t: &str, value: &str| Action {
+        value: Some(value.into()),
+        ..act(ActionKind::Fill, Some(find(&s, t)))
+    };
+    let secret = |hash: &str| Action {
+        value_hash: Some(hash.into()),
+        ..act(ActionKind::Fill, Some(find(&s, "f3")))
+    };
+    let set = |r: &str, v: &str| {
+        let mut a = s.clone();
+        edit(&mut a, r, |e| e.value = Some(v.into()));
+        a
+    };
+    let typed_password = {
+        let mut a = s.clone();
+        edit(&mut a, "f3", |e| {
+            (e.value, e.value_hash) = (Some(REDACTED.into()), Some("h-typed".into()))
+        });
+        a
+    };
+    let mut both = set("f1", "ana@example.org");
+    edit(&mut both, "f2", |e| e.value = Some("Ana".into()));
+    let filled = set("f1", "ana@example.org");
+
+    #[rustfmt::skip]
+    run(vec![
+        case("honest", fill("f1", "ana@example.org"), s.clone(), filled.clone()).want(M, Some("Email"), "changed textbox[Email] in form[Checkout]: value '' -> 'ana@example.org'"),
+        case("whitespace-normalised", fill("f1", "  ana@example.org "), s.clone(), filled.clone()).want(M, Some("Email"), ""),
+        case("other value", fill("f1", "bob@example.org"), s.clone(), filled.clone()).want(X, Some("Email"), "not to the requested one"),
+        case("wrong field", fill("f1", "ana@example.org"), s.clone(), set("f2", "ana@example.org")).want(X, Some("Name"), "the value of textbox[Name] in form[Checkout] changed instead of the target's"),
+        case("two fields", fill("f1", "ana@example.org"), s.clone(), both).want(X, Some("Name"), "as well as the target's"),
+        case("unchanged", fill("f1", "ana@example.org"), s.clone(), s.clone()).want(X, None, "no effect"),
+        case("unchanged on a busy page", fill("f1", "ana@example.org"), s.clone(), s.clone()).unstable().want(A, None, ""),
+        case("already held", fill("f1", "ana@example.org"), filled.clone(), filled.clone()).want(M, Some("Email"), "already held"),
+        case("no requested value", act(ActionKind::Fill, Some(find(&s, "f1"))), s.clone(), filled.clone()).want(M, Some("Email"), "nothing to compare"),
+        case("password by hash", secret("h-typed"), s.clone(), typed_password.clone()).want(M, Some("Password"), "value '' -> '[redacted]'"),
+        case("password, other hash", secret("h-other"), s.clone(), typed_password.clone()).want(X, Some("Password"), "not to the requested one"),
+        case("password without hash", fill("f3", "hunter2-secret"), s.clone(), typed_password.clone()).want(A, None, "no valueHash"),
+        case("password already typed", secret("h-typed"), typed_password.clone(), typed_password).want(M, Some("Password"), "already held"),
+        case("filled elsewhere while the page ticks", fill("f1", "x"), s.clone(), { let mut a = s.clone(); a.texts[0].text = "10:01".into(); a }).want(X, None, "the target's value did not change"),
+    ]);
+}
+
+#[test]
+fn fill_never_echoes_a_secret() {
+    let s = shop();
+    let mut after = s.clone();
+    edit(&mut after, "f3", |e| {
+        (e.value, e.value_hash) = (Some(REDACTED.into()), Some("h-typed".into()))
+    });
+    let mut wrong = s.clone();
+    edit(&mut wrong, "f1", |e| e.value = Some(REDACTED.into()));
+    for (before, after) in [(&s, &after), (&s, &wrong), (&s, &s)] {
+        for hash in [None, Some("h-typed".to_owned()), Some("h-nope".to_owned())] {
+            let action = Action {
+                value: Some("hunter2-secret".into()),
+                value_hash: hash,
+                ..act(ActionKind::Fill, Some(find(&s, "f3")))
+            };
+            let v = judge(&action, before, after, &JudgeOptions::default()).unwrap();
+            let out = serde_json::to_string(&v).unwrap() + &format!("{action:?}");
+            assert!(!out.contains("hunter2"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn check_and_uncheck() {
+    let s = shop();
+    let check = |t: &str| act(ActionKind::Check, Some(find(&s, t)));
+    let uncheck = |t: &str| act(ActionKind::Uncheck, Some(find(&s, t)));
+    let set = |base: &Snapshot, r: &str, v: Tristate| {
+        let mut a = base.clone();
+        edit(&mut a, r, |e| e.checked = Some(v));
+        a
+    };
+    let agreed = set(&s, "c1", Tristate::True);
+    let subscribed = set(&s, "c2", Tristate::True);
+    let mut radio = s.clone();
+    radio.elements.push(Element {
+        checked: Some(Tristate::True),
+        ..el("r1", Role::Radio, "Standard", FORM)
+    });
+    radio.elements.push(Element {
+        checked: Some(Tristate::False),
+        ..el("r2", Role::Radio, "Express", FORM)
+    });
+    let express = set(&set(&radio, "r1", Tristate::False), "r2", Tristate::True);
+    let pick = act(ActionKind::Check, Some(find(&radio, "r2")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("check", check("c1"), s.clone(), agreed.clone()).want(M, Some("Agree to the terms"), "checked false -> true"),
+        case("other box", check("c1"), s.clone(), subscribed).want(X, Some("Newsletter"), "checkbox[Newsletter] in form[Checkout] changed instead of the target"),
+        case("already checked", check("c1"), agreed.clone(), agreed.clone()).want(M, Some("Agree to the terms"), "already checked"),
+        case("unchanged", check("c1"), s.clone(), s.clone()).want(X, None, "no effect"),
+        case("uncheck", uncheck("c1"), agreed.clone(), s.clone()).want(M, Some("Agree to the terms"), "checked true -> false"),
+        case("uncheck flipped the wrong way", uncheck("c1"), s.clone(), agreed.clone()).want(X, Some("Agree to the terms"), "was to be unchecked"),
+        case("mixed is not checked", check("c1"), s.clone(), set(&s, "c1", Tristate::Mixed)).want(X, Some("Agree to the terms"), "mixed"),
+        case("radio group", pick, radio.clone(), express).want(M, Some("Express"), ""),
+        case("toggle button", check("t1"), s.clone(), { let mut a = s.clone(); edit(&mut a, "t1", |e| e.pressed = Some(Tristate::True)); a }).want(M, Some("Bold"), "pressed false -> true"),
+    ]);
+}
+
+#[test]
+fn select() {
+    let s = shop();
+    let select = |t: &str, option: &str| Action {
+        option: Some(option.into()),
+        ..act(ActionKind::Select, Some(find(&s, t)))
+    };
+    let shipping = |v: &str| {
+        let mut a = s.clone();
+        edit(&mut a, "s1", |e| e.value = Some(v.into()));
+        a
+    };
+    let wrap = |on: &str| {
+        let mut a = s.clone();
+        edit(&mut a, "o1", |e| e.selected = Some(false));
+        edit(&mut a, on, |e| e.selected = Some(true));
+        a
+    };
+
+    #[rustfmt::skip]
+    run(vec![
+        case("combobox", select("s1", "Express"), s.clone(), shipping("Express")).want(M, Some("Shipping"), "value 'Standard' -> 'Express'"),
+        case("combobox, case-insensitive", select("s1", "express "), s.clone(), shipping("Express")).want(M, Some("Shipping"), ""),
+        case("combobox, other option", select("s1", "Express"), s.clone(), shipping("Pickup")).want(X, Some("Shipping"), "another option"),
+        case("listbox option", select("lb", "Paper"), s.clone(), wrap("o2")).want(M, Some("Gift wrap"), "option[Paper]"),
+        case("listbox, wrong option", select("lb", "Paper"), s.clone(), wrap("o3")).want(X, Some("Box"), "option[Box] in form[Checkout] was selected"),
+        case("already selected", select("s1", "Standard"), s.clone(), s.clone()).want(M, Some("Shipping"), "already"),
+        case("already selected option", select("lb", "None"), s.clone(), s.clone()).want(M, Some("Gift wrap"), "already"),
+        case("nothing", select("s1", "Express"), s.clone(), s.clone()).want(X, None, "no effect"),
+    ]);
+}
+
+#[test]
+fn hover() {
+    let s = shop();
+    let hover = |t: &str| act(ActionKind::Hover, Some(find(&s, t)));
+    let with = |f: &dyn Fn(&mut Snapshot)| {
+        let mut a = s.clone();
+        f(&mut a);
+        a
+    };
+    let expanded = with(&|a| edit(a, "m1", |e| e.expanded = Some(true)));
+    let tooltip = with(&|a| {
+        a.elements
+            .push(el("tt", Role::Tooltip, "View cart (2 items)", "banner"))
+    });
+    let menu = with(&|a| {
+        a.elements
+            .push(el("i1", Role::Menuitem, "Profile", "banner"));
+        a.elements
+            .push(el("i2", Role::Menuitem, "Sign out", "banner"));
+    });
+    let shown = with(&|a| {
+        a.elements.push(Element {
+            visible: false,
+            ..el("i1", Role::Menuitem, "Profile", "banner")
+        });
+    });
+    let mut visible = shown.clone();
+    edit(&mut visible, "i1", |e| e.visible = true);
+    let gone = with(&|a| remove(a, "w2"));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("expands", hover("m1"), s.clone(), expanded).want(M, Some("Account"), "expanded false -> true"),
+        case("tooltip carries the name", hover("v1"), s.clone(), tooltip).want(M, Some("View cart"), "tooltip"),
+        case("menu, no intent", hover("m1"), s.clone(), menu.clone()).want(A, None, "declare an intent"),
+        case("menu, intent", hover("m1"), s.clone(), menu).intent("the profile menu shows").want(M, Some("Account"), "menuitem[Profile]"),
+        case("shown, intent", hover("m1"), shown, visible).intent("Profile appears").want(M, Some("Account"), "visible false -> true"),
+        case("only a disappearance", hover("m1"), s.clone(), gone).want(A, None, "nothing appeared"),
+        case("nothing", hover("m1"), s.clone(), s.clone()).want(X, None, "no effect"),
+    ]);
+}
+
+#[test]
+fn watch() {
+    let s = shop();
+    let watch = act(ActionKind::Watch, None);
+    // A Spanish page names its regions in Spanish (`data-ap-region="carrito"`).
+    let added = |product: &str| {
+        let mut a = s.clone();
+        a.elements.push(item(
+            "ci",
+            &format!("{product} Quitar {product}"),
+            "carrito",
+        ));
+        a.elements.push(el(
+            "cr",
+            Role::Button,
+            &format!("Quitar {product}"),
+            "carrito",
+        ));
+        a.texts.push(text("Carrito: 1 artículo", "carrito"));
+        a
+    };
+    let shirt = added("Camiseta M");
+    let trousers = added("Pantalón L");
+    // A target on a watch is ignored: nobody acted on it.
+    let targeted = Action {
+        target: Some(find(&s, "b2").clone()),
+        ..watch.clone()
+    };
+
+    #[rustfmt::skip]
+    run(vec![
+        case("intent met", watch.clone(), s.clone(), shirt.clone()).intent("el carrito suma una camiseta").want(M, None, "Camiseta M"),
+        case("intent not met", watch.clone(), s.clone(), trousers.clone()).intent("el carrito suma una camiseta").want(X, None, "the intent explains none"),
+        case("no intent", watch.clone(), s.clone(), shirt.clone()).want(A, None, "no intent was declared"),
+        case("nothing, settled", watch.clone(), s.clone(), s.clone()).intent("el carrito suma una camiseta").want(X, None, "no effect"),
+        case("nothing, busy", watch.clone(), s.clone(), s.clone()).unstable().want(A, None, ""),
+        case("target ignored", targeted, s.clone(), trousers).intent("el carrito suma una camiseta").want(X, None, ""),
+    ]);
+}
+
+#[test]
+fn formatted_values() {
+    let s = shop();
+    let fill = |value: &str| Action {
+        value: Some(value.into()),
+        ..act(ActionKind::Fill, Some(find(&s, "f1")))
+    };
+    let shows = |v: &str| {
+        let mut a = s.clone();
+        edit(&mut a, "f1", |e| e.value = Some(v.into()));
+        a
+    };
+
+    #[rustfmt::skip]
+    run(vec![
+        case("phone", fill("5551234567"), s.clone(), shows("(555) 123-4567")).want(M, Some("Email"), "as the page formats it"),
+        case("thousands", fill("1234567"), s.clone(), shows("1,234,567")).want(M, Some("Email"), "as the page formats it"),
+        case("card", fill("4111111111111111"), s.clone(), shows("4111 1111 1111 1111")).want(M, Some("Email"), ""),
+        case("already formatted", fill("5551234567"), shows("(555) 123-4567"), shows("(555) 123-4567")).want(M, Some("Email"), "already held"),
+        case("truncated", fill("5551234567"), s.clone(), shows("(555) 123-456")).want(X, Some("Email"), "not to the requested one"),
+        case("changed digit", fill("5551234567"), s.clone(), shows("(555) 123-4568")).want(X, Some("Email"), ""),
+        case("dropped digit", fill("5551234567"), s.clone(), shows("(555) 123-457")).want(X, Some("Email"), ""),
+        case("letters shown in capitals", fill("de89 3704"), s.clone(), shows("DE89 3704")).want(M, Some("Email"), "as the page formats it"),
+        case("letters changed", fill("abc"), s.clone(), shows("ABD")).want(X, Some("Email"), ""),
+        case("other characters added", fill("555"), s.clone(), shows("555x")).want(X, Some("Email"), ""),
+    ]);
+    // (typed, shown, formatted?)
+    #[rustfmt::skip]
+    let table = [
+        ("5551234567", "(555) 123-4567", true), ("5551234567", "+5551234567", true),
+        ("12345", "12.345", true), ("12345", "12\u{202f}345", true), ("0612", "06/12", true),
+        ("", "()", false), ("123", "1234", false), ("123", "132", false), ("1-2", "12", false),
+    ];
+    for (typed, shown, want) in table {
+        assert_eq!(is_formatted(typed, shown), want, "{typed} -> {shown}");
+    }
+}

@@ -1,0 +1,153 @@
+use super::*;
+
+#[test]
+fn what_keys_do() {
+    let mut s = shop();
+    edit(&mut s, "f1", |e| e.focused = true);
+    let press = |key: &str| Action {
+        key: Some(key.into()),
+        ..act(ActionKind::Press, None)
+    };
+    let after = |f: &dyn Fn(&mut Snapshot)| {
+        let mut a = s.clone();
+        f(&mut a);
+        a
+    };
+    let mut open = s.clone();
+    edit(&mut open, "m1", |e| e.expanded = Some(true));
+    open.elements
+        .push(el("mn", Role::Menu, "Account", "banner"));
+    let mut collapsed = open.clone();
+    edit(&mut collapsed, "m1", |e| e.expanded = Some(false));
+    remove(&mut collapsed, "mn");
+    let mut with_dialog = s.clone();
+    with_dialog
+        .elements
+        .push(el("g0", Role::Dialog, "Newsletter", ""));
+    let submitted = after(&|a| a.texts.push(text("Order placed", FORM)));
+    // A search box in its own landmark, focused and holding what was typed.
+    let mut searched = s.clone();
+    for e in searched.elements.iter_mut() {
+        e.focused = false;
+    }
+    searched.elements.push(Element {
+        focused: true,
+        value: Some("shoes".into()),
+        ..el("q1", Role::Searchbox, "Search", "search")
+    });
+    let press_in = |_: &Snapshot, key: &str| press(key);
+    let mut results = searched.clone();
+    results.texts.push(text("3 results for shoes", "main"));
+    let mut other_results = searched.clone();
+    other_results.texts.push(text("3 results", "main"));
+    let declined = after(&|a| a.texts.push(text("Payment declined", FORM)));
+    let elsewhere = after(&|a| a.texts.push(text("Order placed", "banner")));
+    let picked = after(&|a| edit(a, "s1", |e| e.value = Some("Express".into())));
+    let option = after(&|a| {
+        edit(a, "o1", |e| e.selected = Some(false));
+        edit(a, "o2", |e| e.selected = Some(true));
+    });
+    let tabbed = after(&|a| {
+        edit(a, "f1", |e| e.focused = false);
+        edit(a, "f2", |e| e.focused = true);
+    });
+    let back = after(&|a| {
+        edit(a, "f1", |e| e.focused = false);
+        edit(a, "t1", |e| e.focused = true);
+    });
+
+    #[rustfmt::skip]
+    run(vec![
+        case("Escape closes a menu", press("Escape"), open.clone(), collapsed.clone()).want(M, None, "Escape closed a popup: changed button[Account] in banner: expanded true -> false"),
+        case("Escape closes a dialog", press("Escape"), with_dialog.clone(), s.clone()).want(M, None, "disappeared dialog[Newsletter]"),
+        case("Escape, nothing closed", press("Escape"), s.clone(), submitted.clone()).want(A, None, "no target"),
+        case("no key: no expectation", act(ActionKind::Press, None), open, collapsed).want(A, None, "no target"),
+        case("Enter submits the focused form", press("Enter"), s.clone(), submitted.clone()).want(M, None, "Enter submitted form[Checkout]: appeared text 'Order placed'"),
+        case("Enter submits a search whose results are elsewhere", press_in(&searched, "Enter"), searched.clone(), results.clone()).want(M, None, "Enter submitted what was typed in searchbox[Search] in search: appeared text '3 results for shoes' in main"),
+        case("Enter, results without what was typed", press_in(&searched, "Enter"), searched.clone(), other_results.clone()).want(A, None, ""),
+        case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
+        case("Enter, but the form says it failed", press("Enter"), s.clone(), declined).want(A, None, "a failure message appeared"),
+        case("Enter, effect outside the form", press("Enter"), s.clone(), elsewhere).want(A, None, "no target"),
+        case("Enter picks the combo box's option", press("Enter"), s.clone(), picked).want(M, None, "Enter picked the active option: changed combobox[Shipping]"),
+        case("Enter picks a listbox option", press("Enter"), s.clone(), option).want(M, None, "Enter picked the active option"),
+        case("Enter, intent decides", press("Enter"), s.clone(), submitted).intent("the order is placed").want(M, None, "the intent explains the effect"),
+        case("Tab moves focus", press("Tab"), s.clone(), tabbed.clone()).want(M, Some("Name"), "Tab: focus moved to textbox[Name]"),
+        case("Shift+Tab moves focus", press("Shift+Tab"), s.clone(), back).want(M, Some("Bold"), "Shift+Tab: focus moved"),
+        case("Tab, nothing", press("Tab"), s.clone(), s.clone()).want(X, None, "no effect"),
+    ]);
+}
+
+#[test]
+fn drag_order() {
+    let list = "board/list:todo";
+    let mut s = shop();
+    s.elements.push(item("w3", "Fix bug", list));
+    let order = |refs: &[&str]| {
+        let mut a = s.clone();
+        let moved: Vec<Element> = refs.iter().map(|r| find(&s, r).clone()).collect();
+        a.elements.retain(|e| e.region != list);
+        a.elements.extend(moved);
+        a
+    };
+    let first = order(&["w3", "w1", "w2"]);
+    let same = order(&["w1", "w2", "w3"]);
+    let drag = |r: &str| act(ActionKind::Drag, Some(find(&s, r)));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("moved to the top", drag("w3"), s.clone(), first.clone()).want(M, Some("Fix bug"), "moved listitem[Fix bug] from position 3 to 1 in board/list:todo"),
+        case("pushed down by the move", drag("w1"), s.clone(), first.clone()).want(M, Some("Write tests"), "from position 1 to 2"),
+        case("not moved", drag("w3"), s.clone(), same.clone()).want(X, None, "no effect"),
+        case("intent says so", drag("w3"), s.clone(), first.clone()).intent("Fix bug goes first").want(M, Some("Fix bug"), "as the intent says"),
+        case("intent says otherwise", drag("w3"), s.clone(), first.clone()).intent("the invoice is uploaded").want(A, None, "the intent does not explain it"),
+        case("a click's reorder is no change", act(ActionKind::Click, Some(find(&s, "w3"))), s.clone(), first).want(X, None, "no effect"),
+    ]);
+}
+
+#[test]
+fn drag_press_upload_goto() {
+    let s = shop();
+    let moved = |r: &str| {
+        let mut a = s.clone();
+        edit(&mut a, r, |e| e.region = "board/list:done".into());
+        a
+    };
+    let drag = act(ActionKind::Drag, Some(find(&s, "w1")));
+    let mut uploaded = s.clone();
+    edit(&mut uploaded, "u1", |e| {
+        e.value = Some("invoice.pdf".into())
+    });
+    let mut searched = s.clone();
+    searched.texts.push(text("3 results for shirt", "main"));
+    let mut tabbed = s.clone();
+    edit(&mut tabbed, "u1", |e| e.focused = true);
+    let mut page = s.clone();
+    page.elements.clear();
+    page.elements
+        .push(el("h1", Role::Heading, "Shirt M", "main"));
+    let mut new_document = page.clone();
+    new_document.context.epoch += 1;
+    let mut focused = s.clone();
+    edit(&mut focused, "f1", |e| e.focused = true);
+    let mut focused_button = s.clone();
+    edit(&mut focused_button, "b1", |e| e.focused = true);
+
+    #[rustfmt::skip]
+    run(vec![
+        case("drag moves the target", drag.clone(), s.clone(), moved("w1")).want(M, Some("Write tests"), "moved listitem[Write tests] from board/list:todo to board/list:done"),
+        case("drag moved a neighbour", drag.clone(), s.clone(), moved("w2")).want(X, Some("Ship it"), "listitem[Ship it]"),
+        case("drag, intent first", drag, s.clone(), moved("w2")).intent("Ship it is done").want(M, Some("Write tests"), "intent"),
+        case("upload", act(ActionKind::Upload, Some(find(&s, "u1"))), s.clone(), uploaded).want(M, Some("Upload invoice"), "invoice.pdf"),
+        case("press, no target, intent", act(ActionKind::Press, None), s.clone(), searched.clone()).intent("results for shirt are listed").want(M, None, "3 results"),
+        case("press, no target, no intent", act(ActionKind::Press, None), s.clone(), searched.clone()).want(A, None, "no target"),
+        case("press, nothing", act(ActionKind::Press, None), s.clone(), s.clone()).want(X, None, "no effect"),
+        case("press moves focus", act(ActionKind::Press, None), s.clone(), tabbed).want(M, Some("Upload invoice"), "focus moved to"),
+        case("goto, intent", act(ActionKind::Goto, None), s.clone(), page.clone()).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
+        case("goto, no intent", act(ActionKind::Goto, None), s.clone(), page.clone()).want(A, None, ""),
+        case("goto, no intent, a new document", act(ActionKind::Goto, None), s.clone(), new_document.clone()).want(M, None, "a new document loaded (1 elements observed)"),
+        case("goto, intent, a new document", act(ActionKind::Goto, None), s.clone(), new_document).intent("the Shirt M product page opens").want(M, None, "heading[Shirt M]"),
+        case("click takes a field's focus", act(ActionKind::Click, Some(find(&s, "f1"))), s.clone(), focused.clone()).want(M, Some("Email"), "textbox[Email] in form[Checkout] took the focus"),
+        case("click on a field, focus elsewhere", act(ActionKind::Click, Some(find(&s, "f1"))), s.clone(), s.clone()).want(X, None, "no effect"),
+        case("click on a button that takes focus", act(ActionKind::Click, Some(find(&s, "b1"))), s.clone(), focused_button).want(X, None, "no effect"),
+    ]);
+}
