@@ -212,6 +212,30 @@ pub fn went(field: Field, before: Option<&str>, after: Option<&str>) -> Option<b
     }
 }
 
+/// Words of a control that steps through a sequence (a pagination's or a carousel's "Next
+/// page", "Previous slide"), folded: forward, then back.
+#[rustfmt::skip]
+const SEQUENCE: Words = Words {
+    on: &[
+        "next", "forward", "siguiente", "proxima", "proximo", "adelante", "nachste",
+        "nachstes", "nachster", "weiter", "suivant", "suivante",
+    ],
+    off: &[
+        "previous", "prev", "anterior", "atras", "vorherige", "vorheriges", "vorheriger",
+        "vorige", "zuruck", "precedent", "precedente",
+    ],
+};
+
+/// Which way a control's name steps through a sequence: `Some(true)` forward ("Go to next
+/// page", "Siguiente"), `Some(false)` back ("Previous slide"), `None` when it says neither or
+/// both.
+pub fn steps(label: &str) -> Option<bool> {
+    let tokens = text::tokens(label);
+    let on = tokens.iter().any(|t| SEQUENCE.on.contains(&t.as_str()));
+    let off = tokens.iter().any(|t| SEQUENCE.off.contains(&t.as_str()));
+    (on != off).then_some(on)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

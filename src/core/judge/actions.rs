@@ -1,6 +1,7 @@
 //! The actions that name what they want: click, hover, watch, fill, check, uncheck,
 //! select, a stepper's step and a dialog's submit.
 
+use super::intended::Check;
 use super::*;
 
 /// The outcome of comparing a field's value with what the action asked for.
@@ -348,6 +349,112 @@ impl<'a> Judge<'a> {
             format!("{}, as the intent says", found.reason),
             Some(t),
         ))
+    }
+
+    /// A button or link whose name steps through a sequence ("Go to next page", "Previous
+    /// slide", the Authoring Practices' carousel and a pagination), whose effect is a shown
+    /// position going one step that way: a line that replaced another with one number
+    /// changed ("page 1 of 3" → "page 2 of 3", "1 / 5" → "2 / 5"; from the last back to the
+    /// first where the sequence wraps). Its own effect; a position that moved further is not
+    /// one step (the action done twice, or another control's): MISMATCH.
+    pub(super) fn paged(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        if !matches!(t.role, Role::Button | Role::Link) {
+            return None;
+        }
+        let forward = states::steps(t.label())?;
+        let (line, from, to, last) = effects.iter().find_map(|e| {
+            let Effect::TextAppeared(now) = *e else {
+                return None;
+            };
+            let was = counterpart(e, effects)?;
+            let (a, b) = (text::tokens(&was.text), text::tokens(&now.text));
+            if a.len() != b.len() {
+                return None;
+            }
+            let mut changed = a.iter().zip(&b).filter(|(x, y)| x != y);
+            let (x, y) = changed.next()?;
+            if changed.next().is_some() {
+                return None;
+            }
+            let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
+            let last = b.iter().filter_map(|w| w.parse::<u32>().ok()).max()?;
+            Some((e.line(), x, y, last))
+        })?;
+        let (step, wrapped) = if forward {
+            (to.checked_sub(from), from == last && to == 1)
+        } else {
+            (from.checked_sub(to), from == 1 && to == last)
+        };
+        let way = if forward { "forward" } else { "back" };
+        if step == Some(1) || wrapped {
+            let found = matched(
+                format!("the position went one step {way}, as the target's name says: {line}"),
+                Some(t),
+            );
+            return Some(self.with_intent(found, effects, t));
+        }
+        Some(mismatch(
+            format!(
+                "the target's name says one step {way}, but the position went from {from} to {to}: {line}"
+            ),
+            Some(t),
+        ))
+    }
+
+    /// A menu item whose menu closed, and nothing else changed (a "Share" that copies a link,
+    /// a checkbox item whose new state shows only when the menu opens again): activating an
+    /// item closes its menu (the Authoring Practices' menu pattern), so the closing is the
+    /// item's effect. Anything else that changed is judged as effects are.
+    pub(super) fn closed_its_menu(
+        &self,
+        t: &'a Element,
+        effects: &[Effect<'a>],
+    ) -> Option<Finding> {
+        if !matches!(
+            t.role,
+            Role::Menuitem | Role::Menuitemcheckbox | Role::Menuitemradio
+        ) {
+            return None;
+        }
+        let of_menu = |e: &Effect| {
+            closes_popup(e)
+                || match *e {
+                    Effect::Disappeared(el) => {
+                        el.region == t.region
+                            || (el.label().trim().is_empty()
+                                && matches!(el.role, Role::Generic | Role::None | Role::Separator))
+                    }
+                    Effect::Changed(c) => {
+                        c.after.region == t.region
+                            && c.fields.iter().all(|f| {
+                                f.field == Field::Visible && !c.after.visible
+                                    || f.field == Field::Disabled
+                            })
+                    }
+                    _ => false,
+                }
+        };
+        let closing = effects.iter().find(|e| closes_popup(e))?;
+        if !effects.iter().all(of_menu) {
+            return None;
+        }
+        let found = matched(
+            format!(
+                "the menu closed as its item was activated: {}",
+                closing.line()
+            ),
+            Some(t),
+        );
+        if self.intent.is_none() {
+            return Some(found);
+        }
+        // Nothing but the menu changed: a claim the closing cannot show is read as about
+        // the item (see `as_read`), one it contradicts is held against it.
+        Some(match self.check_claims(effects, Some(t)) {
+            Check::Holds(_) => matched(format!("{}, and the intent holds", found.reason), Some(t)),
+            Check::Contradicted(f) => f,
+            Check::Open(_) | Check::NoObject => self.as_read(found, effects, t),
+        })
     }
 
     /// A button of a dialog that closed, where what the dialog's fields held now shows

@@ -52,6 +52,12 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.stepped(t, effects) {
             return f;
         }
+        if let Some(f) = self.paged(t, effects) {
+            return f;
+        }
+        if let Some(f) = self.closed_its_menu(t, effects) {
+            return f;
+        }
         if let Some(f) = self.on_checked_rows(t, effects) {
             return self.with_intent(f, effects, t);
         }

@@ -137,6 +137,32 @@ impl<'s> Candidates<'s> {
             .or_else(|| self.carried(label, true))
     }
 
+    /// Does `words` hold a term of member `m`'s name that tells it from the others?
+    pub(super) fn tells(&self, m: usize, words: &Terms) -> bool {
+        words.iter().any(|term| {
+            self.index.get(intent::bucket(term)).is_some_and(|list| {
+                list.iter()
+                    .any(|&(n, i)| n == m && intent::same_term(term, &self.terms[m][i]))
+            })
+        })
+    }
+
+    /// The member an effect's words carry, as [`Candidates::carried_by`]; of a line that
+    /// replaced another with other content words, only when the words that changed tell
+    /// that member from the others (the words both lines share were there before the action
+    /// too: "3" of "page 1 of 3" → "page 2 of 3" names no page 3). A line whose change is no
+    /// content word ("Done tasks hidden" → "Done tasks shown") is carried whole.
+    pub(super) fn carried_by_effect(&self, effect: &Effect, effects: &[Effect]) -> Option<usize> {
+        let m = self.carried_by(&Terms::of(effect.label()))?;
+        match counterpart(effect, effects) {
+            Some(_) => {
+                let changed = said(effect, effects);
+                (changed.is_empty() || self.tells(m, &changed)).then_some(m)
+            }
+            _ => Some(m),
+        }
+    }
+
     pub(super) fn carried(&self, label: &Terms, objects_only: bool) -> Option<usize> {
         let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
         let mut weight: FxHashMap<usize, f32> = FxHashMap::default();
@@ -201,9 +227,7 @@ impl<'a> Judge<'a> {
         let replaced: FxHashSet<(&str, &str)> = effects
             .iter()
             .filter_map(|e| match *e {
-                Effect::TextAppeared(t)
-                    if candidates.carried_by(&Terms::of(&t.text)) == Some(0) =>
-                {
+                Effect::TextAppeared(t) if candidates.carried_by_effect(e, effects) == Some(0) => {
                     Some((t.frame.as_str(), t.region.as_str()))
                 }
                 _ => None,
@@ -238,7 +262,9 @@ impl<'a> Judge<'a> {
             if is_closing(&effect, &closed) {
                 continue;
             }
-            if is_deselected_sibling(&effect, Some(target_element), effects) {
+            if is_deselected_sibling(&effect, Some(target_element), effects)
+                || is_marker_moved(&effect, Some(target_element), effects)
+            {
                 continue;
             }
             // A field that took the name of the target, or of a neighbour (the option
@@ -261,7 +287,7 @@ impl<'a> Judge<'a> {
                     let label = Terms::of(effect.label());
                     let variant =
                         || claims::is_variant(&target_stems, &effect.stems(), &target_terms);
-                    match candidates.carried_by(&label) {
+                    match candidates.carried_by_effect(&effect, effects) {
                         // A word of the target's container (a dialog's title) names no
                         // neighbour: the evidence must name it more specifically.
                         Some(m)

@@ -508,3 +508,83 @@ impl<'a> Judge<'a> {
         })
     }
 }
+
+/// The one text of the other side of the diff in the same frame, region and kind as a text
+/// effect: the line it replaced, or that replaced it ("page 1 of 3" → "page 2 of 3").
+pub(super) fn counterpart<'d>(effect: &Effect<'d>, effects: &[Effect<'d>]) -> Option<&'d Text> {
+    let (t, appeared) = match *effect {
+        Effect::TextAppeared(t) => (t, true),
+        Effect::TextDisappeared(t) => (t, false),
+        _ => return None,
+    };
+    let mut others = effects.iter().filter_map(|e| match *e {
+        Effect::TextDisappeared(o) if appeared => Some(o),
+        Effect::TextAppeared(o) if !appeared => Some(o),
+        _ => None,
+    });
+    let same = |o: &&Text| o.frame == t.frame && o.region == t.region && o.kind == t.kind;
+    let first = others.by_ref().find(same)?;
+    others.find(same).is_none().then_some(first)
+}
+
+/// The terms an effect says as evidence: a text that replaced another (or was replaced)
+/// says only the words that changed, since the words both lines share were there before
+/// the action too ("3" of "page 1 of 3" → "page 2 of 3" names no page 3).
+pub(super) fn said(effect: &Effect, effects: &[Effect]) -> Terms {
+    let terms = Terms::of(effect.label());
+    match counterpart(effect, effects) {
+        Some(other) => terms.without(&Terms::of(&other.text)),
+        None => terms,
+    }
+}
+
+/// A sibling renamed the way the target was renamed back (MUI's pagination names the current
+/// page "page 1" and the others "Go to page 1"): the words the target's name lost are the
+/// words the sibling's gained, so a marker moved from the sibling to the target, and the
+/// sibling's new name is the target's effect, as a single selection's sibling deselected.
+pub(super) fn is_marker_moved(e: &Effect, target: Option<&Element>, effects: &[Effect]) -> bool {
+    let Some(t) = target else {
+        return false;
+    };
+    if t.reference.is_empty() {
+        return false;
+    }
+    let renamed = |reference: &str| {
+        let mut was = None;
+        let mut now = None;
+        for o in effects {
+            match *o {
+                Effect::Disappeared(x) if x.reference == reference => was = Some(x),
+                Effect::Appeared(x) if x.reference == reference => now = Some(x),
+                _ => {}
+            }
+        }
+        Some((was?, now?))
+    };
+    let el = match *e {
+        Effect::Appeared(x) | Effect::Disappeared(x) => x,
+        _ => return false,
+    };
+    if el.reference.is_empty()
+        || el.reference == t.reference
+        || el.role != t.role
+        || el.region != t.region
+        || el.frame != t.frame
+    {
+        return false;
+    }
+    let (Some((s_was, s_now)), Some((t_was, t_now))) =
+        (renamed(&el.reference), renamed(&t.reference))
+    else {
+        return false;
+    };
+    let words = |a: &Element, b: &Element| -> (Vec<String>, bool) {
+        let (a, b) = (Terms::of(a.label()), Terms::of(b.label()));
+        let mut gained: Vec<String> = b.without(&a).iter().map(str::to_owned).collect();
+        gained.sort();
+        (gained, a.without(&b).is_empty())
+    };
+    let (gained, kept) = words(s_was, s_now);
+    let (lost, t_kept) = words(t_now, t_was);
+    kept && t_kept && !gained.is_empty() && gained == lost
+}

@@ -511,9 +511,10 @@ impl<'a> Judge<'a> {
     /// An intent that names the target, and nothing else the page shows, of a MATCH found by
     /// the target's own evidence (its own state, its name carried by the effect): the
     /// sentence is about the target, whose evidence stands ("Show the sent mail" for the tab
-    /// Sent that was selected). Its other words name nothing on the page, so they count
-    /// neither for nor against; a word the page shows elsewhere is a claim about that, and
-    /// it is left unexplained. Of an intent in another language than the page, only the
+    /// Sent that was selected). Its other words count neither for nor against, unless one
+    /// names another control of the target's role (the switch "Notifications" when "Dark
+    /// mode" turned on): then the action may have been meant for that one, and it is left
+    /// unexplained. Of an intent in another language than the page, only the
     /// words read count (`reading`), and read words that name no thing (its verb) are about
     /// the target too.
     pub(super) fn names_the_target(&self, found: &Finding, t: &Element) -> Option<Finding> {
@@ -547,13 +548,16 @@ impl<'a> Judge<'a> {
         if !about {
             return None;
         }
+        // Another control of the target's role that the word names is one the action may
+        // have been meant for; a container, a heading or a text that shares the word is not.
         let elsewhere = |w: &str| {
             [self.before, self.after].iter().any(|s| {
                 s.elements.iter().any(|e| {
-                    !same_ref(e, t)
+                    e.role == t.role
+                        && !same_ref(e, t)
                         && Identity::of(e) != Identity::of(t)
                         && Terms::of(e.label()).matches(w)
-                }) || s.texts.iter().any(|x| Terms::of(&x.text).matches(w))
+                })
             })
         };
         if things.iter().any(|w| !own.matches(w) && elsewhere(w)) {

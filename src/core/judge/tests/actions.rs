@@ -258,3 +258,120 @@ fn formatted_values() {
         assert_eq!(is_formatted(typed, shown), want, "{typed} -> {shown}");
     }
 }
+
+/// A pagination and a carousel (the Authoring Practices' patterns, as MUI and Ark UI build
+/// them): "next" and "previous" step the shown position by one, a line the page replaces.
+#[test]
+fn sequences_step_one_place() {
+    const NAV: &str = "navigation[pagination navigation]";
+    let pager = |page: u32, of: u32| Snapshot {
+        elements: vec![
+            el("prev", Role::Button, "Go to previous page", NAV),
+            el(
+                "p1",
+                Role::Button,
+                if page == 1 { "page 1" } else { "Go to page 1" },
+                NAV,
+            ),
+            el(
+                "p2",
+                Role::Button,
+                if page == 2 { "page 2" } else { "Go to page 2" },
+                NAV,
+            ),
+            el(
+                "p3",
+                Role::Button,
+                if page == 3 { "page 3" } else { "Go to page 3" },
+                NAV,
+            ),
+            el("next", Role::Button, "Go to next page", NAV),
+        ],
+        texts: vec![text(
+            &format!("Inbox: page {page} of {of}"),
+            "region[Mailbox]",
+        )],
+        ..Default::default()
+    };
+    let on = |r: &str| act(ActionKind::Click, Some(find(&pager(1, 3), r)));
+    let back = act(ActionKind::Click, Some(find(&pager(2, 3), "prev")));
+    let wrap_back = act(ActionKind::Click, Some(find(&pager(1, 3), "prev")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("next: one step forward", on("next"), pager(1, 3), pager(2, 3)).want(M, Some("Go to next page"), "one step forward"),
+        case("next with its intent", on("next"), pager(1, 3), pager(2, 3)).intent("The next page of messages is shown").want(M, Some("Go to next page"), ""),
+        case("next twice", on("next"), pager(1, 3), pager(3, 3)).want(X, Some("Go to next page"), "from 1 to 3"),
+        case("next went back", on("next"), pager(2, 3), pager(1, 3)).want(X, Some("Go to next page"), "from 2 to 1"),
+        case("previous: one step back", back, pager(2, 3), pager(1, 3)).want(M, Some("Go to previous page"), "one step back"),
+        case("a carousel wraps back to the last", wrap_back, pager(1, 3), pager(3, 3)).want(M, Some("Go to previous page"), "one step back"),
+        case("a page's own button: the line names it by its changed word", on("p3"), pager(1, 3), pager(3, 3)).want(M, Some("Go to page 3"), ""),
+        case("a page's own button, another page shown", on("p3"), pager(1, 3), pager(2, 3)).want(X, Some("Go to page 1"), "variant"),
+    ]);
+}
+
+/// A status line the page rewrites: the words that changed say whose effect it is.
+#[test]
+fn a_rewritten_line_names_by_its_changed_words() {
+    const MENU: &str = "menu[View options]";
+    let page = |status: &str| Snapshot {
+        elements: vec![
+            el("sd", Role::Menuitemcheckbox, "Show done tasks", MENU),
+            el("cc", Role::Menuitemcheckbox, "Compact cards", MENU),
+            el("ex", Role::Menuitem, "Export board", MENU),
+        ],
+        texts: vec![text(status, "region[Board]")],
+        ..Default::default()
+    };
+    let show = act(ActionKind::Click, Some(find(&page(""), "sd")));
+    let compact = act(ActionKind::Click, Some(find(&page(""), "cc")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("the changed word names the target", show.clone(), page("Done tasks hidden"), page("Done tasks shown")).want(M, Some("Show done tasks"), "carries the target's name"),
+        case("a line about the target whose changed word names nothing", compact, page("Cards: compact, 3 done tasks"), page("Cards: compact, 4 done tasks")).want(A, None, ""),
+    ]);
+}
+
+/// Activating a menu item closes its menu (the Authoring Practices' menu pattern): with
+/// nothing else changed, the closing is the item's effect.
+#[test]
+fn a_menu_item_closes_its_menu() {
+    const MENU: &str = "list:menu-1";
+    let open = Snapshot {
+        elements: vec![
+            Element {
+                expanded: Some(true),
+                ..el("vo", Role::Button, "View options", "region[Board]")
+            },
+            el("m", Role::Menu, "View options", MENU),
+            Element {
+                checked: Some(Tristate::True),
+                ..el("cc", Role::Menuitemcheckbox, "Compact cards", MENU)
+            },
+            el("sh", Role::Menuitem, "Share trip", MENU),
+        ],
+        ..Default::default()
+    };
+    let closed = || {
+        let mut a = without(&open, &["m", "cc", "sh"]);
+        edit(&mut a, "vo", |e| e.expanded = Some(false));
+        a
+    };
+    let with_toast = |said: &str| {
+        let mut a = closed();
+        a.texts.push(text(said, "region[Board]"));
+        a
+    };
+    let compact = act(ActionKind::Click, Some(find(&open, "cc")));
+    let share = act(ActionKind::Click, Some(find(&open, "sh")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("a checkbox item", compact.clone(), open.clone(), closed()).want(M, Some("Compact cards"), "the menu closed"),
+        case("a checkbox item, its intent", compact.clone(), open.clone(), closed()).intent("Compact cards are turned off").want(M, Some("Compact cards"), "the menu closed"),
+        case("an item whose effect is unseen", share.clone(), open.clone(), closed()).intent("Share the trip").want(M, Some("Share trip"), "the menu closed"),
+        case("another item's message", share, open.clone(), with_toast("Compact cards off")).want(A, None, ""),
+        case("the menu stayed open", compact, open.clone(), open.clone()).want(X, None, "no effect"),
+    ]);
+}

@@ -583,3 +583,42 @@ fn states_dialogs_and_pickers() {
         case("custom select and its native twin", choose.clone(), select.clone(), chosen.clone()).want(M, Some("US dollar"), ""),
     ]);
 }
+
+/// An intent about the target (its name, its state) whose other words name its container or
+/// a text: the target's own evidence stands. A word that names another control of the
+/// target's role is a claim about that one.
+#[test]
+fn an_intent_that_names_the_target_and_its_container() {
+    let page = |italic: bool, bold: bool| Snapshot {
+        elements: vec![
+            el("tb", Role::Toolbar, "Text formatting", "region[Settings]"),
+            Element {
+                pressed: Some(if bold {
+                    Tristate::True
+                } else {
+                    Tristate::False
+                }),
+                ..el("b", Role::Button, "Bold", "region[Settings]")
+            },
+            Element {
+                pressed: Some(if italic {
+                    Tristate::True
+                } else {
+                    Tristate::False
+                }),
+                ..el("i", Role::Button, "Italic", "region[Settings]")
+            },
+        ],
+        texts: vec![text("Mail", "banner")],
+        ..Default::default()
+    };
+    let italic = act(ActionKind::Click, Some(find(&page(false, false), "i")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("its container's word", italic.clone(), page(false, false), page(true, false)).intent("Make the text italic").want(M, Some("Italic"), "names the target"),
+        case("a banner's word", italic.clone(), page(false, false), page(true, false)).intent("Italic mail").want(M, Some("Italic"), ""),
+        case("another toggle named", italic.clone(), page(false, false), page(true, false)).intent("Make the text italic and bold").want(A, None, ""),
+        case("the other way", italic, page(false, false), page(true, false)).intent("Italic is turned off").want(X, Some("Italic"), ""),
+    ]);
+}
