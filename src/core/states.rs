@@ -52,7 +52,8 @@ const TOGGLED: Words = Words {
 #[rustfmt::skip]
 const SELECTED: Words = Words {
     on: &[
-        "selected", "chosen", "picked", "active", "current", "open", "opens", "opened",
+        "selected", "chosen", "picked", "active", "current", "open", "opens", "opened", "shown",
+        "muestra", "muestran", "angezeigt", "affiche", "affichee",
         "seleccionado", "seleccionada", "seleccionados", "seleccionadas", "selecciona",
         "elegido", "elegida", "elige", "escogido", "escogida", "abre", "abierta", "abierto",
         "activa", "activo",
@@ -70,6 +71,7 @@ const SELECTED: Words = Words {
 const EXPANDED: Words = Words {
     on: &[
         "open", "opens", "opened", "expanded", "expands", "expand", "unfolded", "unfolds",
+        "shown", "muestra", "muestran", "angezeigt", "affiche", "affichee",
         "abre", "abren", "abierto", "abierta", "despliega", "despliegan", "desplegado",
         "desplegada", "expande", "expandido", "expandida",
         "offnet", "geoffnet", "offen", "aufgeklappt", "ausgeklappt", "klappt", "erweitert",
@@ -89,7 +91,7 @@ const EXPANDED: Words = Words {
 const VALUE: Words = Words {
     on: &[
         "increase", "increases", "increased", "raise", "raised", "raises", "higher", "louder",
-        "grows", "rises", "increment", "incremented",
+        "grows", "rises", "increment", "incremented", "warmer", "hotter", "more",
         "sube", "suben", "subido", "subida", "aumenta", "aumentan", "aumentado", "aumentada",
         "incrementa", "incrementado", "mas",
         "steigt", "erhoht", "hoher", "lauter", "mehr",
@@ -97,7 +99,8 @@ const VALUE: Words = Words {
     ],
     off: &[
         "decrease", "decreases", "decreased", "lower", "lowered", "lowers", "quieter",
-        "reduced", "reduce", "falls", "drops", "decrement", "decremented", "minus",
+        "reduced", "reduce", "falls", "drops", "decrement", "decremented", "minus", "cooler",
+        "colder", "fewer", "less",
         "baja", "bajan", "bajado", "bajada", "disminuye", "disminuido", "disminuida", "reduce",
         "reducido", "reducida", "menos",
         "sinkt", "verringert", "reduziert", "niedriger", "leiser", "weniger",

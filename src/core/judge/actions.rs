@@ -366,6 +366,10 @@ impl<'a> Judge<'a> {
             let Effect::TextAppeared(now) = *e else {
                 return None;
             };
+            // A time of day ("19:07:13") counts, it holds no position.
+            if is_time(&now.text) {
+                return None;
+            }
             let was = counterpart(e, effects)?;
             let (a, b) = (text::tokens(&was.text), text::tokens(&now.text));
             if a.len() != b.len() {
@@ -500,4 +504,12 @@ impl<'a> Judge<'a> {
             Some(t),
         ))
     }
+}
+
+/// Does `s` show a time of day: a digit, a colon and two digits ("9:05", "19:07:13")?
+fn is_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.windows(4).any(|w| {
+        w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit() && w[3].is_ascii_digit()
+    })
 }

@@ -543,8 +543,23 @@ impl<'a> Judge<'a> {
             .iter()
             .filter(|w| !intent::is_action(w) && !w.chars().all(|c| c.is_ascii_digit()))
             .collect();
-        let refers = intent.terms().iter().any(|w| name.matches(w));
-        let about = refers || (self.reading.is_some() && things.iter().all(|w| own.matches(w)));
+        // The words of the group the target is one of ("Text alignment" of "Align center").
+        let group = self.group_of(t).map(|g| Terms::of(g.label()));
+        let refers = intent
+            .terms()
+            .iter()
+            .any(|w| name.matches(w) || group.as_ref().is_some_and(|g| g.matches(w)));
+        // The sentence says the way the target's own state went ("se enciende", "öffnet
+        // sich", "one more"), in any language the judge knows state words of.
+        let whole = self.action.intent.as_deref().unwrap_or(sentence);
+        let agrees = self.target_change(t).is_some_and(|c| {
+            c.fields.iter().any(|f| {
+                let went = states::went(f.field, f.before.as_deref(), f.after.as_deref());
+                went.is_some() && states::said(whole, f.field) == went
+            })
+        });
+        let about =
+            refers || agrees || (self.reading.is_some() && things.iter().all(|w| own.matches(w)));
         if !about {
             return None;
         }
@@ -560,13 +575,54 @@ impl<'a> Judge<'a> {
                 })
             })
         };
-        if things.iter().any(|w| !own.matches(w) && elsewhere(w)) {
+        let of_group = |w: &str| group.as_ref().is_some_and(|g| g.matches(w));
+        if things
+            .iter()
+            .any(|w| !own.matches(w) && !of_group(w) && elsewhere(w))
+        {
             return None;
         }
+        let how = if refers || !agrees {
+            "names the target"
+        } else {
+            "says the way its state went"
+        };
         Some(matched(
-            format!("{}, and the intent names the target{note}", found.reason),
+            format!("{}, and the intent {how}{note}", found.reason),
             Some(t),
         ))
+    }
+
+    /// The composite widget the target is one of (a toolbar, a radio group, a tab list, a
+    /// listbox, a menu, a group of toggle buttons): the nearest element of such a role before
+    /// it, with only the target's siblings (and their icons and separators) between.
+    pub(super) fn group_of(&self, t: &Element) -> Option<&'a Element> {
+        let elements = &self.before.elements;
+        let at = elements.iter().position(|e| same_ref(e, t)).or_else(|| {
+            elements
+                .iter()
+                .position(|e| Identity::of(e) == Identity::of(t))
+        })?;
+        for e in elements[..at].iter().rev() {
+            if e.frame != t.frame {
+                return None;
+            }
+            match e.role {
+                Role::Toolbar
+                | Role::Group
+                | Role::Radiogroup
+                | Role::Tablist
+                | Role::Listbox
+                | Role::Menu
+                | Role::Menubar
+                | Role::Tree
+                | Role::Grid => return (!e.label().trim().is_empty()).then_some(e),
+                Role::Img | Role::Generic | Role::None | Role::Separator => {}
+                r if r == t.role => {}
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// A dialog dismissed and nothing else done (its dismissing button, Escape), held against

@@ -293,6 +293,10 @@ fn sequences_step_one_place() {
         )],
         ..Default::default()
     };
+    let with_clock = |mut s: Snapshot, time: &str| {
+        s.texts.insert(0, text(time, "banner"));
+        s
+    };
     let on = |r: &str| act(ActionKind::Click, Some(find(&pager(1, 3), r)));
     let back = act(ActionKind::Click, Some(find(&pager(2, 3), "prev")));
     let wrap_back = act(ActionKind::Click, Some(find(&pager(1, 3), "prev")));
@@ -302,6 +306,7 @@ fn sequences_step_one_place() {
         case("next: one step forward", on("next"), pager(1, 3), pager(2, 3)).want(M, Some("Go to next page"), "one step forward"),
         case("next with its intent", on("next"), pager(1, 3), pager(2, 3)).intent("The next page of messages is shown").want(M, Some("Go to next page"), ""),
         case("next twice", on("next"), pager(1, 3), pager(3, 3)).want(X, Some("Go to next page"), "from 1 to 3"),
+        case("next twice, a clock ticking by one", on("next"), with_clock(pager(1, 3), "19:07:13"), with_clock(pager(3, 3), "19:07:14")).want(X, Some("Go to next page"), "from 1 to 3"),
         case("next went back", on("next"), pager(2, 3), pager(1, 3)).want(X, Some("Go to next page"), "from 2 to 1"),
         case("previous: one step back", back, pager(2, 3), pager(1, 3)).want(M, Some("Go to previous page"), "one step back"),
         case("a carousel wraps back to the last", wrap_back, pager(1, 3), pager(3, 3)).want(M, Some("Go to previous page"), "one step back"),

@@ -564,7 +564,7 @@ fn states_dialogs_and_pickers() {
         case("switch off, said on", flip.clone(), switch(true), switch(false)).intent("Autosave is turned on").want(X, Some("Autosave"), "went the other way"),
         case("switch off, said no longer on", flip.clone(), switch(true), switch(false)).intent("Autosave is no longer active").want(M, Some("Autosave"), ""),
         case("switch off, the intent names another thing the page shows", flip.clone(), switch(true), switch(false)).intent("Autosave and the mailbox are off").want(A, None, ""),
-        case("menu opens, said in German", opener.clone(), closed_menu.clone(), open_menu.clone()).intent("Das Aktionsmenü öffnet sich").want(M, Some("Actions"), "names the target"),
+        case("menu opens, said in German", opener.clone(), closed_menu.clone(), open_menu.clone()).intent("Das Aktionsmenü öffnet sich").want(M, Some("Actions"), "the way its state went"),
         case("menu opens, said closes", opener, closed_menu, open_menu).intent("The Actions menu closes").want(X, Some("Actions"), "went the other way"),
         case("keep it, no intent", keep.clone(), confirm.clone(), dismissed.clone()).want(M, Some("Keep it"), "dismissing button"),
         case("keep it, kept", keep.clone(), confirm.clone(), dismissed.clone()).intent("The invoice is kept").want(M, Some("Keep it"), "nothing else was done"),
@@ -619,6 +619,10 @@ fn an_intent_that_names_the_target_and_its_container() {
         case("its container's word", italic.clone(), page(false, false), page(true, false)).intent("Make the text italic").want(M, Some("Italic"), "names the target"),
         case("a banner's word", italic.clone(), page(false, false), page(true, false)).intent("Italic mail").want(M, Some("Italic"), ""),
         case("another toggle named", italic.clone(), page(false, false), page(true, false)).intent("Make the text italic and bold").want(A, None, ""),
-        case("the other way", italic, page(false, false), page(true, false)).intent("Italic is turned off").want(X, Some("Italic"), ""),
+        case("the other way", italic.clone(), page(false, false), page(true, false)).intent("Italic is turned off").want(X, Some("Italic"), ""),
+        case("its group's name", italic.clone(), page(false, false), page(true, false)).intent("The formatting is italic").want(M, Some("Italic"), ""),
+        case("es: the way its state went, the rest unread", italic.clone(), page(false, false), page(true, false)).intent("Se activa la cursiva").want(M, Some("Italic"), "the way its state went"),
+        case("de: the way its state went", italic.clone(), page(false, false), page(true, false)).intent("Kursiv ist aktiviert").want(M, Some("Italic"), "the way its state went"),
+        case("a sentence about something else", italic, page(false, false), page(true, false)).intent("The order is shipped").want(A, None, ""),
     ]);
 }
