@@ -363,15 +363,17 @@ impl<'a> Judge<'a> {
         }
         let forward = states::steps(t.label())?;
         let (line, from, to, last) = effects.iter().find_map(|e| {
-            let Effect::TextAppeared(now) = *e else {
-                return None;
+            let now = match *e {
+                Effect::TextAppeared(t) => t.text.as_str(),
+                Effect::Appeared(el) => el.label(),
+                _ => return None,
             };
             // A time of day ("19:07:13") counts, it holds no position.
-            if is_time(&now.text) {
+            if is_time(now) {
                 return None;
             }
             let was = counterpart(e, effects)?;
-            let (a, b) = (text::tokens(&was.text), text::tokens(&now.text));
+            let (a, b) = (text::tokens(was), text::tokens(now));
             if a.len() != b.len() {
                 return None;
             }

@@ -509,22 +509,60 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// The one text of the other side of the diff in the same frame, region and kind as a text
-/// effect: the line it replaced, or that replaced it ("page 1 of 3" → "page 2 of 3").
-pub(super) fn counterpart<'d>(effect: &Effect<'d>, effects: &[Effect<'d>]) -> Option<&'d Text> {
-    let (t, appeared) = match *effect {
-        Effect::TextAppeared(t) => (t, true),
-        Effect::TextDisappeared(t) => (t, false),
-        _ => return None,
-    };
-    let mut others = effects.iter().filter_map(|e| match *e {
-        Effect::TextDisappeared(o) if appeared => Some(o),
-        Effect::TextAppeared(o) if !appeared => Some(o),
+/// A line of text an effect shows or removes: a text run, or an element that is only a
+/// line (a named generic or status, as a carousel's "1 of 3"): its frame, region and words.
+fn line_of<'d>(effect: &Effect<'d>) -> Option<(&'d str, &'d str, &'d str, bool)> {
+    match *effect {
+        Effect::TextAppeared(t) => Some((&t.frame, &t.region, &t.text, true)),
+        Effect::TextDisappeared(t) => Some((&t.frame, &t.region, &t.text, false)),
+        Effect::Appeared(e) | Effect::Disappeared(e)
+            if matches!(e.role, Role::Generic | Role::Status | Role::None)
+                && !e.label().trim().is_empty() =>
+        {
+            Some((
+                &e.frame,
+                &e.region,
+                e.label(),
+                matches!(effect, Effect::Appeared(_)),
+            ))
+        }
         _ => None,
-    });
-    let same = |o: &&Text| o.frame == t.frame && o.region == t.region && o.kind == t.kind;
-    let first = others.by_ref().find(same)?;
-    others.find(same).is_none().then_some(first)
+    }
+}
+
+/// The line of the other side of the diff that an effect's line replaced, or that replaced
+/// it ("page 1 of 3" → "page 2 of 3"), in the same frame and region: the one text of the
+/// same kind there, else the one line there whose words are this line's but one.
+pub(super) fn counterpart<'d>(effect: &Effect<'d>, effects: &[Effect<'d>]) -> Option<&'d str> {
+    let (frame, region, words, appeared) = line_of(effect)?;
+    let others: Vec<(&Effect<'d>, &'d str)> = effects
+        .iter()
+        .filter_map(|e| {
+            let (f, r, w, a) = line_of(e)?;
+            (f == frame && r == region && a != appeared).then_some((e, w))
+        })
+        .collect();
+    let kind = |e: &Effect| match *e {
+        Effect::TextAppeared(t) | Effect::TextDisappeared(t) => Some(t.kind),
+        _ => None,
+    };
+    let same_kind: Vec<&str> = others
+        .iter()
+        .filter(|(e, _)| kind(e).is_some() && kind(e) == kind(effect))
+        .map(|&(_, w)| w)
+        .collect();
+    if let [one] = same_kind.as_slice() {
+        return Some(one);
+    }
+    let tokens = text::tokens(words);
+    let one_apart = |w: &str| {
+        let other = text::tokens(w);
+        other.len() == tokens.len()
+            && other.iter().zip(&tokens).filter(|(a, b)| a != b).count() == 1
+    };
+    let mut near = others.iter().map(|&(_, w)| w).filter(|w| one_apart(w));
+    let first = near.next()?;
+    near.next().is_none().then_some(first)
 }
 
 /// The terms an effect says as evidence: a text that replaced another (or was replaced)
@@ -533,7 +571,7 @@ pub(super) fn counterpart<'d>(effect: &Effect<'d>, effects: &[Effect<'d>]) -> Op
 pub(super) fn said(effect: &Effect, effects: &[Effect]) -> Terms {
     let terms = Terms::of(effect.label());
     match counterpart(effect, effects) {
-        Some(other) => terms.without(&Terms::of(&other.text)),
+        Some(other) => terms.without(&Terms::of(other)),
         None => terms,
     }
 }

@@ -552,12 +552,14 @@ impl<'a> Judge<'a> {
         // The sentence says the way the target's own state went ("se enciende", "öffnet
         // sich", "one more"), in any language the judge knows state words of.
         let whole = self.action.intent.as_deref().unwrap_or(sentence);
-        let agrees = self.target_change(t).is_some_and(|c| {
-            c.fields.iter().any(|f| {
-                let went = states::went(f.field, f.before.as_deref(), f.after.as_deref());
-                went.is_some() && states::said(whole, f.field) == went
-            })
-        });
+        let steps = states::steps(t.label());
+        let agrees = (steps.is_some() && states::steps(whole) == steps)
+            || self.target_change(t).is_some_and(|c| {
+                c.fields.iter().any(|f| {
+                    let went = states::went(f.field, f.before.as_deref(), f.after.as_deref());
+                    went.is_some() && states::said(whole, f.field) == went
+                })
+            });
         let about =
             refers || agrees || (self.reading.is_some() && things.iter().all(|w| own.matches(w)));
         if !about {

@@ -297,6 +297,29 @@ fn sequences_step_one_place() {
         s.texts.insert(0, text(time, "banner"));
         s
     };
+    let carousel = |moved: bool| Snapshot {
+        elements: vec![
+            el("nx", Role::Button, "Next slide", "region[Offers]"),
+            if moved {
+                el("x", Role::Button, "Previous slide", "region[Offers]")
+            } else {
+                el("c", Role::Generic, "1 of 3", "region[Offers]")
+            },
+        ],
+        texts: if moved {
+            vec![
+                text("2 of 3", "region[Offers]"),
+                text("Oslo from 129 €", "region[Offers]"),
+            ]
+        } else {
+            vec![
+                text("Lisbon from 89 €", "region[Offers]"),
+                text("Rome from 99 €", "region[Offers]"),
+            ]
+        },
+        ..Default::default()
+    };
+    let carousel_next = act(ActionKind::Click, Some(find(&carousel(false), "nx")));
     let on = |r: &str| act(ActionKind::Click, Some(find(&pager(1, 3), r)));
     let back = act(ActionKind::Click, Some(find(&pager(2, 3), "prev")));
     let wrap_back = act(ActionKind::Click, Some(find(&pager(1, 3), "prev")));
@@ -310,6 +333,7 @@ fn sequences_step_one_place() {
         case("next went back", on("next"), pager(2, 3), pager(1, 3)).want(X, Some("Go to next page"), "from 2 to 1"),
         case("previous: one step back", back, pager(2, 3), pager(1, 3)).want(M, Some("Go to previous page"), "one step back"),
         case("a carousel wraps back to the last", wrap_back, pager(1, 3), pager(3, 3)).want(M, Some("Go to previous page"), "one step back"),
+        case("a carousel: its counter an element before, a text after, among slides", carousel_next.clone(), carousel(false), carousel(true)).want(M, Some("Next slide"), "one step forward"),
         case("a page's own button: the line names it by its changed word", on("p3"), pager(1, 3), pager(3, 3)).want(M, Some("Go to page 3"), ""),
         case("a page's own button, another page shown", on("p3"), pager(1, 3), pager(2, 3)).want(X, Some("Go to page 1"), "variant"),
     ]);
