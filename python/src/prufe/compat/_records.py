@@ -96,31 +96,30 @@ class Translated:
         self.lines: dict[str, str] = {}
         said: list[str] = []
 
-        def add(change: Change) -> str:
-            self.changes.append(change)
+        def add(change: Change, observed: bool = True) -> str:
+            if observed:
+                self.changes.append(change)
             return change.describe()
 
         for e in diff.get("appeared") or []:
-            if _observed(e):
-                said.append(add(Change("appeared", key(e, frames), after=_payload(e))))
+            said.append(add(Change("appeared", key(e, frames), after=_payload(e)), _observed(e)))
         for e in diff.get("disappeared") or []:
-            if _observed(e):
-                said.append(add(Change("disappeared", key(e, frames), before=_payload(e))))
+            said.append(add(Change("disappeared", key(e, frames), before=_payload(e)), _observed(e)))
         for c in diff.get("changed") or []:
             before, after = c.get("before") or {}, c.get("after") or {}
+            seen = _observed(before) or _observed(after)
             was, now = before.get("visible", True), after.get("visible", True)
             if was and not now:
-                said.append(add(Change("disappeared", key(before, frames), before=_payload(before))))
+                said.append(add(Change("disappeared", key(before, frames), before=_payload(before)), seen))
             elif now and not was:
-                said.append(add(Change("appeared", key(after, frames), after=_payload(after))))
+                said.append(add(Change("appeared", key(after, frames), after=_payload(after)), seen))
             elif key(before, frames) != key(after, frames):
-                said.append(add(Change("disappeared", key(before, frames), before=_payload(before)))
-                            + "; " + add(Change("appeared", key(after, frames), after=_payload(after))))
-            elif _payload(before) != _payload(after):
-                said.append(add(Change("changed", key(after, frames), _payload(before), _payload(after))))
+                said.append(add(Change("disappeared", key(before, frames), before=_payload(before)), seen)
+                            + "; " + add(Change("appeared", key(after, frames), after=_payload(after)), seen))
             else:
-                # Only what ActionPrufe does not observe changed (focus, place in view).
-                said.append(Change("changed", key(after, frames), _payload(before), _payload(after)).describe())
+                # A change of what ActionPrufe does not observe (focus, place in view) is none.
+                changed = _payload(before) != _payload(after)
+                said.append(add(Change("changed", key(after, frames), _payload(before), _payload(after)), seen and changed))
         for m in diff.get("moved") or []:
             before, after = m.get("before") or {}, m.get("after") or {}
             said.append(add(Change("disappeared", key(before, frames), before=_payload(before)))

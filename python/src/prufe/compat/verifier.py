@@ -283,7 +283,8 @@ class ActionPrufe(_Common):
                 record = await _async.run(self._gen(step, target, to, fields or {}), self._inner._port)
             except PrufeError as error:
                 if error.code in ("VERIFICATION_FAILED", "UNDO_FAILED", "IRREVERSIBLE_ACTION") and error.result is not None:
-                    raise self._failure(step, error, await self._frames(error.result.record)) from None
+                    failure = self._failure(step, error, await self._frames(error.result.record))
+                    raise failure from failure.__cause__
                 if not again and self._before_acting(error) and is_locator(target) and (to is None or is_locator(to)):
                     await self._playwright_checks(kind, target, to)
                     continue
@@ -412,7 +413,8 @@ class SyncActionPrufe(ActionPrufe):
                 record = _sync.run(self._gen(step, target, to, fields or {}), self._inner._port)
             except PrufeError as error:
                 if error.code in ("VERIFICATION_FAILED", "UNDO_FAILED", "IRREVERSIBLE_ACTION") and error.result is not None:
-                    raise self._failure(step, error, self._frames(error.result.record)) from None
+                    failure = self._failure(step, error, self._frames(error.result.record))
+                    raise failure from failure.__cause__
                 if not again and self._before_acting(error) and is_locator(target) and (to is None or is_locator(to)):
                     self._playwright_checks(kind, target, to)
                     continue
