@@ -64,9 +64,10 @@ def test_the_public_names_signatures_and_submodules_are_actionprufes() -> None:
         params = list(inspect.signature(getattr(ActionPrufe, method)).parameters.values())[1:]
         assert [p.name for p in params] == names, method
         for p in params:
-            if p.name in ("intent", "sensitive"):
+            if p.name in ("intent", "sensitive") and method != "watch":
                 assert p.kind is p.KEYWORD_ONLY and p.default in (None, False), (method, p.name)
-        assert inspect.iscoroutinefunction(getattr(ActionPrufe, method)) == (method not in ("watch",)), method
+        assert inspect.iscoroutinefunction(getattr(ActionPrufe, method)) == (method != "watch"), method
+    assert inspect.signature(ActionPrufe.watch).parameters["intent"].default is None
 
     # The three outcomes are distinct: an UndoFailed is not a VerificationFailed.
     assert all(issubclass(e, ActionPrufeError) for e in (VerificationFailed, UndoFailed, IrreversibleAction))
@@ -398,3 +399,15 @@ def test_trace_dir_writes_one_redacted_json_per_action(api: Api, tmp_path: Path)
     assert record["objetivo"] == {"rol": "textbox", "nombre": "Contrasena", "region": "pedido"}
     assert record["cambios"][0]["despues"] == REDACTED
     assert "otra-clave-77" not in (traces / files[1]).read_text()
+
+
+def test_press_is_verified_against_its_intent(api: Api) -> None:
+    api.goto("tienda.html")
+    ap = api.ap()
+    api.w(ap.fill(api.page.get_by_label("Buscar"), "taladro"))
+
+    result = api.w(ap.press(api.page.get_by_label("Buscar"), "Enter", intent="aparecen los resultados de la busqueda"))
+
+    assert result.ok and result.spec.kind == "press" and result.spec.payload == "Enter"
+    assert "Valor:     'Enter'" in result.explain()
+    assert "Resultados de la busqueda: taladro" in result.diff.describe()
