@@ -27,7 +27,7 @@ import os
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator, Mapping, Optional, Union
+from typing import Any, AsyncIterator, Iterator, Literal, Mapping, Optional, Union
 
 import playwright.async_api
 import playwright.sync_api
@@ -40,12 +40,12 @@ from .._errors import PrufeError
 from . import _records
 from .ai_judge import AIJudge, Arbiter
 from .errors import IrreversibleAction, UndoFailed, VerificationFailed
-from .types import REDACTED, ActionSpec, Diff, Judgement, Observation, Result, Snapshot
+from .types import REDACTED, ActionSpec, Judgement, Observation, Result, Snapshot
 
 log = logging.getLogger("prufe.compat")
 
 #: What to do with an AMBIGUOUS effect when no arbiter decides it.
-AmbiguousPolicy = str
+AmbiguousPolicy = Literal["reject", "accept"]
 
 #: prufe's refusals before acting that ActionPrufe leaves to Playwright's actionability.
 ACTIONABILITY = ("TARGET_OBSCURED", "TARGET_NOT_VISIBLE", "TARGET_DISABLED", "TARGET_NOT_FOUND", "TARGET_AMBIGUOUS", "TARGET_NOT_STABLE")
@@ -469,4 +469,4 @@ class SyncActionPrufe(ActionPrufe):
         return _records.snapshot(observed, self._page.url, settled, self._frames(observed))
 
 
-__all__ = ["ActionPrufe", "SyncActionPrufe", "AmbiguousPolicy", "Diff"]
+__all__ = ["ActionPrufe", "SyncActionPrufe", "AmbiguousPolicy"]
