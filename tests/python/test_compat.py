@@ -196,11 +196,11 @@ def test_a_click_inside_a_named_frame_is_seen_with_the_frames_prefix(api: Api) -
 # -- failures ----------------------------------------------------------------------------
 
 
-def test_a_wrong_effect_is_undone_and_raises_verification_failed(api: Api) -> None:
+def test_a_wrong_effect_is_undone_and_raises_verification_failed(api: Api, tmp_path: Path) -> None:
     api.w(api.page.goto(f"{api.base}/es/lista-reciclada.html"))
 
     with pytest.raises(VerificationFailed) as caught:
-        api.w(api.ap(max_attempts=2).click(_button(api, "Anadir Camiseta M")))
+        api.w(api.ap(max_attempts=2, trace_dir=tmp_path).click(_button(api, "Anadir Camiseta M")))
 
     error = caught.value
     assert "no al objetivo" in str(error) and str(error).endswith(" (tras 2 intento/s)")
@@ -213,6 +213,7 @@ def test_a_wrong_effect_is_undone_and_raises_verification_failed(api: Api) -> No
     assert "Intentos:  2\n" in explained
     assert error.__cause__ is None and isinstance(error, ActionPrufeError) and not isinstance(error, PrufeError)
     assert _count(api, "#cart-items li") == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["0001-click-mismatch.json"]
 
 
 def test_an_undo_that_leaves_something_behind_raises_undo_failed_chained(api: Api) -> None:
