@@ -412,3 +412,4 @@ def test_press_is_verified_against_its_intent(api: Api) -> None:
     assert result.ok and result.spec.kind == "press" and result.spec.payload == "Enter"
     assert "Valor:     'Enter'" in result.explain()
     assert "Resultados de la busqueda: taladro" in result.diff.describe()
+

@@ -11,7 +11,7 @@ import pytest
 
 from compat_support import Api, fixtures, tmp_file
 
-from prufe.compat import IrreversibleAction, NodeKey, Snapshot, Verdict, VerificationFailed
+from prufe.compat import NodeKey, Snapshot, Verdict, VerificationFailed
 
 base, sync_context, async_world, api = fixtures()
 
@@ -32,16 +32,18 @@ def test_an_unnamed_list_given_by_its_css_id_is_a_drop_zone(api: Api) -> None:
     assert _count(api, "#hechas li") == 1 and _count(api, "#pendientes li") == 1
 
 
-def test_a_drop_into_the_wrong_unnamed_list_is_caught(api: Api) -> None:
-    api.w(api.page.goto(f"{api.base}/es/compat/tareas.html?torcida"))
+@pytest.mark.parametrize("lists", ["", "&nombradas"], ids=["unnamed lists", "named lists"])
+def test_a_drop_into_the_wrong_list_is_caught_and_dragged_back(api: Api, lists: str) -> None:
+    api.w(api.page.goto(f"{api.base}/es/compat/tareas.html?torcida{lists}"))
 
-    with pytest.raises((VerificationFailed, IrreversibleAction)) as caught:
+    with pytest.raises(VerificationFailed) as caught:
         api.w(api.ap(max_attempts=1).drag_to(api.page.get_by_text("Regar las plantas"), api.page.locator("#hechas")))
 
-    failure = caught.value if isinstance(caught.value, VerificationFailed) else caught.value.__cause__
-    assert isinstance(failure, VerificationFailed)
-    assert failure.judgement.verdict is Verdict.MISMATCH
+    failure = caught.value
+    assert failure.judgement.verdict is Verdict.MISMATCH and failure.__cause__ is None
     assert "lista:archivo" in failure.diff.describe()
+    # ActionPrufe's inverse of a drop: the task is back in the list it came from.
+    assert _count(api, "#pendientes li") == 2 and _count(api, "#archivo li") == 0
 
 
 def test_a_click_in_a_named_frame_of_a_file_page(api: Api) -> None:

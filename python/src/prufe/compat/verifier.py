@@ -12,6 +12,8 @@ contract rather than decisions about the page:
   ``TimeoutError`` (or strict-mode ``Error``) after the page's default timeout, and the page
   is left untouched. Should the checks pass (the overlay went away meanwhile), the verified
   step runs once more.
+- **A wrong drop is dragged back**, as ActionPrufe's inverse: prufe is given the step that
+  drags the element onto the list it came from (when prufe can name that list).
 - **Traces** are ActionPrufe's (``trace_dir``): one JSON file per action,
   ``0001-click-match.json``, redacted like everything else.
 
@@ -113,13 +115,28 @@ class _Common:
         action: dict[str, Any] = {"kind": step.kind}
         step.target = yield from core.target(target)
         action["target"] = step.target
+        inverse = None
         if to is not None:
             action["to"] = yield from core.target(to, place=True)
+            inverse = yield from self._drag_back(target, step.target)
         action.update({k: v for k, v in fields.items() if v is not None})
         if self._arbiter is not None:
             self._arbiter.said = None
-        result = yield from core.act(action, step.intent)
+        result = yield from core.act(action, step.intent, inverse)
         return result.record
+
+    def _drag_back(self, source: Any, moved: dict[str, Any]) -> Gen:
+        """ActionPrufe's inverse of a drop: the dragged element back onto the list it came from
+        (by its role and name, wherever it landed); ``None`` when that list is not one prufe
+        can name, and a wrong drop then has no inverse."""
+        if not is_locator(source) or not moved.get("name") or moved.get("in") or moved.get("nth") is not None:
+            return None
+        origin = source.locator("xpath=ancestor::*[self::ul or self::ol or @role='list'][1]")
+        try:
+            home = yield from self._inner._core.target(origin, place=True)
+        except Exception:  # no list prufe can name: the drop has no inverse
+            return None
+        return [{"action": {"kind": "drag", "target": {"role": moved["role"], "name": moved["name"]}, "to": home}}]
 
     @staticmethod
     def _before_acting(error: PrufeError) -> bool:
