@@ -2,7 +2,7 @@
 
 Every action is prufe's verified step (the machine observes, resolves, acts, judges, undoes,
 retries); this module only turns the call into the step and the record into ActionPrufe's
-values and errors (``_records``). Two things it does itself, because they are ActionPrufe's
+values and errors (``_records``). Three things it does itself, because they are ActionPrufe's
 contract rather than decisions about the page:
 
 - **Playwright's actionability stays Playwright's.** When prufe refuses a Playwright Locator
