@@ -146,7 +146,7 @@ asyncio.run(run())
     assert "Intentos:  2" in text
     assert "Observado:\n  aparecio listitem[Pantalon L Quitar Pantalon L] en carrito" in text
     assert "Carrito:   []" in text
-    assert "Accion:    watch\nIntencion: el carrito suma una camiseta Camiseta M\nVeredicto: MISMATCH" in text
+    assert "Accion:    watch sobre objetivo desconocido\nIntencion: el carrito suma una camiseta Camiseta M\nVeredicto: MISMATCH" in text
     assert "cambio textbox[Password] en form[Login]: valor '' -> '[redactado]'" in text
     assert "clave-secreta" not in text
 
