@@ -3,8 +3,9 @@
 //! of this checkout, and prints what changed against the verdicts of the live runs and the
 //! pass rates: an honest run passes when MATCH, a fault when anything else.
 //!
-//! `cargo run --release --example rejudge -- DIR [--all] [--only PREFIX]`
-//! (`--all` prints every run that does not pass, not only the changed ones).
+//! `cargo run --release --example rejudge -- DIR [--all] [--only PREFIX] [--prune-known]`
+//! (`--all` prints every run that does not pass, not only the changed ones; `--prune-known`
+//! removes from fixtures/corpus/known-refusals.json the honest runs that pass now).
 
 use prufe::core::judge::VerdictKind;
 use prufe::core::run::Run;
@@ -25,6 +26,8 @@ fn main() {
         .first()
         .expect("usage: rejudge DIR [--all] [--only PREFIX]");
     let all = args.iter().any(|a| a == "--all");
+    let prune = args.iter().any(|a| a == "--prune-known");
+    let mut passing_now: Vec<String> = Vec::new();
     let only = args
         .iter()
         .position(|a| a == "--only")
@@ -91,6 +94,9 @@ fn main() {
         };
         slot.1 += pass as u32;
         now += pass as u32;
+        if pass && honest {
+            passing_now.push(t.id.clone());
+        }
         let mark = match (live_pass, pass) {
             (false, true) => "+",
             (true, false) => "-",
@@ -105,4 +111,16 @@ fn main() {
         println!("{library:<10} {kind:<7} {passed:>4}/{runs:<4}");
     }
     println!("passing: live {was}, now {now} ({judged} judged offline)");
+    if prune {
+        let path = "fixtures/corpus/known-refusals.json";
+        let text = std::fs::read_to_string(path).expect("fixtures/corpus/known-refusals.json");
+        let mut known: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).expect("a JSON object of run ids");
+        let before = known.len();
+        known.retain(|id, _| !passing_now.contains(id));
+        let mut out = serde_json::to_string_pretty(&known).expect("JSON");
+        out.push('\n');
+        std::fs::write(path, out).expect("writable");
+        println!("{path}: {before} -> {} runs", known.len());
+    }
 }

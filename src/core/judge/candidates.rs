@@ -248,7 +248,23 @@ impl<'a> Judge<'a> {
             .collect();
         // A dialog closing is evidence that it closed, not of what its title names.
         let closed = closed_dialogs(effects);
+        // A dialog opening is one effect: what it shows (its title, its text, its buttons)
+        // names whose it is, together, and none of its parts is an effect of its own.
+        let opened = opened_dialogs(effects);
+        for (dialog, opening) in &opened {
+            let words: Vec<&str> = effects
+                .iter()
+                .filter(|e| is_inside(e, dialog))
+                .map(|e| e.label())
+                .collect();
+            if let Some(m) = candidates.carried_by(&Terms::of(&words.join(" "))) {
+                credit(m, *opening);
+            }
+        }
         for &effect in effects {
+            if opened.iter().any(|(d, _)| is_inside(&effect, d)) {
+                continue;
+            }
             if let Effect::TextDisappeared(t) = effect {
                 if replaced.contains(&(t.frame.as_str(), t.region.as_str())) {
                     continue;

@@ -270,6 +270,44 @@ pub(super) fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
+/// The dialogs that `effects` open (appear or show), each with the region inside it
+/// (`dialog[Unsubscribe?]`) and the effect that opens it.
+pub(super) fn opened_dialogs<'d>(effects: &[Effect<'d>]) -> Vec<(String, Effect<'d>)> {
+    effects
+        .iter()
+        .filter_map(|e| {
+            let el = match *e {
+                Effect::Appeared(el) => el,
+                Effect::Changed(c) if c.has(Field::Visible) && c.after.visible => &c.after,
+                _ => return None,
+            };
+            matches!(el.role, Role::Dialog | Role::Alertdialog).then(|| {
+                let own = format!("{}[{}]", el.role.as_str(), el.label());
+                let region = if el.region.is_empty() {
+                    own
+                } else if el.region.ends_with(&own) {
+                    el.region.clone()
+                } else {
+                    format!("{}/{own}", el.region)
+                };
+                (region, *e)
+            })
+        })
+        .collect()
+}
+
+/// Is `e` inside the dialog whose region is `dialog` (an element or a text of it)?
+pub(super) fn is_inside(e: &Effect, dialog: &str) -> bool {
+    match *e {
+        Effect::TextAppeared(t) | Effect::TextDisappeared(t) => {
+            diff::region_matches(&t.region, dialog)
+        }
+        _ => e
+            .element()
+            .is_some_and(|el| diff::region_matches(&el.region, dialog)),
+    }
+}
+
 /// Is `e` part of a dialog closing: the dialog going or hiding, or what was inside it going
 /// with it? Its words are the dialog's title and buttons, which say what the dialog was
 /// about, never that it happened: a closing is evidence that the dialog closed and of

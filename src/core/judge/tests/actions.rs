@@ -404,3 +404,42 @@ fn a_menu_item_closes_its_menu() {
         case("the menu stayed open", compact, open.clone(), open.clone()).want(X, None, "no effect"),
     ]);
 }
+
+/// A dialog that opens is one effect: its title, text and buttons together name whose it
+/// is, and a part of it (a sentence naming the thing it asks about) is no variant's.
+#[test]
+fn a_dialog_that_opens_is_one_effect() {
+    const D: &str = "dialog[Unsubscribe?]";
+    let page = |open: bool| {
+        let shown = |e: Element| Element { visible: open, ..e };
+        let mut texts = Vec::new();
+        if open {
+            texts.push(text("Downloaded episodes of Tech Talk will be removed.", D));
+        }
+        Snapshot {
+            elements: vec![
+                el("u1", Role::Button, "Unsubscribe from Tech Talk", "region[Library]"),
+                el("u2", Role::Button, "Unsubscribe from Daily News", "region[Library]"),
+                shown(el("d", Role::Dialog, "Unsubscribe?", D)),
+                shown(el("s", Role::Button, "Stay subscribed", D)),
+                shown(el("y", Role::Button, "Unsubscribe", D)),
+            ],
+            texts,
+            ..Default::default()
+        }
+    };
+    let other = |open: bool| {
+        let mut p = page(open);
+        for t in &mut p.texts {
+            t.text = t.text.replace("Tech Talk", "Daily News");
+        }
+        p
+    };
+    let tech = act(ActionKind::Click, Some(find(&page(false), "u1")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("its own dialog", tech.clone(), page(false), page(true)).want(M, Some("Unsubscribe from Tech Talk"), "carries the target's name"),
+        case("the dialog of the button beside it", tech, other(false), other(true)).want(X, Some("Unsubscribe from Daily News"), ""),
+    ]);
+}
