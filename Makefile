@@ -20,11 +20,12 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: corpus-test test-compile test-engine test-core help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: check corpus-test test-compile test-engine test-core help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
+	@echo "make check   the contributor's loop: format, clippy, the core tests, one browser step per surface"
 	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
@@ -166,6 +167,19 @@ test-node:
 
 test-python:
 	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
+
+# What a contributor runs while editing, warm in a few minutes: the format, clippy on the
+# core crate, the core's tests (the judge's tables, the goldens, the machine's rows, the
+# corpus's recorded states) and one verified browser step on each surface: the CLI, the MCP
+# server (stdio), the npm package and the Python package. `make test` stays the whole suite.
+check: setup
+	@scripts/timed.sh "check: format" cargo fmt --all --check
+	@scripts/timed.sh "check: clippy (prufe)" cargo clippy -q -p prufe --all-targets -- -D warnings
+	@scripts/timed.sh "check: core tests" cargo test -q -p prufe
+	@$(MAKE) --no-print-directory bundle node python
+	@scripts/timed.sh "check: CLI" cargo test -q -p prufe-harness --test cli run_json_lines_and_traces_for_an_honest_shop
+	@scripts/timed.sh "check: npm package" env PRUFE_CLI=target/debug/prufe node --test --test-name-pattern "Dark mode" tests/js/verdicts.test.mjs
+	@scripts/timed.sh "check: MCP and Python package" env PRUFE_CLI=$(CURDIR)/target/debug/prufe python3 -m pytest -q -p no:cacheprovider tests/python/test_mcp.py::test_stdio_session tests/python/test_package.py::test_every_action_of_the_shop_is_verified
 
 # Clippy on every target and both wasm builds, warnings denied. Kept out of `make test`: it
 # compiles every dependency a second time (check mode), native and wasm32, which CI's time
