@@ -154,6 +154,8 @@ pub const ACTION_WORDS: &[&str] = &[
     "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
     "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
     "reveal", "arrives", "lands", "goes", "enters",
+    // Verbs that set a state ("Turn off", "Switch on"): the state names what changes.
+    "turn", "turns", "turned", "switch", "switches", "switched",
     // Spanish
     "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
     "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",

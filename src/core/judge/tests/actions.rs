@@ -418,8 +418,18 @@ fn a_dialog_that_opens_is_one_effect() {
         }
         Snapshot {
             elements: vec![
-                el("u1", Role::Button, "Unsubscribe from Tech Talk", "region[Library]"),
-                el("u2", Role::Button, "Unsubscribe from Daily News", "region[Library]"),
+                el(
+                    "u1",
+                    Role::Button,
+                    "Unsubscribe from Tech Talk",
+                    "region[Library]",
+                ),
+                el(
+                    "u2",
+                    Role::Button,
+                    "Unsubscribe from Daily News",
+                    "region[Library]",
+                ),
                 shown(el("d", Role::Dialog, "Unsubscribe?", D)),
                 shown(el("s", Role::Button, "Stay subscribed", D)),
                 shown(el("y", Role::Button, "Unsubscribe", D)),

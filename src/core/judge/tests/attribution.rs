@@ -292,3 +292,29 @@ fn dialog_buttons_own_their_dialog() {
         case("fr: la commande est conservée", cancel_fr, fr, fr_deleted).intent("la commande est conservée").want(X, Some("Annuler"), "Commande 1042 supprimée"),
     ]);
 }
+
+/// A verb that sets a state ("Turn off") names the gesture; the state names what changed.
+#[test]
+fn a_setting_verb_names_the_gesture() {
+    const D: &str = "dialog[Turn off every light?]";
+    let open = Snapshot {
+        elements: vec![
+            el("k", Role::Button, "Keep them on", D),
+            el("t", Role::Button, "Turn off", D),
+        ],
+        ..Default::default()
+    };
+    let done = |said: &str| {
+        let mut a = without(&open, &["k", "t"]);
+        a.texts.push(text(said, "region[Lights]"));
+        a
+    };
+    let turn_off = act(ActionKind::Click, Some(find(&open, "t")));
+    let keep = act(ActionKind::Click, Some(find(&open, "k")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("its outcome", turn_off, open.clone(), done("All lights are off")).want(M, Some("Turn off"), "carries the target's name"),
+        case("the other button's outcome", keep, open.clone(), done("All lights are off")).want(A, None, ""),
+    ]);
+}
