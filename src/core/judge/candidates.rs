@@ -279,7 +279,7 @@ impl<'a> Judge<'a> {
                 continue;
             }
             if is_deselected_sibling(&effect, Some(target_element), effects)
-                || is_marker_moved(&effect, Some(target_element), effects)
+                || self.is_marker_moved(&effect, target_element)
             {
                 continue;
             }

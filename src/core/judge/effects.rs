@@ -614,53 +614,57 @@ pub(super) fn said(effect: &Effect, effects: &[Effect]) -> Terms {
     }
 }
 
-/// A sibling renamed the way the target was renamed back (MUI's pagination names the current
-/// page "page 1" and the others "Go to page 1"): the words the target's name lost are the
-/// words the sibling's gained, so a marker moved from the sibling to the target, and the
-/// sibling's new name is the target's effect, as a single selection's sibling deselected.
-pub(super) fn is_marker_moved(e: &Effect, target: Option<&Element>, effects: &[Effect]) -> bool {
-    let Some(t) = target else {
-        return false;
-    };
-    if t.reference.is_empty() {
-        return false;
-    }
-    let renamed = |reference: &str| {
-        let mut was = None;
-        let mut now = None;
-        for o in effects {
-            match *o {
-                Effect::Disappeared(x) if x.reference == reference => was = Some(x),
-                Effect::Appeared(x) if x.reference == reference => now = Some(x),
-                _ => {}
-            }
+impl<'a> Judge<'a> {
+    /// An element as it was and as it is, when its name changed: the element of the other
+    /// observation at its place (the same frame, region and role, the same index among
+    /// those). A renamed element gets a new ref, as a recycled node does, so its place pairs
+    /// the two.
+    fn renamed(&self, el: &Element) -> Option<(&'a Element, &'a Element)> {
+        let at = |s: &'a Snapshot| -> Vec<&'a Element> {
+            s.elements
+                .iter()
+                .filter(|y| y.frame == el.frame && y.region == el.region && y.role == el.role)
+                .collect()
+        };
+        let (before, after) = (at(self.before), at(self.after));
+        if before.len() != after.len() || el.reference.is_empty() {
+            return None;
         }
-        Some((was?, now?))
-    };
-    let el = match *e {
-        Effect::Appeared(x) | Effect::Disappeared(x) => x,
-        _ => return false,
-    };
-    if el.reference.is_empty()
-        || el.reference == t.reference
-        || el.role != t.role
-        || el.region != t.region
-        || el.frame != t.frame
-    {
-        return false;
+        let find = |list: &[&Element]| list.iter().position(|y| y.reference == el.reference);
+        let i = find(&before).or_else(|| find(&after))?;
+        let (was, now) = (before[i], after[i]);
+        (was.label() != now.label()).then_some((was, now))
     }
-    let (Some((s_was, s_now)), Some((t_was, t_now))) =
-        (renamed(&el.reference), renamed(&t.reference))
-    else {
-        return false;
-    };
-    let words = |a: &Element, b: &Element| -> (Vec<String>, bool) {
-        let (a, b) = (Terms::of(a.label()), Terms::of(b.label()));
-        let mut gained: Vec<String> = b.without(&a).iter().map(str::to_owned).collect();
-        gained.sort();
-        (gained, a.without(&b).is_empty())
-    };
-    let (gained, kept) = words(s_was, s_now);
-    let (lost, t_kept) = words(t_now, t_was);
-    kept && t_kept && !gained.is_empty() && gained == lost
+
+    /// A sibling renamed the way the target was renamed back (MUI's pagination names the
+    /// current page "page 1" and the others "Go to page 1"): the words the target's name
+    /// lost are the words the sibling's (or the list item holding it) gained, so a marker
+    /// moved from the sibling to the target, and the sibling's new name is the target's
+    /// effect, as a single selection's sibling deselected.
+    pub(super) fn is_marker_moved(&self, e: &Effect, t: &Element) -> bool {
+        let el = match *e {
+            Effect::Appeared(x) | Effect::Disappeared(x) => x,
+            _ => return false,
+        };
+        if el.reference == t.reference
+            || (el.role != t.role && el.role != Role::Listitem)
+            || el.region != t.region
+            || el.frame != t.frame
+        {
+            return false;
+        }
+        let (Some((s_was, s_now)), Some((t_was, t_now))) = (self.renamed(el), self.renamed(t))
+        else {
+            return false;
+        };
+        let words = |a: &Element, b: &Element| -> (Vec<String>, bool) {
+            let (a, b) = (Terms::of(a.label()), Terms::of(b.label()));
+            let mut gained: Vec<String> = b.without(&a).iter().map(str::to_owned).collect();
+            gained.sort();
+            (gained, a.without(&b).is_empty())
+        };
+        let (gained, kept) = words(s_was, s_now);
+        let (lost, t_kept) = words(t_now, t_was);
+        kept && t_kept && !gained.is_empty() && gained == lost
+    }
 }
