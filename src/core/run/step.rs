@@ -220,6 +220,10 @@ impl Action {
             Action::Press { key, .. } => Some(key.clone()),
             Action::Goto { url } => Some(url.clone()),
             Action::Drag { to, .. } => Some(format!("to {}", declared(to))),
+            // The page shows the names of files chosen in a sensitive part only as a secret.
+            Action::Upload { .. } if target.is_some_and(|t| t.sensitive) => {
+                Some(REDACTED.to_owned())
+            }
             Action::Upload { files, .. } => Some(
                 files
                     .iter()
