@@ -270,6 +270,8 @@ declare namespace PrufeRun {
     merge(parts: Array<{ path: string; snapshot: Snapshot | null }>): Snapshot;
     /** A root engine's element record in merged terms (ref, frame, region). */
     adopt(local: { path: string; element: ElementRecord | null }): ElementRecord | null;
+    /** A target a root's engine took (`prufe.targetOf`) in merged terms (region, frame). */
+    adoptTarget(local: { path: string; target: Target }): Target;
     /** The page's fingerprint; the top first; `null` is a root that could not answer. */
     join(parts: Array<{ path: string; fingerprint: string | null }>): string;
     /** Whether the parent's engine walks the child (else the child is a root of its own). */

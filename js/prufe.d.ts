@@ -187,6 +187,11 @@ declare namespace Prufe {
      * what `ElementRecord.within` shows as `listitem[Walk dog]`); with it, `name` may be `""`.
      */
     in?: Container;
+    /**
+     * The element's place, from 1, among the visible elements the rest of the target names,
+     * in document order (the second unnamed list of a region); with it, `name` may be `""`.
+     */
+    nth?: number;
   }
 
   /** A container a target is in: its role and its label. */
@@ -364,6 +369,13 @@ declare namespace Prufe {
      * shadow roots included, as DevTools numbers child frames); -1 when it is none of them.
      */
     frameIndex(frame: Element): number;
+    /**
+     * The target that names the element of `ref` as a person would, on a fresh snapshot
+     * taken with `options`: its role, label, region and frame; without a label, the named
+     * row it is in (`in`) or its place among the unnamed elements of its role there (`nth`).
+     * Resolving it finds that element again. `TARGET_NOT_VISIBLE` for a hidden element.
+     */
+    targetOf(ref: string, options?: SnapshotOptions): Target;
     /** A field's raw value (an editable element's text), unredacted: never log it. */
     value(ref: string): string | null;
     /**

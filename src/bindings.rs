@@ -164,6 +164,15 @@ pub fn resolve(target: JsValue, options: JsValue) -> JsResult {
     resolve_values(target, options).into_js()
 }
 
+/// `prufe.targetOf(ref, options?)`: the target that names the element of `ref` (its role,
+/// label, region and frame; its row or its place among unnamed twins when it has no label).
+#[wasm_bindgen(js_name = targetOf)]
+pub fn target_of(reference: JsValue, options: JsValue) -> JsResult {
+    string(&reference, "ref")
+        .and_then(|r| dom::target_of(&r, &arg(options, ErrorCode::InvalidOptions, "options")?))
+        .into_js()
+}
+
 #[wasm_bindgen]
 pub fn element(reference: JsValue) -> JsResult<web_sys::Element> {
     Plain(string(&reference, "ref").and_then(|r| dom::element(&r))).into_js()

@@ -1504,3 +1504,76 @@ fn rows_of_unnamed_controls() {
             .want(None, false, Some(ErrorCode::TargetNotVisible), "Delete todo"),
     ]);
 }
+
+const BOARD: &str = "region[Board]";
+
+/// A board of three lists without names, told apart by the ids that give their items a
+/// region each, and one task to do.
+fn board() -> Snapshot {
+    let mut page = shop();
+    page.elements.clear();
+    for id in ["todo", "done", "archive"] {
+        let region = format!("{BOARD}/list:{id}");
+        page.elements
+            .push(el(&format!("ul-{id}"), Role::List, "", &region));
+        if id == "todo" {
+            page.elements
+                .push(item("task", "Water the plants", &region));
+        }
+    }
+    page
+}
+
+/// A drop that puts the task in the list `into`, whatever list the pointer let go over.
+fn drop_into(into: &'static str) -> React {
+    Box::new(move |g, w| {
+        if let Gesture::Drag { .. } = g {
+            let task = w
+                .page
+                .elements
+                .iter()
+                .position(|e| e.reference == "task")
+                .unwrap();
+            let mut moved = w.page.elements.remove(task);
+            moved.region = format!("{BOARD}/list:{into}");
+            let list = w
+                .page
+                .elements
+                .iter()
+                .position(|e| e.reference == format!("ul-{into}"))
+                .unwrap();
+            w.page.elements.insert(list + 1, moved);
+        }
+    })
+}
+
+#[test]
+fn a_list_without_a_name_is_a_destination_by_its_place() {
+    let list = |id: &str| Target {
+        region: Some(format!("{BOARD}/list:{id}")),
+        nth: Some(1),
+        ..target("list", "")
+    };
+    let drag = |to: Target| {
+        Step::new(Action::Drag {
+            target: Target {
+                region: Some(format!("{BOARD}/list:todo")),
+                ..target("listitem", "Water the plants")
+            },
+            to,
+        })
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("the task dropped into the list it was dragged to", World::new(board()), drag(list("done")), drop_into("done"))
+            .want(Some(M), true, None, "")
+            .then(|r, _, _| {
+                assert_eq!(r.value.as_deref(), Some("to list 1 in region[Board]/list:done"), "{r:?}");
+            }),
+        row("the task taken by another list", World::new(board()), drag(list("done")), drop_into("archive"))
+            .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "went to region[Board]/list:archive, not into the destination list 1 in region[Board]/list:done"),
+        row("a place no longer there", World::new(board()), drag(Target { nth: Some(2), ..list("done") }), drop_into("done"))
+            .want(None, false, Some(ErrorCode::TargetNotFound), "only 1 visible element")
+            .then(|_, w, _| assert!(!w.inputs.iter().any(|g| matches!(g, Gesture::Drag { .. })), "no drag was sent: {:?}", w.inputs)),
+    ]);
+}

@@ -283,7 +283,7 @@ fn apply(m: &Mutation, obs: &mut Value, target: &mut Value) {
                 "frame",
                 "href",
                 "inViewport",
-                "nth",
+                "index",
             ][m.key % 7];
             target[key] = m.replacement.clone();
         }

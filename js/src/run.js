@@ -172,7 +172,7 @@
   // The rules that merge a page's roots (src/core/frames.rs), for a driver that observes
   // frames of other origins with an engine of their own: each takes plain values.
   var frames = {};
-  ['route', 'mergedRef', 'merge', 'adopt', 'join', 'sameOrigin', 'parent', 'filters'].forEach(function (op) {
+  ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters'].forEach(function (op) {
     Object.defineProperty(frames, op, {
       enumerable: true,
       value: function (args) {

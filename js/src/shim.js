@@ -65,7 +65,7 @@
   // The in-page API, in the order of docs/DESIGN.md. Each is forwarded when the engine exports it.
   var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused',
     'quietFor', 'stillFor', 'settle', 'box', 'scrollIntoView', 'prepare', 'hitTest', 'labelInReach', 'focusSelect', 'focus', 'fileInput', 'value', 'select', 'restore', 'destination',
-    'frameIndex', 'page', 'hitBoxes', 'scrollFrom', 'scrollPosition', 'typingBegin', 'typingCheck',
+    'frameIndex', 'targetOf', 'page', 'hitBoxes', 'scrollFrom', 'scrollPosition', 'typingBegin', 'typingCheck',
     'cover', 'uncover', 'boxes'];
 
   function report(message) {

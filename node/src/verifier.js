@@ -111,7 +111,7 @@ export function checkOptions(options) {
   screenshotsOption(options.screenshots);
 }
 
-const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport', 'in']);
+const TARGET_KEYS = new Set(['role', 'name', 'region', 'frame', 'href', 'inViewport', 'in', 'nth']);
 
 export class Verifier {
   /** @type {Adapter} */
@@ -357,10 +357,10 @@ export class Verifier {
   async #target(target) {
     if (this.#adapter.isElement(target)) return this.#identify(target);
     const t = /** @type {any} */ (target);
-    // With `in`, the container tells the element apart and a name of its own is optional.
-    const named = t && typeof t === 'object' && (typeof t.name === 'string' || (t.name === undefined && t.in));
+    // With `in` (the container) or `nth` (its place), a name of its own is optional.
+    const named = t && typeof t === 'object' && (typeof t.name === 'string' || (t.name === undefined && (t.in || t.nth)));
     if (!named) {
-      throw new PrufeError('INVALID_TARGET', 'a target is a Locator, an ElementHandle, or { role, name, region?, frame?, href?, inViewport?, in? }');
+      throw new PrufeError('INVALID_TARGET', 'a target is a Locator, an ElementHandle, or { role, name, region?, frame?, href?, inViewport?, in?, nth? }');
     }
     for (const key of Object.keys(target)) {
       if (!TARGET_KEYS.has(key)) throw new PrufeError('INVALID_TARGET', `unknown target field ${JSON.stringify(key)} (allowed: ${[...TARGET_KEYS].join(', ')})`);
@@ -393,20 +393,12 @@ export class Verifier {
       if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
       const e = /** @type {Prufe.ElementRecord} */ (found.element);
       const name = e.name || e.text || '';
-      if (!e.visible) {
+      if (!e.visible || !found.target) {
         throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
       }
-      // An element without a name is known by its place (the row it is in).
-      const row = !name && e.within ? /^([a-z]+)\[(.*)\]$/s.exec(e.within) : null;
-      if (!name && !row) {
-        throw new PrufeError('TARGET_NOT_FOUND', `the element is observed as ${e.role} without a name or text in ${e.region || 'the document'}, nor in a named row; name it with a prufe target instead`);
-      }
-      /** @type {PrufeRun.Target} */
-      const out = { role: e.role, name };
-      if (row) out.in = { role: row[1], name: row[2] };
-      if (e.region) out.region = e.region;
-      if (e.frame) out.frame = e.frame;
-      return out;
+      // The engine's own naming: role and label, else the row it is in, else its place
+      // among the unnamed elements of its role in its region (`list 2 in main`).
+      return found.target;
     } finally {
       await release();
     }
@@ -448,7 +440,10 @@ export class Verifier {
     const found = await this.#adapter.world.evaluateIn(place.root, identityInPage, place.path);
     if (!found.element || place.root === '') return found;
     const { frames } = await machine();
-    return { element: /** @type {Prufe.ElementRecord} */ (frames.adopt({ path: place.root, element: found.element })) };
+    return {
+      element: /** @type {Prufe.ElementRecord} */ (frames.adopt({ path: place.root, element: found.element })),
+      target: found.target ? frames.adoptTarget({ path: place.root, target: found.target }) : null,
+    };
   }
 
   /** @param {string} value */
@@ -516,9 +511,10 @@ function asPrufeError(error) {
 
 /**
  * In the page (the engine's world): the element at the end of `path` from the top document,
- * described by the engine: it, or the nearest observed element it is inside.
+ * described by the engine: it, or the nearest observed element it is inside, and the target
+ * that names it (null when hidden).
  * @param {Path} path
- * @returns {Promise<{ element?: Prufe.ElementRecord, error?: { code: string, message: string } }>}
+ * @returns {Promise<{ element?: Prufe.ElementRecord, target?: PrufeRun.Target | null, error?: { code: string, message: string } }>}
  */
 async function identityInPage(path) {
   /** @param {string} code @param {string} message */
@@ -544,7 +540,15 @@ async function identityInPage(path) {
     const up = (n) => n.parentNode ?? n.host ?? (n.nodeType === 9 ? n.defaultView?.frameElement ?? null : null);
     for (let n = node; n; n = up(n)) {
       const record = observed.get(n);
-      if (record) return { element: record };
+      if (!record) continue;
+      // The target that names it (core `resolve::target_of`); none for a hidden element.
+      let target = null;
+      try {
+        target = prufe.targetOf(record.ref);
+      } catch {
+        target = null;
+      }
+      return { element: record, target };
     }
     const el = node.nodeType === 1 ? node : node.parentElement;
     const hidden = el && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true });

@@ -185,6 +185,12 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
+    struct AdoptTarget {
+        path: String,
+        target: super::resolve::Target,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
     struct Print {
         path: String,
         fingerprint: Option<String>,
@@ -228,6 +234,10 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
             let a: Adopt = from_text(args, bad, &what)?;
             serde_json::to_value(a.element.map(|e| frames::adopt(&a.path, e))).map_err(internal)?
         }
+        "adoptTarget" => {
+            let a: AdoptTarget = from_text(args, ErrorCode::InvalidTarget, &what)?;
+            serde_json::to_value(frames::adopt_target(&a.path, a.target)).map_err(internal)?
+        }
         "join" => {
             let parts: Vec<Print> = from_text(args, bad, &what)?;
             let parts: Vec<(String, Option<String>)> =
@@ -251,8 +261,8 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
             return Err(Error::new(
                 bad,
                 format!(
-                    "frames: unknown op {other:?} (route, mergedRef, merge, adopt, join, \
-                     sameOrigin, parent, filters)"
+                    "frames: unknown op {other:?} (route, mergedRef, merge, adopt, adoptTarget, \
+                     join, sameOrigin, parent, filters)"
                 ),
             ))
         }

@@ -21,6 +21,7 @@
 
 use super::error::{Error, ErrorCode, Result};
 use super::model::{Element, Snapshot};
+use super::resolve::Target;
 use serde::{Deserialize, Serialize};
 
 /// Splits a merged ref into (root path, the root engine's own ref).
@@ -84,6 +85,22 @@ pub fn adopt(path: &str, mut e: Element) -> Element {
     e
 }
 
+/// Rewrites a target taken in the root at `path` (`resolve::target_of` there) into the
+/// page's merged terms: its region and frame as [`adopt`] gives them to its element.
+pub fn adopt_target(path: &str, mut t: Target) -> Target {
+    if path.is_empty() {
+        return t;
+    }
+    let frame = t.frame.take().unwrap_or_default();
+    t.region = Some(merged_region(
+        path,
+        &frame,
+        t.region.as_deref().unwrap_or_default(),
+    ));
+    t.frame = Some(merged_frame(path, &frame));
+    t
+}
+
 /// What a driver knows of a frame: its security origin and its address.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -97,9 +114,14 @@ pub struct Origin {
 
 /// Does a frame share its parent's origin, so the parent's engine walks it? A frame that
 /// does not is a root of its own.
+///
+/// Chromium: every `file://` document has an opaque origin of its own (a parent cannot read
+/// its frame's document), though DevTools reports `file://` for all of them; a `file://`
+/// frame is therefore a root of its own, observed through an engine in its own world.
 pub fn same_origin(child: &Origin, parent: &Origin) -> bool {
-    let opaque = |o: &str| o.is_empty() || o == "null" || o == "://";
-    if child.url.starts_with("about:") && !opaque(&parent.origin) {
+    let file = |o: &str| o.starts_with("file:");
+    let opaque = |o: &str| o.is_empty() || o == "null" || o == "://" || file(o);
+    if child.url.starts_with("about:") && (!opaque(&parent.origin) || file(&parent.origin)) {
         // about:blank and srcdoc documents inherit their creator's origin.
         return child.origin == parent.origin || opaque(&child.origin);
     }
@@ -373,6 +395,25 @@ mod tests {
     }
 
     #[test]
+    fn a_target_taken_in_a_frame_names_it_in_the_page() {
+        let mut t = Target::new("list", "");
+        t.region = Some("region[Pago]".into());
+        t.nth = Some(2);
+        let adopted = adopt_target("0", t.clone());
+        assert_eq!(adopted.region.as_deref(), Some("frame[0]/region[Pago]"));
+        assert_eq!(adopted.frame.as_deref(), Some("0"));
+        assert_eq!(adopted.nth, Some(2));
+        t.frame = Some("1".into());
+        t.region = Some("frame[1]".into());
+        let nested = adopt_target("0", t.clone());
+        assert_eq!(
+            (nested.region.as_deref(), nested.frame.as_deref()),
+            (Some("frame[0.1]"), Some("0.1"))
+        );
+        assert_eq!(adopt_target("", t.clone()), t);
+    }
+
+    #[test]
     fn origin_rule() {
         let f = |origin: &str, url: &str| Origin {
             origin: origin.into(),
@@ -393,6 +434,17 @@ mod tests {
         ));
         assert!(same_origin(&f("://", "about:blank"), &top));
         assert!(same_origin(&f("http://127.0.0.1:1", "about:srcdoc"), &top));
+        // Chromium reports `file://` for every document opened from disk, each of which
+        // has an opaque origin of its own.
+        let disk = f("file://", "file:///tmp/pago.html");
+        assert!(!same_origin(
+            &f("file://", "file:///tmp/pago-interior.html"),
+            &disk
+        ));
+        assert!(
+            same_origin(&f("://", "about:blank"), &disk),
+            "about:blank is its creator's"
+        );
     }
 
     #[test]

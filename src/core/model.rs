@@ -88,6 +88,23 @@ impl Role {
         )
     }
 
+    /// Lists and list-like widgets: one with an `id` (else an `aria-label`) adds `list:<id>`
+    /// to the region of itself and everything it holds (docs/DESIGN.md, "Region"), so what
+    /// lands in it can be told from what lands in its neighbour.
+    pub fn is_list_like(self) -> bool {
+        matches!(
+            self,
+            Role::List
+                | Role::Listbox
+                | Role::Grid
+                | Role::Table
+                | Role::Tree
+                | Role::Treegrid
+                | Role::Menu
+                | Role::Menubar
+        )
+    }
+
     /// Roles whose name may come from their content (accname 1.2, "name from: contents").
     // https://www.w3.org/TR/wai-aria-1.2/#namefromcontent
     pub fn allows_name_from_content(self) -> bool {

@@ -96,7 +96,17 @@ pub struct Target {
         skip_serializing_if = "Option::is_none"
     )]
     pub within: Option<Container>,
+    /// The element's place, from 1, among the visible elements the rest of the target names,
+    /// in document order: what tells apart elements with neither a label nor a named row
+    /// around them (the second of three unnamed lists of a board, a drop zone a test suite
+    /// knows by its CSS id). [`target_of`] gives it to such an element. With it, `name` may
+    /// be empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
 }
+
+/// The largest `nth` a target may give.
+pub const MAX_NTH: u32 = 100_000;
 
 /// A container a target is in: a role and the container's label.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -153,7 +163,7 @@ impl Target {
             value,
             "target",
             &["name"],
-            &["role", "region", "frame", "href", "inViewport", "in"],
+            &["role", "region", "frame", "href", "inViewport", "in", "nth"],
         )?;
         let target = Target {
             role: match obj.get("role") {
@@ -191,6 +201,21 @@ impl Target {
                     })
                 }
             },
+            nth: match obj.get("nth") {
+                None | Some(Value::Null) => None,
+                Some(v) => match v.as_u64() {
+                    Some(n) if (1..=u64::from(MAX_NTH)).contains(&n) => Some(n as u32),
+                    _ => {
+                        return Err(Error::new(
+                            ErrorCode::InvalidTarget,
+                            format!(
+                                "target.nth must be a whole number from 1 to {MAX_NTH}, got {}",
+                                cap(&v.to_string(), 40)
+                            ),
+                        ))
+                    }
+                },
+            },
         };
         target.check()?;
         Ok(target)
@@ -198,10 +223,25 @@ impl Target {
 
     /// The rules typed data can still break: `role` a known ARIA role, `name` and `href`
     /// non-blank (`name` may be empty for a target placed `in` a container, which then
-    /// needs a role and a name of its own), every field within its bound.
+    /// needs a role and a name of its own, and for one given its `nth` place, which then
+    /// needs a role), every field within its bound.
     pub fn check(&self) -> Result<()> {
         if !self.role.is_empty() {
             non_blank(&self.role, "target", "role", TEXT_LIMIT)?;
+        }
+        if let Some(n) = self.nth {
+            if n == 0 || n > MAX_NTH {
+                return Err(Error::new(
+                    ErrorCode::InvalidTarget,
+                    format!("target.nth must be a whole number from 1 to {MAX_NTH}, got {n}"),
+                ));
+            }
+            if self.role.is_empty() {
+                return Err(Error::new(
+                    ErrorCode::InvalidTarget,
+                    "a target given by its place (nth) needs the role of the elements it counts",
+                ));
+            }
         }
         match &self.within {
             Some(c) => {
@@ -218,6 +258,7 @@ impl Target {
                     ));
                 }
             }
+            None if self.nth.is_some() => within(&self.name, "target", "name", TEXT_LIMIT)?,
             None => non_blank(&self.name, "target", "name", TEXT_LIMIT)?,
         }
         if let Some(href) = &self.href {
@@ -248,18 +289,29 @@ impl Target {
         }
     }
 
-    /// `button[Save] in main`, `checkbox in listitem[Walk dog] in main`, for messages.
-    fn describe(&self) -> String {
+    /// `button[Save] in main`, `checkbox in listitem[Walk dog] in main`, `list 2 in
+    /// region[Board]` (by its place), as a person would name it in a message or a record.
+    pub fn describe(&self) -> String {
         let role = normalize_key(&self.role);
         let name = normalize_whitespace(&self.name);
         let region = self.region.as_deref().unwrap_or("");
-        match &self.within {
-            None => describe_parts(&role, &cap(&name, 80), region),
-            Some(c) => {
-                let head = if name.is_empty() {
+        match (&self.within, self.nth) {
+            (None, None) => describe_parts(&role, &cap(&name, 80), region),
+            (within, nth) => {
+                let mut head = if name.is_empty() {
                     role
                 } else {
                     format!("{role}[{}]", cap(&name, 80))
+                };
+                if let Some(n) = nth {
+                    let _ = write!(head, " {n}");
+                }
+                let Some(c) = within else {
+                    return if region.is_empty() {
+                        head
+                    } else {
+                        format!("{head} in {region}")
+                    };
                 };
                 let place = c.describe();
                 if region.is_empty() {
@@ -308,7 +360,7 @@ pub fn resolve(
     }
 
     let query = Query::new(target);
-    let matches: Vec<&Element> = observation
+    let mut matches: Vec<&Element> = observation
         .elements
         .iter()
         .filter(|e| query.selects(e))
@@ -324,6 +376,29 @@ pub fn resolve(
                 matches.len()
             ),
         ));
+    }
+    if let Some(n) = target.nth {
+        let counted = matches.len();
+        match matches.get(n as usize - 1).copied() {
+            Some(one) => matches = vec![one],
+            None if counted > 0 => {
+                return Err(Error::new(
+                    ErrorCode::TargetNotFound,
+                    format!(
+                        "{}: only {counted} visible element{} of that role and place {} now; \
+                         the page changed since the target was taken, observe it again",
+                        target.describe(),
+                        if counted == 1 { "" } else { "s" },
+                        if counted == 1 {
+                            "is there"
+                        } else {
+                            "are there"
+                        },
+                    ),
+                ))
+            }
+            None => {}
+        }
     }
     match matches.as_slice() {
         // Only hidden elements have this identity: there is nothing a person could act on,
@@ -367,6 +442,58 @@ pub fn resolve(
                 ),
         ),
     }
+}
+
+/// The target that names `e`, an element of `observation`, as a person would: its role,
+/// label, region and frame; for an element without a label, the named row it is in
+/// (`checkbox in listitem[Walk dog]`), else its place among the visible elements without a
+/// label of its role in its region (`list 2 in region[Board]`). What a driver turns a
+/// library's element (a Playwright Locator matching one element) into, so that resolving
+/// the target on the same observation gives back `e`. `TARGET_NOT_VISIBLE` for a hidden
+/// element, `TARGET_NOT_FOUND` for one the observation does not hold.
+pub fn target_of(e: &Element, observation: &Snapshot) -> Result<Target> {
+    let shown = || describe_element(e);
+    if !observation
+        .elements
+        .iter()
+        .any(|x| x.reference == e.reference)
+    {
+        return Err(Error::new(
+            ErrorCode::TargetNotFound,
+            format!(
+                "{} is not in the observation; observe the page again",
+                shown()
+            ),
+        ));
+    }
+    if !e.visible {
+        return Err(Error::new(
+            ErrorCode::TargetNotVisible,
+            format!("{} is hidden; nothing can act on it", shown()),
+        ));
+    }
+    let label = e.label();
+    let mut target = Target {
+        role: e.role.as_str().to_owned(),
+        name: label.to_owned(),
+        region: Some(e.region.clone()),
+        frame: (!e.frame.is_empty()).then(|| e.frame.clone()),
+        ..Default::default()
+    };
+    if !label.is_empty() {
+        return Ok(target);
+    }
+    target.within = e.within.as_deref().and_then(Container::parse);
+    if target.within.is_none() {
+        let query = Query::new(&target);
+        let place = observation
+            .elements
+            .iter()
+            .filter(|x| query.selects(x))
+            .position(|x| x.reference == e.reference);
+        target.nth = place.map(|i| u32::try_from(i + 1).unwrap_or(MAX_NTH).min(MAX_NTH));
+    }
+    Ok(target)
 }
 
 /// A target with its role parsed and its keys normalised once: the one rule for which
@@ -1390,7 +1517,7 @@ mod tests {
             ("element duplicate ref", |o, _, _| o["elements"][1]["ref"] = json!("e1"), Err(DuplicateReference)),
             // Target.
             ("target not an object", |_, t, _| *t = json!("Save"), Err(InvalidFields)),
-            ("target unknown key", |_, t, _| t["nth"] = json!(0), Err(InvalidFields)),
+            ("target unknown key", |_, t, _| t["index"] = json!(0), Err(InvalidFields)),
             ("target snake case key", |_, t, _| t["in_viewport"] = json!(true), Err(InvalidFields)),
             ("target role null", |_, t, _| t["role"] = json!(null), Ok("e1")),
             ("target without role", |_, t, _| remove(t, "role"), Ok("e1")),
@@ -1626,7 +1753,7 @@ mod tests {
         assert_eq!(t.in_viewport, Some(false));
         assert_eq!(serde_json::to_value(&t).unwrap(), wire);
         assert!(serde_json::from_value::<Target>(
-            json!({ "role": "button", "name": "Go", "nth": 1 })
+            json!({ "role": "button", "name": "Go", "index": 1 })
         )
         .is_err());
     }
@@ -1643,9 +1770,9 @@ mod tests {
             e.message
         );
         assert!(!e.message.contains("hunter22"), "{}", e.message);
-        let e = json_case(|_, t, _| t["nth"] = json!(1)).unwrap_err();
+        let e = json_case(|_, t, _| t["index"] = json!(1)).unwrap_err();
         assert!(
-            e.message.contains("target has unknown keys \"nth\""),
+            e.message.contains("target has unknown keys \"index\""),
             "{}",
             e.message
         );
@@ -1655,6 +1782,95 @@ mod tests {
                 .contains("elements[1].visible must be true or false, got a number"),
             "{}",
             e.message
+        );
+    }
+
+    /// A board of unnamed lists in one region, with a named list and a placed checkbox.
+    fn board() -> Snapshot {
+        let list = |r: &str| el(r, Role::List, "");
+        let mut hidden = list("h");
+        hidden.visible = false;
+        let mut named = list("n");
+        named.name = "Done".into();
+        let mut boxed = el("c", Role::Checkbox, "");
+        boxed.within = Some("listitem[Walk dog]".into());
+        let mut elsewhere = list("x");
+        elsewhere.region = "aside".into();
+        snap(vec![
+            list("a"),
+            hidden,
+            named,
+            elsewhere,
+            list("b"),
+            boxed,
+            list("z"),
+        ])
+    }
+
+    #[test]
+    fn an_element_is_named_as_a_person_would_and_resolves_back() {
+        let s = board();
+        let target_of_ref = |r: &str| {
+            let e = s.elements.iter().find(|e| e.reference == r).unwrap();
+            target_of(e, &s)
+        };
+        let rows: [(&str, Option<u32>, &str); 5] = [
+            ("a", Some(1), "list 1 in main"),
+            ("b", Some(2), "list 2 in main"),
+            ("z", Some(3), "list 3 in main"),
+            ("n", None, "list[Done] in main"),
+            ("c", None, "checkbox in listitem[Walk dog] in main"),
+        ];
+        for (r, nth, shown) in rows {
+            let t = target_of_ref(r).unwrap();
+            assert_eq!(t.nth, nth, "{r}");
+            assert_eq!(t.describe(), shown, "{r}");
+            assert_eq!(resolve(&t, &s, None).unwrap().target.reference, r, "{r}");
+            let back = Target::from_value(&serde_json::to_value(&t).unwrap()).unwrap();
+            assert_eq!(back, t, "{r}: the wire form keeps the place");
+        }
+        let x = target_of_ref("x").unwrap();
+        assert_eq!((x.nth, x.region.as_deref()), (Some(1), Some("aside")));
+        assert_eq!(
+            target_of_ref("h").unwrap_err().code,
+            ErrorCode::TargetNotVisible
+        );
+        let gone = el("q", Role::List, "");
+        assert_eq!(
+            target_of(&gone, &s).unwrap_err().code,
+            ErrorCode::TargetNotFound
+        );
+    }
+
+    #[test]
+    fn a_place_that_is_no_longer_there_is_not_found() {
+        let mut t = Target::new("list", "");
+        t.region = Some("main".into());
+        t.nth = Some(4);
+        let e = resolve(&t, &board(), None).unwrap_err();
+        assert_eq!(e.code, ErrorCode::TargetNotFound);
+        assert!(e.message.contains("only 3 visible"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_place_is_checked_like_every_field() {
+        let rows = [
+            json!({"role": "list", "name": "", "nth": 0}),
+            json!({"role": "list", "name": "", "nth": -1}),
+            json!({"role": "list", "name": "", "nth": 1.5}),
+            json!({"role": "list", "name": "", "nth": "2"}),
+            json!({"name": "", "nth": 2}),
+        ];
+        for row in rows {
+            let e = Target::from_value(&row).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidTarget, "{row}");
+        }
+        assert_eq!(
+            Target::from_value(&json!({"role": "list", "name": ""}))
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidText,
+            "without a place or a row a name is needed"
         );
     }
 }

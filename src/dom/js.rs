@@ -115,6 +115,10 @@ extern "C" {
     #[wasm_bindgen(method, getter, js_name = value)]
     fn value(this: &N) -> JsValue;
 
+    /// A file input's `FileList` (null elsewhere).
+    #[wasm_bindgen(method, getter, js_name = files)]
+    fn files(this: &N) -> JsValue;
+
     #[wasm_bindgen(method, getter, js_name = checked)]
     fn checked(this: &N) -> bool;
 
@@ -388,6 +392,24 @@ pub fn computed_style(this: &Object, element: &Element, pseudo: &JsString) -> St
 
 pub fn value(this: &Element) -> JsValue {
     this.unchecked_ref::<N>().value()
+}
+
+/// The names of the files a file input holds, in order (no path: a page sees none); empty
+/// when it holds none or is no file input.
+pub fn file_names(this: &Element) -> Vec<String> {
+    let files = this.unchecked_ref::<N>().files();
+    let Some(list) = files.dyn_ref::<js_sys::Object>() else {
+        return Vec::new();
+    };
+    let length = js_sys::Reflect::get(list, &"length".into())
+        .ok()
+        .and_then(|l| l.as_f64())
+        .unwrap_or(0.0) as u32;
+    (0..length)
+        .filter_map(|i| js_sys::Reflect::get(list, &i.into()).ok())
+        .filter_map(|file| js_sys::Reflect::get(&file, &"name".into()).ok())
+        .filter_map(|name| name.as_string())
+        .collect()
 }
 
 pub fn checked(this: &Element) -> bool {

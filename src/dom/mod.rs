@@ -476,6 +476,20 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
     })
 }
 
+/// `prufe.targetOf(ref, options)`: the target that names the element of `ref` as a person
+/// would (`core::resolve::target_of`), on a snapshot taken with `options`, so that
+/// resolving it on the next observation finds that element again.
+pub fn target_of(reference: &str, opts: &Options) -> Result<crate::core::resolve::Target> {
+    let observed = snapshot(opts)?;
+    let Some(e) = observed.elements.iter().find(|e| e.reference == reference) else {
+        return Err(Error::new(
+            ErrorCode::TargetNotFound,
+            format!("{reference} names no element prufe observes now; observe the page again"),
+        ));
+    };
+    crate::core::resolve::target_of(e, &observed)
+}
+
 /// `prufe.fingerprint(options)`: equals `core::fingerprint::of_snapshot` of the snapshot
 /// taken with the same options at the same moment. Repeated on an unchanged page it is
 /// answered from the last walk's capture (see `cache`).

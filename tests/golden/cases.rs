@@ -289,7 +289,7 @@ pub fn cases() -> Vec<Case> {
             name: "resolve unknown target field",
             op: "resolve",
             args: vec![
-                json!({"role": "button", "name": "Save", "nth": 1}),
+                json!({"role": "button", "name": "Save", "index": 1}),
                 obs(catalogue()),
             ],
         },

@@ -39,10 +39,13 @@ class Target:
     #: The nearest named container (``Container("listitem", "Walk dog")``, or a dict of one),
     #: ``in`` on the wire; with it, ``name`` may be ``""``.
     within: "Optional[Union[Container, dict[str, Any]]]" = None
+    #: The element's place, from 1, among the visible elements the rest names (the second
+    #: unnamed list of a region); with it, ``name`` may be ``""``.
+    nth: Optional[int] = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
-        for key, value in (("role", self.role), ("region", self.region), ("frame", self.frame), ("href", self.href), ("inViewport", self.in_viewport)):
+        for key, value in (("role", self.role), ("region", self.region), ("frame", self.frame), ("href", self.href), ("inViewport", self.in_viewport), ("nth", self.nth)):
             if value is not None:
                 out[key] = value
         if self.within is not None:
@@ -280,18 +283,22 @@ class Core:
             chain = yield op("locator_chain", value, source("locator.js"))
         if not chain:
             raise PrufeError("TARGET_NOT_FOUND", f"{value}: its element is not in a document prufe can reach")
-        element = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
+        element, target = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
+        if target is not None:
+            # The engine's own naming: role and label, else the row it is in, else its place
+            # among the unnamed elements of its role in its region (`list 2 in main`).
+            return target
+        # Hidden (a drop zone or a row's control not shown yet): named by its record.
         name = element.get("name") or element.get("text") or ""
-        # An element without a name is known by its place (the row it is in).
         row = re.fullmatch(r"([a-z]+)\[(.*)\]", element.get("within") or "", re.S) if not name else None
         if not name and row is None:
-            raise PrufeError("TARGET_NOT_FOUND", f"{value}: prufe observes its element as an unnamed {element.get('role')}, nor in a named row; give it a name (aria-label) or target it by role and name")
-        target: dict[str, Any] = {"role": element["role"], "name": name, "region": element.get("region", "")}
+            raise PrufeError("TARGET_NOT_VISIBLE", f"{value}: its element ({element.get('role')} in {element.get('region') or 'the document'}) is hidden and has no name or named row to know it by; nothing was done")
+        hidden: dict[str, Any] = {"role": element["role"], "name": name, "region": element.get("region", "")}
         if row is not None:
-            target["in"] = {"role": row.group(1), "name": row.group(2)}
+            hidden["in"] = {"role": row.group(1), "name": row.group(2)}
         if element.get("frame"):
-            target["frame"] = element["frame"]
-        return target
+            hidden["frame"] = element["frame"]
+        return hidden
 
     # -- steps --------------------------------------------------------------------------
 

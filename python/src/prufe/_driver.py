@@ -1043,10 +1043,11 @@ class Driver:
     # -- targets ------------------------------------------------------------------------
 
     def identify(self, path: list[Union[int, str]], sensitive: list[str], frames: Optional[list[list[Union[int, str]]]] = None) -> Gen:
-        """The engine's record of the element at ``path`` (see locator.js), in the page's
-        terms. ``frames`` are the paths, root by root from the top, of the ``<iframe>``s of
-        other origins the element is inside; ``path`` then starts at the innermost one's
-        document."""
+        """The engine's record of the element at ``path`` (see locator.js) and the target that
+        names it (core ``resolve::target_of``: by its role and label, its row, or its place
+        among unnamed twins; ``None`` when hidden), in the page's terms. ``frames`` are the
+        paths, root by root from the top, of the ``<iframe>``s of other origins the element is
+        inside; ``path`` then starts at the innermost one's document."""
         yield from self.world.start()
         if frames and not self.world.isolated:
             raise PrufeError("TARGET_NOT_FOUND", "the locator's element is in a frame of another origin, which prufe reaches on Chromium only")
@@ -1062,7 +1063,10 @@ class Driver:
         if reply.get("error"):
             raise PrufeError(reply["error"]["code"], reply["error"]["message"])
         element: dict[str, Any] = reply["element"]
+        target: Optional[dict[str, Any]] = reply.get("target")
         if root.path:
             element = (yield from self.world.frames_rule("adopt", [{"path": root.path, "element": element}]))[0]
-        return element
+            if target is not None:
+                target = (yield from self.world.frames_rule("adoptTarget", [{"path": root.path, "target": target}]))[0]
+        return element, target
 

@@ -315,7 +315,8 @@
 
   /**
    * The observed element the node of `path` is: itself, else the nearest observed element
-   * holding it (a span inside a button), else the only observed element inside it.
+   * holding it (a span inside a button), else the only observed element inside it; with the
+   * target that names it (`prufe.targetOf`), null for one no target can name (hidden).
    */
   async function identify({ path, sensitive }) {
     try {
@@ -339,11 +340,20 @@
         if (n.nodeType === 9) return n.defaultView?.frameElement ?? null;
         return n.assignedSlot ?? n.parentNode;
       };
+      const named = (element, exact) => {
+        let target = null;
+        try {
+          target = prufe.targetOf(element.ref, { sensitive });
+        } catch {
+          // Hidden, or gone since: the caller says which.
+        }
+        return { element, exact, target };
+      };
       for (let n = node; n; n = up(n)) {
-        if (byNode.has(n)) return { element: byNode.get(n), exact: n === node };
+        if (byNode.has(n)) return named(byNode.get(n), n === node);
       }
       const inside = [...byNode.entries()].filter(([n]) => node.contains(n));
-      if (inside.length === 1) return { element: inside[0][1], exact: false };
+      if (inside.length === 1) return named(inside[0][1], false);
       return { error: { code: 'TARGET_NOT_FOUND', message: `prufe observes nothing at the locator's element (${node.tagName.toLowerCase()}${node.id ? '#' + node.id : ''}); target it by role and name` } };
     } catch (error) {
       return { error: asError(error) };

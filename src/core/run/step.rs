@@ -220,6 +220,10 @@ impl Action {
             Action::Press { key, .. } => Some(key.clone()),
             Action::Goto { url } => Some(url.clone()),
             Action::Drag { to, .. } => Some(format!("to {}", declared(to))),
+            // The page shows the names of files chosen in a sensitive part only as a secret.
+            Action::Upload { .. } if target.is_some_and(|t| t.sensitive) => {
+                Some(REDACTED.to_owned())
+            }
             Action::Upload { files, .. } => Some(
                 files
                     .iter()
@@ -239,16 +243,22 @@ impl Action {
         }
     }
 
-    /// How the record names the target: as resolved, else as declared.
+    /// How the record names the target: as resolved, else as declared; a target known by
+    /// its place (`list 2 in region[Board]`) as declared, which says which one it is.
     pub(super) fn shown_target(&self, resolved: Option<&Element>) -> Option<String> {
-        resolved
-            .map(describe_element)
-            .or_else(|| self.target().map(declared))
+        match (resolved, self.target()) {
+            (_, Some(t)) if t.nth.is_some() => Some(declared(t)),
+            (Some(e), _) => Some(describe_element(e)),
+            (None, t) => t.map(declared),
+        }
     }
 }
 
-/// `button[Add Shirt M] in list`, from a declared target.
+/// `button[Add Shirt M] in list`, `list 2 in region[Board]`, from a declared target.
 pub fn declared(t: &Target) -> String {
+    if t.nth.is_some() || t.within.is_some() {
+        return t.describe();
+    }
     describe_parts(&t.role, &t.name, t.region.as_deref().unwrap_or(""))
 }
 

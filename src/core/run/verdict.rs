@@ -12,14 +12,14 @@ use super::navigation::Destination;
 use super::need::{Need, Question, Read};
 use super::policy::{decide, Decision};
 use super::record::{background_lines, Record};
-use super::step::Action;
+use super::step::{declared, Action};
 use super::undo::Purpose;
 use super::{Phase, Run, Seen};
 use crate::core::background::Background;
 use crate::core::busy::busy;
 use crate::core::diff::diff;
 use crate::core::expect::{combine, Claim};
-use crate::core::identity::describe_parts;
+use crate::core::identity::{describe_element, describe_parts};
 use crate::core::judge::{self, judge, JudgeOptions, Verdict, VerdictKind};
 use crate::core::model::Snapshot;
 
@@ -83,7 +83,73 @@ impl Run {
         if a.busy.is_some() && !a.stable_after && v.verdict == VerdictKind::Match {
             v.verdict = VerdictKind::Ambiguous;
         }
-        Ok(v)
+        Ok(self.landed(v))
+    }
+
+    /// A drag's MATCH holds only if the dragged item went into the destination, where the
+    /// page says which list an item is in: a list with an `id` or a label gives everything
+    /// it holds its region (`region[Board]/list:done`). An item that left its place for
+    /// another region than the destination's went elsewhere (the wrong list took it):
+    /// MISMATCH. Any other destination (an item of a sortable list, a list without an id or
+    /// a label) leaves the verdict as it is.
+    fn landed(&self, v: Verdict) -> Verdict {
+        let a = &self.attempt;
+        let (Action::Drag { to: asked, .. }, Some(item), Some(to)) =
+            (&self.step.action, a.target.as_ref(), a.to.as_ref())
+        else {
+            return v;
+        };
+        if v.verdict != VerdictKind::Match || !to.role.is_list_like() {
+            return v;
+        }
+        let inside = |region: &str| {
+            region == to.region
+                || region
+                    .strip_prefix(to.region.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if inside(&item.region) {
+            return v;
+        }
+        let now: Vec<&str> = a
+            .after
+            .elements
+            .iter()
+            .filter(|e| {
+                e.visible
+                    && e.role == item.role
+                    && e.label() == item.label()
+                    && e.frame == item.frame
+            })
+            .map(|e| e.region.as_str())
+            .collect();
+        if now.iter().any(|r| inside(r)) {
+            return v;
+        }
+        let Some(went) = now.iter().find(|r| **r != item.region) else {
+            return v;
+        };
+        let went = if went.is_empty() {
+            "the document"
+        } else {
+            went
+        };
+        Verdict {
+            verdict: VerdictKind::Mismatch,
+            reason: format!(
+                "{} went to {went}, not into the destination {} ({}): {}",
+                describe_element(item),
+                declared(asked),
+                if to.region.is_empty() {
+                    "the document"
+                } else {
+                    to.region.as_str()
+                },
+                v.reason
+            ),
+            attributed_to: None,
+            diff: v.diff,
+        }
     }
 
     pub(super) fn judge_attempt(&mut self) -> Need {
@@ -104,7 +170,7 @@ impl Run {
             &a.after,
             &self.judge_options(),
         ) {
-            Ok(v) => v,
+            Ok(v) => self.landed(v),
             Err(e) => return self.fail(e),
         };
         if let Some(why) = a.busy.as_ref().filter(|_| !a.stable_after) {

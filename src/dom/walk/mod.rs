@@ -639,7 +639,7 @@ impl<'a> Walk<'a> {
                 changed = Some(c);
             }
             landmark_name = Some(label);
-        } else if is_list_like(role) {
+        } else if role.is_list_like() {
             let id = el.get(A::Id).filter(|v| !v.trim().is_empty());
             let label = id.or_else(|| el.get(A::AriaLabel).filter(|v| !v.trim().is_empty()));
             if let Some(label) = label {
@@ -1119,12 +1119,28 @@ impl<'a> Walk<'a> {
                 })
                 .map(|v| cap(v.trim(), limits::MAX_TEXT_CHARS).into_owned());
         } else if el.tag == Tag::Input && el.input_type() == "file" {
-            // A file input's value is the name of the file chosen (the browser prefixes a
-            // fake path): the one thing an upload shows in the input itself.
-            r.value = js::value(el.node).as_string().map(|v| {
-                let name = v.rsplit(['\\', '/']).next().unwrap_or("");
-                cap(name, limits::MAX_TEXT_CHARS).into_owned()
-            });
+            // A file input's value is the names of the files chosen, the one thing an upload
+            // shows in the input itself: its `files` (`value` holds the first only, behind a
+            // fake path). In a sensitive part of the page they are a secret like any value.
+            let mut names = js::file_names(el.node);
+            if names.is_empty() {
+                let first = js::value(el.node).as_string().unwrap_or_default();
+                let name = first.rsplit(['\\', '/']).next().unwrap_or("");
+                if !name.is_empty() {
+                    names.push(name.to_owned());
+                }
+            }
+            let raw = names.join(", ");
+            if r.sensitive {
+                r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
+                r.value = Some(if raw.is_empty() {
+                    String::new()
+                } else {
+                    REDACTED.to_owned()
+                });
+            } else {
+                r.value = Some(cap(&raw, limits::MAX_TEXT_CHARS).into_owned());
+            }
         } else if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
             let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
                 el.get(A::AriaValuetext).or_else(|| el.get(A::AriaValuenow))
@@ -1271,21 +1287,6 @@ fn tristate(v: Option<&str>) -> Tristate {
 
 fn is_true(v: Option<&str>) -> bool {
     v.is_some_and(|s| s.trim().eq_ignore_ascii_case("true"))
-}
-
-/// Lists whose `id`/`aria-label` becomes the `/list:` suffix of a region.
-fn is_list_like(role: Role) -> bool {
-    matches!(
-        role,
-        Role::List
-            | Role::Listbox
-            | Role::Grid
-            | Role::Table
-            | Role::Tree
-            | Role::Treegrid
-            | Role::Menu
-            | Role::Menubar
-    )
 }
 
 /// Running text kinds: `data-ap-watch` wins, then live-region roles, then `aria-live`.
