@@ -77,6 +77,8 @@ fn every_recorded_honest_run_is_match_and_every_fault_refused() {
         }
     }
     let faults = runs.len() - honest;
-    println!("recorded corpus: {matched}/{honest} honest runs MATCH, {caught}/{faults} faults refused");
+    println!(
+        "recorded corpus: {matched}/{honest} honest runs MATCH, {caught}/{faults} faults refused"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
