@@ -64,6 +64,21 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
+def chromium_context() -> Iterator[Any]:
+    """A sync Playwright persistent context on Chromium with a fresh profile, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(
+            tempfile.mkdtemp(prefix="prufe-profile-"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+@contextlib.contextmanager
 def fixture_server() -> Iterator[str]:
     """fixtures/ on 127.0.0.1, and again on a second port: the second origin
     (`__XORIGIN_PORT__`). A page loaded from `localhost` frames that origin from another site,

@@ -14,9 +14,9 @@ from typing import Any, Iterator
 
 import pytest
 from playwright.async_api import async_playwright
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, FIXTURES
+from support import CHROMIUM, CHROMIUM_FLAGS, FIXTURES, chromium_context
 
 from prufe import PrufeError
 from prufe.sync_api import Prufe, Target
@@ -30,12 +30,8 @@ def url(name: str, query: str = "") -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[BrowserContext]:
-    with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="prufe-profile-"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+    with chromium_context() as ctx:
+        yield ctx
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT, fixture_server
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT, chromium_context, fixture_server
 
 from prufe import OpenAIJudge, PrufeError, Result, VerificationFailed
 from prufe.sync_api import Prufe, Target
@@ -33,12 +33,8 @@ def base() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def context() -> Iterator[Any]:
-    with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="prufe-profile-"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+    with chromium_context() as ctx:
+        yield ctx
 
 
 @pytest.fixture

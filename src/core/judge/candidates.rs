@@ -147,20 +147,39 @@ impl<'s> Candidates<'s> {
         })
     }
 
-    /// The member an effect's words carry, as [`Candidates::carried_by`]; of a line that
-    /// replaced another with other content words, only when the words that changed tell
-    /// that member from the others (the words both lines share were there before the action
-    /// too: "3" of "page 1 of 3" → "page 2 of 3" names no page 3). A line whose change is no
-    /// content word ("Done tasks hidden" → "Done tasks shown") is carried whole.
+    /// The member an effect's words carry, as [`Candidates::carried_by`]; but not a member
+    /// told only by numbers a replaced line kept: a number both lines show was there before
+    /// the action too ("3" of "page 1 of 3" → "page 2 of 3" names no page 3), while a word
+    /// both show names what changed ("points" of "3 points" → "4 points" names "Add a
+    /// point").
     pub(super) fn carried_by_effect(&self, effect: &Effect, effects: &[Effect]) -> Option<usize> {
-        let m = self.carried_by(&Terms::of(effect.label()))?;
-        match counterpart(effect, effects) {
-            Some(_) => {
-                let changed = said(effect, effects);
-                (changed.is_empty() || self.tells(m, &changed)).then_some(m)
-            }
-            _ => Some(m),
-        }
+        let label = Terms::of(effect.label());
+        let m = self.carried_by(&label)?;
+        let Some(other) = counterpart(effect, effects) else {
+            return Some(m);
+        };
+        // The words that changed, place by place when both lines have as many ("1 of 3" →
+        // "3 of 3" changed its first word to "3").
+        let (was, now) = (text::tokens(other), text::tokens(effect.label()));
+        let changed: Vec<&String> = if was.len() == now.len() {
+            now.iter()
+                .zip(&was)
+                .filter(|(a, b)| a != b)
+                .map(|(a, _)| a)
+                .collect()
+        } else {
+            now.iter().filter(|w| !was.contains(w)).collect()
+        };
+        let number = |w: &str| w.chars().all(|c| c.is_ascii_digit());
+        let telling: Vec<&str> = label
+            .iter()
+            .filter(|w| self.tells(m, &Terms::of(w)))
+            .collect();
+        let by_kept_numbers = !telling.is_empty()
+            && telling
+                .iter()
+                .all(|w| number(w) && !changed.iter().any(|c| c.as_str() == *w));
+        (!by_kept_numbers).then_some(m)
     }
 
     pub(super) fn carried(&self, label: &Terms, objects_only: bool) -> Option<usize> {

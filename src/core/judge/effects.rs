@@ -603,17 +603,6 @@ pub(super) fn counterpart<'d>(effect: &Effect<'d>, effects: &[Effect<'d>]) -> Op
     near.next().is_none().then_some(first)
 }
 
-/// The terms an effect says as evidence: a text that replaced another (or was replaced)
-/// says only the words that changed, since the words both lines share were there before
-/// the action too ("3" of "page 1 of 3" → "page 2 of 3" names no page 3).
-pub(super) fn said(effect: &Effect, effects: &[Effect]) -> Terms {
-    let terms = Terms::of(effect.label());
-    match counterpart(effect, effects) {
-        Some(other) => terms.without(&Terms::of(other)),
-        None => terms,
-    }
-}
-
 impl<'a> Judge<'a> {
     /// An element as it was and as it is, when its name changed: the element of the other
     /// observation at its place (the same frame, region and role, the same index among

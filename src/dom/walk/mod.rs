@@ -1102,6 +1102,21 @@ impl<'a> Walk<'a> {
         r.focused = self.focused.as_ref().is_some_and(|f| js::same(f, node));
     }
 
+    /// A field's value as observed: a sensitive one by keyed hash only (and `REDACTED`
+    /// when not empty), any other capped.
+    fn set_value(&self, r: &mut Element, raw: &str) {
+        if r.sensitive {
+            r.value_hash = Some(redact::keyed_hash(&self.key, raw));
+            r.value = Some(if raw.is_empty() {
+                String::new()
+            } else {
+                REDACTED.to_owned()
+            });
+        } else {
+            r.value = Some(cap(raw, limits::MAX_TEXT_CHARS).into_owned());
+        }
+    }
+
     /// The parts of a record that change without a DOM mutation (properties: checked,
     /// selected, value) and what depends on them, plus the states read with them.
     fn dynamic(&mut self, el: &El, role: Role, ctx: &Ctx, r: &mut Element) {
@@ -1130,17 +1145,7 @@ impl<'a> Walk<'a> {
                     names.push(name.to_owned());
                 }
             }
-            let raw = names.join(", ");
-            if r.sensitive {
-                r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
-                r.value = Some(if raw.is_empty() {
-                    String::new()
-                } else {
-                    REDACTED.to_owned()
-                });
-            } else {
-                r.value = Some(cap(&raw, limits::MAX_TEXT_CHARS).into_owned());
-            }
+            self.set_value(r, &names.join(", "));
         } else if role.has_value() || (field && r.checked.is_none() && role != Role::Button) {
             let raw = if role::is_range(role) && !matches!(el.tag, Tag::Input) {
                 el.get(A::AriaValuetext).or_else(|| el.get(A::AriaValuenow))
@@ -1148,16 +1153,7 @@ impl<'a> Walk<'a> {
                 field_value(el)
             };
             if let Some(raw) = raw {
-                if r.sensitive {
-                    r.value_hash = Some(redact::keyed_hash(&self.key, &raw));
-                    r.value = Some(if raw.is_empty() {
-                        String::new()
-                    } else {
-                        REDACTED.to_owned()
-                    });
-                } else {
-                    r.value = Some(cap(&raw, limits::MAX_TEXT_CHARS).into_owned());
-                }
+                self.set_value(r, &raw);
             }
         }
     }
