@@ -957,7 +957,7 @@ fn a_tick_after_the_action_is_watched_once_more() {
     let watched = |w: &World| {
         w.needs
             .iter()
-            .filter(|n| matches!(n, Need::Settle { quiet_ms, stop_on_change: true, .. } if *quiet_ms == prufe::core::run::REWATCH_MS))
+            .filter(|n| matches!(n, Need::Settle { quiet_ms, stop_on_change: true, .. } if *quiet_ms == 1_300))
             .count()
     };
     #[rustfmt::skip]

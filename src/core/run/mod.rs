@@ -48,7 +48,6 @@ pub use navigation::Destination;
 pub use need::{Answer, Button, Gesture, Need, Point, Question, Read};
 pub use policy::{Ambiguous, Policy, Timing};
 pub use record::Record;
-pub use rewatch::REWATCH_MS;
 pub use step::{Action, Step};
 
 use crate::core::background::Background;

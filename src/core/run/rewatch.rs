@@ -2,7 +2,7 @@
 //!
 //! The background (`core::background`) is learnt while settling before the action, over a
 //! quiet window of a few hundred milliseconds: a clock that ticks once a second, a countdown
-//! or a carousel that turns every few seconds often does not move in it, and its next
+//! or a carousel that turns every second and a half often does not move in it, and its next
 //! tick then lands in the action's diff ("15:59:48" → "15:59:49" in the banner). Such a tick
 //! has one shape: a text (or a name) replaced by another that differs only in its digits.
 //!
@@ -21,10 +21,8 @@ use crate::core::judge::VerdictKind;
 use crate::core::run::need::Answer;
 use serde::{Deserialize, Serialize};
 
-/// How long the page is watched after the action, at most: a carousel that turns on its own
-/// every three seconds (Shoelace's default interval), and some slack. The watch ends at the
-/// first change, so a clock ticking each second costs a second.
-pub const REWATCH_MS: u64 = 3_500;
+/// How long the page is watched after the action: a tick of one second, and some slack.
+pub const REWATCH_MS: u64 = 1_300;
 
 /// Where the watch is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
