@@ -144,38 +144,45 @@ const SUFFIXES: &[&str] = &[
     "es", "as", "os", "s", "a", "o", "e",
 ];
 
-/// Words that name an action, not a thing: never the distinguishing word of a variant, and
-/// not part of the object. Folded; compared by stem.
+/// Words that name an action, not a thing, by language: never the distinguishing word of a
+/// variant, and not part of the object. Folded; compared by stem. They tell a sentence's
+/// language too (`likely_languages`).
 #[rustfmt::skip]
-pub const ACTION_WORDS: &[&str] = &[
-    // English
-    "add", "added", "gain", "gains", "remove", "removed", "delete", "deleted", "erase", "buy",
-    "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
-    "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
-    "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
-    "reveal", "arrives", "lands", "goes", "enters",
-    // Verbs that set a state ("Turn off", "Switch on"): the state names what changes.
-    "turn", "turns", "turned", "switch", "switches", "switched",
-    // Spanish
-    "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
-    "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
-    "confirmar", "pagar", "mover", "ver", "mostrar", "muestra", "ocultar", "dar", "guarda",
-    "elimina", "borra", "envia", "paga", "confirma", "mueve", "cancela", "llega", "entra",
-    // French
-    "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
-    "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
-    "deplacer", "afficher", "voir", "masquer", "donner",
-    // German
-    "hinzufugen", "entfernen", "loschen", "kaufen", "speichern", "abbrechen", "senden",
-    "schliessen", "offnen", "bestatigen", "zahlen", "bezahlen", "verschieben", "anzeigen",
-    "zeigen", "ausblenden", "geben",
-    // German finite forms and participles the stemmer does not bring to the infinitive's stem.
-    "schliesst", "geschlossen", "offnet", "entfernt", "loscht", "speichert", "zeigt", "zahlt",
-    "bezahlt", "bestatigt", "sendet", "kauft", "verschiebt", "bricht", "abgebrochen", "gibt",
-    // Verbs of arriving: "eine Tasse kommt in den Warenkorb" names a mug and a cart.
-    "kommt", "kommen", "landet", "landen",
-    // Verbs of holding, which name no thing either.
-    "contain", "contains", "holds", "contiene", "contienen", "contient", "enthalt", "enthalten",
+pub const ACTION_WORDS: [(Language, &[&str]); 4] = [
+    (Language::English, &[
+        "add", "added", "gain", "gains", "remove", "removed", "delete", "deleted", "erase", "buy",
+        "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
+        "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
+        "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
+        "reveal", "arrives", "lands", "goes", "enters",
+        // Verbs that set a state ("Turn off", "Switch on"): the state names what changes.
+        "turn", "turns", "turned", "switch", "switches", "switched",
+        // Verbs of holding, which name no thing either.
+        "contain", "contains", "holds",
+    ]),
+    (Language::Spanish, &[
+        "anadir", "anade", "anadido", "suma", "sumar", "quitar", "quita", "eliminar", "borrar",
+        "comprar", "guardar", "cancelar", "enviar", "cerrar", "cierra", "abrir", "abre",
+        "confirmar", "pagar", "mover", "ver", "mostrar", "muestra", "ocultar", "dar", "guarda",
+        "elimina", "borra", "envia", "paga", "confirma", "mueve", "cancela", "llega", "entra",
+        "contiene", "contienen",
+    ]),
+    (Language::French, &[
+        "ajouter", "ajoute", "retirer", "supprimer", "enlever", "acheter", "enregistrer",
+        "annuler", "envoyer", "fermer", "ferme", "ouvrir", "ouvre", "confirmer", "payer",
+        "deplacer", "afficher", "voir", "masquer", "donner", "contient",
+    ]),
+    (Language::German, &[
+        "hinzufugen", "entfernen", "loschen", "kaufen", "speichern", "abbrechen", "senden",
+        "schliessen", "offnen", "bestatigen", "zahlen", "bezahlen", "verschieben", "anzeigen",
+        "zeigen", "ausblenden", "geben",
+        // Finite forms and participles the stemmer does not bring to the infinitive's stem.
+        "schliesst", "geschlossen", "offnet", "entfernt", "loscht", "speichert", "zeigt", "zahlt",
+        "bezahlt", "bestatigt", "sendet", "kauft", "verschiebt", "bricht", "abgebrochen", "gibt",
+        // Verbs of arriving: "eine Tasse kommt in den Warenkorb" names a mug and a cart.
+        "kommt", "kommen", "landet", "landen",
+        "enthalt", "enthalten",
+    ]),
 ];
 
 /// Predicates that say a thing stays, folded: a clause holding one ("the order is kept")
@@ -196,6 +203,7 @@ fn action_stems() -> &'static HashSet<String> {
     SET.get_or_init(|| {
         ACTION_WORDS
             .iter()
+            .flat_map(|(_, words)| words.iter())
             .chain(KEEP_WORDS)
             .map(|w| stem(w).into_owned())
             .collect()
@@ -269,6 +277,37 @@ pub fn language<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<Language> {
         return None;
     }
     hits.iter().position(|h| *h == best).map(|i| LISTS[i].0)
+}
+
+/// The languages whose function words and action verbs a sentence's folded tokens hold most
+/// of, counting a word shared by several languages for each ("la" and "se" are Spanish and French): empty
+/// when it holds none. A short sentence may leave two ("Se descarta la confirmación"); what
+/// the reading needs is only whether the page's language is among them.
+pub fn likely_languages<'t>(tokens: impl Iterator<Item = &'t str>) -> Vec<Language> {
+    const LISTS: [(Language, &[&str]); 4] = [
+        (Language::Spanish, STOP_WORDS_ES),
+        (Language::English, STOP_WORDS_EN),
+        (Language::French, STOP_WORDS_FR),
+        (Language::German, STOP_WORDS_DE),
+    ];
+    let mut hits = [0usize; 4];
+    for t in tokens {
+        for (i, (language, list)) in LISTS.iter().enumerate() {
+            let verbs = ACTION_WORDS
+                .iter()
+                .find(|(l, _)| l == language)
+                .map_or(&[][..], |(_, w)| *w);
+            hits[i] += (list.contains(&t) || verbs.contains(&t)) as usize;
+        }
+    }
+    let best = hits.iter().copied().max().unwrap_or(0);
+    if best == 0 {
+        return Vec::new();
+    }
+    (0..4)
+        .filter(|i| hits[*i] == best)
+        .map(|i| LISTS[i].0)
+        .collect()
 }
 
 /// Is a folded token a negation ("not", "nicht", "pas", "nunca"...)?
@@ -497,14 +536,23 @@ impl Intent {
     pub fn parse(sentence: &str) -> Intent {
         let folded = text::fold(sentence);
         // "no longer selected" says the other state, not an absence (see `states`).
-        let negated = !super::states::is_cessation(sentence)
+        let cessation = super::states::is_cessation(sentence);
+        let negated = !cessation
             && (folded.contains("n't")
                 || folded.contains("n’t")
                 || text::tokens(&folded).iter().any(|t| is_negation(t)));
-        Intent {
-            terms: Terms::of(sentence),
-            negated,
-        }
+        // The words of "no longer", "ya no", "nicht mehr" say which way a state went; they
+        // name no thing.
+        let terms = if cessation {
+            let kept: Vec<String> = text::tokens(&strip_elisions(sentence))
+                .into_iter()
+                .filter(|t| !is_negation(t) && !super::states::is_cessation_word(t))
+                .collect();
+            Terms::of(&kept.join(" "))
+        } else {
+            Terms::of(sentence)
+        };
+        Intent { terms, negated }
     }
 
     /// The intent's content terms.

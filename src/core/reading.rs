@@ -9,12 +9,19 @@
 //! enthält … M" (a cart, one, M) and leaves "Hemd" and "Größe" unread. In the page's own
 //! language every word is read, so a wrong name ("the cart holds a hat") still narrows.
 //!
+//! A sentence is in another language when the page's is not among those whose function
+//! words it holds most of (`intent::likely_languages`: "Se descarta la confirmación" may be
+//! Spanish or French, but is not English); the verbs of the judge's tables count as
+//! function words ("Berichte kommen täglich" is German). A sentence with neither ("Berichte
+//! geprüft") is read as written, unless not one of its words is known or shown: then
+//! nothing of it is read.
+//!
 //! Trade-off: the languages are told apart by small stop-word tables, so a page with no
 //! sentence of its own (only product names) has no known language, and then every word is
 //! read, as before: the honest refusal stays where the reading cannot be sure.
 
 use super::claims;
-use super::intent::{self, stem, Language};
+use super::intent::{self, stem};
 use super::model::Snapshot;
 use super::text;
 use std::collections::HashSet;
@@ -36,26 +43,26 @@ impl Reading {
             read: sentence.to_owned(),
             unread: Vec::new(),
         };
-        let Some(spoken) = intent::language(tokens.iter().map(String::as_str)) else {
-            return whole();
-        };
+        let spoken = intent::likely_languages(tokens.iter().map(String::as_str));
         let page = page_words(before, after);
         let Some(shown) = intent::language(page.tokens.iter().map(String::as_str)) else {
             return whole();
         };
-        if spoken == shown {
+        if spoken.contains(&shown) {
             return whole();
         }
         let mut read: Vec<&str> = Vec::new();
         let mut unread: Vec<String> = Vec::new();
         for t in &tokens {
-            if is_readable(t, spoken, &page.stems) {
+            if is_readable(t, &page.stems) {
                 read.push(t);
             } else {
                 unread.push(t.clone());
             }
         }
-        if unread.is_empty() {
+        // A sentence with no function word of a known language is read as written unless
+        // not one of its words is known or shown: then nothing of it can be read.
+        if unread.is_empty() || (spoken.is_empty() && !read.is_empty()) {
             return whole();
         }
         Reading {
@@ -76,7 +83,7 @@ impl Reading {
 
 /// A word is read when it is a function word, a word of the judge's tables, a number or a
 /// single letter (a size, a count), or a word the page shows.
-fn is_readable(token: &str, _spoken: Language, page: &HashSet<String>) -> bool {
+fn is_readable(token: &str, page: &HashSet<String>) -> bool {
     let st = stem(token);
     intent::is_stop_word(token)
         || intent::is_action(&st)
@@ -133,6 +140,16 @@ mod tests {
             ("Der Warenkorb enthält jetzt ein Hemd in Größe M", "der warenkorb enthalt jetzt ein in m", &["hemd", "grosse"]),
             ("Der Warenkorb enthält jetzt ein Shirt M", "Der Warenkorb enthält jetzt ein Shirt M", &[]),
             ("el carrito contiene una camisa M", "el carrito contiene una m", &["camisa"]),
+            // Spanish or French, not English: the page's language is not among them.
+            ("Se descarta la camisa", "se la", &["descarta", "camisa"]),
+            // No function word: read as written while a word is known or shown ...
+            ("Shirt M added", "Shirt M added", &[]),
+            ("Hemd M hinzugefügt", "Hemd M hinzugefügt", &[]),
+            // ... and not at all when none is.
+            ("Berichte geprüft", "", &["berichte", "gepruft"]),
+            // A verb of the judge's tables tells the language as a function word does.
+            ("Berichte kommen täglich", "kommen", &["berichte", "taglich"]),
+            ("Trousers added", "Trousers added", &[]),
         ];
         for (sentence, read, unread) in cases {
             let r = Reading::of(sentence, &page, &page);
