@@ -28,7 +28,7 @@
 use super::intent::{self, is_stop_word, stem, Intent, Terms};
 pub use super::intent::{is_action, ACTION_WORDS, KEEP_WORDS};
 use super::text;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// Nouns that name a collection, by concept, folded. A concept is matched by stem, so
@@ -260,6 +260,13 @@ pub fn direction(sentence: &str) -> Option<bool> {
     }
 }
 
+/// Is a stem the stem of a removal word ("delet" of "deleted")?
+pub fn is_removal_stem(st: &str) -> bool {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    SET.get_or_init(|| REMOVAL_WORDS.iter().map(|w| stem(w).into_owned()).collect())
+        .contains(st)
+}
+
 /// Does `s` say something was removed?
 pub fn is_removal(s: &str) -> bool {
     text::tokens(s)
@@ -325,6 +332,19 @@ pub fn is_failure(s: &str) -> bool {
         .any(|t| FAILURE_WORDS.contains(&t.as_str()))
 }
 
+/// Month names of the four languages, folded: a number before one is a day of a date ("14
+/// December"), not a count.
+#[rustfmt::skip]
+const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+    "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+    "setiembre", "octubre", "noviembre", "diciembre",
+    "janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre",
+    "octobre", "novembre", "decembre",
+    "januar", "februar", "marz", "juni", "juli", "oktober", "dezember",
+];
+
 fn count_of(token: &str) -> Option<u32> {
     if let Some(&(_, n)) = COUNT_WORDS.iter().find(|(w, _)| *w == token) {
         return Some(n);
@@ -385,6 +405,7 @@ impl Claims {
                     w.chars().all(char::is_alphabetic)
                         && !is_stop_word(w)
                         && count_of(w).is_none()
+                        && !MONTHS.contains(&w.as_str())
                         && container_of(w).is_none()
                         && !is_action(&stem(w))
                 });
@@ -468,7 +489,7 @@ pub fn shows_count(label: &str, count: &Count) -> bool {
     let tokens = text::tokens(label);
     tokens
         .windows(2)
-        .any(|w| w[0] == count.word && intent::same_term(&stem(&w[1]), &count.of))
+        .any(|w| count_of(&w[0]) == Some(count.n) && intent::same_term(&stem(&w[1]), &count.of))
 }
 
 /// Ends a run of content words: kept as a phrase when it has two words or more.
@@ -540,6 +561,15 @@ mod tests {
     );
 
     #[test]
+    fn a_count_is_shown_in_words_or_digits() {
+        let five = Claims::parse("give five stars").count.expect("a count");
+        assert!(shows_count("5 stars", &five));
+        assert!(shows_count("five stars", &five));
+        assert!(!shows_count("4 stars", &five));
+        assert!(!shows_count("5 nights", &five));
+    }
+
+    #[test]
     fn claims_of_sentences() {
         #[rustfmt::skip]
         let cases: Vec<ClaimCase> = vec![
@@ -555,6 +585,8 @@ mod tests {
             ("an error message appears", &["error", "messag"], vec![vec!["error", "messag"]], &[], Some((1, "error")), false),
             ("the total shows 19.99", &["total", "19", "99"], vec![vec!["19", "99"]], &[], None, true),
             ("añadir a la cesta", &[], vec![], &["cart"], None, true),
+            // A day of a date is no count.
+            ("the delivery date is 14 December 2026", &["delivery", "dat", "14", "decemb", "2026"], vec![vec!["delivery", "dat"], vec!["14", "decemb", "2026"]], &[], None, true),
         ];
         for (sentence, object, phrases, containers, count, positive) in cases {
             let c = Claims::parse(sentence);

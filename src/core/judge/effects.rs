@@ -237,7 +237,8 @@ pub(super) fn closes_popup(e: &Effect) -> bool {
 
 /// What a dialog closing says, in the four languages: that it closed.
 pub(super) const CLOSED_WORDS: &str =
-    "closes closed dismissed cierra cerrado cerrada ferme fermee schliesst geschlossen";
+    "closes closed dismissed cierra cerrado cerrada descarta descartado descartada ferme fermee \
+    schliesst geschlossen";
 
 /// What people call a dialog, in the four languages, folded: an intent whose object is one
 /// of these is about the dialog itself.

@@ -538,10 +538,27 @@ impl<'a> Judge<'a> {
             }
         }
         let own = Terms::of(&own);
+        // A removal word names no thing either when something went or a message of removal
+        // appeared ("descartada" when the notice disappeared).
+        let removed = !self.diff.disappeared.is_empty()
+            || self
+                .diff
+                .changed
+                .iter()
+                .any(|c| c.has(Field::Visible) && !c.after.visible)
+            || self
+                .diff
+                .texts_appeared
+                .iter()
+                .any(|x| claims::is_removal(&x.text));
         let things: Vec<&str> = intent
             .terms()
             .iter()
-            .filter(|w| !intent::is_action(w) && !w.chars().all(|c| c.is_ascii_digit()))
+            .filter(|w| {
+                !intent::is_action(w)
+                    && !w.chars().all(|c| c.is_ascii_digit())
+                    && !(removed && claims::is_removal_stem(w))
+            })
             .collect();
         // The words of the group the target is one of ("Text alignment" of "Align center").
         let group = self.group_of(t).map(|g| Terms::of(g.label()));
