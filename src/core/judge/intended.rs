@@ -555,9 +555,10 @@ impl<'a> Judge<'a> {
             .terms()
             .iter()
             .filter(|w| {
-                !intent::is_action(w)
-                    && !w.chars().all(|c| c.is_ascii_digit())
-                    && !(removed && claims::is_removal_stem(w))
+                let names_no_thing = intent::is_action(w)
+                    || w.chars().all(|c| c.is_ascii_digit())
+                    || (removed && claims::is_removal_stem(w));
+                !names_no_thing
             })
             .collect();
         // The words of the group the target is one of ("Text alignment" of "Align center").
