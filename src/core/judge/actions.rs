@@ -441,12 +441,48 @@ impl<'a> Judge<'a> {
                 }
         };
         let closing = effects.iter().find(|e| closes_popup(e))?;
-        if !effects.iter().all(of_menu) {
-            return None;
-        }
+        // What else changed (a message "Trip link copied") follows from the item unless
+        // another element's name explains it, or it is on a variant of the item's name.
+        let rest: Vec<Effect<'a>> = effects.iter().filter(|e| !of_menu(e)).copied().collect();
+        let followed = match rest.first() {
+            None => String::new(),
+            Some(first) => {
+                // The menu's own words (its opener's name, its title) name no one else.
+                let menu: Vec<&str> = effects
+                    .iter()
+                    .filter_map(|e| match *e {
+                        Effect::Changed(c) if closes_popup(e) => Some(c.after.label()),
+                        _ => None,
+                    })
+                    .collect();
+                let menu = Terms::of(&menu.join(" "));
+                let own = Terms::of(t.label());
+                let names_another = rest.iter().any(|e| {
+                    Terms::of(e.label()).iter().any(|w| {
+                        !claims::is_action(w)
+                            && !own.matches(w)
+                            && !menu.matches(w)
+                            && self
+                                .before
+                                .elements
+                                .iter()
+                                .any(|el| !same_ref(el, t) && Terms::of(el.label()).matches(w))
+                    })
+                });
+                let candidates = Candidates::new(t, self.before, self.after);
+                match self.named(&candidates, &rest) {
+                    (Named::Target(_) | Named::Nobody, variants)
+                        if variants.is_empty() && !names_another =>
+                    {
+                        format!(", and then {}", first.line())
+                    }
+                    _ => return None,
+                }
+            }
+        };
         let found = matched(
             format!(
-                "the menu closed as its item was activated: {}",
+                "the menu closed as its item was activated: {}{followed}",
                 closing.line()
             ),
             Some(t),

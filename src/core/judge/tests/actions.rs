@@ -400,7 +400,9 @@ fn a_menu_item_closes_its_menu() {
         case("a checkbox item", compact.clone(), open.clone(), closed()).want(M, Some("Compact cards"), "the menu closed"),
         case("a checkbox item, its intent", compact.clone(), open.clone(), closed()).intent("Compact cards are turned off").want(M, Some("Compact cards"), "the menu closed"),
         case("an item whose effect is unseen", share.clone(), open.clone(), closed()).intent("Share the trip").want(M, Some("Share trip"), "the menu closed"),
-        case("another item's message", share, open.clone(), with_toast("Compact cards off")).want(A, None, ""),
+        case("another item's message", share.clone(), open.clone(), with_toast("Compact cards off")).want(A, None, ""),
+        case("the item's own message", share.clone(), open.clone(), with_toast("Trip link copied")).want(M, Some("Share trip"), "and then appeared text 'Trip link copied'"),
+        case("the item's own message, its intent", share, open.clone(), with_toast("Trip link copied")).intent("The trip link is copied").want(M, Some("Share trip"), "the menu closed"),
         case("the menu stayed open", compact, open.clone(), open.clone()).want(X, None, "no effect"),
     ]);
 }
