@@ -310,6 +310,24 @@ pub fn likely_languages<'t>(tokens: impl Iterator<Item = &'t str>) -> Vec<Langua
         .collect()
 }
 
+/// Ordinal words of the four languages, folded, with the place they name: "the third offer"
+/// names what "Go to slide 3" goes to.
+#[rustfmt::skip]
+const ORDINALS: &[(&str, u32)] = &[
+    ("first", 1), ("second", 2), ("third", 3), ("fourth", 4), ("fifth", 5), ("sixth", 6),
+    ("primero", 1), ("primera", 1), ("segundo", 2), ("segunda", 2), ("tercero", 3),
+    ("tercera", 3), ("tercer", 3), ("cuarto", 4), ("cuarta", 4), ("quinto", 5), ("quinta", 5),
+    ("premier", 1), ("premiere", 1), ("deuxieme", 2), ("troisieme", 3), ("quatrieme", 4),
+    ("cinquieme", 5),
+    ("erste", 1), ("ersten", 1), ("erster", 1), ("zweite", 2), ("zweiten", 2), ("dritte", 3),
+    ("dritten", 3), ("vierte", 4), ("vierten", 4), ("funfte", 5), ("funften", 5),
+];
+
+/// The place a folded token names when it is an ordinal ("third", "dritte": 3).
+pub fn ordinal(token: &str) -> Option<u32> {
+    ORDINALS.iter().find(|(w, _)| *w == token).map(|(_, n)| *n)
+}
+
 /// Is a folded token a negation ("not", "nicht", "pas", "nunca"...)?
 pub fn is_negation(token: &str) -> bool {
     NEGATIONS.contains(&token)
@@ -684,6 +702,18 @@ mod tests {
             ("mad", "mad"),
         ] {
             assert_eq!(stem(token), want, "{token:?}");
+        }
+    }
+
+    #[test]
+    fn ordinals_name_places() {
+        for (token, want) in [
+            ("third", Some(3)),
+            ("dritte", Some(3)),
+            ("tercera", Some(3)),
+            ("offer", None),
+        ] {
+            assert_eq!(ordinal(token), want, "{token}");
         }
     }
 

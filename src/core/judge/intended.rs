@@ -563,10 +563,19 @@ impl<'a> Judge<'a> {
             .collect();
         // The words of the group the target is one of ("Text alignment" of "Align center").
         let group = self.group_of(t).map(|g| Terms::of(g.label()));
-        let refers = intent
-            .terms()
+        // An ordinal names the target by its place ("the third offer" of "Go to slide 3").
+        let numbers: Vec<u32> = text::tokens(naming(t))
             .iter()
-            .any(|w| name.matches(w) || group.as_ref().is_some_and(|g| g.matches(w)));
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let by_place = text::tokens(sentence)
+            .iter()
+            .any(|w| intent::ordinal(w).is_some_and(|n| numbers.contains(&n)));
+        let refers = by_place
+            || intent
+                .terms()
+                .iter()
+                .any(|w| name.matches(w) || group.as_ref().is_some_and(|g| g.matches(w)));
         // The sentence says the way the target's own state went ("se enciende", "öffnet
         // sich", "one more"), in any language the judge knows state words of.
         let whole = self.action.intent.as_deref().unwrap_or(sentence);
