@@ -58,6 +58,25 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.closed_its_menu(t, effects) {
             return f;
         }
+        // The words that mark the current one (a carousel's "Slide 3" for "Go to slide 3 of
+        // 3") left a sibling for the target: the target became the current one, its own
+        // state, as a tab's selection.
+        if let Some((was, now)) = self.renamed(t) {
+            if let Some(e) = effects.iter().find(|e| self.is_marker_moved(e, t)) {
+                let found = matched(
+                    format!(
+                        "the target became the current one: {} is now named '{}', and a sibling lost that mark: {}",
+                        describe_element(was),
+                        now.label(),
+                        e.line()
+                    ),
+                    Some(t),
+                );
+                return self.with_intent(found, effects, t);
+            }
+        } else if let Some(f) = self.marked_another(t, effects) {
+            return f;
+        }
         if let Some(f) = self.on_checked_rows(t, effects) {
             return self.with_intent(f, effects, t);
         }
@@ -139,6 +158,44 @@ impl<'a> Judge<'a> {
                 }),
             },
         }
+    }
+
+    /// A sibling named as the target is ("Go to slide 1 of 3" beside "Go to slide 3 of 3")
+    /// lost the words that the target still has and became the current one ("Slide 1"),
+    /// while the target stayed as it was: the action went to that sibling.
+    fn marked_another(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
+        let own = Terms::of(t.label());
+        let shape = crate::core::background::shape(t.label());
+        effects.iter().find_map(|e| {
+            let Effect::Appeared(el) = *e else {
+                return None;
+            };
+            if el.role != t.role || el.region != t.region || el.frame != t.frame {
+                return None;
+            }
+            let (was, now) = self.renamed(el)?;
+            if same_ref(was, t) || crate::core::background::shape(was.label()) != shape {
+                return None;
+            }
+            let (w, n) = (Terms::of(was.label()), Terms::of(now.label()));
+            let gone = w.without(&n);
+            let lost: Vec<&str> = gone
+                .iter()
+                .filter(|x| !x.chars().all(|c| c.is_ascii_digit()))
+                .collect();
+            let took =
+                !lost.is_empty() && n.without(&w).is_empty() && lost.iter().all(|x| own.matches(x));
+            took.then(|| {
+                mismatch(
+                    format!(
+                        "another became the current one, not the target: {} is now named '{}'",
+                        describe_element(was),
+                        now.label()
+                    ),
+                    Some(was),
+                )
+            })
+        })
     }
 
     /// A target in a row (`Element::within`) acts on its row: an effect on another row of

@@ -609,7 +609,7 @@ impl<'a> Judge<'a> {
     /// observation at its place (the same frame, region and role, the same index among
     /// those). A renamed element gets a new ref, as a recycled node does, so its place pairs
     /// the two.
-    fn renamed(&self, el: &Element) -> Option<(&'a Element, &'a Element)> {
+    pub(super) fn renamed(&self, el: &Element) -> Option<(&'a Element, &'a Element)> {
         let at = |s: &'a Snapshot| -> Vec<&'a Element> {
             s.elements
                 .iter()
@@ -647,9 +647,16 @@ impl<'a> Judge<'a> {
         else {
             return false;
         };
+        // The marker's words, not its numbers: each item keeps its own place ("Slide 2" →
+        // "Go to slide 2 of 3", "Go to slide 3 of 3" → "Slide 3").
         let words = |a: &Element, b: &Element| -> (Vec<String>, bool) {
             let (a, b) = (Terms::of(a.label()), Terms::of(b.label()));
-            let mut gained: Vec<String> = b.without(&a).iter().map(str::to_owned).collect();
+            let mut gained: Vec<String> = b
+                .without(&a)
+                .iter()
+                .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+                .map(str::to_owned)
+                .collect();
             gained.sort();
             (gained, a.without(&b).is_empty())
         };

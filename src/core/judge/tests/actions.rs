@@ -319,6 +319,38 @@ fn sequences_step_one_place() {
         },
         ..Default::default()
     };
+    // A carousel's tabs name the current slide "Slide 2" and the others "Go to slide 1 of
+    // 3" (Shoelace): a renamed tab is a new node, and its slide shows.
+    const ROOMS: [&str; 3] = ["Living room", "Kitchen", "Bedroom"];
+    let slides = |current: usize| Snapshot {
+        elements: (1..=3)
+            .map(|k| {
+                if k == current {
+                    el(
+                        &format!("c{k}"),
+                        Role::Tab,
+                        &format!("Slide {k}"),
+                        "region[Carousel]",
+                    )
+                } else {
+                    el(
+                        &format!("g{k}"),
+                        Role::Tab,
+                        &format!("Go to slide {k} of 3"),
+                        "region[Carousel]",
+                    )
+                }
+            })
+            .chain([el(
+                "room",
+                Role::Generic,
+                ROOMS[current - 1],
+                "region[Carousel]",
+            )])
+            .collect(),
+        ..Default::default()
+    };
+    let to_third = act(ActionKind::Click, Some(find(&slides(2), "g3")));
     let carousel_next = act(ActionKind::Click, Some(find(&carousel(false), "nx")));
     let on = |r: &str| act(ActionKind::Click, Some(find(&pager(1, 3), r)));
     let back = act(ActionKind::Click, Some(find(&pager(2, 3), "prev")));
@@ -335,7 +367,10 @@ fn sequences_step_one_place() {
         case("a carousel wraps back to the last", wrap_back, pager(1, 3), pager(3, 3)).want(M, Some("Go to previous page"), "one step back"),
         case("a carousel: its counter an element before, a text after, among slides", carousel_next.clone(), carousel(false), carousel(true)).want(M, Some("Next slide"), "one step forward"),
         case("a page's own button: the line names it by its changed word", on("p3"), pager(1, 3), pager(3, 3)).want(M, Some("Go to page 3"), ""),
-        case("a page's own button, another page shown", on("p3"), pager(1, 3), pager(2, 3)).want(X, Some("Go to page 1"), "variant"),
+        case("a page's own button, another page shown", on("p3"), pager(1, 3), pager(2, 3)).want(X, Some("Go to page 2"), "another became the current one"),
+        case("a carousel's tab becomes the current one", to_third.clone(), slides(2), slides(3)).want(M, Some("Go to slide 3 of 3"), "became the current one"),
+        case("a carousel's tab, with its intent", to_third.clone(), slides(2), slides(3)).intent("The third room is shown").want(M, Some("Go to slide 3 of 3"), "became the current one"),
+        case("a carousel's tab, another slide shown", to_third, slides(2), slides(1)).want(X, Some("Go to slide 1 of 3"), "another became the current one"),
     ]);
 }
 
