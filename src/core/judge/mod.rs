@@ -496,6 +496,16 @@ impl<'a> Judge<'a> {
                 if let Some(f) = self.by_intent(&effects, t) {
                     return f;
                 }
+                // What the key is meant to do, done, is the target's evidence, held against
+                // the intent as its own state is (a foreign intent's unread words count for
+                // nothing).
+                if let (ActionKind::Press, Some(t)) = (kind, t) {
+                    if let Some(f) = self.key_effect(Some(t)) {
+                        if f.verdict == VerdictKind::Match {
+                            return self.with_intent(f, &effects, t);
+                        }
+                    }
+                }
                 match t {
                     Some(t) => self.click(t),
                     None => self.unexplained(&effects, "there is no target to attribute it to"),

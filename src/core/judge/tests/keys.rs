@@ -36,6 +36,10 @@ fn what_keys_do() {
         ..el("q1", Role::Searchbox, "Search", "search")
     });
     let press_in = |_: &Snapshot, key: &str| press(key);
+    let enter_on_q1 = Action {
+        key: Some("Enter".into()),
+        ..act(ActionKind::Press, Some(find(&searched, "q1")))
+    };
     let mut results = searched.clone();
     results.texts.push(text("3 results for shoes", "main"));
     let mut other_results = searched.clone();
@@ -65,6 +69,8 @@ fn what_keys_do() {
         case("Enter submits the focused form", press("Enter"), s.clone(), submitted.clone()).want(M, None, "Enter submitted form[Checkout]: appeared text 'Order placed'"),
         case("Enter submits a search whose results are elsewhere", press_in(&searched, "Enter"), searched.clone(), results.clone()).want(M, None, "Enter submitted what was typed in searchbox[Search] in search: appeared text '3 results for shoes' in main"),
         case("Enter, results without what was typed", press_in(&searched, "Enter"), searched.clone(), other_results.clone()).want(A, None, ""),
+        case("Enter submits a search, an intent in another language", enter_on_q1.clone(), searched.clone(), results.clone()).intent("Se listan los zapatos").want(M, Some("Search"), "Enter submitted what was typed"),
+        case("Enter, results without what was typed, an intent in another language", enter_on_q1, searched.clone(), other_results.clone()).intent("Se listan los zapatos").want(A, None, ""),
         case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
         case("Enter, but the form says it failed", press("Enter"), s.clone(), declined).want(A, None, "a failure message appeared"),
         case("Enter, effect outside the form", press("Enter"), s.clone(), elsewhere).want(A, None, "no target"),
