@@ -953,11 +953,48 @@ fn a_tick_after_the_action_is_watched_once_more() {
             },
         })
     };
+    // A carousel whose slide did not turn while the run settled, and turns right after
+    // the click; with `again`, it turns once more (and its slide scrolls in after a moment)
+    // while the run watches.
+    let carousel = |slide: &str| {
+        let mut p = shop();
+        p.elements.push(el(
+            &format!("s-{slide}"),
+            Role::Generic,
+            slide,
+            "region[Carousel]",
+        ));
+        p
+    };
+    let turned = |again: bool| -> React {
+        Box::new(move |g, w| {
+            if matches!(g, Gesture::Click { .. }) {
+                w.page.elements.pop();
+                w.page.elements.push(el(
+                    "s-Kitchen",
+                    Role::Generic,
+                    "Kitchen",
+                    "region[Carousel]",
+                ));
+                if again {
+                    let mut next = w.page.clone();
+                    next.elements.pop();
+                    next.elements.push(el(
+                        "s-Bedroom",
+                        Role::Generic,
+                        "Bedroom",
+                        "region[Carousel]",
+                    ));
+                    w.ticks.push_back(next);
+                }
+            }
+        })
+    };
 
     let watched = |w: &World| {
         w.needs
             .iter()
-            .filter(|n| matches!(n, Need::Settle { quiet_ms, stop_on_change: true, .. } if *quiet_ms == 1_300))
+            .filter(|n| matches!(n, Need::Settle { quiet_ms, stop_on_change: true, .. } if *quiet_ms == 3_500))
             .count()
     };
     #[rustfmt::skip]
@@ -977,6 +1014,18 @@ fn a_tick_after_the_action_is_watched_once_more() {
         row("an effect beside a tick passes with no watch", World::new(clock("10:00:00")), step(), ticked(Some("Shirt M"), true))
             .want(Some(M), true, None, "")
             .then(move |_, w, _| assert_eq!(watched(w), 0, "a MATCH is not watched")),
+        row("a slide that turns again is background, what it turned out too", World::new(carousel("Living room")), step(), turned(true))
+            .want(Some(A), false, Some(ErrorCode::IrreversibleAction), "outside the slots it was already changing by itself")
+            .then(move |r, w, _| {
+                assert_eq!(r.background, ["generic in region[Carousel]"]);
+                assert_eq!(watched(w), 1, "one watch");
+            }),
+        row("a slide the action turned and that holds still is judged as it is", World::new(carousel("Living room")), step(), turned(false))
+            .want(Some(A), false, Some(ErrorCode::IrreversibleAction), "no element's name explains the effect")
+            .then(move |r, w, _| {
+                assert!(r.background.is_empty());
+                assert_eq!(watched(w), 1, "one watch");
+            }),
     ]);
 }
 

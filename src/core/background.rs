@@ -150,6 +150,21 @@ impl Background {
         })
     }
 
+    /// Did an element of this role in this place leave a slot that turns by itself (one
+    /// seen showing two or more shapes: a carousel's slides)? What turns out of such a
+    /// slot is background whatever it showed, since what the slot turns in next is judged
+    /// by its shape ([`Background::has_element`]).
+    pub fn has_left(&self, e: &Element) -> bool {
+        let mut shapes = self
+            .elements
+            .iter()
+            .filter(|s| s.frame == e.frame && s.region == e.region && s.role == e.role)
+            .map(|s| s.shape.as_str());
+        shapes
+            .next()
+            .is_some_and(|first| shapes.any(|other| other != first))
+    }
+
     /// Is anything in this place (any shape) already changing? For the busy check, which
     /// asks of a place, not of one text.
     pub fn has_place(&self, frame: &str, region: &str, role: Role) -> bool {
@@ -203,6 +218,44 @@ mod tests {
         assert!(t.has_text(&at("Markets up", "banner", TextKind::Plain)));
         assert!(!t.has_text(&at("Connection error", "banner", TextKind::Plain)));
         assert!(!t.has_text(&at("Saved", "banner", TextKind::Plain)));
+    }
+
+    #[test]
+    fn what_leaves_a_turning_slot_is_background() {
+        let slide = |name: &str| Snapshot {
+            elements: vec![crate::core::testing::el(
+                "s",
+                Role::Generic,
+                name,
+                "region[Carousel]",
+            )],
+            ..Default::default()
+        };
+        let mut b = Background::default();
+        b.observe(&slide("Kitchen: 19 °C"), &slide("Bedroom: 18 °C"));
+        let gone = crate::core::testing::el(
+            "s0",
+            Role::Generic,
+            "Living room: 21 °C",
+            "region[Carousel]",
+        );
+        assert!(b.has_left(&gone));
+        assert!(
+            !b.has_element(&gone),
+            "a new slide is no cover by its shape"
+        );
+        let elsewhere =
+            crate::core::testing::el("s0", Role::Generic, "Living room: 21 °C", "region[Lights]");
+        assert!(!b.has_left(&elsewhere));
+        // A slot seen with one shape only (a clock) does not turn.
+        let mut clock = Background::default();
+        clock.observe(&slide("10:00"), &slide("10:01"));
+        assert!(!clock.has_left(&crate::core::testing::el(
+            "s0",
+            Role::Generic,
+            "Alarm",
+            "region[Carousel]"
+        )));
     }
 
     #[test]

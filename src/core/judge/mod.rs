@@ -358,8 +358,11 @@ fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>
     let is_target =
         |e: &Element| target.is_some_and(|t| same_ref(e, t) || Identity::of(e) == Identity::of(t));
     let element = |e: &Element| !is_target(e) && bg.has_element(e);
+    // What left a slot that turns by itself (a carousel's slide turned out) is background.
+    let left = |e: &Element| element(e) || (!is_target(e) && bg.has_left(e));
     let text = |t: &Text| bg.has_text(t);
-    let any = d.appeared.iter().chain(&d.disappeared).any(element)
+    let any = d.appeared.iter().any(element)
+        || d.disappeared.iter().any(left)
         || d.changed.iter().any(|c| element(&c.after))
         || d.moved
             .iter()
@@ -373,7 +376,7 @@ fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>
     }
     let mut kept = d.clone();
     kept.appeared.retain(|e| !element(e));
-    kept.disappeared.retain(|e| !element(e));
+    kept.disappeared.retain(|e| !left(e));
     kept.changed.retain(|c| !element(&c.after));
     kept.moved
         .retain(|m| !(element(&m.after) && element(&m.before)));

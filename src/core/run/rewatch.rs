@@ -2,27 +2,39 @@
 //!
 //! The background (`core::background`) is learnt while settling before the action, over a
 //! quiet window of a few hundred milliseconds: a clock that ticks once a second, a countdown
-//! or a carousel that turns every second and a half often does not move in it, and its next
-//! tick then lands in the action's diff ("15:59:48" → "15:59:49" in the banner). Such a tick
-//! has one shape: a text (or a name) replaced by another that differs only in its digits.
+//! or a carousel that turns every few seconds often does not move in it, and its next tick
+//! then lands in the action's diff ("15:59:48" → "15:59:49" in the banner, a slide
+//! "Kitchen" for "Living room"). Such a tick is a replacement in one slot: a text replaced
+//! by another that differs only in its digits, or an element by another of its role in its
+//! place.
 //!
 //! When a verified attempt would not pass and its diff holds such a replacement, the machine
 //! watches the page once more, for at most [`REWATCH_MS`], from the observation it judged:
-//! what changes by itself in that time is the page's background, learnt as before the
-//! action, and the attempt is judged again on the same two observations. A slot the action
+//! when the page moves, it waits for it to be quiet (a slide scrolls in after its tab
+//! changes), and what changed by itself is the page's background, learnt as before the
+//! action; the attempt is judged again on the same two observations. A slot the action
 //! itself changed and that then holds still is no background; the target's own changes are
 //! never background (`judge::without_background`). Only once per attempt, so a page that
-//! keeps changing costs one window.
+//! keeps changing costs one window, and only before a refusal, so a passing step never
+//! waits for it.
+//!
+//! Trade-off: the window is long enough for a carousel that turns every three seconds
+//! (Shoelace's default); a slower one is still judged on what the action's window saw.
 
 use super::{Need, Phase, Run};
 use crate::core::background::shape;
 use crate::core::diff::Diff;
 use crate::core::judge::VerdictKind;
+use crate::core::model::Role;
 use crate::core::run::need::Answer;
 use serde::{Deserialize, Serialize};
 
-/// How long the page is watched after the action: a tick of one second, and some slack.
-pub const REWATCH_MS: u64 = 1_300;
+/// How long the page is watched after the action: a carousel's turn of three seconds, and
+/// some slack.
+pub const REWATCH_MS: u64 = 3_500;
+
+/// Once the page moved in the watch, how long it may take to be quiet again.
+pub const REWATCH_QUIET_MS: u64 = 1_000;
 
 /// Where the watch is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,12 +42,15 @@ pub const REWATCH_MS: u64 = 1_300;
 pub enum Rewatch {
     /// Waiting for the fingerprint to move, at most [`REWATCH_MS`].
     Waiting,
-    /// It moved: observing what moved.
+    /// It moved: waiting for it to be quiet, at most [`REWATCH_QUIET_MS`].
+    Quieting,
+    /// Observing what moved.
     Observing,
 }
 
-/// Does the diff hold a replacement that differs only in its digits (a clock's tick, a
-/// countdown, "2 of 3" → "3 of 3")?
+/// Does the diff hold a tick: a text or a name replaced by one that differs only in its
+/// digits (a clock, a countdown, "2 of 3" → "3 of 3"), or content (not a row, an option or
+/// a control) replaced by other content of its role in its place (a carousel's slide)?
 pub fn has_tick(d: &Diff) -> bool {
     let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
     let texts = d.texts_appeared.iter().any(|a| {
@@ -44,7 +59,26 @@ pub fn has_tick(d: &Diff) -> bool {
                 a.frame == b.frame && a.region == b.region && shape(&a.text) == shape(&b.text)
             })
     });
+    // Content turns (a slide, a banner's picture); rows, options and controls replaced in
+    // their place are an action's own work (a list re-rendered), never watched for.
+    let content = |r: Role| {
+        matches!(
+            r,
+            Role::Generic
+                | Role::Group
+                | Role::Img
+                | Role::Figure
+                | Role::Article
+                | Role::Tabpanel
+                | Role::Paragraph
+        )
+    };
     let names = d.appeared.iter().any(|a| {
+        content(a.role)
+            && d.disappeared
+                .iter()
+                .any(|b| a.frame == b.frame && a.region == b.region && a.role == b.role)
+    }) || d.appeared.iter().any(|a| {
         digits(a.label())
             && d.disappeared.iter().any(|b| {
                 a.frame == b.frame
@@ -81,6 +115,19 @@ impl Run {
     pub(super) fn on_rewatch(&mut self, at: Rewatch, answer: Answer) -> Need {
         match (at, answer) {
             (Rewatch::Waiting, Answer::Settled { changed: true, .. }) => {
+                self.phase = Phase::Rewatch {
+                    at: Rewatch::Quieting,
+                };
+                let t = self.policy.timing;
+                self.ask(Need::Settle {
+                    since: None,
+                    poll_ms: t.poll_ms,
+                    quiet_ms: t.quiet_ms,
+                    timeout_ms: REWATCH_QUIET_MS,
+                    stop_on_change: false,
+                })
+            }
+            (Rewatch::Quieting, Answer::Settled { .. }) => {
                 self.phase = Phase::Rewatch {
                     at: Rewatch::Observing,
                 };
@@ -127,5 +174,30 @@ mod tests {
         assert!(has_tick(&d("Offer ends in 59:59", "Offer ends in 59:58")));
         assert!(!has_tick(&d("Saving", "Saved")));
         assert!(!has_tick(&d("1 item", "Cart is empty")));
+        // An element replaced by another of its role in its place: a slide turned.
+        let slide = |name: &str| Snapshot {
+            elements: vec![crate::core::testing::el(
+                name,
+                crate::core::model::Role::Generic,
+                name,
+                "region[Carousel]",
+            )],
+            ..Default::default()
+        };
+        let turned = |a: &str, b: &str, region: &str| {
+            let mut after = slide(b);
+            after.elements[0].region = region.into();
+            diff(&slide(a), &after, &DiffOptions::default())
+        };
+        assert!(has_tick(&turned(
+            "Living room",
+            "Kitchen",
+            "region[Carousel]"
+        )));
+        assert!(!has_tick(&turned(
+            "Living room",
+            "Kitchen",
+            "region[Lights]"
+        )));
     }
 }
