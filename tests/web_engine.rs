@@ -6,7 +6,7 @@ mod web_support;
 
 use prufe::core::error::ErrorCode;
 use prufe::core::fingerprint::of_snapshot;
-use prufe::core::model::{limits, Role, Snapshot, TextKind, Tristate, REDACTED};
+use prufe::core::model::{limits, Element, Role, Snapshot, TextKind, Tristate, REDACTED};
 use prufe::dom::{self, Options};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -258,6 +258,35 @@ fn inner(host: &web_sys::Element, selector: &str) -> web_sys::Element {
         .query_selector(selector)
         .unwrap()
         .expect(selector)
+}
+
+#[wasm_bindgen_test]
+fn a_custom_selects_hidden_native_twin_is_no_second_control() {
+    // Ark UI's and Radix's select: the trigger people use, and a native `<select>` for forms
+    // that hides itself from the eye and from assistive technology.
+    load(
+        r#"<main><label id="cab">Cabin</label>
+        <button role="combobox" aria-labelledby="cab" aria-expanded="false">Economy</button>
+        <select aria-labelledby="cab" aria-hidden="true" tabindex="-1"
+          style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)">
+          <option>Economy</option><option>Business</option></select>
+        <div aria-hidden="true"><button>Behind a modal</button><input aria-label="Note"></div></main>"#,
+    );
+    let s = snap(Options::default());
+    let cabins: Vec<&Element> = s
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Combobox && e.name == "Cabin")
+        .collect();
+    assert_eq!(cabins.len(), 2, "{cabins:?}");
+    assert_eq!(
+        cabins.iter().filter(|e| e.visible).count(),
+        1,
+        "only the trigger is visible: {cabins:?}"
+    );
+    // A page hidden behind a modal (aria-hidden on a container) is still seen.
+    assert!(find(&s, Role::Button, "Behind a modal").visible);
+    assert!(find(&s, Role::Textbox, "Note").visible);
 }
 
 #[wasm_bindgen_test]

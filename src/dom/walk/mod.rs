@@ -777,7 +777,7 @@ impl<'a> Walk<'a> {
             if !self.admit() {
                 return None;
             }
-            let v = visible(&node);
+            let v = visible(&node) && !el.is_hidden_twin();
             if self.wanted(&node) {
                 // Labelled by a wrapping label, or by `label[for]` (which needs an id).
                 self.namer.labels = ctx.scope.labels && (ctx.in_label || el.has(A::Id));

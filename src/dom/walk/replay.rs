@@ -114,7 +114,9 @@ impl Walk<'_> {
             let visible = match memo {
                 Some(m) => m.visible[i],
                 None => {
-                    !self.docs[e.ctx.doc].hidden && self.s.visible(&e.node, e.ctx.scope.visibility)
+                    !self.docs[e.ctx.doc].hidden
+                        && self.s.visible(&e.node, e.ctx.scope.visibility)
+                        && !el.is_hidden_twin()
                 }
             };
             out.visible.push(visible);
