@@ -182,6 +182,7 @@ impl<'s> Candidates<'s> {
         (!by_kept_numbers).then_some(m)
     }
 
+    /// The member whose name `label` carries best, if one does more than the others.
     pub(super) fn carried(&self, label: &Terms, objects_only: bool) -> Option<usize> {
         let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
         let mut weight: FxHashMap<usize, f32> = FxHashMap::default();
@@ -208,6 +209,11 @@ impl<'s> Candidates<'s> {
             .filter(|&(m, w)| totals[m] > 0.0 && w / totals[m] >= NAME_COVERAGE)
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // A label that carries three names or more is a container named by its content (a
+        // calendar's row of days, a toolbar): it names none of them.
+        if found.len() >= MAX_NAMES_CARRIED {
+            return None;
+        }
         match found.as_slice() {
             [] => None,
             [(m, _)] => Some(*m),
@@ -267,6 +273,29 @@ impl<'a> Judge<'a> {
             .collect();
         // A dialog closing is evidence that it closed, not of what its title names.
         let closed = closed_dialogs(effects);
+        // A popup's grid, listbox, menu or tree hidden (a date picker's calendar closing)
+        // hides what is in its place with it: those are the closing, named by nothing.
+        let hidden_popups: Vec<(&str, &str)> = effects
+            .iter()
+            .filter_map(|e| match *e {
+                Effect::Changed(c)
+                    if hides(e)
+                        && matches!(
+                            c.after.role,
+                            Role::Grid | Role::Listbox | Role::Menu | Role::Tree
+                        ) =>
+                {
+                    Some((c.after.frame.as_str(), c.after.region.as_str()))
+                }
+                _ => None,
+            })
+            .collect();
+        let hidden_with_popup = |e: &Effect| match *e {
+            Effect::Changed(c) if hides(e) => hidden_popups
+                .iter()
+                .any(|(f, r)| c.after.frame == *f && diff::region_matches(&c.after.region, r)),
+            _ => false,
+        };
         // A dialog opening is one effect: what it shows (its title, its text, its buttons)
         // names whose it is, together, and none of its parts is an effect of its own.
         let opened = opened_dialogs(effects);
@@ -294,7 +323,7 @@ impl<'a> Judge<'a> {
                     continue;
                 }
             }
-            if is_closing(&effect, &closed) {
+            if is_closing(&effect, &closed) || hidden_with_popup(&effect) {
                 continue;
             }
             if is_deselected_sibling(&effect, Some(target_element), effects)
@@ -353,4 +382,10 @@ impl<'a> Judge<'a> {
         };
         (named, variants)
     }
+}
+
+/// Does the effect only hide an element (visible true -> false)?
+fn hides(e: &Effect) -> bool {
+    matches!(*e, Effect::Changed(c)
+        if !c.after.visible && c.fields.iter().all(|f| f.field == Field::Visible))
 }

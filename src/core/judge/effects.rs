@@ -627,17 +627,18 @@ impl<'a> Judge<'a> {
     }
 
     /// A sibling renamed the way the target was renamed back (MUI's pagination names the
-    /// current page "page 1" and the others "Go to page 1"): the words the target's name
-    /// lost are the words the sibling's (or the list item holding it) gained, so a marker
-    /// moved from the sibling to the target, and the sibling's new name is the target's
-    /// effect, as a single selection's sibling deselected.
+    /// current page "page 1" and the others "Go to page 1"; a calendar "Selected date.
+    /// Monday, 14" and the others "Choose Monday, 14"): the words the target's name lost are
+    /// the words the sibling's (or the list item holding it) gained, and the other way
+    /// round, so a marker moved from the sibling to the target, and the sibling's new name
+    /// is the target's effect, as a single selection's sibling deselected.
     pub(super) fn is_marker_moved(&self, e: &Effect, t: &Element) -> bool {
         let el = match *e {
             Effect::Appeared(x) | Effect::Disappeared(x) => x,
             _ => return false,
         };
         if el.reference == t.reference
-            || (el.role != t.role && el.role != Role::Listitem)
+            || (el.role != t.role && !matches!(el.role, Role::Listitem | Role::Gridcell))
             || el.region != t.region
             || el.frame != t.frame
         {
@@ -649,8 +650,8 @@ impl<'a> Judge<'a> {
         };
         // The marker's words, not its numbers: each item keeps its own place ("Slide 2" →
         // "Go to slide 2 of 3", "Go to slide 3 of 3" → "Slide 3").
-        let words = |a: &Element, b: &Element| -> (Vec<String>, bool) {
-            let (a, b) = (Terms::of(a.label()), Terms::of(b.label()));
+        let words = |from: &Element, to: &Element| -> Vec<String> {
+            let (a, b) = (Terms::of(from.label()), Terms::of(to.label()));
             let mut gained: Vec<String> = b
                 .without(&a)
                 .iter()
@@ -658,10 +659,13 @@ impl<'a> Judge<'a> {
                 .map(str::to_owned)
                 .collect();
             gained.sort();
-            (gained, a.without(&b).is_empty())
+            gained
         };
-        let (gained, kept) = words(s_was, s_now);
-        let (lost, t_kept) = words(t_now, t_was);
-        kept && t_kept && !gained.is_empty() && gained == lost
+        // The sibling's change is the target's, the other way round: what the target lost
+        // the sibling gained ("Go to"), and what it gained the sibling lost ("Selected
+        // date." of a calendar's day).
+        let (s_gained, s_lost) = (words(s_was, s_now), words(s_now, s_was));
+        let (t_gained, t_lost) = (words(t_was, t_now), words(t_now, t_was));
+        (!s_gained.is_empty() || !s_lost.is_empty()) && s_gained == t_lost && s_lost == t_gained
     }
 }

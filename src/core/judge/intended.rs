@@ -245,10 +245,14 @@ impl<'a> Judge<'a> {
                     break;
                 }
             }
-            if is_deselected_sibling(&e, target, effects) {
+            if is_deselected_sibling(&e, target, effects)
+                || target.is_some_and(|t| self.is_marker_moved(&e, t))
+            {
                 continue;
             }
-            if is_variant && !is_closing(&e, &closed) {
+            // A grid's row is named by all its cells: no thing whose variant it could be.
+            let is_row = e.element().is_some_and(|el| el.role == Role::Row);
+            if is_variant && !is_closing(&e, &closed) && !is_row {
                 variants.push(e);
                 continue;
             }

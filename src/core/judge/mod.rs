@@ -100,6 +100,10 @@ use wording::*;
 /// name's weighted terms.
 pub const NAME_COVERAGE: f32 = 0.6;
 
+/// A label that carries this many names or more (each at [`NAME_COVERAGE`]) is a container
+/// named by its content, and names none of them.
+pub const MAX_NAMES_CARRIED: usize = 3;
+
 /// At most this many effects are weighed (the first ones in diff order); the verdict on a
 /// page that changes more than that rests on them.
 pub const MAX_EFFECTS: usize = 1_000;
