@@ -508,6 +508,27 @@ pub fn holds(label: &[String], run: &[String]) -> bool {
             .any(|w| w.iter().zip(run).all(|(a, b)| intent::same_term(a, b)))
 }
 
+/// Nouns that stand for a name or a title, folded: in an intent, such a word is whatever
+/// name the thing now has.
+const NAMING_NOUNS: &[&str] = &[
+    "name",
+    "title",
+    "label",
+    "nombre",
+    "titulo",
+    "etiqueta",
+    "nom",
+    "titre",
+    "libelle",
+    "bezeichnung",
+    "titel",
+];
+
+fn naming_noun_stems() -> &'static HashSet<String> {
+    static SET: OnceLock<HashSet<String>> = OnceLock::new();
+    SET.get_or_init(|| NAMING_NOUNS.iter().map(|w| stem(w).into_owned()).collect())
+}
+
 /// Is `label` (stems in order) a variant of `run`: a window of the same length that differs
 /// from it in exactly one word, where neither word is an action word or a container noun,
 /// the label's word is not one of `source` (the sentence the run came from) and the run's is
@@ -521,6 +542,9 @@ pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
     let label_terms: Vec<&String> = label.iter().collect();
     let in_label = |st: &str| label_terms.iter().any(|l| intent::same_term(l, st));
     let neutral = |st: &str| is_action(st) || container_of(st).is_some();
+    // "The project name is saved": the word "name" stands for whatever the name now is
+    // ("Project Gemini"), so the run has no variant there.
+    let placeholder = |st: &str| naming_noun_stems().contains(st);
     label.windows(run.len()).any(|w| {
         let differ: Vec<usize> = (0..run.len())
             .filter(|&i| !intent::same_term(&w[i], &run[i]))
@@ -533,6 +557,7 @@ pub fn is_variant(run: &[String], label: &[String], source: &Terms) -> bool {
                 let (got, want) = (&w[*i], &run[*i]);
                 !neutral(got)
                     && !neutral(want)
+                    && !placeholder(want)
                     && !source.matches(got)
                     && !in_label(want)
                     && names_kept(*i)
@@ -677,6 +702,9 @@ mod tests {
             ("Aufgabe hinzufügen", "Einkauf hinzugefügt", false),
             ("Ajouter tâche", "Ajouté Appeler Paul", false),
             ("Remove task", "Removed Pack order", false),
+            // "name" stands for whatever the name now is.
+            ("project name", "Project Gemini", false),
+            ("project phase", "Project Gemini", true),
         ];
         for (source, label, want) in cases {
             let run = stems(source);

@@ -314,8 +314,18 @@ pub(super) fn is_inside(e: &Effect, dialog: &str) -> bool {
 /// about, never that it happened: a closing is evidence that the dialog closed and of
 /// nothing else.
 pub(super) fn is_closing(e: &Effect, closed: &[String]) -> bool {
-    // A modal's nameless focus guards and backdrop (no label, no place) go with it.
-    if let Effect::Disappeared(el) = *e {
+    // A modal's nameless focus guards and backdrop (no label, no place) go with it, or hide
+    // with it (Shoelace's overlay).
+    let nameless = match *e {
+        Effect::Disappeared(el) => Some(el),
+        Effect::Changed(c)
+            if !c.after.visible && c.fields.iter().all(|f| f.field == Field::Visible) =>
+        {
+            Some(&c.after)
+        }
+        _ => None,
+    };
+    if let Some(el) = nameless {
         if !closed.is_empty()
             && el.label().trim().is_empty()
             && el.within.is_none()

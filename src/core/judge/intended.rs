@@ -575,11 +575,15 @@ impl<'a> Judge<'a> {
         let by_place = text::tokens(sentence)
             .iter()
             .any(|w| intent::ordinal(w).is_some_and(|n| numbers.contains(&n)));
+        // A collection is named in any of the four languages ("Favoriten" of "Save to
+        // favourites").
+        let collections = claims::containers_in(naming(t));
         let refers = by_place
-            || intent
-                .terms()
-                .iter()
-                .any(|w| name.matches(w) || group.as_ref().is_some_and(|g| g.matches(w)));
+            || intent.terms().iter().any(|w| {
+                name.matches(w)
+                    || group.as_ref().is_some_and(|g| g.matches(w))
+                    || claims::container_of(w).is_some_and(|c| collections.contains(&c))
+            });
         // The sentence says the way the target's own state went ("se enciende", "öffnet
         // sich", "one more"), in any language the judge knows state words of.
         let whole = self.action.intent.as_deref().unwrap_or(sentence);
@@ -699,7 +703,10 @@ impl<'a> Judge<'a> {
             }
         }
         let dialog = Terms::of(&dialog);
-        let about_dialog = claims::Claims::parse(sentence)
+        // Of a sentence in another language, the words read ("das ist geschlossen" of "Das
+        // Teilen-Fenster ist geschlossen") say what it is about.
+        let read = self.reading.map_or(sentence, |r| r.read.as_str());
+        let about_dialog = claims::Claims::parse(read)
             .object
             .iter()
             .all(|w| dialog.matches(w) || intent::is_action(w));
