@@ -499,6 +499,43 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// A control at the end of a message that the page replaced with another (a toast's
+    /// "Undo" in "Conversation archived Undo", replaced by "Archive undone"): the control
+    /// went with its message, and the line that took its place is the control's doing,
+    /// whatever other control its words also name (the "Archive" whose work it undid).
+    pub(super) fn replaced_its_line(
+        &self,
+        t: &'a Element,
+        effects: &[Effect<'a>],
+    ) -> Option<Finding> {
+        let gone = effects.iter().any(|e| {
+            matches!(*e, Effect::Disappeared(el) if same_ref(el, t) || Identity::of(el) == Identity::of(t))
+        });
+        if !gone || t.label().trim().is_empty() {
+            return None;
+        }
+        let own = text::tokens(t.label());
+        // The message that held it: a line gone in its place that ends with its name.
+        let held = |x: &Text| {
+            x.frame == t.frame && x.region == t.region && text::tokens(&x.text).ends_with(&own)
+        };
+        let old = effects.iter().find_map(|e| match *e {
+            Effect::TextDisappeared(x) if held(x) => Some(x),
+            _ => None,
+        })?;
+        let new = effects.iter().find(|e| {
+            matches!(**e, Effect::TextAppeared(x) if x.frame == old.frame && x.region == old.region)
+        })?;
+        let found = matched(
+            format!(
+                "the message holding the target was replaced: {}",
+                new.line()
+            ),
+            Some(t),
+        );
+        Some(self.with_intent(found, effects, t))
+    }
+
     /// A button of a dialog that closed, where what the dialog's fields held now shows
     /// outside it ("Gemini" typed in the dialog's "Project name", then the heading "Project
     /// Gemini"): the dialog's form was submitted, which is what its button is for.

@@ -58,6 +58,9 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.closed_its_menu(t, effects) {
             return f;
         }
+        if let Some(f) = self.replaced_its_line(t, effects) {
+            return f;
+        }
         // The words that mark the current one (a carousel's "Slide 3" for "Go to slide 3 of
         // 3") left a sibling for the target: the target became the current one, its own
         // state, as a tab's selection.

@@ -490,3 +490,31 @@ fn a_dialog_that_opens_is_one_effect() {
         case("the dialog of the button beside it", tech, other(false), other(true)).want(X, Some("Unsubscribe from Daily News"), ""),
     ]);
 }
+
+/// A toast's own action (MUI's Snackbar "Undo"): the control goes with its message, and the
+/// line that takes the message's place is the control's doing.
+#[test]
+fn a_toasts_action_replaces_its_message() {
+    const MAIL: &str = "region[Mailbox]";
+    let toast = Snapshot {
+        elements: vec![
+            el("ar", Role::Button, "Archive", MAIL),
+            el("un", Role::Button, "Undo", MAIL),
+        ],
+        texts: vec![text("Conversation archived Undo", MAIL)],
+        ..Default::default()
+    };
+    let replaced = |said: &str, region: &str| Snapshot {
+        elements: vec![el("ar", Role::Button, "Archive", MAIL)],
+        texts: vec![text(said, region)],
+        ..Default::default()
+    };
+    let undo = act(ActionKind::Click, Some(find(&toast, "un")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("the toast's line replaced", undo.clone(), toast.clone(), replaced("Archive undone", MAIL)).want(M, Some("Undo"), "the message holding the target was replaced"),
+        case("the toast's line replaced, an intent", undo.clone(), toast.clone(), replaced("Archive undone", MAIL)).intent("The archiving is undone").want(M, Some("Undo"), "and the intent holds"),
+        case("a line elsewhere", undo, toast.clone(), replaced("Archive undone", "banner")).want(A, None, ""),
+    ]);
+}
