@@ -270,7 +270,9 @@ fn a_custom_selects_hidden_native_twin_is_no_second_control() {
         <select aria-labelledby="cab" aria-hidden="true" tabindex="-1"
           style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)">
           <option>Economy</option><option>Business</option></select>
-        <div aria-hidden="true"><button>Behind a modal</button><input aria-label="Note"></div></main>"#,
+        <div aria-hidden="true"><button>Behind a modal</button><input aria-label="Note"></div>
+        <input type="file" aria-label="Passport scan" aria-hidden="true" tabindex="-1"
+          style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)"></main>"#,
     );
     let s = snap(Options::default());
     let cabins: Vec<&Element> = s
@@ -287,6 +289,11 @@ fn a_custom_selects_hidden_native_twin_is_no_second_control() {
     // A page hidden behind a modal (aria-hidden on a container) is still seen.
     assert!(find(&s, Role::Button, "Behind a modal").visible);
     assert!(find(&s, Role::Textbox, "Note").visible);
+    // A hidden file input is what an upload is given to: it stays a target.
+    assert!(s
+        .elements
+        .iter()
+        .any(|e| e.name == "Passport scan" && e.visible));
 }
 
 #[wasm_bindgen_test]

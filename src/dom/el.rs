@@ -225,13 +225,15 @@ impl<'a> El<'a> {
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
     }
 
-    /// A form control hidden from assistive technology by its own `aria-hidden` (or
-    /// `inert`): the native twin a custom select keeps for forms (Ark UI's and Radix's hidden
+    /// A `<select>` hidden from assistive technology by its own `aria-hidden` (or `inert`):
+    /// the native twin a custom select keeps for forms (Ark UI's and Radix's hidden
     /// `<select>`), for neither the eye (visually hidden) nor a screen reader. Reported as
     /// not visible, so it is never a second target beside the widget people use. A modal
     /// library's `aria-hidden` on the page behind it sits on containers, not on controls.
+    /// Hidden inputs are left as they are: a file input hidden behind a custom button is
+    /// what an upload is given to.
     pub fn is_hidden_twin(&self) -> bool {
-        matches!(self.tag, Tag::Select | Tag::Input | Tag::Textarea) && self.prunes()
+        self.tag == Tag::Select && self.prunes()
     }
 
     /// The first child element (light DOM), read once: whether there is one, and where the

@@ -33,8 +33,13 @@ use serde::{Deserialize, Serialize};
 /// some slack.
 pub const REWATCH_MS: u64 = 3_500;
 
-/// Once the page moved in the watch, how long it may take to be quiet again.
-pub const REWATCH_QUIET_MS: u64 = 1_000;
+/// Once the page moved in the watch, how long it must hold still before it is observed: a
+/// carousel's tab changes at once, its slide when the smooth scroll that brings it in ends,
+/// some hundreds of milliseconds later, with nothing changing in between.
+pub const REWATCH_QUIET_MS: u64 = 700;
+
+/// How long that may take at most.
+pub const REWATCH_QUIET_TIMEOUT_MS: u64 = 2_000;
 
 /// Where the watch is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,7 +47,7 @@ pub const REWATCH_QUIET_MS: u64 = 1_000;
 pub enum Rewatch {
     /// Waiting for the fingerprint to move, at most [`REWATCH_MS`].
     Waiting,
-    /// It moved: waiting for it to be quiet, at most [`REWATCH_QUIET_MS`].
+    /// It moved: waiting for it to hold still for [`REWATCH_QUIET_MS`].
     Quieting,
     /// Observing what moved.
     Observing,
@@ -122,8 +127,8 @@ impl Run {
                 self.ask(Need::Settle {
                     since: None,
                     poll_ms: t.poll_ms,
-                    quiet_ms: t.quiet_ms,
-                    timeout_ms: REWATCH_QUIET_MS,
+                    quiet_ms: REWATCH_QUIET_MS.max(t.quiet_ms),
+                    timeout_ms: REWATCH_QUIET_TIMEOUT_MS,
                     stop_on_change: false,
                 })
             }
