@@ -154,7 +154,7 @@ pub const ACTION_WORDS: [(Language, &[&str]); 4] = [
         "save", "saved", "cancel", "submit", "send", "sent", "close", "closes", "closed", "open",
         "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
         "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
-        "reveal", "arrives", "lands", "goes", "enters",
+        "reveal", "arrives", "lands", "go", "goes", "enters",
         // Verbs that set a state ("Turn off", "Switch on"): the state names what changes.
         "turn", "turns", "turned", "switch", "switches", "switched",
         // Verbs of holding, which name no thing either.
