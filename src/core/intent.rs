@@ -246,20 +246,22 @@ pub enum Language {
     German,
 }
 
+/// The function words of each language prufe knows.
+const FUNCTION_WORDS: [(Language, &[&str]); 4] = [
+    (Language::Spanish, STOP_WORDS_ES),
+    (Language::English, STOP_WORDS_EN),
+    (Language::French, STOP_WORDS_FR),
+    (Language::German, STOP_WORDS_DE),
+];
+
 /// The language of folded tokens, told by the function words that belong to one language
 /// only ("der", "jetzt"; "your", "the"): the one with the most, `None` on a tie or when
 /// there is none.
 pub fn language<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<Language> {
-    const LISTS: [(Language, &[&str]); 4] = [
-        (Language::Spanish, STOP_WORDS_ES),
-        (Language::English, STOP_WORDS_EN),
-        (Language::French, STOP_WORDS_FR),
-        (Language::German, STOP_WORDS_DE),
-    ];
     let mut hits = [0usize; 4];
     for t in tokens {
         let mut owner = None;
-        for (i, (_, list)) in LISTS.iter().enumerate() {
+        for (i, (_, list)) in FUNCTION_WORDS.iter().enumerate() {
             if list.contains(&t) {
                 if owner.is_some() {
                     owner = None;
@@ -276,7 +278,9 @@ pub fn language<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<Language> {
     if best == 0 || hits.iter().filter(|h| **h == best).count() > 1 {
         return None;
     }
-    hits.iter().position(|h| *h == best).map(|i| LISTS[i].0)
+    hits.iter()
+        .position(|h| *h == best)
+        .map(|i| FUNCTION_WORDS[i].0)
 }
 
 /// The languages whose function words and action verbs a sentence's folded tokens hold most
@@ -284,20 +288,16 @@ pub fn language<'t>(tokens: impl Iterator<Item = &'t str>) -> Option<Language> {
 /// when it holds none. A short sentence may leave two ("Se descarta la confirmación"); what
 /// the reading needs is only whether the page's language is among them.
 pub fn likely_languages<'t>(tokens: impl Iterator<Item = &'t str>) -> Vec<Language> {
-    const LISTS: [(Language, &[&str]); 4] = [
-        (Language::Spanish, STOP_WORDS_ES),
-        (Language::English, STOP_WORDS_EN),
-        (Language::French, STOP_WORDS_FR),
-        (Language::German, STOP_WORDS_DE),
-    ];
+    let verbs = FUNCTION_WORDS.map(|(language, _)| {
+        ACTION_WORDS
+            .iter()
+            .find(|(l, _)| *l == language)
+            .map_or(&[][..], |(_, w)| *w)
+    });
     let mut hits = [0usize; 4];
     for t in tokens {
-        for (i, (language, list)) in LISTS.iter().enumerate() {
-            let verbs = ACTION_WORDS
-                .iter()
-                .find(|(l, _)| l == language)
-                .map_or(&[][..], |(_, w)| *w);
-            hits[i] += (list.contains(&t) || verbs.contains(&t)) as usize;
+        for (i, (_, list)) in FUNCTION_WORDS.iter().enumerate() {
+            hits[i] += (list.contains(&t) || verbs[i].contains(&t)) as usize;
         }
     }
     let best = hits.iter().copied().max().unwrap_or(0);
@@ -306,7 +306,7 @@ pub fn likely_languages<'t>(tokens: impl Iterator<Item = &'t str>) -> Vec<Langua
     }
     (0..4)
         .filter(|i| hits[*i] == best)
-        .map(|i| LISTS[i].0)
+        .map(|i| FUNCTION_WORDS[i].0)
         .collect()
 }
 
