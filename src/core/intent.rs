@@ -49,9 +49,9 @@ const STOP_WORDS_EN: &[&str] = &[
     "a", "am", "an", "and", "another", "appear", "appears", "are", "as", "at", "be", "become",
     "becomes", "been", "being", "by", "show", "shown", "shows", "can", "did", "do", "does", "for",
     "from", "get", "gets", "got", "had", "has", "have", "her", "his", "i", "in", "into", "is",
-    "it", "its", "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the",
+    "it", "its", "me", "my", "now", "of", "on", "or", "our", "should", "so", "than", "that", "the",
     "their", "then", "there", "more", "less", "longer", "anymore", "these", "this", "those", "to",
-    "up", "was", "we", "were", "will", "with", "would", "you", "your",
+    "up", "was", "we", "were", "when", "while", "will", "with", "would", "you", "your",
 ];
 const STOP_WORDS_FR: &[&str] = &[
     "affiche", "apparait", "au", "autre", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de",
@@ -155,6 +155,8 @@ pub const ACTION_WORDS: [(Language, &[&str]); 4] = [
         "opens", "opened", "confirm", "confirmed", "pay", "paid", "view", "edit", "update",
         "select", "choose", "pick", "move", "moved", "keep", "kept", "hide", "display", "give",
         "reveal", "arrives", "lands", "go", "goes", "enters",
+        // Verbs of telling someone: what they name is the news, not the telling.
+        "notify", "notifies", "notified",
         // Verbs that set a state ("Turn off", "Switch on"): the state names what changes.
         "turn", "turns", "turned", "switch", "switches", "switched",
         // Verbs of holding, which name no thing either.

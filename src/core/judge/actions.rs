@@ -499,6 +499,77 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// A button that says nothing of a popup (no `aria-expanded`, no `aria-controls`) and
+    /// right after which, in the page's order, a menu or listbox opened, nothing else
+    /// changing: the popup is the button's own (a menu anchored to its button, as Material
+    /// Web's menu is, opens beside it), and named by it, as the Authoring Practices' menu
+    /// is labelled by its button. A popup placed after another control, or one that opened
+    /// with anything else, is judged as effects are.
+    pub(super) fn opened_its_popup(
+        &self,
+        t: &'a Element,
+        effects: &[Effect<'a>],
+    ) -> Option<Finding> {
+        if effects.is_empty() || !effects.iter().all(|e| self.opened_after(e, t)) {
+            return None;
+        }
+        let line = effects[0].line();
+        // The popup opening is the button's state going open, as `aria-expanded` would say.
+        let said = self
+            .action
+            .intent
+            .as_deref()
+            .and_then(|i| states::said(i, Field::Expanded));
+        if said == Some(false) {
+            return Some(mismatch(
+                format!("the intent says the target's popup closed, but it opened: {line}"),
+                Some(t),
+            ));
+        }
+        let found = matched(
+            format!("the popup that follows the target opened: {line}"),
+            Some(t),
+        );
+        Some(self.with_intent(found, effects, t))
+    }
+
+    /// Is the effect a menu or listbox, or an item of one, shown right after the button `t`
+    /// in the page's order (nothing visible between them but the popup itself), while `t`
+    /// holds no state of its own that would say what it opened?
+    pub(super) fn opened_after(&self, e: &Effect<'a>, t: &Element) -> bool {
+        if t.role != Role::Button || t.expanded.is_some() {
+            return false;
+        }
+        let in_popup = |r: Role| {
+            is_popup(r)
+                || matches!(
+                    r,
+                    Role::Menuitem | Role::Menuitemcheckbox | Role::Menuitemradio | Role::Option
+                )
+        };
+        let el = match *e {
+            Effect::Appeared(el) => el,
+            Effect::Changed(c)
+                if c.after.visible && c.fields.iter().all(|f| f.field == Field::Visible) =>
+            {
+                &c.after
+            }
+            _ => return false,
+        };
+        let after = &self.after.elements;
+        let (Some(at), Some(to)) = (
+            after.iter().position(|x| same_ref(x, t)),
+            after.iter().position(|x| same_ref(x, el)),
+        ) else {
+            return false;
+        };
+        in_popup(el.role)
+            && at < to
+            && after[at + 1..to]
+                .iter()
+                .all(|x| !x.visible || in_popup(x.role))
+    }
+
     /// A control at the end of a message that the page replaced with another (a toast's
     /// "Undo" in "Conversation archived Undo", replaced by "Archive undone"): the control
     /// went with its message, and the line that took its place is the control's doing,

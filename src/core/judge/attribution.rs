@@ -58,6 +58,9 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.closed_its_menu(t, effects) {
             return f;
         }
+        if let Some(f) = self.opened_its_popup(t, effects) {
+            return f;
+        }
         if let Some(f) = self.replaced_its_line(t, effects) {
             return f;
         }

@@ -133,8 +133,14 @@ impl<'s> Candidates<'s> {
     /// The member whose name `label` carries best, if exactly one does; failing that, the
     /// one whose name without its action words it carries best.
     pub(super) fn carried_by(&self, label: &Terms) -> Option<usize> {
-        self.carried(label, false)
-            .or_else(|| self.carried(label, true))
+        self.carried_telling(label, true)
+    }
+
+    /// As [`Candidates::carried_by`]; `tell` asks that a neighbour be told from the target
+    /// by a word of its own (see [`Candidates::carried`]).
+    fn carried_telling(&self, label: &Terms, tell: bool) -> Option<usize> {
+        self.carried(label, false, tell)
+            .or_else(|| self.carried(label, true, tell))
     }
 
     /// Does `words` hold a term of member `m`'s name that tells it from the others?
@@ -154,10 +160,14 @@ impl<'s> Candidates<'s> {
     /// point").
     pub(super) fn carried_by_effect(&self, effect: &Effect, effects: &[Effect]) -> Option<usize> {
         let label = Terms::of(effect.label());
-        let m = self.carried_by(&label)?;
         let Some(other) = counterpart(effect, effects) else {
-            return Some(m);
+            return self.carried_by(&label);
         };
+        // A line that named a neighbour before ("Front door: unlocked", of "Unlock") reports
+        // the state the neighbours set: its new words are judged among them, even a word
+        // the target's name says too ("locked" of "Notify me when locked").
+        let states_line = self.carried_by(&Terms::of(other)).is_some_and(|n| n > 0);
+        let m = self.carried_telling(&label, !states_line)?;
         // The words that changed, place by place when both lines have as many ("1 of 3" →
         // "3 of 3" changed its first word to "3").
         let (was, now) = (text::tokens(other), text::tokens(effect.label()));
@@ -183,7 +193,7 @@ impl<'s> Candidates<'s> {
     }
 
     /// The member whose name `label` carries best, if one does more than the others.
-    pub(super) fn carried(&self, label: &Terms, objects_only: bool) -> Option<usize> {
+    pub(super) fn carried(&self, label: &Terms, objects_only: bool, tell: bool) -> Option<usize> {
         let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
         let mut weight: FxHashMap<usize, f32> = FxHashMap::default();
         for term in label.iter() {
@@ -204,9 +214,20 @@ impl<'s> Candidates<'s> {
         } else {
             &self.total
         };
+        // A neighbour is told from the target only by a word of its name that the target's
+        // lacks: "Front door locked" carries all of "Lock", but no word of it that "Notify
+        // me when locked" does not say too.
+        let told = |m: usize| {
+            m == 0
+                || !tell
+                || label.iter().any(|term| {
+                    let of = |m: usize| self.terms[m].iter().any(|t| intent::same_term(term, t));
+                    of(m) && !of(0)
+                })
+        };
         let mut found: Vec<(usize, f32)> = weight
             .into_iter()
-            .filter(|&(m, w)| totals[m] > 0.0 && w / totals[m] >= NAME_COVERAGE)
+            .filter(|&(m, w)| totals[m] > 0.0 && w / totals[m] >= NAME_COVERAGE && told(m))
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         // A label that carries three names or more is a container named by its content (a

@@ -318,6 +318,7 @@ impl<'a> Judge<'a> {
             .filter(|v| v.trim().chars().count() >= 2 && v != REDACTED);
         let from_target = |e: &Effect| {
             (is_target(e) && e.is_own_state())
+                || target.is_some_and(|t| self.opened_after(e, t))
                 || target.is_some_and(|t| takes_name(e, t))
                 || typed
                     .as_deref()

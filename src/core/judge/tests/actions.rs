@@ -442,6 +442,51 @@ fn a_menu_item_closes_its_menu() {
     ]);
 }
 
+/// A menu that opens right after a button that says nothing of a popup (no
+/// `aria-expanded`; a menu anchored to its button) is the button's own, named by it.
+#[test]
+fn a_menu_opens_right_after_its_button() {
+    const R: &str = "region[Library]";
+    let page = |open: &[&str]| Snapshot {
+        elements: vec![
+            el("ea", Role::Button, "Episode actions", R),
+            Element {
+                visible: open.contains(&"ea"),
+                ..el("mp", Role::Menuitem, "Mark as played", R)
+            },
+            Element {
+                visible: open.contains(&"ea"),
+                ..el("de", Role::Menuitem, "Download episode", R)
+            },
+            el("sa", Role::Button, "Show actions", R),
+            Element {
+                visible: open.contains(&"sa"),
+                ..el("sh", Role::Menuitem, "Share show", R)
+            },
+        ],
+        ..Default::default()
+    };
+    let mut with_message = page(&["ea"]);
+    with_message.texts.push(text("Episode downloaded", R));
+    let mut says_its_state = page(&[]);
+    edit(&mut says_its_state, "ea", |e| e.expanded = Some(false));
+    let mut expanded = page(&["ea"]);
+    edit(&mut expanded, "ea", |e| e.expanded = Some(false));
+    let episode = act(ActionKind::Click, Some(find(&page(&[]), "ea")));
+    let show = act(ActionKind::Click, Some(find(&page(&[]), "sa")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("its menu", episode.clone(), page(&[]), page(&["ea"])).want(M, Some("Episode actions"), "the popup that follows the target opened"),
+        case("its menu, named by it", episode.clone(), page(&[]), page(&["ea"])).intent("The episode actions menu opens").want(M, Some("Episode actions"), "the popup that follows the target opened"),
+        case("its menu, said closed", episode.clone(), page(&[]), page(&["ea"])).intent("The episode actions menu closes").want(X, Some("Episode actions"), ""),
+        case("the menu after another button", episode.clone(), page(&[]), page(&["sa"])).want(A, None, ""),
+        case("the next button's menu, its own", show, page(&[]), page(&["sa"])).want(M, Some("Show actions"), "the popup that follows the target opened"),
+        case("its menu and a message", episode.clone(), page(&[]), with_message).want(M, Some("Episode actions"), "carries the target's name"),
+        case("a button that says its state is judged by it", episode, says_its_state, expanded).want(M, Some("Episode actions"), ""),
+    ]);
+}
+
 /// A dialog that opens is one effect: its title, text and buttons together name whose it
 /// is, and a part of it (a sentence naming the thing it asks about) is no variant's.
 #[test]

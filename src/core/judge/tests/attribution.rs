@@ -127,6 +127,41 @@ fn a_name_without_its_verb_still_tells_neighbours_apart() {
     }
 }
 
+/// A neighbour is told from the target only by a word of its name the target's lacks; a
+/// line that reported the neighbours' state before is judged among them.
+#[test]
+fn a_neighbour_is_told_by_a_word_the_target_lacks() {
+    const R: &str = "region[Doors]";
+    let page = |status: &str| Snapshot {
+        elements: vec![
+            el("lk", Role::Button, "Lock", R),
+            el("ul", Role::Button, "Unlock", R),
+            el("nt", Role::Button, "Notify me when locked", R),
+            el("sv", Role::Button, "Save", R),
+            el("sd", Role::Button, "Save as draft", R),
+        ],
+        texts: vec![text(status, R)],
+        ..Default::default()
+    };
+    let toast = |said: &str| {
+        let mut a = page("Front door: unlocked");
+        a.texts.push(text(said, "main"));
+        a
+    };
+    let before = page("Front door: unlocked");
+    let click = |r: &str| act(ActionKind::Click, Some(find(&before, r)));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("a toast saying the target's word", click("nt"), before.clone(), toast("Front door locked")).want(M, Some("Notify me when locked"), "carries the target's name"),
+        case("the neighbour's state line, the target's word in it", click("nt"), before.clone(), page("Front door: locked")).want(X, Some("Unlock"), "belongs to button[Unlock]"),
+        case("the neighbour's own click", click("lk"), before.clone(), page("Front door: locked")).want(M, Some("Lock"), "carries the target's name"),
+        case("the other neighbour's word", click("nt"), before.clone(), toast("Front door unlocked")).want(X, Some("Unlock"), "belongs to button[Unlock]"),
+        case("a longer name's own word", click("sd"), before.clone(), toast("Draft saved")).want(M, Some("Save as draft"), "carries the target's name"),
+        case("the shorter name, no word of its own", click("sd"), before.clone(), toast("Saved")).want(A, None, ""),
+    ]);
+}
+
 #[test]
 fn a_new_row_is_no_variant_of_the_button() {
     let s = todo();
