@@ -20,13 +20,14 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: check corpus-test test-compile test-engine test-core help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: check soak corpus-test test-compile test-engine test-core help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
 	@echo "make test    run every test (what CI runs)"
 	@echo "make check   the contributor's loop: format, clippy, the core tests, one browser step per surface"
 	@echo "make lint    clippy, native and wasm32, warnings denied"
+	@echo "make soak    the browser suites 5 times under load (SOAK_RUNS=N), report in bench/soak.md"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
@@ -180,6 +181,16 @@ check: setup
 	@scripts/timed.sh "check: CLI" cargo test -q -p prufe-harness --test cli run_json_lines_and_traces_for_an_honest_shop
 	@scripts/timed.sh "check: npm package" env PRUFE_CLI=target/debug/prufe node --test --test-name-pattern "Dark mode" tests/js/verdicts.test.mjs
 	@scripts/timed.sh "check: MCP and Python package" env PRUFE_CLI=$(CURDIR)/target/debug/prufe python3 -m pytest -q -p no:cacheprovider tests/python/test_mcp.py::test_stdio_session tests/python/test_package.py::test_every_action_of_the_shop_is_verified
+
+# The browser suites of `make test` (wasm, harness, Node, Python), SOAK_RUNS times one after
+# another beside two busy loops; per test its runs, failures and slowest time against the
+# bound (scripts/soak.mjs). Everything is built first, so no compile runs under the load.
+SOAK_RUNS ?= 5
+soak: setup
+	@$(MAKE) --no-print-directory bundle node apps corpus python
+	scripts/wasm-test.sh --no-run
+	cargo test -q -p prufe-harness --no-run
+	node scripts/soak.mjs --runs $(SOAK_RUNS)
 
 # Clippy on every target and both wasm builds, warnings denied. Kept out of `make test`: it
 # compiles every dependency a second time (check mode), native and wasm32, which CI's time

@@ -8,23 +8,25 @@
 //! by another that differs only in its digits, or an element by another of its role in its
 //! place.
 //!
-//! When a verified attempt would not pass and its diff holds such a replacement, the machine
+//! When a verified attempt would not pass, its diff holds such a replacement, and the
+//! replacements decide its verdict (judged with their slots taken as background, it would be
+//! judged otherwise: a pass, or "no effect" where a slide named a neighbour), the machine
 //! watches the page once more, for at most [`REWATCH_MS`], from the observation it judged:
 //! when the page moves, it waits for it to be quiet (a slide scrolls in after its tab
 //! changes), and what changed by itself is the page's background, learnt as before the
 //! action; the attempt is judged again on the same two observations. A slot the action
 //! itself changed and that then holds still is no background; the target's own changes are
 //! never background (`judge::without_background`). Only once per attempt, so a page that
-//! keeps changing costs one window, and only before a refusal, so a passing step never
-//! waits for it.
+//! keeps changing costs one window, and only before a refusal that the ticks could change,
+//! so a passing step, or a wrong row added beside a total that changed, never waits for it.
 //!
 //! Trade-off: the window is long enough for a carousel that turns every three seconds
 //! (Shoelace's default); a slower one is still judged on what the action's window saw.
 
 use super::{Need, Phase, Run};
-use crate::core::background::shape;
+use crate::core::background::{shape, Background, ElementSlot, TextSlot};
 use crate::core::diff::Diff;
-use crate::core::judge::VerdictKind;
+use crate::core::judge::{judge, VerdictKind};
 use crate::core::model::Role;
 use crate::core::run::need::Answer;
 use serde::{Deserialize, Serialize};
@@ -53,17 +55,29 @@ pub enum Rewatch {
     Observing,
 }
 
-/// Does the diff hold a tick: a text or a name replaced by one that differs only in its
-/// digits (a clock, a countdown, "2 of 3" → "3 of 3"), or content (not a row, an option or
-/// a control) replaced by other content of its role in its place (a carousel's slide)?
-pub fn has_tick(d: &Diff) -> bool {
+/// The diff's ticks: texts or names replaced by ones that differ only in their digits (a
+/// clock, a countdown, "2 of 3" → "3 of 3"), or content (not a row, an option or a control)
+/// replaced by other content of its role in its place (a carousel's slide). Their slots,
+/// both sides of each replacement, as background would hold them had the page been seen
+/// ticking before the action.
+pub fn ticks(d: &Diff) -> Background {
     let digits = |s: &str| s.chars().any(|c| c.is_ascii_digit());
-    let texts = d.texts_appeared.iter().any(|a| {
-        digits(&a.text)
-            && d.texts_disappeared.iter().any(|b| {
-                a.frame == b.frame && a.region == b.region && shape(&a.text) == shape(&b.text)
-            })
-    });
+    let mut slots = Background::default();
+    for a in &d.texts_appeared {
+        let pair = d.texts_disappeared.iter().find(|b| {
+            a.frame == b.frame && a.region == b.region && shape(&a.text) == shape(&b.text)
+        });
+        if let Some(b) = pair.filter(|_| digits(&a.text)) {
+            for t in [a, b] {
+                slots.texts.push(TextSlot {
+                    frame: t.frame.clone(),
+                    region: t.region.clone(),
+                    kind: t.kind,
+                    shape: shape(&t.text),
+                });
+            }
+        }
+    }
     // Content turns (a slide, a banner's picture); rows, options and controls replaced in
     // their place are an action's own work (a list re-rendered), never watched for.
     let content = |r: Role| {
@@ -78,28 +92,47 @@ pub fn has_tick(d: &Diff) -> bool {
                 | Role::Paragraph
         )
     };
-    let names = d.appeared.iter().any(|a| {
-        content(a.role)
-            && d.disappeared
-                .iter()
-                .any(|b| a.frame == b.frame && a.region == b.region && a.role == b.role)
-    }) || d.appeared.iter().any(|a| {
-        digits(a.label())
-            && d.disappeared.iter().any(|b| {
-                a.frame == b.frame
-                    && a.region == b.region
-                    && a.role == b.role
-                    && shape(a.label()) == shape(b.label())
-            })
-    });
-    texts || names
+    for a in &d.appeared {
+        let pair = d.disappeared.iter().find(|b| {
+            a.frame == b.frame
+                && a.region == b.region
+                && a.role == b.role
+                && (content(a.role) || (digits(a.label()) && shape(a.label()) == shape(b.label())))
+        });
+        if let Some(b) = pair {
+            for e in [a, b] {
+                slots.elements.push(ElementSlot {
+                    frame: e.frame.clone(),
+                    region: e.region.clone(),
+                    role: e.role,
+                    shape: shape(e.label()),
+                });
+            }
+        }
+    }
+    slots
 }
 
 impl Run {
-    /// Before a refusal of a verified attempt whose diff holds a tick: watch once more.
+    /// Before a refusal of a verified attempt whose diff holds a tick: watch once more, when
+    /// the ticks decide the verdict, that is when the attempt, judged with the ticks' slots
+    /// taken as background, would be judged otherwise (a pass, or "no effect" where a slide
+    /// named a neighbour). A refusal that stands as it is without them (a wrong row added
+    /// beside a total that changed) is decided at once.
     pub(super) fn should_rewatch(&self, verdict: VerdictKind, d: &Diff) -> bool {
         let a = &self.attempt;
-        self.is_verified() && !a.rewatched && verdict != VerdictKind::Match && has_tick(d)
+        if !self.is_verified() || a.rewatched || verdict == VerdictKind::Match {
+            return false;
+        }
+        let ticks = ticks(d);
+        if ticks.is_empty() {
+            return false;
+        }
+        let mut options = self.judge_options();
+        options.background.texts.extend(ticks.texts);
+        options.background.elements.extend(ticks.elements);
+        judge(&self.judge_action(), &a.before, &a.after, &options)
+            .is_ok_and(|v| v.verdict != verdict)
     }
 
     pub(super) fn rewatch(&mut self) -> Need {
@@ -175,10 +208,10 @@ mod tests {
                 &DiffOptions::default(),
             )
         };
-        assert!(has_tick(&d("15:59:48", "15:59:49")));
-        assert!(has_tick(&d("Offer ends in 59:59", "Offer ends in 59:58")));
-        assert!(!has_tick(&d("Saving", "Saved")));
-        assert!(!has_tick(&d("1 item", "Cart is empty")));
+        assert!(!ticks(&d("15:59:48", "15:59:49")).is_empty());
+        assert!(!ticks(&d("Offer ends in 59:59", "Offer ends in 59:58")).is_empty());
+        assert!(ticks(&d("Saving", "Saved")).is_empty());
+        assert!(ticks(&d("1 item", "Cart is empty")).is_empty());
         // An element replaced by another of its role in its place: a slide turned.
         let slide = |name: &str| Snapshot {
             elements: vec![crate::core::testing::el(
@@ -194,15 +227,7 @@ mod tests {
             after.elements[0].region = region.into();
             diff(&slide(a), &after, &DiffOptions::default())
         };
-        assert!(has_tick(&turned(
-            "Living room",
-            "Kitchen",
-            "region[Carousel]"
-        )));
-        assert!(!has_tick(&turned(
-            "Living room",
-            "Kitchen",
-            "region[Lights]"
-        )));
+        assert!(!ticks(&turned("Living room", "Kitchen", "region[Carousel]")).is_empty());
+        assert!(ticks(&turned("Living room", "Kitchen", "region[Lights]")).is_empty());
     }
 }

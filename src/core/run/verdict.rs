@@ -39,7 +39,7 @@ impl Run {
         self.judge_attempt()
     }
 
-    fn judge_options(&self) -> JudgeOptions {
+    pub(super) fn judge_options(&self) -> JudgeOptions {
         let a = &self.attempt;
         JudgeOptions {
             stable: a.stable_before && a.stable_after,
@@ -49,7 +49,7 @@ impl Run {
         }
     }
 
-    fn judge_action(&self) -> judge::Action {
+    pub(super) fn judge_action(&self) -> judge::Action {
         let a = &self.attempt;
         let secret = self.step.action.is_secret(a.target.as_ref());
         let (value, option, key) = match &self.step.action {
