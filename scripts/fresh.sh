@@ -43,9 +43,17 @@ timed() {
 
 make_fresh() {
   # Debian's Chromium and ChromeDriver (scripts/setup.sh installs them again).
-  if dpkg -s chromium >/dev/null 2>&1 || dpkg -s chromium-driver >/dev/null 2>&1; then
-    apt-get purge -y -qq chromium chromium-common chromium-driver chromium-sandbox >/dev/null 2>&1 || true
-    apt-get autoremove -y -qq >/dev/null 2>&1 || true
+  local installed=() package
+  for package in chromium chromium-common chromium-driver chromium-sandbox; do
+    if dpkg -s "$package" >/dev/null 2>&1; then installed+=("$package"); fi
+  done
+  if ((${#installed[@]})); then
+    apt-get purge -y -qq "${installed[@]}" >/dev/null
+    apt-get autoremove -y -qq >/dev/null || true
+  fi
+  if command -v chromium >/dev/null; then
+    echo "fresh.sh: Chromium is still installed after the purge" >&2
+    return 1
   fi
   rustup target remove wasm32-unknown-unknown >/dev/null 2>&1 || true
   rustup component remove clippy rustfmt >/dev/null 2>&1 || true
