@@ -198,7 +198,7 @@ const fmt = (ms) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`);
 const report = [
   '# Soak: the browser suites, again and again, under load',
   '',
-  `\`make soak\` (\`node scripts/soak.mjs --runs ${RUNS} --load ${LOAD} --bound ${BOUND_MS / 1000} --suites ${SUITES.join(',')}\`): ${RUNS} rounds of the suites one after another, ` +
+  `\`make soak\` (\`node scripts/soak.mjs --runs ${RUNS} --load ${LOAD} --bound ${BOUND_MS / 1000} --suites ${SUITES.join(',')}\`): ${RUNS} round${RUNS === 1 ? '' : 's'} of the suites one after another, ` +
     `with ${LOAD} busy loops beside them on ${cpus().length} cores (mean load ${meanLoad} at the end of each suite), in ${minutes} minutes. ` +
     `Every test must pass every round within ${BOUND_MS / 1000} s. The wasm tests' times are their binary's, not each test's.`,
   '',
