@@ -249,10 +249,10 @@ fn step(action: Action, intent: Option<&str>) -> Step {
 
 /// The claims of a tool call's `expect`, read as the machine reads them: a malformed list is
 /// `INVALID_EXPECT`, answered before anything is sent.
-fn claims(v: &tools::Verified) -> Result<Vec<Claim>, Answer> {
+fn claims(v: &tools::Verified) -> Result<Vec<Claim>, prufe::core::Error> {
     match &v.expect {
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(value) => prufe::core::expect::from_value(value).map_err(Answer::of_error),
+        Some(value) => prufe::core::expect::from_value(value),
     }
 }
 
@@ -479,7 +479,7 @@ impl Worker {
         // last field): that is the step whose effect they describe.
         self.expect = match verified_of(&call).map(claims).transpose() {
             Ok(c) => c.unwrap_or_default(),
-            Err(a) => return (a.into(), None),
+            Err(e) => return (Answer::of_error(e).into(), None),
         };
         let done = match call {
             Call::Navigate(p) => {
