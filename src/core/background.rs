@@ -91,22 +91,32 @@ impl Background {
     pub fn observe(&mut self, earlier: &Snapshot, later: &Snapshot) {
         let d = diff(earlier, later, &DiffOptions::default());
         for t in d.texts_appeared.iter().chain(&d.texts_disappeared) {
-            self.add_text(TextSlot {
-                frame: t.frame.clone(),
-                region: t.region.clone(),
-                kind: t.kind,
-                shape: shape(&t.text),
-            });
+            self.add_text_of(t);
         }
         let changed = d.changed.iter().flat_map(|c| [&c.before, &c.after]);
         for e in d.appeared.iter().chain(&d.disappeared).chain(changed) {
-            self.add_element(ElementSlot {
-                frame: e.frame.clone(),
-                region: e.region.clone(),
-                role: e.role,
-                shape: shape(e.label()),
-            });
+            self.add_element_of(e);
         }
+    }
+
+    /// Records the slot of a text seen changing by itself: its place and its shape.
+    pub fn add_text_of(&mut self, t: &Text) {
+        self.add_text(TextSlot {
+            frame: t.frame.clone(),
+            region: t.region.clone(),
+            kind: t.kind,
+            shape: shape(&t.text),
+        });
+    }
+
+    /// Records the slot of an element seen changing by itself: its place, role and shape.
+    pub fn add_element_of(&mut self, e: &Element) {
+        self.add_element(ElementSlot {
+            frame: e.frame.clone(),
+            region: e.region.clone(),
+            role: e.role,
+            shape: shape(e.label()),
+        });
     }
 
     fn add_text(&mut self, slot: TextSlot) {

@@ -24,7 +24,7 @@
 //! (Shoelace's default); a slower one is still judged on what the action's window saw.
 
 use super::{Need, Phase, Run};
-use crate::core::background::{shape, Background, ElementSlot, TextSlot};
+use crate::core::background::{shape, Background};
 use crate::core::diff::Diff;
 use crate::core::judge::{judge, VerdictKind};
 use crate::core::model::Role;
@@ -68,14 +68,8 @@ pub fn ticks(d: &Diff) -> Background {
             a.frame == b.frame && a.region == b.region && shape(&a.text) == shape(&b.text)
         });
         if let Some(b) = pair.filter(|_| digits(&a.text)) {
-            for t in [a, b] {
-                slots.texts.push(TextSlot {
-                    frame: t.frame.clone(),
-                    region: t.region.clone(),
-                    kind: t.kind,
-                    shape: shape(&t.text),
-                });
-            }
+            slots.add_text_of(a);
+            slots.add_text_of(b);
         }
     }
     // Content turns (a slide, a banner's picture); rows, options and controls replaced in
@@ -100,14 +94,8 @@ pub fn ticks(d: &Diff) -> Background {
                 && (content(a.role) || (digits(a.label()) && shape(a.label()) == shape(b.label())))
         });
         if let Some(b) = pair {
-            for e in [a, b] {
-                slots.elements.push(ElementSlot {
-                    frame: e.frame.clone(),
-                    region: e.region.clone(),
-                    role: e.role,
-                    shape: shape(e.label()),
-                });
-            }
+            slots.add_element_of(a);
+            slots.add_element_of(b);
         }
     }
     slots
