@@ -678,6 +678,94 @@ fn product_page() -> Snapshot {
     }
 }
 
+/// A shop with a wallet frame of another origin, not yet attached: its iframe is opaque.
+fn shop_with_wallet() -> Snapshot {
+    let mut page = shop();
+    page.elements.push(Element {
+        opaque: true,
+        ..el("fr1", Role::Iframe, "Wallet", "main")
+    });
+    page
+}
+
+/// The wallet frame once attached: its inside is read, its Pay button among them.
+fn wallet_attached() -> Snapshot {
+    let mut page = shop_with_wallet();
+    page.elements.retain(|e| e.reference != "fr1");
+    page.elements
+        .push(el("1:b1", Role::Button, "Pay", "frame[0]/form[Card]"));
+    page
+}
+
+#[test]
+fn a_target_in_a_frame_still_attaching_is_awaited() {
+    let pay = || {
+        Step::new(Action::Click {
+            target: Target {
+                region: Some("frame[0]/form[Card]".into()),
+                ..target("button", "Pay")
+            },
+        })
+    };
+    let paid: React = Box::new(|g, w| {
+        if let Gesture::Click { at, .. } = g {
+            if at_point(&w.page, *at).is_some_and(|e| e.name == "Pay") {
+                w.page
+                    .texts
+                    .push(text("Payment accepted", "frame[0]/form[Card]"));
+            }
+        }
+    });
+    let nothing = || -> React { Box::new(|_, _| {}) };
+    let mut attaching = World::new(shop_with_wallet());
+    attaching.later.push_back(wallet_attached());
+    let still = World::new(shop_with_wallet());
+    // A clock ticks while the frame stays out of reach: looked at again after each change,
+    // until the step's 5 s are spent (2 s a look).
+    let mut ticking = World::new(shop_with_wallet());
+    ticking.waited_ms = 2_000;
+    for minute in 1..=5 {
+        let mut page = shop_with_wallet();
+        page.texts[0].text = format!("10:0{minute}");
+        ticking.later.push_back(page);
+    }
+    let waits = |w: &World| {
+        w.needs
+            .iter()
+            .filter(|n| matches!(n, Need::Settle { since: Some(_), .. }))
+            .count()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("the frame attaches: the target is found inside it and clicked", attaching, pay(), paid)
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 1);
+                assert!(waits(w) >= 1, "{:?}", w.needs);
+            }),
+        row("a page that does not change while it waits: TARGET_NOT_FOUND, nothing sent", still, pay(), nothing())
+            .want(None, false, Some(ErrorCode::TargetNotFound), "opaque")
+            .then(move |_, w, _| {
+                assert!(w.inputs.is_empty());
+                assert_eq!(waits(w), 1, "{:?}", w.needs);
+            }),
+        row("a frame that stays out of reach on a ticking page: TARGET_NOT_FOUND once the timeout is spent", ticking, pay(), nothing())
+            .want(None, false, Some(ErrorCode::TargetNotFound), "opaque")
+            .then(move |_, w, _| {
+                assert!(w.inputs.is_empty());
+                assert_eq!(waits(w), 3, "{:?}", w.needs);
+                let observed = w.needs.iter().filter(|n| matches!(n, Need::Observe { .. })).count();
+                assert_eq!(observed, 4, "{:?}", w.needs);
+            }),
+        row("no frame out of reach: TARGET_NOT_FOUND at once", World::new(shop()), pay(), nothing())
+            .want(None, false, Some(ErrorCode::TargetNotFound), "")
+            .then(move |_, w, _| {
+                assert!(w.inputs.is_empty());
+                assert_eq!(waits(w), 0, "{:?}", w.needs);
+            }),
+    ]);
+}
+
 #[test]
 fn navigations() {
     let to_product: React = Box::new(|g, w| {

@@ -227,7 +227,7 @@ impl Run {
                 Err(e) if e.code == ErrorCode::TargetNotVisible && !self.attempt.revealed => {
                     return self.reveal(t.within.as_ref().map(|c| c.describe()), e)
                 }
-                Err(e) => return self.fail(e),
+                Err(e) => return self.not_found(e),
             },
             None => None,
         };
@@ -362,7 +362,7 @@ impl Run {
                     hit_test: false,
                 })
             }
-            Err(e) => self.fail(e),
+            Err(e) => self.not_found(e),
         }
     }
 

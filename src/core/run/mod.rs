@@ -28,6 +28,7 @@
 //! settle → observe → act (the driver lets the watched actions happen) → settle → observe →
 //! judge by the intent alone → policy | arbiter, never undone.
 
+mod attaching;
 mod attempt;
 pub mod inverse;
 pub mod navigation;
@@ -123,6 +124,11 @@ struct Attempt {
     revealed: bool,
     /// The baseline was observed again with the pointer on the target.
     rebased: bool,
+    /// How long, and how many times, the run waited for a frame to attach (`attaching`).
+    #[serde(default)]
+    attaching_ms: u64,
+    #[serde(default)]
+    attaching_looks: u32,
     /// The page was watched once more after the action (`rewatch`).
     #[serde(default)]
     rewatched: bool,
@@ -152,6 +158,10 @@ enum Phase {
     },
     Before {
         again: bool,
+    },
+    /// The target was not found while a frame is still out of reach (`attaching`).
+    Attaching {
+        missing: Box<Error>,
     },
     Describe {
         again: bool,
@@ -285,6 +295,7 @@ impl Run {
             (Phase::After { settling }, a) => self.on_settle_after(settling, a),
             (Phase::Rewatch { at }, a) => self.on_rewatch(at, a),
             (Phase::Undo, a) => self.on_undo(a),
+            (Phase::Attaching { missing }, a) => self.on_attaching(*missing, a),
             (Phase::Locate { spot }, a) => self.on_locate(spot, a),
             (phase, a) => self.on_attempt(phase, a),
         }
@@ -299,6 +310,7 @@ impl Run {
             Phase::Start => "start",
             Phase::Settle { .. } => "settle",
             Phase::Before { .. } => "before",
+            Phase::Attaching { .. } => "attaching",
             Phase::Describe { .. } => "describe",
             Phase::Prepare { .. } => "prepare",
             Phase::Arrive => "arrive",
