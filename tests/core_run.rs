@@ -12,7 +12,6 @@ use prufe::core::run::{
 };
 use prufe::core::ErrorCode;
 use std::collections::VecDeque;
-use std::hash::{Hash, Hasher};
 
 const PRODUCTS: &str = "catalogue/list:products";
 const CART: &str = "cart/list:items";
@@ -158,16 +157,13 @@ impl World {
         }
     }
 
+    /// As the engine's: what the diff compares (no refs, no focus, no order), per document.
     fn fingerprint(&self) -> String {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        serde_json::to_string(&(
-            &self.page.elements,
-            &self.page.texts,
-            self.page.context.epoch,
-        ))
-        .unwrap()
-        .hash(&mut h);
-        format!("{:x}", h.finish())
+        format!(
+            "{}@{}",
+            prufe::core::fingerprint::of_snapshot(&self.page),
+            self.page.context.epoch
+        )
     }
 
     /// Loads a new document (a navigation).
@@ -1727,5 +1723,108 @@ fn a_list_without_a_name_is_a_destination_by_its_place() {
         row("a place no longer there", World::new(board()), drag(Target { nth: Some(2), ..list("done") }), drop_into("done"))
             .want(None, false, Some(ErrorCode::TargetNotFound), "only 1 visible element")
             .then(|_, w, _| assert!(!w.inputs.iter().any(|g| matches!(g, Gesture::Drag { .. })), "no drag was sent: {:?}", w.inputs)),
+    ]);
+}
+
+/// A form of two fields, the first focused, and a list of three tasks.
+fn form_and_tasks() -> Snapshot {
+    let mut page = shop();
+    page.elements.clear();
+    page.elements.push(Element {
+        value: Some(String::new()),
+        focused: true,
+        ..el("f-name", Role::Textbox, "Name", "main")
+    });
+    page.elements.push(Element {
+        value: Some(String::new()),
+        ..el("f-surname", Role::Textbox, "Surname", "main")
+    });
+    page.elements.push(el("ul", Role::List, "Tasks", "main"));
+    for t in ["A", "B", "C"] {
+        page.elements.push(item(
+            &format!("t-{t}"),
+            &format!("Task {t}"),
+            "main/list:tasks",
+        ));
+    }
+    page
+}
+
+/// What was asked after the step's input: the settles' timeouts, and observations as 0.
+fn after_input(w: &World) -> Vec<u64> {
+    let input = w
+        .needs
+        .iter()
+        .position(|n| matches!(n, Need::Input { .. }))
+        .unwrap();
+    w.needs[input + 1..]
+        .iter()
+        .filter_map(|n| match n {
+            Need::Settle { timeout_ms, .. } => Some(*timeout_ms),
+            Need::Observe { .. } => Some(0),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn what_the_fingerprint_does_not_hash_is_looked_at_after_one_quiet_window() {
+    let press = |key: &str| {
+        Step::new(Action::Press {
+            key: key.into(),
+            target: Some(target("textbox", "Name")),
+        })
+    };
+    let drag = Step::new(Action::Drag {
+        target: target("listitem", "Task C"),
+        to: target("listitem", "Task A"),
+    });
+    let tab: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Press { key, .. } if key == "Tab") {
+            for e in &mut w.page.elements {
+                e.focused = e.reference == "f-surname";
+            }
+        }
+    });
+    let reorder: React = Box::new(|g, w| {
+        if let Gesture::Drag { .. } = g {
+            let c = w
+                .page
+                .elements
+                .iter()
+                .position(|e| e.reference == "t-C")
+                .unwrap();
+            let moved = w.page.elements.remove(c);
+            let a = w
+                .page
+                .elements
+                .iter()
+                .position(|e| e.reference == "t-A")
+                .unwrap();
+            w.page.elements.insert(a, moved);
+        }
+    });
+    let nothing = || -> React { Box::new(|_, _| {}) };
+    let mut searched = World::new(form_and_tasks());
+    let mut results = form_and_tasks();
+    results.texts.push(text("3 results", "main"));
+    searched.later.push_back(results);
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("Tab moves the focus: looked at after one quiet window", World::new(form_and_tasks()), press("Tab"), tab)
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|_, w, _| assert_eq!(after_input(w), vec![250, 0], "{:?}", w.needs)),
+        row("a drag that reorders: looked at after one quiet window", World::new(form_and_tasks()), drag.clone(), reorder)
+            .want(Some(M), true, None, "Task C")
+            .then(|_, w, _| assert_eq!(after_input(w), vec![250, 0], "{:?}", w.needs)),
+        // The fingerprint saw it leave: the settle goes on from there, as for a click.
+        row("Enter whose results show while the window is open", searched, press("Enter").with_intent("3 results are shown"), nothing())
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| assert_eq!(after_input(w)[0], 250, "{:?}", w.needs)),
+        // Nothing moved in the window: the effect may start late, so the rest of the deadline
+        // is waited for, as before.
+        row("a drag that does nothing: the rest of the deadline, then no effect", World::new(form_and_tasks()), drag, nothing())
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
+            .then(|_, w, _| assert_eq!(after_input(w)[..3], [250, 0, 4_700], "{:?}", w.needs)),
     ]);
 }

@@ -24,6 +24,7 @@ use super::{Mode, Phase, Run, MAX_BUSY_RESCANS};
 use crate::core::background::Background;
 use crate::core::busy::busy;
 use crate::core::error::{Error, ErrorCode};
+use crate::core::identity::Identity;
 use crate::core::model::Snapshot;
 use serde::{Deserialize, Serialize};
 
@@ -47,6 +48,10 @@ pub(super) enum Before {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub(super) enum After {
+    /// A key or a drag: waiting a quiet window for the fingerprint to leave its value.
+    Glance,
+    /// A key or a drag the fingerprint did not see: looking for what it does not hash.
+    Glanced,
     /// Waiting for the first settle; with `busy_loop`, a quiet page is then looked at.
     Quiet { busy_loop: bool },
     /// Waiting for the snapshot of a quiet point.
@@ -212,12 +217,36 @@ impl Run {
             return self.ask(need);
         }
         let plain = matches!(self.step.action, Action::Goto { .. }) || self.focus_taken();
+        if !plain && self.glances() {
+            self.phase = Phase::After {
+                settling: After::Glance,
+            };
+            let window = self.policy.timing.quiet_ms.min(timeout);
+            let need = self.settle_need(Some(self.attempt.fp0.clone()), window, false);
+            return self.ask(need);
+        }
+        self.quiet_after(!plain)
+    }
+
+    /// The settle after the input proper: with `busy_loop`, from the pre-action fingerprint
+    /// (an effect that starts late is still seen), for what is left of the deadline.
+    fn quiet_after(&mut self, busy_loop: bool) -> Need {
         self.phase = Phase::After {
-            settling: After::Quiet { busy_loop: !plain },
+            settling: After::Quiet { busy_loop },
         };
-        let since = (!plain).then(|| self.attempt.fp0.clone());
-        let need = self.settle_need(since, timeout, false);
+        let since = busy_loop.then(|| self.attempt.fp0.clone());
+        let need = self.settle_need(since, self.attempt.left_ms, false);
         self.ask(need)
+    }
+
+    /// A key moves the focus and a drag reorders a list, and the fingerprint hashes neither
+    /// (a reorder is no diff; focus is no observable field): a step that may do only that
+    /// is looked at after one quiet window rather than at the deadline.
+    fn glances(&self) -> bool {
+        matches!(
+            self.step.action,
+            Action::Press { .. } | Action::Drag { .. } | Action::DragAt { .. }
+        )
     }
 
     fn observe_after(&mut self) -> Need {
@@ -250,6 +279,36 @@ impl Run {
 
     pub(super) fn on_settle_after(&mut self, s: After, answer: Answer) -> Need {
         match (s, answer) {
+            (
+                After::Glance,
+                Answer::Settled {
+                    fingerprint,
+                    changed,
+                    waited_ms,
+                    ..
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                if changed {
+                    return self.quiet_after(true);
+                }
+                self.phase = Phase::After {
+                    settling: After::Glanced,
+                };
+                self.observe()
+            }
+            (After::Glanced, Answer::Observed { snapshot }) => {
+                if unhashed_change(&self.attempt.before, &snapshot) {
+                    self.phase = Phase::After {
+                        settling: After::Check,
+                    };
+                    return self.on_settle_after(After::Check, Answer::Observed { snapshot });
+                }
+                self.quiet_after(true)
+            }
+            (After::Glanced, Answer::Unavailable) => self.quiet_after(true),
             (
                 After::Quiet { busy_loop },
                 Answer::Settled {
@@ -319,4 +378,18 @@ impl Run {
             (_, other) => self.out_of_step(&other),
         }
     }
+}
+
+/// Did the page change in what the fingerprint does not hash: the focus moved to another
+/// element, or elements changed places?
+fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
+    fn focus(s: &Snapshot) -> Option<Identity<'_>> {
+        s.elements.iter().find(|e| e.focused).map(Identity::of)
+    }
+    focus(before) != focus(after)
+        || !before
+            .elements
+            .iter()
+            .map(Identity::of)
+            .eq(after.elements.iter().map(Identity::of))
 }
