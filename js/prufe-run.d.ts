@@ -179,6 +179,15 @@ declare namespace PrufeRun {
   }
 
   /** What the driver must do next. Each is answered with exactly one `Answer`. */
+  /**
+   * What the page was seen changing by itself before the action (core::background): a
+   * fingerprint leaves out what is in these slots, in the merged page's terms.
+   */
+  interface Background {
+    texts: { frame: string; region: string; kind: string; shape?: string }[];
+    elements: { frame: string; region: string; role: string; shape?: string }[];
+  }
+
   type Need =
     /**
      * Poll the fingerprint every `pollMs` until it has not changed for `quietMs`, at most
@@ -186,9 +195,9 @@ declare namespace PrufeRun {
      * does is stable). With `stopOnChange`, answer as soon as it moves. An unreadable
      * fingerprint counts as a change. Answer: `settled`.
      */
-    | { need: 'settle'; since: string | null; pollMs: number; quietMs: number; timeoutMs: number; stopOnChange: boolean }
+    | { need: 'settle'; since: string | null; pollMs: number; quietMs: number; timeoutMs: number; stopOnChange: boolean; background?: Background }
     /** Answer: `fingerprint`. */
-    | { need: 'fingerprint' }
+    | { need: 'fingerprint'; background?: Background }
     /** A snapshot with these refs declared sensitive. Answer: `observed`, or `unavailable`. */
     | { need: 'observe'; sensitive: string[] }
     /** `prufe.describe(ref)`. Answer: `described`. */

@@ -139,7 +139,18 @@ declare namespace Prufe {
     wire?: boolean;
   }
 
-  type FingerprintOptions = SnapshotOptions;
+  interface FingerprintOptions extends SnapshotOptions {
+    /**
+     * Left out of the fingerprint: elements and texts in these slots (what the page was seen
+     * changing by itself), in the merged page's terms.
+     */
+    background?: {
+      texts: { frame: string; region: string; kind: string; shape?: string }[];
+      elements: { frame: string; region: string; role: string; shape?: string }[];
+    };
+    /** This document's frame path in the merged page ('' for the top document). */
+    root?: string;
+  }
   type DiffOptions = RegionFilter;
 
   type Field = 'value' | 'checked' | 'pressed' | 'selected' | 'expanded' | 'disabled' | 'visible' | 'href';

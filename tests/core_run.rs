@@ -2,6 +2,8 @@
 //! of the loop, no browser. Every run is serialised to JSON and read back between any two
 //! answers, as a driver that carries the state across a navigation does.
 
+use prufe::core::background::Background;
+use prufe::core::fingerprint::Fingerprint;
 use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch as X};
 use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
@@ -159,11 +161,30 @@ impl World {
 
     /// As the engine's: what the diff compares (no refs, no focus, no order), per document.
     fn fingerprint(&self) -> String {
-        format!(
-            "{}@{}",
-            prufe::core::fingerprint::of_snapshot(&self.page),
-            self.page.context.epoch
-        )
+        self.fingerprint_over(&Background::default())
+    }
+
+    /// [`World::fingerprint`], leaving out what is in a slot of `background`, as the
+    /// engine's fingerprint does with a need's background.
+    fn fingerprint_over(&self, background: &Background) -> String {
+        let mut f = Fingerprint::default();
+        for e in self
+            .page
+            .elements
+            .iter()
+            .filter(|e| !background.hides_element("", e))
+        {
+            f.add_element(e);
+        }
+        for t in self
+            .page
+            .texts
+            .iter()
+            .filter(|t| !background.hides_text("", t))
+        {
+            f.add_text(t);
+        }
+        format!("{}@{}", f.finish(), self.page.context.epoch)
     }
 
     /// Loads a new document (a navigation).
@@ -180,25 +201,34 @@ impl World {
             Need::Settle {
                 since,
                 stop_on_change,
+                background,
                 ..
             } => {
                 if *stop_on_change {
-                    if let Some(next) = self.ticks.pop_front() {
+                    // Ticks in slots of the background do not end the wait: the next tick
+                    // that moves what is left does.
+                    let start = self.fingerprint_over(background);
+                    while let Some(next) = self.ticks.pop_front() {
                         self.page = next;
-                        return Answer::Settled {
-                            fingerprint: self.fingerprint(),
-                            stable: false,
-                            changed: true,
-                            waited_ms: 100,
-                        };
+                        if self.fingerprint_over(background) != start {
+                            return Answer::Settled {
+                                fingerprint: self.fingerprint_over(background),
+                                stable: false,
+                                changed: true,
+                                waited_ms: 100,
+                            };
+                        }
                     }
-                } else if since.as_ref().is_none_or(|s| *s == self.fingerprint()) {
+                } else if since
+                    .as_ref()
+                    .is_none_or(|s| *s == self.fingerprint_over(background))
+                {
                     // While the driver waits, the page's next change (if any) lands.
                     if let Some(next) = self.later.pop_front() {
                         self.page = next;
                     }
                 }
-                let fingerprint = self.fingerprint();
+                let fingerprint = self.fingerprint_over(background);
                 Answer::Settled {
                     changed: since.as_ref().is_some_and(|s| *s != fingerprint),
                     fingerprint,
@@ -206,8 +236,8 @@ impl World {
                     waited_ms: self.waited_ms,
                 }
             }
-            Need::Fingerprint => Answer::Fingerprint {
-                fingerprint: self.fingerprint(),
+            Need::Fingerprint { background } => Answer::Fingerprint {
+                fingerprint: self.fingerprint_over(background),
             },
             Need::Observe { sensitive } => {
                 // Declared sensitivity sticks, and the engine shows such a value by hash.
@@ -1004,6 +1034,60 @@ fn background_is_learnt_before_acting() {
 }
 
 #[test]
+fn a_settle_is_quiet_over_what_the_page_does_not_change_by_itself() {
+    let clock = |t: &str| {
+        let mut p = shop();
+        p.texts[0].text = t.into();
+        p
+    };
+    let step = Step::new(Action::Click {
+        target: Target {
+            region: Some(PRODUCTS.into()),
+            ..target("button", "Add Shirt M")
+        },
+    })
+    .with_intent("Shirt M is added");
+    let added: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            add(&mut w.page, "c1", "Shirt M", false);
+        }
+    });
+    // A clock that keeps ticking while the run settles.
+    let mut ticking = World::new(clock("10:00"));
+    for minute in 1..=9 {
+        ticking.ticks.push_back(clock(&format!("10:0{minute}")));
+    }
+    // The same clock, then a message of a shape it never showed, in its place.
+    let mut told = World::new(clock("10:00"));
+    for minute in 1..=3 {
+        told.ticks.push_back(clock(&format!("10:0{minute}")));
+    }
+    told.ticks.push_back(clock("Maintenance at noon"));
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("ticks in a slot learnt as background do not keep the wait open", ticking, step.clone(), added)
+            .want(Some(M), true, None, "")
+            .then(|r, w, _| {
+                assert_eq!(r.background, ["text in banner"]);
+                assert!(w.ticks.is_empty(), "every tick came while the run waited");
+                let learning = w.needs.iter().filter(|n| matches!(n, Need::Settle { stop_on_change: true, .. })).count();
+                assert_eq!(learning, 3, "a baseline, a pair to learn from, then quiet over the rest: {:?}", w.needs);
+                let input = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Click { .. } })).unwrap();
+                let fp0 = w.needs[..input].iter().rev().find(|n| matches!(n, Need::Fingerprint { .. }));
+                assert!(matches!(fp0, Some(Need::Fingerprint { background }) if !background.is_empty()), "{fp0:?}");
+                assert!(w.needs[input..].iter().all(|n| !matches!(n, Need::Settle { background, .. } if background.is_empty())), "{:?}", w.needs);
+            }),
+        row("a shape the slot never showed is a change", told, step, Box::new(|_, _| {}))
+            .then(|_, w, _| {
+                let input = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Click { .. } })).unwrap();
+                let learning = w.needs[..input].iter().filter(|n| matches!(n, Need::Settle { stop_on_change: true, .. })).count();
+                assert_eq!(learning, 4, "the message moved the page: {:?}", w.needs);
+            })
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect"),
+    ]);
+}
+
+#[test]
 fn a_tick_after_the_action_is_watched_once_more() {
     // A clock in the banner that did not tick while the run settled before the click, and
     // ticks right after it: the click's diff holds the tick.
@@ -1309,7 +1393,12 @@ fn pointer_steps() {
 #[test]
 fn answers_out_of_step_stop_the_run() {
     let mut run = Run::new(click("Add Shirt M"), Policy::default());
-    assert_eq!(run.next(Answer::Start), Need::Fingerprint);
+    assert_eq!(
+        run.next(Answer::Start),
+        Need::Fingerprint {
+            background: Background::default()
+        }
+    );
     let Need::Done { record } = run.next(Answer::Sent) else {
         panic!("done")
     };

@@ -12,7 +12,7 @@ use crate::act::{self, Actionable, Key, Prepared};
 use crate::arbiter;
 use crate::error::{Error, Result};
 use crate::observe::{Observation, Root};
-use crate::stabilise::{fingerprint_now, settle, SettleUntil};
+use crate::stabilise::{fingerprint_over, settle_over, SettleUntil};
 use crate::verify::Verifier;
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
@@ -268,6 +268,7 @@ impl Verifier {
                 quiet_ms,
                 timeout_ms,
                 stop_on_change,
+                background,
             } => {
                 let until = SettleUntil {
                     poll: Duration::from_millis(*poll_ms),
@@ -275,7 +276,7 @@ impl Verifier {
                     timeout: Duration::from_millis(*timeout_ms),
                     stop_on_change: *stop_on_change,
                 };
-                let s = settle(&e, until, since.as_deref()).await?;
+                let s = settle_over(&e, until, since.as_deref(), background).await?;
                 Answer::Settled {
                     fingerprint: s.fingerprint,
                     stable: s.stable,
@@ -283,8 +284,8 @@ impl Verifier {
                     waited_ms: s.waited.as_millis() as u64,
                 }
             }
-            Need::Fingerprint => Answer::Fingerprint {
-                fingerprint: fingerprint_now(&e).await?,
+            Need::Fingerprint { background } => Answer::Fingerprint {
+                fingerprint: fingerprint_over(&e, background).await?,
             },
             Need::Observe { sensitive } => {
                 for r in sensitive {

@@ -21,6 +21,7 @@
 
 use crate::error::{Error, Result};
 use crate::inject::{Engine, Filters, FrameInfo};
+use prufe::core::background::Background;
 use prufe::core::frames::{self, Origin};
 use prufe::core::model::{Element, Snapshot};
 use serde_json::{json, Value};
@@ -178,12 +179,17 @@ impl Engine {
 
     /// The page's fingerprint: equal exactly when the next merged snapshot's diff (under
     /// the engine's region filters) is empty.
-    pub async fn fingerprint(&self, roots: &[Root]) -> Result<String> {
+    /// What is in a slot of `background` is left out (`Need::Settle`).
+    pub async fn fingerprint(&self, roots: &[Root], background: &Background) -> Result<String> {
         let mut parts = Vec::with_capacity(roots.len());
         for root in roots {
-            let Some(options) = root_filters(self.filters(), &root.path) else {
+            let Some(mut options) = root_filters(self.filters(), &root.path) else {
                 continue;
             };
+            if !background.is_empty() {
+                options["background"] = json!(background);
+                options["root"] = json!(root.path);
+            }
             let fp = match self
                 .call_value(&root.frame, "(P, o) => P.fingerprint(o)", &options)
                 .await

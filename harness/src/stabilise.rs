@@ -22,6 +22,7 @@
 use crate::error::Result;
 use crate::inject::Engine;
 use crate::observe::root_filters;
+use prufe::core::background::Background;
 use prufe::core::run::quiet::{Settling, Tick};
 use prufe::core::run::{Answer, Need};
 use prufe::core::ErrorCode;
@@ -82,6 +83,17 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
 /// polled, every root's fingerprint and `quietFor` read per turn. A document replaced during
 /// the call is a change, and the rest of the wait is asked of the new one.
 pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) -> Result<Stability> {
+    settle_over(engine, until, since, &Background::default()).await
+}
+
+/// [`settle`], with the fingerprint leaving out what is in a slot of `background` (what the
+/// page was seen changing by itself: `Need::Settle`'s own).
+pub async fn settle_over(
+    engine: &Engine,
+    until: SettleUntil,
+    since: Option<&str>,
+    background: &Background,
+) -> Result<Stability> {
     let start = Instant::now();
     let mut navigated = false;
     let ended = |a: Answer, navigated: bool| -> Result<Stability> {
@@ -106,9 +118,9 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
     };
     loop {
         let left = until.timeout.saturating_sub(start.elapsed());
-        let need = need_of(until, since, left);
+        let need = need_of(until, since, left, background);
         if navigated && until.stop_on_change {
-            let (fingerprint, _) = read(engine).await?;
+            let (fingerprint, _) = read(engine, background).await?;
             return ended(
                 Answer::Settled {
                     fingerprint: fingerprint.unwrap_or_else(|| UNREACHABLE.to_owned()),
@@ -171,8 +183,13 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
     }
     // Polled over the protocol.
     let now = || start.elapsed().as_secs_f64() * 1000.0;
-    let need = need_of(until, since, until.timeout.saturating_sub(start.elapsed()));
-    let (fingerprint, quiet_for) = read(engine).await?;
+    let need = need_of(
+        until,
+        since,
+        until.timeout.saturating_sub(start.elapsed()),
+        background,
+    );
+    let (fingerprint, quiet_for) = read(engine, background).await?;
     let offset = now();
     let Some((mut settling, mut tick)) = Settling::start(&need, 0.0, fingerprint, quiet_for) else {
         return Err(crate::Error::core(
@@ -201,20 +218,26 @@ pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) ->
             }
             Tick::Wait { ms } => {
                 tokio::time::sleep(Duration::from_secs_f64(ms / 1000.0)).await;
-                let (fingerprint, quiet_for) = read(engine).await?;
+                let (fingerprint, quiet_for) = read(engine, background).await?;
                 tick = settling.read(now() - offset, fingerprint, quiet_for);
             }
         }
     }
 }
 
-fn need_of(until: SettleUntil, since: Option<&str>, left: Duration) -> Need {
+fn need_of(
+    until: SettleUntil,
+    since: Option<&str>,
+    left: Duration,
+    background: &Background,
+) -> Need {
     Need::Settle {
         since: since.map(str::to_owned),
         poll_ms: until.poll.as_millis() as u64,
         quiet_ms: until.quiet.as_millis() as u64,
         timeout_ms: left.as_millis() as u64,
         stop_on_change: until.stop_on_change,
+        background: background.clone(),
     }
 }
 
@@ -234,12 +257,17 @@ pub use prufe::core::run::Seen;
 
 /// The page's fingerprint now, as the wait loop reads it.
 pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
+    fingerprint_over(engine, &Background::default()).await
+}
+
+/// [`fingerprint_now`], leaving out what is in a slot of `background`.
+pub async fn fingerprint_over(engine: &Engine, background: &Background) -> Result<String> {
     let roots = match engine.roots().await {
         Ok(r) => r,
         Err(e) if transient(&e) => return Ok(UNREACHABLE.to_owned()),
         Err(e) => return Err(e),
     };
-    match engine.fingerprint(&roots).await {
+    match engine.fingerprint(&roots, background).await {
         Ok(fp) => Ok(fp),
         Err(e) if transient(&e) => Ok(UNREACHABLE.to_owned()),
         Err(e) => Err(e),
@@ -249,13 +277,13 @@ pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
 /// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be
 /// reached (no context during a navigation); a real engine error (wasm refused, …) is
 /// returned.
-async fn read(engine: &Engine) -> Result<(Option<String>, f64)> {
+async fn read(engine: &Engine, background: &Background) -> Result<(Option<String>, f64)> {
     let roots = match engine.roots().await {
         Ok(r) => r,
         Err(e) if transient(&e) => return Ok((None, 0.0)),
         Err(e) => return Err(e),
     };
-    match engine.fingerprint(&roots).await {
+    match engine.fingerprint(&roots, background).await {
         Ok(fp) => Ok((Some(fp), engine.quiet_for(&roots).await)),
         Err(e) if transient(&e) => Ok((None, 0.0)),
         Err(e) => Err(e),

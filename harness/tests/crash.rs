@@ -661,6 +661,12 @@ async fn stopped_mid_drag(signo: libc::c_int) {
         "still running 2 s after prufe ended: {left:?}\n{}",
         show(&out)
     );
+    // A process in the middle of exiting has no command line left to be found by, so the
+    // ones seen before are waited for by their pids, within the same bound.
+    let exiting = Instant::now();
+    while before.iter().any(|p| is_alive(p.pid)) && exiting.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     for p in &before {
         assert!(!is_alive(p.pid), "{} {} survived", p.pid, p.cmdline);
     }

@@ -149,7 +149,7 @@ export async function answerNeed(port, need, options) {
       case 'settle':
         return await settle(port, need);
       case 'fingerprint':
-        return { answer: 'fingerprint', fingerprint: await patiently(() => call(port, 'fingerprint')) };
+        return { answer: 'fingerprint', fingerprint: await patiently(() => call(port, 'fingerprint', leaving(need.background, ''))) };
       case 'observe':
         return await observe(port, need.sensitive);
       case 'describe':
@@ -203,6 +203,16 @@ export async function call(port, name, ...args) {
   const result = await port.evaluate(callInPage, { name, args });
   if (result.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (result.error));
   return result.value;
+}
+
+/**
+ * The fingerprint's options for a need's `background`: what is in its slots is left out,
+ * matched in the merged page's terms from the root at `root`.
+ * @param {PrufeRun.Background | undefined} background
+ * @param {string} root
+ */
+export function leaving(background, root) {
+  return background ? { background, root } : undefined;
 }
 
 /** @param {number} ms */

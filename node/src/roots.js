@@ -20,7 +20,7 @@
 
 import { decodeSnapshot } from '../dist/wire.mjs';
 import {
-  call, Failed, focusForTypingInPage, focusInPage, machine, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
+  call, Failed, focusForTypingInPage, focusInPage, leaving, machine, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
 } from './driver.js';
 
 /** @typedef {import('./driver.js').Port} Port */
@@ -58,7 +58,7 @@ export async function answerAcross(port, frames, need, options) {
     case 'settle':
       return settleAcross(port, frames, need);
     case 'fingerprint':
-      return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true)) };
+      return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true, need.background)) };
     case 'observe':
       return observeAcross(port, frames, need.sensitive);
     case 'describe': {
@@ -133,24 +133,25 @@ async function observeAcross(port, frames, sensitive) {
  * In a root's world: its fingerprint and how long it has been quiet, in one call.
  * @returns {Promise<{ fingerprint: string, quiet: number }>}
  */
-async function pulseInPage() {
+async function pulseInPage(options) {
   await prufe.ready;
-  return { fingerprint: prufe.fingerprint(), quiet: prufe.quietFor() };
+  return { fingerprint: prufe.fingerprint(options ?? undefined), quiet: prufe.quietFor() };
 }
 
 /**
  * The joined fingerprint and the least quiet time of the roots. A frame that cannot answer is
  * `null` in the join; the top not answering throws with `strict`, else reads as no fingerprint.
  * @param {Port} port @param {Frames} frames @param {boolean} strict
+ * @param {PrufeRun.Background} [background] left out of every root's fingerprint
  * @returns {Promise<{ fingerprint: string | null, quiet: number }>}
  */
-async function pulse(port, frames, strict) {
+async function pulse(port, frames, strict, background) {
   const rules = (await machine()).frames;
   const parts = [];
   let quiet = Infinity;
   for (const { path } of await frames.roots()) {
     try {
-      const p = await rootPort(port, frames, path).evaluate(pulseInPage, null);
+      const p = await rootPort(port, frames, path).evaluate(pulseInPage, leaving(background, path) ?? null);
       parts.push({ path, fingerprint: p.fingerprint });
       quiet = Math.min(quiet, p.quiet);
     } catch (error) {
@@ -165,9 +166,9 @@ async function pulse(port, frames, strict) {
   return { fingerprint: rules.join(parts), quiet: Number.isFinite(quiet) ? quiet : 0 };
 }
 
-/** @param {Port} port @param {Frames} frames @param {boolean} strict */
-async function fingerprintAcross(port, frames, strict) {
-  return /** @type {string} */ ((await pulse(port, frames, strict)).fingerprint);
+/** @param {Port} port @param {Frames} frames @param {boolean} strict @param {PrufeRun.Background} [background] */
+async function fingerprintAcross(port, frames, strict, background) {
+  return /** @type {string} */ ((await pulse(port, frames, strict, background)).fingerprint);
 }
 
 /**
@@ -180,11 +181,11 @@ async function fingerprintAcross(port, frames, strict) {
 async function settleAcross(port, frames, need) {
   const { settling } = await machine();
   const begun = Date.now();
-  const first = await pulse(port, frames, false);
+  const first = await pulse(port, frames, false, need.background);
   let step = settling({ need, now: 0, fingerprint: first.fingerprint, quietFor: first.quiet });
   while (!('done' in step)) {
     await sleep(Math.max(1, step.wait));
-    const read = await pulse(port, frames, false);
+    const read = await pulse(port, frames, false, need.background);
     step = settling({ settling: step.settling, now: Date.now() - begun, fingerprint: read.fingerprint, quietFor: read.quiet });
   }
   return step.done;

@@ -13,6 +13,7 @@
 //! cannot prove the action did nothing).
 
 use super::diff::{diff, DiffOptions};
+use super::frames;
 use super::model::{Element, Role, Snapshot, Text, TextKind};
 use serde::{Deserialize, Serialize};
 
@@ -173,6 +174,44 @@ impl Background {
         shapes
             .next()
             .is_some_and(|first| shapes.any(|other| other != first))
+    }
+
+    /// Is this element of the root at `path` (in that root's own terms) in a slot of the
+    /// page's background, so that a settle leaves it out? Slots are in the merged page's
+    /// terms (`core::frames`).
+    pub fn hides_element(&self, path: &str, e: &Element) -> bool {
+        if path.is_empty() {
+            return self.has_element(e);
+        }
+        let sh = shape(e.label());
+        let (frame, region) = (
+            frames::merged_frame(path, &e.frame),
+            frames::merged_region(path, &e.frame, &e.region),
+        );
+        self.elements.iter().any(|s| {
+            s.frame == frame
+                && s.region == region
+                && s.role == e.role
+                && (s.shape.is_empty() || s.shape == sh)
+        })
+    }
+
+    /// [`Background::hides_element`], for a text.
+    pub fn hides_text(&self, path: &str, t: &Text) -> bool {
+        if path.is_empty() {
+            return self.has_text(t);
+        }
+        let sh = shape(&t.text);
+        let (frame, region) = (
+            frames::merged_frame(path, &t.frame),
+            frames::merged_region(path, &t.frame, &t.region),
+        );
+        self.texts.iter().any(|s| {
+            s.frame == frame
+                && s.region == region
+                && s.kind == t.kind
+                && (s.shape.is_empty() || s.shape == sh)
+        })
     }
 
     /// Is anything in this place (any shape) already changing? For the busy check, which

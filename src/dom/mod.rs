@@ -27,6 +27,7 @@ mod style;
 pub mod wait;
 mod walk;
 
+use crate::core::background::Background;
 use crate::core::diff::region_matches;
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::fingerprint::Fingerprint;
@@ -59,6 +60,14 @@ pub struct Options {
     /// for callers outside the page, where the bytes moved cost more than the walk.
     #[serde(default)]
     pub wire: bool,
+    /// The fingerprint leaves out elements and texts in these slots (what the page changes
+    /// by itself, `core::background`), in the merged page's terms.
+    #[serde(default)]
+    pub background: Background,
+    /// This document's frame path in the merged page (empty for the top document), to
+    /// match `background`'s slots.
+    #[serde(default)]
+    pub root: String,
 }
 
 struct Engine {
@@ -496,7 +505,9 @@ pub fn target_of(reference: &str, opts: &Options) -> Result<crate::core::resolve
 pub fn fingerprint(opts: &Options) -> Result<String> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
-        let filtered = !opts.regions.is_empty() || !opts.ignore_regions.is_empty();
+        let bg = &opts.background;
+        let filtered =
+            !opts.regions.is_empty() || !opts.ignore_regions.is_empty() || !bg.is_empty();
         let Observed {
             found,
             texts,
@@ -506,12 +517,12 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
         } = eng.observe(walk::Mode::Fingerprint, &wopts, !filtered)?;
         let mut fp = hashed;
         for f in &found {
-            if keep_region(opts, &f.record.region) {
+            if keep_region(opts, &f.record.region) && !bg.hides_element(&opts.root, &f.record) {
                 fp.add_element(&f.record);
             }
         }
         for t in &texts {
-            if keep_region(opts, &t.region) {
+            if keep_region(opts, &t.region) && !bg.hides_text(&opts.root, t) {
                 fp.add_text(t);
             }
         }

@@ -11,6 +11,7 @@
 //! again on the new one, where the fingerprint has left `since`.
 
 use super::{fingerprint, js, quiet_for, Options};
+use crate::core::background::Background;
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::run::quiet::{Settling, Tick};
 use crate::core::run::{Answer, Need};
@@ -69,6 +70,8 @@ pub struct Until {
     timeout_ms: f64,
     #[serde(default)]
     stop_on_change: bool,
+    #[serde(default)]
+    background: Background,
 }
 
 fn read(options: &Options) -> Option<String> {
@@ -77,7 +80,7 @@ fn read(options: &Options) -> Option<String> {
 
 /// The answer to a settle need: the settle loop of `core::run::quiet`, with the page's own
 /// fingerprint (under `options`: regions, budget) and `quietFor` read between timers.
-pub async fn settle(until: Until, options: Options) -> Result<Answer> {
+pub async fn settle(until: Until, mut options: Options) -> Result<Answer> {
     if until.need.as_deref().is_some_and(|n| n != "settle") {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -97,7 +100,11 @@ pub async fn settle(until: Until, options: Options) -> Result<Answer> {
         quiet_ms: until.quiet_ms.round() as u64,
         timeout_ms: until.timeout_ms.round() as u64,
         stop_on_change: until.stop_on_change,
+        background: Background::default(),
     };
+    if !until.background.is_empty() {
+        options.background = until.background;
+    }
     let quiet = || quiet_for().unwrap_or(0.0);
     let first = read(&options);
     let Some((mut settling, mut tick)) = Settling::start(&need, js::now(), first, quiet()) else {

@@ -81,7 +81,7 @@ CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
 FOCUS = _GUARD % "(ref) => prufeDriver.focus(ref)"
 IDENTIFY = _GUARD % "(a) => prufeDriver.identify(a)"
-FINGERPRINT = _GUARD % "() => prufeDriver.fingerprintNow()"
+FINGERPRINT = _GUARD % "(a) => prufeDriver.fingerprintNow(a)"
 FOCUS_HERE = _GUARD % "() => prufeDriver.focusHere()"
 SNAPSHOT = _GUARD % "(a) => prufeDriver.snapshotHere(a)"
 FILE_INPUT = "function (ref) { return prufeDriver.fileInput(ref); }"
@@ -834,7 +834,7 @@ class Driver:
         if kind == "fingerprint":
             parts = []
             for root in roots[1:]:
-                reply = yield from self._quietly(FINGERPRINT, None, root)
+                reply = yield from self._quietly(FINGERPRINT, {"background": need.get("background"), "root": root.path}, root)
                 parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
             extra["parts"] = parts
             return {"answer": "fingerprint"}
@@ -892,7 +892,7 @@ class Driver:
             roots = yield from self.world.roots()
             parts, quiet = [], []
             for root in roots[1:]:
-                reply = yield from self._quietly(FINGERPRINT, None, root)
+                reply = yield from self._quietly(FINGERPRINT, {"background": need.get("background"), "root": root.path}, root)
                 parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
                 quiet.append(float(reply.get("quietFor") or 0.0))
             settle = {"need": need, "settling": settling, "now": now(), "missed": missed}

@@ -53,7 +53,7 @@
    * with this document's snapshot, a fingerprint joined with this document's, an element
    * record of another root adopted into merged terms.
    */
-  function completed(given, { parts, sensitive, adopt }) {
+  function completed(given, { parts, sensitive, adopt, background }) {
     if (given.answer === 'observed' && parts) {
       let own;
       try {
@@ -65,7 +65,7 @@
       return { answer: 'observed', snapshot: prufeRun.frames.merge([{ path: '', snapshot: own }, ...parts]) };
     }
     if (given.answer === 'fingerprint' && parts) {
-      return { answer: 'fingerprint', fingerprint: prufeRun.frames.join([{ path: '', fingerprint: prufe.fingerprint() }, ...parts]) };
+      return { answer: 'fingerprint', fingerprint: prufeRun.frames.join([{ path: '', fingerprint: prufe.fingerprint(leaving(background, '')) }, ...parts]) };
     }
     if (adopt != null && 'element' in given) {
       return { ...given, element: prufeRun.frames.adopt({ path: adopt, element: given.element }) };
@@ -80,7 +80,7 @@
         case 'settle':
           return await prufe.settle(need);
         case 'fingerprint':
-          return { answer: 'fingerprint', fingerprint: prufe.fingerprint() };
+          return { answer: 'fingerprint', fingerprint: prufe.fingerprint(leaving(need.background, '')) };
         case 'observe':
           try {
             return { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.sensitive }) };
@@ -144,7 +144,7 @@
     else {
       let reply = given;
       try {
-        reply = completed(given, { parts, sensitive, adopt });
+        reply = completed(given, { parts, sensitive, adopt, background: asked?.need?.background });
       } catch (error) {
         reply = { answer: 'failed', error: asError(error) };
       }
@@ -214,7 +214,7 @@
   async function reading({ parts, quiet, settle }) {
     await prufe.ready;
     await prufeRun.ready;
-    const own = prufe.fingerprint();
+    const own = prufe.fingerprint(leaving(settle.need.background, ''));
     const quietFor = Math.min(prufe.quietFor(), ...quiet);
     const fingerprint = prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]);
     const reads = settle.missed == null ? [] : [{ now: settle.missed, fingerprint: null, quietFor: 0 }];
@@ -229,11 +229,22 @@
     return { step };
   }
 
-  /** A root's fingerprint, then its `quietFor`, in that order (a settle's read). */
-  async function fingerprintNow() {
+  /**
+   * The fingerprint's options: what is in a slot of the need's `background` is left out,
+   * matched in the merged page's terms from the root at `root`.
+   */
+  function leaving(background, root) {
+    return background ? { background, root } : undefined;
+  }
+
+  /**
+   * A root's fingerprint, then its `quietFor`, in that order (a settle's read), leaving out
+   * `background` (the need's) as seen from the root at `root`.
+   */
+  async function fingerprintNow({ background, root } = {}) {
     try {
       await prufe.ready;
-      const fingerprint = prufe.fingerprint();
+      const fingerprint = prufe.fingerprint(leaving(background, root ?? ''));
       return { fingerprint, quietFor: prufe.quietFor() };
     } catch (error) {
       return { error: asError(error) };

@@ -417,7 +417,9 @@ impl Run {
 
     pub(super) fn fingerprint0(&mut self) -> Need {
         self.phase = Phase::Fingerprint0;
-        self.ask(Need::Fingerprint)
+        self.ask(Need::Fingerprint {
+            background: self.attempt.background.clone(),
+        })
     }
 
     fn gesture(&self) -> Option<Gesture> {

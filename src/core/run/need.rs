@@ -9,6 +9,7 @@
 
 use super::navigation::Destination;
 use super::record::Record;
+use crate::core::background::Background;
 use crate::core::error::Error;
 use crate::core::model::{Element, Snapshot};
 use serde::{Deserialize, Serialize};
@@ -46,16 +47,24 @@ pub enum Need {
     /// `stable`. With `stop_on_change`, answer as soon as the fingerprint moves (`changed`,
     /// not `stable`): the machine takes a snapshot to learn what the page changed by itself.
     /// A fingerprint that cannot be read (a document being replaced) counts as a change.
-    /// Answer: [`Answer::Settled`].
+    /// The fingerprint leaves out what is in a slot of `background` (what the page was seen
+    /// changing by itself before the action: a clock, a ticker, a carousel's slides), so
+    /// the page is quiet over what the judge will look at. Answer: [`Answer::Settled`].
     Settle {
         since: Option<String>,
         poll_ms: u64,
         quiet_ms: u64,
         timeout_ms: u64,
         stop_on_change: bool,
+        #[serde(default, skip_serializing_if = "Background::is_empty")]
+        background: Background,
     },
-    /// Read the fingerprint once. Answer: [`Answer::Fingerprint`].
-    Fingerprint,
+    /// Read the fingerprint once, leaving out `background` as [`Need::Settle`] does. Answer:
+    /// [`Answer::Fingerprint`].
+    Fingerprint {
+        #[serde(default, skip_serializing_if = "Background::is_empty")]
+        background: Background,
+    },
     /// Take a merged snapshot of the page (every frame), with the refs in `sensitive`
     /// declared sensitive (from now on, for the rest of the tab's life). Answer:
     /// [`Answer::Observed`], or [`Answer::Unavailable`] while the document is replaced.

@@ -62,6 +62,7 @@ impl Settling {
             quiet_ms,
             timeout_ms,
             stop_on_change,
+            ..
         } = need
         else {
             return None;
@@ -158,6 +159,7 @@ mod tests {
             quiet_ms: quiet,
             timeout_ms: timeout,
             stop_on_change: stop,
+            background: Default::default(),
         }
     }
 
@@ -306,6 +308,14 @@ mod tests {
 
     #[test]
     fn other_needs_are_not_settles() {
-        assert!(Settling::start(&Need::Fingerprint, 0.0, fp("a"), 0.0).is_none());
+        assert!(Settling::start(
+            &Need::Fingerprint {
+                background: Default::default()
+            },
+            0.0,
+            fp("a"),
+            0.0
+        )
+        .is_none());
     }
 }

@@ -135,6 +135,7 @@ impl Run {
             quiet_ms: REWATCH_MS,
             timeout_ms: REWATCH_MS,
             stop_on_change: true,
+            background: Default::default(),
         })
     }
 
@@ -151,6 +152,7 @@ impl Run {
                     quiet_ms: REWATCH_QUIET_MS.max(t.quiet_ms),
                     timeout_ms: REWATCH_QUIET_TIMEOUT_MS,
                     stop_on_change: false,
+                    background: Default::default(),
                 })
             }
             (Rewatch::Quieting, Answer::Settled { .. }) => {

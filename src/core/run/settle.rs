@@ -78,6 +78,7 @@ impl Run {
             quiet_ms: t.quiet_ms,
             timeout_ms,
             stop_on_change,
+            background: self.attempt.background.clone(),
         }
     }
 
@@ -96,7 +97,9 @@ impl Run {
             self.phase = Phase::Settle {
                 settling: Before::Fingerprint,
             };
-            return self.ask(Need::Fingerprint);
+            return self.ask(Need::Fingerprint {
+                background: Background::default(),
+            });
         }
         self.phase = Phase::Settle {
             settling: Before::Plain,

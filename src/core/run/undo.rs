@@ -197,7 +197,9 @@ impl Run {
             stage: Stage::FingerprintAfter,
         });
         self.phase = Phase::Undo;
-        self.ask(Need::Fingerprint)
+        self.ask(Need::Fingerprint {
+            background: Default::default(),
+        })
     }
 
     fn undoing(&mut self) -> &mut Undoing {
@@ -248,6 +250,7 @@ impl Run {
                 quiet_ms: t.quiet_ms,
                 timeout_ms: t.timeout_ms,
                 stop_on_change: false,
+                background: Default::default(),
             };
             return self.stage(Stage::Settle, need);
         };
@@ -274,7 +277,12 @@ impl Run {
                 self.undoing().inner = Some(Box::new(inner));
                 self.stage(Stage::Inner, need)
             }
-            Inverse::Remove { .. } => self.stage(Stage::RemovalFingerprint, Need::Fingerprint),
+            Inverse::Remove { .. } => self.stage(
+                Stage::RemovalFingerprint,
+                Need::Fingerprint {
+                    background: Default::default(),
+                },
+            ),
             Inverse::Rewrite { .. } | Inverse::Toggle { .. } => {
                 let need = Need::Observe {
                     sensitive: self.sensitive.clone(),
@@ -374,6 +382,7 @@ impl Run {
                     quiet_ms: t.quiet_ms,
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
+                    background: Default::default(),
                 };
                 self.stage(Stage::Scrolled, need)
             }
@@ -396,6 +405,7 @@ impl Run {
                     quiet_ms: t.quiet_ms,
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
+                    background: Default::default(),
                 };
                 self.undoing().applied += 1;
                 self.stage(Stage::RemovalSettle, need)
