@@ -708,6 +708,40 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
 }
 
 #[wasm_bindgen_test]
+fn fingerprint_leaves_out_the_background_it_is_given() {
+    let c = load(
+        "<header><span id=clock>10:00:01</span></header>\
+         <main><button>Save</button><p id=msg></p></main>",
+    );
+    let clock = query(&c, "#clock");
+    let s0 = dom::snapshot(&Options::default()).unwrap();
+    clock.set_text_content(Some("10:00:02"));
+    let s1 = dom::snapshot(&Options::default()).unwrap();
+    let mut background = prufe::core::background::Background::default();
+    background.observe(&s0, &s1);
+    assert!(!background.is_empty(), "the clock's slot is learnt");
+    let over = Options {
+        background,
+        ..Default::default()
+    };
+    let fp = dom::fingerprint(&over).unwrap();
+    // The clock ticks on: no change to a fingerprint that leaves its slot out, a change to
+    // the plain one.
+    let plain = dom::fingerprint(&Options::default()).unwrap();
+    clock.set_text_content(Some("10:00:03"));
+    assert_eq!(dom::fingerprint(&over).unwrap(), fp);
+    assert_ne!(dom::fingerprint(&Options::default()).unwrap(), plain);
+    // A shape the clock never showed, in its place, is a change.
+    clock.set_text_content(Some("Offline"));
+    assert_ne!(dom::fingerprint(&over).unwrap(), fp);
+    clock.set_text_content(Some("10:00:04"));
+    assert_eq!(dom::fingerprint(&over).unwrap(), fp);
+    // So is anything anywhere else.
+    query(&c, "#msg").set_text_content(Some("Saved"));
+    assert_ne!(dom::fingerprint(&over).unwrap(), fp);
+}
+
+#[wasm_bindgen_test]
 fn context_epoch_and_snapshot_ids() {
     load(TEXTS);
     let a = snap(Options::default());

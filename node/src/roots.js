@@ -130,7 +130,9 @@ async function observeAcross(port, frames, sensitive) {
 }
 
 /**
- * In a root's world: its fingerprint and how long it has been quiet, in one call.
+ * In a root's world: its fingerprint (leaving out a need's background) and how long it has
+ * been quiet, in one call.
+ * @param {Prufe.FingerprintOptions | null} options
  * @returns {Promise<{ fingerprint: string, quiet: number }>}
  */
 async function pulseInPage(options) {
