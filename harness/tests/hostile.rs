@@ -392,10 +392,16 @@ async fn a06_page_that_never_settles_is_ambiguous_never_mismatch() {
     let r = s.v.click(target("button", "Noop"), None).await;
     t.result("noop", &r);
     let o = outcome_of(&r).unwrap_or_else(|| panic!("a verdict, not {:?}", r.as_ref().err()));
-    assert!(!o.stable, "the page is reported unstable: {}", o.explain());
+    // The page settles over what it does not change by itself; what it does change is no
+    // evidence that the click did nothing.
     assert_eq!(o.verdict, Some(Verdict::Ambiguous), "{}", o.explain());
     assert!(!o.ok, "AMBIGUOUS is rejected by default");
-    assert!(o.explain().contains("unstable"), "{}", o.explain());
+    assert!(
+        o.explain().contains("already changing by itself"),
+        "{}",
+        o.explain()
+    );
+    assert!(!o.background.is_empty(), "{}", o.explain());
     t.assert_no_secrets();
     s.close().await;
 }
@@ -1051,12 +1057,13 @@ async fn a18_flickering_name_never_clicks_something_else() {
         "nothing was dispatched, so there is no verdict"
     );
 
-    // Save has a real effect; the page around it never settles.
+    // Save has a real effect; the page around it never stops flickering, in slots the run
+    // learns before the click, so it settles over the rest and Save passes unfiltered.
     let r = s.v.click(target("button", "Save"), None).await;
     t.result("save unfiltered", &r);
     let o = outcome_of(&r).unwrap_or_else(|| panic!("a verdict, not {:?}", r.as_ref().err()));
-    assert!(!o.stable, "reported unstable: {}", o.explain());
-    assert_ne!(o.verdict, Some(Verdict::Mismatch), "{}", o.explain());
+    assert_eq!(o.verdict, Some(Verdict::Match), "{}", o.explain());
+    assert!(o.stable, "{}", o.explain());
     let after = s.snapshot().await;
     assert!(
         !texts(&after).iter().any(|x| x == "Bought"),
