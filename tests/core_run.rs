@@ -159,13 +159,8 @@ impl World {
         }
     }
 
-    /// As the engine's: what the diff compares (no refs, no focus, no order), per document.
-    fn fingerprint(&self) -> String {
-        self.fingerprint_over(&Background::default())
-    }
-
-    /// [`World::fingerprint`], leaving out what is in a slot of `background`, as the
-    /// engine's fingerprint does with a need's background.
+    /// As the engine's fingerprint: what the diff compares (no refs, no focus, no order),
+    /// per document, leaving out what is in a slot of the need's `background`.
     fn fingerprint_over(&self, background: &Background) -> String {
         let mut f = Fingerprint::default();
         for e in self
