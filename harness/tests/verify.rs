@@ -694,7 +694,8 @@ async fn a_list_recycling_on_a_timer_never_leaves_another_product_in_the_cart() 
 }
 
 #[tokio::test]
-async fn a_page_that_never_stops_changing_leaves_no_effect_ambiguous_and_a_region_filter_decides_it() {
+async fn a_page_that_never_stops_changing_leaves_no_effect_ambiguous_and_a_region_filter_decides_it(
+) {
     let quick = prufe_harness::Timing {
         poll_ms: 50,
         quiet_ms: 250,
