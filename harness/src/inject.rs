@@ -627,9 +627,13 @@ impl Engine {
                 continue;
             };
             if let Some(s) = &session {
-                lock(&self.shared.sessions)
-                    .of_frame
-                    .insert(f.id.clone(), s.clone());
+                let mut sessions = lock(&self.shared.sessions);
+                // A frame attached on its own keeps its own session: a parent's tree still
+                // lists a nested frame while it moves to its own process, and taking the
+                // parent's session for it then would lose its document for good.
+                if !sessions.owner.contains_key(&f.id) {
+                    sessions.of_frame.insert(f.id.clone(), s.clone());
+                }
             }
             for (sub, s) in hanging.remove(&f.id).into_iter().flatten().rev() {
                 stack.push((sub, Some(s)));
