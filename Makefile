@@ -221,6 +221,7 @@ typecheck: node
 bench: setup
 	@$(MAKE) --no-print-directory bundle node apps corpus
 	node scripts/bench.mjs
+	node scripts/driver-lines.mjs
 	node scripts/corpus.mjs
 
 corpus-test: bundle node corpus

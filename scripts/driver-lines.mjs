@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `make bench`: the lines of the two package drivers, `node/src` and `python/src/prufe`, next
+// to what they held when the one driver core was asked for (2,851 and 3,081: Python without
+// its ActionPrufe drop-in `compat/`, which is printed apart). Every decision belongs to the
+// machine (`src/core/run`); these lines only carry its needs to the browser and back, so
+// they should shrink. Writes nothing.
+//
+//   node scripts/driver-lines.mjs
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const SOURCE = /\.(js|mjs|cjs|py)$/;
+/** What each counted when the one driver core was asked for. */
+const BEFORE = { 'node/src': 2851, 'python/src/prufe': 3081, 'python/src/prufe/compat': 1211 };
+
+/** Every source file under `dir`, with its number of lines. */
+function files(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name === '__pycache__' || name === 'node_modules') continue;
+    if (statSync(path).isDirectory()) out.push(...files(path));
+    else if (SOURCE.test(name)) out.push({ path: relative(ROOT, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 });
+  }
+  return out;
+}
+
+const sum = (list) => list.reduce((total, f) => total + f.lines, 0);
+const node = files(join(ROOT, 'node', 'src'));
+const python = files(join(ROOT, 'python', 'src', 'prufe'));
+const compat = python.filter((f) => f.path.startsWith('python/src/prufe/compat/'));
+const counts = {
+  'node/src': sum(node),
+  'python/src/prufe': sum(python) - sum(compat),
+  'python/src/prufe/compat': sum(compat),
+};
+for (const [dir, lines] of Object.entries(counts)) {
+  const what = dir.endsWith('compat') ? 'the ActionPrufe drop-in' : 'driver';
+  const change = lines - BEFORE[dir];
+  console.log(`driver lines: ${dir.padEnd(24)} ${String(lines).padStart(5)} (${what}; ${BEFORE[dir]} when the one driver core was asked for, ${change >= 0 ? '+' : ''}${change})`);
+}
