@@ -223,14 +223,15 @@ bench: setup
 	node scripts/bench.mjs
 	node scripts/driver-lines.mjs
 	node scripts/corpus.mjs
-
-corpus-test: bundle node corpus
-	node --test tests/js/corpus.test.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench
 	cargo build --release -q -p prufe-harness --bin prufe
+	node scripts/scale.mjs
 	python3 scripts/mcp_bench.py
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
+
+corpus-test: bundle node corpus
+	node --test tests/js/corpus.test.mjs
 
 # The property tests of `make test` run a few hundred cases each; this runs them long.
 fuzz:
