@@ -106,15 +106,12 @@ function expandUse(tree) {
   return items.flatMap((item) => expandUse(item === 'self' ? prefix.replace(/::$/, '') : prefix + item));
 }
 
-function rustGraph(label, root, crateRoots) {
+function rustGraph(label, root) {
   const files = walk(root, '.rs');
   const modules = new Map(files.map((f) => [rustModule(root, f).join('::'), f]));
   const edges = new Map();
   const isAncestor = (a, b) => a.length < b.length && a.every((p, i) => p === b[i]);
   for (const file of files) {
-    if (crateRoots.some((r) => file === join(root, r)) && rustModule(root, file).length === 0) {
-      // lib.rs and main.rs: their `use` lines only gather what the crate exports.
-    }
     const self = rustModule(root, file);
     const name = self.join('::');
     const text = code(readFileSync(file, 'utf8'));
@@ -230,8 +227,8 @@ function circles(edges) {
 }
 
 const graphs = [
-  ['src/', rustGraph('src/ ', join(ROOT, 'src'), ['lib.rs'])],
-  ['harness/src/', rustGraph('harness/src/ ', join(ROOT, 'harness', 'src'), ['lib.rs', 'main.rs'])],
+  ['src/', rustGraph('src/ ', join(ROOT, 'src'))],
+  ['harness/src/', rustGraph('harness/src/ ', join(ROOT, 'harness', 'src'))],
   ['node/src/', jsGraph('node/src/', join(ROOT, 'node', 'src'))],
 ];
 let found = 0;

@@ -41,7 +41,8 @@ async function session(surface, base, clicks) {
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/shop.html`);
-    const verifier = surface === 'node' ? await (await import('../node/src/playwright.js')).prufe(page, {}) : null;
+    const { prufe } = surface === 'node' ? await import('../node/src/playwright.js') : {};
+    const verifier = prufe ? await prufe(page, {}) : null;
     const button = (name) => page.getByRole('button', { name, exact: true });
     for (let i = 0; i < clicks; i++) {
       const start = performance.timeOrigin + performance.now();
@@ -52,7 +53,7 @@ async function session(surface, base, clicks) {
     }
     if (verifier) {
       await page.goto(`${base}/recycled-list.html`);
-      const recycling = await (await import('../node/src/playwright.js')).prufe(page, {});
+      const recycling = await prufe(page, {});
       const start = performance.timeOrigin + performance.now();
       let verdict;
       try {
