@@ -2,17 +2,21 @@
 // The loader of the in-page engine. `js/build.mjs` fills in the wasm-bindgen glue and the
 // inlined wasm and writes the one classic script `js/dist/prufe.js`, minified.
 //
-// The engine's wasm is inlined deflated (RFC 1951), as base64 inside a comment, and unpacked
-// by a decoder of a few kilobytes that is wasm itself (js/inflate): every document and frame
-// parses this script, and a JS engine scans a comment several times faster than a string
-// literal of the same length; the comment is read back through `Function.prototype.toString`,
-// which returns a function's source text exactly.
+// The engine's wasm is inlined deflated (RFC 1951), as base64 inside a comment: every
+// document and frame parses this script before its own, and a JS engine scans a comment
+// several times faster than a string literal of the same length (half the bytes, half the
+// scan and less to hand to each document); the comment is read back through
+// `Function.prototype.toString`, which returns a function's source text exactly. After the
+// page's first scripts, the browser's own `DecompressionStream` inflates it and
+// `WebAssembly.compile` compiles it on background threads; a decoder of a few kilobytes that
+// is wasm itself (js/inflate) inflates it synchronously where that cannot be used.
 //
 // Contract (docs/DESIGN.md, "window.prufe"):
 // - one self-contained classic script: no module syntax, no fetch, no global besides `prufe`;
-// - the engine is instantiated synchronously, so `prufe.ready` is already settled when the
-//   script returns and calls work right after injection; if the synchronous compile is
-//   refused for size, the asynchronous one is used and calls throw `NOT_READY` meanwhile;
+// - the engine is compiled asynchronously, off the page's main thread, and `prufe.ready`
+//   resolves when it is compiled; it is instantiated by the first call. A call that comes
+//   before the compile has finished compiles synchronously, once (if the browser refuses a
+//   synchronous compile of this size, the call throws `NOT_READY` until `ready` resolves);
 // - if WebAssembly is refused (a CSP without 'wasm-unsafe-eval'), `ready` rejects and every
 //   call throws `WASM_BLOCKED`; nothing is thrown at injection time;
 // - `window.prufe` is installed non-writable and non-configurable, over whatever the page put
@@ -37,11 +41,11 @@
   var regexpTest = RegExp.prototype.test;
   var CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
   var Uint8ArrayCtor = Uint8Array;
+  var setFromBase64 = typeof Uint8Array.prototype.setFromBase64 === 'function' ? Uint8Array.prototype.setFromBase64 : null;
   // The native decoder where the browser has one (Chromium 140+, Firefox 133+, Safari 18.2+):
   // it decodes the inlined wasm in well under a millisecond, where the loop below, run cold,
   // takes several. A page that could replace it could as well replace `WebAssembly.Module`.
   var fromBase64 = typeof Uint8Array.fromBase64 === 'function' ? Uint8Array.fromBase64 : null;
-  var setFromBase64 = typeof Uint8Array.prototype.setFromBase64 === 'function' ? Uint8Array.prototype.setFromBase64 : null;
   var JSONRef = typeof JSON !== 'undefined' ? JSON : null;
   var symbolFor = typeof Symbol === 'function' ? Symbol.for : null;
   var WasmRef = typeof WebAssembly === 'object' && WebAssembly !== null ? WebAssembly : null;
@@ -52,6 +56,20 @@
   var memoryBuffer = memoryBufferProperty && typeof memoryBufferProperty.get === 'function' ? memoryBufferProperty.get : null;
   var typedSet = Uint8Array.prototype.set;
   var typedSubarray = Uint8Array.prototype.subarray;
+  // The browser's own inflate: the deflated bytes read through a `DecompressionStream` into a
+  // `Response`, whose bytes are then compiled.
+  var ResponseCtor = typeof Response === 'function' ? Response : null;
+  var responseBody = ResponseCtor ? getOwnPropertyDescriptor(ResponseCtor.prototype, 'body') : null;
+  var responseBytes = ResponseCtor ? ResponseCtor.prototype.arrayBuffer : null;
+  var DecompressionCtor = typeof DecompressionStream === 'function' ? DecompressionStream : null;
+  var pipeThrough = typeof ReadableStream === 'function' ? ReadableStream.prototype.pipeThrough : null;
+  // A task of its own for the decode, the inflate and the start of the compile, after the
+  // page's own work: the scheduler's background priority where the browser has it (the
+  // parser's and the page's tasks go first), else a message on a channel of the engine's own
+  // (never throttled as timers are).
+  var schedulerRef = typeof scheduler === 'object' && scheduler !== null ? scheduler : null;
+  var postTask = schedulerRef && typeof schedulerRef.postTask === 'function' ? schedulerRef.postTask : null;
+  var ChannelCtor = typeof MessageChannel === 'function' ? MessageChannel : null;
   var stringIndexOf = String.prototype.indexOf;
   var stringSlice = String.prototype.slice;
   var functionSource = Function.prototype.toString;
@@ -180,6 +198,8 @@
   var PACKED = function () {/*!__PRUFE_WASM_DEFLATED_BASE64__*/};
   var WASM_BYTES = __PRUFE_WASM_BYTES__;
   // The decoder (js/inflate): exports `memory` and `inflate_raw(input, length, output, size)`.
+  // It inflates synchronously: for a call that comes before the engine is compiled, and in a
+  // browser without `DecompressionStream('deflate-raw')`.
   var INFLATE_BASE64 = '__PRUFE_INFLATE_BASE64__';
 
   function packedText() {
@@ -198,19 +218,20 @@
         // Not the native decoder: decode below.
       }
     }
-    var bytes = decodeBase64(text);
-    typedSet.call(heap, bytes, at);
-    return bytes.length;
+    var decoded = decodeBase64(text);
+    typedSet.call(heap, decoded, at);
+    return decoded.length;
   }
 
-  // Inflates the engine's wasm in the memory of an instance of the decoder `module`, grown
-  // past what the decoder itself uses to hold the output and, after it, the deflated input;
-  // returns a view of the output.
-  function unpack(module, text) {
-    var inflater = new WasmInstance(module, {});
+  // Inflates the engine's wasm in the memory of an instance of the decoder, grown past what
+  // the decoder itself uses to hold the output and, after it, the deflated input; returns a
+  // view of the output.
+  function unpack() {
+    var inflater = new WasmInstance(new WasmModule(decodeBase64(INFLATE_BASE64)), {});
     var memory = inflater.exports.memory;
     var output = memoryBuffer.call(memory).byteLength;
     var input = output + WASM_BYTES;
+    var text = packedText();
     memoryGrow.call(memory, ((input + (text.length >> 2) * 3 + 65535) >> 16) - (output >> 16));
     var heap = new Uint8ArrayCtor(memoryBuffer.call(memory));
     var length = writeBase64(heap, input, text);
@@ -220,11 +241,58 @@
     return typedSubarray.call(heap, output, input);
   }
 
+  // The engine's wasm inflated by the browser, as a promise of an ArrayBuffer; null where the
+  // browser has no such inflate.
+  function inflateNatively() {
+    if (ResponseCtor === null || !responseBody || typeof responseBody.get !== 'function' || typeof responseBytes !== 'function'
+      || DecompressionCtor === null || typeof pipeThrough !== 'function') {
+      return null;
+    }
+    var stream;
+    try {
+      stream = new DecompressionCtor('deflate-raw');
+    } catch (_) {
+      return null;
+    }
+    var body = responseBody.get.call(new ResponseCtor(decodeBase64(packedText())));
+    return responseBytes.call(new ResponseCtor(pipeThrough.call(body, stream)));
+  }
+
+  // Runs `task` in a task of its own, or now where there is neither scheduler nor channel.
+  function later(task) {
+    if (postTask !== null) {
+      try {
+        promiseCatch.call(postTask.call(schedulerRef, task, { priority: 'background' }), function () {});
+        return;
+      } catch (_) {
+        // A scheduler that refuses the task: a channel below.
+      }
+    }
+    if (ChannelCtor !== null) {
+      try {
+        var channel = new ChannelCtor();
+        channel.port1.onmessage = function () {
+          channel.port1.onmessage = null;
+          task();
+        };
+        channel.port2.postMessage(null);
+        return;
+      } catch (_) {
+        // A channel that cannot be used: run the task now.
+      }
+    }
+    task();
+  }
+
+  // LOADING: compiling off the main thread; COMPILED: the module is there, not yet
+  // instantiated; READY: calls run; FAILED: every call throws `failure`.
   var LOADING = 0;
-  var READY = 1;
-  var FAILED = 2;
+  var COMPILED = 1;
+  var READY = 2;
+  var FAILED = 3;
   var state = LOADING;
   var failure = null;
+  var compiled = null;
   var settle = null;
   var ready = new PromiseCtor(function (resolve, reject) {
     settle = { resolve: resolve, reject: reject };
@@ -247,19 +315,6 @@
     },
   };
 
-  function start() {
-    try {
-      if (typeof glue.set_probes === 'function') glue.set_probes(PROBES);
-      if (typeof glue.init === 'function') glue.init();
-    } catch (error) {
-      var cause = normalise(error);
-      fail(cause, cause.code, 'the engine failed to start (' + cause.message + '); please report it');
-      return;
-    }
-    state = READY;
-    settle.resolve(undefined);
-  }
-
   function blocked(cause) {
     var detail = cause && typeof cause.message === 'string' ? cause.message : describeValue(cause);
     fail(cause, 'WASM_BLOCKED', 'WebAssembly could not be instantiated in this page (' + detail + '); '
@@ -268,13 +323,51 @@
   }
 
   function fail(cause, code, message) {
-    if (state !== LOADING) return;
+    if (state === READY || state === FAILED) return;
     failure = makeError(code, message);
     defineProperty(failure, 'cause', { value: cause, writable: true, configurable: true });
     state = FAILED;
+    compiled = null;
     settle.reject(failure);
   }
 
+  // The module is compiled: `ready` resolves; the instance is made by the first call.
+  function compiledAs(module) {
+    if (state !== LOADING) return;
+    compiled = module;
+    state = COMPILED;
+    settle.resolve(undefined);
+  }
+
+  function refused(error) {
+    if (state === LOADING) blocked(error);
+  }
+
+  // Whether the asynchronous compile has been started.
+  var compiling = false;
+
+  function compileLater(wasm) {
+    compiling = true;
+    promiseThen.call(wasmCompile.call(WasmRef, wasm), compiledAs, refused);
+  }
+
+  // The browser's inflate, then its asynchronous compile (on its background threads); where
+  // it has no such inflate, the decoder's, then the same compile.
+  function compileAsynchronously() {
+    if (state !== LOADING || compiling) return;
+    var inflated = inflateNatively();
+    if (inflated === null) {
+      compileLater(unpack());
+      return;
+    }
+    compiling = true;
+    promiseThen.call(inflated, function (wasm) {
+      if (state === LOADING) promiseThen.call(wasmCompile.call(WasmRef, wasm), compiledAs, refused);
+    }, refused);
+  }
+
+  // At injection the engine only installs its API: the decode, the inflate and the start of
+  // the asynchronous compile come in a task of their own, after the page's first scripts.
   function load() {
     if (glueError !== null) {
       blocked(glueError);
@@ -285,52 +378,60 @@
       blocked(makeError('WASM_BLOCKED', 'WebAssembly is not available'));
       return;
     }
-    var text = packedText();
-    var decoder = decodeBase64(INFLATE_BASE64);
-    var inflater;
-    var bytes;
-    var module;
-    try {
-      inflater = new WasmModule(decoder);
-      bytes = unpack(inflater, text);
-      module = new WasmModule(bytes);
-    } catch (error) {
-      // Browsers may refuse a large synchronous compile on the main thread (a RangeError);
-      // the asynchronous compile has no such limit. Anything else is a refusal.
-      if (!(error instanceof RangeErrorCtor) || typeof wasmCompile !== 'function') {
-        blocked(error);
-      } else if (bytes !== undefined) {
-        promiseThen.call(wasmCompile.call(WasmRef, bytes), instantiate, blocked);
-      } else if (inflater === undefined) {
-        promiseThen.call(wasmCompile.call(WasmRef, decoder), function (compiled) {
-          var unpacked;
-          try {
-            unpacked = unpack(compiled, text);
-          } catch (cause) {
-            blocked(cause);
-            return;
-          }
-          promiseThen.call(wasmCompile.call(WasmRef, unpacked), instantiate, blocked);
-        }, blocked);
-      } else {
-        blocked(error);
-      }
+    if (typeof wasmCompile !== 'function') {
+      compileNow();
       return;
     }
-    instantiate(module);
+    later(function () {
+      try {
+        compileAsynchronously();
+      } catch (error) {
+        refused(error);
+      }
+    });
   }
 
-  function instantiate(module) {
+  // A call that comes before the asynchronous compile has finished inflates and compiles
+  // synchronously, once. A browser may refuse a large synchronous compile on the main thread
+  // (a RangeError): the call then throws NOT_READY while the asynchronous compile goes on.
+  function compileNow() {
+    var wasm;
+    var module;
+    try {
+      wasm = unpack();
+      module = new WasmModule(wasm);
+    } catch (error) {
+      if (!(error instanceof RangeErrorCtor) || typeof wasmCompile !== 'function') blocked(error);
+      else if (!compiling && wasm !== undefined) compileLater(wasm);
+      return;
+    }
+    compiledAs(module);
+  }
+
+  function instantiate() {
+    var module = compiled;
+    compiled = null;
     try {
       glue.initSync({ module: module });
     } catch (error) {
       blocked(error);
       return;
     }
-    start();
+    try {
+      if (typeof glue.set_probes === 'function') glue.set_probes(PROBES);
+      if (typeof glue.init === 'function') glue.init();
+    } catch (error) {
+      var cause = normalise(error);
+      fail(cause, cause.code, 'the engine failed to start (' + cause.message + '); please report it');
+      return;
+    }
+    state = READY;
   }
 
   function guard() {
+    if (state === READY) return;
+    if (state === LOADING) compileNow();
+    if (state === COMPILED) instantiate();
     if (state === READY) return;
     if (state === FAILED) throw makeError(failure.code, failure.message);
     throw makeError('NOT_READY', 'the prufe engine is still loading; await prufe.ready first');

@@ -1,7 +1,7 @@
 // prufe through Playwright for Node (playwright-core driving /usr/bin/chromium):
 // `addInitScript({ path })` before any page script, evaluation into a loaded page, double
 // injection, pages that claim `window.prufe`, a CSP that refuses WebAssembly, and the
-// asynchronous fallback when a synchronous compile is refused. The verified click through
+// compile off the main thread and the synchronous one of an early call. The verified click through
 // the machine with Playwright is driver.test.mjs.
 
 import assert from 'node:assert/strict';
@@ -97,6 +97,8 @@ describe('Playwright addInitScript', () => {
     });
     await page.goto(server.url('/drivers/basic.html'));
     assert.equal(await page.evaluate(() => window.earlyFingerprint), 'string');
+    // The early call compiled the engine itself; `ready` is settled and the engine answers.
+    assert.equal(await page.evaluate(async () => { await prufe.ready; return typeof prufe.fingerprint(); }), 'string');
     assert.deepEqual(problems, []);
   });
 
@@ -275,34 +277,70 @@ describe('Playwright and WebAssembly refused', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('when only the engine is too large to compile synchronously, its decoder still unpacks it', async (t) => {
+  test('without the browser\'s inflate, the decoder unpacks the engine, which still compiles asynchronously', async (t) => {
     const { page, problems } = await openPage(t);
-    // A limit between the 5 KB decoder and the engine's wasm: only the engine goes async.
     await page.addInitScript(() => {
       const Module = WebAssembly.Module;
-      const limited = function (bytes) {
-        if (bytes.byteLength > 64 * 1024) throw new RangeError('WebAssembly.Module(): buffer size is larger than the limit');
-        window.compiledSynchronously = (window.compiledSynchronously || 0) + 1;
+      const compile = WebAssembly.compile;
+      delete window.DecompressionStream;
+      window.compiles = { sync: 0, async: 0 };
+      const counting = function (bytes) {
+        window.compiles.sync++;
         return new Module(bytes);
       };
-      limited.prototype = Module.prototype;
-      WebAssembly.Module = limited;
+      counting.prototype = Module.prototype;
+      WebAssembly.Module = counting;
+      WebAssembly.compile = function (bytes) {
+        window.compiles.async++;
+        return compile.call(WebAssembly, bytes);
+      };
+    });
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      return { compiles: { ...window.compiles }, works: typeof prufe.fingerprint() };
+    });
+    // The one synchronous compile is the decoder's (a few kilobytes), not the engine's.
+    assert.deepEqual(result, { compiles: { sync: 1, async: 1 }, works: 'string' });
+    assert.deepEqual(problems, []);
+  });
+
+  test('the engine compiles off the main thread: no synchronous compile unless a call comes first', async (t) => {
+    const { page, problems } = await openPage(t);
+    // Counts the page's compiles of each kind, and notes whether the engine's own compile had
+    // started by the time the page's first script ran.
+    await page.addInitScript(() => {
+      const Module = WebAssembly.Module;
+      const compile = WebAssembly.compile;
+      window.compiles = { sync: 0, async: 0 };
+      const counting = function (bytes) {
+        window.compiles.sync++;
+        return new Module(bytes);
+      };
+      counting.prototype = Module.prototype;
+      WebAssembly.Module = counting;
+      WebAssembly.compile = function (bytes) {
+        window.compiles.async++;
+        return compile.call(WebAssembly, bytes);
+      };
     });
     await page.addInitScript({ path: BUNDLE });
     await page.addInitScript(() => {
-      try {
-        prufe.fingerprint();
-        window.early = 'answered';
-      } catch (error) {
-        window.early = error.code;
-      }
+      window.atFirstScript = { ...window.compiles };
     });
     await page.goto(server.url('/drivers/basic.html'));
     const result = await page.evaluate(async () => {
       await prufe.ready;
-      return { early: window.early, later: typeof prufe.fingerprint(), decoders: window.compiledSynchronously };
+      const compiled = { ...window.compiles };
+      return { atFirstScript: window.atFirstScript, compiled, works: typeof prufe.fingerprint(), after: { ...window.compiles } };
     });
-    assert.deepEqual(result, { early: 'NOT_READY', later: 'string', decoders: 1 });
+    assert.deepEqual(result, {
+      atFirstScript: { sync: 0, async: 0 },
+      compiled: { sync: 0, async: 1 },
+      works: 'string',
+      after: { sync: 0, async: 1 },
+    });
     assert.deepEqual(problems, []);
   });
 });
