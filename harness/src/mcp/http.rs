@@ -4,7 +4,7 @@
 //! `Host` against loopback names (and the bound address), which keeps a web page from
 //! reaching the server by DNS rebinding. Any other path is 404.
 
-use super::server::Handler;
+use super::server::Sessions;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -24,8 +24,9 @@ pub const PATH: &str = "/mcp";
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// Binds `host:port` (port 0: any free port), says where on stderr, and serves until the
-/// listener fails.
-pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<()> {
+/// listener fails. Every MCP session gets a handler of its own, and with its first tool call
+/// a worker and a browser context of its own (see [`Sessions`]).
+pub async fn serve(sessions: Arc<Sessions>, host: &str, port: u16) -> std::io::Result<()> {
     let listener = TcpListener::bind((host, port)).await?;
     let addr = listener.local_addr()?;
     let mut allowed: Vec<String> = ["localhost", "127.0.0.1", "::1"]
@@ -39,7 +40,7 @@ pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<(
         .with_allowed_hosts(allowed)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
     let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
+        move || Ok(sessions.handler()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -70,7 +71,14 @@ pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<(
                         *response.status_mut() = StatusCode::NOT_FOUND;
                         return Ok::<_, Infallible>(response);
                     }
-                    Ok(service.handle(req).await)
+                    let delete = req.method() == hyper::Method::DELETE;
+                    let mut response = service.handle(req).await;
+                    // rmcp has closed the session (and dropped its handler) by the time it
+                    // answers a DELETE: done, not merely accepted.
+                    if delete && response.status() == StatusCode::ACCEPTED {
+                        *response.status_mut() = StatusCode::NO_CONTENT;
+                    }
+                    Ok(response)
                 }
             });
             let _ = hyper::server::conn::http1::Builder::new()

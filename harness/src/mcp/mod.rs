@@ -28,13 +28,14 @@ pub mod http;
 pub mod refs;
 pub mod secrets;
 pub mod server;
+pub mod shared;
 pub mod tools;
 
 use crate::cli::{StepArgs, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::verify::Options;
 use clap::ValueEnum;
 use secrets::Secrets;
-use server::{Config, Handler};
+use server::{Config, Handler, Sessions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -111,7 +112,7 @@ impl McpArgs {
 }
 
 /// Runs the server until its client goes away (stdio) or forever (HTTP); returns the exit
-/// code. The browser is closed before it returns.
+/// code. The browser is closed before it returns (or when a signal drops it).
 pub async fn run(args: McpArgs) -> i32 {
     if let Some(e) = args.step.unsupported() {
         let _ = writeln!(std::io::stderr(), "prufe: {e}");
@@ -124,24 +125,43 @@ pub async fn run(args: McpArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let (handler, jobs) = Handler::new(config.vision);
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let worker = server::work(config, jobs, stopped);
-    let serving = async {
-        let served = match args.port {
-            None => serve_stdio(handler).await,
-            Some(port) => http::serve(handler, &args.host, port).await,
-        };
-        let _ = stop.send(true);
-        served
+    let served = match args.port {
+        None => {
+            let (handler, jobs) = Handler::new(config.vision);
+            let worker = server::work(config, jobs, stopped);
+            let serving = async {
+                let served = serve_stdio(handler).await;
+                let _ = stop.send(true);
+                served
+            };
+            tokio::join!(serving, worker).0
+        }
+        Some(port) => {
+            let sessions = Sessions::new(config, stopped);
+            // Dropped when a signal stops the server: the browser goes with it.
+            let _browser = CloseOnDrop(sessions.browser().clone());
+            let served = http::serve(sessions.clone(), &args.host, port).await;
+            let _ = stop.send(true);
+            sessions.browser().close().await;
+            served
+        }
     };
-    let (served, ()) = tokio::join!(serving, worker);
     match served {
         Ok(()) => EXIT_OK,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "prufe: BROWSER_ERROR: mcp: {e}");
             EXIT_FAILED
         }
+    }
+}
+
+/// Closes the HTTP server's browser when dropped.
+struct CloseOnDrop(std::sync::Arc<shared::SharedBrowser>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close_now();
     }
 }
 
