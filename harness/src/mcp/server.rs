@@ -1200,3 +1200,46 @@ impl Worker {
         a
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config {
+            options: Options::default(),
+            vision: false,
+            secrets: Secrets::default(),
+            snapshot_in_answers: false,
+        }
+    }
+
+    #[test]
+    fn http_sessions_speak_the_revisions_with_sessions_only() {
+        let (_stop, stopped) = watch::channel(false);
+        let sessions = Sessions::new(config(), stopped);
+        let http = sessions.handler().supported_protocol_versions();
+        assert!(http.iter().all(ProtocolVersion::has_initialize), "{http:?}");
+        assert!(http.contains(&ProtocolVersion::LATEST_WITH_INITIALIZE));
+        let (stdio, _jobs) = Handler::new(false);
+        assert!(stdio
+            .supported_protocol_versions()
+            .contains(&ProtocolVersion::V_2026_07_28));
+    }
+
+    #[test]
+    fn a_session_handler_starts_no_worker_until_its_first_call() {
+        let (_stop, stopped) = watch::channel(false);
+        let sessions = Sessions::new(config(), stopped);
+        // rmcp asks the factory for a handler on every request (to read a tool's schema).
+        let handlers: Vec<Handler> = (0..5).map(|_| sessions.handler()).collect();
+        assert!(handlers
+            .iter()
+            .all(|h| h.get_tool("browser_click").is_some()));
+        assert_eq!(sessions.started.load(Ordering::Relaxed), 0);
+        let Queue::Session(s) = &handlers[0].queue else {
+            panic!("an HTTP handler has a session queue");
+        };
+        assert!(s.jobs.get().is_none());
+    }
+}
