@@ -30,6 +30,7 @@ from pathlib import Path
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -618,8 +619,38 @@ def test_http_concurrent_sessions():
         print(f"\nhttp, three clients at once: {answers['seconds']} s")
 
 
+def test_http_session_left_without_delete_expires():
+    """A client that goes away without ending its session: the session idles out, its context goes."""
+    binary = prufe_binary()
+    with fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-mcp-idle-") as tmp:
+        log_path = Path(tmp) / "server.log"
+        # Longer than any call here (the first one launches the browser).
+        server, url = start_http_server(binary, ["--session-idle", "8"], log_path)
+        try:
+
+            async def leave() -> None:
+                async with Client(streamable_http_client(url, terminate_on_close=False)) as client:
+                    nav = await client.call_tool("browser_navigate", {"url": f"{base}/shop.html"})
+                    assert not nav.is_error, text_of(nav)
+
+            asyncio.run(leave())
+            devtools = devtools_of(server.pid)
+            assert f"{base}/shop.html" in page_urls(devtools), page_urls(devtools)
+            left = time.monotonic()
+            deadline = left + 40
+            while "session 1: ended, its browser context closed" not in log_path.read_text():
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+            idled = time.monotonic() - left
+            assert idled > 4, f"the session ended {idled:.1f} s after its client left: before its idle time"
+            assert page_urls(devtools) == ["about:blank"], page_urls(devtools)
+        finally:
+            stop_http_server(server, log_path)
+
+
 if __name__ == "__main__":
     test_stdio_session()
     test_http_session()
     test_http_concurrent_sessions()
+    test_http_session_left_without_delete_expires()
     print("ok")

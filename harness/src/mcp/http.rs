@@ -19,6 +19,10 @@ use tokio::net::TcpListener;
 /// The path the MCP endpoint is served at.
 pub const PATH: &str = "/mcp";
 
+/// How long a session may go without a message from its client before it is ended (and its
+/// browser context closed), by default: rmcp's own default.
+pub const SESSION_IDLE_SECONDS: u64 = 300;
+
 /// Largest request body accepted, in bytes: more than any argument the tools accept, so an
 /// over-long argument gets the tools' JSON-RPC error rather than an HTTP one.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -26,7 +30,14 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// Binds `host:port` (port 0: any free port), says where on stderr, and serves until the
 /// listener fails. Every MCP session gets a handler of its own, and with its first tool call
 /// a worker and a browser context of its own (see [`Sessions`]).
-pub async fn serve(sessions: Arc<Sessions>, host: &str, port: u16) -> std::io::Result<()> {
+/// A session without a message from its client for `idle` is ended: a call in progress
+/// counts as silence, so `idle` must outlast the longest call.
+pub async fn serve(
+    sessions: Arc<Sessions>,
+    host: &str,
+    port: u16,
+    idle: std::time::Duration,
+) -> std::io::Result<()> {
     let listener = TcpListener::bind((host, port)).await?;
     let addr = listener.local_addr()?;
     let mut allowed: Vec<String> = ["localhost", "127.0.0.1", "::1"]
@@ -39,11 +50,10 @@ pub async fn serve(sessions: Arc<Sessions>, host: &str, port: u16) -> std::io::R
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
-    let service = StreamableHttpService::new(
-        move || Ok(sessions.handler()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(idle);
+    let service =
+        StreamableHttpService::new(move || Ok(sessions.handler()), Arc::new(manager), config);
     let shown = if addr.is_ipv6() {
         format!("[{}]:{}", addr.ip(), addr.port())
     } else {
