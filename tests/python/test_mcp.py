@@ -468,6 +468,20 @@ def test_http_concurrent_sessions():
         try:
 
             async def scenario() -> dict:
+                # Sessions tie a client's calls to its context: a client pinned to the
+                # sessionless revision is told which revisions the server speaks.
+                try:
+                    async with Client(url, mode="2026-07-28") as sessionless:
+                        await sessionless.call_tool("browser_snapshot", {})
+                except BaseException as e:  # in exception groups, from the client's task groups
+                    errors, todo = [], [e]
+                    while todo:
+                        x = todo.pop()
+                        todo.extend(getattr(x, "exceptions", []))
+                        errors.append(x)
+                    assert any(isinstance(x, MCPError) and x.code == -32022 for x in errors), repr(e)
+                else:
+                    raise AssertionError("a client without a session was served")
                 started = time.monotonic()
                 clients = {k: Client(url) for k in "ABC"}
                 open_clients = []
