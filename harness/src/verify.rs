@@ -180,6 +180,13 @@ impl Verifier {
         })
     }
 
+    /// Feeds the tab's watchdog from `browser`, the browser-level connection the tab was
+    /// opened through (for a tab of [`Verifier::attach`]): its target crashing or going away,
+    /// and the connection closing, then end a step at once with the reason.
+    pub async fn watch_browser(&self, browser: &crate::cdp::Connection) -> Result<()> {
+        self.engine.watchdog().watch_browser(browser).await
+    }
+
     /// The tab, for anything the verifier does not do itself.
     pub fn page(&self) -> &Page {
         self.engine.page()

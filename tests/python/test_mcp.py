@@ -12,6 +12,7 @@ Needs the `prufe` binary (built here with cargo) and the engine bundle (`make bu
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import http.server
@@ -23,11 +24,13 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -385,7 +388,283 @@ def test_http_session():
         assert code == 128 + signal.SIGTERM, (code, log_path.read_text())
 
 
+# ---- several clients of one HTTP server at once ---------------------------------------------
+
+
+def start_http_server(binary: Path, args: list[str], log_path: Path) -> tuple[subprocess.Popen, str]:
+    """`prufe mcp --port 0 ARGS`, and the URL it says it listens on."""
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            [str(binary), "mcp", "--port", "0", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env={**os.environ, "PRUFE_BUNDLE": str(BUNDLE)},
+            cwd=str(ROOT),
+        )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        m = re.search(r"listening on (http://\S+/mcp)", log_path.read_text())
+        if m:
+            return server, m.group(1)
+        assert server.poll() is None, log_path.read_text()
+        time.sleep(0.05)
+    server.kill()
+    raise AssertionError(f"no address on stderr: {log_path.read_text()}")
+
+
+def stop_http_server(server: subprocess.Popen, log_path: Path) -> None:
+    server.send_signal(signal.SIGTERM)
+    try:
+        code = server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        raise
+    assert code == 128 + signal.SIGTERM, (code, log_path.read_text())
+
+
+def devtools_of(server_pid: int) -> str:
+    """The DevTools address of the Chromium the server launched (its child with a profile)."""
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2 :].split()[1]) != server_pid:
+            continue
+        for arg in cmdline:
+            if arg.startswith(b"--user-data-dir="):
+                port = (Path(arg.split(b"=", 1)[1].decode()) / "DevToolsActivePort").read_text().split()[0]
+                return f"http://127.0.0.1:{port}"
+    raise AssertionError(f"no Chromium under the server (pid {server_pid})")
+
+
+def page_urls(devtools: str) -> list[str]:
+    """The address of every tab of the browser, whatever its browser context."""
+    with urllib.request.urlopen(f"{devtools}/json/list", timeout=10) as r:
+        return sorted(t["url"] for t in json.load(r) if t["type"] == "page")
+
+
+def refs_in(snapshot: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\[ref=e(\d+)\]", snapshot)]
+
+
+def test_http_concurrent_sessions():
+    """Three clients of one server at once, each on its own page in its own browser context."""
+    binary = prufe_binary()
+    typed_secret = "B-only-p4ss-9Kq"  # typed into B's password field: B's session learns it
+    with fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-mcp-many-") as tmp:
+        tmp = Path(tmp)
+        (tmp / "secrets.env").write_text(f"SHOP_PASSWORD='{SECRET}'\n")
+        traces = tmp / "traces"
+        log_path = tmp / "server.log"
+        server, url = start_http_server(
+            binary, ["--secrets", str(tmp / "secrets.env"), "--trace-dir", str(traces)], log_path
+        )
+        pages = {"A": f"{base}/shop.html", "B": f"{base}/login.html", "C": f"{base}/recycled-list.html"}
+        try:
+
+            async def scenario() -> dict:
+                # Sessions tie a client's calls to its context: a client pinned to the
+                # sessionless revision is told which revisions the server speaks.
+                try:
+                    async with Client(url, mode="2026-07-28") as sessionless:
+                        await sessionless.call_tool("browser_snapshot", {})
+                except BaseException as e:  # in exception groups, from the client's task groups
+                    errors, todo = [], [e]
+                    while todo:
+                        x = todo.pop()
+                        todo.extend(getattr(x, "exceptions", []))
+                        errors.append(x)
+                    assert any(isinstance(x, MCPError) and x.code == -32022 for x in errors), repr(e)
+                else:
+                    raise AssertionError("a client without a session was served")
+                started = time.monotonic()
+                clients = {k: Client(url) for k in "ABC"}
+                open_clients = []
+                try:
+                    # Entered C, B, A: A's client, closed first, is the innermost.
+                    for k in "CBA":
+                        await clients[k].__aenter__()
+                        open_clients.append(k)
+                    t = {k: Transcript(clients[k]) for k in "ABC"}
+
+                    async def opened(k: str) -> str:
+                        nav = await t[k].call("browser_navigate", {"url": pages[k]})
+                        assert not nav.is_error, text_of(nav)
+                        tree = text_of(await t[k].call("browser_snapshot"))
+                        assert tree.startswith(f"Page: {pages[k]}\n"), (k, tree[:200])
+                        return tree
+
+                    trees = dict(zip("ABC", await asyncio.gather(*(opened(k) for k in "ABC"))))
+                    assert "Corner shop" in trees["A"] or "Catalogue" in trees["A"], trees["A"][:300]
+                    assert "Sign in" in trees["B"] and "Catalogue" not in trees["B"], trees["B"][:300]
+                    assert "New arrivals" in trees["C"] and "Sign in" not in trees["C"], trees["C"][:300]
+                    devtools = devtools_of(server.pid)
+                    assert set(pages.values()) <= set(page_urls(devtools)), page_urls(devtools)
+                    tabs_before = len(page_urls(devtools))
+
+                    async def shop_a() -> None:
+                        for product in ("Shirt M", "Trousers L", "Socks S"):
+                            tree = text_of(await t["A"].call("browser_snapshot"))
+                            click = await t["A"].call("browser_click", {"target": ref_of(tree, "button", f"Add {product}")})
+                            assert click.structured_content["verdict"] == "MATCH", text_of(click)
+
+                    async def login_b() -> None:
+                        tree = trees["B"]
+                        typed = await t["B"].call(
+                            "browser_type", {"target": ref_of(tree, "textbox", "Password"), "text": typed_secret}
+                        )
+                        assert typed.structured_content["verdict"] == "MATCH", text_of(typed)
+                        shown = await t["B"].call(
+                            "browser_click", {"target": ref_of(tree, "checkbox", "Show password"), "snapshot": True}
+                        )
+                        assert "[redacted]" in text_of(shown) and typed_secret not in wire(shown), text_of(shown)
+                        filed = await t["B"].call(
+                            "browser_type", {"target": ref_of(tree, "textbox", "Email"), "text": "${SHOP_PASSWORD}"}
+                        )
+                        assert filed.structured_content["verdict"] == "MATCH", text_of(filed)
+
+                    async def recycled_c() -> None:
+                        click = await t["C"].call(
+                            "browser_click", {"target": ref_of(trees["C"], "button", "Add Shirt M")}
+                        )
+                        s = click.structured_content
+                        assert s["verdict"] == "MISMATCH" and s["undone"] == s["attempts"] >= 1, text_of(click)
+                        assert "Trousers L" in s["reason"], text_of(click)
+
+                    await asyncio.gather(shop_a(), login_b(), recycled_c())
+
+                    # A slow call of one client holds up no other: while A waits 5 s, B's and
+                    # C's calls come and go.
+                    waiting = asyncio.ensure_future(t["A"].call("browser_wait_for", {"time": 5}))
+                    for _ in range(3):
+                        for k in "BC":
+                            snap = await t[k].call("browser_snapshot")
+                            assert text_of(snap).startswith(f"Page: {pages[k]}\n"), text_of(snap)[:200]
+                    assert not waiting.done(), "B's and C's calls waited for A's"
+                    assert not (await waiting).is_error
+
+                    # Each client's answers speak of its own page only.
+                    for k, transcript in t.items():
+                        for answer in transcript.answers:
+                            for other, address in pages.items():
+                                if other != k:
+                                    assert address not in answer, f"{k}'s answer names {other}'s page: {answer[:300]}"
+                    cart_a = section(text_of(await t["A"].call("browser_snapshot")), "cart")
+                    assert sum(line.startswith("- listitem") for line in cart_a) == 3, cart_a
+                    cart_c = section(text_of(await t["C"].call("browser_snapshot")), "cart")
+                    assert not any(line.startswith("- listitem") for line in cart_c), cart_c
+
+                    # A ref of A's is none of B's: refused, typed, and A's page is untouched.
+                    a_tree = text_of(await t["A"].call("browser_snapshot"))
+                    foreign = f"e{max(refs_in(a_tree))}"
+                    assert max(refs_in(a_tree)) > max(refs_in(text_of(await t["B"].call("browser_snapshot"))))
+                    refused = await t["B"].call("browser_click", {"target": foreign})
+                    assert refused.is_error, text_of(refused)
+                    assert refused.structured_content["error"]["code"] == "INVALID_TARGET", text_of(refused)
+                    assert "verdict" not in refused.structured_content
+                    assert text_of(await t["A"].call("browser_snapshot")) == a_tree
+
+                    # A disconnects (its client sends DELETE): its context and tab are gone,
+                    # B and C go on.
+                    answers = {k: list(tr.answers) for k, tr in t.items()}
+                    open_clients.remove("A")
+                    await clients["A"].__aexit__(None, None, None)
+                    deadline = time.monotonic() + 20
+                    while pages["A"] in page_urls(devtools):
+                        assert time.monotonic() < deadline, page_urls(devtools)
+                        await asyncio.sleep(0.05)
+                    assert len(page_urls(devtools)) == tabs_before - 1, page_urls(devtools)
+                    assert re.search(r"session \d+: ended, its browser context closed", log_path.read_text())
+                    for k in "BC":
+                        snap = await t[k].call("browser_snapshot")
+                        assert text_of(snap).startswith(f"Page: {pages[k]}\n"), text_of(snap)[:200]
+                    nav = await t["C"].call("browser_navigate", {"url": pages["A"]})
+                    assert not nav.is_error, text_of(nav)
+                    tree = text_of(await t["C"].call("browser_snapshot"))
+                    click = await t["C"].call("browser_click", {"target": ref_of(tree, "button", "Add Cap")})
+                    assert click.structured_content["verdict"] == "MATCH", text_of(click)
+                    assert pages["A"] in page_urls(devtools)
+                    for k in "BC":
+                        answers[k] = list(t[k].answers)
+                finally:
+                    for k in reversed(open_clients):
+                        await clients[k].__aexit__(None, None, None)
+                answers["seconds"] = round(time.monotonic() - started, 1)
+                return answers
+
+            answers = asyncio.run(scenario())
+            # Every session ended and took its context along: the browser is left with the
+            # tab it was launched with.
+            log = log_path.read_text()
+            deadline = time.monotonic() + 20
+            while len(re.findall(r"session \d+: ended", log)) < 3:
+                assert time.monotonic() < deadline, log
+                time.sleep(0.05)
+                log = log_path.read_text()
+            assert page_urls(devtools_of(server.pid)) == ["about:blank"]
+        finally:
+            stop_http_server(server, log_path)
+        log = log_path.read_text()
+        for k in "ABC":
+            assert not any(typed_secret in answer for answer in answers[k] if k != "B"), k
+            assert not any(SECRET in answer for answer in answers[k]), k
+        assert typed_secret not in log and SECRET not in log
+        # A trace directory per session, each with its own client's records only (C went
+        # on to the shop after A left).
+        sessions = sorted(p for p in traces.iterdir() if p.is_dir())
+        assert [p.name for p in sessions] == ["session-1", "session-2", "session-3"], sessions
+        expected = {"A": {"A"}, "B": {"B"}, "C": {"C", "A"}}
+        seen = set()
+        for d in sessions:
+            records = sorted(d.glob("*.json"))
+            assert (d / "traces.js").is_file() and records, d
+            texts = [p.read_text() for p in records]
+            first = next(k for k, address in pages.items() if address in texts[0])
+            named = {k for k, address in pages.items() if any(address in text for text in texts)}
+            assert named == expected[first], (d.name, first, named)
+            assert not any(typed_secret in text or SECRET in text for text in texts), d
+            seen.add(first)
+        assert seen == set(pages), seen
+        print(f"\nhttp, three clients at once: {answers['seconds']} s")
+
+
+def test_http_session_left_without_delete_expires():
+    """A client that goes away without ending its session: the session idles out, its context goes."""
+    binary = prufe_binary()
+    with fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-mcp-idle-") as tmp:
+        log_path = Path(tmp) / "server.log"
+        # Longer than any call here (the first one launches the browser).
+        server, url = start_http_server(binary, ["--session-idle", "8"], log_path)
+        try:
+
+            async def leave() -> None:
+                async with Client(streamable_http_client(url, terminate_on_close=False)) as client:
+                    nav = await client.call_tool("browser_navigate", {"url": f"{base}/shop.html"})
+                    assert not nav.is_error, text_of(nav)
+
+            asyncio.run(leave())
+            devtools = devtools_of(server.pid)
+            assert f"{base}/shop.html" in page_urls(devtools), page_urls(devtools)
+            left = time.monotonic()
+            deadline = left + 40
+            while "session 1: ended, its browser context closed" not in log_path.read_text():
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+            idled = time.monotonic() - left
+            assert idled > 4, f"the session ended {idled:.1f} s after its client left: before its idle time"
+            assert page_urls(devtools) == ["about:blank"], page_urls(devtools)
+        finally:
+            stop_http_server(server, log_path)
+
+
 if __name__ == "__main__":
     test_stdio_session()
     test_http_session()
+    test_http_concurrent_sessions()
+    test_http_session_left_without_delete_expires()
     print("ok")

@@ -4,7 +4,7 @@
 //! `Host` against loopback names (and the bound address), which keeps a web page from
 //! reaching the server by DNS rebinding. Any other path is 404.
 
-use super::server::Handler;
+use super::server::Sessions;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -19,13 +19,25 @@ use tokio::net::TcpListener;
 /// The path the MCP endpoint is served at.
 pub const PATH: &str = "/mcp";
 
+/// How long a session may go without a message from its client before it is ended (and its
+/// browser context closed), by default: rmcp's own default.
+pub const SESSION_IDLE_SECONDS: u64 = 300;
+
 /// Largest request body accepted, in bytes: more than any argument the tools accept, so an
 /// over-long argument gets the tools' JSON-RPC error rather than an HTTP one.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 /// Binds `host:port` (port 0: any free port), says where on stderr, and serves until the
-/// listener fails.
-pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<()> {
+/// listener fails. Every MCP session gets a handler of its own, and with its first tool call
+/// a worker and a browser context of its own (see [`Sessions`]).
+/// A session without a message from its client for `idle` is ended: a call in progress
+/// counts as silence, so `idle` must outlast the longest call.
+pub async fn serve(
+    sessions: Arc<Sessions>,
+    host: &str,
+    port: u16,
+    idle: std::time::Duration,
+) -> std::io::Result<()> {
     let listener = TcpListener::bind((host, port)).await?;
     let addr = listener.local_addr()?;
     let mut allowed: Vec<String> = ["localhost", "127.0.0.1", "::1"]
@@ -38,11 +50,10 @@ pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<(
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(allowed)
         .with_max_request_body_bytes(MAX_BODY_BYTES);
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(idle);
+    let service =
+        StreamableHttpService::new(move || Ok(sessions.handler()), Arc::new(manager), config);
     let shown = if addr.is_ipv6() {
         format!("[{}]:{}", addr.ip(), addr.port())
     } else {
@@ -70,7 +81,14 @@ pub async fn serve(handler: Handler, host: &str, port: u16) -> std::io::Result<(
                         *response.status_mut() = StatusCode::NOT_FOUND;
                         return Ok::<_, Infallible>(response);
                     }
-                    Ok(service.handle(req).await)
+                    let delete = req.method() == hyper::Method::DELETE;
+                    let mut response = service.handle(req).await;
+                    // rmcp has closed the session (and dropped its handler) by the time it
+                    // answers a DELETE: done, not merely accepted.
+                    if delete && response.status() == StatusCode::ACCEPTED {
+                        *response.status_mut() = StatusCode::NO_CONTENT;
+                    }
+                    Ok(response)
                 }
             });
             let _ = hyper::server::conn::http1::Builder::new()

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! prufe mcp [--port N [--host ADDR]] [--connect URL] [--caps vision] [--secrets FILE]
-//!           [--trace-dir DIR] [--snapshot-in-answers] [--headed] [--max-attempts N]
+//!           [--session-idle SECONDS] [--trace-dir DIR] [--snapshot-in-answers] [--headed]
+//!           [--max-attempts N]
 //!           [--quiet-ms N] [--timeout-ms N] [--ambiguous reject|accept] [--judge-url URL]
 //! ```
 //!
@@ -18,8 +19,12 @@
 //! verifier steps, [`refs`] maps snapshot refs to semantic targets, and both the resolution
 //! of a target and every verdict are the core's.
 //!
-//! The trade-off against Playwright MCP: one tab (`browser_tabs` lists it), single left
-//! clicks, one option per select, and JavaScript dialogs declined unless
+//! Over HTTP each MCP session is a client of its own: its own worker, refs, secrets learnt
+//! and trace directory, and its own browser context in the server's one browser
+//! ([`shared`]), disposed of when the session ends. Over stdio the process is the session.
+//!
+//! The trade-off against Playwright MCP: one tab per session (`browser_tabs` lists it),
+//! single left clicks, one option per select, and JavaScript dialogs declined unless
 //! `browser_handle_dialog` said otherwise before the action: each is a case the loop can
 //! verify and undo, or refuses with a typed error rather than act unverified.
 
@@ -28,13 +33,14 @@ pub mod http;
 pub mod refs;
 pub mod secrets;
 pub mod server;
+pub mod shared;
 pub mod tools;
 
 use crate::cli::{StepArgs, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::verify::Options;
 use clap::ValueEnum;
 use secrets::Secrets;
-use server::{Config, Handler};
+use server::{Config, Handler, Sessions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -45,6 +51,17 @@ pub struct McpArgs {
     /// instead of stdio.
     #[arg(long, value_name = "N")]
     pub port: Option<u16>,
+    /// With --port: end a session (and close its browser context) after this many seconds
+    /// without a message from its client. A client that goes away without ending its session
+    /// frees it then.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = http::SESSION_IDLE_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..),
+        requires = "port"
+    )]
+    pub session_idle: u64,
     /// The address --port binds to.
     #[arg(
         long,
@@ -111,7 +128,7 @@ impl McpArgs {
 }
 
 /// Runs the server until its client goes away (stdio) or forever (HTTP); returns the exit
-/// code. The browser is closed before it returns.
+/// code. The browser is closed before it returns (or when a signal drops it).
 pub async fn run(args: McpArgs) -> i32 {
     if let Some(e) = args.step.unsupported() {
         let _ = writeln!(std::io::stderr(), "prufe: {e}");
@@ -124,24 +141,44 @@ pub async fn run(args: McpArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let (handler, jobs) = Handler::new(config.vision);
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let worker = server::work(config, jobs, stopped);
-    let serving = async {
-        let served = match args.port {
-            None => serve_stdio(handler).await,
-            Some(port) => http::serve(handler, &args.host, port).await,
-        };
-        let _ = stop.send(true);
-        served
+    let served = match args.port {
+        None => {
+            let (handler, jobs) = Handler::new(config.vision);
+            let worker = server::work(config, jobs, stopped);
+            let serving = async {
+                let served = serve_stdio(handler).await;
+                let _ = stop.send(true);
+                served
+            };
+            tokio::join!(serving, worker).0
+        }
+        Some(port) => {
+            let sessions = Sessions::new(config, stopped);
+            // Dropped when a signal stops the server: the browser goes with it.
+            let _browser = CloseOnDrop(sessions.browser().clone());
+            let idle = std::time::Duration::from_secs(args.session_idle);
+            let served = http::serve(sessions.clone(), &args.host, port, idle).await;
+            let _ = stop.send(true);
+            sessions.browser().close().await;
+            served
+        }
     };
-    let (served, ()) = tokio::join!(serving, worker);
     match served {
         Ok(()) => EXIT_OK,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "prufe: BROWSER_ERROR: mcp: {e}");
             EXIT_FAILED
         }
+    }
+}
+
+/// Closes the HTTP server's browser when dropped.
+struct CloseOnDrop(std::sync::Arc<shared::SharedBrowser>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close_now();
     }
 }
 
@@ -175,6 +212,7 @@ mod tests {
     fn the_contract_parses() {
         let a = args(&["prufe", "mcp"]);
         assert_eq!((a.port, a.host.as_str()), (None, "127.0.0.1"));
+        assert_eq!(a.session_idle, 300);
         let c = a.config().unwrap();
         assert!(!c.vision && c.secrets.is_empty() && c.options.headless);
 
@@ -199,7 +237,10 @@ mod tests {
             "--headed",
             "--screenshots",
             "all",
+            "--session-idle",
+            "60",
         ]);
+        assert_eq!(a.session_idle, 60);
         assert_eq!((a.port, a.host.as_str()), (Some(8931), "0.0.0.0"));
         let c = a.config().unwrap();
         assert!(c.vision && c.snapshot_in_answers && !c.options.headless);
@@ -217,6 +258,8 @@ mod tests {
         for line in [
             vec!["prufe", "mcp", "--caps", "pdf"],
             vec!["prufe", "mcp", "--host", "0.0.0.0"],
+            vec!["prufe", "mcp", "--session-idle", "60"],
+            vec!["prufe", "mcp", "--port", "0", "--session-idle", "0"],
             vec!["prufe", "mcp", "--port", "http"],
             vec!["prufe", "mcp", "--max-attempts", "0"],
             vec!["prufe", "mcp", "--screenshots", "sometimes"],

@@ -1,18 +1,27 @@
 //! The MCP handler and the worker that owns the browser.
 //!
-//! The handler ([`Handler`], what rmcp serves over stdio or per HTTP request) only parses a
-//! call into a [`Call`] and hands it to the worker over a channel: a malformed call is a
-//! JSON-RPC error before anything runs. The worker owns the [`Verifier`], so calls run one
-//! at a time, in the order they came, whatever the transport. It maps each call to one or
-//! more verified steps and formats the records as [`Answer`]s; every verdict, undo and
-//! resolution is the verifier's.
+//! The handler ([`Handler`], what rmcp serves over stdio or per HTTP session) only parses a
+//! call into a [`Call`] and hands it to its worker over a channel: a malformed call is a
+//! JSON-RPC error before anything runs. The worker owns the [`Verifier`], so a session's
+//! calls run one at a time, in the order they came, whatever the transport. It maps each
+//! call to one or more verified steps and formats the records as [`Answer`]s; every
+//! verdict, undo and resolution is the verifier's.
 //!
-//! The browser starts on the first call that needs it and again after `browser_close` or
-//! after the browser went away (`BROWSER_CLOSED`, `PAGE_CRASHED`).
+//! Over stdio there is one session, whose worker launches (or attaches to) a browser of its
+//! own, as `prufe run` does. Over HTTP every MCP session gets a worker of its own
+//! ([`Sessions`]), started by the session's first tool call, with its own browser context
+//! in the server's one browser ([`SharedBrowser`]), its own refs, secrets learnt, trace
+//! directory and records; the workers run in parallel. A session that ends (the client's
+//! DELETE, or rmcp dropping it after its idle time) drops its handler, which ends its
+//! worker, which disposes of its context.
+//!
+//! The browser (or the context) starts on the first call that needs it and again after
+//! `browser_close` or after it went away (`BROWSER_CLOSED`, `PAGE_CRASHED`).
 
 use super::answer::{self, Answer};
 use super::refs::Refs;
 use super::secrets::Secrets;
+use super::shared::{Context, SharedBrowser};
 use super::tools::{self, Call, FieldType, Invalid, MouseButton, TabAction};
 use crate::act::Key;
 use crate::coords::{Executor, Failure, Report};
@@ -26,13 +35,15 @@ use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -85,31 +96,115 @@ struct Job {
     reply: oneshot::Sender<Reply>,
 }
 
-/// The rmcp handler: parses calls, queues them for the worker.
+/// The rmcp handler: parses calls, queues them for its session's worker.
 #[derive(Clone)]
 pub struct Handler {
-    jobs: mpsc::Sender<Job>,
+    queue: Queue,
     tools: Arc<Vec<Tool>>,
     vision: bool,
 }
 
+/// Where a handler's calls go.
+#[derive(Clone)]
+enum Queue {
+    /// The server's one worker (stdio).
+    One(mpsc::Sender<Job>),
+    /// The worker of this HTTP session, started by its first call.
+    Session(Arc<Session>),
+}
+
+/// An HTTP session's end of its worker. When the session is gone, so is this (rmcp drops
+/// the session's handler), and with it the queue's last sender: the worker ends.
+struct Session {
+    jobs: OnceLock<mpsc::Sender<Job>>,
+    sessions: Arc<Sessions>,
+}
+
 impl Handler {
-    /// A handler and the queue its worker reads.
+    /// A handler and the queue its worker reads (stdio: one session).
     pub fn new(vision: bool) -> (Handler, Jobs) {
         let (tx, rx) = mpsc::channel(32);
         (
             Handler {
-                jobs: tx,
+                queue: Queue::One(tx),
                 tools: Arc::new(tools::tools(vision)),
                 vision,
             },
             Jobs(rx),
         )
     }
+
+    /// The queue of this handler's worker, starting the worker of an HTTP session on its
+    /// first call.
+    fn jobs(&self) -> mpsc::Sender<Job> {
+        match &self.queue {
+            Queue::One(jobs) => jobs.clone(),
+            Queue::Session(s) => s.jobs.get_or_init(|| s.sessions.start()).clone(),
+        }
+    }
 }
 
 /// The queue of calls, for [`work`].
 pub struct Jobs(mpsc::Receiver<Job>);
+
+/// The HTTP server's sessions: each new MCP session gets a [`Handler`] of its own
+/// ([`Sessions::handler`], rmcp's service factory), whose first tool call starts the
+/// session's worker in a browser context of the shared browser.
+pub struct Sessions {
+    config: Config,
+    browser: Arc<SharedBrowser>,
+    tools: Arc<Vec<Tool>>,
+    /// Sessions started so far (they are numbered from 1 in the log and trace directories).
+    started: AtomicU64,
+    stop: watch::Receiver<bool>,
+}
+
+impl Sessions {
+    /// No browser yet: the first session's first call launches it (or attaches with
+    /// `connect`). Every worker ends when `stop` turns true.
+    pub fn new(config: Config, stop: watch::Receiver<bool>) -> Arc<Sessions> {
+        Arc::new(Sessions {
+            browser: Arc::new(SharedBrowser::new(config.options.clone())),
+            tools: Arc::new(tools::tools(config.vision)),
+            config,
+            started: AtomicU64::new(0),
+            stop,
+        })
+    }
+
+    /// A handler for a new session (rmcp also asks for one to read a tool's schema: a
+    /// session's worker starts only with its first tool call).
+    pub fn handler(self: &Arc<Self>) -> Handler {
+        Handler {
+            queue: Queue::Session(Arc::new(Session {
+                jobs: OnceLock::new(),
+                sessions: self.clone(),
+            })),
+            tools: self.tools.clone(),
+            vision: self.config.vision,
+        }
+    }
+
+    /// The browser the sessions' contexts are in.
+    pub fn browser(&self) -> &Arc<SharedBrowser> {
+        &self.browser
+    }
+
+    /// Starts a session's worker; returns its queue.
+    fn start(&self) -> mpsc::Sender<Job> {
+        let n = self.started.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut config = self.config.clone();
+        // Each session writes its records (numbered from 1) and viewer script apart.
+        if let Some(dir) = config.options.trace_dir.as_mut() {
+            *dir = dir.join(format!("session-{n}"));
+        }
+        let (tx, rx) = mpsc::channel(32);
+        let worker = Worker::new(config, Some((n, self.browser.clone())));
+        say(format_args!("prufe mcp: session {n}: started"));
+        tokio::spawn(run(worker, Jobs(rx), self.stop.clone()));
+        tx
+    }
+}
 
 const INSTRUCTIONS: &str = "Browser tools whose every action is verified: each acting tool \
 answers with the verdict (MATCH, MISMATCH, AMBIGUOUS), the reason, what changed on the page, \
@@ -130,6 +225,19 @@ impl ServerHandler for Handler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    /// Over HTTP, the revisions with sessions only (up to 2025-11-25): a session is what
+    /// ties a client's calls to its browser context, refs and secrets, and a revision
+    /// without them (2026-07-28, every request on its own) has nothing to tie them to. A
+    /// client that asks for it is told these, and falls back to `initialize`.
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(match self.queue {
+            Queue::One(_) => ProtocolVersion::KNOWN_VERSIONS,
+            Queue::Session(_) => {
+                ProtocolVersion::known_up_to(&ProtocolVersion::LATEST_WITH_INITIALIZE)
+            }
+        })
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -156,16 +264,25 @@ impl ServerHandler for Handler {
             reply: tx,
         };
         let gone = || McpError::internal_error("the server is shutting down", None);
-        self.jobs.send(job).await.map_err(|_| gone())?;
+        self.jobs().send(job).await.map_err(|_| gone())?;
         let reply = rx.await.map_err(|_| gone())?;
         Ok(reply.into_result().into())
     }
 }
 
 /// Runs calls until `stop` turns true (or every handler is gone), then closes the browser.
-pub async fn work(config: Config, jobs: Jobs, mut stop: watch::Receiver<bool>) {
+pub async fn work(config: Config, jobs: Jobs, stop: watch::Receiver<bool>) {
+    run(Worker::new(config, None), jobs, stop).await;
+}
+
+/// A worker's loop: its session's calls, one at a time, until `stop` turns true or the
+/// session is gone; then its browser (or context) is closed.
+async fn run(mut worker: Worker, jobs: Jobs, mut stop: watch::Receiver<bool>) {
     let Jobs(mut jobs) = jobs;
-    let mut worker = Worker::new(config);
+    let who = match &worker.session {
+        Some((n, _)) => format!("session {n}: "),
+        None => String::new(),
+    };
     loop {
         let job = tokio::select! {
             job = jobs.recv() => job,
@@ -176,7 +293,7 @@ pub async fn work(config: Config, jobs: Jobs, mut stop: watch::Receiver<bool>) {
         let mut reply = worker.call(job.call).await;
         worker.scrub_reply(&mut reply);
         say(format_args!(
-            "prufe mcp: {}: {} ({} ms)",
+            "prufe mcp: {who}{}: {} ({} ms)",
             job.tool,
             prufe::core::text::cap(&reply.summary, 300),
             started.elapsed().as_millis()
@@ -184,7 +301,18 @@ pub async fn work(config: Config, jobs: Jobs, mut stop: watch::Receiver<bool>) {
         worker.write_viewer_script();
         let _ = job.reply.send(reply);
     }
+    let had_context = worker.context.is_some();
     worker.close().await;
+    if worker.session.is_some() {
+        say(format_args!(
+            "prufe mcp: {who}ended{}",
+            if had_context {
+                ", its browser context closed"
+            } else {
+                ""
+            }
+        ));
+    }
 }
 
 fn say(line: std::fmt::Arguments) {
@@ -208,6 +336,10 @@ struct Worker {
     gone: bool,
     /// The claims of the call in progress (`expect`), for its last verified step.
     expect: Vec<Claim>,
+    /// An HTTP session: its number, and the browser its context is opened in.
+    session: Option<(u64, Arc<SharedBrowser>)>,
+    /// The session's browser context, while its tab is open.
+    context: Option<Context>,
 }
 
 /// What a call did, before it is scrubbed and sent.
@@ -275,7 +407,7 @@ fn verified_of(call: &Call) -> Option<&tools::Verified> {
 }
 
 impl Worker {
-    fn new(config: Config) -> Worker {
+    fn new(config: Config, session: Option<(u64, Arc<SharedBrowser>)>) -> Worker {
         let mut redactor = Redactor::default();
         for value in config.secrets.values() {
             register_secret(&mut redactor, value);
@@ -290,6 +422,8 @@ impl Worker {
             last_target: None,
             gone: false,
             expect: Vec::new(),
+            session,
+            context: None,
         }
     }
 
@@ -298,7 +432,10 @@ impl Worker {
             let was_open = self.verifier.is_some();
             self.close().await;
             return self.reply(
-                Answer::note([if was_open {
+                Answer::note([if was_open && self.session.is_some() {
+                    "This session's browser context is closed; the next tool call opens a new one."
+                        .to_owned()
+                } else if was_open {
                     "The browser is closed; the next tool call opens a new one.".to_owned()
                 } else {
                     "No browser was open.".to_owned()
@@ -328,7 +465,7 @@ impl Worker {
         let reply = self.reply(done, image);
         if self.gone {
             self.executor = None;
-            let _ = tokio::time::timeout(Duration::from_secs(5), v.close()).await;
+            self.end(v, Duration::from_secs(5)).await;
         } else {
             self.verifier = Some(v);
         }
@@ -336,7 +473,15 @@ impl Worker {
     }
 
     async fn launch(&mut self) -> Result<Verifier, Error> {
-        let mut v = Verifier::launch(self.config.options.clone()).await?;
+        let options = self.config.options.clone();
+        let mut v = match &self.session {
+            None => Verifier::launch(options).await?,
+            Some((_, browser)) => {
+                let (v, context) = browser.open(options).await?;
+                self.context = Some(context);
+                v
+            }
+        };
         for value in self.config.secrets.values() {
             v.add_secret(value);
         }
@@ -350,7 +495,15 @@ impl Worker {
         self.executor = None;
         self.shown = None;
         if let Some(v) = self.verifier.take() {
-            let _ = tokio::time::timeout(Duration::from_secs(10), v.close()).await;
+            self.end(v, Duration::from_secs(10)).await;
+        }
+    }
+
+    /// Closes `v`'s browser, or its tab and the session's context.
+    async fn end(&mut self, v: Verifier, timeout: Duration) {
+        let _ = tokio::time::timeout(timeout, v.close()).await;
+        if let Some(context) = self.context.take() {
+            context.close().await;
         }
     }
 
@@ -1045,5 +1198,48 @@ impl Worker {
             }
         }
         a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config {
+            options: Options::default(),
+            vision: false,
+            secrets: Secrets::default(),
+            snapshot_in_answers: false,
+        }
+    }
+
+    #[test]
+    fn http_sessions_speak_the_revisions_with_sessions_only() {
+        let (_stop, stopped) = watch::channel(false);
+        let sessions = Sessions::new(config(), stopped);
+        let http = sessions.handler().supported_protocol_versions();
+        assert!(http.iter().all(ProtocolVersion::has_initialize), "{http:?}");
+        assert!(http.contains(&ProtocolVersion::LATEST_WITH_INITIALIZE));
+        let (stdio, _jobs) = Handler::new(false);
+        assert!(stdio
+            .supported_protocol_versions()
+            .contains(&ProtocolVersion::V_2026_07_28));
+    }
+
+    #[test]
+    fn a_session_handler_starts_no_worker_until_its_first_call() {
+        let (_stop, stopped) = watch::channel(false);
+        let sessions = Sessions::new(config(), stopped);
+        // rmcp asks the factory for a handler on every request (to read a tool's schema).
+        let handlers: Vec<Handler> = (0..5).map(|_| sessions.handler()).collect();
+        assert!(handlers
+            .iter()
+            .all(|h| h.get_tool("browser_click").is_some()));
+        assert_eq!(sessions.started.load(Ordering::Relaxed), 0);
+        let Queue::Session(s) = &handlers[0].queue else {
+            panic!("an HTTP handler has a session queue");
+        };
+        assert!(s.jobs.get().is_none());
     }
 }
