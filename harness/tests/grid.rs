@@ -4,8 +4,9 @@
 //! DevTools endpoint the grid proxies (`se:cdp`): `prufe run --connect` (a MATCH with its
 //! traces, the recycling list's MISMATCH undone with its pictures, steps inside a frame that
 //! runs out of process), the library on the same endpoint beside a second connection, and
-//! `prufe mcp --connect` (one verified click over stdio). The WebDriver session is deleted
-//! and the grid stopped at the end, and on a failure too (their guards' drops).
+//! `prufe mcp --connect` (one verified click over stdio), and a session the grid ends under a
+//! running prufe (`BROWSER_CLOSED`). The WebDriver sessions are deleted and the grid stopped
+//! at the end, and on a failure too (their guards' drops).
 //!
 //! Needs the grid installed: `scripts/grid.sh install` (`make test` runs it first).
 
@@ -18,6 +19,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
+use tokio::io::AsyncBufReadExt;
 
 const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
 
@@ -585,6 +587,69 @@ async fn prufe_drives_a_grid_session_through_its_cdp_endpoint() {
     assert_eq!(status, 200, "the WebDriver session outlives prufe: {url}");
     assert_eq!(session.delete(), 200);
     // The slot is free again.
+    grid.wait_sessions(0);
+
+    // A session the grid ends under a running prufe: the grid keeps prufe's socket open but
+    // answers nothing more on it, which is BROWSER_CLOSED, not a page said to be busy.
+    let mut doomed = WebDriver::new(&grid);
+    let script = dir.path().join("doomed.json");
+    std::fs::write(
+        &script,
+        r#"[
+        {"action":"click","target":{"role":"button","name":"Add Shirt M"}},
+        {"action":"wait","until":{"text":"never shown"},"timeoutMs":60000}
+    ]"#,
+    )
+    .unwrap();
+    let mut child = tokio::process::Command::new(PRUFE)
+        .args([
+            "run",
+            &servers.url("shop.html"),
+            "--script",
+            script.to_str().unwrap(),
+            "--json",
+            "--timeout-ms",
+            "3000",
+            "--connect",
+            &doomed.cdp(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut out = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = out.next_line().await.unwrap().expect("step 1's line");
+    assert_eq!(
+        serde_json::from_str::<Value>(&first).unwrap()["verdict"],
+        "MATCH",
+        "{first}"
+    );
+    // Step 2 waits for a text that never shows; the session ends under it.
+    let ended = Instant::now();
+    assert_eq!(doomed.delete(), 200);
+    let second = out.next_line().await.unwrap().expect("step 2's line");
+    let status = child.wait().await.unwrap();
+    let l: Value = serde_json::from_str(&second).unwrap();
+    assert_eq!(
+        (status.code(), l["error"].as_str()),
+        (Some(1), Some("BROWSER_CLOSED")),
+        "{second}"
+    );
+    assert!(
+        l["reason"].as_str().unwrap().contains("Browser.getVersion"),
+        "{second}"
+    );
+    // Within the command budget and the probe, far from the wait's own 60 s.
+    assert!(
+        ended.elapsed() < Duration::from_secs(20),
+        "BROWSER_CLOSED {:?} after the session ended",
+        ended.elapsed()
+    );
+    eprintln!(
+        "grid: a session ended under prufe is BROWSER_CLOSED {:.1} s later",
+        ended.elapsed().as_secs_f64()
+    );
     grid.wait_sessions(0);
     let status = grid.stop().expect("the grid stops");
     eprintln!(
