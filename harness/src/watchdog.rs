@@ -34,7 +34,7 @@
 //! Beside the probe goes `Browser.getVersion` on the tab's session, which the browser process
 //! answers itself, however stuck the page's thread is. When that too goes unanswered, the
 //! browser is gone although the connection stays open: a proxy between prufe and the browser
-//! kept prufe's side of the socket after the browser's side closed (a Selenium Grid does when
+//! kept prufe's side of the socket after the browser's side closed (a Selenium Grid may, when
 //! it ends the session under prufe: `DELETE /session`, or its session timeout). That is
 //! `BROWSER_CLOSED`, and every later command fails at once, not a page said to be busy.
 //!

@@ -589,8 +589,8 @@ async fn prufe_drives_a_grid_session_through_its_cdp_endpoint() {
     // The slot is free again.
     grid.wait_sessions(0);
 
-    // A session the grid ends under a running prufe: the grid keeps prufe's socket open but
-    // answers nothing more on it, which is BROWSER_CLOSED, not a page said to be busy.
+    // A session the grid ends under a running prufe is BROWSER_CLOSED, never a page said to
+    // be busy, whether the grid closes prufe's socket or keeps it open in silence.
     let mut doomed = WebDriver::new(&grid);
     let script = dir.path().join("doomed.json");
     std::fs::write(
@@ -629,6 +629,7 @@ async fn prufe_drives_a_grid_session_through_its_cdp_endpoint() {
     let ended = Instant::now();
     assert_eq!(doomed.delete(), 200);
     let second = out.next_line().await.unwrap().expect("step 2's line");
+    let reported = ended.elapsed();
     let status = child.wait().await.unwrap();
     let l: Value = serde_json::from_str(&second).unwrap();
     assert_eq!(
@@ -636,18 +637,23 @@ async fn prufe_drives_a_grid_session_through_its_cdp_endpoint() {
         (Some(1), Some("BROWSER_CLOSED")),
         "{second}"
     );
-    assert!(
-        l["reason"].as_str().unwrap().contains("Browser.getVersion"),
-        "{second}"
-    );
+    // The grid either closes prufe's socket too, or keeps it open and answers nothing more
+    // on it (5 runs in 8 here): the browser's silence is seen then.
+    let reason = l["reason"].as_str().unwrap();
+    let how = if reason.contains("not even Browser.getVersion") {
+        "the socket kept open, the browser silent"
+    } else {
+        assert!(reason.contains("connection closed"), "{second}");
+        "the socket closed"
+    };
     // Within the command budget and the probe, far from the wait's own 60 s.
     assert!(
-        ended.elapsed() < Duration::from_secs(20),
-        "BROWSER_CLOSED {:?} after the session ended",
-        ended.elapsed()
+        reported < Duration::from_secs(20),
+        "BROWSER_CLOSED {reported:?} after the session ended"
     );
     eprintln!(
-        "grid: a session ended under prufe is BROWSER_CLOSED {:.1} s later",
+        "grid: a session ended under prufe is BROWSER_CLOSED ({how}) {:.1} s later, prufe exited {:.1} s later",
+        reported.as_secs_f64(),
         ended.elapsed().as_secs_f64()
     );
     grid.wait_sessions(0);
