@@ -20,7 +20,7 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: check soak corpus-test test-compile test-engine test-core help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: check soak corpus-test test-compile test-engine test-core grid help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -37,9 +37,16 @@ help:
 	@echo "make bench   measure the engine against plain JS, Playwright and CDP"
 	@echo "make corpus-test   the honest corpus's test (about 25 minutes)"
 	@echo "make setup   install the toolchain, Chromium and the npm/PyPI packages"
+	@echo "make grid    install the Selenium Grid the harness's grid test attaches to (Java, the server jar)"
 
 setup:
 	@scripts/setup.sh
+
+# The Selenium Grid of harness/tests/grid.rs: Debian's Java runtime when `java` is missing and
+# the Selenium server jar, cached in ~/.cache/prufe/grid (a no-op when both are there). Only
+# what runs the harness's tests installs it; `make demo` never does.
+grid:
+	@scripts/timed.sh "grid: scripts/grid.sh install" scripts/grid.sh install
 
 bundle: $(BUNDLE) $(MACHINE)
 
@@ -126,14 +133,15 @@ snapshot: setup
 # many wait for), downloads wait on the network and browser tests on the browser.
 # 1. the setup, beside compiling the native test binaries (they need nothing it installs);
 # 2. the bundle and the packages' copies of it, beside the format check, the core and decoder
-#    tests and the compile of the in-browser wasm tests;
+#    tests and the compile of the in-browser wasm tests, then the Selenium Grid's install (for
+#    the harness's grid test; a no-op when cached);
 # 3. the wasm tests; the harness suites; then the Node and the Python tests side by side; then
 #    the type checks. Browser tests never run beside a compile or each other's suites (Node
 #    and Python excepted): under that load time-bounded tests miss their bounds (the wasm
 #    test runner's 5 s WebDriver timeout, a huge page's snapshot within its budget).
 test:
 	@$(MAKE) --no-print-directory -j2 setup test-compile
-	@$(MAKE) --no-print-directory -j2 test-engine test-core
+	@$(MAKE) --no-print-directory -j2 test-engine test-core grid
 	scripts/wasm-test.sh
 	cargo test -p prufe-harness
 	@$(MAKE) --no-print-directory -j2 test-node test-python
@@ -190,6 +198,7 @@ soak: setup
 	@$(MAKE) --no-print-directory bundle node apps corpus python
 	scripts/wasm-test.sh --no-run
 	cargo test -q -p prufe-harness --no-run
+	scripts/grid.sh install
 	node scripts/soak.mjs --runs $(SOAK_RUNS)
 
 # Clippy on every target and both wasm builds, warnings denied. Kept out of `make test`: it
@@ -200,7 +209,7 @@ lint: setup
 	cargo clippy -p prufe --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy -p prufe --target wasm32-unknown-unknown --no-default-features --features machine -- -D warnings
 
-test-rust:
+test-rust: grid
 	cargo test -p prufe
 	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	cargo test -p prufe-harness

@@ -12,6 +12,7 @@
 //! | the tab went away | `Target.detachedFromTarget` (its session), `Target.targetDestroyed` (its target) | `PAGE_CRASHED` |
 //! | the browser exited | the connection closes (its handler ends) | `BROWSER_CLOSED` |
 //! | the main thread is stuck | no event at all: see below | `PAGE_UNRESPONSIVE` |
+//! | the browser answers nothing, its connection open | no event at all: see below | `BROWSER_CLOSED` |
 //!
 //! A tab that goes away while the browser shuts down is the browser closing: a detach is
 //! reported only after [`SHUTDOWN_GRACE`], as `BROWSER_CLOSED` if the connection closed
@@ -29,6 +30,13 @@
 //! hang at most budget + probe from its start, wherever in the step it starts. A command
 //! that loads a document ([`LOADS`]) gets the longer load budget first: a heavy page may
 //! keep the thread building itself for a while, and a slow load is not a hang.
+//!
+//! Beside the probe goes `Browser.getVersion` on the tab's session, which the browser process
+//! answers itself, however stuck the page's thread is. When that too goes unanswered, the
+//! browser is gone although the connection stays open: a proxy between prufe and the browser
+//! kept prufe's side of the socket after the browser's side closed (a Selenium Grid may, when
+//! it ends the session under prufe: `DELETE /session`, or its session timeout). That is
+//! `BROWSER_CLOSED`, and every later command fails at once, not a page said to be busy.
 //!
 //! An unresponsive page stays marked so, and every later command fails at once, until a
 //! probe left running in the background gets its answer (the page came back). Without the
@@ -76,6 +84,9 @@ pub enum Gone {
     TabClosed,
     /// The browser exited or the connection closed.
     BrowserClosed,
+    /// The browser answers nothing, not even `Browser.getVersion`, though the connection
+    /// stays open.
+    BrowserSilent,
 }
 
 impl Gone {
@@ -90,6 +101,11 @@ impl Gone {
             )),
             Gone::BrowserClosed => Error::BrowserClosed(format!(
                 "the browser exited or its DevTools connection closed (during {during})"
+            )),
+            Gone::BrowserSilent => Error::BrowserClosed(format!(
+                "the browser answers nothing, not even Browser.getVersion, though its DevTools \
+                 connection is open: a proxy in between (a Selenium Grid whose session ended) \
+                 kept the socket after the browser went away (during {during})"
             )),
         }
     }
@@ -285,7 +301,11 @@ impl Watchdog {
                 why = wait_gone(&mut gone) => return Err(why.error(method)),
                 () = tokio::time::sleep(patience) => {
                     tokio::select! {
-                        answered = self.probe() => if !answered {
+                        (answered, browser) = async { tokio::join!(self.probe(), self.browser_answers()) } => if !answered {
+                            if !browser {
+                                self.shared.report(Gone::BrowserSilent);
+                                return Err(Gone::BrowserSilent.error(method));
+                            }
                             self.mark_busy();
                             return Err(Error::PageUnresponsive(format!(
                                 "{method} got no answer for {} ms and the page's main thread did not answer a trivial \
@@ -328,6 +348,17 @@ impl Watchdog {
         tokio::time::timeout(
             PROBE_TIMEOUT,
             crate::inject::send(&self.page, "Runtime.evaluate", probe_params()),
+        )
+        .await
+        .is_ok()
+    }
+
+    /// Does the browser process answer `Browser.getVersion` on the tab's session within
+    /// [`PROBE_TIMEOUT`]? It needs no renderer: a hung page does not keep it from answering.
+    async fn browser_answers(&self) -> bool {
+        tokio::time::timeout(
+            PROBE_TIMEOUT,
+            crate::inject::send(&self.page, "Browser.getVersion", json!({})),
         )
         .await
         .is_ok()
@@ -399,6 +430,7 @@ mod tests {
             (Gone::Crashed, ErrorCode::PageCrashed),
             (Gone::TabClosed, ErrorCode::PageCrashed),
             (Gone::BrowserClosed, ErrorCode::BrowserClosed),
+            (Gone::BrowserSilent, ErrorCode::BrowserClosed),
         ] {
             let e = g.error("Runtime.evaluate");
             assert_eq!(e.code(), code, "{g:?}");

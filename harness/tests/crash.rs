@@ -1,7 +1,8 @@
 //! Crashes, hangs and stops, in real headless Chromium: a renderer that crashes, a browser
 //! that dies and a page whose main thread never returns each end the step with their own
 //! code promptly (not `BROWSER_ERROR` after the 30 s request timeout), with the trace record
-//! written; and no Chromium outlives a `prufe run` stopped by SIGINT, SIGTERM, SIGKILL or a
+//! written; a browser that falls silent behind a connection left open (a proxy's) is
+//! `BROWSER_CLOSED`, not a hung page; and no Chromium outlives a `prufe run` stopped by SIGINT, SIGTERM, SIGKILL or a
 //! closed output pipe.
 //!
 //! Times are measured from the moment the event begins, as the page reports it to a local
@@ -346,6 +347,104 @@ async fn a_click_handler_that_never_returns_is_page_unresponsive_after_the_budge
 #[tokio::test]
 async fn a_hang_while_the_page_settles_is_page_unresponsive_after_the_budget() {
     hang_is_page_unresponsive("&delay=400").await;
+}
+
+/// A TCP proxy to `upstream` that, once `silence` turns true, drops its side to the browser
+/// and keeps the client's side open, saying nothing more: what a Selenium Grid may do with
+/// the DevTools socket of a session it ended.
+async fn silencing_proxy(
+    upstream: std::net::SocketAddr,
+    silence: tokio::sync::watch::Receiver<bool>,
+) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = Arc::new(Mutex::new(Vec::new()));
+    tokio::spawn(async move {
+        while let Ok((down, _)) = listener.accept().await {
+            let Ok(up) = tokio::net::TcpStream::connect(upstream).await else {
+                continue;
+            };
+            let (mut silence, held) = (silence.clone(), held.clone());
+            tokio::spawn(async move {
+                let (mut dr, mut dw) = down.into_split();
+                let (mut ur, mut uw) = up.into_split();
+                tokio::select! {
+                    _ = tokio::io::copy(&mut dr, &mut uw) => return,
+                    _ = tokio::io::copy(&mut ur, &mut dw) => return,
+                    _ = silence.wait_for(|s| *s) => {}
+                }
+                // The browser's side closes here; the client's stays open, unread.
+                held.lock().unwrap().push((dr, dw));
+            });
+        }
+    });
+    port
+}
+
+#[tokio::test]
+async fn a_browser_silent_behind_an_open_connection_is_browser_closed_not_unresponsive() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let browser = prufe_harness::cdp::Browser::launch(None, true)
+        .await
+        .expect("Chromium launches");
+    let endpoint = url::Url::parse(browser.endpoint()).unwrap();
+    let upstream = endpoint.socket_addrs(|| None).unwrap()[0];
+    let (silence, silenced) = tokio::sync::watch::channel(false);
+    let port = silencing_proxy(upstream, silenced).await;
+    let proxied = format!("ws://127.0.0.1:{port}{}", endpoint.path());
+    let budget = Duration::from_millis(3_000);
+    let mut v = prufe_harness::Verifier::launch(Options {
+        connect: Some(proxied),
+        timing: Timing {
+            timeout_ms: budget.as_millis() as u64,
+            ..Timing::default()
+        },
+        ..Options::default()
+    })
+    .await
+    .expect("attached through the proxy");
+    v.open(&servers.url("shop.html")).await.unwrap();
+    let o = v
+        .click(target("button", "Add Shirt M"), None)
+        .await
+        .unwrap();
+    assert!(o.ok, "{}", o.explain());
+
+    silence.send(true).unwrap();
+    let started = Instant::now();
+    let e = tokio::time::timeout(
+        Duration::from_secs(60),
+        v.click(target("button", "Add Cap"), None),
+    )
+    .await
+    .expect("the step ended")
+    .expect_err("nothing answers any more");
+    let after = started.elapsed();
+    eprintln!(
+        "silent browser -> {}: {after:?} (budget {budget:?})",
+        e.code()
+    );
+    assert_eq!(e.code(), ErrorCode::BrowserClosed, "{e}");
+    assert!(e.to_string().contains("not even Browser.getVersion"), "{e}");
+    assert!(
+        after < budget + PROMPT + SLACK,
+        "BROWSER_CLOSED {after:?} after the browser went silent (budget {budget:?})"
+    );
+    // Every later command fails at once.
+    let again = Instant::now();
+    let e = v.snapshot().await.expect_err("still silent");
+    assert_eq!(e.code(), ErrorCode::BrowserClosed, "{e}");
+    assert!(
+        again.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        again.elapsed()
+    );
+    tokio::time::timeout(Duration::from_secs(15), v.close())
+        .await
+        .expect("closing a silent connection does not hang")
+        .unwrap();
+    browser.close().await.unwrap();
 }
 
 // --- `prufe run`: the codes, exit 1, and the processes it leaves ---

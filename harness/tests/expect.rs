@@ -5,12 +5,11 @@
 
 mod common;
 
+use common::mcp::{ref_of, Mcp};
 use common::{require_bundle, Servers};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Output, Stdio};
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use std::process::Output;
 
 const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
 
@@ -121,95 +120,6 @@ async fn a_script_steps_claims_hold_break_or_are_rejected_with_the_script() {
     );
 }
 
-/// A `prufe mcp` over stdio: newline-delimited JSON-RPC.
-struct Mcp {
-    child: tokio::process::Child,
-    stdin: tokio::process::ChildStdin,
-    out: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
-    id: u64,
-}
-
-impl Mcp {
-    async fn start() -> Mcp {
-        let mut child = tokio::process::Command::new(PRUFE)
-            .arg("mcp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("prufe mcp starts");
-        let stdin = child.stdin.take().unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            out,
-            id: 0,
-        };
-        mcp.request(
-            "initialize",
-            json!({ "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "expect-test", "version": "0" } }),
-        )
-        .await;
-        mcp.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
-            .await;
-        mcp
-    }
-
-    async fn send(&mut self, message: Value) {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).await.unwrap();
-        self.stdin.flush().await.unwrap();
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        self.id += 1;
-        let id = self.id;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
-            .await;
-        loop {
-            let line = tokio::time::timeout(Duration::from_secs(60), self.out.next_line())
-                .await
-                .expect("an answer within a minute")
-                .unwrap()
-                .expect("the server is still there");
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    /// A tool's answer, as its text.
-    async fn call(&mut self, name: &str, arguments: Value) -> String {
-        let v = self
-            .request(
-                "tools/call",
-                json!({ "name": name, "arguments": arguments }),
-            )
-            .await;
-        v["result"]["content"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{name}: {v}"))
-            .iter()
-            .filter_map(|c| c["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-}
-
-/// `- button "Add Shirt M" [ref=e4]` → `e4`.
-fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
-    let line = snapshot
-        .lines()
-        .find(|l| l.contains(&format!("{role} \"{name}\"")))
-        .unwrap_or_else(|| panic!("no {role} {name:?} in\n{snapshot}"));
-    let at = line.find("[ref=").expect("a ref") + 5;
-    line[at..].split(']').next().unwrap().to_owned()
-}
-
 #[tokio::test]
 async fn the_mcp_tools_take_expect() {
     require_bundle();
@@ -271,7 +181,5 @@ async fn the_mcp_tools_take_expect() {
         2,
         "nothing was clicked: {snapshot}"
     );
-    let _ = mcp.call("browser_close", json!({})).await;
-    drop(mcp.stdin);
-    let _ = tokio::time::timeout(Duration::from_secs(10), mcp.child.wait()).await;
+    mcp.stop().await;
 }

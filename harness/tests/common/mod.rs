@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod mcp;
+
 use prufe::core::model::{Role, Snapshot};
 use prufe::core::resolve::Target;
 use prufe_harness::serve::StaticServer;
