@@ -3,10 +3,11 @@
 // undone), tests of at least two workers run at the same moment, every worker drives its own
 // browser and every test its own engine world; then the same project as `--shard=1/2` and
 // `--shard=2/2` runs every test exactly once between the two shards, with the same verdicts.
+// Every test writes its trace records into a directory of its own (`testInfo.outputPath`).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +173,13 @@ test('four workers: every test passes with its verdicts, in parallel, each worke
     assert.equal(r.prufe.engineVersion, crateVersion(), r.title);
     assert.equal(r.prufe.pageSees, 'undefined', r.title);
   }
+
+  // Each test's trace records in its own directory, none overwritten by another test's.
+  const traces = readdirSync(join(dir, 'whole'))
+    .map((test) => join(dir, 'whole', test, 'prufe-traces'))
+    .filter((traceDir) => existsSync(traceDir))
+    .map((traceDir) => readdirSync(traceDir).filter((f) => f.endsWith('.json')).sort().join(' '));
+  assert.deepEqual(traces.sort(), [...Array(6).fill('0001-click-match.json'), '0001-click-mismatch.json', '0001-click-mismatch.json'].sort());
   whole = rows;
 });
 

@@ -12,6 +12,14 @@ import { expect, test, VerificationFailed } from 'prufe/test';
 
 const RENDEZVOUS = process.env.PRUFE_RENDEZVOUS;
 
+// Every test its own trace directory, under its own output directory: a verifier numbers its
+// records from 0001, so verifiers of tests running together must not share one.
+test.use({
+  prufeOptions: async ({}, use, testInfo) => {
+    await use({ traceDir: testInfo.outputPath('prufe-traces') });
+  },
+});
+
 /**
  * Runs `body` between `enter` and `leave` on the rendezvous server, `enter` answering once
  * tests of two workers have been inside together.
