@@ -134,7 +134,8 @@ let whole;
 test('four workers: every test passes with its verdicts, in parallel, each worker its own browser and engine world', async () => {
   const run = await playwrightTest('whole');
   const rows = results(run.report);
-  assert.equal(run.code, 0, `${rows.map((r) => `${r.title}: ${r.status}\n${r.errors}`).join('\n')}\n${run.output.slice(-2000)}`);
+  assert.equal(run.code, 0, `${rows.map((r) => `${r.title}: ${r.status}\n${r.errors}`).join('\n')}\n`
+    + `(at most ${run.most} worker(s) had tests under way at once)\n${run.output.slice(-2000)}`);
   assert.equal(rows.length, TESTS, rows.map((r) => r.title).join(', '));
   for (const r of rows) {
     assert.equal(r.status, 'passed', `${r.title}: ${r.errors}`);

@@ -26,7 +26,9 @@ test.use({
  */
 async function inside(workerIndex, body) {
   if (!RENDEZVOUS) return body();
-  await fetch(`${RENDEZVOUS}/enter?worker=${workerIndex}`).then((r) => r.text());
+  await test.step('wait until tests of two workers are under way at once', async () => {
+    await fetch(`${RENDEZVOUS}/enter?worker=${workerIndex}`).then((r) => r.text());
+  });
   try {
     return await body();
   } finally {
