@@ -6,19 +6,22 @@
 //            recycling list's "Add Shirt M", which must be a MISMATCH, undone;
 //   - bare:  the same clicks with Playwright's own `locator.click()`, nothing checked;
 //   - cli:   `prufe run URL --script FILE --json` with the same clicks (the release binary when
-//            it is built, else the debug one, as said in the output).
+//            it is built, else the debug one, as said in the output);
+//   - pwtest: the node surface's clicks as a Playwright Test spec with the `prufe/test` fixture
+//            (scripts/scale-pwtest/), run once with `--repeat-each=N --workers=N`: N workers,
+//            each a process with its own Chromium running the spec once, under one runner.
 // Prints per surface and level: verified actions per second (all sessions' steps over the
 // span from the first step's start to the last one's end), p50 and p95 step time, memory per
 // session (the peak proportional set size of every process of the sessions, Chromium's
 // included, over the number of sessions), and whether every session at every level gave the
-// same verdicts. Writes bench/scale.md.
+// same verdicts. Writes bench/scale.md (or the file of `--out`).
 //
-//   node scripts/scale.mjs [--levels 1,2,4,8] [--clicks 12] [--surfaces node,bare,cli]
+//   node scripts/scale.mjs [--levels 1,2,4,8] [--clicks 12] [--surfaces node,bare,cli,pwtest] [--out FILE]
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from '../tests/js/support/env.mjs';
 
@@ -118,8 +121,62 @@ function cliBinary() {
   return null;
 }
 
+/** Peak PSS of the process trees of `children` (sampled every 250 ms) until they all exit. */
+async function peakWhile(children) {
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, pss(children.flatMap(({ child }) => tree(child.pid))));
+  }, 250);
+  const exits = await Promise.all(children.map((c) => c.done));
+  clearInterval(sampler);
+  return { exits, peak };
+}
+
+/**
+ * `n` sessions as Playwright Test workers: the spec of scripts/scale-pwtest/ run once with
+ * `--repeat-each=n --workers=n`; its sessions' steps come from the JSON report, and every
+ * copy must have run in a worker of its own.
+ */
+async function workers(n, base, clicks, work) {
+  const report = join(work, `pwtest-${n}.json`);
+  const child = spawn(process.execPath, [
+    join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test',
+    '-c', join(ROOT, 'scripts', 'scale-pwtest', 'playwright.config.mjs'),
+    '--reporter=json', `--repeat-each=${n}`, `--workers=${n}`, `--output=${join(work, `pwtest-${n}`)}`,
+  ], {
+    cwd: ROOT,
+    env: { ...process.env, PRUFE_FIXTURES: base, PRUFE_CLICKS: String(clicks), PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', CI: '1', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const done = new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+  const { exits: [{ code }], peak } = await peakWhile([{ child, done }]);
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(report, 'utf8'));
+  } catch {
+    throw new Error(`pwtest with ${n} workers exited with ${code} and no report: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  }
+  const results = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tests) results.push(...t.results);
+    for (const inner of suite.suites ?? []) walk(inner);
+  };
+  parsed.suites.forEach(walk);
+  const failed = results.filter((r) => r.status !== 'passed');
+  if (code !== 0 || failed.length || results.length !== n) {
+    throw new Error(`pwtest with ${n} workers: exit ${code}, ${results.length} results, ${failed.length} not passed: ${failed.flatMap((r) => r.errors.map((e) => e.message)).join(' | ').slice(0, 2000)}`);
+  }
+  const indexes = new Set(results.map((r) => r.workerIndex));
+  if (indexes.size !== n) throw new Error(`pwtest: ${n} copies of the spec ran in ${indexes.size} workers, not one each`);
+  const sessions = results.map((r) => JSON.parse(r.annotations.find((a) => a.type === 'steps').description));
+  return { sessions, peakMiB: peak };
+}
+
 /** Runs `n` sessions of `surface` at once; returns their steps and the peak memory. */
-async function level(surface, n, base, clicks, script, binary) {
+async function level(surface, n, base, clicks, script, binary, work) {
+  if (surface === 'pwtest') return workers(n, base, clicks, work);
   const children = [];
   for (let k = 0; k < n; k++) {
     const steps = [];
@@ -150,12 +207,7 @@ async function level(surface, n, base, clicks, script, binary) {
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     children.push({ child, steps, done: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr }))) });
   }
-  let peak = 0;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, pss(children.flatMap(({ child }) => tree(child.pid))));
-  }, 250);
-  const exits = await Promise.all(children.map((c) => c.done));
-  clearInterval(sampler);
+  const { exits, peak } = await peakWhile(children);
   exits.forEach(({ code, stderr }, k) => {
     if (code !== 0) throw new Error(`${surface} session ${k + 1} of ${n} exited with ${code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
   });
@@ -180,7 +232,8 @@ const percentile = (xs, p) => {
 async function main() {
   const levels = option('levels', '1,2,4,8').split(',').map(Number);
   const clicks = Number(option('clicks', '12'));
-  const surfaces = option('surfaces', 'node,bare,cli').split(',');
+  const surfaces = option('surfaces', 'node,bare,cli,pwtest').split(',');
+  const outFile = resolve(option('out', join(ROOT, 'bench', 'scale.md')));
   const binary = cliBinary();
   const server = await serve();
   const base = server.url('').replace(/\/$/, '');
@@ -197,7 +250,7 @@ async function main() {
       }
       for (const n of levels) {
         process.stdout.write(`scale: ${surface}, ${n} session${n > 1 ? 's' : ''} at once...\n`);
-        const { sessions, peakMiB } = await level(surface, n, base, clicks, script, binary);
+        const { sessions, peakMiB } = await level(surface, n, base, clicks, script, binary, work);
         const timed = sessions.flat().filter((s) => !s.first && !s.recycled);
         const times = timed.map((s) => s.end - s.start);
         const span = Math.max(...timed.map((s) => s.end)) - Math.min(...timed.map((s) => s.start));
@@ -217,6 +270,7 @@ async function main() {
   out(`prufe scale bench — ${new Date().toISOString()}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end`);
   out();
   out(`${clicks} clicks on fixtures/shop.html per session, each session a process with its own Chromium, all started at once.`);
+  if (surfaces.includes('pwtest')) out('pwtest: a session is a Playwright Test worker (`--repeat-each=N --workers=N`); its memory includes a share of the one runner process.');
   out();
   out('| surface | sessions | actions/s (all sessions) | p50 step ms | p95 step ms | MiB per session (peak PSS) | verdicts |');
   out('|---|---:|---:|---:|---:|---:|---|');
@@ -225,9 +279,9 @@ async function main() {
   for (const [surface, set] of Object.entries(verdictsOf)) {
     out(`${surface}: ${set.size === 1 ? 'the same verdicts in every session at every level' : `${set.size} different verdict sequences across sessions and levels`}: ${[...set].map(runs).join(' / ')}`);
   }
-  writeFileSync(join(ROOT, 'bench', 'scale.md'), lines.join('\n') + '\n');
+  writeFileSync(outFile, lines.join('\n') + '\n');
   out();
-  out('written: bench/scale.md');
+  out(`written: ${relative(ROOT, outFile).startsWith('..') ? outFile : relative(ROOT, outFile)}`);
 }
 
 if (process.argv.includes('--session')) {

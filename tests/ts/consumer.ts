@@ -66,6 +66,14 @@ export async function launch(): Promise<void> {
 }
 
 test.use({ prufeOptions: { maxAttempts: 1 } });
+// Options made per test, as workers running together need (a trace directory of its own).
+test.describe('per test', () => {
+  test.use({
+    prufeOptions: async ({}, use, testInfo) => {
+      await use({ maxAttempts: 1, traceDir: testInfo.outputPath('prufe-traces') });
+    },
+  });
+});
 test('the fixture', async ({ page, prufe: v }) => {
   const r = await v.click(page.getByRole('button', { name: 'Add Shirt M' }));
   await expect(r).toBeVerified();
