@@ -236,6 +236,9 @@ bench: setup
 	cargo run --release -q -p prufe-harness --example click_bench
 	cargo build --release -q -p prufe-harness --bin prufe
 	node scripts/scale.mjs
+	python3 scripts/scale_mcp.py --out bench/scale-mcp.md
+	scripts/grid.sh install
+	node scripts/scale_grid.mjs --out bench/scale-grid.md
 	python3 scripts/mcp_bench.py
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
 
