@@ -10,7 +10,7 @@
 // and the page's load, is left out), the time POST /session took, and whether every session
 // gave the same verdicts.
 //
-//   scripts/grid.sh install && node scripts/scale_grid.mjs [--levels 1,2,4] [--clicks 8]
+//   scripts/grid.sh install && node scripts/scale_grid.mjs [--levels 1,2,4] [--clicks 8] [--out FILE]
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -171,7 +171,11 @@ async function main() {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   }
-  const out = (s = '') => process.stdout.write(s + '\n');
+  const lines = [];
+  const out = (s = '') => {
+    lines.push(s);
+    process.stdout.write(s + '\n');
+  };
   out(`prufe on a Selenium Grid — ${new Date().toISOString()}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end, prufe ${binary.profile} build, grid ready in ${(grid.readyMs / 1000).toFixed(1)} s`);
   out();
   out(`${clicks} verified clicks on fixtures/shop.html per session, all sessions at once; a grid session is a WebDriver session of one standalone grid (Selenium 4, Debian's Chromium under ChromeDriver), prufe attached to its se:cdp.`);
@@ -179,6 +183,8 @@ async function main() {
   out('| browser | sessions | actions/s (all sessions) | p50 step ms | p95 step ms | p50 POST /session ms | verdicts |');
   out('|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) out(r);
+  const file = option('out', null);
+  if (file) writeFileSync(file, lines.join('\n') + '\n');
 }
 
 await main();

@@ -17,7 +17,7 @@ of the server and its browser idle before the level, over the sessions: what one
 session costs), and whether every session gave the same verdicts. A first session, not
 counted, launches the browser. Then a markdown table, or JSON with --json.
 
-    python3 scripts/scale_mcp.py [--levels 1,2,4,8] [--clicks 8] [--json]
+    python3 scripts/scale_mcp.py [--levels 1,2,4,8] [--clicks 8] [--json] [--out FILE]
 
 Uses target/release/prufe when it is built, else target/debug/prufe (PRUFE_BIN overrides).
 """
@@ -236,6 +236,7 @@ def main() -> None:
     parser.add_argument("--levels", default="1,2,4,8")
     parser.add_argument("--clicks", type=int, default=8)
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
     path, profile = binary()
@@ -297,30 +298,37 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return
-    print()
-    print(
+    lines: list[str] = []
+    out = lines.append
+    out("")
+    out(
         f"prufe mcp scale — one server ({profile} build), {args.clicks} verified clicks on fixtures/shop.html "
         f"then the recycling list's 'Add Shirt M' per session, all sessions at once; "
         f"{os.cpu_count()} cores, load average {report['load_average']} at the end"
     )
-    print()
-    print(
+    out("")
+    out(
         "| sessions | actions/s (all sessions) | p50 click ms | p95 click ms | MiB per session (peak PSS / sessions) "
         "| MiB per added session ((peak − idle) / sessions) | verdicts |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---|")
+    out("|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         same = "same in every session" if r["verdicts_identical"] else "DIFFERENT between sessions"
-        print(
+        out(
             f"| {r['sessions']} | {r['actions_per_s']:.1f} | {r['p50_ms']} | {r['p95_ms']} | "
             f"{r['mib_per_session']:.0f} | {r['mib_per_added_session']:.0f} | {same} |"
         )
-    print()
-    print(
+    out("")
+    out(
         ("the same verdicts in every session at every level: " if len(sequences) == 1 else f"{len(sequences)} different verdict sequences: ")
         + " / ".join(runs(s.split(" · ")) for s in sorted(sequences))
     )
-    print(f"{ended} of {report['sessions_started']} sessions (the warm-up's included) ended with their browser context closed")
+    out(f"{ended} of {report['sessions_started']} sessions (the warm-up's included) ended with their browser context closed")
+
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if args.out:
+        Path(args.out).write_text(text.lstrip("\n"))
 
 
 if __name__ == "__main__":
