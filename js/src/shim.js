@@ -70,6 +70,10 @@
   var schedulerRef = typeof scheduler === 'object' && scheduler !== null ? scheduler : null;
   var postTask = schedulerRef && typeof schedulerRef.postTask === 'function' ? schedulerRef.postTask : null;
   var ChannelCtor = typeof MessageChannel === 'function' ? MessageChannel : null;
+  // A timer beside the background task, which a page that never leaves the main thread idle
+  // could otherwise hold back for good.
+  var setTimer = typeof setTimeout === 'function' ? setTimeout : null;
+  var BACKGROUND_BOUND_MS = 50;
   var stringIndexOf = String.prototype.indexOf;
   var stringSlice = String.prototype.slice;
   var functionSource = Function.prototype.toString;
@@ -258,11 +262,19 @@
     return responseBytes.call(new ResponseCtor(pipeThrough.call(body, stream)));
   }
 
-  // Runs `task` in a task of its own, or now where there is neither scheduler nor channel.
+  // Runs `task` once, in a task of its own: at the scheduler's background priority, and at
+  // the latest after BACKGROUND_BOUND_MS by a timer; else on a channel's message; else now.
   function later(task) {
+    var done = false;
+    var once = function () {
+      if (done) return;
+      done = true;
+      task();
+    };
     if (postTask !== null) {
       try {
-        promiseCatch.call(postTask.call(schedulerRef, task, { priority: 'background' }), function () {});
+        promiseCatch.call(postTask.call(schedulerRef, once, { priority: 'background' }), function () {});
+        if (setTimer !== null) setTimer.call(G, once, BACKGROUND_BOUND_MS);
         return;
       } catch (_) {
         // A scheduler that refuses the task: a channel below.
@@ -273,7 +285,7 @@
         var channel = new ChannelCtor();
         channel.port1.onmessage = function () {
           channel.port1.onmessage = null;
-          task();
+          once();
         };
         channel.port2.postMessage(null);
         return;
@@ -281,7 +293,7 @@
         // A channel that cannot be used: run the task now.
       }
     }
-    task();
+    once();
   }
 
   // LOADING: compiling off the main thread; COMPILED: the module is there, not yet

@@ -306,6 +306,29 @@ describe('Playwright and WebAssembly refused', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('a page that never leaves its main thread idle still gets the engine ready', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript({ path: BUNDLE });
+    // From the first script on, the page keeps a task queued at all times (a message
+    // ping-pong, 1 ms of work each): the engine's background task alone would never run.
+    await page.addInitScript(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        channel.port2.postMessage(null);
+      };
+      channel.port2.postMessage(null);
+    });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      return typeof prufe.fingerprint();
+    });
+    assert.equal(result, 'string');
+    assert.deepEqual(problems, []);
+  });
+
   test('the engine compiles off the main thread: no synchronous compile unless a call comes first', async (t) => {
     const { page, problems } = await openPage(t);
     // Counts the page's compiles of each kind, and notes whether the engine's own compile had
