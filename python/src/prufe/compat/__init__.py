@@ -8,7 +8,7 @@ ActionPrufe's values (``Result(spec, judgement, diff, attempts, undone)``), erro
 (``VerificationFailed``, ``UndoFailed`` and ``IrreversibleAction``, the last two chained to
 the ``VerificationFailed``) and Spanish wording (``aparecio … en carrito``, ``ambiguo
 rechazado por politica: …``, ``REDACTED`` = ``[redactado]``). The verdicts are prufe's; the
-README's "From ActionPrufe" says what differs.
+docs/python.md, "From ActionPrufe", says what differs.
 """
 
 from .._errors import PrufeError
