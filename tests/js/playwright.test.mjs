@@ -10,6 +10,28 @@ import { chromium } from 'playwright-core';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, bundleSource, crateVersion, serve } from './support/env.mjs';
 
 const CSP_PAGE = '/drivers/csp-no-wasm.html';
+
+/**
+ * An init script: counts the page's synchronous (`new WebAssembly.Module`) and asynchronous
+ * (`WebAssembly.compile`) compiles in `window.compiles`; `withoutInflate` takes the browser's
+ * `DecompressionStream` away first.
+ */
+function countCompiles({ withoutInflate }) {
+  const Module = WebAssembly.Module;
+  const compile = WebAssembly.compile;
+  if (withoutInflate) delete window.DecompressionStream;
+  window.compiles = { sync: 0, async: 0 };
+  const counting = function (bytes) {
+    window.compiles.sync++;
+    return new Module(bytes);
+  };
+  counting.prototype = Module.prototype;
+  WebAssembly.Module = counting;
+  WebAssembly.compile = function (bytes) {
+    window.compiles.async++;
+    return compile.call(WebAssembly, bytes);
+  };
+}
 let browser;
 let server;
 
@@ -279,22 +301,7 @@ describe('Playwright and WebAssembly refused', () => {
 
   test('without the browser\'s inflate, the decoder unpacks the engine, which still compiles asynchronously', async (t) => {
     const { page, problems } = await openPage(t);
-    await page.addInitScript(() => {
-      const Module = WebAssembly.Module;
-      const compile = WebAssembly.compile;
-      delete window.DecompressionStream;
-      window.compiles = { sync: 0, async: 0 };
-      const counting = function (bytes) {
-        window.compiles.sync++;
-        return new Module(bytes);
-      };
-      counting.prototype = Module.prototype;
-      WebAssembly.Module = counting;
-      WebAssembly.compile = function (bytes) {
-        window.compiles.async++;
-        return compile.call(WebAssembly, bytes);
-      };
-    });
+    await page.addInitScript(countCompiles, { withoutInflate: true });
     await page.addInitScript({ path: BUNDLE });
     await page.goto(server.url('/drivers/basic.html'));
     const result = await page.evaluate(async () => {
@@ -333,21 +340,7 @@ describe('Playwright and WebAssembly refused', () => {
     const { page, problems } = await openPage(t);
     // Counts the page's compiles of each kind, and notes whether the engine's own compile had
     // started by the time the page's first script ran.
-    await page.addInitScript(() => {
-      const Module = WebAssembly.Module;
-      const compile = WebAssembly.compile;
-      window.compiles = { sync: 0, async: 0 };
-      const counting = function (bytes) {
-        window.compiles.sync++;
-        return new Module(bytes);
-      };
-      counting.prototype = Module.prototype;
-      WebAssembly.Module = counting;
-      WebAssembly.compile = function (bytes) {
-        window.compiles.async++;
-        return compile.call(WebAssembly, bytes);
-      };
-    });
+    await page.addInitScript(countCompiles, { withoutInflate: false });
     await page.addInitScript({ path: BUNDLE });
     await page.addInitScript(() => {
       window.atFirstScript = { ...window.compiles };
