@@ -1474,11 +1474,14 @@ fn render(
          timeout {} ms · `cargo run --release -p prufe-harness --example fault_bench`\n\n",
         timing.poll_ms, timing.quiet_ms, timing.timeout_ms
     ));
-    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × |\n");
-    out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
+    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × | Budget: bare + quiet + 60 ms |\n");
+    out.push_str(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |\n",
+    );
     let (mut caught, mut faults, mut alarms, mut honest, mut undone, mut undoable) =
         (0, 0, 0, 0, 0, 0);
     let mut ratios = Vec::new();
+    let (mut within, mut budgeted) = (0, 0);
     for r in rows {
         let mut verdicts = r.verdicts.clone();
         verdicts.dedup();
@@ -1486,9 +1489,20 @@ fn render(
         reasons.dedup();
         let (v_ms, b_ms) = (median(&r.verified_ms), median(&r.bare_ms));
         let ratio = if b_ms > 0.0 { v_ms / b_ms } else { 0.0 };
-        if r.expect == Expect::Honest {
+        // An honest action is held to one quiet window and 60 ms more than the bare one.
+        let budget_cell = if r.expect == Expect::Honest {
             ratios.push(ratio);
-        }
+            let budget = b_ms + timing.quiet_ms as f64 + 60.0;
+            budgeted += 1;
+            if v_ms <= budget {
+                within += 1;
+                format!("{budget:.0} ms: held")
+            } else {
+                format!("{budget:.0} ms: NOT held (+{:.0} ms)", v_ms - budget)
+            }
+        } else {
+            "—".to_owned()
+        };
         let bare = format!("{}/{} {}", r.bare_effect, r.runs, r.effect_text);
         let (caught_cell, alarm_cell, undo_cell) = match r.expect {
             Expect::Honest => {
@@ -1522,7 +1536,7 @@ fn render(
             }
         };
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0}× |\n",
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {:.0}× | {} |\n",
             r.name,
             r.page,
             r.action,
@@ -1534,7 +1548,8 @@ fn render(
             undo_cell,
             v_ms,
             b_ms,
-            ratio
+            ratio,
+            budget_cell
         ));
     }
     out.push_str(
@@ -1545,8 +1560,8 @@ fn render(
     let met = caught == faults && alarms == 0 && undone == undoable;
     out.push_str(&format!(
         "\n**Summary:** caught {caught}/{faults} wrong effects ({}) · false alarms {alarms}/{honest} honest actions ({}) · \
-         undo {undone}/{undoable} where an honest inverse exists ({}) · verified honest action: median {:.0}× a bare one · \
-         targets 100 % caught, 0 false alarms, 100 % undo: **{}** · bench took {:.0} s\n",
+         undo {undone}/{undoable} where an honest inverse exists ({}) · verified honest action: median {:.0}× a bare one, \
+         within bare + quiet + 60 ms in {within}/{budgeted} scenarios · targets 100 % caught, 0 false alarms, 100 % undo: **{}** · bench took {:.0} s\n",
         percent(caught, faults),
         percent(alarms, honest),
         percent(undone, undoable),
