@@ -13,7 +13,8 @@
 //! - [`drive`]: the answers to the verification machine's needs; [`trace`]: one JSON record per action;
 //! - [`watchdog`]: a crashed renderer, a closed browser or a hung page, said at once;
 //! - [`arbiter`]: the optional yes/no tie-breaker; [`script`]: the `prufe run` step format;
-//! - [`cli`]: the `prufe` command; [`serve`]: a static server for the demo and tests;
+//! - [`cli`]: the `prufe` command; [`args`]: its exit codes and the step options `run` and
+//!   `mcp` share; [`serve`]: a static server for the demo and tests;
 //! - [`mcp`]: `prufe mcp`, the verified browser tools for LLM agents (an MCP server).
 //!
 //! Diff, resolve and judge are the pure core of the `prufe` crate, used unchanged.
@@ -39,6 +40,7 @@
 
 pub mod act;
 pub mod arbiter;
+pub mod args;
 pub mod cdp;
 pub mod cli;
 pub mod coords;
