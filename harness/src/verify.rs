@@ -127,7 +127,12 @@ impl Verifier {
             }
         };
         let attached = match Self::attach_with(page, bundle, opts).await {
-            Ok(v) => browser.watch(v.engine.watchdog()).await.map(|()| v),
+            Ok(v) => v
+                .engine
+                .watchdog()
+                .watch_browser(browser.connection())
+                .await
+                .map(|()| v),
             Err(e) => Err(e),
         };
         match attached {

@@ -39,7 +39,7 @@ impl Sink for crate::cdp::Page {
         params: Value,
     ) -> impl Future<Output = Result<Value>> + Send {
         let page = self.clone();
-        async move { crate::inject::send(&page, method, params).await }
+        async move { crate::cdp::send(&page, method, params).await }
     }
 }
 
