@@ -15,7 +15,15 @@
 //! - [`arbiter`]: the optional yes/no tie-breaker; [`script`]: the `prufe run` step format;
 //! - [`cli`]: the `prufe` command; [`args`]: its exit codes and the step options `run` and
 //!   `mcp` share; [`serve`]: a static server for the demo and tests;
-//! - [`mcp`]: `prufe mcp`, the verified browser tools for LLM agents (an MCP server).
+//! - [`mcp`]: `prufe mcp`, the verified browser tools for LLM agents (an MCP server);
+//! - [`error`]: the one error type; [`clock`]: the time records are stamped with.
+//!
+//! The modules are layers, each using only those below it: [`error`], [`clock`] and
+//! [`executor`] use none of the others; then [`cdp`] and [`watchdog`]; then the page
+//! ([`inject`], [`coords::input`], [`observe`], [`stabilise`], [`hit`], [`act`],
+//! [`pictures`]); then the driver (`drive`); then the surfaces ([`verify`], [`script`],
+//! [`trace`], [`coords`], [`mcp`], [`cli`]). `node scripts/import-circles.mjs` fails on any
+//! circle among them.
 //!
 //! Diff, resolve and judge are the pure core of the `prufe` crate, used unchanged.
 //!
@@ -43,6 +51,7 @@ pub mod arbiter;
 pub mod args;
 pub mod cdp;
 pub mod cli;
+pub mod clock;
 pub mod coords;
 mod drive;
 pub mod error;
