@@ -453,7 +453,7 @@ pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
     let mut input = crate::coords::input::Input::new(
         engine.clone(),
         engine.ledger().clone(),
-        crate::coords::EVENT_TIMEOUT,
+        crate::coords::input::EVENT_TIMEOUT,
     );
     let sent = crate::coords::input::chord(&mut input, &key.chord).await;
     let released = input.release_all().await;

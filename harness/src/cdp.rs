@@ -33,9 +33,8 @@
 pub mod conn;
 
 use crate::error::{Error, Result};
-use crate::watchdog::Watchdog;
-pub use conn::{CdpError, Closed, Connection, Evaluation, Events, Page};
-use serde_json::json;
+pub use conn::{exception_text, CdpError, Closed, Connection, Evaluation, Events, Page};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -46,6 +45,11 @@ pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
 /// How long Chromium may take to open its DevTools port.
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Sends a raw DevTools command (JSON params, JSON result) to the page's session.
+pub async fn send(page: &Page, method: &'static str, params: Value) -> Result<Value> {
+    Ok(page.execute(method, params).await?)
+}
 
 /// The Chromium executable: `explicit`, else `PRUFE_CHROMIUM`, else [`DEFAULT_CHROMIUM`].
 pub fn chromium_path(explicit: Option<&Path>) -> PathBuf {
@@ -338,12 +342,6 @@ impl Browser {
     /// Opens a new tab on `about:blank`.
     pub async fn new_page(&self) -> Result<Page> {
         Ok(self.conn.new_page().await?)
-    }
-
-    /// Feeds a tab's watchdog from the browser's side: its target crashing, detaching or
-    /// being destroyed, and this connection closing.
-    pub async fn watch(&self, watchdog: &Watchdog) -> Result<()> {
-        watchdog.watch_browser(&self.conn).await
     }
 
     /// Closes a launched browser (and removes its profile); for an attached browser only the

@@ -9,14 +9,16 @@
 //! at once.
 
 use crate::act::{self, Actionable, Key, Prepared};
-use crate::arbiter;
+use crate::arbiter::{self, ArbiterConfig};
 use crate::error::{Error, Result};
-use crate::observe::{Observation, Root};
-use crate::stabilise::{fingerprint_over, settle_over, SettleUntil};
-use crate::verify::Verifier;
+use crate::inject::Engine;
+use crate::observe::{Observation, Root, Sensitive};
+use crate::stabilise::{fingerprint_over, settle_over, SettleUntil, Timing};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
+use prufe::core::redact::Redactor;
 use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,14 +37,14 @@ pub(crate) struct Drive {
     /// The boxes of the latest observation's frames, for a pointer step.
     frames: Vec<crate::coords::page::RootBox>,
     /// A pointer step's side: the observation its points were chosen on, and its input.
-    pub(crate) pointer: Option<crate::coords::Pointer>,
+    pub(crate) pointer: Option<crate::coords::pointer::Pointer>,
     /// The step's pictures, when the trace keeps them (see `pictures`).
     pub(crate) camera: Option<crate::pictures::Camera>,
 }
 
 impl Drive {
     /// The drive of a pointer step.
-    pub(crate) fn pointer(p: crate::coords::Pointer) -> Drive {
+    pub(crate) fn pointer(p: crate::coords::pointer::Pointer) -> Drive {
         Drive {
             pointer: Some(p),
             ..Drive::default()
@@ -67,11 +69,25 @@ pub(crate) enum Driven {
     /// The run is over: the record the machine made.
     Done(Box<Record>),
     /// A watch waits for the watched actions ([`Need::Act`]); answer with
-    /// [`Answer::Acted`] through [`Verifier::drive_from`].
+    /// [`Answer::Acted`] through [`Tab::drive_from`].
     Act,
 }
 
-impl Verifier {
+/// What the needs of a run are answered with: the tab's engine, and what the verifier keeps
+/// for it (the refs observed sensitive, the secrets, the timing, the arbiter). The verifier
+/// lends it for each drive (see `verify`).
+pub(crate) struct Tab<'a> {
+    pub(crate) engine: &'a Engine,
+    /// Every ref observed sensitive so far; a finished run adds its own.
+    pub(crate) sensitive: &'a mut Sensitive,
+    pub(crate) redactor: &'a Redactor,
+    pub(crate) timing: Timing,
+    /// A pause after each input, to watch a headed run.
+    pub(crate) slow_mo: Duration,
+    pub(crate) arbiter: Option<&'a ArbiterConfig>,
+}
+
+impl Tab<'_> {
     /// Runs `run` to its end, answering each need; returns the record the machine made.
     pub(crate) async fn drive(&mut self, run: &mut Run, d: &mut Drive) -> Result<Record> {
         match self.drive_from(run, d, Answer::Start).await? {
@@ -96,7 +112,7 @@ impl Verifier {
             d.needs += 1;
             if let Need::Done { record } = need {
                 for r in run.sensitive() {
-                    self.sensitive_mut().add(r);
+                    self.sensitive.add(r);
                 }
                 return Ok(Driven::Done(record));
             }
@@ -122,8 +138,8 @@ impl Verifier {
             }
             answer = match r {
                 Ok(a) => a,
-                Err(e) if e.is_fatal() || self.engine().watchdog().gone().is_some() => {
-                    return Err(self.engine().watchdog().cause(e))
+                Err(e) if e.is_fatal() || self.engine.watchdog().gone().is_some() => {
+                    return Err(self.engine.watchdog().cause(e))
                 }
                 Err(e) => Answer::Failed {
                     error: core_error(&e),
@@ -197,7 +213,7 @@ impl Verifier {
         point: Option<Point>,
     ) -> Option<crate::pictures::Shot> {
         // A tab that is gone or hung gets no picture; the next need says why.
-        self.engine().alive().ok()?;
+        self.engine.alive().ok()?;
         let roots = self.roots_of(d).await.ok()?;
         let marks = crate::pictures::Marks {
             target,
@@ -205,10 +221,10 @@ impl Verifier {
             point,
         };
         crate::pictures::capture(
-            self.engine(),
+            self.engine,
             &roots,
-            self.sensitive(),
-            self.redactor().secrets(),
+            self.sensitive,
+            self.redactor.secrets(),
             &marks,
         )
         .await
@@ -218,7 +234,7 @@ impl Verifier {
     async fn roots_of(&self, d: &Drive) -> Result<Vec<Root>> {
         match &d.last {
             Some(o) => Ok(o.roots.clone()),
-            None => self.engine().roots().await,
+            None => self.engine.roots().await,
         }
     }
 
@@ -247,10 +263,7 @@ impl Verifier {
         let roots = self.roots_of(d).await?;
         let (path, local) = crate::observe::route(reference);
         let root = crate::observe::root_of(&roots, path)?;
-        let handle = self
-            .engine()
-            .element_handle(&root.frame, local, None)
-            .await?;
+        let handle = self.engine.element_handle(&root.frame, local, None).await?;
         Ok(Actionable {
             point: Point { x: 0.0, y: 0.0 },
             handle,
@@ -260,7 +273,7 @@ impl Verifier {
     }
 
     async fn answer(&mut self, need: &Need, d: &mut Drive) -> Result<Answer> {
-        let e = self.engine().clone();
+        let e = self.engine.clone();
         Ok(match need {
             Need::Settle {
                 since,
@@ -289,9 +302,9 @@ impl Verifier {
             },
             Need::Observe { sensitive } => {
                 for r in sensitive {
-                    self.sensitive_mut().add(r);
+                    self.sensitive.add(r);
                 }
-                match e.observe(self.sensitive()).await {
+                match e.observe(self.sensitive).await {
                     Ok(o) => {
                         if d.pointer.is_some() {
                             d.frames = crate::coords::page::root_boxes(&e, &o.roots).await;
@@ -338,7 +351,7 @@ impl Verifier {
             } => {
                 let roots = self.roots_of(d).await?;
                 let element = Self::element_of(d, reference);
-                let timeout = Duration::from_millis(self.timing().timeout_ms);
+                let timeout = Duration::from_millis(self.timing.timeout_ms);
                 // A second prepare of the node (with the pointer arrived) reads its box once.
                 let known = d.prepared.get(reference).cloned();
                 match act::prepare(&e, &roots, &element, *hit_test, timeout, known.as_ref()).await?
@@ -371,7 +384,7 @@ impl Verifier {
                     d.observed_at = None;
                 }
                 self.send(gesture, d).await?;
-                let slow_mo = self.options().slow_mo;
+                let slow_mo = self.slow_mo;
                 if !slow_mo.is_zero() {
                     tokio::time::sleep(slow_mo).await;
                 }
@@ -406,9 +419,9 @@ impl Verifier {
                     }
                 }
             },
-            Need::Ask { question } => match &self.options().arbiter {
+            Need::Ask { question } => match self.arbiter {
                 Some(config) => {
-                    let a = arbiter::ask(config, question, self.redactor()).await;
+                    let a = arbiter::ask(config, question, self.redactor).await;
                     Answer::Arbiter {
                         yes: a.yes,
                         detail: a.detail,
@@ -423,31 +436,9 @@ impl Verifier {
         })
     }
 
-    /// Waits until the main frame shows a document other than `old_loader`'s, and the engine
-    /// answers in it (at most the step's timeout).
-    pub(crate) async fn wait_for_new_document(&self, old_loader: &str) -> Result<()> {
-        let deadline = std::time::Instant::now()
-            + std::time::Duration::from_millis(self.timing().timeout_ms.max(1_000));
-        loop {
-            self.engine().alive()?;
-            if let Ok(main) = self.engine().main_frame().await {
-                if main.loader != old_loader {
-                    return self.wait_for_document(Some(&main.loader)).await;
-                }
-            }
-            if std::time::Instant::now() >= deadline {
-                return Ok(());
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(
-                self.timing().poll_ms.max(10),
-            ))
-            .await;
-        }
-    }
-
     /// Sends one gesture.
     async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
-        let e = self.engine().clone();
+        let e = self.engine.clone();
         if matches!(
             gesture,
             Gesture::Click { .. } | Gesture::MoveTo { .. } | Gesture::Drag { .. }
@@ -500,7 +491,7 @@ impl Verifier {
             }
             Gesture::Navigate { url } => {
                 let loader = act::navigate(&e, url).await?;
-                self.wait_for_document(loader.as_deref()).await?;
+                wait_for_document(self.engine, self.timing, loader.as_deref()).await?;
                 d.last = None;
             }
             Gesture::GoBack => {
@@ -510,10 +501,73 @@ impl Verifier {
                         "there is no history entry to go back to".into(),
                     ));
                 }
-                self.wait_for_new_document(&old).await?;
+                wait_for_new_document(self.engine, self.timing, &old).await?;
                 d.last = None;
             }
         }
         Ok(())
+    }
+}
+
+/// Waits until the main frame shows the document of navigation `loader` and the engine
+/// answers in it.
+pub(crate) async fn wait_for_document(
+    engine: &Engine,
+    timing: Timing,
+    loader: Option<&str>,
+) -> Result<()> {
+    let deadline =
+        std::time::Instant::now() + Duration::from_millis(timing.timeout_ms.max(1_000) * 2);
+    loop {
+        engine.alive()?;
+        if let Ok(main) = engine.main_frame().await {
+            let loaded = loader.is_none_or(|l| main.loader == l);
+            if loaded {
+                let state = engine
+                    .call_value(&main.id, "(P) => P.page()", &Value::Null)
+                    .await
+                    .map(|p| p["readyState"].clone());
+                if matches!(
+                    state.as_ref().ok().and_then(Value::as_str),
+                    Some("interactive" | "complete")
+                ) {
+                    return Ok(());
+                }
+                if let Err(e) = &state {
+                    if e.code() == ErrorCode::WasmBlocked {
+                        return Err(state.unwrap_err());
+                    }
+                }
+            }
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(Error::Navigation(
+                "the new document did not load in time".into(),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(timing.poll_ms.max(10))).await;
+    }
+}
+
+/// Waits until the main frame shows a document other than `old_loader`'s, and the engine
+/// answers in it (at most the step's timeout).
+pub(crate) async fn wait_for_new_document(
+    engine: &Engine,
+    timing: Timing,
+    old_loader: &str,
+) -> Result<()> {
+    let deadline =
+        std::time::Instant::now() + std::time::Duration::from_millis(timing.timeout_ms.max(1_000));
+    loop {
+        engine.alive()?;
+        if let Ok(main) = engine.main_frame().await {
+            if main.loader != old_loader {
+                return wait_for_document(engine, timing, Some(&main.loader)).await;
+            }
+        }
+        if std::time::Instant::now() >= deadline {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(timing.poll_ms.max(10))).await;
     }
 }

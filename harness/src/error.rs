@@ -4,9 +4,35 @@
 //! Verification failures carry the [`Outcome`] that proved them, so `explain()` works on the
 //! error as well as on a successful result. `IrreversibleAction` chains the verification
 //! failure it could not undo as its `source()`.
+//!
+//! The DevTools connection's own error, [`CdpError`], is here too (and re-exported by
+//! `cdp`), so that this module depends on no other module of the harness.
 
 use prufe::core::error::{Candidate, ErrorCode};
 use prufe::core::run::Record as Outcome;
+
+/// A DevTools command that did not get a result.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CdpError {
+    /// The browser answered with an error.
+    #[error("Error {code}: {message}")]
+    Protocol { code: i64, message: String },
+    /// No reply within [`REQUEST_TIMEOUT`](crate::cdp::conn::REQUEST_TIMEOUT).
+    #[error("Request timed out.")]
+    Timeout,
+    /// The connection closed before the reply came (or before the command could be sent).
+    #[error("the DevTools connection is closed")]
+    Closed,
+    /// An evaluation threw.
+    #[error("the evaluation threw: {0}")]
+    Exception(String),
+    /// A reply without a field the protocol promises (`method`'s `field`).
+    #[error("the browser's reply to {method} has no {field}")]
+    Reply {
+        method: &'static str,
+        field: &'static str,
+    },
+}
 
 /// Everything the harness reports to its user.
 #[derive(Debug, thiserror::Error)]
@@ -67,7 +93,7 @@ pub enum Error {
 
     /// The DevTools Protocol failed.
     #[error("BROWSER_ERROR: {0}")]
-    Cdp(#[from] crate::cdp::CdpError),
+    Cdp(#[from] CdpError),
 
     /// A navigation failed.
     #[error("NAVIGATION_FAILED: {0}")]

@@ -43,8 +43,8 @@
 //! [`Watchdog`]: a crashed renderer, a tab or browser gone, or a stuck main thread fail the
 //! command with the cause as soon as it is known (see `watchdog`).
 
-pub use crate::cdp::Closed;
 use crate::cdp::Page;
+pub use crate::cdp::{exception_text, send, Closed};
 use crate::coords::input::{SharedLedger, Sink};
 use crate::error::{Error, Result};
 use crate::watchdog::Watchdog;
@@ -127,11 +127,6 @@ impl Bundle {
     pub fn source(&self) -> &str {
         &self.source
     }
-}
-
-/// Sends a raw DevTools command (JSON params, JSON result) to the page's session.
-pub async fn send(page: &Page, method: &'static str, params: Value) -> Result<Value> {
-    Ok(page.execute(method, params).await?)
 }
 
 /// `Runtime.executionContextCreated`, the fields read.
@@ -1053,19 +1048,6 @@ pub fn engine_result(v: Value) -> Result<Value> {
             "the engine call returned no result",
         )),
     }
-}
-
-/// The readable text of a DevTools `exceptionDetails`.
-pub fn exception_text(ex: &Value) -> String {
-    ex["exception"]["description"]
-        .as_str()
-        .or_else(|| ex["exception"]["value"].as_str())
-        .or_else(|| ex["text"].as_str())
-        .unwrap_or("a script error")
-        .lines()
-        .next()
-        .unwrap_or("")
-        .to_owned()
 }
 
 #[cfg(test)]

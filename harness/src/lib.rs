@@ -13,8 +13,17 @@
 //! - [`drive`]: the answers to the verification machine's needs; [`trace`]: one JSON record per action;
 //! - [`watchdog`]: a crashed renderer, a closed browser or a hung page, said at once;
 //! - [`arbiter`]: the optional yes/no tie-breaker; [`script`]: the `prufe run` step format;
-//! - [`cli`]: the `prufe` command; [`serve`]: a static server for the demo and tests;
-//! - [`mcp`]: `prufe mcp`, the verified browser tools for LLM agents (an MCP server).
+//! - [`cli`]: the `prufe` command; [`args`]: its exit codes and the step options `run` and
+//!   `mcp` share; [`serve`]: a static server for the demo and tests;
+//! - [`mcp`]: `prufe mcp`, the verified browser tools for LLM agents (an MCP server);
+//! - [`error`]: the one error type; [`clock`]: the time records are stamped with.
+//!
+//! The modules are layers, each using only those below it: [`error`], [`clock`] and
+//! [`executor`] use none of the others; then [`cdp`] and [`watchdog`]; then the page
+//! ([`inject`], [`coords::input`], [`observe`], [`stabilise`], [`hit`], [`act`],
+//! [`pictures`]); then the driver (`drive`); then the surfaces ([`verify`], [`script`],
+//! [`trace`], [`coords`], [`mcp`], [`cli`]). `node scripts/import-circles.mjs` fails on any
+//! circle among them.
 //!
 //! Diff, resolve and judge are the pure core of the `prufe` crate, used unchanged.
 //!
@@ -39,8 +48,10 @@
 
 pub mod act;
 pub mod arbiter;
+pub mod args;
 pub mod cdp;
 pub mod cli;
+pub mod clock;
 pub mod coords;
 mod drive;
 pub mod error;

@@ -187,7 +187,7 @@ pub fn record(
             "undone": 0,
             "diff": null,
             "durationMs": 0,
-            "startedAt": crate::verify::now_rfc3339(),
+            "startedAt": crate::clock::now_rfc3339(),
         }),
     }
 }
@@ -226,7 +226,7 @@ fn safe(action: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::{Outcome, Verdict};
+    use prufe::core::judge::VerdictKind as Verdict;
 
     fn outcome(reason: &str) -> Outcome {
         Outcome {

@@ -17,6 +17,8 @@ use crate::act::{self};
 use crate::arbiter::ArbiterConfig;
 use crate::cdp::Browser;
 use crate::cdp::Page;
+pub use crate::clock::now_rfc3339;
+use crate::drive::{wait_for_document, wait_for_new_document, Drive, Driven, Tab};
 use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
 use crate::observe::Sensitive;
@@ -27,7 +29,8 @@ use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
 use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
-use serde_json::{json, Value};
+use prufe::core::run::Run;
+use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -127,7 +130,12 @@ impl Verifier {
             }
         };
         let attached = match Self::attach_with(page, bundle, opts).await {
-            Ok(v) => browser.watch(v.engine.watchdog()).await.map(|()| v),
+            Ok(v) => v
+                .engine
+                .watchdog()
+                .watch_browser(browser.connection())
+                .await
+                .map(|()| v),
             Err(e) => Err(e),
         };
         match attached {
@@ -231,7 +239,7 @@ impl Verifier {
     /// Opens `url` without verifying it (the starting page of a run) and waits for it to settle.
     pub async fn open(&mut self, url: &str) -> Result<()> {
         let loader = act::navigate(&self.engine, url).await?;
-        self.wait_for_document(loader.as_deref()).await?;
+        wait_for_document(&self.engine, self.opts.timing, loader.as_deref()).await?;
         let stab = stabilise(&self.engine, self.opts.timing, None).await?;
         let obs = self.engine.observe(&self.sensitive).await?;
         self.keep_seen(&stab.fingerprint, &obs.snapshot).await;
@@ -291,7 +299,7 @@ impl Verifier {
         if !act::history_back(&self.engine).await? {
             return Ok(None);
         }
-        self.wait_for_new_document(&old).await?;
+        wait_for_new_document(&self.engine, self.opts.timing, &old).await?;
         stabilise(&self.engine, self.opts.timing, None).await?;
         Ok(Some(url))
     }
@@ -450,19 +458,20 @@ impl Verifier {
         let mut step = prufe::core::run::Step::new(prufe::core::run::Action::Watch);
         step.intent = intent.map(str::to_owned);
         let mut run = prufe::core::run::Run::new(step, self.policy());
-        let mut drive = crate::drive::Drive::default();
+        let mut drive = Drive::default();
         match self
+            .tab()
             .drive_from(&mut run, &mut drive, prufe::core::run::Answer::Start)
             .await?
         {
-            crate::drive::Driven::Act => Ok(Watching {
+            Driven::Act => Ok(Watching {
                 run: Box::new(run),
                 drive,
                 started,
                 started_at,
                 steps: 0,
             }),
-            crate::drive::Driven::Done(record) => {
+            Driven::Done(record) => {
                 Err(record.error.clone().map(Error::Core).unwrap_or_else(|| {
                     Error::core(ErrorCode::Internal, "the watch ended before it watched")
                 }))
@@ -581,9 +590,13 @@ impl Verifier {
         if crate::coords::input::lock(ledger).held().is_empty() {
             return true;
         }
-        crate::coords::input::release_held(&self.engine, ledger, crate::coords::EVENT_TIMEOUT)
-            .await
-            .clean()
+        crate::coords::input::release_held(
+            &self.engine,
+            ledger,
+            crate::coords::input::EVENT_TIMEOUT,
+        )
+        .await
+        .clean()
     }
 
     async fn watch_steps(&mut self, intent: Option<&str>, steps: &[Step]) -> Result<Outcome> {
@@ -599,9 +612,13 @@ impl Verifier {
     /// never fails on its verdict: its record says `ok` (and carries the failure's code).
     async fn finish_watch(&mut self, mut w: Watching) -> Result<Outcome> {
         let acted = prufe::core::run::Answer::Acted { steps: w.steps };
-        let mut record = match self.drive_from(&mut w.run, &mut w.drive, acted).await? {
-            crate::drive::Driven::Done(record) => *record,
-            crate::drive::Driven::Act => {
+        let mut record = match self
+            .tab()
+            .drive_from(&mut w.run, &mut w.drive, acted)
+            .await?
+        {
+            Driven::Done(record) => *record,
+            Driven::Act => {
                 return Err(Error::core(
                     ErrorCode::Internal,
                     "the watch asked to act twice",
@@ -660,7 +677,7 @@ impl Verifier {
         let seen = self.seen.take();
         let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
         self.engine.take_dialogs();
-        let mut drive = crate::drive::Drive::default();
+        let mut drive = Drive::default();
         drive.camera = self.camera();
         let record = self.drive(&mut run, &mut drive).await;
         self.pictures = drive.camera.take().map(|c| c.pictures);
@@ -725,7 +742,7 @@ impl Verifier {
             }
         }
         let mut run = prufe::core::run::Run::unverified(core_step, self.policy(), settle);
-        let mut drive = crate::drive::Drive::default();
+        let mut drive = Drive::default();
         let record = self.drive(&mut run, &mut drive).await?;
         self.learn_secret(step, &record);
         match record.error {
@@ -739,43 +756,6 @@ impl Verifier {
         self.round_trips
     }
 
-    /// Waits until the main frame shows the document of navigation `loader` and the engine
-    /// answers in it.
-    pub(crate) async fn wait_for_document(&self, loader: Option<&str>) -> Result<()> {
-        let deadline =
-            Instant::now() + Duration::from_millis(self.opts.timing.timeout_ms.max(1_000) * 2);
-        loop {
-            self.engine.alive()?;
-            if let Ok(main) = self.engine.main_frame().await {
-                let loaded = loader.is_none_or(|l| main.loader == l);
-                if loaded {
-                    let state = self
-                        .engine
-                        .call_value(&main.id, "(P) => P.page()", &Value::Null)
-                        .await
-                        .map(|p| p["readyState"].clone());
-                    if matches!(
-                        state.as_ref().ok().and_then(Value::as_str),
-                        Some("interactive" | "complete")
-                    ) {
-                        return Ok(());
-                    }
-                    if let Err(e) = &state {
-                        if e.code() == ErrorCode::WasmBlocked {
-                            return Err(state.unwrap_err());
-                        }
-                    }
-                }
-            }
-            if Instant::now() >= deadline {
-                return Err(Error::Navigation(
-                    "the new document did not load in time".into(),
-                ));
-            }
-            tokio::time::sleep(Duration::from_millis(self.opts.timing.poll_ms.max(10))).await;
-        }
-    }
-
     fn scrub_outcome(&self, o: &mut Outcome) {
         o.scrub(&self.redactor);
     }
@@ -786,12 +766,26 @@ impl Verifier {
         self.seen = None;
     }
 
-    // Accessors for `undo`.
+    /// What the driver answers a run's needs with (see `drive`): the tab, lent for one drive.
+    fn tab(&mut self) -> Tab<'_> {
+        Tab {
+            engine: &self.engine,
+            sensitive: &mut self.sensitive,
+            redactor: &self.redactor,
+            timing: self.opts.timing,
+            slow_mo: self.opts.slow_mo,
+            arbiter: self.opts.arbiter.as_ref(),
+        }
+    }
+
+    /// Runs `run` to its end, answering each need; returns the record the machine made.
+    pub(crate) async fn drive(&mut self, run: &mut Run, d: &mut Drive) -> Result<Outcome> {
+        self.tab().drive(run, d).await
+    }
+
+    // Accessors for the coordinate executor.
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
-    }
-    pub(crate) fn sensitive_mut(&mut self) -> &mut Sensitive {
-        &mut self.sensitive
     }
     pub(crate) fn sensitive(&self) -> &Sensitive {
         &self.sensitive
@@ -805,7 +799,7 @@ impl Verifier {
 /// for the watched actions.
 pub struct Watching {
     run: Box<prufe::core::run::Run>,
-    drive: crate::drive::Drive,
+    drive: Drive,
     started: Instant,
     started_at: String,
     steps: u32,
@@ -876,11 +870,6 @@ fn with_intent(step: Step, intent: Option<&str>) -> Step {
     }
 }
 
-/// The current UTC time as RFC 3339 with milliseconds.
-pub fn now_rfc3339() -> String {
-    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -924,17 +913,6 @@ mod tests {
         };
         scrub_snapshot(&mut s, &r);
         assert!(!serde_json::to_string(&s).unwrap().contains("739154"));
-    }
-
-    #[test]
-    fn rfc3339_shape() {
-        let t = now_rfc3339();
-        assert_eq!(t.len(), 24, "{t}");
-        assert!(t.ends_with('Z'));
-        assert_eq!(&t[4..5], "-");
-        assert_eq!(&t[10..11], "T");
-        let year: i32 = t[..4].parse().unwrap();
-        assert!(year >= 2024);
     }
 
     #[test]

@@ -171,7 +171,7 @@ impl Watchdog {
         });
         let mut crashed = page.subscribe::<Value>("Inspector.targetCrashed");
         // Inspector's events are sent once the domain is enabled.
-        crate::inject::send(page, "Inspector.enable", json!({})).await?;
+        crate::cdp::send(page, "Inspector.enable", json!({})).await?;
         let on_crash = shared.clone();
         let tasks = Arc::new(Tasks::default());
         tasks.push(tokio::spawn(async move {
@@ -347,7 +347,7 @@ impl Watchdog {
     async fn probe(&self) -> bool {
         tokio::time::timeout(
             PROBE_TIMEOUT,
-            crate::inject::send(&self.page, "Runtime.evaluate", probe_params()),
+            crate::cdp::send(&self.page, "Runtime.evaluate", probe_params()),
         )
         .await
         .is_ok()
@@ -358,7 +358,7 @@ impl Watchdog {
     async fn browser_answers(&self) -> bool {
         tokio::time::timeout(
             PROBE_TIMEOUT,
-            crate::inject::send(&self.page, "Browser.getVersion", json!({})),
+            crate::cdp::send(&self.page, "Browser.getVersion", json!({})),
         )
         .await
         .is_ok()
@@ -373,7 +373,7 @@ impl Watchdog {
         let (page, shared) = (self.page.clone(), self.shared.clone());
         self.tasks.push(tokio::spawn(async move {
             loop {
-                match crate::inject::send(&page, "Runtime.evaluate", probe_params()).await {
+                match crate::cdp::send(&page, "Runtime.evaluate", probe_params()).await {
                     // The connection gave up waiting (its request timeout): ask again.
                     Err(Error::Cdp(CdpError::Timeout)) if shared.gone.borrow().is_none() => {
                         continue

@@ -19,12 +19,13 @@
 //   element into the root whose `<iframe>` holds the focus.
 
 import { decodeSnapshot } from '../dist/wire.mjs';
+import { machine } from './machine.js';
 import {
-  call, Failed, focusForTypingInPage, focusInPage, leaving, machine, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
-} from './driver.js';
+  call, Failed, focusForTypingInPage, focusInPage, leaving, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
+} from './page.js';
 
-/** @typedef {import('./driver.js').Port} Port */
-/** @typedef {import('./driver.js').Frames} Frames */
+/** @typedef {import('./page.js').Port} Port */
+/** @typedef {import('./page.js').Frames} Frames */
 
 /**
  * `frames.route` of a merged ref.

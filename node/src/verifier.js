@@ -25,7 +25,8 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { machine, verify } from './driver.js';
+import { verify } from './driver.js';
+import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
 import { Camera, screenshotsOption } from './pictures.js';

@@ -31,7 +31,8 @@
 // per navigation and nothing per call.
 
 import { readFileSync } from 'node:fs';
-import { goBackOn, machine } from './driver.js';
+import { goBackOn } from './driver.js';
+import { machine } from './machine.js';
 
 /** The isolated world's name, as the harness names it. */
 export const WORLD = 'prufe';

@@ -34,28 +34,7 @@ use tokio::task::JoinHandle;
 /// How long a command may wait for its reply.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A DevTools command that did not get a result.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CdpError {
-    /// The browser answered with an error.
-    #[error("Error {code}: {message}")]
-    Protocol { code: i64, message: String },
-    /// No reply within [`REQUEST_TIMEOUT`].
-    #[error("Request timed out.")]
-    Timeout,
-    /// The connection closed before the reply came (or before the command could be sent).
-    #[error("the DevTools connection is closed")]
-    Closed,
-    /// An evaluation threw.
-    #[error("the evaluation threw: {0}")]
-    Exception(String),
-    /// A reply without a field the protocol promises (`method`'s `field`).
-    #[error("the browser's reply to {method} has no {field}")]
-    Reply {
-        method: &'static str,
-        field: &'static str,
-    },
-}
+pub use crate::error::CdpError;
 
 /// Flips to `true` when the connection to the browser is gone.
 pub type Closed = watch::Receiver<bool>;
@@ -434,7 +413,7 @@ impl Page {
             )
             .await?;
         if let Some(ex) = r.get("exceptionDetails") {
-            return Err(CdpError::Exception(crate::inject::exception_text(ex)));
+            return Err(CdpError::Exception(exception_text(ex)));
         }
         Ok(Evaluation {
             result: r.get("result").cloned().unwrap_or(Value::Null),
@@ -475,6 +454,19 @@ impl Evaluation {
     pub fn object(&self) -> &Value {
         &self.result
     }
+}
+
+/// The readable text of a DevTools `exceptionDetails`.
+pub fn exception_text(ex: &Value) -> String {
+    ex["exception"]["description"]
+        .as_str()
+        .or_else(|| ex["exception"]["value"].as_str())
+        .or_else(|| ex["text"].as_str())
+        .unwrap_or("a script error")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned()
 }
 
 #[cfg(test)]

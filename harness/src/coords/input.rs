@@ -23,6 +23,10 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+/// How long one input event may take to be acknowledged before the action is abandoned
+/// (and everything held released).
+pub const EVENT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Where DevTools commands go.
 pub trait Sink: Clone + Send + Sync + 'static {
     fn send(
@@ -39,7 +43,7 @@ impl Sink for crate::cdp::Page {
         params: Value,
     ) -> impl Future<Output = Result<Value>> + Send {
         let page = self.clone();
-        async move { crate::inject::send(&page, method, params).await }
+        async move { crate::cdp::send(&page, method, params).await }
     }
 }
 

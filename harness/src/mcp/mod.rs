@@ -36,7 +36,7 @@ pub mod server;
 pub mod shared;
 pub mod tools;
 
-use crate::cli::{StepArgs, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::args::{StepArgs, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::verify::Options;
 use clap::ValueEnum;
 use secrets::Secrets;
@@ -198,14 +198,24 @@ async fn serve_stdio(handler: Handler) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::{Cli, Command};
     use clap::Parser;
 
+    /// `prufe mcp …` as the command line reads it, without the other commands.
+    #[derive(Parser, Debug)]
+    #[command(name = "prufe")]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(clap::Subcommand, Debug)]
+    enum Command {
+        Mcp(super::McpArgs),
+    }
+
     fn args(line: &[&str]) -> super::McpArgs {
-        match Cli::try_parse_from(line).expect("parses").command {
-            Command::Mcp(a) => a,
-            other => panic!("not mcp: {other:?}"),
-        }
+        let Command::Mcp(a) = Cli::try_parse_from(line).expect("parses").command;
+        a
     }
 
     #[test]

@@ -1,0 +1,180 @@
+//! The driver's side of a pointer step (`click_at`, `drag_at` of [`crate::coords`]): while
+//! the machine drives the step (see `drive`), the element under a point is reconciled with
+//! the observation the point was chosen on, and the pointer's input goes through the tab's
+//! ledger, released whatever happens.
+
+use super::input::{self, Checkpoint, Input, SharedLedger};
+use super::page::{self, RootBox};
+use crate::error::{Error, Result};
+use crate::executor::{drag_path, identity_at, Button, HitBox, Point};
+use crate::inject::Engine;
+use crate::observe::Root;
+use prufe::core::error::ErrorCode;
+use prufe::core::identity::{describe_element, Identity};
+use prufe::core::model::Element;
+use prufe::core::run;
+use std::time::Duration;
+
+/// The driver's side of a pointer step: the hit boxes of the observation its points were
+/// chosen on, and the input it sends (every press in the tab's ledger, released whatever
+/// happens).
+pub(crate) struct Pointer {
+    boxes: Vec<HitBox<Element>>,
+    ledger: SharedLedger,
+    event_timeout: Duration,
+    /// Where the pointer is.
+    pub(crate) position: Option<Point>,
+    /// Everything pressed was released.
+    pub(crate) released: bool,
+}
+
+impl Pointer {
+    /// The pointer of a step whose points were chosen on `boxes`, starting at `position`.
+    pub(crate) fn new(
+        boxes: Vec<HitBox<Element>>,
+        ledger: SharedLedger,
+        event_timeout: Duration,
+        position: Option<Point>,
+    ) -> Pointer {
+        Pointer {
+            boxes,
+            ledger,
+            event_timeout,
+            position,
+            released: true,
+        }
+    }
+
+    /// The element under `at` now, reconciled with the observation: when the hit test and
+    /// the observation disagree on an unchanged page (an element whose centre is covered, a
+    /// frame element snapshots do not list), the element the boxes show is the answer,
+    /// unless the boxes give another answer now or the element under the point appeared
+    /// there since.
+    pub(crate) async fn locate(
+        &self,
+        engine: &Engine,
+        roots: &[Root],
+        frames: &[RootBox],
+        at: Point,
+    ) -> Result<Option<Element>> {
+        let now = page::element_at(engine, roots, frames, at).await?;
+        let expected = identity_at(&self.boxes, at);
+        if same_identity(expected, now.as_ref()) {
+            return Ok(now);
+        }
+        let boxes_now = page::hit_boxes(engine, roots, frames).await?;
+        let under = |boxes: &[HitBox<Element>], e: &Element| {
+            boxes
+                .iter()
+                .any(|b| box_contains(b, at) && Identity::of(&b.identity) == Identity::of(e))
+        };
+        let appeared = now
+            .as_ref()
+            .is_some_and(|n| under(&boxes_now, n) && !under(&self.boxes, n));
+        let modelled = identity_at(&boxes_now, at);
+        if !appeared && same_identity(expected, modelled) {
+            return Ok(modelled.cloned());
+        }
+        Ok(now)
+    }
+
+    /// Sends a pointer gesture; every press is released before this returns.
+    pub(crate) async fn send(
+        &mut self,
+        engine: &Engine,
+        roots: &[Root],
+        gesture: &run::Gesture,
+    ) -> Result<()> {
+        let mut input = Input::new(engine.clone(), self.ledger.clone(), self.event_timeout);
+        let guard = input.guard();
+        let sent = async {
+            match gesture {
+                run::Gesture::MoveTo { at } => input.move_to(*at).await,
+                run::Gesture::Click { at, button } => {
+                    let button = match button {
+                        run::Button::Left => Button::Left,
+                        run::Button::Middle => Button::Middle,
+                        run::Button::Right => Button::Right,
+                    };
+                    input.click(button, *at).await
+                }
+                run::Gesture::Drag { from, to, steps } => {
+                    let destination = identity_at(&self.boxes, *to).cloned();
+                    let mut cp = DestinationStays {
+                        engine,
+                        roots,
+                        destination: destination.as_ref(),
+                    };
+                    input::drag(
+                        &mut input,
+                        Button::Left,
+                        *from,
+                        &drag_path(*from, *to, *steps),
+                        &mut cp,
+                    )
+                    .await
+                }
+                other => Err(Error::core(
+                    ErrorCode::Internal,
+                    format!("{other:?} is not a pointer gesture"),
+                )),
+            }
+        }
+        .await;
+        let release = input.release_all().await;
+        guard.disarm();
+        self.position = input.pointer();
+        self.released = release.clean();
+        sent?;
+        if !self.released {
+            return Err(Error::core(
+                ErrorCode::InputStateUnknown,
+                "a button could not be released after the action",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// During a drag: the destination element is still on the page with the same identity.
+struct DestinationStays<'a> {
+    engine: &'a Engine,
+    roots: &'a [Root],
+    destination: Option<&'a Element>,
+}
+
+impl Checkpoint for DestinationStays<'_> {
+    async fn check(&mut self, step: usize) -> Result<()> {
+        let Some(want) = self.destination else {
+            return Ok(());
+        };
+        let live = self.engine.describe(self.roots, &want.reference).await?;
+        match live {
+            Some(e) if Identity::of(&e) == Identity::of(want) => Ok(()),
+            other => Err(Error::core(
+                ErrorCode::TargetChanged,
+                format!(
+                    "the drag's destination {} {} after move {} of the drag; the button was released and the drag abandoned",
+                    describe_element(want),
+                    match other {
+                        Some(e) => format!("now shows {}", describe_element(&e)),
+                        None => "left the page".to_owned(),
+                    },
+                    step + 1
+                ),
+            )),
+        }
+    }
+}
+
+pub(crate) fn box_contains(b: &HitBox<Element>, p: Point) -> bool {
+    p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height
+}
+
+pub(crate) fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),
+        _ => false,
+    }
+}

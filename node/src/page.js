@@ -1,0 +1,243 @@
+// @ts-check
+// One root's answers: what a page's engine (`window.prufe`, js/dist/prufe.js) is asked
+// through a port, one bundle primitive per call from a function evaluated in the page, and
+// real input through the browser library. The driver (driver.js) answers a page of one root
+// with these; roots.js answers a page of several with them, root by root. Nothing here
+// decides anything: the machine does (src/core/run).
+
+/**
+ * What the loop needs of a browser library: evaluation in the page's world that holds
+ * `prufe`, real input through the browser, navigation. A method the library cannot offer
+ * throws; the need is then answered `failed` with `BROWSER_ERROR`.
+ * @typedef {object} Port
+ * @property {<A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>} evaluate
+ * @property {(x: number, y: number, steps?: number) => Promise<void>} move
+ * @property {(button: PrufeRun.Button) => Promise<void>} down
+ * @property {(button: PrufeRun.Button) => Promise<void>} up
+ * @property {(key: string) => Promise<void>} keyDown a single key (`Shift`, `Enter`, `a`)
+ * @property {(key: string) => Promise<void>} keyUp
+ * @property {(text: string) => Promise<void>} insertText text at the caret, as an IME would
+ * @property {(ref: string, files: string[]) => Promise<void>} setFiles on the file input of `ref`
+ * @property {(url: string) => Promise<void>} goto an absolute URL, until the document loaded
+ * @property {() => Promise<boolean>} goBack false when there is no entry to go back to
+ * @property {() => Promise<string>} url the main frame's address
+ * @property {Frames} [frames] the page's roots (the package's World, world.js); without it the
+ *   main frame's engine answers every need
+ */
+
+/**
+ * A page's roots, as world.js keeps them: the top document (path `""`) and every frame of
+ * another origin, each with an engine of its own (see roots.js).
+ * @typedef {object} Frames
+ * @property {() => Promise<{ path: string }[]>} roots top first; cached by the port
+ * @property {<A, R>(path: string, fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>} evaluateIn
+ * @property {(path: string, point: PrufeRun.Point, how?: { hit?: boolean, scroll?: boolean }) =>
+ *   Promise<{ at: PrufeRun.Point, by: string | null, out: boolean, box: { x: number, y: number, width: number, height: number } | null }>} lift
+ *   a root's point in the top viewport (see `World.lift`)
+ * @property {(ref: string, files: string[], path?: string) => Promise<void>} setFiles
+ */
+
+/** A need that could not be met, with the error the answer carries. */
+export class Failed extends Error {
+  /** @param {PrufeRun.ErrorData} error */
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+/** Codes of a page that cannot answer right now (a document being replaced). */
+export const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+
+/**
+ * In the page: `prufe[name](...args)`; a thrown `PrufeError` comes back as data, since
+ * evaluation loses its `.code`.
+ * @param {{ name: string, args: unknown[] }} call
+ */
+export async function callInPage({ name, args }) {
+  try {
+    await prufe.ready;
+    return { value: /** @type {any} */ (prufe)[name](...args) };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * One bundle primitive, from Node.
+ * @param {Port} port
+ * @param {string} name
+ * @param {...unknown} args
+ * @returns {Promise<any>}
+ */
+export async function call(port, name, ...args) {
+  const result = await port.evaluate(callInPage, { name, args });
+  if (result.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (result.error));
+  return result.value;
+}
+
+/**
+ * The fingerprint's options for a need's `background`: what is in its slots is left out,
+ * matched in the merged page's terms from the root at `root`.
+ * @param {PrufeRun.Background | undefined} background
+ * @param {string} root
+ */
+export function leaving(background, root) {
+  return background ? { background, root } : undefined;
+}
+
+/** @param {number} ms */
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * Retries a read while the page cannot answer (a new document is loading), for up to 2 s.
+ * @template T
+ * @param {() => Promise<T>} read
+ * @returns {Promise<T>}
+ */
+export async function patiently(read) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      const code = error instanceof Failed ? error.error.code : 'BROWSER_ERROR';
+      if (attempt >= 20 || !TRANSIENT.has(code)) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/**
+ * In the page: `Need::Prepare`, answered by the bundle (`prufe.prepare`), as the Python
+ * driver answers it.
+ * @param {{ ref: string, hitTest: boolean, timeoutMs: number }} prepare
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+export async function prepareInPage({ ref, hitTest, timeoutMs }) {
+  try {
+    await prufe.ready;
+    return /** @type {PrufeRun.Answer} */ (await prufe.prepare(ref, hitTest, timeoutMs));
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (e.code ?? 'BROWSER_ERROR'), message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * In the page: focus the field and select its content; else where to click so that a
+ * person's click puts the focus there.
+ * @param {string} ref
+ */
+export async function focusForTypingInPage(ref) {
+  try {
+    await prufe.ready;
+    return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * In the page: focus the element of a ref (before a key press on it).
+ * @param {string} ref
+ */
+export async function focusInPage(ref) {
+  try {
+    await prufe.ready;
+    /** @type {HTMLElement} */ (prufe.element(ref)).focus();
+    return {};
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
+  }
+}
+
+// Modifier names as the machine's keys may write them (`ctrl+a`, `Shift+Tab`).
+const MODIFIERS = { shift: 'Shift', control: 'Control', ctrl: 'Control', alt: 'Alt', meta: 'Meta', cmd: 'Meta', command: 'Meta' };
+
+/**
+ * `Shift+Tab` → modifiers down, the key pressed, modifiers up (`Shift++` is Shift and `+`).
+ * @param {Port} port
+ * @param {string} spec
+ */
+export async function pressKey(port, spec) {
+  const parts = spec.split('+');
+  const key = parts.pop() || (parts.pop(), '+');
+  const modifiers = parts.map((m) => /** @type {Record<string, string>} */ (MODIFIERS)[m.toLowerCase()] ?? m);
+  for (const m of modifiers) await port.keyDown(m);
+  try {
+    await port.keyDown(key);
+    await port.keyUp(key);
+  } finally {
+    for (const m of modifiers.reverse()) await port.keyUp(m);
+  }
+}
+
+/**
+ * `Need::Input`: the gesture, through the browser's input pipeline.
+ * @param {Port} port
+ * @param {PrufeRun.Gesture} gesture
+ */
+export async function send(port, gesture) {
+  switch (gesture.kind) {
+    case 'click':
+      await port.move(gesture.at.x, gesture.at.y);
+      await port.down(gesture.button);
+      await port.up(gesture.button);
+      return;
+    case 'moveTo':
+      await port.move(gesture.at.x, gesture.at.y);
+      return;
+    case 'drag':
+      await port.move(gesture.from.x, gesture.from.y);
+      await port.down('left');
+      await port.move(gesture.to.x, gesture.to.y, Math.max(1, gesture.steps));
+      await port.up('left');
+      return;
+    case 'type': {
+      let field = await port.evaluate(focusForTypingInPage, gesture.ref);
+      if (field.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (field.error));
+      if (!field.focused && field.point) {
+        // A click puts the focus where a person's would.
+        await send(port, { kind: 'click', at: field.point, button: 'left' });
+        field = await port.evaluate(focusForTypingInPage, gesture.ref);
+      }
+      if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
+      if (gesture.text === '') await pressKey(port, 'Backspace');
+      else await port.insertText(gesture.text);
+      return;
+    }
+    case 'press':
+      if (gesture.ref !== null) {
+        const focused = await port.evaluate(focusInPage, gesture.ref);
+        if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
+      }
+      await pressKey(port, gesture.key);
+      return;
+    case 'select':
+      await call(port, 'select', gesture.ref, gesture.option);
+      return;
+    case 'restore':
+      await call(port, 'restore', gesture.ref, gesture.value);
+      return;
+    case 'setFiles':
+      await port.setFiles(gesture.ref, gesture.files);
+      return;
+    case 'navigate': {
+      const url = new URL(gesture.url, await port.url()).href;
+      try {
+        await port.goto(url);
+      } catch (error) {
+        throw new Failed({ code: 'NAVIGATION_FAILED', message: `${url}: ${error instanceof Error ? error.message : error}` });
+      }
+      return;
+    }
+    case 'goBack':
+      if (!(await port.goBack())) throw new Failed({ code: 'NAVIGATION_FAILED', message: 'there is no history entry to go back to' });
+      return;
+    default:
+      throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the gesture ${JSON.stringify(gesture)}` });
+  }
+}
