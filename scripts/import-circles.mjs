@@ -13,16 +13,18 @@
 //   `require('./x')` between the files.
 //
 // Prints every circle (the strongly connected components of more than one module, with the
-// edges that close them) and exits with 1 when there is one.
+// edges that close them) and exits with 1 when there is one. Naming trees (`src`, `harness`,
+// `node`, or their source directories as printed) checks those alone; none checks all three.
 //
-//   node scripts/import-circles.mjs [--quiet]
+//   node scripts/import-circles.mjs [--quiet] [src] [harness/src] [node/src]
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const QUIET = process.argv.includes('--quiet');
+const ARGS = process.argv.slice(2);
+const QUIET = ARGS.includes('--quiet');
 
 function walk(dir, extension) {
   const out = [];
@@ -226,11 +228,28 @@ function circles(edges) {
   return out;
 }
 
-const graphs = [
-  ['src/', rustGraph('src/ ', join(ROOT, 'src'))],
-  ['harness/src/', rustGraph('harness/src/ ', join(ROOT, 'harness', 'src'))],
-  ['node/src/', jsGraph('node/src/', join(ROOT, 'node', 'src'))],
+const TREES = [
+  ['src/', () => rustGraph('src/ ', join(ROOT, 'src'))],
+  ['harness/src/', () => rustGraph('harness/src/ ', join(ROOT, 'harness', 'src'))],
+  ['node/src/', () => jsGraph('node/src/', join(ROOT, 'node', 'src'))],
 ];
+
+/** The tree an argument names: its source directory, with or without the trailing `/` and
+ * the `src`, or null. */
+function tree(argument) {
+  const name = argument.replace(/^\.\//, '').replace(/\/+$/, '');
+  return TREES.find(([where]) => [where.slice(0, -1), where.replace(/\/?src\/$/, '')].includes(name)) ?? null;
+}
+
+const named = ARGS.filter((a) => !a.startsWith('--'));
+const unknown = [...named.filter((a) => tree(a) === null), ...ARGS.filter((a) => a.startsWith('--') && a !== '--quiet')];
+if (unknown.length) {
+  console.error(`import-circles: unknown ${unknown.map((a) => `'${a}'`).join(', ')}; trees: ${TREES.map(([where]) => where).join(', ')}`);
+  console.error('usage: node scripts/import-circles.mjs [--quiet] [src] [harness/src] [node/src]');
+  process.exit(2);
+}
+const chosen = named.length ? TREES.filter((t) => named.some((a) => tree(a) === t)) : TREES;
+const graphs = chosen.map(([where, graph]) => [where, graph()]);
 let found = 0;
 for (const [where, edges] of graphs) {
   const list = circles(edges);

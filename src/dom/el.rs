@@ -1,12 +1,17 @@
 //! The element view the walk and the namer share: an element with its tag and attribute
 //! names read once, and the interned JS strings every walk uses.
 
+use super::control;
 use super::js;
 use super::role::{self, present, Attrs, Tag, A};
 use js_sys::{JsString, Object};
 use std::cell::OnceCell;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
+
+/// Deepest level read around one element: the descendants of a name (`name`), and the
+/// flat-tree ancestors climbed to find a rendered one ([`Strings::rendered`]).
+pub const MAX_DEPTH: usize = 64;
 
 /// First pass for secrets: every field whose value may be sensitive (filtered in Rust).
 /// Simple selectors only: a descendant combinator would make the browser test every field's
@@ -72,7 +77,7 @@ impl Strings {
             before: "::before".into(),
             after: "::after".into(),
             content: "content".into(),
-            controls: super::walk::CONTROLS.into(),
+            controls: control::CONTROLS.into(),
             cursor: "cursor".into(),
             display: "display".into(),
             visibility: "visibility".into(),
@@ -108,7 +113,7 @@ impl Strings {
     /// computed style per element without a box, which only a name read meets.
     pub fn rendered(&self, node: &web_sys::Element, visibility_rules: bool) -> bool {
         let mut node = node.clone();
-        for _ in 0..super::name::MAX_DEPTH {
+        for _ in 0..MAX_DEPTH {
             if self.visible(&node, visibility_rules) {
                 return true;
             }

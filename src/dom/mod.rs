@@ -14,6 +14,7 @@
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
 mod cache;
+mod control;
 pub mod cover;
 mod el;
 pub mod input;

@@ -19,15 +19,14 @@
 //!   `display: contents` element) has no box yet is rendered: the nodes assigned to it name
 //!   the control it sits in (`El::is_hidden`), as in Chromium's tree.
 
-use super::el::{El, Strings};
+use super::control;
+use super::el::{El, Strings, MAX_DEPTH};
 use super::js;
 use super::role::{self, Attrs, Tag, A};
 use crate::core::model::Role;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Node};
 
-/// Deepest descendant level read for a name.
-pub const MAX_DEPTH: usize = 64;
 /// Most descendant nodes read for one name.
 pub const MAX_NODES: usize = 2_000;
 /// A name longer than this (in bytes) has already been cut; stop collecting.
@@ -568,7 +567,7 @@ impl<'a> Namer<'a> {
                 let unit = matches!(
                     ce.tag,
                     Tag::A | Tag::Button | Tag::Input | Tag::Select | Tag::Textarea
-                ) || crate::dom::walk::is_control(r);
+                ) || control::is_control(r);
                 if unit && self.skip_controls {
                     return;
                 }

@@ -2,7 +2,7 @@
 //! left afterwards, and where the pointer goes to end a hover. The order the inverses are
 //! tried in, and the undo itself, are in `undo`.
 
-use super::need::Point;
+use super::point::Point;
 use crate::core::diff::{self, Diff};
 use crate::core::identity::Identity;
 use crate::core::model::{Element, Role};

@@ -33,6 +33,7 @@ mod attempt;
 pub mod inverse;
 pub mod navigation;
 pub mod need;
+mod point;
 mod pointer;
 pub mod policy;
 pub mod quiet;

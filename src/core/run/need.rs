@@ -8,19 +8,13 @@
 //! any language reads and writes them without a schema of its own.
 
 use super::navigation::Destination;
+pub use super::point::Point;
+use super::ready::Refusal;
 use super::record::Record;
 use crate::core::background::Background;
 use crate::core::error::Error;
 use crate::core::model::{Element, Snapshot};
 use serde::{Deserialize, Serialize};
-
-/// A point in the top document's viewport, in CSS pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-}
 
 /// A mouse button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -243,9 +237,9 @@ pub enum Answer {
     /// The element was out of view and has been scrolled: observe again.
     Scrolled,
     /// The element is not ready for input; the machine words the error
-    /// ([`super::ready::Refusal::error`]).
+    /// ([`Refusal::error`]).
     Refused {
-        refusal: super::ready::Refusal,
+        refusal: Refusal,
     },
     Under {
         element: Option<Element>,

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::need::Point;
+use super::point::Point;
 use crate::core::error::{Error, ErrorCode};
 
 /// Why an element is not ready for input, without words: see [`Refusal::error`].

@@ -68,10 +68,9 @@ mod place;
 mod replay;
 mod text;
 
-pub(in crate::dom) use text::{is_control, CONTROLS};
-
 pub use capture::{Capture, Visual};
 
+use super::control;
 use super::el::{El, Strings};
 use super::js;
 use super::name::{self, Namer};
@@ -675,7 +674,7 @@ impl<'a> Walk<'a> {
             c.covered = true;
             changed = Some(c);
         }
-        if (clickable || text::is_control(role)) && !ctx.in_control {
+        if (clickable || control::is_control(role)) && !ctx.in_control {
             let mut c = edit(&mut changed, &ctx);
             c.in_control = true;
             changed = Some(c);

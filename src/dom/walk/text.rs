@@ -37,14 +37,14 @@
 //! root (React listens on the container), so the attribute is rare and the cursor is the main
 //! signal. The cursor is read only in scopes whose style sheets or inline styles mention
 //! `cursor` at all, and only of elements that have a box. No doubles: nothing inside an observed control (a button, a link, a
-//! field...) or another clickable, and no element that holds an observed control itself (a
+//! field...; the list is `dom::control`) or another clickable, and no element that holds an observed control itself (a
 //! pointer `div` around one link is not a second target). A clickable inside a list item or
 //! a row is observed besides it: the item is not a control. Elements with a role of their
 //! own (`li`, `img` with a name) keep it; a clickable is a role-less element.
 
 use super::capture::CachedText;
 use super::{Ctx, Mode, Walk};
-use crate::core::model::{limits, Role, Text, TextKind};
+use crate::core::model::{limits, Text, TextKind};
 use crate::core::text::{cap, normalize_whitespace};
 use crate::dom::el::El;
 use crate::dom::js;
@@ -63,39 +63,9 @@ const MAX_GATHER_BYTES: usize = 4 * limits::MAX_TEXT_CHARS;
 /// `tabindex` (which `FOCUSABLE` shares with `contenteditable`).
 pub(super) const CLICK_BITS: u64 = present::ONCLICK | present::FOCUSABLE;
 
-/// Observed controls: an element holding one is not a clickable of its own.
-pub(in crate::dom) const CONTROLS: &str =
-    "a[href],button,input,select,textarea,summary,[role=button i],\
-[role=link i],[role=checkbox i],[role=radio i],[role=switch i],[role=tab i],[role=menuitem i],\
-[role=option i],[onclick],[tabindex]";
-
 /// Elements whose tag alone says they start a run of their own (or none).
 fn stands_alone_by_tag(tag: Tag) -> bool {
     tag.is_block() || tag.is_semantic() || matches!(tag, Tag::Custom | Tag::Html | Tag::Body)
-}
-
-/// Roles of observed controls: nothing inside one is a clickable of its own.
-pub(in crate::dom) fn is_control(role: Role) -> bool {
-    matches!(
-        role,
-        Role::Button
-            | Role::Link
-            | Role::Checkbox
-            | Role::Radio
-            | Role::Switch
-            | Role::Tab
-            | Role::Menuitem
-            | Role::Menuitemcheckbox
-            | Role::Menuitemradio
-            | Role::Option
-            | Role::Treeitem
-            | Role::Textbox
-            | Role::Searchbox
-            | Role::Combobox
-            | Role::Listbox
-            | Role::Slider
-            | Role::Spinbutton
-    )
 }
 
 /// A leaf `aria-hidden="true"` element whose text has no letter or digit (an icon glyph, a

@@ -1,0 +1,13 @@
+//! A point in the top document's viewport. Input goes to one ([`super::need::Gesture`]) and
+//! a refusal names the one where the target was found covered ([`super::ready::Refusal`]),
+//! so it is a module of its own: both name it and neither depends on the other.
+
+use serde::{Deserialize, Serialize};
+
+/// A point in the top document's viewport, in CSS pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
