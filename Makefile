@@ -157,6 +157,7 @@ test-engine:
 	node js/prebuilt.mjs verify
 
 test-core:
+	node scripts/import-circles.mjs --quiet
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
@@ -182,6 +183,7 @@ test-python:
 # corpus's recorded states) and one verified browser step on each surface: the CLI, the MCP
 # server (stdio), the npm package and the Python package. `make test` stays the whole suite.
 check: setup
+	@scripts/timed.sh "check: import circles" node scripts/import-circles.mjs --quiet
 	@scripts/timed.sh "check: format" cargo fmt --all --check
 	@scripts/timed.sh "check: clippy (prufe)" cargo clippy -q -p prufe --all-targets -- -D warnings
 	@scripts/timed.sh "check: core tests" cargo test -q -p prufe
