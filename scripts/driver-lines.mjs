@@ -21,7 +21,8 @@ function files(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (name === '__pycache__' || name === 'node_modules') continue;
+    // The engine's files copied into the Python package (`make python`) are not the driver.
+    if (name === '__pycache__' || name === 'node_modules' || path === join(ROOT, 'python', 'src', 'prufe', 'engine')) continue;
     if (statSync(path).isDirectory()) out.push(...files(path));
     else if (SOURCE.test(name)) out.push({ path: relative(ROOT, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 });
   }
