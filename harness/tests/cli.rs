@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::cli::{prufe, show};
+
 use common::{require_bundle, Servers};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -12,17 +14,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 #[cfg(feature = "judge-http")]
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
-
-async fn prufe(args: &[&str]) -> Output {
-    tokio::process::Command::new(PRUFE)
-        .args(args)
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("prufe runs")
-}
 
 fn script(dir: &Path, json: &str) -> PathBuf {
     let path = dir.join("script.json");
@@ -35,15 +26,6 @@ fn lines(out: &Output) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
         .collect()
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn traces(dir: &Path) -> Vec<String> {

@@ -5,31 +5,12 @@
 
 mod common;
 
+use common::cli::{prufe, show};
+
 use common::mcp::{ref_of, Mcp};
 use common::{require_bundle, Servers};
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Output;
-
-const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
-
-async fn prufe(args: &[&str]) -> Output {
-    tokio::process::Command::new(PRUFE)
-        .args(args)
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("prufe runs")
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn statuses(record: &Value) -> Vec<&str> {
     record["expect"]

@@ -12,6 +12,8 @@
 
 mod common;
 
+use common::cli::{prufe, show, PRUFE};
+
 use common::mcp::{ref_of, Mcp};
 use common::{require_bundle, Servers};
 use serde_json::{json, Value};
@@ -20,8 +22,6 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncBufReadExt;
-
-const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
 
 /// How long the grid may take to say it is ready (it is a JVM on two busy cores).
 const GRID_READY_WITHIN: Duration = Duration::from_secs(120);
@@ -283,24 +283,6 @@ impl Drop for WebDriver {
             self.delete();
         }
     }
-}
-
-async fn prufe(args: &[&str]) -> Output {
-    tokio::process::Command::new(PRUFE)
-        .args(args)
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("prufe runs")
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn lines(out: &Output) -> Vec<Value> {

@@ -8,11 +8,12 @@
 
 mod common;
 
+use common::cli::{show, PRUFE};
+
 use common::{require_bundle, target, Servers, Session};
 use serde_json::Value;
 use std::path::Path;
 
-const PRUFE: &str = env!("CARGO_BIN_EXE_prufe");
 const SECRET: &str = "hunter2-Secret!";
 
 const SCRIPT: &str = r#"[
@@ -45,15 +46,6 @@ async fn run_script(dir: &Path, url: &str, script: &str, extra: &[&str]) -> std:
         .output()
         .await
         .expect("prufe runs")
-}
-
-fn show(out: &std::process::Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn records(dir: &Path) -> Vec<(String, Value)> {
