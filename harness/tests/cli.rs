@@ -3,12 +3,11 @@
 
 mod common;
 
-use common::cli::{prufe, show};
+use common::cli::{lines, prufe, show};
 
 use common::{require_bundle, Servers};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 #[cfg(feature = "judge-http")]
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,13 +18,6 @@ fn script(dir: &Path, json: &str) -> PathBuf {
     let path = dir.join("script.json");
     std::fs::write(&path, json).unwrap();
     path
-}
-
-fn lines(out: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
-        .collect()
 }
 
 fn traces(dir: &Path) -> Vec<String> {

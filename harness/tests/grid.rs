@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::cli::{prufe, show, PRUFE};
+use common::cli::{lines, prufe, show, PRUFE};
 
 use common::mcp::{ref_of, Mcp};
 use common::{require_bundle, Servers};
@@ -283,13 +283,6 @@ impl Drop for WebDriver {
             self.delete();
         }
     }
-}
-
-fn lines(out: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
-        .collect()
 }
 
 fn files(dir: &Path) -> Vec<String> {

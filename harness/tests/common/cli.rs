@@ -1,5 +1,6 @@
 //! The `prufe` binary run as a process, and its output shown when an assertion fails.
 
+use serde_json::Value;
 use std::process::Output;
 
 /// The binary this test build made.
@@ -23,4 +24,12 @@ pub fn show(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// Every line of the standard output, each a JSON value (`prufe run --json`).
+pub fn lines(out: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .collect()
 }
