@@ -114,6 +114,8 @@ declare namespace PrufeRun {
   interface Seen {
     fingerprint: string;
     snapshot: Snapshot;
+    /** What the page was seen changing by itself on this document so far. */
+    background?: Background;
   }
 
   type Gesture =

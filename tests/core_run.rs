@@ -1003,6 +1003,27 @@ fn background_is_learnt_before_acting() {
     let seen = Some(Seen {
         fingerprint: "an older page".into(),
         snapshot: ticker("Rain in Oslo"),
+        background: Background::default(),
+    });
+    // The last run on this document learnt the ticker: this one starts from it and waits
+    // for nothing the ticker does.
+    let mut learnt = Background::default();
+    learnt.observe(&ticker("Rain in Oslo"), &ticker("Markets up"));
+    let mut carried_world = World::new(ticker("Markets up"));
+    carried_world.ticks.push_back(ticker("Rain in Oslo"));
+    carried_world.ticks.push_back(ticker("Markets up"));
+    let carried = Some(Seen {
+        fingerprint: carried_world.fingerprint_over(&learnt),
+        snapshot: ticker("Markets up"),
+        background: learnt.clone(),
+    });
+    // What another document learnt is not this one's.
+    let mut other = ticker("Rain in Oslo");
+    other.context.epoch = 7;
+    let elsewhere = Some(Seen {
+        fingerprint: "another document".into(),
+        snapshot: other,
+        background: learnt.clone(),
     });
     #[rustfmt::skip]
     run_rows(vec![
@@ -1025,6 +1046,20 @@ fn background_is_learnt_before_acting() {
         Row { seen, ..row("learnt from the last observation", std::mem::replace(&mut seen_world, World::new(shop())), step(), react("Rain in Oslo")) }
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.background, ["text in banner"])),
+        Row { seen: carried, ..row("the background learnt on the document carries to the next run", carried_world, step(), react("Rain in Oslo")) }
+            .want(Some(M), true, None, "")
+            .then(|r, w, run| {
+                assert_eq!(r.background, ["text in banner"]);
+                assert!(matches!(&w.needs[0], Need::Fingerprint { background } if !background.is_empty()), "read as the last settle read it: {:?}", w.needs[0]);
+                let input = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Click { .. } })).unwrap();
+                let learning = w.needs[..input].iter().filter(|n| matches!(n, Need::Settle { stop_on_change: true, .. })).count();
+                assert_eq!(learning, 1, "one settle, over what the ticker does not change: {:?}", w.needs);
+                assert!(w.ticks.is_empty(), "the ticks came while it settled");
+                assert!(run.seen().is_some_and(|s| !s.background.is_empty()), "and it hands the background on");
+            }),
+        Row { seen: elsewhere, ..row("another document's background is dropped", World::new(ticker("Rain in Oslo")), step(), react("Rain in Oslo")) }
+            .want(Some(M), true, None, "")
+            .then(|r, _, _| assert!(r.background.is_empty(), "{:?}", r.background)),
     ]);
 }
 

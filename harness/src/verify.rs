@@ -269,6 +269,7 @@ impl Verifier {
         self.seen = Some(Seen {
             fingerprint,
             snapshot,
+            background: Default::default(),
         });
     }
 

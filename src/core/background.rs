@@ -214,6 +214,38 @@ impl Background {
         })
     }
 
+    /// Does `content` (what an element of the page holds now: its text, or its label) have
+    /// the shape of a text or a label seen changing by itself? The page's own measure of
+    /// quiet (`prufe.quietFor`, after a fingerprint that left the background out) uses it to
+    /// leave out what changed inside the clock, the ticker or the slides, so that a settle
+    /// over a page that keeps changing there is as quick as over a still one; the settle's
+    /// fingerprint, which places each record, still decides what changed.
+    ///
+    /// Whitespace does not count (a run joins its parts with spaces the element's own
+    /// text does not have), shapes cut at [`MAX_SHAPE_CHARS`] compare on what both hold,
+    /// and a slot that takes any shape covers nothing here (it says nothing of what to
+    /// leave out).
+    pub fn has_shape_of(&self, content: &str) -> bool {
+        fn squash(s: &str) -> String {
+            s.chars().filter(|c| !c.is_whitespace()).collect()
+        }
+        let cut = |s: &str| s.chars().count() >= MAX_SHAPE_CHARS;
+        let own = shape(content);
+        if own.is_empty() {
+            return false;
+        }
+        let (own_cut, own) = (cut(&own), squash(&own));
+        let shapes = self.texts.iter().map(|s| s.shape.as_str());
+        let shapes = shapes.chain(self.elements.iter().map(|s| s.shape.as_str()));
+        shapes.filter(|s| !s.is_empty()).any(|s| {
+            let slot = squash(s);
+            slot == own
+                || ((own_cut || cut(s))
+                    && slot.chars().zip(own.chars()).all(|(a, b)| a == b)
+                    && slot.chars().count().min(own.chars().count()) >= MAX_SHAPE_CHARS / 2)
+        })
+    }
+
     /// Is anything in this place (any shape) already changing? For the busy check, which
     /// asks of a place, not of one text.
     pub fn has_place(&self, frame: &str, region: &str, role: Role) -> bool {
@@ -305,6 +337,39 @@ mod tests {
             "Alarm",
             "region[Carousel]"
         )));
+    }
+
+    #[test]
+    fn content_of_a_changing_slot_has_its_shape() {
+        let mut b = Background::default();
+        b.observe(&clock("10:00:01.2"), &clock("10:00:02.3"));
+        b.observe(
+            &clock("ACME 104.1 GLOBEX 111.1"),
+            &clock("ACME 109.7 GLOBEX 112.7"),
+        );
+        assert!(b.has_shape_of("10:59:00.1"));
+        // The element's own text, without the spaces the run put between its parts.
+        assert!(b.has_shape_of("ACME 101.0GLOBEX 99.9"));
+        assert!(!b.has_shape_of("ACME 101.0"), "a part is not the slot");
+        assert!(!b.has_shape_of("Saved"));
+        assert!(!b.has_shape_of(""));
+        // Long texts compare on what both shapes hold.
+        let long = |n: u32| format!("Headline {n}: {}", "news ".repeat(40));
+        let mut t = Background::default();
+        t.observe(&clock(&long(1)), &clock(&long(2)));
+        assert!(t.has_shape_of(&long(3)));
+        assert!(!t.has_shape_of(&format!("Other {}", "news ".repeat(40))));
+        // A slot of any shape covers nothing.
+        let any = Background {
+            texts: vec![TextSlot {
+                frame: String::new(),
+                region: "banner".into(),
+                kind: TextKind::Plain,
+                shape: String::new(),
+            }],
+            elements: Vec::new(),
+        };
+        assert!(!any.has_shape_of("Saved"));
     }
 
     #[test]

@@ -55,8 +55,10 @@
 //! this when they upgrade, are checked on every replay.
 
 use super::js;
+use super::quiet::{self, Log};
 use super::style::{Sheets, StyleScan, CURSOR};
 use super::walk::{self, Capture, Visual};
+use crate::core::background::Background;
 use js_sys::Array;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -259,9 +261,12 @@ fn classify(
 
 /// When the page last showed activity (any mutation or watched event, input included) and
 /// when something last happened that can change what the engine observes (`performance.now()`).
+/// Each sign of activity is logged with what it touched ([`Log`]), for the quiet over what
+/// the judge looks at.
 struct Clock {
     activity: Cell<f64>,
     moved: Cell<f64>,
+    log: RefCell<Log>,
 }
 
 impl Clock {
@@ -269,17 +274,26 @@ impl Clock {
         Clock {
             activity: Cell::new(now),
             moved: Cell::new(now),
+            log: RefCell::new(Log::new(now)),
         }
     }
 
-    fn moved(&self, now: f64) {
+    fn moved(&self, now: f64, node: Option<web_sys::Node>) {
         self.activity.set(now);
         self.moved.set(now);
+        self.log.borrow_mut().push(now, node);
     }
 
     fn active(&self, now: f64) {
         self.activity.set(now);
+        self.log.borrow_mut().push(now, None);
     }
+}
+
+/// The node an event was aimed at; `None` for a window or anything else.
+fn event_node(event: &JsValue) -> Option<web_sys::Node> {
+    let event: &web_sys::Event = event.dyn_ref()?;
+    event.target()?.dyn_into::<web_sys::Node>().ok()
 }
 
 pub struct Cache {
@@ -358,7 +372,11 @@ impl Cache {
             );
             let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
-                changed_at.moved(js::now());
+                let now = js::now();
+                for r in records.unchecked_ref::<Array>().iter() {
+                    let r: web_sys::MutationRecord = r.unchecked_into();
+                    changed_at.moved(now, r.target());
+                }
                 if dirty.get() {
                     return;
                 }
@@ -379,8 +397,8 @@ impl Cache {
         };
         let on_visual = {
             let (visual, view, changed_at) = (visual.clone(), view.clone(), changed_at.clone());
-            Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                changed_at.moved(js::now());
+            Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                changed_at.moved(js::now(), event_node(&event));
                 visual.set(true);
                 view.set(true);
             })
@@ -388,7 +406,7 @@ impl Cache {
         let on_scroll = {
             let (view, changed_at) = (view.clone(), changed_at.clone());
             Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
-                changed_at.moved(js::now());
+                changed_at.moved(js::now(), None);
                 view.set(true)
             })
         };
@@ -408,7 +426,7 @@ impl Cache {
                     changed_at.active(now);
                 }
                 if sheets.borrow().stateful {
-                    changed_at.moved(now);
+                    changed_at.moved(now, None);
                     visual.set(true);
                     view.set(true);
                 }
@@ -459,6 +477,22 @@ impl Cache {
             return 0.0;
         }
         (js::now() - self.changed_at.activity.get()).max(0.0)
+    }
+
+    /// [`Cache::quiet_ms`] over what the judge looks at: what touched only `background`
+    /// (see `dom::quiet`) does not count, nor does an animation of it.
+    pub fn quiet_ms_outside(&self, background: &Background) -> f64 {
+        if self.dirty.get()
+            || self
+                .capture
+                .roots
+                .iter()
+                .any(|(r, _)| quiet::animating_outside(r, background))
+        {
+            return 0.0;
+        }
+        let last = self.changed_at.log.borrow().last_outside(background);
+        (js::now() - last).max(0.0)
     }
 
     /// How long, in ms, nothing that can change what the engine observes has happened: no

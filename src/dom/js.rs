@@ -290,6 +290,14 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = getAnimations)]
     fn get_animations(this: &N) -> Result<Array, JsValue>;
 
+    /// `Animation.effect`.
+    #[wasm_bindgen(method, getter, js_name = effect)]
+    fn animation_effect(this: &N) -> Option<Object>;
+
+    /// `KeyframeEffect.target`.
+    #[wasm_bindgen(method, getter, js_name = target)]
+    fn effect_target(this: &N) -> Option<Node>;
+
     #[wasm_bindgen(method, getter, js_name = devicePixelRatio)]
     fn device_pixel_ratio(this: &N) -> f64;
 
@@ -589,6 +597,18 @@ pub fn animating(root: &Node) -> bool {
     root.unchecked_ref::<N>()
         .get_animations()
         .map_or(true, |a| a.length() > 0)
+}
+
+/// The animations and transitions running (or filling) in this document or shadow root;
+/// `None` when `getAnimations` is missing.
+pub fn animations(root: &Node) -> Option<Array> {
+    root.unchecked_ref::<N>().get_animations().ok()
+}
+
+/// The element an animation animates, when its effect has one.
+pub fn animation_target(animation: &JsValue) -> Option<Node> {
+    let effect = animation.unchecked_ref::<N>().animation_effect()?;
+    effect.unchecked_ref::<N>().effect_target()
 }
 
 pub fn device_pixel_ratio(window: &Object) -> f64 {

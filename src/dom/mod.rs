@@ -22,6 +22,7 @@ pub mod js;
 mod name;
 pub mod pointer;
 pub mod prepare;
+mod quiet;
 mod refs;
 mod role;
 mod style;
@@ -85,6 +86,9 @@ struct Engine {
     /// replay of the same cache reuses an entry whose identity is unchanged instead of
     /// looking the node up again, while no ref was replaced anywhere (`Refs::generation`).
     ref_memo: Option<RefMemo>,
+    /// The background the last fingerprint left out: `quietFor`, read after it, leaves it
+    /// out too (`dom::quiet`).
+    quiet_background: Background,
 }
 
 struct RefMemo {
@@ -158,6 +162,7 @@ impl Engine {
             refs: refs::Refs::new(tag),
             cache: None,
             ref_memo: None,
+            quiet_background: Background::default(),
         })
     }
 
@@ -507,6 +512,9 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
         let bg = &opts.background;
+        if eng.quiet_background != *bg {
+            eng.quiet_background = bg.clone();
+        }
         let filtered =
             !opts.regions.is_empty() || !opts.ignore_regions.is_empty() || !bg.is_empty();
         let Observed {
@@ -536,13 +544,18 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
 /// fingerprint's cache (no mutation in any document or shadow root it watches, no event that
 /// may move a style, a layout or a scroll position) and runs no animation. 0 when that is
 /// not known: no cache yet (or a page the cache does not cover), or a change just now. A
-/// driver may count a page quiet for this long as settled without polling.
+/// driver may count a page quiet for this long as settled without polling. After a
+/// fingerprint that left a background out, what touched only that background does not
+/// count (`dom::quiet`): a settle reads the fingerprint, then `quietFor`.
 pub fn quiet_for() -> Result<f64> {
     with_engine(|eng| {
         let Some(cache) = eng.cache.as_ref() else {
             return Ok(0.0);
         };
-        Ok(cache.quiet_ms())
+        if eng.quiet_background.is_empty() {
+            return Ok(cache.quiet_ms());
+        }
+        Ok(cache.quiet_ms_outside(&eng.quiet_background))
     })
 }
 

@@ -73,12 +73,16 @@ pub const MAX_UNDO_SCROLLS: u32 = 3;
 
 /// The driver's last observation of a document and the fingerprint it was taken at: hand
 /// it to the next run ([`Run::with_seen`]) so that what the page changed by itself since is
-/// learnt as background.
+/// learnt as background. It carries the background learnt on that document so far: a clock
+/// that ticked before one step still ticks before the next, and the next run starts from
+/// it instead of waiting for the page to show it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Seen {
     pub fingerprint: String,
     pub snapshot: Snapshot,
+    #[serde(default, skip_serializing_if = "Background::is_empty")]
+    pub background: Background,
 }
 
 /// Verified, or performed only (a declared inverse; the inner steps of a watch).

@@ -89,7 +89,12 @@ impl Run {
     pub(super) fn settle_before(&mut self, fresh: bool) -> Need {
         let a = &mut self.attempt;
         if fresh {
-            a.background = Background::default();
+            // What the same document was seen changing by itself before (a document that
+            // turns out to be another one drops it: `learn`).
+            a.background = match &self.seen {
+                Some(seen) => seen.background.clone(),
+                None => Background::default(),
+            };
         }
         a.shown = None;
         a.left_ms = self.policy.timing.timeout_ms;
@@ -97,9 +102,9 @@ impl Run {
             self.phase = Phase::Settle {
                 settling: Before::Fingerprint,
             };
-            return self.ask(Need::Fingerprint {
-                background: Background::default(),
-            });
+            // Read as the last run's settle read it, leaving out what it had learnt.
+            let background = self.attempt.background.clone();
+            return self.ask(Need::Fingerprint { background });
         }
         self.phase = Phase::Settle {
             settling: Before::Plain,
@@ -122,7 +127,14 @@ impl Run {
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
             if earlier.context.epoch == now.context.epoch {
                 a.background.observe(earlier, now);
+            } else {
+                a.background = Background::default();
             }
+        }
+        if now.is_none() {
+            // The document is being replaced: what the old one did by itself is not the
+            // next one's background.
+            a.background = Background::default();
         }
         a.shown = now;
     }

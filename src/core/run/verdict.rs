@@ -456,6 +456,7 @@ impl Run {
         self.seen = semantic.then(|| Seen {
             fingerprint: self.attempt.fingerprint.clone(),
             snapshot: self.attempt.after.clone(),
+            background: self.attempt.background.clone(),
         });
     }
 

@@ -1,0 +1,127 @@
+//! Quiet over what the judge looks at: how long the page has changed nothing but its
+//! background.
+//!
+//! `quietFor` says how long the page has shown no sign of change, so that a settle over a
+//! still page needs no window of polls. A page with a clock, a ticker or a carousel is never
+//! quiet by that measure, and each settle there polls a whole window even once the
+//! machine has learnt those slots and the fingerprint leaves them out. So the cache keeps a
+//! short [`Log`] of what each sign of change touched, and after a fingerprint that left a
+//! background out, `quietFor` counts from the last sign that touched anything else: a
+//! mutation of a node whose element (or one of its nearest ancestors) does not hold content
+//! of a background slot's shape (`Background::has_shape_of`), any input, a scroll or a
+//! window event. A running animation counts the same way, by its target.
+//!
+//! This is only the page's word on quiet; the settle's fingerprint, which places every
+//! record, still decides what changed and when (`core::run::quiet`).
+
+use super::js;
+use crate::core::background::Background;
+use std::collections::VecDeque;
+use wasm_bindgen::JsCast;
+use web_sys::Node;
+
+/// Signs of change kept; past them the oldest go, and quiet cannot be longer than since the
+/// newest that went.
+pub const MAX_LOG: usize = 256;
+
+/// How far up from a changed node its content is compared with the background's shapes.
+const MAX_CLIMB: usize = 4;
+
+/// An element holding more text than this is not compared (nor are its ancestors): it is
+/// not one slot's content.
+const MAX_CONTENT_CHARS: usize = 2_000;
+
+/// What the page's signs of change touched, newest last: a node, or `None` (input, a
+/// scroll, a window event), with when (`performance.now()`).
+pub struct Log {
+    entries: VecDeque<(f64, Option<Node>)>,
+    /// Nothing is known before this (the cache's start, or the newest entry that went).
+    floor: f64,
+}
+
+impl Log {
+    pub fn new(now: f64) -> Log {
+        Log {
+            entries: VecDeque::new(),
+            floor: now,
+        }
+    }
+
+    pub fn push(&mut self, at: f64, node: Option<Node>) {
+        if self.entries.len() >= MAX_LOG {
+            if let Some((t, _)) = self.entries.pop_front() {
+                self.floor = self.floor.max(t);
+            }
+        }
+        self.entries.push_back((at, node));
+    }
+
+    /// When the last sign that touched more than `background` came: the newest entry whose
+    /// node is not background, else the floor.
+    pub fn last_outside(&self, background: &Background) -> f64 {
+        let mut seen: Vec<(Node, bool)> = Vec::new();
+        for (at, node) in self.entries.iter().rev() {
+            let Some(node) = node else {
+                return *at;
+            };
+            let known = seen.iter().find(|(n, _)| n.is_same_node(Some(node)));
+            let inside = match known {
+                Some((_, inside)) => *inside,
+                None => {
+                    let inside = holds(node, background);
+                    seen.push((node.clone(), inside));
+                    inside
+                }
+            };
+            if !inside {
+                return *at;
+            }
+        }
+        self.floor
+    }
+}
+
+/// Is `node` part of the background: does its element, or one of its nearest ancestors,
+/// hold content of a background slot's shape?
+pub fn holds(node: &Node, background: &Background) -> bool {
+    let mut at = if node.node_type() == Node::ELEMENT_NODE {
+        Some(node.clone())
+    } else {
+        node.parent_node()
+    };
+    for _ in 0..MAX_CLIMB {
+        let Some(n) = at else {
+            return false;
+        };
+        if n.node_type() != Node::ELEMENT_NODE {
+            return false;
+        }
+        let text = n.text_content().unwrap_or_default();
+        if text.chars().count() > MAX_CONTENT_CHARS {
+            return false;
+        }
+        if background.has_shape_of(&text) {
+            return true;
+        }
+        let el: &web_sys::Element = n.unchecked_ref();
+        let label = ["aria-label", "alt", "title"]
+            .iter()
+            .find_map(|a| el.get_attribute(a));
+        if label.is_some_and(|l| background.has_shape_of(&l)) {
+            return true;
+        }
+        at = n.parent_node();
+    }
+    false
+}
+
+/// Does an animation or a transition run under `root` whose target is not background?
+pub fn animating_outside(root: &Node, background: &Background) -> bool {
+    let Some(animations) = js::animations(root) else {
+        return true;
+    };
+    animations.iter().any(|a| match js::animation_target(&a) {
+        Some(target) => !holds(&target, background),
+        None => true,
+    })
+}
