@@ -235,7 +235,7 @@ bench: setup
 	node scripts/driver-lines.mjs
 	node scripts/corpus.mjs
 	cargo bench -q -p prufe --bench diff
-	cargo run --release -q -p prufe-harness --example click_bench
+	cargo run --release -q -p prufe-harness --example click_bench -- --out bench/click.md
 	cargo build --release -q -p prufe-harness --bin prufe
 	node scripts/scale.mjs
 	python3 scripts/scale_mcp.py --out bench/scale-mcp.md

@@ -34,6 +34,10 @@ use std::time::{Duration, Instant};
 
 #[path = "fault_bench/apps.rs"]
 mod apps;
+#[path = "support/bare_input.rs"]
+mod bare_input;
+
+use bare_input::{mouse, mouse_click, mouse_drag, press_key};
 
 /// What the action is, in both forms.
 #[derive(Clone)]
@@ -1144,14 +1148,7 @@ impl Bench {
             Act::Drag(from, to) => {
                 let a = self.locate("li", from).await?;
                 let b = self.locate("ul, ol", to).await?;
-                mouse(&page, "mouseMoved", a, 0).await?;
-                mouse(&page, "mousePressed", a, 1).await?;
-                for i in 1..=10 {
-                    let f = f64::from(i) / 10.0;
-                    let p = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f);
-                    mouse(&page, "mouseMoved", p, 1).await?;
-                }
-                mouse(&page, "mouseReleased", b, 1).await
+                mouse_drag(&page, a, b).await
             }
             Act::Hover(name) => {
                 let p = self.locate("button, a", name).await?;
@@ -1173,34 +1170,12 @@ impl Bench {
                         )));
                     }
                 }
-                let (key, code, key_code, text) = key_fields(key);
-                let mut down = json!({ "type": if text.is_some() { "keyDown" } else { "rawKeyDown" },
-                    "key": key, "code": code, "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code });
-                if let Some(t) = text {
-                    down["text"] = json!(t);
-                    down["unmodifiedText"] = json!(t);
-                }
-                send(&page, "Input.dispatchKeyEvent", down).await?;
-                send(
-                    &page,
-                    "Input.dispatchKeyEvent",
-                    json!({ "type": "keyUp", "key": key, "code": code,
-                            "windowsVirtualKeyCode": key_code, "nativeVirtualKeyCode": key_code }),
-                )
-                .await
-                .map(drop)
+                press_key(&page, key).await
             }
             Act::Reorder(from, onto) => {
                 let a = self.locate(css_for("listitem"), from).await?;
                 let b = self.locate(css_for("listitem"), onto).await?;
-                mouse(&page, "mouseMoved", a, 0).await?;
-                mouse(&page, "mousePressed", a, 1).await?;
-                for i in 1..=10 {
-                    let f = f64::from(i) / 10.0;
-                    let p = (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f);
-                    mouse(&page, "mouseMoved", p, 1).await?;
-                }
-                mouse(&page, "mouseReleased", b, 1).await
+                mouse_drag(&page, a, b).await
             }
         }
     }
@@ -1278,40 +1253,6 @@ async fn evaluate(page: &prufe_harness::cdp::Page, js: &str) -> prufe_harness::R
     evaluate_in_world(page, js, false).await
 }
 
-async fn mouse(
-    page: &prufe_harness::cdp::Page,
-    kind: &str,
-    p: (f64, f64),
-    buttons: i64,
-) -> prufe_harness::Result<()> {
-    let mut params = json!({ "type": kind, "x": p.0, "y": p.1, "pointerType": "mouse" });
-    match kind {
-        "mousePressed" => {
-            params["button"] = json!("left");
-            params["buttons"] = json!(1);
-            params["clickCount"] = json!(1);
-        }
-        "mouseReleased" => {
-            params["button"] = json!("left");
-            params["buttons"] = json!(0);
-            params["clickCount"] = json!(1);
-        }
-        _ => {
-            params["button"] = json!(if buttons > 0 { "left" } else { "none" });
-            params["buttons"] = json!(buttons);
-        }
-    }
-    send(page, "Input.dispatchMouseEvent", params)
-        .await
-        .map(drop)
-}
-
-async fn mouse_click(page: &prufe_harness::cdp::Page, p: (f64, f64)) -> prufe_harness::Result<()> {
-    mouse(page, "mouseMoved", p, 0).await?;
-    mouse(page, "mousePressed", p, 1).await?;
-    mouse(page, "mouseReleased", p, 1).await
-}
-
 fn step(act: &Act, upload: &Path) -> Step {
     let t = |role: &str, name: &str| Target::new(role, name);
     match act {
@@ -1377,15 +1318,6 @@ fn css_for(role: &str) -> &'static str {
         "listitem" => "li, [role=listitem]",
         "menuitem" => "[role=menuitem]",
         _ => "button, [role=button], a[href]",
-    }
-}
-
-/// `Input.dispatchKeyEvent` fields of the keys the bench presses: key, code, key code, text.
-fn key_fields(key: &str) -> (&'static str, &'static str, i64, Option<&'static str>) {
-    match key {
-        "Enter" => ("Enter", "Enter", 13, Some("\r")),
-        "Tab" => ("Tab", "Tab", 9, None),
-        _ => ("Escape", "Escape", 27, None),
     }
 }
 

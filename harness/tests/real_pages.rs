@@ -181,6 +181,35 @@ async fn an_honest_click_on_a_page_that_changes_by_itself_is_match() {
     s.close().await;
 }
 
+#[tokio::test]
+async fn an_honest_click_among_a_clock_a_ticker_and_a_carousel_is_match() {
+    // (query, button, the basket line it adds); `noise=off` is the same page held still.
+    let cases = [
+        ("lang=en", "Add Shirt M", "Shirt M"),
+        ("noise=off&lang=en", "Add Shirt M", "Shirt M"),
+        ("lang=es", "Añadir Calcetines S", "Calcetines S"),
+        ("lang=de", "Hemd M hinzufügen", "Hemd M"),
+        ("noise=off&lang=de", "Socken S hinzufügen", "Socken S"),
+    ];
+    let mut s = Session::start(Options::default()).await;
+    for (query, button, line) in cases {
+        let variant = format!("live-shop.html?{query}");
+        open(&mut s, &format!("real/{variant}")).await;
+        let r = s.v.click(target("button", button), None).await;
+        assert_matched(&variant, &r);
+        let o = r.unwrap();
+        assert!(
+            o.lines.iter().any(|l| l.contains(line)),
+            "{variant}: the basket line is reported: {:?}",
+            o.lines
+        );
+        let basket = cart_lines(&s.snapshot().await);
+        assert_eq!(basket.len(), 1, "{variant}: one line: {basket:?}");
+        assert!(basket[0].starts_with(line), "{variant}: {basket:?}");
+    }
+    s.close().await;
+}
+
 // --- Role-less clickables. ---
 
 #[tokio::test]
