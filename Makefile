@@ -158,6 +158,7 @@ test-engine:
 
 test-core:
 	node scripts/import-circles.mjs --quiet
+	python3 scripts/sync_api.py --check
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
 	cargo test -p prufe
@@ -184,6 +185,7 @@ test-python:
 # server (stdio), the npm package and the Python package. `make test` stays the whole suite.
 check: setup
 	@scripts/timed.sh "check: import circles" node scripts/import-circles.mjs --quiet
+	@scripts/timed.sh "check: the sync API generated from the async one" python3 scripts/sync_api.py --check
 	@scripts/timed.sh "check: format" cargo fmt --all --check
 	@scripts/timed.sh "check: clippy (prufe)" cargo clippy -q -p prufe --all-targets -- -D warnings
 	@scripts/timed.sh "check: core tests" cargo test -q -p prufe

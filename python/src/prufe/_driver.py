@@ -575,10 +575,13 @@ def now_rfc3339() -> str:
 
 @dataclass
 class Config:
-    ambiguous: str = "reject"
-    max_attempts: int = 2
-    quiet_ms: int = 250
-    timeout_ms: int = 5000
+    """The caller's options, always given: their defaults are those of the public signatures
+    (``async_api.Prufe`` and ``compat.ActionPrufe``), not written again here."""
+
+    ambiguous: str
+    max_attempts: int
+    quiet_ms: int
+    timeout_ms: int
     has_arbiter: bool = False
     #: Take the pictures of each step (the trace decides which it keeps).
     pictures: bool = False

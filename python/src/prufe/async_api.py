@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 from types import TracebackType
 from typing import Any, Optional, Sequence, Union
@@ -19,6 +18,7 @@ from ._api import (Appears, Changes, ClaimLike, Container, Core, Count, Disappea
                    Watched, build, files_of)
 from ._driver import Gen, Op
 from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
+from ._io_async import ask, sleep
 from ._result import Diff, Result
 
 __all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "Moves", "Stays", "Navigates", "Count", "Text", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
@@ -52,7 +52,7 @@ class _Port:
             session = self.session if len(a) < 3 or not a[2] else self.frames[a[2]]
             return await session.send(a[0], a[1])
         if name == "sleep":
-            await asyncio.sleep(a[0])
+            await sleep(page, a[0])
             return None
         if name == "mouse_move":
             await page.mouse.move(a[0], a[1], steps=a[2])
@@ -82,7 +82,7 @@ class _Port:
             response = await page.go_back()
             return response is not None or page.url != before
         if name == "ask":
-            return await a[0](a[1])
+            return await ask(a[0], a[1])
         if name == "locator_count":
             return await a[0].count()
         if name == "locator_visible":

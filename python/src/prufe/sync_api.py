@@ -1,17 +1,15 @@
+# Generated from async_api.py by scripts/sync_api.py: edit async_api.py, then run
+# `python3 scripts/sync_api.py` (`make test` fails while this file is not what it writes).
 """prufe for Playwright's sync API.
 
     from prufe.sync_api import Prufe, VerificationFailed
 
     p = Prufe(page)
     p.click(page.get_by_role("button", name="Add Shirt M"))
-
-The same driver as ``async_api`` (its operations are performed with the sync objects).
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import os
 from types import TracebackType
 from typing import Any, Optional, Sequence, Union
@@ -22,6 +20,7 @@ from ._api import (Appears, Changes, ClaimLike, Container, Core, Count, Disappea
                    Watched, build, files_of)
 from ._driver import Gen, Op
 from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
+from ._io_sync import ask, sleep
 from ._result import Diff, Result
 
 __all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "Moves", "Stays", "Navigates", "Count", "Text", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
@@ -55,8 +54,7 @@ class _Port:
             session = self.session if len(a) < 3 or not a[2] else self.frames[a[2]]
             return session.send(a[0], a[1])
         if name == "sleep":
-            # Waiting through Playwright lets its events (new documents) arrive meanwhile.
-            self.page.wait_for_timeout(a[0] * 1000)
+            sleep(page, a[0])
             return None
         if name == "mouse_move":
             page.mouse.move(a[0], a[1], steps=a[2])
@@ -86,7 +84,7 @@ class _Port:
             response = page.go_back()
             return response is not None or page.url != before
         if name == "ask":
-            return _in_thread(a[0], a[1])
+            return ask(a[0], a[1])
         if name == "locator_count":
             return a[0].count()
         if name == "locator_visible":
@@ -184,24 +182,6 @@ def run(gen: Gen, port: _Port) -> Any:
             value = port.do(o)
         except BaseException as e:  # handed to the generator, which decides
             value, error = None, e
-
-
-def _in_thread(fn: Any, arg: Any) -> Any:
-    """An async arbiter, run to its end on an event loop of its own."""
-    out: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            out["value"] = asyncio.run(fn(arg))
-        except BaseException as error:  # handed back to the caller's thread
-            out["error"] = error
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    thread.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
 
 
 def _is_chromium(page: Page) -> bool:
