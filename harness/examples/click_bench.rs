@@ -183,9 +183,14 @@ struct Case {
     /// the target must be scrolled into view first (the page is observed again after the
     /// scroll, once it settled: a virtual list renders other rows there).
     windows: f64,
+    /// An action done first on the same page, not timed (bare before bare, verified before
+    /// verified): the timed one is then the next action on a page already acted on, as in
+    /// any script or agent session, where what the page changes by itself was seen before.
+    first: Option<Act>,
 }
 
 const CART_ONE_LINE: &str = "document.querySelectorAll('#cart-items > li').length === 1";
+const CART_TWO_LINES: &str = "document.querySelectorAll('#cart-items > li').length === 2";
 const ORDER_C_A_B: &str = "Array.from(document.querySelectorAll('#tasks > *'), (e) => e.textContent).join() === 'Task C,Task A,Task B'";
 
 fn cases(fixtures: &StaticServer, generated: &StaticServer) -> Vec<Case> {
@@ -197,6 +202,7 @@ fn cases(fixtures: &StaticServer, generated: &StaticServer) -> Vec<Case> {
         done,
         slack_ms: 60.0,
         windows: 1.0,
+        first: None,
     };
     vec![
         case(
@@ -228,12 +234,22 @@ fn cases(fixtures: &StaticServer, generated: &StaticServer) -> Vec<Case> {
             )
         },
         case(
-            "click, live page: ticker, clock and carousel running (`real/live-shop.html`)",
+            "click, live page: ticker, clock and carousel running (`real/live-shop.html`), first action after opening",
             fixtures.url("real/live-shop.html?lang=en"),
             Act::Click("Add Shirt M"),
             Some("the basket gains a shirt in size M"),
             CART_ONE_LINE,
         ),
+        Case {
+            first: Some(Act::Click("Add Socks S")),
+            ..case(
+                "click, live page, the next action (one action on it before)",
+                fixtures.url("real/live-shop.html?lang=en"),
+                Act::Click("Add Shirt M"),
+                Some("the basket gains a shirt in size M"),
+                CART_TWO_LINES,
+            )
+        },
         case(
             "click, the same page held still (`real/live-shop.html?noise=off`)",
             fixtures.url("real/live-shop.html?noise=off&lang=en"),
@@ -241,6 +257,16 @@ fn cases(fixtures: &StaticServer, generated: &StaticServer) -> Vec<Case> {
             Some("the basket gains a shirt in size M"),
             CART_ONE_LINE,
         ),
+        Case {
+            first: Some(Act::Click("Add Socks S")),
+            ..case(
+                "click, the same page held still, the next action",
+                fixtures.url("real/live-shop.html?noise=off&lang=en"),
+                Act::Click("Add Shirt M"),
+                Some("the basket gains a shirt in size M"),
+                CART_TWO_LINES,
+            )
+        },
         case(
             "Tab moves focus (`real/keys-widgets.html`)",
             fixtures.url("real/keys-widgets.html?lang=en"),
@@ -339,6 +365,9 @@ async fn run(runs: usize) -> prufe_harness::Result<String> {
         let (mut bare, mut verified, mut needs) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..runs + 1 {
             v.open(&case.url).await?;
+            if let Some(first) = &case.first {
+                first.bare(&v).await?;
+            }
             let t = Instant::now();
             case.act.bare(&v).await?;
             let b = t.elapsed().as_secs_f64() * 1000.0;
@@ -349,6 +378,15 @@ async fn run(runs: usize) -> prufe_harness::Result<String> {
                 )));
             }
             v.open(&case.url).await?;
+            if let Some(first) = &case.first {
+                let o = v.perform(&first.step(None)).await;
+                if !o.as_ref().is_ok_and(|o| o.ok) {
+                    return Err(Error::Launch(format!(
+                        "{}: the action before the timed one failed",
+                        case.label
+                    )));
+                }
+            }
             let t = Instant::now();
             let outcome = v.perform(&case.act.step(case.intent)).await;
             let ms = t.elapsed().as_secs_f64() * 1000.0;
