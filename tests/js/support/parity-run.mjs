@@ -9,20 +9,19 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHROMIUM, CHROMIUM_FLAGS, ROOT, freshProfile } from './env.mjs';
+import { CHROMIUM, CHROMIUM_FLAGS, freshProfile } from './env.mjs';
+import { PARITY, runScenario } from './scenarios.mjs';
 
 const { values: args } = parseArgs({
   options: {
     lib: { type: 'string' }, base: { type: 'string' }, receipt: { type: 'string' }, window: { type: 'string' }, out: { type: 'string' },
   },
 });
-const SPEC = JSON.parse(readFileSync(join(ROOT, 'tests', 'parity', 'scenarios.json'), 'utf8'));
-const LOCATOR_ROLES = new Set(SPEC.locatorRoles);
 const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key', 'wait']);
 
 class Unplayable extends Error {}
 
-/** Playwright: a Locator by role and exact name, in the first frame that has one. */
+/** Playwright: a Locator by role and exact name, in the first frame that has one, else null. */
 const playwright = {
   async launch(profile) {
     const { chromium } = await import('playwright-core');
@@ -41,7 +40,7 @@ const playwright = {
   },
 };
 
-/** Puppeteer: an ElementHandle by ARIA role and name (through shadow roots), first frame first. */
+/** Puppeteer: an ElementHandle by ARIA role and name (through shadow roots), first frame first, else null. */
 const puppeteer = {
   async launch(profile) {
     const { default: pptr } = await import('puppeteer-core');
@@ -73,39 +72,13 @@ function records(dir) {
 
 async function play(lib, page, scenario, traceDir) {
   for (const step of scenario.steps) if (COORDINATE.has(step.action)) throw new Unplayable('the package has no coordinate steps');
-  const url = args.base.replace('127.0.0.1', scenario.host ?? '127.0.0.1') + scenario.page;
-  await page.goto(url);
+  await page.goto(args.base.replace('127.0.0.1', scenario.host ?? '127.0.0.1') + scenario.page);
   const v = await lib.verifier(page, { traceDir, screenshots: 'off' });
-  // A library element for the roles the suite hands over that way, else the prufe target.
-  const target = async (t) => (t && LOCATOR_ROLES.has(t.role) ? (await lib.element(page, t)) ?? t : t);
-  for (const step of scenario.steps) {
-    const options = step.intent ? { intent: step.intent } : {};
-    try {
-      switch (step.action) {
-        case 'click': await v.click(await target(step.target), options); break;
-        case 'check': await v.check(await target(step.target), options); break;
-        case 'uncheck': await v.uncheck(await target(step.target), options); break;
-        case 'hover': await v.hover(await target(step.target), options); break;
-        case 'fill': await v.fill(await target(step.target), step.value, { ...options, sensitive: Boolean(step.sensitive) }); break;
-        case 'select': await v.selectOption(await target(step.target), step.option, options); break;
-        case 'press': await v.press(step.target ? await target(step.target) : null, step.key, options); break;
-        case 'upload': await v.setInputFiles(await target(step.target), step.files.map((f) => (f === 'RECEIPT' ? args.receipt : f)), options); break;
-        case 'drag': await v.dragTo(await target(step.target), await target(step.to), options); break;
-        case 'goto': await v.goto(step.url, options); break;
-        case 'watch': {
-          const seen = await v.watch(step.intent ?? null, async () => {
-            for (const inner of step.steps) await (await lib.element(page, inner.target)).click();
-          });
-          if (!seen.ok) return;
-          break;
-        }
-        default: throw new Unplayable(`no package method for \`${step.action}\``);
-      }
-    } catch (error) {
-      if (error instanceof Unplayable || !error.code) throw error;
-      return;
-    }
-  }
+  const helpers = {
+    element: async (t) => (await lib.element(page, t)) ?? t,
+    act: async (t) => (await lib.element(page, t)).click(),
+  };
+  await runScenario(v, scenario.steps, helpers, { files: { RECEIPT: args.receipt } });
 }
 
 const lib = { playwright, puppeteer }[args.lib];
@@ -117,7 +90,7 @@ const profile = freshProfile();
 const browser = await lib.launch(profile.dir);
 const out = {};
 try {
-  for (const scenario of SPEC.scenarios) {
+  for (const scenario of PARITY.scenarios) {
     const traceDir = mkdtempSync(join(tmpdir(), 'prufe-parity-traces-'));
     const page = await browser.newPage();
     try {
