@@ -4,10 +4,12 @@ server (`prufe mcp`, one session per scenario) and the Python package (sync and 
 each writing its trace records; the npm package's players are tests/js/support/parity-run.mjs.
 
 What is compared is a step's trace record, the one file every surface writes per step in the
-same shape (harness/src/trace.rs; node/src/trace.js; python/src/prufe/_trace.py): every field
-and the file's name, apart from what measures time (`durationMs`, `startedAt`, `ms`,
-`waitedMs`) and the fixture server's ports. Every surface gets its own browser, launched with
-the same flags and window; the CLI and the MCP server attach to theirs (`--connect`)."""
+same shape (harness/src/trace.rs; node/src/trace.js; python/src/prufe/_trace.py) and the
+fullest record the CLI gives (its `--json` line and the MCP server's answer are cut from it):
+every field and the file's name, apart from what differs from one run to the next
+(`normalise`). Every surface gets its own browser, launched with the same flags and window;
+the CLI and the MCP server attach to theirs (`--connect`), so frames of another site run out
+of process for them too."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ LOCATOR_ROLES = set(SPEC["locatorRoles"])
 #: One window for every surface's browser, so that layouts (and the points in reasons) agree.
 WINDOW = "--window-size=1280,720"
 COORDINATE_ACTIONS = {"screenshot", "click_at", "drag_at", "scroll_at", "type", "key", "wait"}
-TIMINGS = {"durationMs", "startedAt", "ms", "waitedMs"}
+TIMINGS = {"durationMs", "startedAt"}
 
 
 class Unplayable(Exception):
@@ -503,8 +505,8 @@ if __name__ == "__main__":
         for surface in sys.argv[1:] or SURFACES:
             started = time.monotonic()
             played = players[surface](base, str(receipt))
-            for outcome in played.values():
-                if "records" in outcome:
-                    outcome["records"] = normalise(outcome["records"], ports)
+            for played_one in played.values():
+                if "records" in played_one:
+                    played_one["records"] = normalise(played_one["records"], ports)
             (dump / f"{surface}.json").write_text(json.dumps(played, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
             print(f"{surface}: {time.monotonic() - started:.1f} s", flush=True)

@@ -44,14 +44,9 @@ def play_everywhere(base: str, receipt: str) -> dict[str, dict[str, Any]]:
         return {name: future.result() for name, future in running.items()}
 
 
-def test_every_surface_writes_the_cli_records() -> None:
-    assert Path(CLI).is_file(), f"{CLI} is missing: cargo build -p prufe-harness"
-    with support.fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-parity-") as work:
-        receipt = Path(work) / "receipt.txt"
-        receipt.write_text("paid\n")
-        ports = {int(base.rsplit(":", 1)[1]): "PORT", support._Quiet.xorigin_port: "XPORT"}
-        played = play_everywhere(base, str(receipt))
-
+def findings(played: dict[str, dict[str, Any]], ports: dict[int, str]) -> list[str]:
+    """What does not match the scenario file: a surface whose records differ from the CLI's, or
+    that cannot play a scenario, unlisted; a listed exception that did not happen."""
     cannot, differs, report = set(), set(), []
     for scenario in SCENARIOS:
         name = scenario["name"]
@@ -71,9 +66,19 @@ def test_every_surface_writes_the_cli_records() -> None:
                 differs.add((name, surface))
                 if surface not in scenario.get("differs", {}):
                     report.append(f"{name} / {surface}: records differ from the CLI's\n{compact_diff(want, got)}")
-
     declared_cannot = {(s["name"], surface) for s in SCENARIOS for surface in s.get("cannot", {})}
     declared_differs = {(s["name"], surface) for s in SCENARIOS for surface in s.get("differs", {})}
     report += [f"{n} / {s}: listed under `cannot` but played" for n, s in sorted(declared_cannot - cannot)]
     report += [f"{n} / {s}: listed under `differs` but gives the CLI's records" for n, s in sorted(declared_differs - differs)]
+    return report
+
+
+def test_every_surface_writes_the_cli_records() -> None:
+    assert Path(CLI).is_file(), f"{CLI} is missing: cargo build -p prufe-harness"
+    with support.fixture_server() as base, tempfile.TemporaryDirectory(prefix="prufe-parity-") as work:
+        receipt = Path(work) / "receipt.txt"
+        receipt.write_text("paid\n")
+        ports = {int(base.rsplit(":", 1)[1]): "PORT", support._Quiet.xorigin_port: "XPORT"}
+        played = play_everywhere(base, str(receipt))
+    report = findings(played, ports)
     assert not report, "\n\n".join(report)
