@@ -22,21 +22,22 @@ from parity import (SCENARIOS, SURFACES, canonical, normalise, run_async_surface
 CLI = os.environ.get("PRUFE_CLI") or str(support.ROOT / "target" / "debug" / "prufe")
 
 
-def compact_diff(want: Any, got: Any) -> str:
+def compact_diff(want: Any, got: Any, surface: str) -> str:
     a = json.dumps(want, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
     b = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
-    return "\n".join(difflib.unified_diff(a, b, "cli", "surface", n=1, lineterm=""))
+    return "\n".join(difflib.unified_diff(a, b, "cli", surface, n=1, lineterm=""))
 
 
 def play_everywhere(base: str, receipt: str) -> dict[str, dict[str, Any]]:
-    """Each surface's outcome of each scenario; three surfaces at a time, one browser each."""
+    """Each surface's outcome of each scenario; three surfaces at a time, one browser each, the
+    slowest started first."""
     players = {
-        "cli": lambda: run_cli_surface(CLI, base, receipt),
-        "mcp": lambda: run_mcp_surface(CLI, base, receipt),
-        "playwright": lambda: run_node_surface("playwright", base, receipt),
-        "puppeteer": lambda: run_node_surface("puppeteer", base, receipt),
         "python-sync": lambda: run_sync_surface(base, receipt),
         "python-async": lambda: run_async_surface(base, receipt),
+        "mcp": lambda: run_mcp_surface(CLI, base, receipt),
+        "cli": lambda: run_cli_surface(CLI, base, receipt),
+        "playwright": lambda: run_node_surface("playwright", base, receipt),
+        "puppeteer": lambda: run_node_surface("puppeteer", base, receipt),
     }
     assert set(players) == set(SURFACES), set(players) ^ set(SURFACES)
     with ThreadPoolExecutor(3) as pool:
@@ -54,7 +55,7 @@ def findings(played: dict[str, dict[str, Any]], ports: dict[int, str]) -> list[s
         assert "records" in reference, f"{name}: the CLI cannot play it: {reference}"
         want = normalise(reference["records"], ports)
         assert want, f"{name}: the CLI wrote no record"
-        for surface in SURFACES[1:]:
+        for surface in (s for s in SURFACES if s != "cli"):
             outcome = played[surface][name]
             if "cannot" in outcome:
                 cannot.add((name, surface))
@@ -65,7 +66,7 @@ def findings(played: dict[str, dict[str, Any]], ports: dict[int, str]) -> list[s
             if canonical(got) != canonical(want):
                 differs.add((name, surface))
                 if surface not in scenario.get("differs", {}):
-                    report.append(f"{name} / {surface}: records differ from the CLI's\n{compact_diff(want, got)}")
+                    report.append(f"{name} / {surface}: records differ from the CLI's\n{compact_diff(want, got, surface)}")
     declared_cannot = {(s["name"], surface) for s in SCENARIOS for surface in s.get("cannot", {})}
     declared_differs = {(s["name"], surface) for s in SCENARIOS for surface in s.get("differs", {})}
     report += [f"{n} / {s}: listed under `cannot` but played" for n, s in sorted(declared_cannot - cannot)]
