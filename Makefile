@@ -16,11 +16,14 @@ BUNDLE := js/dist/prufe.js
 MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 # The Python tests (the driver, `prufe mcp` under the MCP SDK, and the `prufe` package of
 # python/) run under pytest when it is installed, else as plain scripts (driver and MCP only).
-# The package's types are checked in strict mode first (mypy --strict on python/src).
+# The package's types are checked in strict mode first (mypy --strict on python/src). Among
+# them is the parity suite (tests/python/test_parity.py, `make parity` alone): the scenarios
+# of tests/parity/scenarios.json through the CLI, the MCP server, the npm package (its players
+# in tests/js/support/parity-run.mjs) and the Python package, three surfaces at a time.
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: check soak corpus-test test-compile test-engine test-core grid help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: check parity soak corpus-test test-compile test-engine test-core grid help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -28,6 +31,7 @@ help:
 	@echo "make check   the contributor's loop: format, clippy, the core tests, one browser step per surface"
 	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make soak    the browser suites 5 times under load (SOAK_RUNS=N), report in bench/soak.md"
+	@echo "make parity  every surface (CLI, MCP, npm with Playwright and Puppeteer, Python sync and async) on the parity scenarios"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
@@ -178,6 +182,12 @@ test-node:
 
 test-python:
 	export PRUFE_CLI=$(CURDIR)/target/debug/prufe PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
+
+# The parity suite alone: the same records from every surface (about three minutes).
+parity: setup
+	@$(MAKE) --no-print-directory bundle node python
+	cargo build -q -p prufe-harness --bin prufe
+	PRUFE_CLI=$(CURDIR)/target/debug/prufe python3 -m pytest -q -p no:cacheprovider tests/python/test_parity.py
 
 # What a contributor runs while editing, warm in a few minutes: the format, clippy on the
 # core crate, the core's tests (the judge's tables, the goldens, the machine's rows, the

@@ -8,12 +8,23 @@ import { basename, join } from 'node:path';
 
 /** @typedef {PrufeRun.Record} StepRecord */
 
+/** The errors whose record keeps the step's outcome (harness/src/error.rs `Error::outcome`). */
+const WITH_OUTCOME = new Set(['VERIFICATION_FAILED', 'UNDO_FAILED', 'IRREVERSIBLE_ACTION']);
+
 /**
  * The record of one step in the trace's shape (harness/src/trace.rs `record`).
  * @param {number} step
  * @param {StepRecord} o
  */
 export function traceRecord(step, o) {
+  const code = o.error?.code;
+  if (code && !WITH_OUTCOME.has(code)) {
+    // A step refused or broken off before a verdict: the CLI's record carries its error alone.
+    return {
+      step, action: o.action, target: null, intent: null, verdict: null, ok: false, error: code,
+      reason: o.reason, attempts: 0, undone: 0, diff: null, durationMs: o.durationMs, startedAt: o.startedAt,
+    };
+  }
   /** @type {Record<string, unknown>} */
   const record = {
     step,

@@ -1,14 +1,12 @@
-// The prufe package with Playwright on /usr/bin/chromium: every scenario's records equal to
-// the CLI's (support/cli-records.json; with PRUFE_CLI, checked against a live `prufe run` of
-// each scenario first), strict library elements, isolation, secrets (support/package-suite.mjs).
+// The prufe package with Playwright on /usr/bin/chromium: every scenario of the parity suite,
+// strict library elements, isolation, secrets (support/package-suite.mjs). That the records are
+// the CLI's is the parity suite's test (tests/python/test_parity.py).
 
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { prufe } from '../../node/src/playwright.js';
 import { CHROMIUM, CHROMIUM_FLAGS, freshProfile, serve } from './support/env.mjs';
-import { CLI_RECORDS, STRICT_PAGE, packageSuite } from './support/package-suite.mjs';
-import { SCENARIOS, liveCli } from './support/scenarios.mjs';
+import { STRICT_PAGE, packageSuite } from './support/package-suite.mjs';
 
 let browser;
 let server;
@@ -24,20 +22,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
   await profile?.remove();
-});
-
-describe('the recorded CLI records', () => {
-  test('are what a live `prufe run` decides on each scenario', { skip: !process.env.PRUFE_CLI && 'set PRUFE_CLI to a prufe binary' }, async () => {
-    const names = Object.keys(SCENARIOS);
-    // Three at a time: each run starts a browser of its own.
-    const live = {};
-    for (let i = 0; i < names.length; i += 3) {
-      await Promise.all(names.slice(i, i + 3).map(async (name) => {
-        live[name] = await liveCli(process.env.PRUFE_CLI, server.url(SCENARIOS[name].page, SCENARIOS[name].host), SCENARIOS[name].steps);
-      }));
-    }
-    for (const name of names) assert.deepEqual(live[name], CLI_RECORDS[name], name);
-  });
 });
 
 /** @param {import('playwright-core').Page} page */

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -19,12 +20,15 @@ import pytest
 from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 
-from support import CARD, CHROMIUM, CHROMIUM_FLAGS, EXPIRY, XORIGIN_PAGE, cli_records, decided, fixture_server
+from parity import SCENARIOS, chromium, play_cli
+from support import CARD, CHROMIUM, CHROMIUM_FLAGS, EXPIRY, XORIGIN_PAGE, fixture_server
 
 from prufe import PrufeError, Target
 
 HOSTS = {"in process": "127.0.0.1", "out of process": "localhost"}
+#: The parity suite's scenarios of this page: fill the card, fill the expiry, pay with INTENT.
 RECORDS = {"127.0.0.1": "cross-origin payment", "localhost": "cross-origin payment out of process"}
+INTENT = "the payment is accepted"
 
 
 def _frame(page: Any) -> Any:
@@ -49,9 +53,33 @@ def base() -> Iterator[str]:
         yield url
 
 
+def decided(outcome: Any) -> dict[str, Any]:
+    """The fields the machine decides, of a Result, a PrufeError or a CLI trace record."""
+    from prufe import PrufeError, Result
+
+    if isinstance(outcome, dict):
+        return {"verdict": outcome["verdict"], "reason": outcome["reason"], "target": outcome["target"], "attempts": outcome["attempts"],
+                "undone": outcome["undone"], "error": outcome["error"], "lines": (outcome["diff"] or {}).get("lines", [])}
+    if isinstance(outcome, Result):
+        error = (outcome.error or {}).get("code") if outcome.error else None
+        return {"verdict": outcome.verdict, "reason": outcome.reason, "target": outcome.target, "attempts": outcome.attempts,
+                "undone": outcome.undone, "error": error, "lines": outcome.lines}
+    assert isinstance(outcome, PrufeError), outcome
+    if outcome.result is not None:
+        return {**decided(outcome.result), "error": outcome.code}
+    return {"verdict": None, "reason": str(outcome), "target": None, "attempts": 0, "undone": 0, "error": outcome.code, "lines": []}
+
+
 @pytest.fixture(scope="module")
 def expected(base: str) -> dict[str, list[dict[str, Any]]]:
-    return cli_records(base)
+    """What `prufe run` decides on each way of loading the page (the parity suite's scenarios)."""
+    cli = os.environ.get("PRUFE_CLI") or str(Path(__file__).resolve().parents[2] / "target" / "debug" / "prufe")
+    scenarios = [s for s in SCENARIOS if s["name"] in RECORDS.values()]
+    for s in scenarios:
+        assert [(st["action"], st.get("value"), st.get("intent")) for st in s["steps"]] == [
+            ("fill", CARD, None), ("fill", EXPIRY, None), ("click", None, INTENT)], s["name"]
+    with chromium() as ws:
+        return {s["name"]: [decided(r) for r in play_cli(cli, ws, base, s, "")] for s in scenarios}
 
 
 def _secrets_absent(text: str) -> None:
@@ -87,7 +115,7 @@ def test_sync_api_fills_and_pays_in_the_frame_as_the_cli_does(base: str, expecte
                 card, expiry, pay = make(page)
                 outcomes: list[Any] = []
                 texts: list[str] = []
-                for call in (lambda: p.fill(card, CARD, sensitive=True), lambda: p.fill(expiry, EXPIRY), lambda: p.click(pay)):
+                for call in (lambda: p.fill(card, CARD, sensitive=True), lambda: p.fill(expiry, EXPIRY), lambda: p.click(pay, intent=INTENT)):
                     try:
                         result = call()
                     except PrufeError as error:
@@ -137,7 +165,7 @@ def test_async_api_fills_and_pays_in_the_frame_as_the_cli_does(base: str, expect
                     try:
                         outcomes.append(await p.fill(card, CARD, sensitive=True))
                         outcomes.append(await p.fill(expiry, EXPIRY))
-                        outcomes.append(await p.click(pay))
+                        outcomes.append(await p.click(pay, intent=INTENT))
                     except PrufeError as error:
                         outcomes.append(error)
                     out[way] = outcomes

@@ -277,8 +277,12 @@ class Core:
         if not place and not (yield op("locator_visible", value)):
             raise PrufeError("TARGET_NOT_VISIBLE", f"{value} is hidden; nothing was done")
         located = yield op("locator_path", value, source("locator.js"))
+        if not (isinstance(located, dict) and isinstance(located.get("path"), list)):
+            # None, or what a page that patches its own builtins makes of the answer: either
+            # way no path to the element.
+            located = None
         chain = [located["path"]] if located is not None else None
-        if located is not None and located["crossed"]:
+        if located is not None and located.get("crossed"):
             # Inside a frame of another origin: its <iframe>'s path in each parent too.
             chain = yield op("locator_chain", value, source("locator.js"))
         if not chain:
