@@ -38,7 +38,6 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Used when neither the options nor `PRUFE_CHROMIUM` name a browser.
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
@@ -461,72 +460,54 @@ pub async fn resolve_endpoint(endpoint: &str) -> Result<String> {
     }
 }
 
-/// An HTTP GET of a DevTools `/json/version`: one plain HTTP/1.1 request, read until the
-/// body's `Content-Length` (or the connection's end).
+/// An HTTP GET of a DevTools `/json/version`: one plain HTTP/1.1 request on a connection of
+/// its own (hyper's client), answered within 10 s.
 async fn http_get(host: &str, port: u16, path: &str) -> Result<String> {
+    use http_body_util::{BodyExt, Empty};
+    use hyper::body::Bytes;
+    use hyper::header::{ACCEPT, HOST};
     let url = format!("http://{host}:{port}{path}");
     let fail = |e: String| Error::Launch(format!("cannot read {url}: {e}"));
     let work = async {
-        let mut stream = tokio::net::TcpStream::connect((host, port))
+        let stream = tokio::net::TcpStream::connect((host, port))
             .await
             .map_err(|e| e.to_string())?;
-        let request = format!(
-            "GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-        );
-        stream
-            .write_all(request.as_bytes())
-            .await
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .map_err(|e| e.to_string())?;
+        let request = hyper::Request::get(path)
+            .header(HOST, format!("{host}:{port}"))
+            .header(ACCEPT, "application/json")
+            .body(Empty::<Bytes>::new())
             .map_err(|e| e.to_string())?;
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 4096];
-        loop {
-            if let Some((status, body)) = http_response(&buf) {
-                return Ok((status, body));
-            }
-            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                return http_response_at_end(&buf).ok_or_else(|| "no HTTP response".to_owned());
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        }
+        let exchange = async move {
+            let response = sender
+                .send_request(request)
+                .await
+                .map_err(|e| e.to_string())?;
+            let status = response.status();
+            let body = response
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| e.to_string())?
+                .to_bytes();
+            // The connection ends once its only sender is gone.
+            drop(sender);
+            Ok::<_, String>((status, body))
+        };
+        // The connection is driven beside the exchange; a broken answer fails both.
+        futures::future::join(exchange, connection).await.0
     };
     let (status, body) = tokio::time::timeout(Duration::from_secs(10), work)
         .await
         .map_err(|_| fail("no answer within 10 s".into()))?
         .map_err(fail)?;
-    if status != 200 {
-        return Err(Error::Launch(format!("{url} answered {status}")));
+    if status != hyper::StatusCode::OK {
+        return Err(Error::Launch(format!("{url} answered {}", status.as_u16())));
     }
-    Ok(body)
-}
-
-/// The head of an HTTP response: its status and the body's length, when given.
-fn http_head(buf: &[u8]) -> Option<(u16, Option<usize>, usize)> {
-    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")? + 4;
-    let head = std::str::from_utf8(&buf[..end]).ok()?;
-    let mut lines = head.split("\r\n");
-    let status = lines.next()?.split_whitespace().nth(1)?.parse().ok()?;
-    let length = lines.find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.trim()
-            .eq_ignore_ascii_case("content-length")
-            .then(|| value.trim().parse().ok())
-            .flatten()
-    });
-    Some((status, length, end))
-}
-
-/// A response complete by its `Content-Length`.
-fn http_response(buf: &[u8]) -> Option<(u16, String)> {
-    let (status, length, start) = http_head(buf)?;
-    let body = buf.get(start..start + length?)?;
-    Some((status, String::from_utf8_lossy(body).into_owned()))
-}
-
-/// A response whose connection ended: the body is whatever came.
-fn http_response_at_end(buf: &[u8]) -> Option<(u16, String)> {
-    let (status, _, start) = http_head(buf)?;
-    Some((status, String::from_utf8_lossy(&buf[start..]).into_owned()))
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 #[cfg(test)]
@@ -581,8 +562,8 @@ mod tests {
         assert_eq!(e.code().as_str(), "BROWSER_ERROR");
     }
 
-    #[tokio::test]
-    async fn json_version_is_read_over_plain_http() {
+    /// A one-connection server giving `answer` to the first request; yields the request.
+    async fn answer_once(answer: String) -> (u16, tokio::task::JoinHandle<String>) {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -590,18 +571,76 @@ mod tests {
             let (mut s, _) = listener.accept().await.unwrap();
             let mut buf = [0u8; 1024];
             let n = s.read(&mut buf).await.unwrap();
-            assert!(String::from_utf8_lossy(&buf[..n]).starts_with("GET /json/version "));
-            let body = r#"{"Browser":"Chrome","webSocketDebuggerUrl":"ws://127.0.0.1:9/devtools/browser/x"}"#;
-            let resp = format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
-                body.len()
-            );
-            s.write_all(resp.as_bytes()).await.unwrap();
+            s.write_all(answer.as_bytes()).await.unwrap();
+            String::from_utf8_lossy(&buf[..n]).into_owned()
         });
+        (port, server)
+    }
+
+    const VERSION: &str =
+        r#"{"Browser":"Chrome","webSocketDebuggerUrl":"ws://127.0.0.1:9/devtools/browser/x"}"#;
+
+    #[tokio::test]
+    async fn json_version_is_read_over_plain_http() {
+        let (port, server) = answer_once(format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{VERSION}",
+            VERSION.len()
+        ))
+        .await;
+        let ws = resolve_endpoint(&format!("http://127.0.0.1:{port}"))
+            .await
+            .unwrap();
+        assert_eq!(ws, "ws://127.0.0.1:9/devtools/browser/x");
+        let request = server.await.unwrap();
+        assert!(
+            request.starts_with("GET /json/version HTTP/1.1\r\n"),
+            "{request}"
+        );
+        assert!(
+            request
+                .to_ascii_lowercase()
+                .contains(&format!("\r\nhost: 127.0.0.1:{port}\r\n")),
+            "{request}"
+        );
+    }
+
+    #[tokio::test]
+    async fn json_version_without_a_length_is_read_to_the_end() {
+        let (port, server) = answer_once(format!(
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{VERSION}"
+        ))
+        .await;
         let ws = resolve_endpoint(&format!("http://127.0.0.1:{port}"))
             .await
             .unwrap();
         assert_eq!(ws, "ws://127.0.0.1:9/devtools/browser/x");
         server.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_bad_json_version_answer_is_a_browser_error() {
+        for (answer, said) in [
+            (
+                "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+                "answered 404",
+            ),
+            ("SSH-2.0-OpenSSH_9.6\r\n\r\n", "cannot read"),
+            (
+                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+                "did not return JSON",
+            ),
+            (
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+                "names no webSocketDebuggerUrl",
+            ),
+        ] {
+            let (port, server) = answer_once(answer.to_owned()).await;
+            let e = resolve_endpoint(&format!("http://127.0.0.1:{port}"))
+                .await
+                .unwrap_err();
+            assert_eq!(e.code().as_str(), "BROWSER_ERROR", "{answer:?}: {e}");
+            assert!(e.to_string().contains(said), "{answer:?}: {e}");
+            server.await.unwrap();
+        }
     }
 }

@@ -851,7 +851,7 @@ pub fn cart_lines(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::{AmbiguousPolicy, Verdict};
+    use crate::verify::Verdict;
 
     #[test]
     fn the_contract_parses() {
@@ -920,7 +920,7 @@ mod tests {
         let set = mcp.step.apply(Options::default());
         assert_eq!((set.max_attempts, set.timing.quiet_ms), (4, 120));
         assert_eq!(set.timing.timeout_ms, verifier.timing.timeout_ms);
-        assert_eq!(set.ambiguous, AmbiguousPolicy::Accept);
+        assert_eq!(set.ambiguous, crate::verify::AmbiguousPolicy::Accept);
     }
 
     #[test]
