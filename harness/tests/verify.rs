@@ -723,10 +723,21 @@ async fn a_page_that_never_stops_changing_leaves_no_effect_ambiguous_and_a_regio
         "a page that changes by itself never yields MISMATCH for no effect: {}",
         o.explain()
     );
+    // The ticker's rows were learnt as background. Its prices flip between up and down
+    // arrows at random: a row showing an arrow it was not seen with before the click is a
+    // shape its slot never showed, so a change by rule; then no name explains it, which is
+    // AMBIGUOUS too. Either way the reason speaks of the ticker, never of no effect.
     assert!(
-        o.explain().contains("already changing by itself"),
-        "{}",
-        o.explain()
+        o.background.iter().any(|b| b.contains("ticker")),
+        "{:?}",
+        o.background
+    );
+    let why = o.explain();
+    assert!(
+        why.contains("already changing by itself")
+            || (why.contains("no element's name explains the effect")
+                && o.diff.lines.iter().all(|l| l.contains("in ticker"))),
+        "{why}"
     );
     s.close().await;
 

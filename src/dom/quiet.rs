@@ -7,9 +7,12 @@
 //! machine has learnt those slots and the fingerprint leaves them out. So the cache keeps a
 //! short [`Log`] of what each sign of change touched, and after a fingerprint that left a
 //! background out, `quietFor` counts from the last sign that touched anything else: a
-//! mutation of a node whose element (or one of its nearest ancestors) does not hold content
-//! of a background slot's shape (`Background::has_shape_of`), any input, a scroll or a
-//! window event. A running animation counts the same way, by its target.
+//! mutation whose element did not hold content of a background slot's shape
+//! (`Background::has_shape_of`) right after it, nor does one of its nearest ancestors now;
+//! any input, a scroll or a window event. A running animation counts the same way, by its
+//! target. The element's content is read when the mutation is reported, not when quiet is
+//! asked: a ticker's row that showed a shape never learnt, then went back to a learnt one,
+//! is a change, as the settle's fingerprint would have seen it had it polled then.
 //!
 //! This is only the page's word on quiet; the settle's fingerprint, which places every
 //! record, still decides what changed and when (`core::run::quiet`).
@@ -31,10 +34,13 @@ const MAX_CLIMB: usize = 4;
 /// not one slot's content.
 const MAX_CONTENT_CHARS: usize = 2_000;
 
-/// What the page's signs of change touched, newest last: a node, or `None` (input, a
-/// scroll, a window event), with when (`performance.now()`).
+/// A sign of change: when (`performance.now()`), the element it touched (`None` for input,
+/// a scroll, a window event) and that element's content right after (`None` when too long).
+type Entry = (f64, Option<Node>, Option<String>);
+
+/// What the page's signs of change touched, newest last.
 pub struct Log {
-    entries: VecDeque<(f64, Option<Node>)>,
+    entries: VecDeque<Entry>,
     /// Nothing is known before this (the cache's start, or the newest entry that went).
     floor: f64,
 }
@@ -47,29 +53,46 @@ impl Log {
         }
     }
 
+    /// Logs a sign of change that touched `node` (its element's content is read now), or
+    /// none in particular. The same element again at the same time is one sign.
     pub fn push(&mut self, at: f64, node: Option<Node>) {
+        let element = node.and_then(element_of);
+        if let (Some(e), Some((t, Some(last), _))) = (&element, self.entries.back()) {
+            if *t == at && last.is_same_node(Some(e)) {
+                return;
+            }
+        }
         if self.entries.len() >= MAX_LOG {
-            if let Some((t, _)) = self.entries.pop_front() {
+            if let Some((t, _, _)) = self.entries.pop_front() {
                 self.floor = self.floor.max(t);
             }
         }
-        self.entries.push_back((at, node));
+        let content = element.as_ref().and_then(content_of);
+        self.entries.push_back((at, element, content));
     }
 
     /// When the last sign that touched more than `background` came: the newest entry whose
-    /// node is not background, else the floor.
+    /// element is not background, else the floor.
     pub fn last_outside(&self, background: &Background) -> f64 {
-        let mut seen: Vec<(Node, bool)> = Vec::new();
-        for (at, node) in self.entries.iter().rev() {
-            let Some(node) = node else {
+        let mut above: Vec<(Node, bool)> = Vec::new();
+        for (at, element, content) in self.entries.iter().rev() {
+            let Some(element) = element else {
                 return *at;
             };
-            let known = seen.iter().find(|(n, _)| n.is_same_node(Some(node)));
+            if content
+                .as_deref()
+                .is_some_and(|c| background.has_shape_of(c))
+            {
+                continue;
+            }
+            let known = above.iter().find(|(n, _)| n.is_same_node(Some(element)));
             let inside = match known {
                 Some((_, inside)) => *inside,
                 None => {
-                    let inside = holds(node, background);
-                    seen.push((node.clone(), inside));
+                    let inside = element
+                        .parent_node()
+                        .is_some_and(|p| holds(&p, background, MAX_CLIMB - 1));
+                    above.push((element.clone(), inside));
                     inside
                 }
             };
@@ -81,15 +104,31 @@ impl Log {
     }
 }
 
-/// Is `node` part of the background: does its element, or one of its nearest ancestors,
-/// hold content of a background slot's shape?
-pub fn holds(node: &Node, background: &Background) -> bool {
+/// The element a node is or is in.
+fn element_of(node: Node) -> Option<Node> {
+    if node.node_type() == Node::ELEMENT_NODE {
+        Some(node)
+    } else {
+        node.parent_node()
+            .filter(|p| p.node_type() == Node::ELEMENT_NODE)
+    }
+}
+
+/// An element's text, when not longer than [`MAX_CONTENT_CHARS`].
+fn content_of(element: &Node) -> Option<String> {
+    let text = element.text_content().unwrap_or_default();
+    (text.chars().count() <= MAX_CONTENT_CHARS).then_some(text)
+}
+
+/// Is `node` part of the background: does its element, or one of its nearest ancestors (at
+/// most `climb` in all), hold content of a background slot's shape, or a label of one?
+pub fn holds(node: &Node, background: &Background, climb: usize) -> bool {
     let mut at = if node.node_type() == Node::ELEMENT_NODE {
         Some(node.clone())
     } else {
         node.parent_node()
     };
-    for _ in 0..MAX_CLIMB {
+    for _ in 0..climb {
         let Some(n) = at else {
             return false;
         };
@@ -121,7 +160,7 @@ pub fn animating_outside(root: &Node, background: &Background) -> bool {
         return true;
     };
     animations.iter().any(|a| match js::animation_target(&a) {
-        Some(target) => !holds(&target, background),
+        Some(target) => !holds(&target, background, MAX_CLIMB),
         None => true,
     })
 }
