@@ -242,7 +242,7 @@ impl Verifier {
         wait_for_document(&self.engine, self.opts.timing, loader.as_deref()).await?;
         let stab = stabilise(&self.engine, self.opts.timing, None).await?;
         let obs = self.engine.observe(&self.sensitive).await?;
-        self.keep_seen(&stab.fingerprint, &obs.snapshot).await;
+        self.keep_seen(&stab.fingerprint, obs.snapshot).await;
         Ok(())
     }
 
@@ -251,26 +251,30 @@ impl Verifier {
     /// and keeps the last pair even if the page still moves: the next run then sees a
     /// fingerprint unlike the kept one, looks, and learns what changed as the page's own (no
     /// action came between), which costs one snapshot and never hides an effect.
-    async fn keep_seen(&mut self, fingerprint: &str, snapshot: &Snapshot) {
+    ///
+    /// Returns the snapshot kept: what the caller is shown is the verifier's last
+    /// observation, so "the page changed since" means the same to both.
+    async fn keep_seen(&mut self, fingerprint: &str, snapshot: Snapshot) -> Snapshot {
         self.seen = None;
-        let (mut fingerprint, mut snapshot) = (fingerprint.to_owned(), snapshot.clone());
+        let (mut fingerprint, mut snapshot) = (fingerprint.to_owned(), snapshot);
         for _ in 0..3 {
             let Ok(now) = fingerprint_now(&self.engine).await else {
-                return;
+                return snapshot;
             };
             if now == fingerprint {
                 break;
             }
             let Ok(obs) = self.engine.observe(&self.sensitive).await else {
-                return;
+                return snapshot;
             };
             (fingerprint, snapshot) = (now, obs.snapshot);
         }
         self.seen = Some(Seen {
             fingerprint,
-            snapshot,
+            snapshot: snapshot.clone(),
             background: Default::default(),
         });
+        snapshot
     }
 
     /// The tab's main frame now: its address, and its loader, which changes with every new
@@ -322,8 +326,7 @@ impl Verifier {
             .observe(&self.sensitive)
             .await
             .map_err(|e| e.scrub(&self.redactor))?;
-        self.keep_seen(&stab.fingerprint, &obs.snapshot).await;
-        let mut snapshot = obs.snapshot;
+        let mut snapshot = self.keep_seen(&stab.fingerprint, obs.snapshot).await;
         scrub_snapshot(&mut snapshot, &self.redactor);
         Ok(snapshot)
     }
