@@ -1063,6 +1063,151 @@ fn background_is_learnt_before_acting() {
     ]);
 }
 
+/// Drives a look (`Run::look`) on `world` to its end, through JSON between answers.
+fn look(world: &mut World, seen: Option<Seen>) -> (Record, Run) {
+    let mut run = Run::look(Policy::default()).with_seen(seen);
+    let mut answer = Answer::Start;
+    let mut react: React = Box::new(|_, _| {});
+    for _ in 0..100 {
+        run =
+            serde_json::from_str(&serde_json::to_string(&run).unwrap()).expect("a look reads back");
+        let need = run.next(answer);
+        if let Need::Done { record } = need {
+            return (*record, run);
+        }
+        answer = world.answer(&need, &mut react);
+    }
+    panic!("the look did not end");
+}
+
+#[test]
+fn a_look_settles_and_learns_only_what_changes_again() {
+    let banner = |t: &str| {
+        let mut p = shop();
+        p.texts[0].text = t.into();
+        p
+    };
+    // A still page: a fingerprint, one settle, one observation, nothing learnt.
+    let mut still = World::new(shop());
+    let (r, run) = look(&mut still, None);
+    assert_eq!(
+        (r.action.as_str(), r.ok, r.stable, r.verdict),
+        ("look", true, true, None),
+        "{r:?}"
+    );
+    assert_eq!(still.needs.len(), 3, "{:?}", still.needs);
+    let seen = run.seen().expect("the look is the last observation");
+    assert_eq!(
+        seen.fingerprint,
+        still.fingerprint_over(&Background::default())
+    );
+    assert!(seen.background.is_empty());
+
+    // A clock that keeps ticking while the page is looked at: learnt once it ticked in two
+    // pairs, then the look is quiet over the rest.
+    let mut ticking = World::new(banner("10:00"));
+    for minute in 1..=9 {
+        ticking.ticks.push_back(banner(&format!("10:0{minute}")));
+    }
+    let (r, run) = look(&mut ticking, None);
+    assert_eq!(r.background, ["text in banner"], "{r:?}");
+    assert!(r.stable, "{r:?}");
+    let learning = ticking
+        .needs
+        .iter()
+        .filter(|n| {
+            matches!(
+                n,
+                Need::Settle {
+                    stop_on_change: true,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(
+        learning, 4,
+        "a baseline, two pairs, then quiet over the rest: {:?}",
+        ticking.needs
+    );
+    let seen = run.seen().cloned().expect("handed on");
+    assert!(!seen.background.is_empty());
+    // The next step on the page starts from it: one settle before its input.
+    let mut next = World::new(ticking.page.clone());
+    next.ticks.push_back(banner("10:11"));
+    next.ticks.push_back(banner("10:12"));
+    let step = Step::new(Action::Click {
+        target: Target {
+            region: Some(PRODUCTS.into()),
+            ..target("button", "Add Shirt M")
+        },
+    })
+    .with_intent("Shirt M is added");
+    let added: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Click { .. }) {
+            add(&mut w.page, "c1", "Shirt M", false);
+        }
+    });
+    let (r, _) = drive(&mut next, step, Policy::default(), Some(seen), added);
+    assert_eq!(r.verdict, Some(M), "{r:?}");
+    let input = next
+        .needs
+        .iter()
+        .position(|n| {
+            matches!(
+                n,
+                Need::Input {
+                    gesture: Gesture::Click { .. }
+                }
+            )
+        })
+        .unwrap();
+    let learning = next.needs[..input]
+        .iter()
+        .filter(|n| {
+            matches!(
+                n,
+                Need::Settle {
+                    stop_on_change: true,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(learning, 1, "{:?}", next.needs);
+
+    // Content arriving once (offers loaded after the document) is not background: the
+    // next step's own line of that shape is judged as its effect.
+    let mut loading = World::new(shop());
+    let mut loaded = shop();
+    loaded.texts.push(text("3 offers today", PRODUCTS));
+    loading.ticks.push_back(loaded.clone());
+    let (r, run) = look(&mut loading, None);
+    assert!(r.background.is_empty(), "{r:?}");
+    let seen = run.seen().expect("handed on");
+    assert!(seen.background.is_empty());
+    assert!(
+        seen.snapshot
+            .texts
+            .iter()
+            .any(|t| t.text == "3 offers today"),
+        "the look shows the page as loaded"
+    );
+
+    // What an earlier run learnt is kept.
+    let mut learnt = Background::default();
+    learnt.observe(&banner("10:00"), &banner("10:01"));
+    let mut carried = World::new(banner("10:02"));
+    let earlier = Seen {
+        fingerprint: carried.fingerprint_over(&learnt),
+        snapshot: banner("10:01"),
+        background: learnt,
+    };
+    let (r, run) = look(&mut carried, Some(earlier));
+    assert_eq!(r.background, ["text in banner"], "{r:?}");
+    assert!(run.seen().is_some_and(|s| !s.background.is_empty()));
+}
+
 #[test]
 fn a_settle_is_quiet_over_what_the_page_does_not_change_by_itself() {
     let clock = |t: &str| {

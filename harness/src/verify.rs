@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
 use crate::observe::Sensitive;
 use crate::script::{Action, Step};
-use crate::stabilise::{fingerprint_now, stabilise, Seen, Timing};
+use crate::stabilise::{stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
@@ -236,45 +236,32 @@ impl Verifier {
         }
     }
 
-    /// Opens `url` without verifying it (the starting page of a run) and waits for it to settle.
+    /// Opens `url` without verifying it (the starting page of a run), waits for the document,
+    /// then looks at it as a step would before acting ([`Verifier::look`]).
     pub async fn open(&mut self, url: &str) -> Result<()> {
+        self.seen = None;
         let loader = act::navigate(&self.engine, url).await?;
         wait_for_document(&self.engine, self.opts.timing, loader.as_deref()).await?;
-        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
-        let obs = self.engine.observe(&self.sensitive).await?;
-        self.keep_seen(&stab.fingerprint, obs.snapshot).await;
-        Ok(())
+        self.look().await.map(drop)
     }
 
-    /// Keeps `snapshot` as the last observation, with a fingerprint read before it was taken.
-    /// When the page moved meanwhile (a clock ticked), observes again, a few times at most,
-    /// and keeps the last pair even if the page still moves: the next run then sees a
-    /// fingerprint unlike the kept one, looks, and learns what changed as the page's own (no
-    /// action came between), which costs one snapshot and never hides an effect.
-    ///
-    /// Returns the snapshot kept: what the caller is shown is the verifier's last
-    /// observation, so "the page changed since" means the same to both.
-    async fn keep_seen(&mut self, fingerprint: &str, snapshot: Snapshot) -> Snapshot {
-        self.seen = None;
-        let (mut fingerprint, mut snapshot) = (fingerprint.to_owned(), snapshot);
-        for _ in 0..3 {
-            let Ok(now) = fingerprint_now(&self.engine).await else {
-                return snapshot;
-            };
-            if now == fingerprint {
-                break;
-            }
-            let Ok(obs) = self.engine.observe(&self.sensitive).await else {
-                return snapshot;
-            };
-            (fingerprint, snapshot) = (now, obs.snapshot);
+    /// The machine's look (`Run::look`): settles, learning what the page changes by itself
+    /// (a clock, a ticker, a carousel) so that it does not hold the wait to the deadline, and
+    /// keeps the observation for the next step, with what was learnt. Returns that
+    /// observation, unscrubbed.
+    async fn look(&mut self) -> Result<Snapshot> {
+        let seen = self.seen.take();
+        let mut run = prufe::core::run::Run::look(self.policy()).with_seen(seen);
+        let mut drive = Drive::default();
+        let record = self.drive(&mut run, &mut drive).await?;
+        if let Some(e) = record.error {
+            return Err(Error::Core(e).scrub(&self.redactor));
         }
-        self.seen = Some(Seen {
-            fingerprint,
-            snapshot: snapshot.clone(),
-            background: Default::default(),
-        });
-        snapshot
+        self.seen = run.seen().cloned();
+        self.seen
+            .as_ref()
+            .map(|s| s.snapshot.clone())
+            .ok_or_else(|| Error::core(ErrorCode::Internal, "a look ended without an observation"))
     }
 
     /// The tab's main frame now: its address, and its loader, which changes with every new
@@ -318,15 +305,10 @@ impl Verifier {
         });
     }
 
-    /// A merged snapshot of the page (all frames), redacted.
+    /// A merged snapshot of the page (all frames), redacted: the machine's look, which the
+    /// next step starts from.
     pub async fn snapshot(&mut self) -> Result<Snapshot> {
-        let stab = stabilise(&self.engine, self.opts.timing, None).await?;
-        let obs = self
-            .engine
-            .observe(&self.sensitive)
-            .await
-            .map_err(|e| e.scrub(&self.redactor))?;
-        let mut snapshot = self.keep_seen(&stab.fingerprint, obs.snapshot).await;
+        let mut snapshot = self.look().await?;
         scrub_snapshot(&mut snapshot, &self.redactor);
         Ok(snapshot)
     }

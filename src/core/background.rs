@@ -100,6 +100,34 @@ impl Background {
         }
     }
 
+    /// Learns from a pair taken while a page is first looked at (`run::Run::look`), where
+    /// what changes may be content still arriving: a slot counts only once it has been seen
+    /// changing in two pairs, as a clock, a ticker or a carousel does and a list that loads
+    /// once does not. `once` holds the slots seen in one pair so far.
+    pub fn observe_repeated(
+        &mut self,
+        once: &mut Background,
+        earlier: &Snapshot,
+        later: &Snapshot,
+    ) {
+        let mut fresh = Background::default();
+        fresh.observe(earlier, later);
+        for slot in fresh.texts {
+            if once.texts.contains(&slot) {
+                self.add_text(slot);
+            } else {
+                once.add_text(slot);
+            }
+        }
+        for slot in fresh.elements {
+            if once.elements.contains(&slot) {
+                self.add_element(slot);
+            } else {
+                once.add_element(slot);
+            }
+        }
+    }
+
     /// Records the slot of a text seen changing by itself: its place and its shape.
     pub fn add_text_of(&mut self, t: &Text) {
         self.add_text(TextSlot {

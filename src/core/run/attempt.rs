@@ -217,6 +217,9 @@ impl Run {
     }
 
     fn on_before(&mut self, snapshot: Snapshot, again: bool) -> Need {
+        if self.mode == Mode::Look {
+            return self.looked(snapshot);
+        }
         self.attempt.before = snapshot;
         if self.step.action.is_pointer() {
             return self.locate_from();

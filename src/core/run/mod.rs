@@ -31,6 +31,7 @@
 mod attaching;
 mod attempt;
 pub mod inverse;
+mod look;
 pub mod navigation;
 pub mod need;
 mod point;
@@ -94,6 +95,9 @@ enum Mode {
     Unverified {
         settle: bool,
     },
+    /// No action: settle, learning what the page changes by itself, and observe
+    /// ([`Run::look`]).
+    Look,
 }
 
 /// One attempt: the observations around the input and what was found.
@@ -121,6 +125,9 @@ struct Attempt {
     working: Option<String>,
     busy: Option<String>,
     background: Background,
+    /// Slots seen changing in one pair so far, while looking ([`Background::observe_repeated`]).
+    #[serde(default, skip_serializing_if = "Background::is_empty")]
+    once: Background,
     /// The latest snapshot taken while settling before the action.
     shown: Option<Snapshot>,
     /// Already in the requested state: nothing dispatched.
@@ -284,6 +291,7 @@ impl Run {
     pub fn next(&mut self, answer: Answer) -> Need {
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
+            (Phase::Start, Answer::Start) if self.mode == Mode::Look => self.begin_look(),
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
@@ -377,6 +385,11 @@ impl Run {
 
     fn is_verified(&self) -> bool {
         self.mode == Mode::Verified
+    }
+
+    /// Does the settle before the action learn the background?
+    fn learns(&self) -> bool {
+        matches!(self.mode, Mode::Verified | Mode::Look)
     }
 
     fn add_secret(&mut self, secret: &str) {

@@ -98,7 +98,7 @@ impl Run {
         }
         a.shown = None;
         a.left_ms = self.policy.timing.timeout_ms;
-        if fresh && self.is_verified() && !self.step.action.is_pointer() {
+        if fresh && self.learns() && !self.step.action.is_pointer() {
             self.phase = Phase::Settle {
                 settling: Before::Fingerprint,
             };
@@ -123,18 +123,24 @@ impl Run {
 
     /// A snapshot taken while settling: what changed since the last one is the page's own.
     fn learn(&mut self, now: Option<Snapshot>) {
+        let looking = self.mode == Mode::Look;
         let a = &mut self.attempt;
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
-            if earlier.context.epoch == now.context.epoch {
-                a.background.observe(earlier, now);
-            } else {
+            if earlier.context.epoch != now.context.epoch {
                 a.background = Background::default();
+                a.once = Background::default();
+            } else if looking {
+                // Content may still be arriving: only what changes again is background.
+                a.background.observe_repeated(&mut a.once, earlier, now);
+            } else {
+                a.background.observe(earlier, now);
             }
         }
         if now.is_none() {
             // The document is being replaced: what the old one did by itself is not the
             // next one's background.
             a.background = Background::default();
+            a.once = Background::default();
         }
         a.shown = now;
     }
