@@ -456,6 +456,45 @@ async fn run(runs: usize) -> prufe_harness::Result<String> {
             if holds { "yes" } else { "no" },
         ));
     }
+    // What opening costs: the navigation, the document, and the look the first action
+    // starts from (what the live page changes by itself is learnt there).
+    out.push_str(
+        "\n| opening (navigate, wait for the document, look) | ms | stable | learnt |\n|---|---:|---|---|\n",
+    );
+    for (label, page) in [
+        (
+            "live page (`real/live-shop.html`)",
+            "real/live-shop.html?lang=en",
+        ),
+        (
+            "the same page held still",
+            "real/live-shop.html?noise=off&lang=en",
+        ),
+        ("`fixtures/shop.html`", "shop.html"),
+    ] {
+        let url = fixtures.url(page);
+        let mut took = Vec::new();
+        let mut look = None;
+        for i in 0..runs + 1 {
+            let t = Instant::now();
+            v.open(&url).await?;
+            if i > 0 {
+                took.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+            look = v.last_look().cloned();
+        }
+        let look = look.unwrap_or_default();
+        out.push_str(&format!(
+            "| {label} | {:.1} | {} | {} |\n",
+            median(&mut took),
+            if look.stable { "yes" } else { "no" },
+            if look.background.is_empty() {
+                "nothing".to_owned()
+            } else {
+                look.background.join(", ")
+            },
+        ));
+    }
     v.close().await?;
     out.push_str(&format!(
         "\nBare: find the element in the page, send the input, nothing waited for. Verified: the \

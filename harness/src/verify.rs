@@ -107,6 +107,9 @@ pub struct Verifier {
     step_no: usize,
     /// The last observation taken while nothing else acted, for learning the background.
     seen: Option<Seen>,
+    /// The record of the last look (`open`, `snapshot`): whether the page settled, and
+    /// where it was seen changing by itself.
+    last_look: Option<Outcome>,
     /// Needs answered during the last verified step.
     round_trips: u32,
     /// The pictures of the step in progress, for its trace record.
@@ -183,6 +186,7 @@ impl Verifier {
             trace,
             step_no: 0,
             seen: None,
+            last_look: None,
             round_trips: 0,
             pictures: None,
         })
@@ -257,6 +261,7 @@ impl Verifier {
         if let Some(e) = record.error {
             return Err(Error::Core(e).scrub(&self.redactor));
         }
+        self.last_look = Some(record);
         self.seen = run.seen().cloned();
         self.seen
             .as_ref()
@@ -767,6 +772,12 @@ impl Verifier {
     /// Runs `run` to its end, answering each need; returns the record the machine made.
     pub(crate) async fn drive(&mut self, run: &mut Run, d: &mut Drive) -> Result<Outcome> {
         self.tab().drive(run, d).await
+    }
+
+    /// The record of the last look ([`Verifier::open`], [`Verifier::snapshot`]): `stable`
+    /// and `background` say how the page settled.
+    pub fn last_look(&self) -> Option<&Outcome> {
+        self.last_look.as_ref()
     }
 
     // Accessors for the coordinate executor.
