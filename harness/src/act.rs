@@ -367,6 +367,10 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Butto
     Ok(())
 }
 
+/// A move this far (CSS pixels) from where the button went down is past any browser's drag
+/// threshold (Chromium's is a few pixels).
+const DRAG_THRESHOLD_PAST: f64 = 16.0;
+
 /// Drags from `from` to `to`: press, move in steps, release. A native HTML drag is
 /// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
 /// `draggable` elements work as well as pointer-event drags.
@@ -382,6 +386,10 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
         mouse(engine, "mousePressed", from, 1, Button::Left).await?;
         const STEPS: usize = 10;
         let mut data: Option<Value> = None;
+        // The browser starts an HTML5 drag at the first move past its drag threshold (a few
+        // pixels); once a move is well past it with no drag intercepted, none is coming, and
+        // the later moves need not wait for one.
+        let mut may_start = true;
         for i in 1..=STEPS {
             let t = i as f64 / STEPS as f64;
             let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
@@ -391,6 +399,10 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
                 engine.cmd("Input.dispatchDragEvent", params).await?;
             } else {
                 engine.cmd("Input.dispatchMouseEvent", params).await?;
+                if !may_start {
+                    continue;
+                }
+                may_start = (p.x - from.x).hypot(p.y - from.y) < DRAG_THRESHOLD_PAST;
                 if let Ok(Some(ev)) = tokio::time::timeout(Duration::from_millis(20), intercepted.next()).await {
                     let d = ev.get("data").cloned().unwrap_or(Value::Null);
                     engine.cmd("Input.dispatchDragEvent", json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": d })).await?;
