@@ -14,6 +14,8 @@ pub struct StyleScan {
 }
 
 /// Bits of a [`StyleScan`] answer.
+/// A `::before`/`::after` rule can generate text (`core::css::generates_text`): names read
+/// generated content.
 pub(super) const PSEUDO: u8 = 1;
 pub(super) const VISIBILITY: u8 = 2;
 /// A sheet whose rules cannot be read (cross-origin, or an import still loading): it may
@@ -263,7 +265,7 @@ impl StyleScan {
                 }
                 continue;
             }
-            if text.contains(":before") || text.contains(":after") {
+            if crate::core::css::generates_text(&text) {
                 bits |= PSEUDO;
             }
             if text.contains("visibility") {
