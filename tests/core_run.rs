@@ -122,6 +122,9 @@ struct World {
     later: VecDeque<Snapshot>,
     /// Changes the page makes by itself while the run settles before acting.
     ticks: VecDeque<Snapshot>,
+    /// Changes the page makes by itself just before an observation is taken (after the
+    /// settle that came before it).
+    observe_ticks: VecDeque<Snapshot>,
     history: Vec<(Snapshot, String)>,
     destination: Option<Destination>,
     arbiter: bool,
@@ -146,6 +149,7 @@ impl World {
             url: "http://shop.test/".into(),
             later: VecDeque::new(),
             ticks: VecDeque::new(),
+            observe_ticks: VecDeque::new(),
             history: Vec::new(),
             destination: None,
             arbiter: false,
@@ -235,6 +239,9 @@ impl World {
                 fingerprint: self.fingerprint_over(background),
             },
             Need::Observe { sensitive } => {
+                if let Some(next) = self.observe_ticks.pop_front() {
+                    self.page = next;
+                }
                 // Declared sensitivity sticks, and the engine shows such a value by hash.
                 for e in &mut self.page.elements {
                     e.sensitive |= sensitive.contains(&e.reference);
@@ -1095,7 +1102,12 @@ fn a_look_settles_and_learns_only_what_changes_again() {
         ("look", true, true, None),
         "{r:?}"
     );
-    assert_eq!(still.needs.len(), 3, "{:?}", still.needs);
+    assert_eq!(
+        still.needs.len(),
+        4,
+        "a fingerprint, a settle, an observation, the fingerprint it was taken at: {:?}",
+        still.needs
+    );
     let seen = run.seen().expect("the look is the last observation");
     assert_eq!(
         seen.fingerprint,
@@ -1193,6 +1205,26 @@ fn a_look_settles_and_learns_only_what_changes_again() {
             .any(|t| t.text == "3 offers today"),
         "the look shows the page as loaded"
     );
+
+    // The page moves between the settle and the observation: the look settles again, so
+    // that what it keeps is one consistent pair.
+    let mut raced = World::new(banner("10:00"));
+    raced.observe_ticks.push_back(banner("10:01"));
+    let (r, run) = look(&mut raced, None);
+    assert!(r.stable, "{r:?}");
+    let seen = run.seen().expect("handed on");
+    assert_eq!(seen.snapshot.texts[0].text, "10:01");
+    assert_eq!(
+        seen.fingerprint,
+        raced.fingerprint_over(&seen.background),
+        "the kept fingerprint is the kept snapshot's"
+    );
+    let settles = raced
+        .needs
+        .iter()
+        .filter(|n| matches!(n, Need::Settle { .. }))
+        .count();
+    assert_eq!(settles, 2, "{:?}", raced.needs);
 
     // What an earlier run learnt is kept.
     let mut learnt = Background::default();

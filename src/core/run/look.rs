@@ -10,10 +10,10 @@
 //!
 //! [`Background::observe_repeated`]: crate::core::background::Background::observe_repeated
 
-use super::need::Need;
+use super::need::{Answer, Need};
 use super::record::{background_lines, Record};
 use super::step::{Action, Step};
-use super::{Mode, Policy, Run, Seen};
+use super::{Mode, Phase, Policy, Run, Seen, MAX_RESCANS};
 use crate::core::model::Snapshot;
 
 impl Run {
@@ -31,12 +31,45 @@ impl Run {
         self.settle_before(true)
     }
 
-    /// The observation after the settle: kept with the fingerprint it was taken at.
+    /// The observation after the settle: checked against the fingerprint the settle ended
+    /// on before it is kept.
     pub(super) fn looked(&mut self, snapshot: Snapshot) -> Need {
+        self.attempt.before = snapshot;
+        self.phase = Phase::Looked;
+        let background = self.attempt.background.clone();
+        self.ask(Need::Fingerprint { background })
+    }
+
+    pub(super) fn on_looked(&mut self, answer: Answer) -> Need {
+        match answer {
+            Answer::Fingerprint { fingerprint } if fingerprint == self.attempt.fingerprint => {
+                self.keep_look()
+            }
+            // The page moved between the settle and the observation (a clock ticked): the
+            // observation is one more the page made by itself. Learn from it and settle
+            // again, a few times at most, so that what is kept is one consistent pair.
+            Answer::Fingerprint { fingerprint } => {
+                self.rescans += 1;
+                if self.rescans > MAX_RESCANS || self.attempt.left_ms == 0 {
+                    self.attempt.fingerprint = fingerprint;
+                    self.attempt.stable_before = false;
+                    return self.keep_look();
+                }
+                let seen = std::mem::take(&mut self.attempt.before);
+                self.learn(Some(seen));
+                self.wait_before()
+            }
+            Answer::Failed { error } => self.fail(error),
+            other => self.out_of_step(&other),
+        }
+    }
+
+    /// Keeps the observation with its fingerprint and what was learnt, and ends the look.
+    fn keep_look(&mut self) -> Need {
         let a = &self.attempt;
         self.seen = Some(Seen {
             fingerprint: a.fingerprint.clone(),
-            snapshot,
+            snapshot: a.before.clone(),
             background: a.background.clone(),
         });
         let record = Record {

@@ -211,6 +211,8 @@ enum Phase {
     Watch {
         at: watch::At,
     },
+    /// A look's observation is taken: is the page still at the fingerprint it settled on?
+    Looked,
     Done {
         record: Box<Record>,
     },
@@ -304,6 +306,7 @@ impl Run {
             }
             (Phase::Start, Answer::Start) => self.begin_attempt(),
             (Phase::Watch { at }, a) => self.on_watch(at, a),
+            (Phase::Looked, a) => self.on_looked(a),
             (Phase::Settle { settling }, a) => self.on_settle_before(settling, a),
             (Phase::After { settling }, a) => self.on_settle_after(settling, a),
             (Phase::Rewatch { at }, a) => self.on_rewatch(at, a),
@@ -343,6 +346,7 @@ impl Run {
             Phase::Ask => "ask",
             Phase::Undo => "undo",
             Phase::Watch { .. } => "watch",
+            Phase::Looked => "looked",
             Phase::Done { .. } => "done",
         }
     }

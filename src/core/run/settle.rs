@@ -113,7 +113,7 @@ impl Run {
         self.ask(need)
     }
 
-    fn wait_before(&mut self) -> Need {
+    pub(super) fn wait_before(&mut self) -> Need {
         self.phase = Phase::Settle {
             settling: Before::Wait,
         };
@@ -122,7 +122,7 @@ impl Run {
     }
 
     /// A snapshot taken while settling: what changed since the last one is the page's own.
-    fn learn(&mut self, now: Option<Snapshot>) {
+    pub(super) fn learn(&mut self, now: Option<Snapshot>) {
         let looking = self.mode == Mode::Look;
         let a = &mut self.attempt;
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
