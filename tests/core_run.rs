@@ -834,8 +834,34 @@ fn navigations() {
             w.navigate("http://shop.test/p/1", product_page());
         }
     });
+    // The new document has a clock that ticks while it settles.
+    let to_live: React = Box::new(|g, w| {
+        if let Gesture::Navigate { url } = g {
+            let clock = |t: &str| {
+                let mut p = product_page();
+                p.texts = vec![text(t, "banner")];
+                p
+            };
+            w.navigate(url, clock("10:00"));
+            let epoch = w.page.context.epoch;
+            for minute in 1..=6 {
+                let mut p = clock(&format!("10:0{minute}"));
+                p.context.epoch = epoch;
+                w.ticks.push_back(p);
+            }
+        }
+    });
     #[rustfmt::skip]
     run_rows(vec![
+        row("a goto to a live page learns what it changes by itself, and settles", World::new(shop()), Step::new(Action::Goto { url: "http://shop.test/live.html".into() }), to_live)
+            .want(Some(M), true, None, "a new document loaded")
+            .then(|r, w, run| {
+                assert_eq!(r.background, ["text in banner"]);
+                assert!(w.ticks.is_empty(), "every tick came while it settled");
+                let settles: Vec<_> = w.needs.iter().filter(|n| matches!(n, Need::Settle { stop_on_change: true, .. })).collect();
+                assert_eq!(settles.len(), 5, "before the goto, then a baseline, two pairs and quiet over the rest: {:?}", w.needs);
+                assert!(run.seen().is_some_and(|s| !s.background.is_empty() && s.snapshot.context.epoch == 2), "the next step starts from it");
+            }),
         row("honest link navigation, judged on the new document", linked, link, to_product)
             .want(Some(M), true, None, "a new document loaded at the link's address, http://shop.test/shirt.html")
             .then(|r, w, run| {
@@ -856,7 +882,8 @@ fn navigations() {
             .want(Some(M), true, None, "a new document loaded (1 elements observed)")
             .then(|_, w, _| {
                 let settles: Vec<_> = w.needs.iter().filter_map(|n| match n { Need::Settle { since, .. } => Some(since.clone()), _ => None }).collect();
-                assert_eq!(settles.last(), Some(&None), "a goto settles plainly");
+                assert_eq!(settles.last(), Some(&None), "a goto settles from no fingerprint");
+                assert!(matches!(w.needs.iter().rev().find(|n| matches!(n, Need::Settle { .. })), Some(Need::Settle { stop_on_change: true, .. })), "and learns what the new page changes by itself");
             }),
     ]);
 }

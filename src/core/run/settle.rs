@@ -15,8 +15,9 @@
 //! again (once the page has moved on from that quiet point) and looks again, one snapshot
 //! per quiet window, at most
 //! [`super::MAX_BUSY_RESCANS`] times and never past the deadline. A deadline reached while
-//! busy is unstable, and the reason says so. A `goto`, and a pointer click whose field took
-//! the focus, settle plainly: their effect is already there.
+//! busy is unstable, and the reason says so. A pointer click whose field took the focus
+//! settles plainly: its effect is already there. A `goto` settles as a look does
+//! (`look`): the new document's own changes are learnt, not waited out.
 
 use super::need::{Answer, Need};
 use super::step::Action;
@@ -58,6 +59,10 @@ pub(super) enum After {
     Check,
     /// Waiting for the next quiet window of a busy page.
     Again,
+    /// A `goto`: waiting for the new document's settle (it stops when the page moves).
+    Arrived,
+    /// A `goto`: waiting for a snapshot of the new document after it moved by itself.
+    Arriving,
     /// Waiting for the observation after the action.
     Final,
     /// An unverified step: waiting for its settle, then done.
@@ -124,6 +129,15 @@ impl Run {
     /// A snapshot taken while settling: what changed since the last one is the page's own.
     pub(super) fn learn(&mut self, now: Option<Snapshot>) {
         let looking = self.mode == Mode::Look;
+        self.learn_from(now, looking);
+    }
+
+    /// [`Run::learn`] as a look learns: a slot once it changed in two pairs.
+    fn learn_repeated(&mut self, now: Option<Snapshot>) {
+        self.learn_from(now, true);
+    }
+
+    fn learn_from(&mut self, now: Option<Snapshot>, looking: bool) {
         let a = &mut self.attempt;
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
             if earlier.context.epoch != now.context.epoch {
@@ -237,7 +251,10 @@ impl Run {
             let need = self.settle_need(since, timeout, false);
             return self.ask(need);
         }
-        let plain = matches!(self.step.action, Action::Goto { .. }) || self.focus_taken();
+        if matches!(self.step.action, Action::Goto { .. }) {
+            return self.land();
+        }
+        let plain = self.focus_taken();
         if !plain && self.glances() {
             self.phase = Phase::After {
                 settling: After::Glance,
@@ -247,6 +264,26 @@ impl Run {
             return self.ask(need);
         }
         self.quiet_after(!plain)
+    }
+
+    /// After a `goto`, the new document settles as a look does ([`Run::look`]): what it
+    /// changes by itself (a clock, a ticker) is learnt, a slot only once it changed in two
+    /// pairs since content may still be arriving, so a live page does not hold the wait to
+    /// the deadline, and the next step starts from what was learnt.
+    fn land(&mut self) -> Need {
+        let a = &mut self.attempt;
+        a.background = Background::default();
+        a.once = Background::default();
+        a.shown = None;
+        self.arriving()
+    }
+
+    fn arriving(&mut self) -> Need {
+        self.phase = Phase::After {
+            settling: After::Arrived,
+        };
+        let need = self.settle_need(None, self.attempt.left_ms, true);
+        self.ask(need)
     }
 
     /// The settle after the input proper: with `busy_loop`, from the pre-action fingerprint
@@ -385,6 +422,35 @@ impl Run {
                 a.stable_after = false;
                 a.busy = a.working.clone();
                 self.observe_after()
+            }
+            (
+                After::Arrived,
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    changed,
+                    waited_ms,
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                if changed && a.left_ms > 0 {
+                    self.phase = Phase::After {
+                        settling: After::Arriving,
+                    };
+                    return self.observe();
+                }
+                a.stable_after = stable && !changed;
+                self.observe_after()
+            }
+            (After::Arriving, Answer::Observed { snapshot }) => {
+                self.learn_repeated(Some(snapshot));
+                self.arriving()
+            }
+            (After::Arriving, Answer::Unavailable) => {
+                self.learn_repeated(None);
+                self.arriving()
             }
             (After::Final, Answer::Observed { snapshot }) => {
                 self.attempt.after = snapshot;
