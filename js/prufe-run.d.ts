@@ -110,6 +110,23 @@ declare namespace PrufeRun {
     ignoreRegions?: string[];
   }
 
+  /** The policy with every field filled in: what `defaults()` returns. */
+  interface Defaults {
+    maxAttempts: number;
+    ambiguous: 'reject' | 'accept' | 'arbiter';
+    timing: Required<Timing>;
+    regions: string[];
+    ignoreRegions: string[];
+  }
+
+  /** A JavaScript dialog as the DevTools protocol reports it, and how it was answered. */
+  interface Dialog {
+    /** `alert`, `confirm`, `prompt` or `beforeunload`. */
+    type: string;
+    message: string;
+    accepted: boolean;
+  }
+
   /** The driver's last observation of the document, handed to the next step's run. */
   interface Seen {
     fingerprint: string;
@@ -310,6 +327,17 @@ declare namespace PrufeRun {
      */
     settling(reads: { need: Need; now: number; fingerprint: string | null; quietFor: number }
       | { settling: unknown; now: number; fingerprint: string | null; quietFor: number }): Settled;
+    /**
+     * The policy a run follows where the driver leaves a field out (`maxAttempts`,
+     * `timing.quietMs`, `timing.timeoutMs`, …): the defaults a driver documents, read here
+     * rather than written again. A new object on every call.
+     */
+    defaults(): Defaults;
+    /**
+     * The record's `dialogs` lines of the JavaScript dialogs a step heard, in the order they
+     * opened: `alert "Saved!" dismissed`, the message capped, at most 20 lines.
+     */
+    dialogs(heard: Dialog[]): string[];
     /** The machine version (the prufe crate version). */
     readonly version: string;
     /** Resolves once the machine can answer (at once wherever a synchronous compile is allowed). */

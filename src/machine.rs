@@ -41,6 +41,20 @@ pub fn settling(args: &str) -> Result<String, String> {
     api::settling_text(args).map_err(thrown)
 }
 
+/// `defaults()`: the policy a run follows where the driver leaves a field out, as JSON text
+/// ([`api::defaults_text`]); drivers read their documented defaults from it.
+#[wasm_bindgen(js_name = defaults)]
+pub fn defaults() -> Result<String, String> {
+    api::defaults_text().map_err(thrown)
+}
+
+/// `dialogs(heard)`: the record's `dialogs` lines of the JavaScript dialogs a step heard,
+/// `[{type, message, accepted}]` in JSON text ([`api::dialogs_text`]).
+#[wasm_bindgen(js_name = dialogs)]
+pub fn dialogs(heard: &str) -> Result<String, String> {
+    api::dialogs_text(heard).map_err(thrown)
+}
+
 /// The one conversion of results and errors to what crosses to JS.
 fn turn(result: Result<Turn>) -> Result<String, String> {
     let text = result.and_then(|t| {

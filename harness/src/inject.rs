@@ -50,6 +50,7 @@ use crate::error::{Error, Result};
 use crate::watchdog::Watchdog;
 use futures::StreamExt;
 use prufe::core::error::{Candidate, ErrorCode};
+use prufe::core::run::dialogs::{self, Dialog};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -229,7 +230,8 @@ struct Detached {
 struct Shared {
     bundle: Bundle,
     contexts: Contexts,
-    dialogs: Arc<Mutex<Vec<String>>>,
+    /// The dialogs heard since the last `take_dialogs`, the first `dialogs::PER_STEP`.
+    dialogs: Arc<Mutex<Vec<Dialog>>>,
     dialog_answer: Arc<Mutex<Option<DialogAnswer>>>,
     sessions: Arc<Mutex<Sessions>>,
     tasks: Arc<Tasks>,
@@ -331,12 +333,13 @@ fn watch_session(page: &Page, shared: &Shared) {
                 params["promptText"] = json!(text);
             }
             let _ = send(&dialog_page, "Page.handleJavaScriptDialog", params).await;
-            let kind = ev.kind;
-            let message = prufe::core::text::cap(&ev.message, 120).into_owned();
-            let mut list = lock(&seen);
-            if list.len() < 20 {
-                let how = if accept { "accepted" } else { "dismissed" };
-                list.push(format!("{kind} {message:?} {how}"));
+            let mut heard = lock(&seen);
+            if heard.len() < dialogs::PER_STEP {
+                heard.push(Dialog {
+                    kind: ev.kind,
+                    message: ev.message,
+                    accepted: accept,
+                });
             }
         }
     }));
@@ -566,9 +569,9 @@ impl Engine {
         &self.filters
     }
 
-    /// The JavaScript dialogs answered since the last call.
+    /// The JavaScript dialogs answered since the last call, as the record lists them.
     pub fn take_dialogs(&self) -> Vec<String> {
-        std::mem::take(&mut *lock(&self.shared.dialogs))
+        dialogs::lines(&std::mem::take(&mut *lock(&self.shared.dialogs)))
     }
 
     /// Answers the next JavaScript dialog so, instead of declining it; once.

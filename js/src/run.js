@@ -190,6 +190,20 @@
       return call(glue.settling, [text(args)]);
     },
   });
+  // The policy a run follows where the driver leaves a field out: a driver's defaults.
+  Object.defineProperty(api, 'defaults', {
+    enumerable: true,
+    value: function defaults() {
+      return call(glue.defaults, []);
+    },
+  });
+  // The record's `dialogs` lines of the JavaScript dialogs a step heard.
+  Object.defineProperty(api, 'dialogs', {
+    enumerable: true,
+    value: function dialogs(heard) {
+      return call(glue.dialogs, [JSONRef.stringify(heard === undefined ? null : heard)]);
+    },
+  });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

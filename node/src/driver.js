@@ -101,7 +101,7 @@ export async function answerNeed(port, need, options) {
       case 'describe':
         return { answer: 'described', element: await call(port, 'describe', need.ref) };
       case 'prepare': {
-        const timeoutMs = options.policy?.timing?.timeoutMs ?? 5000;
+        const timeoutMs = options.policy?.timing?.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
         return await port.evaluate(prepareInPage, { ref: need.ref, hitTest: need.hitTest, timeoutMs });
       }
       case 'locate':

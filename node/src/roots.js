@@ -67,7 +67,7 @@ export async function answerAcross(port, frames, need, options) {
       return { answer: 'described', element: rules.adopt({ path, element: await call(at(path), 'describe', ref) }) };
     }
     case 'prepare': {
-      const timeoutMs = options.policy?.timing?.timeoutMs ?? 5000;
+      const timeoutMs = options.policy?.timing?.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
       const { path, ref } = route(rules, need.ref);
       /** @type {PrufeRun.Answer} */
       const answer = await at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });

@@ -35,10 +35,12 @@ import { Camera, screenshotsOption } from './pictures.js';
 
 /**
  * @typedef {object} Options
- * @property {number} [maxAttempts] attempts per step, the first included (default 2)
- * @property {number} [quietMs] how long the page must not change to count as settled (250)
- * @property {number} [timeoutMs] the most a settle waits (5000)
- * @property {number} [pollMs] how often a settle reads the fingerprint (50)
+ * @property {number} [maxAttempts] attempts per step, the first included
+ * @property {number} [quietMs] how long the page must not change to count as settled
+ * @property {number} [timeoutMs] the most a settle waits
+ * @property {number} [pollMs] how often a settle reads the fingerprint
+ *   (each left out: the machine's default, `defaults()` of the machine module; node/types
+ *   documents them)
  * @property {'reject' | 'accept'} [ambiguous] what an AMBIGUOUS effect comes to without a judge
  * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [judge]
  *   the arbiter asked about an AMBIGUOUS effect; it never overrides MATCH or MISMATCH
@@ -252,7 +254,7 @@ export class Verifier {
     this.#step += 1;
     const { port, world } = this.#adapter;
     this.#seen = null;
-    world.takeDialogs();
+    await world.takeDialogs();
     const judge = this.#options.judge;
     let result;
     try {
@@ -272,7 +274,7 @@ export class Verifier {
     }
     const { record, seen } = result;
     this.#seen = seen;
-    record.dialogs = world.takeDialogs();
+    record.dialogs = await world.takeDialogs();
     return this.#finish(record);
   }
 
@@ -309,7 +311,7 @@ export class Verifier {
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
     }
-    world.takeDialogs();
+    await world.takeDialogs();
     const judge = this.#options.judge;
     let result;
     try {
@@ -327,7 +329,7 @@ export class Verifier {
     this.#seen = seen;
     // A fill whose field turned out sensitive: its value is a secret from now on.
     if (value !== undefined && record.value === '[redacted]') this.#addSecret(value);
-    record.dialogs = world.takeDialogs();
+    record.dialogs = await world.takeDialogs();
     return this.#finish(record);
   }
 
@@ -371,7 +373,7 @@ export class Verifier {
 
   /** @param {unknown} element */
   async #identify(element) {
-    const timeoutMs = this.#options.timeoutMs ?? 5000;
+    const timeoutMs = this.#options.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
     const { handles, count, shown, release } = await this.#adapter.elements(element, timeoutMs);
     try {
       if (count === 0) throw new PrufeError('TARGET_NOT_FOUND', `${shown} matches no element; nothing was done`);

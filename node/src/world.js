@@ -191,9 +191,11 @@ export class World {
     this.frames = new Map();
     /** Bumped by every event that can change the roots. */
     this.generation = 0;
-    /** Messages of JavaScript dialogs opened since the last `takeDialogs`. */
-    /** @type {string[]} */
+    /** The JavaScript dialogs closed since the last `takeDialogs`, and how they were answered. */
+    /** @type {PrufeRun.Dialog[]} */
     this.dialogs = [];
+    /** @type {Map<string, { type: string, message: string }>} frame id → the dialog open in it */
+    this.opened = new Map();
     /** Called for every dialog that opens (a library that leaves dialogs open answers it here). */
     /** @type {((params: { type: string, message: string }) => void) | null} */
     this.onDialog = null;
@@ -206,9 +208,18 @@ export class World {
    */
   static async open(session) {
     const world = new World(session);
+    // Whoever answers a dialog (the library, the caller's own listener, `onDialog`), its
+    // answer is the one the browser reports when it closes.
     session.on('Page.javascriptDialogOpening', (/** @type {any} */ params) => {
-      world.dialogs.push(`${params.type}: ${params.message}`);
+      world.opened.set(params.frameId ?? '', { type: String(params.type), message: String(params.message ?? '') });
       world.onDialog?.(params);
+    });
+    session.on('Page.javascriptDialogClosed', (/** @type {any} */ params) => {
+      const key = params.frameId ?? '';
+      const dialog = world.opened.get(key);
+      if (!dialog) return;
+      world.opened.delete(key);
+      world.dialogs.push({ ...dialog, accepted: Boolean(params.result) });
     });
     session.on('Page.frameNavigated', (/** @type {any} */ { frame }) => {
       if (!frame.parentId) world.mainFrame = frame.id;
@@ -533,11 +544,14 @@ export class World {
     };
   }
 
-  /** Dialog messages since the last call. */
-  takeDialogs() {
-    const out = this.dialogs;
+  /**
+   * The record's lines of the dialogs closed since the last call, worded by the machine.
+   * @returns {Promise<string[]>}
+   */
+  async takeDialogs() {
+    const heard = this.dialogs;
     this.dialogs = [];
-    return out;
+    return heard.length === 0 ? [] : (await machine()).dialogs(heard);
   }
 }
 

@@ -9,6 +9,7 @@ use super::error::{Error, ErrorCode, Result};
 use super::frames;
 use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::resolve::{self, Resolution};
+use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
 use super::run::{Answer, Need, Policy, Run, Seen, Step};
 use serde::de::DeserializeOwned;
@@ -316,6 +317,21 @@ pub fn settling_text(args: &str) -> Result<String> {
     serde_json::to_string(&value).map_err(internal)
 }
 
+/// `defaults()` of the machine module: the policy a run follows when the driver leaves a
+/// field out ([`Policy::default`]), as JSON text, so that a driver's documented defaults are
+/// read from the machine rather than written again.
+pub fn defaults_text() -> Result<String> {
+    serde_json::to_string(&Policy::default()).map_err(internal)
+}
+
+/// `dialogs(dialogs)` of the machine module: the record's `dialogs` lines of the JavaScript
+/// dialogs a step heard (`[{type, message, accepted}]`, in the order they opened), worded
+/// and capped by [`dialogs::lines`].
+pub fn dialogs_text(args: &str) -> Result<String> {
+    let heard: Option<Vec<Dialog>> = from_text(args, ErrorCode::InvalidArgument, "dialogs")?;
+    serde_json::to_string(&dialogs::lines(&heard.unwrap_or_default())).map_err(internal)
+}
+
 fn internal(e: serde_json::Error) -> Error {
     Error::new(ErrorCode::Internal, format!("could not serialise: {e}"))
 }
@@ -324,6 +340,37 @@ fn internal(e: serde_json::Error) -> Error {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn defaults_are_the_policy_default() {
+        let d: Policy = serde_json::from_str(&defaults_text().unwrap()).unwrap();
+        assert_eq!(d, Policy::default());
+        let v: Value = serde_json::from_str(&defaults_text().unwrap()).unwrap();
+        assert_eq!(
+            v["timing"]["timeoutMs"],
+            json!(Policy::default().timing.timeout_ms)
+        );
+        assert_eq!(v["maxAttempts"], json!(Policy::default().max_attempts));
+    }
+
+    #[test]
+    fn dialogs_word_what_a_driver_heard() {
+        let heard = json!([
+            { "type": "alert", "message": "Saved!", "accepted": false },
+            { "type": "confirm", "message": "Delete item?", "accepted": true },
+        ]);
+        let got: Value = serde_json::from_str(&dialogs_text(&heard.to_string()).unwrap()).unwrap();
+        assert_eq!(
+            got,
+            json!([
+                r#"alert "Saved!" dismissed"#,
+                r#"confirm "Delete item?" accepted"#
+            ])
+        );
+        assert_eq!(dialogs_text("").unwrap(), "[]");
+        let bad = dialogs_text(r#"[{"type":"alert"}]"#).unwrap_err();
+        assert_eq!(bad.code, ErrorCode::InvalidArgument);
+    }
 
     #[test]
     fn settling_steps_through_json_until_done() {

@@ -64,6 +64,28 @@ test('a policy and timing reach the needs', () => {
   assert.equal(need.timeoutMs, 900);
 });
 
+test('defaults() is the policy a run follows where the driver leaves a field out', () => {
+  const d = machine.default.defaults();
+  assert.deepEqual(d, { maxAttempts: 2, ambiguous: 'reject', timing: { pollMs: 50, quietMs: 250, timeoutMs: 5000 }, regions: [], ignoreRegions: [] });
+  const { need } = start(CLICK, { timing: {} }, null);
+  assert.equal(need.need, 'fingerprint');
+  d.timing.timeoutMs = 1;
+  assert.equal(machine.default.defaults().timing.timeoutMs, 5000, 'a new object on every call');
+});
+
+test('dialogs() words each dialog a step heard, the message capped, at most 20', () => {
+  const { dialogs } = machine.default;
+  assert.deepEqual(dialogs([]), []);
+  assert.deepEqual(dialogs([
+    { type: 'alert', message: 'Saved!', accepted: false },
+    { type: 'prompt', message: 'Say "hi"\nnow', accepted: true },
+  ]), ['alert "Saved!" dismissed', 'prompt "Say \\"hi\\"\\nnow" accepted']);
+  assert.deepEqual(dialogs([{ type: 'alert', message: 'é'.repeat(125), accepted: false }]), [`alert "${'é'.repeat(120)}…" dismissed`]);
+  const many = Array.from({ length: 25 }, (_, i) => ({ type: 'alert', message: String(i), accepted: false }));
+  assert.deepEqual(dialogs(many), many.slice(0, 20).map((d) => `alert "${d.message}" dismissed`));
+  assert.throws(() => dialogs([{ type: 'alert', message: 'x' }]), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
+});
+
 test('a target that resolves to nothing ends the step with its typed error and no verdict', () => {
   let { run } = start({ action: { kind: 'click', target: { role: 'button', name: 'Pay' } } });
   ({ run } = next(run, { answer: 'fingerprint', fingerprint: 'f0' }));

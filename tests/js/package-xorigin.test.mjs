@@ -285,7 +285,7 @@ for (const lib of LIBRARIES) {
         const v = await lib.verifier(page, { timeoutMs: 3000 });
         const r = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
         assert.equal(r.verdict, 'MATCH', r.reason);
-        assert.deepEqual(r.record.dialogs, ['alert: Saved in frame']);
+        assert.deepEqual(r.record.dialogs, ['alert "Saved in frame" dismissed']);
       });
 
       test(`a frame below the fold is scrolled into view; a frame under a veil is TARGET_OBSCURED, ${mode}`, async (t) => {

@@ -54,8 +54,8 @@ def test_the_public_names_signatures_and_submodules_are_actionprufes() -> None:
 
     init = inspect.signature(ActionPrufe.__init__).parameters
     assert [(p.name, p.kind.name, p.default) for p in list(init.values())[2:]] == [
-        ("ai_judge", "KEYWORD_ONLY", None), ("ambiguous", "KEYWORD_ONLY", "reject"), ("max_attempts", "KEYWORD_ONLY", 2),
-        ("quiet_ms", "KEYWORD_ONLY", 250), ("timeout_ms", "KEYWORD_ONLY", 5000), ("trace_dir", "KEYWORD_ONLY", None)]
+        ("ai_judge", "KEYWORD_ONLY", None), ("ambiguous", "KEYWORD_ONLY", "reject"), ("max_attempts", "KEYWORD_ONLY", None),
+        ("quiet_ms", "KEYWORD_ONLY", None), ("timeout_ms", "KEYWORD_ONLY", None), ("trace_dir", "KEYWORD_ONLY", None)]
     shapes = {"click": ["target", "intent"], "check": ["target", "intent"], "uncheck": ["target", "intent"], "hover": ["target", "intent"],
               "fill": ["target", "value", "intent", "sensitive"], "select_option": ["target", "label", "intent", "sensitive"],
               "press": ["target", "key", "intent"], "upload": ["target", "path", "intent"], "drag_to": ["source", "destination", "intent"],

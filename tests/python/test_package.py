@@ -313,3 +313,36 @@ def test_every_action_of_the_shop_is_verified(page: Page, base: str) -> None:
     ]
     assert [r.verdict for r in steps] == ["MATCH"] * len(steps), [r.reason for r in steps]
     assert page.url.endswith("/late-effect.html")
+
+
+def test_a_native_dialog_is_dismissed_and_recorded_as_every_surface_words_it(page: Page, base: str) -> None:
+    page.goto(base + "/hostile/20-native-dialogs.html")
+    p = Prufe(page)
+    saved = p.click(Target("Save", role="button"), intent="saved")
+    assert saved.verdict == "MATCH", saved.reason
+    assert saved.dialogs == ['alert "Saved!" dismissed']
+    assert 'Dialog:    alert "Saved!" dismissed' in saved.explain()
+    # A caller that listens for dialogs answers them; the record says how.
+    page.on("dialog", lambda dialog: dialog.accept())
+    deleted = p.click(Target("Delete item", role="button"), intent="the item is deleted")
+    assert deleted.verdict == "MATCH", deleted.reason
+    assert deleted.dialogs == ['confirm "Delete item?" accepted']
+    # Each step lists its own dialogs only.
+    page.evaluate("document.getElementById('status').textContent = ''")
+    assert p.click(Target("Save", role="button"), intent="saved").dialogs == ['alert "Saved!" accepted']
+
+
+def test_the_defaults_left_out_are_the_machines(page: Page, base: str) -> None:
+    from prufe._driver import Config
+
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    assert Config("reject", None, None, None).policy() == {"ambiguous": "reject", "timing": {}}
+    assert Config("reject", 0, 300, 900).policy() == {"ambiguous": "reject", "maxAttempts": 1, "timing": {"quietMs": 300, "timeoutMs": 900}}
+    assert p.click(Target("Add Shirt M", role="button")).ok
+    # The documented defaults (docs/python.md) are what the machine says.
+    defaults = p._core.driver.world.defaults
+    assert defaults is not None
+    assert (defaults["maxAttempts"], defaults["timing"]["quietMs"], defaults["timing"]["timeoutMs"]) == (2, 250, 5000)
+    assert p._core.driver.world.timeout_ms == 5000
+    assert Prufe(page, timeout_ms=1234)._core.driver.world.timeout_ms == 1234

@@ -227,9 +227,9 @@ class Core:
         isolated: bool,
         ai_judge: Any,
         ambiguous: str,
-        max_attempts: int,
-        quiet_ms: int,
-        timeout_ms: int,
+        max_attempts: Optional[int],
+        quiet_ms: Optional[int],
+        timeout_ms: Optional[int],
         trace_dir: "Optional[str | os.PathLike[str]]",
         screenshots: str = "failures",
     ) -> None:

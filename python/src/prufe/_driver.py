@@ -66,6 +66,10 @@ def source(name: str) -> str:
     return _SOURCES[name]
 
 
+#: What the machine says once per process (``World.machine_defaults``).
+_MACHINE: dict[str, Any] = {"defaults": None}
+
+
 class Gone(Exception):
     """The document the call ran in went away (a navigation); the call may be sent again."""
 
@@ -76,6 +80,8 @@ _GUARD = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'en
 _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeRun === 'undefined' || typeof prufeDriver === 'undefined') return { missing: 'machine' }; return { value: await (%s)(a) }; }"
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
+DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
+DIALOGS = _GUARD_RUN % "(a) => prufeRun.dialogs(a)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
@@ -137,9 +143,16 @@ class World:
     document (``isolated=False``), where the page could see it and frames of other origins
     stay opaque."""
 
-    def __init__(self, isolated: bool, timeout_ms: int) -> None:
+    def __init__(self, isolated: bool, timeout_ms: Optional[int]) -> None:
         self.isolated = isolated
-        self.timeout_ms = timeout_ms
+        #: The caller's timeout; ``None`` for the machine's (``defaults``).
+        self.given_timeout_ms = timeout_ms
+        #: The policy the machine follows where a field is left out, read from it at start.
+        self.defaults: Optional[dict[str, Any]] = None
+        #: The JavaScript dialogs closed since they were last taken, and how they were answered
+        #: (whoever answered: Playwright dismisses them unless the caller listens for them).
+        self.dialogs: list[dict[str, Any]] = []
+        self._opened: dict[tuple[str, str], dict[str, Any]] = {}
         self.main_frame = ""
         self.context: Optional[int] = None
         #: The engine's context of each (session, frame).
@@ -175,12 +188,38 @@ class World:
                 self.context = None
         elif name in ("Page.frameAttached", "Page.frameDetached", "Page.frameNavigated"):
             self._dirty = True
+        elif name == "Page.javascriptDialogOpening":
+            self._opened[(session, str(params.get("frameId", "")))] = {"type": str(params.get("type", "")), "message": str(params.get("message", ""))}
+        elif name == "Page.javascriptDialogClosed":
+            dialog = self._opened.pop((session, str(params.get("frameId", ""))), None)
+            if dialog is not None:
+                self.dialogs.append({**dialog, "accepted": bool(params.get("result"))})
+
+    @property
+    def timeout_ms(self) -> int:
+        """The caller's timeout, else the machine's default (known once ``start`` ran)."""
+        if self.given_timeout_ms is not None:
+            return self.given_timeout_ms
+        assert self.defaults is not None, "the machine's defaults are read at start"
+        return int(self.defaults["timing"]["timeoutMs"])
 
     def start(self) -> Gen:
-        """Registers the engine for every new document and installs it in the current one."""
+        """Registers the engine for every new document and installs it in the current one, and
+        reads the machine's defaults."""
         if self.started:
             return
         self.started = True
+        yield from self._install()
+        if self.defaults is None:
+            self.defaults = yield from self.machine_defaults()
+
+    def machine_defaults(self) -> Gen:
+        """The machine's default policy (``prufeRun.defaults()``), read once per process."""
+        if _MACHINE["defaults"] is None:
+            _MACHINE["defaults"] = yield from self.call(DEFAULTS, None)
+        return _MACHINE["defaults"]
+
+    def _install(self) -> Gen:
         bundle = source("engine/prufe.js")
         if not self.isolated:
             yield op("add_init_script", bundle)
@@ -373,11 +412,13 @@ class World:
 
     def _context(self, root: Root = TOP) -> Gen:
         if root.path == "":
-            deadline = time.monotonic() + max(self.timeout_ms, 1000) * 2 / 1000
-            while self.context is None:
-                if time.monotonic() >= deadline:
-                    raise PrufeError("NOT_READY", "the page's new document did not answer in time")
-                yield op("sleep", 0.02)
+            if self.context is None:
+                # A new document on its way (never during ``start``, which knows the context).
+                deadline = time.monotonic() + max(self.timeout_ms, 1000) * 2 / 1000
+                while self.context is None:
+                    if time.monotonic() >= deadline:
+                        raise PrufeError("NOT_READY", "the page's new document did not answer in time")
+                    yield op("sleep", 0.02)
             return self.context
         context = yield from self.frame_context(root.session, root.frame)
         return context
@@ -575,24 +616,25 @@ def now_rfc3339() -> str:
 
 @dataclass
 class Config:
-    """The caller's options, always given: their defaults are those of the public signatures
-    (``async_api.Prufe`` and ``compat.ActionPrufe``), not written again here."""
+    """The caller's options. ``None`` is the machine's default (its ``defaults()``), never
+    written again here nor in the public signatures."""
 
     ambiguous: str
-    max_attempts: int
-    quiet_ms: int
-    timeout_ms: int
+    max_attempts: Optional[int]
+    quiet_ms: Optional[int]
+    timeout_ms: Optional[int]
     has_arbiter: bool = False
     #: Take the pictures of each step (the trace decides which it keeps).
     pictures: bool = False
 
     def policy(self) -> dict[str, Any]:
+        """The run's policy: what the caller gave; the machine fills in what is left out."""
         ambiguous = "arbiter" if self.has_arbiter else self.ambiguous
-        return {
-            "maxAttempts": max(1, self.max_attempts),
-            "ambiguous": ambiguous,
-            "timing": {"quietMs": self.quiet_ms, "timeoutMs": self.timeout_ms},
-        }
+        timing = {k: v for k, v in (("quietMs", self.quiet_ms), ("timeoutMs", self.timeout_ms)) if v is not None}
+        policy: dict[str, Any] = {"ambiguous": ambiguous, "timing": timing}
+        if self.max_attempts is not None:
+            policy["maxAttempts"] = max(1, self.max_attempts)
+        return policy
 
 
 class Driver:
@@ -634,9 +676,11 @@ class Driver:
         started = time.monotonic()
         started_at = now_rfc3339()
         self.shots, self._point = {}, None
+        self.world.dialogs = []
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, started, started_at)
+        record["dialogs"] = yield from self._dialogs()
         if action.get("kind") == "fill" and record.get("value") == REDACTED:
             self.redactor.add(action["value"])
         scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
@@ -646,6 +690,7 @@ class Driver:
         """Starts a watch: the machine settles and observes, then waits for the watched code."""
         yield from self.world.start()
         self.seen = None
+        self.world.dialogs = []
         started, started_at = time.monotonic(), now_rfc3339()
         turn = yield from self._begin({"action": {"kind": "watch"}, "intent": intent})
         turn = yield from self._until_done(turn, ask, stop_at="act")
@@ -655,15 +700,32 @@ class Driver:
         """The watched code is done: the machine settles, observes and judges."""
         turn = state["turn"]
         if turn["need"]["need"] == "act":
-            turn = yield from self._turn({"run": turn["run"], "answer": {"answer": "acted", "steps": 0}, "timeoutMs": self.config.timeout_ms})
+            turn = yield from self._turn({"run": turn["run"], "answer": {"answer": "acted", "steps": 0}, "timeoutMs": self.world.timeout_ms})
         turn = yield from self._until_done(turn, ask)
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(self._record(turn, state["started"], state["startedAt"]))
+        record = self._record(turn, state["started"], state["startedAt"])
+        record["dialogs"] = yield from self._dialogs()
+        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
         return scrubbed
+
+    def _dialogs(self) -> Gen:
+        """The record's lines of the dialogs closed during the step, worded by the machine
+        (``prufeRun.dialogs``); no call when there were none."""
+        heard, self.world.dialogs = self.world.dialogs, []
+        if not heard:
+            return []
+        for _ in range(6):
+            try:
+                lines: list[str] = yield from self.world.call(DIALOGS, heard)
+                return lines
+            except Gone:
+                # The document was replaced meanwhile: the next one words them.
+                yield op("sleep", 0.05)
+        raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step's dialogs could not be recorded")
 
     def _begin(self, step: dict[str, Any]) -> Gen:
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
-        turn = yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on()})
+        turn = yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on()})
         if turn.get("refused"):
             raise PrufeError(turn["refused"]["code"], turn["refused"]["message"])
         return turn
@@ -678,13 +740,13 @@ class Driver:
                 yield from self._picture(picture, turn["need"])
                 turn = {k: v for k, v in turn.items() if k != "picture"}
                 if picture.get("after") and not _answered_here(turn["need"]):
-                    turn = yield from self._turn({"run": turn["run"], "resume": turn["need"], "timeoutMs": self.config.timeout_ms, "pictures": True})
+                    turn = yield from self._turn({"run": turn["run"], "resume": turn["need"], "timeoutMs": self.world.timeout_ms, "pictures": True})
                     continue
             if turn["need"]["need"] in ("done", stop_at):
                 return turn
             extra: dict[str, Any] = {}
             answer = yield from self._answer(turn["need"], ask, turn.get("routes"), extra)
-            payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.config.timeout_ms, "pictures": self._pictures_on(), **extra}
+            payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on(), **extra}
             if turn.get("routes") is not None:
                 payload["asked"] = {"need": turn["need"], "phase": turn.get("phase")}
             turn = yield from self._turn(payload)
@@ -928,7 +990,7 @@ class Driver:
         every ancestor document asked whether input there reaches the frame
         (harness/src/hit.rs ``covered_by``)."""
         root, there = self._where(routes, need["ref"])
-        reply = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.config.timeout_ms}, root)
+        reply = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.world.timeout_ms}, root)
         covered = reply.get("answer") == "refused" and reply["refusal"].get("point")
         if reply.get("answer") != "prepared" and not covered:
             return reply

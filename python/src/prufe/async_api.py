@@ -27,6 +27,7 @@ __all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "
 _EVENTS = (
     "Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared",
     "Page.frameAttached", "Page.frameDetached", "Page.frameNavigated",
+    "Page.javascriptDialogOpening", "Page.javascriptDialogClosed",
 )
 
 
@@ -210,7 +211,12 @@ class Prufe:
     """Verified actions on one Playwright page (async API). Each returns a :class:`Result`
     when the effect is the one intended, and raises :class:`VerificationFailed` (undone),
     :class:`UndoFailed` or :class:`IrreversibleAction` when it is not, or a
-    :class:`PrufeError` with its code when nothing could be done."""
+    :class:`PrufeError` with its code when nothing could be done.
+
+    ``max_attempts``, ``quiet_ms`` and ``timeout_ms`` left ``None`` are the machine's defaults
+    (its ``defaults()``, the CLI's). A JavaScript dialog that opens during a step is answered
+    by Playwright (dismissed, unless the caller listens for ``dialog``) and listed in the
+    step's ``dialogs``."""
 
     def __init__(
         self,
@@ -218,9 +224,9 @@ class Prufe:
         *,
         ai_judge: Any = None,
         ambiguous: str = "reject",
-        max_attempts: int = 2,
-        quiet_ms: int = 250,
-        timeout_ms: int = 5000,
+        max_attempts: Optional[int] = None,
+        quiet_ms: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
         trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
         screenshots: str = "failures",
     ) -> None:

@@ -30,6 +30,7 @@
 
 mod attaching;
 mod attempt;
+pub mod dialogs;
 pub mod inverse;
 mod look;
 pub mod navigation;

@@ -237,8 +237,25 @@ export function packageSuite(lib) {
       const v = await lib.verifier(page);
       const r = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
       assert.equal(r.verdict, 'MATCH', r.reason);
-      assert.deepEqual(r.record.dialogs, ['alert: Saved!']);
-      assert.match(r.explain(), /Dialog: {4}alert: Saved!/);
+      assert.deepEqual(r.record.dialogs, ['alert "Saved!" dismissed']);
+      assert.match(r.explain(), /Dialog: {4}alert "Saved!" dismissed/);
+    });
+
+    test('a dialog the caller answers is recorded with its answer, and a step lists at most 20', async (t) => {
+      const page = await lib.open(t, '/hostile/20-native-dialogs.html');
+      const v = await lib.verifier(page);
+      const accept = (/** @type {any} */ d) => d.accept();
+      page.on('dialog', accept);
+      const deleted = await v.click({ role: 'button', name: 'Delete item' }, { intent: 'the item is deleted' });
+      page.off('dialog', accept);
+      assert.equal(deleted.verdict, 'MATCH', deleted.reason);
+      assert.deepEqual(deleted.record.dialogs, ['confirm "Delete item?" accepted']);
+      await page.evaluate(() => {
+        document.getElementById('save')?.addEventListener('click', () => { for (let i = 0; i < 25; i++) alert(`again ${i}`); });
+      });
+      const many = await v.click({ role: 'button', name: 'Save' }, { intent: 'saved' });
+      assert.equal(many.record.dialogs.length, 20);
+      assert.deepEqual(many.record.dialogs.slice(0, 2), ['alert "Saved!" dismissed', 'alert "again 0" dismissed']);
     });
 
     test('the engine is invisible to the page, and a page that spoofs window.prufe changes nothing', async (t) => {

@@ -2,8 +2,8 @@
 ``from prufe.compat import …`` (and ``actionprufe.snapshot`` to ``prufe.compat.snapshot``,
 likewise ``types``, ``errors``, ``verifier``, ``ai_judge``) and nothing else.
 
-``ActionPrufe(page, *, ai_judge=None, ambiguous="reject", max_attempts=2, quiet_ms=250,
-timeout_ms=5000, trace_dir=None)`` verifies each action with prufe's machine and answers with
+``ActionPrufe(page, *, ai_judge=None, ambiguous="reject", max_attempts=None, quiet_ms=None,
+timeout_ms=None, trace_dir=None)`` (``None``: the machine's default, as ActionPrufe's) verifies each action with prufe's machine and answers with
 ActionPrufe's values (``Result(spec, judgement, diff, attempts, undone)``), errors
 (``VerificationFailed``, ``UndoFailed`` and ``IrreversibleAction``, the last two chained to
 the ``VerificationFailed``) and Spanish wording (``aparecio … en carrito``, ``ambiguo

@@ -94,12 +94,12 @@ class _Common:
 
     _inner: Any
 
-    def _setup(self, page: Any, ai_judge: Optional[AIJudge], ambiguous: str, max_attempts: int, quiet_ms: int, timeout_ms: int,
+    def _setup(self, page: Any, ai_judge: Optional[AIJudge], ambiguous: str, max_attempts: Optional[int], quiet_ms: Optional[int], timeout_ms: Optional[int],
                trace_dir: "Optional[Union[str, os.PathLike[str]]]") -> dict[str, Any]:
         self._page = page
         self._arbiter = Arbiter(ai_judge) if ai_judge is not None else None
         self._ambiguous = ambiguous
-        self._max_attempts = max(1, max_attempts)
+        self._max_attempts = max(1, max_attempts) if max_attempts is not None else None
         self._quiet_ms = quiet_ms
         self._timeout_ms = timeout_ms
         self._trace_dir = Path(trace_dir) if trace_dir is not None else None
@@ -241,9 +241,9 @@ class ActionPrufe(_Common):
         *,
         ai_judge: Optional[AIJudge] = None,
         ambiguous: AmbiguousPolicy = "reject",
-        max_attempts: int = 2,
-        quiet_ms: int = 250,
-        timeout_ms: int = 5_000,
+        max_attempts: Optional[int] = None,
+        quiet_ms: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
         trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
     ) -> None:
         options = self._setup(page, ai_judge, ambiguous, max_attempts, quiet_ms, timeout_ms, trace_dir)
@@ -373,9 +373,9 @@ class SyncActionPrufe(ActionPrufe):
         *,
         ai_judge: Optional[AIJudge] = None,
         ambiguous: AmbiguousPolicy = "reject",
-        max_attempts: int = 2,
-        quiet_ms: int = 250,
-        timeout_ms: int = 5_000,
+        max_attempts: Optional[int] = None,
+        quiet_ms: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
         trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
     ) -> None:
         options = self._setup(page, ai_judge, ambiguous, max_attempts, quiet_ms, timeout_ms, trace_dir)
