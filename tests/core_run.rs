@@ -1099,19 +1099,151 @@ fn background_is_learnt_before_acting() {
 
 /// Drives a look (`Run::look`) on `world` to its end, through JSON between answers.
 fn look(world: &mut World, seen: Option<Seen>) -> (Record, Run) {
-    let mut run = Run::look(Policy::default()).with_seen(seen);
+    to_end(world, Run::look(Policy::default()).with_seen(seen))
+}
+
+/// Drives `run` on `world` to its end, through JSON between answers.
+fn to_end(world: &mut World, mut run: Run) -> (Record, Run) {
     let mut answer = Answer::Start;
     let mut react: React = Box::new(|_, _| {});
-    for _ in 0..100 {
+    for _ in 0..200 {
         run =
-            serde_json::from_str(&serde_json::to_string(&run).unwrap()).expect("a look reads back");
+            serde_json::from_str(&serde_json::to_string(&run).unwrap()).expect("a run reads back");
         let need = run.next(answer);
         if let Need::Done { record } = need {
             return (*record, run);
         }
         answer = world.answer(&need, &mut react);
     }
-    panic!("the look did not end");
+    panic!("the run did not end");
+}
+
+#[test]
+fn waits() {
+    use prufe::core::until::Postcondition;
+    let saved = |t: &str| {
+        let mut p = shop();
+        p.texts.push(text(t, PRODUCTS));
+        p
+    };
+    let appears = |t: &str| Postcondition::TextAppears {
+        text: t.into(),
+        region: None,
+    };
+
+    // The text comes after two changes: the wait looks after each move, and holds.
+    let mut w = World::new(shop());
+    w.ticks.push_back(saved("Saving…"));
+    w.ticks.push_back(saved("Saved"));
+    let (r, run) = to_end(
+        &mut w,
+        Run::wait(appears("Saved"), 5_000, Policy::default()),
+    );
+    assert!(r.ok && r.error.is_none(), "{r:?}");
+    assert_eq!(r.value.as_deref(), Some("text 'Saved' appears"));
+    let looks = w
+        .needs
+        .iter()
+        .filter(|n| matches!(n, Need::Observe { .. }))
+        .count();
+    assert_eq!(looks, 3, "{:?}", w.needs);
+    assert!(run
+        .last_observation()
+        .is_some_and(|s| s.texts.iter().any(|t| t.text == "Saved")));
+    assert!(
+        run.seen().is_some(),
+        "a wait acts on nothing: its observation is handed on"
+    );
+
+    // Nothing comes: the deadline, counted in the driver's time, ends it.
+    let mut still = World::new(shop());
+    let (r, run) = to_end(
+        &mut still,
+        Run::wait(appears("Saved"), 1_000, Policy::default()),
+    );
+    assert_eq!(
+        r.error.as_ref().map(|e| e.code),
+        Some(ErrorCode::PostconditionTimeout),
+        "{r:?}"
+    );
+    assert!(
+        r.reason.contains("did not hold within 1000 ms"),
+        "{}",
+        r.reason
+    );
+    assert!(!r.ok);
+    assert!(run.last_observation().is_some(), "the page at the deadline");
+    let settles = still
+        .needs
+        .iter()
+        .filter(|n| {
+            matches!(
+                n,
+                Need::Settle {
+                    stop_on_change: true,
+                    since: Some(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(settles, 4, "300 ms a settle: {:?}", still.needs);
+
+    // A driver whose clock says no time passes still ends it.
+    let mut frozen = World::new(shop());
+    frozen.waited_ms = 0;
+    let (r, _) = to_end(
+        &mut frozen,
+        Run::wait(appears("Saved"), 1_000, Policy::default()),
+    );
+    assert_eq!(
+        r.error.map(|e| e.code),
+        Some(ErrorCode::PostconditionTimeout)
+    );
+
+    // A text that goes away.
+    let mut going = World::new(saved("Saving…"));
+    going.ticks.push_back(shop());
+    let gone = Postcondition::TextGone {
+        text: "saving".into(),
+        region: None,
+    };
+    let (r, _) = to_end(&mut going, Run::wait(gone, 5_000, Policy::default()));
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.value.as_deref(), Some("text 'saving' is gone"));
+
+    // A sensitive value is compared by the keyed hash in the field's document, and never
+    // shown.
+    let mut secret = World::new(shop());
+    let mut filled = shop();
+    filled.elements[4].value = Some("hunter22".into());
+    filled.elements[4].sensitive = true;
+    secret.ticks.push_back(filled);
+    let equals = Postcondition::ValueEquals {
+        role: Role::Textbox,
+        name: "Coupon".into(),
+        region: None,
+        value: "hunter22".into(),
+        sensitive: true,
+    };
+    let (r, run) = to_end(&mut secret, Run::wait(equals, 5_000, Policy::default()));
+    assert!(r.ok, "{r:?}");
+    assert!(
+        secret.needs.iter().any(|n| matches!(
+            n,
+            Need::Read {
+                read: Read::Hash { .. }
+            }
+        )),
+        "{:?}",
+        secret.needs
+    );
+    assert!(
+        !serde_json::to_string(&r).unwrap().contains("hunter22"),
+        "{r:?}"
+    );
+    assert_eq!(r.value.as_deref(), Some("textbox[Coupon] shows [redacted]"));
+    let _ = run;
 }
 
 #[test]

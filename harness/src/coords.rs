@@ -58,7 +58,7 @@ use crate::executor::{
     Request,
 };
 use crate::inject::Engine;
-use crate::observe::{self, Root};
+use crate::observe::Root;
 use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
 use input::{lock, release_held, Input, SharedLedger};
@@ -73,7 +73,6 @@ use prufe::core::run;
 use prufe::core::run::Record as Outcome;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -870,88 +869,32 @@ impl Executor {
 
     // --- wait ---
 
-    /// Polls until `until` holds: a fingerprint read every poll, a snapshot when it moved
-    /// (and at least every 500 ms, for conditions in regions the fingerprint filters out).
+    /// Waits until `until` holds: the machine's wait (`Run::wait`), which looks again each
+    /// time the page moves and at least every 500 ms.
     async fn wait_step(
         &mut self,
         v: &mut Verifier,
         until: &Postcondition,
         timeout_ms: u64,
     ) -> StepResult<Report> {
-        if let Postcondition::ValueEquals {
-            value,
-            sensitive: true,
-            ..
-        } = until
-        {
-            v.add_secret(value);
-        }
-        let engine = v.engine().clone();
-        let poll = Duration::from_millis(v.timing().poll_ms.max(1));
-        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
-        let mut last_fp: Option<String> = None;
-        let mut last_seen: Option<Instant> = None;
-        let mut last: Option<Snapshot> = None;
-        loop {
-            engine.alive()?;
-            let fp = fingerprint_now(&engine).await.ok();
-            let due = last_seen.is_none_or(|t| t.elapsed() >= Duration::from_millis(500));
-            if fp.is_none() || fp != last_fp || due {
-                if let Ok(obs) = engine.observe(v.sensitive()).await {
-                    let hashes = expected_hashes(&engine, &obs, until).await;
-                    if until.holds(&obs.snapshot, &|e| hashes.get(&e.reference).cloned()) {
-                        return Ok(Report {
-                            condition: Some(until.describe()),
-                            snapshot: Some(obs.snapshot),
-                            ..Report::new("wait")
-                        });
-                    }
-                    last = Some(obs.snapshot);
-                    last_seen = Some(Instant::now());
-                }
-                last_fp = fp;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                let condition = until.describe();
-                return Err(Failure {
-                    error: Error::core(
-                        ErrorCode::PostconditionTimeout,
-                        format!(
-                            "{condition} did not hold within {timeout_ms} ms; the last observation is attached. The action may \
-                             still take effect late: inspect the page before repeating it"
-                        ),
-                    ),
-                    released: None,
-                    observation: None,
-                    condition: Some(condition),
-                    last,
-                });
-            }
-            tokio::time::sleep(poll.min(deadline - now)).await;
+        let (record, last) = v.wait_until(until.clone(), timeout_ms).await?;
+        let condition = until.describe();
+        match record.error {
+            None => Ok(Report {
+                condition: Some(condition),
+                snapshot: last,
+                ..Report::new("wait")
+            }),
+            Some(e) if e.code == ErrorCode::PostconditionTimeout => Err(Failure {
+                error: Error::Core(e),
+                released: None,
+                observation: None,
+                condition: Some(condition),
+                last,
+            }),
+            Some(e) => Err(Error::Core(e).into()),
         }
     }
-}
-
-/// The keyed hashes, per element, of a sensitive value condition's expected value.
-async fn expected_hashes(
-    engine: &Engine,
-    obs: &observe::Observation,
-    until: &Postcondition,
-) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    if let Postcondition::ValueEquals { value, .. } = until {
-        for e in until
-            .candidates(&obs.snapshot)
-            .into_iter()
-            .filter(|e| e.value_hash.is_some())
-        {
-            if let Ok(h) = engine.hash(&obs.roots, &e.reference, value).await {
-                out.insert(e.reference.clone(), h);
-            }
-        }
-    }
-    out
 }
 
 /// Asks what is under a point now, against what the observation showed there.

@@ -774,6 +774,35 @@ impl Verifier {
         self.tab().drive(run, d).await
     }
 
+    /// Waits until `until` holds, at most `timeout_ms`: the machine's wait (`Run::wait`),
+    /// which looks again each time the page moves and at least every 500 ms. Returns its
+    /// record (`POSTCONDITION_TIMEOUT` in `error` when the deadline came first) and the last
+    /// observation, unscrubbed.
+    pub async fn wait_until(
+        &mut self,
+        until: prufe::core::until::Postcondition,
+        timeout_ms: u64,
+    ) -> Result<(Outcome, Option<Snapshot>)> {
+        if let prufe::core::until::Postcondition::ValueEquals {
+            value,
+            sensitive: true,
+            ..
+        } = &until
+        {
+            register_secret(&mut self.redactor, value);
+        }
+        let mut run = prufe::core::run::Run::wait(until, timeout_ms, self.policy());
+        let mut drive = Drive::default();
+        let started = Instant::now();
+        let mut record = self.drive(&mut run, &mut drive).await?;
+        if let Some(seen) = run.seen() {
+            self.seen = Some(seen.clone());
+        }
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.scrub(&self.redactor);
+        Ok((record, run.last_observation().cloned()))
+    }
+
     /// The record of the last look ([`Verifier::open`], [`Verifier::snapshot`]): `stable`
     /// and `background` say how the page settled.
     pub fn last_look(&self) -> Option<&Outcome> {
@@ -783,9 +812,6 @@ impl Verifier {
     // Accessors for the coordinate executor.
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
-    }
-    pub(crate) fn sensitive(&self) -> &Sensitive {
-        &self.sensitive
     }
     pub(crate) fn timing(&self) -> Timing {
         self.opts.timing

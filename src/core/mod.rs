@@ -21,6 +21,7 @@ pub mod resolve;
 pub mod run;
 pub mod states;
 pub mod text;
+pub mod until;
 pub mod wire;
 
 #[cfg(test)]

@@ -242,6 +242,22 @@ async def secret_is_typed_and_never_shown(t: Transcript, base: str) -> None:
     assert missing.is_error and "SHOP_PASSWORD" in text_of(missing), text_of(missing)
 
 
+async def wait_for_holds_or_times_out(t: Transcript, base: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/real/text-feedback.html?kind=saved&lang=en"})
+    tree = text_of(await t.call("browser_snapshot"))
+    saved = await t.call("browser_click", {"ref": ref_of(tree, "button", "Save"), "intent": "the nickname is saved"})
+    assert not saved.is_error, text_of(saved)
+    held = await t.call("browser_wait_for", {"text": "Saved"})
+    assert not held.is_error and "text 'Saved' appears" in text_of(held), text_of(held)
+    gone = await t.call("browser_wait_for", {"textGone": "Connection lost"})
+    assert not gone.is_error and "is gone" in text_of(gone), text_of(gone)
+    late = await t.call("browser_wait_for", {"text": "Connection lost", "time": 0.6})
+    assert late.is_error, text_of(late)
+    error = late.structured_content["error"]
+    assert error["code"] == "POSTCONDITION_TIMEOUT", error
+    assert "did not hold within 600 ms" in error["message"], error
+
+
 async def malformed_calls_are_rpc_errors(t: Transcript) -> None:
     for name, arguments, words in [
         ("browser_fly", {}, "unknown tool"),
@@ -310,6 +326,7 @@ def test_stdio_session():
                     old_ref = await recycled_click_is_undone(t, base)
                     await stale_ref_is_refused(t, base, old_ref)
                     await secret_is_typed_and_never_shown(t, base)
+                    await wait_for_holds_or_times_out(t, base)
                     await malformed_calls_are_rpc_errors(t)
                     sizes["seconds"] = round(time.monotonic() - started, 1)
                     return t.answers

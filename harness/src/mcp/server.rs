@@ -1096,38 +1096,26 @@ impl Worker {
                 )
             }
         };
-        let condition = crate::executor::Postcondition::TextAppears {
-            text: text.clone(),
-            region: None,
+        let condition = if gone {
+            prufe::core::until::Postcondition::TextGone { text, region: None }
+        } else {
+            prufe::core::until::Postcondition::TextAppears { text, region: None }
         };
         let budget = match p.time {
             Some(s) => Duration::from_secs_f64(s),
             None => Duration::from_millis(self.config.options.timing.timeout_ms.max(5_000)),
         };
-        let started = Instant::now();
-        loop {
-            let snapshot = match v.snapshot().await {
-                Ok(s) => s,
-                Err(e) => return self.answer(Err(e), None),
-            };
-            if condition.holds(&snapshot, &|_| None) != gone {
-                let how = if gone { "is gone" } else { "appeared" };
-                return Answer::note([format!(
-                    "Text {text:?} {how} after {:.1} s.",
-                    started.elapsed().as_secs_f64()
-                )]);
-            }
-            if started.elapsed() >= budget {
-                let how = if gone { "still shows" } else { "does not show" };
-                return refused(
-                    ErrorCode::PostconditionTimeout,
-                    format!(
-                        "after {:.1} s the page {how} {text:?}",
-                        started.elapsed().as_secs_f64()
-                    ),
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
+        let (record, _) = match v.wait_until(condition, budget.as_millis() as u64).await {
+            Ok(r) => r,
+            Err(e) => return self.answer(Err(e), None),
+        };
+        match record.error {
+            None => Answer::note([format!(
+                "Held after {:.1} s: {}.",
+                record.duration_ms as f64 / 1000.0,
+                record.value.unwrap_or_default()
+            )]),
+            Some(e) => refused(e.code, e.message),
         }
     }
 

@@ -46,6 +46,7 @@ mod settle;
 pub mod step;
 mod undo;
 mod verdict;
+mod wait;
 mod watch;
 
 pub use navigation::Destination;
@@ -99,6 +100,8 @@ enum Mode {
     /// No action: settle, learning what the page changes by itself, and observe
     /// ([`Run::look`]).
     Look,
+    /// No action: look until a postcondition holds ([`Run::wait`]).
+    Wait,
 }
 
 /// One attempt: the observations around the input and what was found.
@@ -214,6 +217,10 @@ enum Phase {
     },
     /// A look's observation is taken: is the page still at the fingerprint it settled on?
     Looked,
+    /// A wait for a postcondition ([`Run::wait`]).
+    Wait {
+        at: wait::At,
+    },
     Done {
         record: Box<Record>,
     },
@@ -238,6 +245,9 @@ pub struct Run {
     /// A pointer step's undone failure, reported if its retry cannot start.
     failed: Option<Record>,
     undo: Option<undo::Undoing>,
+    /// A wait's condition and what it learnt so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    waiting: Option<wait::Waiting>,
     pending: String,
     phase: Phase,
 }
@@ -269,6 +279,7 @@ impl Run {
             attempt: Attempt::default(),
             failed: None,
             undo: None,
+            waiting: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -295,6 +306,8 @@ impl Run {
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
             (Phase::Start, Answer::Start) if self.mode == Mode::Look => self.begin_look(),
+            (Phase::Start, Answer::Start) if self.mode == Mode::Wait => self.begin_wait(),
+            (Phase::Wait { at }, a) => self.on_wait(at, a),
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
@@ -348,6 +361,7 @@ impl Run {
             Phase::Undo => "undo",
             Phase::Watch { .. } => "watch",
             Phase::Looked => "looked",
+            Phase::Wait { .. } => "wait",
             Phase::Done { .. } => "done",
         }
     }
