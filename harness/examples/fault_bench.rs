@@ -952,6 +952,8 @@ struct Row {
     reasons: Vec<String>,
     verified_ms: Vec<f64>,
     bare_ms: Vec<f64>,
+    /// Honest actions: from the bare input until the page shows the effect.
+    shown_ms: Vec<f64>,
 }
 
 struct Bench {
@@ -1051,6 +1053,7 @@ impl Bench {
             reasons: Vec::new(),
             verified_ms: Vec::new(),
             bare_ms: Vec::new(),
+            shown_ms: Vec::new(),
         };
         for _ in 0..runs {
             // Verified.
@@ -1090,6 +1093,19 @@ impl Bench {
             let t = Instant::now();
             self.bare(&sc.act).await?;
             row.bare_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            // How long the page itself takes to show the effect (an honest action's budget
+            // starts there: a page that saves in 1.2 s cannot be judged sooner).
+            if sc.expect == Expect::Honest {
+                let limit = Duration::from_millis(3_000);
+                loop {
+                    let now = self.v.observe_now().await?;
+                    if (sc.effect)(&now) || t.elapsed() >= limit {
+                        row.shown_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            }
             let after = self.v.snapshot().await?;
             if (sc.effect)(&after) {
                 row.bare_effect += 1;
@@ -1406,7 +1422,7 @@ fn render(
          timeout {} ms · `cargo run --release -p prufe-harness --example fault_bench`\n\n",
         timing.poll_ms, timing.quiet_ms, timing.timeout_ms
     ));
-    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × | Budget: bare + quiet + 60 ms |\n");
+    out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × | Budget: bare until the effect shows + quiet + 60 ms |\n");
     out.push_str(
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |\n",
     );
@@ -1421,10 +1437,12 @@ fn render(
         reasons.dedup();
         let (v_ms, b_ms) = (median(&r.verified_ms), median(&r.bare_ms));
         let ratio = if b_ms > 0.0 { v_ms / b_ms } else { 0.0 };
-        // An honest action is held to one quiet window and 60 ms more than the bare one.
+        // An honest action is held to one quiet window and 60 ms more than the bare one
+        // takes to show its effect on the page.
         let budget_cell = if r.expect == Expect::Honest {
             ratios.push(ratio);
-            let budget = b_ms + timing.quiet_ms as f64 + 60.0;
+            let shown = median(&r.shown_ms).max(b_ms);
+            let budget = shown + timing.quiet_ms as f64 + 60.0;
             budgeted += 1;
             if v_ms <= budget {
                 within += 1;
@@ -1493,7 +1511,7 @@ fn render(
     out.push_str(&format!(
         "\n**Summary:** caught {caught}/{faults} wrong effects ({}) · false alarms {alarms}/{honest} honest actions ({}) · \
          undo {undone}/{undoable} where an honest inverse exists ({}) · verified honest action: median {:.0}× a bare one, \
-         within bare + quiet + 60 ms in {within}/{budgeted} scenarios · targets 100 % caught, 0 false alarms, 100 % undo: **{}** · bench took {:.0} s\n",
+         within bare until the effect shows + quiet + 60 ms in {within}/{budgeted} scenarios · targets 100 % caught, 0 false alarms, 100 % undo: **{}** · bench took {:.0} s\n",
         percent(caught, faults),
         percent(alarms, honest),
         percent(undone, undoable),

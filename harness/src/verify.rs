@@ -310,6 +310,20 @@ impl Verifier {
         });
     }
 
+    /// The page as it is this instant (all frames), redacted: no settle, and not kept as the
+    /// last observation. For a caller that polls for something (a bench timing when an
+    /// effect shows); a step's baseline is [`Verifier::snapshot`].
+    pub async fn observe_now(&mut self) -> Result<Snapshot> {
+        let obs = self
+            .engine
+            .observe(&self.sensitive)
+            .await
+            .map_err(|e| e.scrub(&self.redactor))?;
+        let mut snapshot = obs.snapshot;
+        scrub_snapshot(&mut snapshot, &self.redactor);
+        Ok(snapshot)
+    }
+
     /// A merged snapshot of the page (all frames), redacted: the machine's look, which the
     /// next step starts from.
     pub async fn snapshot(&mut self) -> Result<Snapshot> {
