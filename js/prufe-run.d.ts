@@ -154,6 +154,8 @@ declare namespace PrufeRun {
     | { kind: 'hash'; ref: string; value: string }
     | { kind: 'destination'; ref: string }
     | { kind: 'address' }
+    /** The tab's previous history entry's address ('' when none); answered with `address`. */
+    | { kind: 'previous' }
     | { kind: 'focused' };
 
   /** What the arbiter is asked about an AMBIGUOUS effect. Every string in it is redacted. */

@@ -314,6 +314,13 @@ impl World {
                 Read::Address => Answer::Address {
                     url: self.url.clone(),
                 },
+                Read::Previous => Answer::Address {
+                    url: self
+                        .history
+                        .last()
+                        .map(|(_, u)| u.clone())
+                        .unwrap_or_default(),
+                },
                 Read::Focused => Answer::Focused {
                     element: self.page.elements.iter().find(|e| e.focused).cloned(),
                 },
@@ -1116,6 +1123,30 @@ fn to_end(world: &mut World, mut run: Run) -> (Record, Run) {
         answer = world.answer(&need, &mut react);
     }
     panic!("the run did not end");
+}
+
+#[test]
+fn going_back() {
+    // A tab that went from the shop to a product page goes back to the shop.
+    let mut w = World::new(shop());
+    w.navigate("http://shop.test/shirt.html", product_page());
+    let (r, run) = to_end(&mut w, Run::back(Policy::default()));
+    assert_eq!((r.verdict, r.ok), (Some(M), true), "{r:?}");
+    assert_eq!(r.value.as_deref(), Some("http://shop.test/"));
+    assert_eq!(r.lines, ["navigated to http://shop.test/"]);
+    assert!(w.inputs.contains(&Gesture::GoBack));
+    assert!(
+        run.seen()
+            .is_some_and(|s| s.snapshot.context.epoch == w.page.context.epoch),
+        "the next step starts from the page reached"
+    );
+
+    // With no entry to go back to, nothing is sent.
+    let mut first = World::new(shop());
+    let (r, _) = to_end(&mut first, Run::back(Policy::default()));
+    assert_eq!(r.error.map(|e| e.code), Some(ErrorCode::NavigationFailed));
+    assert!(first.inputs.is_empty());
+    assert_eq!(r.verdict, None);
 }
 
 #[test]

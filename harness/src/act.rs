@@ -565,6 +565,17 @@ pub async fn navigate(engine: &Engine, url: &str) -> Result<Option<String>> {
     Ok(r["loaderId"].as_str().map(str::to_owned))
 }
 
+/// The address of the tab's previous history entry; `None` when there is none.
+pub async fn previous_entry(engine: &Engine) -> Result<Option<String>> {
+    let h = engine.cmd("Page.getNavigationHistory", json!({})).await?;
+    let current = h["currentIndex"].as_i64().unwrap_or(0);
+    Ok(current
+        .checked_sub(1)
+        .and_then(|i| h["entries"].get(usize::try_from(i).ok()?))
+        .and_then(|e| e["url"].as_str())
+        .map(str::to_owned))
+}
+
 /// Goes one entry back in the tab's history; `false` when there is none.
 pub async fn history_back(engine: &Engine) -> Result<bool> {
     let h = engine.cmd("Page.getNavigationHistory", json!({})).await?;

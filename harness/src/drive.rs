@@ -412,6 +412,9 @@ impl Tab<'_> {
                 Read::Address => Answer::Address {
                     url: e.main_frame().await?.url,
                 },
+                Read::Previous => Answer::Address {
+                    url: crate::act::previous_entry(&e).await?.unwrap_or_default(),
+                },
                 Read::Focused => {
                     let roots = self.roots_of(d).await?;
                     Answer::Focused {

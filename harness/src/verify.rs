@@ -301,6 +301,26 @@ impl Verifier {
         Ok(Some(url))
     }
 
+    /// Goes one entry back in the tab's history, verified: the machine's back (`Run::back`)
+    /// reads where the previous entry leads, goes back, settles the document as a look does
+    /// and checks the address the tab shows (MATCH, or MISMATCH naming both addresses;
+    /// `NAVIGATION_FAILED` in `error` when there is no entry to go back to).
+    pub async fn back_verified(&mut self) -> Result<Outcome> {
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        let mut run = prufe::core::run::Run::back(self.policy());
+        self.engine.take_dialogs();
+        let mut drive = Drive::default();
+        let record = self.drive(&mut run, &mut drive).await;
+        self.seen = run.seen().cloned();
+        let mut record = record?;
+        record.dialogs = self.engine.take_dialogs();
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        record.scrub(&self.redactor);
+        Ok(record)
+    }
+
     /// Answers the next JavaScript dialog as told (accept, with a prompt's text), once;
     /// every other dialog is declined.
     pub fn answer_next_dialog(&self, accept: bool, prompt_text: Option<&str>) {

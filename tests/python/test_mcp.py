@@ -258,6 +258,18 @@ async def wait_for_holds_or_times_out(t: Transcript, base: str) -> None:
     assert "did not hold within 600 ms" in error["message"], error
 
 
+async def back_is_verified(t: Transcript, base: str) -> None:
+    await t.call("browser_navigate", {"url": f"{base}/shop.html"})
+    await t.call("browser_navigate", {"url": f"{base}/login.html"})
+    back = await t.call("browser_navigate_back")
+    text = text_of(back)
+    assert not back.is_error, text
+    assert back.structured_content["verdict"] == "MATCH", text
+    assert "shop.html" in text, text
+    tree = text_of(await t.call("browser_snapshot"))
+    assert "Add Shirt M" in tree, tree
+
+
 async def malformed_calls_are_rpc_errors(t: Transcript) -> None:
     for name, arguments, words in [
         ("browser_fly", {}, "unknown tool"),
@@ -327,6 +339,7 @@ def test_stdio_session():
                     await stale_ref_is_refused(t, base, old_ref)
                     await secret_is_typed_and_never_shown(t, base)
                     await wait_for_holds_or_times_out(t, base)
+                    await back_is_verified(t, base)
                     await malformed_calls_are_rpc_errors(t)
                     sizes["seconds"] = round(time.monotonic() - started, 1)
                     return t.answers

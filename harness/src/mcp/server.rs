@@ -27,7 +27,7 @@ use crate::act::Key;
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
 use crate::script::{Action, Step};
-use crate::verify::{register_secret, Outcome, Verdict, Verifier};
+use crate::verify::{register_secret, Outcome, Verifier};
 use crate::Options;
 use prufe::core::error::ErrorCode;
 use prufe::core::expect::Claim;
@@ -864,42 +864,23 @@ impl Worker {
     }
 
     async fn back(&mut self, v: &mut Verifier) -> Answer {
-        let went = match v.back().await {
-            Ok(Some(url)) => url,
-            Ok(None) => {
-                return refused(
-                    ErrorCode::NavigationFailed,
-                    "there is no page to go back to in this tab's history",
-                )
+        let record = match v.back_verified().await {
+            Ok(r) => r,
+            Err(e) => return self.answer(Err(e), None),
+        };
+        if record.verdict.is_none() {
+            if let Some(e) = record.error {
+                return Answer::of_error(e);
             }
-            Err(e) => return self.answer(Err(e), None),
-        };
-        let now = match v.main_frame().await {
-            Ok(main) => main.url,
-            Err(e) => return self.answer(Err(e), None),
-        };
-        let reached = prufe::core::run::navigation::same_address(&went, &now, false);
+        }
         Answer {
-            ok: reached,
-            verdict: Some(if reached {
-                Verdict::Match
-            } else {
-                Verdict::Mismatch
-            }),
-            action: format!("back to {went}"),
-            reason: if reached {
-                "the tab shows the previous entry of its history".to_owned()
-            } else {
-                format!("the previous entry of the history is {went}, the tab shows {now}")
-            },
-            changes: vec![format!("navigated to {now}")],
-            attempts: 1,
-            error: (!reached).then(|| {
-                prufe::core::Error::new(
-                    ErrorCode::VerificationFailed,
-                    "the tab did not reach the previous page",
-                )
-            }),
+            ok: record.ok,
+            verdict: record.verdict,
+            action: format!("back to {}", record.value.unwrap_or_default()),
+            reason: record.reason,
+            changes: record.lines,
+            attempts: record.attempts,
+            error: record.error,
             ..Answer::default()
         }
     }

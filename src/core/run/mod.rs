@@ -30,6 +30,7 @@
 
 mod attaching;
 mod attempt;
+mod back;
 pub mod dialogs;
 pub mod inverse;
 mod look;
@@ -102,6 +103,8 @@ enum Mode {
     Look,
     /// No action: look until a postcondition holds ([`Run::wait`]).
     Wait,
+    /// Back one entry in the tab's history ([`Run::back`]).
+    Back,
 }
 
 /// One attempt: the observations around the input and what was found.
@@ -221,6 +224,10 @@ enum Phase {
     Wait {
         at: wait::At,
     },
+    /// Going back in history ([`Run::back`]).
+    Back {
+        at: back::At,
+    },
     Done {
         record: Box<Record>,
     },
@@ -308,6 +315,8 @@ impl Run {
             (Phase::Start, Answer::Start) if self.mode == Mode::Look => self.begin_look(),
             (Phase::Start, Answer::Start) if self.mode == Mode::Wait => self.begin_wait(),
             (Phase::Wait { at }, a) => self.on_wait(at, a),
+            (Phase::Start, Answer::Start) if self.mode == Mode::Back => self.begin_back(),
+            (Phase::Back { at }, a) => self.on_back(at, a),
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
@@ -362,6 +371,7 @@ impl Run {
             Phase::Watch { .. } => "watch",
             Phase::Looked => "looked",
             Phase::Wait { .. } => "wait",
+            Phase::Back { .. } => "back",
             Phase::Done { .. } => "done",
         }
     }

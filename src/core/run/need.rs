@@ -182,6 +182,9 @@ pub enum Read {
     },
     /// The main frame's address. Answer: [`Answer::Address`].
     Address,
+    /// The address of the tab's previous history entry, empty when there is none. Answer:
+    /// [`Answer::Address`].
+    Previous,
     /// The focused observable element. Answer: [`Answer::Focused`].
     Focused,
 }

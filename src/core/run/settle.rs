@@ -137,7 +137,7 @@ impl Run {
         self.learn_from(now, true);
     }
 
-    fn learn_from(&mut self, now: Option<Snapshot>, looking: bool) {
+    pub(super) fn learn_from(&mut self, now: Option<Snapshot>, looking: bool) {
         let a = &mut self.attempt;
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
             if earlier.context.epoch != now.context.epoch {
