@@ -47,6 +47,8 @@
   // takes several. A page that could replace it could as well replace `WebAssembly.Module`.
   var fromBase64 = typeof Uint8Array.fromBase64 === 'function' ? Uint8Array.fromBase64 : null;
   var JSONRef = typeof JSON !== 'undefined' ? JSON : null;
+  // `JSON.parse` reads no `this`: called as a plain function, nothing of the page's is reached.
+  var parseJSON = JSONRef && typeof JSONRef.parse === 'function' ? JSONRef.parse : null;
   var symbolFor = typeof Symbol === 'function' ? Symbol.for : null;
   var WasmRef = typeof WebAssembly === 'object' && WebAssembly !== null ? WebAssembly : null;
   var WasmModule = WasmRef ? WasmRef.Module : null;
@@ -312,6 +314,131 @@
   // A rejected `ready` nobody awaits must not surface as an unhandled rejection.
   promiseCatch.call(ready, function () {});
 
+  // The snapshot object of a wire string (src/core/wire.rs documents the layout; js/wire.mjs
+  // reads it the same way outside the page). The engine writes the wire string and this
+  // builds the objects: a sixth of the text to make and parse, and one object literal per
+  // element, where JSON of the objects costs a key and a value read from text each.
+  //
+  // Exactly the objects `JSON.parse` would give for the snapshot's JSON: the same keys in the
+  // same order, every one an own data property. So nothing of the page's is reached: objects
+  // come from literals and from `JSON.parse` (whose arrays are filled in place, an own
+  // property each, never through a setter an array prototype may have); the optional keys
+  // after `sensitive` are defined with descriptors that have no prototype.
+  var TRISTATE = [null, false, true, 'mixed'];
+  var BOOLEAN = [null, false, true, null];
+
+  function own(object, key, value) {
+    defineProperty(object, key, { __proto__: null, value: value, writable: true, enumerable: true, configurable: true });
+  }
+
+  // An element with a `valueHash` (a sensitive field's): every key defined in order.
+  function sensitiveElement(ref, role, name, text, region, within, frame, href, value, valueHash, f) {
+    var e = {};
+    own(e, 'ref', ref);
+    own(e, 'role', role);
+    own(e, 'name', name);
+    if (text !== null) own(e, 'text', text);
+    own(e, 'region', region);
+    if (within !== null) own(e, 'within', within);
+    own(e, 'frame', frame);
+    own(e, 'href', href);
+    own(e, 'value', value);
+    own(e, 'valueHash', valueHash);
+    own(e, 'checked', TRISTATE[(f >> 6) & 3]);
+    own(e, 'pressed', TRISTATE[(f >> 8) & 3]);
+    own(e, 'selected', BOOLEAN[(f >> 10) & 3]);
+    own(e, 'expanded', BOOLEAN[(f >> 12) & 3]);
+    own(e, 'disabled', (f & 1) !== 0);
+    own(e, 'visible', (f & 2) !== 0);
+    own(e, 'inViewport', (f & 4) !== 0);
+    own(e, 'focused', (f & 8) !== 0);
+    own(e, 'sensitive', (f & 16) !== 0);
+    return e;
+  }
+
+  // One element row: [ref, role, name, region, flags, frame?, href?, value?, valueHash?,
+  // level?, text?, within?], trailing defaults cut.
+  function wireElement(r, strings, tag) {
+    var n = r.length;
+    var f = r[4];
+    var ref = typeof r[0] === 'number' ? 'e' + r[0] + '-' + tag : r[0];
+    var role = strings[r[1]];
+    var name = r[2];
+    var region = strings[r[3]];
+    var frame = n > 5 ? strings[r[5]] : '';
+    var href = n > 6 ? r[6] : null;
+    var value = n > 7 ? r[7] : null;
+    var valueHash = n > 8 ? r[8] : null;
+    var level = n > 9 ? r[9] : null;
+    var text = n > 10 ? r[10] : null;
+    var within = n > 11 ? r[11] : null;
+    var checked = TRISTATE[(f >> 6) & 3];
+    var pressed = TRISTATE[(f >> 8) & 3];
+    var selected = BOOLEAN[(f >> 10) & 3];
+    var expanded = BOOLEAN[(f >> 12) & 3];
+    var e;
+    if (valueHash !== null) {
+      e = sensitiveElement(ref, role, name, text, region, within, frame, href, value, valueHash, f);
+    } else if (text === null && within === null) {
+      e = { ref: ref, role: role, name: name, region: region, frame: frame, href: href, value: value,
+        checked: checked, pressed: pressed, selected: selected, expanded: expanded, disabled: (f & 1) !== 0,
+        visible: (f & 2) !== 0, inViewport: (f & 4) !== 0, focused: (f & 8) !== 0, sensitive: (f & 16) !== 0 };
+    } else if (within === null) {
+      e = { ref: ref, role: role, name: name, text: text, region: region, frame: frame, href: href, value: value,
+        checked: checked, pressed: pressed, selected: selected, expanded: expanded, disabled: (f & 1) !== 0,
+        visible: (f & 2) !== 0, inViewport: (f & 4) !== 0, focused: (f & 8) !== 0, sensitive: (f & 16) !== 0 };
+    } else if (text === null) {
+      e = { ref: ref, role: role, name: name, region: region, within: within, frame: frame, href: href, value: value,
+        checked: checked, pressed: pressed, selected: selected, expanded: expanded, disabled: (f & 1) !== 0,
+        visible: (f & 2) !== 0, inViewport: (f & 4) !== 0, focused: (f & 8) !== 0, sensitive: (f & 16) !== 0 };
+    } else {
+      e = { ref: ref, role: role, name: name, text: text, region: region, within: within, frame: frame, href: href,
+        value: value, checked: checked, pressed: pressed, selected: selected, expanded: expanded,
+        disabled: (f & 1) !== 0, visible: (f & 2) !== 0, inViewport: (f & 4) !== 0, focused: (f & 8) !== 0,
+        sensitive: (f & 16) !== 0 };
+    }
+    if (level !== null) own(e, 'level', level);
+    if (f & 32) own(e, 'opaque', true);
+    if (f & 16384) own(e, 'busy', true);
+    if (f & 32768) own(e, 'clickable', true);
+    return e;
+  }
+
+  function snapshotOf(wire) {
+    var w = parseJSON(wire);
+    var strings = w.strings;
+    var tag = w.tag;
+    var elements = w.elements;
+    for (var i = 0; i < elements.length; i++) elements[i] = wireElement(elements[i], strings, tag);
+    var texts = w.texts;
+    for (var j = 0; j < texts.length; j++) {
+      var t = texts[j];
+      texts[j] = { kind: t[0], text: t[1], region: strings[t[2]], frame: strings[t[3]] };
+    }
+    return { context: w.context, hasMore: w.hasMore, elements: elements, texts: texts };
+  }
+
+  // `textContent` given up past `max` UTF-16 code units: the text nodes below `node` (CDATA
+  // sections are text too), in tree order, through the browser's own walker and getters.
+  var DocumentRef = typeof Document === 'function' ? Document : null;
+  var createTreeWalker = DocumentRef ? DocumentRef.prototype.createTreeWalker : null;
+  var walkerNext = typeof TreeWalker === 'function' ? TreeWalker.prototype.nextNode : null;
+  var ownerDocumentProperty = typeof Node === 'function' ? getOwnPropertyDescriptor(Node.prototype, 'ownerDocument') : null;
+  var ownerDocumentOf = ownerDocumentProperty ? ownerDocumentProperty.get : null;
+  var dataProperty = typeof CharacterData === 'function' ? getOwnPropertyDescriptor(CharacterData.prototype, 'data') : null;
+  var dataOf = dataProperty ? dataProperty.get : null;
+  var SHOW_TEXT_AND_CDATA = 4 | 8;
+
+  function textWithin(node, max) {
+    var walker = createTreeWalker.call(ownerDocumentOf.call(node), node, SHOW_TEXT_AND_CDATA);
+    var text = '';
+    for (var t = walkerNext.call(walker); t !== null; t = walkerNext.call(walker)) {
+      text += dataOf.call(t);
+      if (text.length > max) return null;
+    }
+    return text;
+  }
+
   // Plain-JS helpers the engine calls once where wasm would cross into JS several times.
   var PROBES = {
     // Same rule as the engine's own: the border box intersects [0, w) × [0, h) and has an
@@ -325,6 +452,8 @@
       var rt = r.right;
       return rt > 0 && l < w && (rt > l || b > t);
     },
+    snapshotOf: parseJSON === null ? undefined : snapshotOf,
+    textWithin: createTreeWalker && walkerNext && ownerDocumentOf && dataOf ? textWithin : undefined,
   };
 
   function blocked(cause) {

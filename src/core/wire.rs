@@ -23,9 +23,9 @@
 
 use super::error::{Error, ErrorCode, Result};
 use super::model::{Context, Element, Role, Snapshot, Text, TextKind, Tristate};
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// The layout version written in `wire`.
 pub const VERSION: u64 = 1;
@@ -88,14 +88,14 @@ fn invalid(what: impl std::fmt::Display) -> Error {
 /// Interned strings, in order of first use.
 struct Strings<'a> {
     list: Vec<&'a str>,
-    index: HashMap<&'a str, usize>,
+    index: FxHashMap<&'a str, usize>,
 }
 
 impl<'a> Strings<'a> {
     fn new() -> Self {
         let mut s = Strings {
             list: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
         };
         s.of("");
         s
@@ -117,7 +117,7 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
 }
 
 fn push_num(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(n.to_string().as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// The ref's number when it is spelled `e{n}-{tag}`.

@@ -284,6 +284,18 @@ impl Clock {
         self.log.borrow_mut().push(now, node);
     }
 
+    /// [`Clock::moved`] by a batch of mutation records.
+    fn mutated(&self, now: f64, records: &Array) {
+        self.activity.set(now);
+        self.moved.set(now);
+        self.log.borrow_mut().push_all(
+            now,
+            records
+                .iter()
+                .map(|r| r.unchecked_into::<web_sys::MutationRecord>().target()),
+        );
+    }
+
     fn active(&self, now: f64) {
         self.activity.set(now);
         self.log.borrow_mut().push(now, None);
@@ -372,11 +384,7 @@ impl Cache {
             );
             let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
             Closure::<dyn FnMut(JsValue, JsValue)>::new(move |records: JsValue, _: JsValue| {
-                let now = js::now();
-                for r in records.unchecked_ref::<Array>().iter() {
-                    let r: web_sys::MutationRecord = r.unchecked_into();
-                    changed_at.moved(now, r.target());
-                }
+                changed_at.mutated(js::now(), records.unchecked_ref());
                 if dirty.get() {
                     return;
                 }

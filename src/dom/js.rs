@@ -214,6 +214,15 @@ extern "C" {
     #[wasm_bindgen(method, js_name = inView)]
     fn in_view(this: &Probes, e: &N, w: f64, h: f64) -> bool;
 
+    /// The snapshot object a wire string (`core::wire`) holds, built by the loader.
+    #[wasm_bindgen(method, catch, js_name = snapshotOf)]
+    fn snapshot_of(this: &Probes, wire: &str) -> Result<JsValue, JsValue>;
+
+    /// A node's `textContent`, read text node by text node and given up (`null`) once past
+    /// `max` UTF-16 code units.
+    #[wasm_bindgen(method, catch, js_name = textWithin)]
+    fn text_within(this: &Probes, node: &Node, max: u32) -> Result<Option<String>, JsValue>;
+
     pub type Rect;
     #[wasm_bindgen(method, getter)]
     pub fn left(this: &Rect) -> f64;
@@ -506,14 +515,46 @@ pub fn active_element(this: &Node) -> Option<Element> {
 
 thread_local! {
     static PROBES: std::cell::RefCell<Option<Probes>> = const { std::cell::RefCell::new(None) };
+    static SNAPSHOT_OF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static TEXT_WITHIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Installs the loader's helpers (an object with `inView(element, width, height)`); anything
-/// else leaves the engine on its own calls.
+/// Installs the loader's helpers (an object with `inView(element, width, height)` and,
+/// optionally, `snapshotOf(wire)` and `textWithin(node, max)`); anything else leaves the
+/// engine on its own calls.
 pub fn set_probes(probes: JsValue) {
-    let ok = probes.is_object()
-        && js_sys::Reflect::get(&probes, &"inView".into()).is_ok_and(|f| f.is_function());
+    let has =
+        |name: &str| js_sys::Reflect::get(&probes, &name.into()).is_ok_and(|f| f.is_function());
+    let ok = probes.is_object() && has("inView");
+    SNAPSHOT_OF.with(|c| c.set(ok && has("snapshotOf")));
+    TEXT_WITHIN.with(|c| c.set(ok && has("textWithin")));
     PROBES.with(|p| *p.borrow_mut() = ok.then(|| probes.unchecked_into()));
+}
+
+/// `node.textContent` when it is at most `max` UTF-16 code units long, else `None`. With the
+/// loader's `textWithin`, the read stops there: a container of a whole page costs no more
+/// than its first `max` units of text. Without it, the whole text is read and measured.
+pub fn text_within(node: &Node, max: u32) -> Option<String> {
+    let probed = TEXT_WITHIN
+        .with(|c| c.get())
+        .then(|| PROBES.with(|p| p.borrow().as_ref().map(|p| p.text_within(node, max))));
+    match probed.flatten() {
+        Some(Ok(text)) => text,
+        _ => text_content(node).filter(|t| t.encode_utf16().count() <= max as usize),
+    }
+}
+
+/// Can [`snapshot_object`] build snapshot objects (the loader handed over `snapshotOf`)?
+pub fn builds_snapshots() -> bool {
+    SNAPSHOT_OF.with(|c| c.get())
+}
+
+/// The snapshot object of `wire` (`core::wire::encode` of a snapshot), built by the loader's
+/// `snapshotOf`: the wire string is a sixth of the snapshot's JSON, and the loader makes
+/// each element object with one literal, where `JSON.parse` reads every key and value of
+/// every object from text. `None` without the probe, or if it threw.
+pub fn snapshot_object(wire: &str) -> Option<JsValue> {
+    PROBES.with(|p| p.borrow().as_ref().and_then(|p| p.snapshot_of(wire).ok()))
 }
 
 /// The element's border box intersects a viewport of `width × height`: its bottom is below

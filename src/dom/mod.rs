@@ -286,14 +286,12 @@ impl Engine {
                 }
             }
         }
-        // A snapshot lists elements in walk order, which a patch does not keep: the replay
-        // sorts them back where one tree holds them all; elsewhere the page is walked again.
+        // A snapshot lists elements in walk order, which a patch keeps where one tree holds
+        // them all (`Capture::sortable`); elsewhere, once patched, the page is walked again.
         let reuse = reuse.filter(|_| {
             self.cache.as_ref().is_some_and(|c| {
                 c.capture().len() <= wopts.max_elements
-                    && !(mode == walk::Mode::Snapshot
-                        && c.capture().unordered
-                        && !c.capture().sortable())
+                    && !(mode == walk::Mode::Snapshot && c.capture().unordered)
             })
         });
         let doc = document()?;

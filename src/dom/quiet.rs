@@ -14,13 +14,21 @@
 //! asked: a ticker's row that showed a shape never learnt, then went back to a learnt one,
 //! is a change, as the settle's fingerprint would have seen it had it polled then.
 //!
+//! What that read costs is bounded: a batch of records logs each element it touched once
+//! (a re-render's hundreds of records on the same rows read each row once), only the
+//! newest [`MAX_LOG`] of a batch are read (the others would leave the log with it), and a
+//! read stops past [`MAX_CONTENT_CHARS`] characters (`js::text_within`): a page that
+//! re-renders a container of thousands of elements costs the first few thousand characters
+//! of its text, not all of it, for the same answer, since a longer content is never a
+//! slot's.
+//!
 //! This is only the page's word on quiet; the settle's fingerprint, which places every
 //! record, still decides what changed and when (`core::run::quiet`).
 
 use super::js;
 use crate::core::background::Background;
 use std::collections::VecDeque;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
 
 /// Signs of change kept; past them the oldest go, and quiet cannot be longer than since the
@@ -57,18 +65,64 @@ impl Log {
     /// none in particular. The same element again at the same time is one sign.
     pub fn push(&mut self, at: f64, node: Option<Node>) {
         let element = node.and_then(element_of);
-        if let (Some(e), Some((t, Some(last), _))) = (&element, self.entries.back()) {
-            if *t == at && last.is_same_node(Some(e)) {
-                return;
+        if self.repeats(at, element.as_ref()) {
+            return;
+        }
+        self.make_room();
+        let content = element.as_ref().and_then(content_of);
+        self.entries.push_back((at, element, content));
+    }
+
+    /// Logs the signs of one batch of mutation records, each touching a node: each element
+    /// once, its content read now.
+    pub fn push_all(&mut self, at: f64, nodes: impl IntoIterator<Item = Option<Node>>) {
+        let seen = js_sys::Set::new(&JsValue::UNDEFINED);
+        let mut none = false;
+        let mut batch: Vec<Option<Node>> = Vec::new();
+        for node in nodes {
+            match node.and_then(element_of) {
+                Some(e) if !seen.has(&e) => {
+                    seen.add(&e);
+                    batch.push(Some(e));
+                }
+                None if !none => {
+                    none = true;
+                    batch.push(None);
+                }
+                _ => {}
             }
         }
+        // What goes out of the log within this batch is never read: the floor moves past it.
+        let skip = batch.len().saturating_sub(MAX_LOG);
+        if skip > 0 {
+            self.entries.clear();
+            self.floor = self.floor.max(at);
+        }
+        for element in batch.into_iter().skip(skip) {
+            if self.repeats(at, element.as_ref()) {
+                continue;
+            }
+            self.make_room();
+            let content = element.as_ref().and_then(content_of);
+            self.entries.push_back((at, element, content));
+        }
+    }
+
+    /// Is `element` at `at` the newest entry again?
+    fn repeats(&self, at: f64, element: Option<&Node>) -> bool {
+        matches!(
+            (element, self.entries.back()),
+            (Some(e), Some((t, Some(last), _))) if *t == at && last.is_same_node(Some(e))
+        )
+    }
+
+    /// Drops the oldest entry when the log is full.
+    fn make_room(&mut self) {
         if self.entries.len() >= MAX_LOG {
             if let Some((t, _, _)) = self.entries.pop_front() {
                 self.floor = self.floor.max(t);
             }
         }
-        let content = element.as_ref().and_then(content_of);
-        self.entries.push_back((at, element, content));
     }
 
     /// When the last sign that touched more than `background` came: the newest entry whose
@@ -114,9 +168,10 @@ fn element_of(node: Node) -> Option<Node> {
     }
 }
 
-/// An element's text, when not longer than [`MAX_CONTENT_CHARS`].
+/// An element's text, when not longer than [`MAX_CONTENT_CHARS`]. Read only that far: text
+/// of more than twice as many UTF-16 code units has more characters than that.
 fn content_of(element: &Node) -> Option<String> {
-    let text = element.text_content().unwrap_or_default();
+    let text = js::text_within(element, 2 * MAX_CONTENT_CHARS as u32)?;
     (text.chars().count() <= MAX_CONTENT_CHARS).then_some(text)
 }
 
@@ -135,10 +190,9 @@ pub fn holds(node: &Node, background: &Background, climb: usize) -> bool {
         if n.node_type() != Node::ELEMENT_NODE {
             return false;
         }
-        let text = n.text_content().unwrap_or_default();
-        if text.chars().count() > MAX_CONTENT_CHARS {
+        let Some(text) = content_of(&n) else {
             return false;
-        }
+        };
         if background.has_shape_of(&text) {
             return true;
         }

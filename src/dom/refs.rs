@@ -93,7 +93,14 @@ impl Refs {
     }
 
     pub fn format(&self, index: u32) -> String {
-        format!("e{index}-{}", self.tag)
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(index);
+        let mut out = String::with_capacity(2 + digits.len() + self.tag.len());
+        out.push('e');
+        out.push_str(digits);
+        out.push('-');
+        out.push_str(&self.tag);
+        out
     }
 
     /// The index of a ref of this document; `Err(true)` for another document's ref,

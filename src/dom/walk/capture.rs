@@ -76,6 +76,16 @@ impl Visual {
         self.visible.extend(&p.added_visible);
         self.texts
             .extend((0..p.added_texts).map(|_| TextMemo::Shown));
+        if let Some(order) = &p.order.0 {
+            if !super::patch::permute(&mut self.visible, order) {
+                return None;
+            }
+        }
+        if let Some(order) = &p.order.1 {
+            if !super::patch::permute(&mut self.texts, order) {
+                return None;
+            }
+        }
         self.in_view = None;
         Some(self)
     }
@@ -139,7 +149,8 @@ pub struct Capture {
     pub(super) doc_ctx: Vec<Rc<Ctx>>,
     /// Some scope reads the cursor (clickables by pointer): a style sheet edit voids it.
     pub cursor: bool,
-    /// Elements and texts are no longer in walk order (a patch appended to them).
+    /// Elements and texts are no longer in walk order: a patch appended to them where it
+    /// could not put them in place (a capture that is not [`Capture::sortable`]).
     pub unordered: bool,
     /// A region or a role depends on text elsewhere (a landmark named by
     /// `aria-labelledby`): no patch can tell what a text change does to it.
@@ -152,8 +163,8 @@ pub struct Capture {
 }
 
 impl Capture {
-    /// One document and no shadow root: document order is the walk's order, so a snapshot
-    /// can sort what patches appended back into place.
+    /// One document and no shadow root: document order is the walk's order, so a patch
+    /// puts what it adds in place (`patch::in_order`) and the capture stays in walk order.
     pub fn sortable(&self) -> bool {
         self.documents.len() == 1 && self.roots.len() == 1
     }
@@ -265,4 +276,8 @@ pub struct Patched {
     pub added_texts_known: bool,
     /// Styles may now match old elements differently for a reason no sheet shows.
     pub restyle: bool,
+    /// Where the appended elements and texts went among the kept ones, when not last (see
+    /// `patch::in_order`): indexes, in the new order, into the kept entries followed by the
+    /// appended ones.
+    pub order: (Option<Vec<usize>>, Option<Vec<usize>>),
 }

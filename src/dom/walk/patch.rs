@@ -9,6 +9,7 @@ use crate::dom::js;
 use crate::dom::role::{self, RoleCtx, Tag};
 use js_sys::JsString;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::cmp::Ordering;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
@@ -311,14 +312,16 @@ impl Walk<'_> {
         {
             return None;
         }
-        let patched = Patched {
+        let mut patched = Patched {
             kept,
             added_visible: new.elements.iter().map(|e| e.record.visible).collect(),
             added_texts: new.texts.len(),
             added_texts_known: new.texts.iter().all(|t| t.text.is_some()),
             restyle,
+            order: (None, None),
         };
-        capture.unordered |= !new.elements.is_empty() || !new.texts.is_empty();
+        let (old_elements, old_texts) = (capture.elements.len(), capture.texts.len());
+        let added = !new.elements.is_empty() || !new.texts.is_empty();
         capture.fragile |= new.fragile;
         let live = capture.maps.borrow().is_some();
         for e in &mut new.elements {
@@ -337,6 +340,27 @@ impl Walk<'_> {
         }
         capture.elements.extend(new.elements);
         capture.texts.extend(new.texts);
+        if capture.sortable() {
+            patched.order = (
+                in_order(&capture.elements, old_elements, |e| &e.node),
+                in_order(&capture.texts, old_texts, |t| &t.node),
+            );
+            if let Some(order) = &patched.order.0 {
+                permute(&mut capture.elements, order);
+                let mut hashes = capture.hashes.borrow_mut();
+                if hashes.len() == old_elements {
+                    hashes.resize(capture.elements.len(), None);
+                    permute(&mut hashes, order);
+                } else {
+                    hashes.clear();
+                }
+            }
+            if let Some(order) = &patched.order.1 {
+                permute(&mut capture.texts, order);
+            }
+        } else {
+            capture.unordered |= added;
+        }
         capture.fields.extend(new.fields);
         capture.customs.extend(new.customs);
         // Labels may have come or gone: the index is built again when next needed.
@@ -478,5 +502,85 @@ impl Walk<'_> {
         (scope.labels || !has(&self.s.labels_probe))
             && (scope.disabled || !has(&self.s.disabled_probe))
             && (scope.visibility || !has(&self.s.visibility_probe))
+    }
+}
+
+/// Where the entries a patch appended to `entries` (from `kept` on) go among the kept ones,
+/// which are in document order: the order that puts them all in document order, as a list
+/// of indexes into `entries`, or `None` when the appended entries already come last.
+///
+/// The same order a stable sort of all of `entries` by document position gives (appended
+/// entries after kept ones of the same node), at the cost of sorting the appended entries
+/// and a binary search per appended entry, where the sort compared every neighbouring pair
+/// at each snapshot. Why not the sort: `compareDocumentPosition` of two siblings crawls the
+/// siblings between them, so on a page of many sibling sections each comparison grows with
+/// the page and the sort grew with its square.
+pub(super) fn in_order<T>(
+    entries: &[T],
+    kept: usize,
+    node: impl Fn(&T) -> &web_sys::Element,
+) -> Option<Vec<usize>> {
+    let kept = kept.min(entries.len());
+    let before = |a: usize, b: usize| document_order(node(&entries[a]), node(&entries[b]));
+    let mut appended: Vec<usize> = (kept..entries.len()).collect();
+    appended.sort_by(|&a, &b| before(a, b));
+    let first = *appended.first()?;
+    let sorted = appended.iter().enumerate().all(|(k, &i)| i == kept + k);
+    if sorted && (kept == 0 || before(kept - 1, first) != Ordering::Greater) {
+        return None;
+    }
+    let mut order = Vec::with_capacity(entries.len());
+    let mut at = 0;
+    for i in appended {
+        // The first kept entry after `i`: kept entries of the same node stay before it.
+        let mut next = at;
+        if at < kept && before(at, i) != Ordering::Greater {
+            let mut end = kept;
+            next = at + 1;
+            while next < end {
+                let mid = next + (end - next) / 2;
+                if before(mid, i) == Ordering::Greater {
+                    end = mid;
+                } else {
+                    next = mid + 1;
+                }
+            }
+        }
+        order.extend(at..next);
+        order.push(i);
+        at = next;
+    }
+    order.extend(at..kept);
+    Some(order)
+}
+
+/// Reorders `v` to `order` (indexes into `v`, each once); false, leaving `v` as it was,
+/// when `order` is not a permutation of it.
+pub(super) fn permute<T>(v: &mut Vec<T>, order: &[usize]) -> bool {
+    let mut seen = vec![false; v.len()];
+    if order.len() != v.len()
+        || !order
+            .iter()
+            .all(|&i| i < seen.len() && !std::mem::replace(&mut seen[i], true))
+    {
+        return false;
+    }
+    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
+    v.extend(order.iter().filter_map(|&i| slots[i].take()));
+    true
+}
+
+/// `a` before `b` in a tree's preorder (an ancestor before what it contains).
+fn document_order(a: &web_sys::Node, b: &web_sys::Node) -> Ordering {
+    if a.is_same_node(Some(b)) {
+        return Ordering::Equal;
+    }
+    let p = a.compare_document_position(b);
+    if p & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0 {
+        Ordering::Less
+    } else if p & web_sys::Node::DOCUMENT_POSITION_PRECEDING != 0 {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
     }
 }

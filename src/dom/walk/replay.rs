@@ -188,10 +188,6 @@ impl Walk<'_> {
             let node = snapshot.then(|| e.node.clone());
             self.found.push(Found { record, node });
         }
-        // A patched capture lists what it added last: the snapshot puts it back in order.
-        let reorder = snapshot && capture.unordered;
-        let texts_from = self.texts.len();
-        let mut text_nodes: Vec<web_sys::Node> = Vec::new();
         for (j, t) in capture.texts.iter().enumerate() {
             if t.text.as_deref() == Some("") {
                 // Known empty: nothing to report whatever its visibility.
@@ -242,9 +238,6 @@ impl Walk<'_> {
                     self.hashed.add_hash(t.hash());
                 } else {
                     self.texts.push(t.record());
-                    if reorder {
-                        text_nodes.push(t.node.clone().into());
-                    }
                 }
                 continue;
             };
@@ -261,13 +254,7 @@ impl Walk<'_> {
                 self.hashed.add_text(&text);
             } else {
                 self.texts.push(text);
-                if reorder {
-                    text_nodes.push(t.node.clone().into());
-                }
             }
-        }
-        if reorder {
-            self.in_document_order(texts_from, text_nodes);
         }
         self.has_more |= self.plain_capped;
         out.form = form.0;
@@ -278,41 +265,5 @@ impl Walk<'_> {
         }
         self.scrub();
         out
-    }
-
-    /// Sorts the found elements, and the texts from `texts_from` (whose nodes are
-    /// `text_nodes`), into document order. Only for a capture of one tree (see
-    /// `Capture::sortable`): there, `compareDocumentPosition` is the walk's order. The sort
-    /// is stable and meets two runs (the walked part, then what patches added), so it
-    /// costs about one comparison per element.
-    fn in_document_order(&mut self, texts_from: usize, text_nodes: Vec<web_sys::Node>) {
-        self.found.sort_by(|a, b| match (&a.node, &b.node) {
-            (Some(a), Some(b)) => document_order(a, b),
-            _ => std::cmp::Ordering::Equal,
-        });
-        let texts = self.texts.split_off(texts_from);
-        if texts.len() != text_nodes.len() {
-            self.texts.extend(texts);
-            return;
-        }
-        let mut pairs: Vec<(Text, web_sys::Node)> = texts.into_iter().zip(text_nodes).collect();
-        pairs.sort_by(|a, b| document_order(&a.1, &b.1));
-        self.texts.extend(pairs.into_iter().map(|(t, _)| t));
-    }
-}
-
-/// `a` before `b` in a tree's preorder (an ancestor before what it contains).
-fn document_order(a: &web_sys::Node, b: &web_sys::Node) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    if a.is_same_node(Some(b)) {
-        return Ordering::Equal;
-    }
-    let p = a.compare_document_position(b);
-    if p & web_sys::Node::DOCUMENT_POSITION_FOLLOWING != 0 {
-        Ordering::Less
-    } else if p & web_sys::Node::DOCUMENT_POSITION_PRECEDING != 0 {
-        Ordering::Greater
-    } else {
-        Ordering::Equal
     }
 }
