@@ -8,7 +8,6 @@ use super::need::{Answer, Gesture, Need, Read};
 use super::record::{background_lines, Record};
 use super::step::{Action, Step};
 use super::{Mode, Phase, Policy, Run, Seen};
-use crate::core::background::Background;
 use crate::core::error::{Error, ErrorCode};
 use crate::core::judge::VerdictKind;
 use crate::core::run::navigation::same_address;
@@ -74,10 +73,7 @@ impl Run {
                 })
             }
             (At::Going, Answer::Sent) => {
-                let a = &mut self.attempt;
-                a.background = Background::default();
-                a.once = Background::default();
-                a.shown = None;
+                self.new_document();
                 self.back_settle()
             }
             (
@@ -89,23 +85,20 @@ impl Run {
                     waited_ms,
                 },
             ) => {
-                let a = &mut self.attempt;
-                a.left_ms = a.left_ms.saturating_sub(waited_ms);
-                a.fingerprint = fingerprint;
-                if changed && a.left_ms > 0 {
-                    self.phase = Phase::Back { at: At::Learning };
-                    return self.observe();
-                }
-                a.stable_after = stable && !changed;
-                self.phase = Phase::Back { at: At::Observing };
+                let at = if self.arrival_moved(fingerprint, stable, changed, waited_ms) {
+                    At::Learning
+                } else {
+                    At::Observing
+                };
+                self.phase = Phase::Back { at };
                 self.observe()
             }
             (At::Learning, Answer::Observed { snapshot }) => {
-                self.learn_from(Some(snapshot), true);
+                self.learn_repeated(Some(snapshot));
                 self.back_settle()
             }
             (At::Learning, Answer::Unavailable) => {
-                self.learn_from(None, true);
+                self.learn_repeated(None);
                 self.back_settle()
             }
             (At::Observing, Answer::Observed { snapshot }) => {

@@ -133,11 +133,11 @@ impl Run {
     }
 
     /// [`Run::learn`] as a look learns: a slot once it changed in two pairs.
-    fn learn_repeated(&mut self, now: Option<Snapshot>) {
+    pub(super) fn learn_repeated(&mut self, now: Option<Snapshot>) {
         self.learn_from(now, true);
     }
 
-    pub(super) fn learn_from(&mut self, now: Option<Snapshot>, looking: bool) {
+    fn learn_from(&mut self, now: Option<Snapshot>, looking: bool) {
         let a = &mut self.attempt;
         if let (Some(earlier), Some(now)) = (&a.shown, &now) {
             if earlier.context.epoch != now.context.epoch {
@@ -271,11 +271,37 @@ impl Run {
     /// pairs since content may still be arriving, so a live page does not hold the wait to
     /// the deadline, and the next step starts from what was learnt.
     fn land(&mut self) -> Need {
+        self.new_document();
+        self.arriving()
+    }
+
+    /// A document was just reached (a `goto`, a `back`): nothing the last one did by itself
+    /// is its background.
+    pub(super) fn new_document(&mut self) {
         let a = &mut self.attempt;
         a.background = Background::default();
         a.once = Background::default();
         a.shown = None;
-        self.arriving()
+    }
+
+    /// The settle of a document just reached ended: `true` when the page moved by itself and
+    /// is to be looked at and learnt from ([`Run::learn_repeated`]) before settling again;
+    /// otherwise the settle is over, and `stable_after` says how it ended.
+    pub(super) fn arrival_moved(
+        &mut self,
+        fingerprint: String,
+        stable: bool,
+        changed: bool,
+        waited_ms: u64,
+    ) -> bool {
+        let a = &mut self.attempt;
+        a.left_ms = a.left_ms.saturating_sub(waited_ms);
+        a.fingerprint = fingerprint;
+        if changed && a.left_ms > 0 {
+            return true;
+        }
+        a.stable_after = stable && !changed;
+        false
     }
 
     fn arriving(&mut self) -> Need {
@@ -432,16 +458,12 @@ impl Run {
                     waited_ms,
                 },
             ) => {
-                let a = &mut self.attempt;
-                a.left_ms = a.left_ms.saturating_sub(waited_ms);
-                a.fingerprint = fingerprint;
-                if changed && a.left_ms > 0 {
+                if self.arrival_moved(fingerprint, stable, changed, waited_ms) {
                     self.phase = Phase::After {
                         settling: After::Arriving,
                     };
                     return self.observe();
                 }
-                a.stable_after = stable && !changed;
                 self.observe_after()
             }
             (After::Arriving, Answer::Observed { snapshot }) => {
