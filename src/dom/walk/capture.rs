@@ -77,12 +77,12 @@ impl Visual {
         self.texts
             .extend((0..p.added_texts).map(|_| TextMemo::Shown));
         if let Some(order) = &p.order.0 {
-            if !super::patch::permute(&mut self.visible, order) {
+            if !permute(&mut self.visible, order) {
                 return None;
             }
         }
         if let Some(order) = &p.order.1 {
-            if !super::patch::permute(&mut self.texts, order) {
+            if !permute(&mut self.texts, order) {
                 return None;
             }
         }
@@ -280,4 +280,20 @@ pub struct Patched {
     /// `patch::in_order`): indexes, in the new order, into the kept entries followed by the
     /// appended ones.
     pub order: (Option<Vec<usize>>, Option<Vec<usize>>),
+}
+
+/// Reorders `v` to `order` (indexes into `v`, each once); false, leaving `v` as it was,
+/// when `order` is not a permutation of it.
+pub(super) fn permute<T>(v: &mut Vec<T>, order: &[usize]) -> bool {
+    let mut seen = vec![false; v.len()];
+    if order.len() != v.len()
+        || !order
+            .iter()
+            .all(|&i| i < seen.len() && !std::mem::replace(&mut seen[i], true))
+    {
+        return false;
+    }
+    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
+    v.extend(order.iter().filter_map(|&i| slots[i].take()));
+    true
 }

@@ -1,6 +1,6 @@
 //! Patch: a capture brought up to date with mutation records, without a full walk.
 
-use super::capture::{Capture, Patched};
+use super::capture::{permute, Capture, Patched};
 use super::text::CLICK_BITS;
 use super::{Ctx, Cursor, DocInfo, Level, Scope, Walk};
 use crate::core::model::{limits, TextKind};
@@ -552,22 +552,6 @@ pub(super) fn in_order<T>(
     }
     order.extend(at..kept);
     Some(order)
-}
-
-/// Reorders `v` to `order` (indexes into `v`, each once); false, leaving `v` as it was,
-/// when `order` is not a permutation of it.
-pub(super) fn permute<T>(v: &mut Vec<T>, order: &[usize]) -> bool {
-    let mut seen = vec![false; v.len()];
-    if order.len() != v.len()
-        || !order
-            .iter()
-            .all(|&i| i < seen.len() && !std::mem::replace(&mut seen[i], true))
-    {
-        return false;
-    }
-    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
-    v.extend(order.iter().filter_map(|&i| slots[i].take()));
-    true
 }
 
 /// `a` before `b` in a tree's preorder (an ancestor before what it contains).
