@@ -313,6 +313,13 @@ declare namespace PrufeRun {
       { regions: string[]; ignoreRegions: string[] } | null;
   }
 
+  /** A condition a wait looks for (`src/core/until.rs`). */
+  type Postcondition =
+    | { kind: 'appears'; role: string; name: string; region?: string | null }
+    | { kind: 'valueEquals'; role: string; name: string; region?: string | null; value: string; sensitive: boolean }
+    | { kind: 'textAppears'; text: string; region?: string | null }
+    | { kind: 'textGone'; text: string; region?: string | null };
+
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */
   type Settled =
     | { settling: unknown; wait: number }
@@ -346,6 +353,16 @@ declare namespace PrufeRun {
     readonly ready: Promise<void>;
     /** A verified run of `step` and its first need. Each argument may also be its JSON text. */
     start(step: Step | string, policy?: Policy | string | null, seen?: Seen | string | null): Turn;
+    /**
+     * A run that only settles and observes, handed the last step's `seen` and handing on the
+     * next: what a driver runs when it opens a page. Its record's action is `look`.
+     */
+    look(policy?: Policy | string | null, seen?: Seen | string | null): Turn;
+    /**
+     * A run that looks until `until` holds, at most `timeoutMs` of the driver's time (the
+     * policy's timeout when null); `POSTCONDITION_TIMEOUT` in its record when it never does.
+     */
+    wait(until: Postcondition | string, timeoutMs?: number | null, policy?: Policy | string | null): Turn;
     /** The run after `answer`, and its next need. Throws a `PrufeError` (`INVALID_ARGUMENT`) for a malformed one. */
     next(run: Run | string, answer: Answer | string): Turn;
   }

@@ -27,6 +27,20 @@ pub fn run_next(run: &str, answer: &str) -> Result<String, String> {
     turn(api::run_next_text(run, answer))
 }
 
+/// `look(policy, seen)`: a run that only settles and observes, handed the last `seen` and
+/// handing on the next ([`api::run_look_text`]), as `{"run":…,"need":…}`.
+#[wasm_bindgen(js_name = look)]
+pub fn run_look(policy: &str, seen: &str) -> Result<String, String> {
+    turn(api::run_look_text(policy, seen))
+}
+
+/// `wait(until, timeoutMs, policy)`: a run that looks until the postcondition holds
+/// ([`api::run_wait_text`]), as `{"run":…,"need":…}`.
+#[wasm_bindgen(js_name = wait)]
+pub fn run_wait(until: &str, timeout_ms: &str, policy: &str) -> Result<String, String> {
+    turn(api::run_wait_text(until, timeout_ms, policy))
+}
+
 /// `frames(op, args)`: the rules that merge a page's roots (`core::frames`), JSON text in
 /// and out ([`api::frames_text`]).
 #[wasm_bindgen(js_name = frames)]

@@ -834,6 +834,8 @@ impl Verifier {
         }
         record.duration_ms = started.elapsed().as_millis() as u64;
         record.scrub(&self.redactor);
+        // A wait is a step of the trace, as every other step is.
+        self.trace_pointer("wait", &outcome_result(record.clone()));
         Ok((record, run.last_observation().cloned()))
     }
 

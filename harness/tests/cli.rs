@@ -867,3 +867,53 @@ async fn an_unjudged_coordinate_click_is_ambiguous_and_fails_by_default() {
         show(&out)
     );
 }
+
+/// A coordinate script's `wait` is a step of the trace: one record when it holds, one when
+/// its deadline comes first.
+#[tokio::test]
+async fn a_coordinate_wait_writes_its_record_to_the_trace() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        r#"[{"action":"wait","until":{"text":"Add Shirt M"},"timeoutMs":3000},
+            {"action":"wait","until":{"text":"Never shown on this page"},"timeoutMs":300}]"#,
+    );
+    let trace_dir = dir.path().join("traces");
+    let out = prufe(&[
+        "run",
+        &servers.url("shop.html"),
+        "--script",
+        s.to_str().unwrap(),
+        "--json",
+        "--trace-dir",
+        trace_dir.to_str().unwrap(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let names = traces(&trace_dir);
+    assert_eq!(names.len(), 2, "{names:?}");
+    let records: Vec<Value> = names
+        .iter()
+        .map(|n| {
+            serde_json::from_str(&std::fs::read_to_string(trace_dir.join(n)).unwrap()).unwrap()
+        })
+        .collect();
+    assert!(names[0].starts_with("0001-wait-"), "{names:?}");
+    assert_eq!(
+        (records[0]["action"].as_str(), records[0]["ok"].as_bool()),
+        (Some("wait"), Some(true)),
+        "{}",
+        records[0]
+    );
+    assert!(names[1].starts_with("0002-wait-"), "{names:?}");
+    assert_eq!(
+        records[1]["error"]["code"]
+            .as_str()
+            .or(records[1]["error"].as_str()),
+        Some("POSTCONDITION_TIMEOUT"),
+        "{}",
+        records[1]
+    );
+}

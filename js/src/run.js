@@ -163,6 +163,20 @@
       return call(glue.start, [text(step), text(policy), text(seen)]);
     },
   });
+  // A run that only settles and observes (what a driver does when it opens a page).
+  Object.defineProperty(api, 'look', {
+    enumerable: true,
+    value: function look(policy, seen) {
+      return call(glue.look, [text(policy), text(seen)]);
+    },
+  });
+  // A run that looks until a postcondition holds.
+  Object.defineProperty(api, 'wait', {
+    enumerable: true,
+    value: function wait(until, timeoutMs, policy) {
+      return call(glue.wait, [text(until), text(timeoutMs), text(policy)]);
+    },
+  });
   Object.defineProperty(api, 'next', {
     enumerable: true,
     value: function next(run, answer) {

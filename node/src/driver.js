@@ -51,9 +51,21 @@ import { answerAcross } from './roots.js';
  *   what to hand the next step as `seen`
  */
 export async function verify(port, step, options = {}) {
-  const { start, next } = await machine();
+  return drive(port, (m) => m.start(step, options.policy ?? null, options.seen ?? null), options);
+}
+
+/**
+ * Drives a run the machine began with `begin` (its `start`, `look` or `wait`) to its record.
+ * @param {Port} port
+ * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
+ * @param {Options} [options]
+ * @returns {Promise<{ record: PrufeRun.Record, seen: PrufeRun.Seen | null }>}
+ */
+export async function drive(port, begin, options = {}) {
+  const m = await machine();
+  const { next } = m;
   const started = new Date();
-  let { run, need } = start(step, options.policy ?? null, options.seen ?? null);
+  let { run, need } = begin(m);
   while (need.need !== 'done') {
     /** @type {PrufeRun.Answer} */
     let answer;

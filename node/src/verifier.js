@@ -25,7 +25,7 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { verify } from './driver.js';
+import { drive, verify } from './driver.js';
 import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
@@ -274,6 +274,65 @@ export class Verifier {
     }
     const { record, seen } = result;
     this.#seen = seen;
+    record.dialogs = await world.takeDialogs();
+    return this.#finish(record);
+  }
+
+  /**
+   * Settles and observes without acting, as a step does before its action: what the page
+   * changes by itself (a clock, a ticker, a carousel) is learnt here, so the next step
+   * starts from it instead of learning it first. Call it after opening a page with the
+   * library's own navigation; a verified `goto` looks by itself. Its record's action is
+   * `look`; `stable` says whether the page settled before the timeout.
+   * @returns {Promise<Result>}
+   */
+  async look() {
+    const called = new Error();
+    try {
+      const seen = this.#seen;
+      return await this.#machineRun((m) => m.look(this.policy, seen));
+    } catch (error) {
+      throw fromCaller(error, called, 2);
+    }
+  }
+
+  /**
+   * Looks until `until` holds: again each time the page moves, and at least every 500 ms;
+   * `POSTCONDITION_TIMEOUT` when `timeoutMs` (default: the verifier's timeout) passes first.
+   * A `valueEquals` with `sensitive` is compared by the page's keyed hash, never shown.
+   * @param {PrufeRun.Postcondition} until
+   * @param {{ timeoutMs?: number }} [options]
+   * @returns {Promise<Result>}
+   */
+  async waitFor(until, options = {}) {
+    const called = new Error();
+    try {
+      if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
+        this.#addSecret(until.value);
+      }
+      return await this.#machineRun((m) => m.wait(until, options.timeoutMs ?? null, this.policy));
+    } catch (error) {
+      throw fromCaller(error, called, 2);
+    }
+  }
+
+  /**
+   * A run of the machine that acts on nothing (a look, a wait): its record, and what it
+   * observed last handed on to the next step.
+   * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
+   */
+  async #machineRun(begin) {
+    this.#step += 1;
+    const { port, world } = this.#adapter;
+    await world.takeDialogs();
+    let result;
+    try {
+      result = await drive(port, begin, { policy: this.policy });
+    } catch (error) {
+      throw this.#scrub(asPrufeError(error));
+    }
+    const { record, seen } = result;
+    if (seen) this.#seen = seen;
     record.dialogs = await world.takeDialogs();
     return this.#finish(record);
   }

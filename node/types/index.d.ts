@@ -130,6 +130,17 @@ export class Verifier<E = never> {
   goto(url: string, options?: StepOptions): Promise<Result>;
   /** Observes while `fn` acts, then judges the change against `intent` alone; undoes nothing. */
   watch(intent: string | null, fn: () => unknown, options?: { expect?: Claim[] }): Promise<Result>;
+  /**
+   * Settles and observes without acting: what the page changes by itself (a clock, a
+   * ticker, a carousel) is learnt, so the next step starts from it. The record's action is
+   * `look`. A verified `goto` looks by itself.
+   */
+  look(): Promise<Result>;
+  /**
+   * Looks until `until` holds (again each time the page moves, at least every 500 ms);
+   * `POSTCONDITION_TIMEOUT` after `timeoutMs` (default: the verifier's timeout).
+   */
+  waitFor(until: PrufeRun.Postcondition, options?: { timeoutMs?: number }): Promise<Result>;
 }
 
 /** A verifier of a Playwright or a Puppeteer page (Chromium). */

@@ -12,6 +12,7 @@ use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
 use super::run::{Answer, Need, Policy, Run, Seen, Step};
+use super::until::Postcondition;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -145,6 +146,32 @@ pub fn run_start_text(step: &str, policy: &str, seen: &str) -> Result<Turn> {
     let policy: Option<Policy> = from_text(policy, ErrorCode::InvalidOptions, "run policy")?;
     let seen: Option<Seen> = from_text(seen, ErrorCode::InvalidSnapshot, "seen")?;
     let mut run = Run::new(step, policy.unwrap_or_default()).with_seen(seen);
+    let need = run.next(Answer::Start);
+    Ok(Turn { run, need })
+}
+
+/// `look(policy, seen)` of the machine module: a run that only settles and observes
+/// ([`Run::look`]), handed the driver's last observation (`seen`) and handing on the next
+/// one; what a driver runs when it opens a page or is asked for a snapshot.
+pub fn run_look_text(policy: &str, seen: &str) -> Result<Turn> {
+    let policy: Option<Policy> = from_text(policy, ErrorCode::InvalidOptions, "run policy")?;
+    let seen: Option<Seen> = from_text(seen, ErrorCode::InvalidSnapshot, "seen")?;
+    let mut run = Run::look(policy.unwrap_or_default()).with_seen(seen);
+    let need = run.next(Answer::Start);
+    Ok(Turn { run, need })
+}
+
+/// `wait(until, timeoutMs, policy)` of the machine module: a run that looks until the
+/// postcondition `until` ([`Postcondition`]) holds, at most `timeoutMs` of the driver's
+/// time ([`Run::wait`]); a `null` timeout is the policy's.
+pub fn run_wait_text(until: &str, timeout_ms: &str, policy: &str) -> Result<Turn> {
+    let until: Postcondition = from_text(until, ErrorCode::InvalidArgument, "until")?;
+    let timeout: Option<u64> = from_text(timeout_ms, ErrorCode::InvalidArgument, "timeoutMs")?;
+    let policy: Policy =
+        from_text::<Option<Policy>>(policy, ErrorCode::InvalidOptions, "run policy")?
+            .unwrap_or_default();
+    let timeout = timeout.unwrap_or(policy.timing.timeout_ms);
+    let mut run = Run::wait(until, timeout, policy);
     let need = run.next(Answer::Start);
     Ok(Turn { run, need })
 }
@@ -529,6 +556,35 @@ mod tests {
             .code,
             ErrorCode::InvalidAction
         );
+    }
+
+    #[test]
+    fn looks_and_waits_start_from_text() {
+        let look = run_look_text("", "").unwrap();
+        assert!(
+            !matches!(look.need, Need::Done { .. }),
+            "a look asks the page first"
+        );
+        let until = r#"{ "kind": "textAppears", "text": "Saved", "region": null }"#;
+        let wait = run_wait_text(until, "1200", "").unwrap();
+        assert!(
+            !matches!(wait.need, Need::Done { .. }),
+            "a wait asks the page first"
+        );
+        let by_policy = run_wait_text(until, "", r#"{ "timing": { "timeoutMs": 900 } }"#);
+        assert!(by_policy.is_ok());
+        #[rustfmt::skip]
+        let bad = [
+            (run_look_text(r#"{ "maxAttempts": "2" }"#, ""), ErrorCode::InvalidOptions),
+            (run_look_text("", "{}"), ErrorCode::InvalidSnapshot),
+            (run_wait_text("", "", ""), ErrorCode::InvalidArgument),
+            (run_wait_text(r#"{ "kind": "teleported" }"#, "", ""), ErrorCode::InvalidArgument),
+            (run_wait_text(until, "-1", ""), ErrorCode::InvalidArgument),
+            (run_wait_text(until, "", r#"{ "maxAttempts": "x" }"#), ErrorCode::InvalidOptions),
+        ];
+        for (result, code) in bad {
+            assert_eq!(result.unwrap_err().code, code);
+        }
     }
 
     #[test]

@@ -346,3 +346,23 @@ def test_the_defaults_left_out_are_the_machines(page: Page, base: str) -> None:
     assert (defaults["maxAttempts"], defaults["timing"]["quietMs"], defaults["timing"]["timeoutMs"]) == (2, 250, 5000)
     assert p._core.driver.world.timeout_ms == 5000
     assert Prufe(page, timeout_ms=1234)._core.driver.world.timeout_ms == 1234
+
+
+def test_a_look_learns_what_a_live_page_changes_by_itself_and_a_wait_holds_or_times_out(page: Page, base: str) -> None:
+    page.goto(base + "/real/live-shop.html")
+    p = Prufe(page)
+    look = p.look()
+    assert (look.action, look.verdict, look.ok) == ("look", None, True)
+    assert look.record.get("background"), look.record
+    added = p.click(Target("Add Shirt M", role="button"))
+    assert added.verdict == "MATCH", added.reason
+    page.goto(base + "/real/text-noise.html?noise=ticker")
+    page.get_by_role("button", name="Save").click()
+    held = p.wait_for({"kind": "textAppears", "text": "Saved"})
+    assert (held.action, held.ok) == ("wait", True)
+    with pytest.raises(PrufeError) as timed_out:
+        p.wait_for({"kind": "textAppears", "text": "Never shown"}, timeout_ms=600)
+    assert timed_out.value.code == "POSTCONDITION_TIMEOUT"
+    with pytest.raises(PrufeError) as bad:
+        p.wait_for({"kind": "teleported"})
+    assert bad.value.code == "INVALID_ARGUMENT"

@@ -322,6 +322,18 @@ class Core:
             raise self._scrubbed(error) from None
         return self._finish(record, action["kind"], started_at)
 
+    def plain(self, kind: str, begin: dict[str, Any], until: Optional[dict[str, Any]] = None) -> Gen:
+        """A run that acts on nothing (a look, a wait); returns its Result or raises its error."""
+        if isinstance(until, dict) and until.get("sensitive") and isinstance(until.get("value"), str):
+            self.redactor.add(until["value"])
+        started_at = now_rfc3339()
+        try:
+            record = yield from self.driver.plain(begin)
+        except PrufeError as error:
+            self._trace(None, kind, error.code, str(error), started_at)
+            raise self._scrubbed(error) from None
+        return self._finish(record, kind, started_at)
+
     async def _ask(self, question: dict[str, Any]) -> tuple[bool, str]:
         return await _arbiter.decide(self.ai_judge, question)
 

@@ -686,6 +686,24 @@ class Driver:
         scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
         return scrubbed
 
+    def plain(self, begin: dict[str, Any]) -> Gen:
+        """The record of a run that acts on nothing: a look (``{"look": True}``) or a wait
+        (``{"wait": {"until": …, "timeoutMs": …}}``); what it observed last is handed on."""
+        yield from self.world.start()
+        started = time.monotonic()
+        started_at = now_rfc3339()
+        self.shots, self._point = {}, None
+        self.world.dialogs = []
+        kept = self.seen
+        turn = yield from self._begin(None, begin)
+        turn = yield from self._until_done(turn, None)
+        record = self._record(turn, started, started_at)
+        if self.seen is None:
+            self.seen = kept
+        record["dialogs"] = yield from self._dialogs()
+        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
+        return scrubbed
+
     def watch_begin(self, intent: Optional[str], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """Starts a watch: the machine settles and observes, then waits for the watched code."""
         yield from self.world.start()
@@ -722,10 +740,12 @@ class Driver:
                 yield op("sleep", 0.05)
         raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step's dialogs could not be recorded")
 
-    def _begin(self, step: dict[str, Any]) -> Gen:
+    def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
+        """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
-        turn = yield from self._turn({"begin": {"step": step, "policy": self.config.policy(), "seen": seen}, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on()})
+        begin = {"step": step, "policy": self.config.policy(), "seen": seen, **(other or {})}
+        turn = yield from self._turn({"begin": begin, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on()})
         if turn.get("refused"):
             raise PrufeError(turn["refused"]["code"], turn["refused"]["message"])
         return turn

@@ -135,7 +135,9 @@
     if (begin) {
       // A step the machine refuses to start (INVALID_ACTION, INVALID_EXPECT): its typed error.
       try {
-        turned = prufeRun.start(begin.step, begin.policy, begin.seen);
+        if (begin.look) turned = prufeRun.look(begin.policy, begin.seen);
+        else if (begin.wait) turned = prufeRun.wait(begin.wait.until, begin.wait.timeoutMs, begin.policy);
+        else turned = prufeRun.start(begin.step, begin.policy, begin.seen);
       } catch (error) {
         return { refused: asError(error) };
       }

@@ -279,6 +279,19 @@ class Prufe:
     def goto(self, url: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
         return self._do(build(self._core, "goto", intent=intent, expect=expect, url=url))
 
+    def look(self) -> Result:
+        """Settles and observes without acting: what the page changes by itself (a clock, a
+        ticker, a carousel) is learnt, so the next step starts from it. Call it after opening
+        a page with Playwright's own ``goto``; a verified ``goto`` looks by itself."""
+        return self._do(self._core.plain("look", {"look": True}))
+
+    def wait_for(self, until: dict[str, Any], *, timeout_ms: Optional[int] = None) -> Result:
+        """Looks until ``until`` holds (``{"kind": "textAppears", "text": "Saved"}``; also
+        ``appears``, ``valueEquals``, ``textGone``), again each time the page moves and at least
+        every 500 ms; raises ``POSTCONDITION_TIMEOUT`` when ``timeout_ms`` (default: the
+        verifier's timeout) passes first."""
+        return self._do(self._core.plain("wait", {"wait": {"until": until, "timeoutMs": timeout_ms}}, until))
+
     def watch(self, intent: Optional[str] = None) -> Watch:
         """Observes whatever acts on the page inside the block and judges it against
         ``intent``; never acts, undoes or raises on a verdict: read ``seen.ok``."""

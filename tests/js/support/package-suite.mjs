@@ -139,6 +139,34 @@ export function packageSuite(lib) {
     });
   });
 
+  describe(`prufe with ${lib.name}: a look and a wait are the machine's`, () => {
+    test('a look learns what a live page changes by itself, and the next click starts from it', async (t) => {
+      const page = await lib.open(t, '/real/live-shop.html');
+      const v = await lib.verifier(page);
+      const look = await v.look();
+      assert.equal(look.record.action, 'look');
+      assert.equal(look.verdict, null);
+      assert.ok(look.record.background.length > 0, `the clock, ticker or carousel is learnt: ${JSON.stringify(look.record)}`);
+      const r = await v.click({ role: 'button', name: 'Add Shirt M' });
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.equal(await cartSize(page), 1);
+    });
+
+    test('a wait holds once the page shows its text, and a text never shown is POSTCONDITION_TIMEOUT', async (t) => {
+      const page = await lib.open(t, '/real/text-noise.html?noise=ticker');
+      const v = await lib.verifier(page);
+      await lib.helpers(page).act({ role: 'button', name: 'Save' });
+      const held = await v.waitFor({ kind: 'textAppears', text: 'Saved' });
+      assert.equal(held.ok, true);
+      assert.equal(held.record.action, 'wait');
+      const error = await v.waitFor({ kind: 'textAppears', text: 'Never shown' }, { timeoutMs: 600 }).then(() => null, (e) => e);
+      assert.ok(error instanceof PrufeError, String(error));
+      assert.equal(error.code, 'POSTCONDITION_TIMEOUT', error.message);
+      const bad = await v.waitFor({ kind: 'teleported' }).then(() => null, (e) => e);
+      assert.equal(bad?.code, 'INVALID_ARGUMENT', String(bad));
+    });
+  });
+
   describe(`prufe with ${lib.name}: library elements resolve strictly`, () => {
     test('an element whose description two elements share is TARGET_AMBIGUOUS, nothing done', async (t) => {
       const page = await lib.open(t, '/strict.html');
