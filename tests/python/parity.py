@@ -34,7 +34,7 @@ SURFACES: list[str] = SPEC["surfaces"]
 LOCATOR_ROLES = set(SPEC["locatorRoles"])
 #: One window for every surface's browser, so that layouts (and the points in reasons) agree.
 WINDOW = "--window-size=1280,720"
-COORDINATE_ACTIONS = {"screenshot", "click_at", "drag_at", "scroll_at", "type", "key", "wait"}
+COORDINATE_ACTIONS = {"screenshot", "click_at", "drag_at", "scroll_at", "type", "key"}
 TIMINGS = {"durationMs", "startedAt"}
 
 
@@ -214,6 +214,8 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
         return "browser_mouse_drag_xy", lambda tree: {"startX": f["x"], "startY": f["y"], "endX": t["x"], "endY": t["y"], **verified}
     if action == "type":
         return "browser_type", lambda tree: {"text": step["text"], **verified}
+    if action == "wait" and set(step["until"]) <= {"text", "textGone"}:
+        return "browser_wait_for", lambda tree: {**step["until"], "time": step.get("timeoutMs", 5000) / 1000}
     raise Unplayable(f"no MCP tool sends a coordinate `{action}` step")
 
 
@@ -308,7 +310,20 @@ def _call(step: dict[str, Any], receipt: str, target: Any, to: Any) -> tuple[str
         return "drag_to", [target, to], kw
     if action == "goto":
         return "goto", [step["url"]], kw
+    if action == "wait":
+        timeout = {"timeout_ms": step["timeoutMs"]} if "timeoutMs" in step else {}
+        return "wait_for", [until_of(step["until"])], timeout
     raise Unplayable(f"no package method for `{action}`")
+
+
+def until_of(until: dict[str, Any]) -> dict[str, Any]:
+    """A coordinate script's ``until`` as the machine's postcondition, which the package takes."""
+    region = until.get("region")
+    if "textGone" in until:
+        return {"kind": "textGone", "text": until["textGone"], "region": region}
+    if "text" in until:
+        return {"kind": "textAppears", "text": until["text"], "region": region}
+    return {"kind": "appears", "role": until["role"], "name": until["name"], "region": region}
 
 
 def play_sync(context: Any, base: str, scenario: dict[str, Any], receipt: str, traces: Path) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ class TraceWriter:
 
     def write(self, record: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor, pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
         self.seq += 1
-        if record is not None and record.get("verdict") is not None:
+        if record is not None:
             # A failing watch has no error raised, but its code is recorded.
             code = error_code if error_code else (None if record.get("ok") else "VERIFICATION_FAILED")
             body: dict[str, Any] = {
@@ -44,7 +44,8 @@ class TraceWriter:
             }
             if record.get("expect"):
                 body["expect"] = record["expect"]
-            status = str(record["verdict"]).lower()
+            # Named by the verdict when there is one, else by the error, else `done` (a look, a wait).
+            status = str(record["verdict"]).lower() if record.get("verdict") else (code or "done").lower().replace("_", "-")
         else:
             body = {
                 "step": self.seq, "action": action, "target": None, "intent": None, "verdict": None,

@@ -17,7 +17,7 @@ const { values: args } = parseArgs({
     lib: { type: 'string' }, base: { type: 'string' }, receipt: { type: 'string' }, window: { type: 'string' }, out: { type: 'string' },
   },
 });
-const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key', 'wait']);
+const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key']);
 
 class Unplayable extends Error {}
 

@@ -81,6 +81,9 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
         case 'drag':
           result = await v.dragTo(await target(step.target), await target(step.to), options);
           break;
+        case 'wait':
+          result = await v.waitFor(untilOf(step.until), step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs });
+          break;
         case 'watch':
           result = await v.watch(step.intent ?? null, async () => {
             for (const inner of step.steps) await lib.act(inner.target);
@@ -99,4 +102,16 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
     }
   }
   return out;
+}
+
+/**
+ * A coordinate script's `until` (`{ text, region? }`, `{ role, name, region? }`, `{ textGone }`)
+ * as the machine's postcondition, which the package takes.
+ * @param {{ text?: string, textGone?: string, role?: string, name?: string, region?: string }} until
+ */
+export function untilOf(until) {
+  const region = until.region ?? null;
+  if (until.textGone !== undefined) return { kind: 'textGone', text: until.textGone, region };
+  if (until.text !== undefined) return { kind: 'textAppears', text: until.text, region };
+  return { kind: 'appears', role: until.role, name: until.name, region };
 }
