@@ -347,6 +347,13 @@ declare namespace PrufeRun {
      * opened: `alert "Saved!" dismissed`, the message capped, at most 20 lines.
      */
     dialogs(heard: Dialog[]): string[];
+    /**
+     * The report every surface prints: of a step's record (`Action:`, `Intent:`, `Verdict:`,
+     * …, then what its error adds), or of an error no step recorded (`Error:` and candidates).
+     */
+    explain(what: { record: Record } | { error: { code: string; message: string; candidates?: unknown[] } }): string;
+    /** A record's one line for a log: `click on button[Pay]: MISMATCH — …`. */
+    summary(record: Record): string;
     /** The machine version (the prufe crate version). */
     readonly version: string;
     /** Resolves once the machine can answer (at once wherever a synchronous compile is allowed). */

@@ -41,6 +41,21 @@ pub fn run_wait(until: &str, timeout_ms: &str, policy: &str) -> Result<String, S
     turn(api::run_wait_text(until, timeout_ms, policy))
 }
 
+/// `explain(what)`: the report of `{"record": …}` or `{"error": …}`, as every surface prints
+/// it ([`api::explain_text`]).
+#[wasm_bindgen(js_name = explain)]
+pub fn explain(what: &str) -> Result<String, String> {
+    api::explain_text(what).map(|t| quoted(&t)).map_err(thrown)
+}
+
+/// `summary(record)`: one line for a log ([`api::summary_text`]).
+#[wasm_bindgen(js_name = summary)]
+pub fn summary(record: &str) -> Result<String, String> {
+    api::summary_text(record)
+        .map(|t| quoted(&t))
+        .map_err(thrown)
+}
+
 /// `frames(op, args)`: the rules that merge a page's roots (`core::frames`), JSON text in
 /// and out ([`api::frames_text`]).
 #[wasm_bindgen(js_name = frames)]
@@ -87,4 +102,9 @@ fn thrown(e: Error) -> String {
     serde_json::to_string(&e).unwrap_or_else(|_| {
         r#"{"code":"INTERNAL","message":"could not serialise an error"}"#.to_owned()
     })
+}
+
+/// A text as the JSON string every export returns.
+fn quoted(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
 }

@@ -9,6 +9,7 @@
 //! `cdp`), so that this module depends on no other module of the harness.
 
 use prufe::core::error::{Candidate, ErrorCode};
+use prufe::core::run::record::error_lines;
 use prufe::core::run::Record as Outcome;
 
 /// A DevTools command that did not get a result.
@@ -230,36 +231,18 @@ impl Error {
             Some(o) => o.explain(),
             None => String::new(),
         };
-        match self {
-            Error::UndoFailed { residue, .. } => {
-                out.push_str("Undo:      failed, still there:\n");
-                for line in residue {
-                    out.push_str("  ");
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-            Error::IrreversibleAction { .. } => {
-                out.push_str("Undo:      no inverse applies; stopped\n");
-            }
-            Error::VerificationFailed(_) => {}
-            other => {
-                out.push_str(&format!("Error:     {other}\n"));
-                for c in other.candidates() {
-                    out.push_str(&format!(
-                        "  candidate {} {}[{}]{}\n",
-                        c.reference,
-                        c.role,
-                        c.name,
-                        if c.region.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" in {}", c.region)
-                        }
-                    ));
-                }
-            }
-        }
+        let (code, residue): (ErrorCode, &[String]) = match self {
+            Error::UndoFailed { residue, .. } => (ErrorCode::UndoFailed, residue),
+            Error::IrreversibleAction { .. } => (ErrorCode::IrreversibleAction, &[]),
+            Error::VerificationFailed(_) => (ErrorCode::VerificationFailed, &[]),
+            other => (other.code(), &[]),
+        };
+        out.push_str(&error_lines(
+            code,
+            &self.to_string(),
+            self.candidates(),
+            residue,
+        ));
         out
     }
 

@@ -218,6 +218,20 @@
       return call(glue.dialogs, [JSONRef.stringify(heard === undefined ? null : heard)]);
     },
   });
+  // The report of a step's record (`{ record }`) or of an error no step recorded
+  // (`{ error }`), as every surface prints it; and a record's one line for a log.
+  Object.defineProperty(api, 'explain', {
+    enumerable: true,
+    value: function explain(what) {
+      return call(glue.explain, [JSONRef.stringify(what === undefined ? null : what)]);
+    },
+  });
+  Object.defineProperty(api, 'summary', {
+    enumerable: true,
+    value: function summary(record) {
+      return call(glue.summary, [JSONRef.stringify(record === undefined ? null : record)]);
+    },
+  });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

@@ -4,63 +4,28 @@
 // caller can `instanceof` them. Every one carries the step's record (the CLI's record) and
 // explains itself the way `prufe run` prints a failed step.
 
+import { machine } from './machine.js';
+
 /** @typedef {PrufeRun.Record} StepRecord */
 
-/**
- * `click on button[Add Shirt M] in list with 'x'`.
- * @param {StepRecord} r
- */
-function actionLine(r) {
-  let s = r.action;
-  if (r.target) s += ` on ${r.target}`;
-  if (r.value !== null && r.value !== undefined) s += ` with '${r.value}'`;
-  return s;
-}
+// The words are the machine's (`explain`, `summary`: core `Record::report`), so a failed step
+// reads the same from the CLI, MCP, Node and Python. The machine module is loaded once, here.
+const texts = await machine();
 
 /**
- * One line: action, verdict and reason (core `Record::summary`).
+ * One line: action, verdict and reason.
  * @param {StepRecord} r
  */
 export function summary(r) {
-  return r.verdict ? `${actionLine(r)}: ${r.verdict} — ${r.reason}` : `${actionLine(r)}: ${r.reason}`;
+  return texts.summary(r);
 }
 
 /**
- * The full report of a record (core `Record::explain`, then the error's part as
- * harness/src/error.rs adds it).
+ * The full report of a record, then what its error adds.
  * @param {StepRecord} r
  */
 export function explainRecord(r) {
-  const out = [];
-  out.push(`Action:    ${actionLine(r)}`);
-  out.push(`Intent:    ${r.intent ?? '(not declared)'}`);
-  out.push(r.verdict ? `Verdict:   ${r.verdict} — ${r.reason}` : `Verdict:   (none) — ${r.reason}`);
-  const said = { held: 'held', broken: 'broken', absent: 'no evidence' };
-  (r.expect ?? []).forEach((o, i) => {
-    out.push(`${(i === 0 ? 'Expected:' : '').padEnd(11)}${o.claim} — ${said[o.status] ?? o.status}: ${o.evidence}`);
-  });
-  if (r.arbiter) out.push(`Arbiter:   ${r.arbiter}`);
-  if (!r.stable) out.push('Page:      still changing at the deadline (unstable)');
-  out.push(r.undone > 0 ? `Attempts:  ${r.attempts}, ${r.undone} undone` : `Attempts:  ${r.attempts}`);
-  for (const d of r.dialogs ?? []) out.push(`Dialog:    ${d}`);
-  if (r.lines.length === 0) out.push('Observed:  no change');
-  else {
-    out.push('Observed:');
-    for (const l of r.lines) out.push(`  ${l}`);
-  }
-  const code = r.error?.code;
-  if (code === 'UNDO_FAILED') {
-    out.push('Undo:      failed, still there:');
-    for (const l of r.residue ?? []) out.push(`  ${l}`);
-  } else if (code === 'IRREVERSIBLE_ACTION') {
-    out.push('Undo:      no inverse applies; stopped');
-  } else if (r.error && code !== 'VERIFICATION_FAILED') {
-    out.push(`Error:     ${r.error.message}`);
-    for (const c of r.error.candidates ?? []) {
-      out.push(`  candidate ${c.ref} ${c.role}[${c.name}]${c.region ? ` in ${c.region}` : ''}`);
-    }
-  }
-  return `${out.join('\n')}\n`;
+  return texts.explain({ record: r });
 }
 
 /** What every prufe function of this package throws. */
@@ -82,9 +47,7 @@ export class PrufeError extends Error {
   /** The readable report: the record's, or the error and its candidates. */
   explain() {
     if (this.record) return explainRecord(this.record);
-    const lines = [`Error:     ${this.message}`];
-    for (const c of this.candidates ?? []) lines.push(`  candidate ${c.ref} ${c.role}[${c.name}]${c.region ? ` in ${c.region}` : ''}`);
-    return `${lines.join('\n')}\n`;
+    return texts.explain({ error: { code: this.code, message: this.message, candidates: this.candidates ?? [] } });
   }
 }
 

@@ -11,7 +11,8 @@ use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
-use super::run::{Answer, Need, Policy, Run, Seen, Step};
+use super::run::record::error_lines;
+use super::run::{Answer, Need, Policy, Record, Run, Seen, Step};
 use super::until::Postcondition;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -174,6 +175,36 @@ pub fn run_wait_text(until: &str, timeout_ms: &str, policy: &str) -> Result<Turn
     let mut run = Run::wait(until, timeout, policy);
     let need = run.next(Answer::Start);
     Ok(Turn { run, need })
+}
+
+/// What `explain` of the machine module words: a step's record, or an error no step
+/// recorded (a target refused before anything was sent).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+enum Explained {
+    Record(Box<Record>),
+    Error(Error),
+}
+
+/// `explain(what)` of the machine module: the report every surface prints, of
+/// `{"record": …}` ([`Record::report`]) or of `{"error": …}` (what the error adds alone).
+pub fn explain_text(what: &str) -> Result<String> {
+    Ok(
+        match from_text(
+            what,
+            ErrorCode::InvalidArgument,
+            "explain: { record } or { error }",
+        )? {
+            Explained::Record(r) => r.report(),
+            Explained::Error(e) => error_lines(e.code, &e.message, &e.candidates, &[]),
+        },
+    )
+}
+
+/// `summary(record)` of the machine module: one line for a log ([`Record::summary`]).
+pub fn summary_text(record: &str) -> Result<String> {
+    let record: Record = from_text(record, ErrorCode::InvalidArgument, "record")?;
+    Ok(record.summary())
 }
 
 /// [`run_next`] over JSON text.
@@ -555,6 +586,48 @@ mod tests {
             .unwrap_err()
             .code,
             ErrorCode::InvalidAction
+        );
+    }
+
+    #[test]
+    fn reports_are_worded_once() {
+        let record = r#"{ "action": "click", "target": "button[Pay]", "verdict": "MISMATCH", "reason": "wrong",
+            "error": { "code": "UNDO_FAILED", "message": "m" }, "residue": ["listitem[Shirt M]"], "attempts": 2, "undone": 2 }"#;
+        let text = explain_text(&format!(r#"{{ "record": {record} }}"#)).unwrap();
+        assert!(
+            text.starts_with("Action:    click on button[Pay]\n"),
+            "{text}"
+        );
+        assert!(text.contains("Attempts:  2, 2 undone\n"), "{text}");
+        assert!(
+            text.ends_with("Undo:      failed, still there:\n  listitem[Shirt M]\n"),
+            "{text}"
+        );
+        assert_eq!(
+            summary_text(record).unwrap(),
+            "click on button[Pay]: MISMATCH — wrong"
+        );
+        let error = r#"{ "error": { "code": "TARGET_AMBIGUOUS", "message": "two", "candidates": [
+            { "ref": "e1", "role": "button", "name": "Pay", "region": "form" } ] } }"#;
+        assert_eq!(
+            explain_text(error).unwrap(),
+            "Error:     two\n  candidate e1 button[Pay] in form\n"
+        );
+        for bad in [
+            "",
+            "{}",
+            r#"{ "record": {}, "error": {} }"#,
+            r#"{ "nothing": 1 }"#,
+        ] {
+            assert_eq!(
+                explain_text(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            summary_text("[1]").unwrap_err().code,
+            ErrorCode::InvalidArgument
         );
     }
 

@@ -350,7 +350,7 @@ class Core:
             self.driver.shots = {}
 
     def _finish(self, record: dict[str, Any], kind: str, started_at: str) -> Result:
-        result = Result.from_record(record)
+        result = Result.from_record(record, self.driver.texts)
         error = record.get("error")
         if not error:
             log.info("%s", result.summary())
@@ -382,9 +382,9 @@ class Core:
         except PrufeError as error:
             self._trace(None, "watch", error.code, str(error), now_rfc3339())
             raise self._scrubbed(error) from None
-        if state["turn"]["need"]["need"] == "done":
+        if "record" in state:
             # The watch ended before it could watch (the page could not be observed).
-            self._finish(self.redactor.scrub_value(dict(state["turn"]["need"]["record"])), "watch", state["startedAt"])
+            self._finish(state["record"], "watch", state["startedAt"])
         return state
 
     def watch_end(self, state: dict[str, Any], intent: Optional[str]) -> Gen:
@@ -398,7 +398,7 @@ class Core:
         if failed and failed.get("code") != "VERIFICATION_FAILED":
             return self._finish(record, "watch", state["startedAt"])
         self._trace(record, "watch", None, None, state["startedAt"])
-        return Result.from_record(record)
+        return Result.from_record(record, self.driver.texts)
 
 
 class Watched:

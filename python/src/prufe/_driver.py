@@ -81,7 +81,8 @@ _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing:
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
-DIALOGS = _GUARD_RUN % "(a) => prufeRun.dialogs(a)"
+FINISHED = _GUARD_RUN % ("(a) => { const record = { ...a.record, dialogs: a.heard.length > 0 ? prufeRun.dialogs(a.heard) : [] };"
+                         " return { dialogs: record.dialogs, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record) }; }")
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
@@ -651,6 +652,8 @@ class Driver:
         #: takes them (harness/src/pictures.rs).
         self.shots: dict[str, dict[str, Any]] = {}
         self._point: Optional[dict[str, float]] = None
+        #: The last record's report and summary, worded by the machine (``_finished``).
+        self.texts: dict[str, str] = {}
 
     # -- the machine --------------------------------------------------------------------
 
@@ -680,11 +683,9 @@ class Driver:
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, started, started_at)
-        record["dialogs"] = yield from self._dialogs()
         if action.get("kind") == "fill" and record.get("value") == REDACTED:
             self.redactor.add(action["value"])
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
-        return scrubbed
+        return (yield from self._finished(record))
 
     def plain(self, begin: dict[str, Any]) -> Gen:
         """The record of a run that acts on nothing: a look (``{"look": True}``) or a wait
@@ -700,9 +701,7 @@ class Driver:
         record = self._record(turn, started, started_at)
         if self.seen is None:
             self.seen = kept
-        record["dialogs"] = yield from self._dialogs()
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
-        return scrubbed
+        return (yield from self._finished(record))
 
     def watch_begin(self, intent: Optional[str], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """Starts a watch: the machine settles and observes, then waits for the watched code."""
@@ -712,7 +711,11 @@ class Driver:
         started, started_at = time.monotonic(), now_rfc3339()
         turn = yield from self._begin({"action": {"kind": "watch"}, "intent": intent})
         turn = yield from self._until_done(turn, ask, stop_at="act")
-        return {"turn": turn, "started": started, "startedAt": started_at}
+        state = {"turn": turn, "started": started, "startedAt": started_at}
+        if turn["need"]["need"] == "done":
+            # The watch ended before it could watch (the page could not be observed).
+            state["record"] = yield from self._finished(self._record(turn, started, started_at))
+        return state
 
     def watch_end(self, state: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """The watched code is done: the machine settles, observes and judges."""
@@ -721,24 +724,26 @@ class Driver:
             turn = yield from self._turn({"run": turn["run"], "answer": {"answer": "acted", "steps": 0}, "timeoutMs": self.world.timeout_ms})
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, state["started"], state["startedAt"])
-        record["dialogs"] = yield from self._dialogs()
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
-        return scrubbed
+        return (yield from self._finished(record))
 
-    def _dialogs(self) -> Gen:
-        """The record's lines of the dialogs closed during the step, worded by the machine
-        (``prufeRun.dialogs``); no call when there were none."""
+    def _finished(self, record: dict[str, Any]) -> Gen:
+        """The record with the lines of the dialogs closed during the step, scrubbed; and its
+        report and summary (``self.texts``). All three are worded by the machine
+        (``prufeRun.dialogs``, ``explain``, ``summary``) in one call."""
         heard, self.world.dialogs = self.world.dialogs, []
-        if not heard:
-            return []
         for _ in range(6):
             try:
-                lines: list[str] = yield from self.world.call(DIALOGS, heard)
-                return lines
+                done: dict[str, Any] = yield from self.world.call(FINISHED, {"record": record, "heard": heard})
+                break
             except Gone:
                 # The document was replaced meanwhile: the next one words them.
                 yield op("sleep", 0.05)
-        raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step's dialogs could not be recorded")
+        else:
+            raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step's record could not be finished")
+        record["dialogs"] = done["dialogs"]
+        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
+        self.texts = {"explain": self.redactor.scrub(done["explain"]), "summary": self.redactor.scrub(done["summary"])}
+        return scrubbed
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""

@@ -64,9 +64,11 @@ class Result:
     #: ``{"claim": "appears listitem[Shirt M] in cart", "status": "held" | "broken" | "absent",
     #: "evidence": "appeared listitem[Shirt M] in cart"}``.
     expect: list[dict[str, Any]] = field(default_factory=list)
+    #: The report and the one line the machine words for the record (core ``Record::report``).
+    texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Result":
+    def from_record(cls, record: dict[str, Any], texts: dict[str, str]) -> "Result":
         return cls(
             action=str(record.get("action", "")),
             verdict=record.get("verdict"),
@@ -88,6 +90,7 @@ class Result:
             started_at=str(record.get("startedAt", "")),
             record=record,
             expect=list(record.get("expect") or []),
+            texts=dict(texts),
         )
 
     @property
@@ -105,31 +108,9 @@ class Result:
 
     def summary(self) -> str:
         """One line for a log: action, verdict and reason."""
-        if self.verdict:
-            return f"{self.action_line()}: {self.verdict} — {self.reason}"
-        return f"{self.action_line()}: {self.reason}"
+        return self.texts.get("summary", "")
 
     def explain(self) -> str:
-        """The whole report, as the CLI prints it."""
-        out = [f"Action:    {self.action_line()}", f"Intent:    {self.intent or '(not declared)'}"]
-        out.append(f"Verdict:   {self.verdict or '(none)'} — {self.reason}")
-        said = {"held": "held", "broken": "broken", "absent": "no evidence"}
-        for i, o in enumerate(self.expect):
-            head = "Expected:" if i == 0 else ""
-            status = said.get(o.get("status", ""), o.get("status", ""))
-            out.append(f"{head:<11}{o.get('claim', '')} — {status}: {o.get('evidence', '')}")
-        if self.arbiter:
-            out.append(f"Arbiter:   {self.arbiter}")
-        if not self.stable:
-            out.append("Page:      still changing at the deadline (unstable)")
-        if self.undone:
-            out.append(f"Attempts:  {self.attempts}, {self.undone} undone")
-        else:
-            out.append(f"Attempts:  {self.attempts}")
-        out += [f"Dialog:    {d}" for d in self.dialogs]
-        if self.lines:
-            out.append("Observed:")
-            out += [f"  {line}" for line in self.lines]
-        else:
-            out.append("Observed:  no change")
-        return "\n".join(out) + "\n"
+        """The whole report, as the CLI prints it: action, intent, verdict, claims, attempts,
+        dialogs, what was observed, and what the step's error adds."""
+        return self.texts.get("explain", "")

@@ -4,7 +4,7 @@
 
 use crate::core::background::Background;
 use crate::core::diff::Diff;
-use crate::core::error::Error;
+use crate::core::error::{Candidate, Error, ErrorCode};
 use crate::core::expect::Outcome;
 use crate::core::judge::VerdictKind;
 use crate::core::redact::Redactor;
@@ -133,6 +133,21 @@ impl Record {
         out
     }
 
+    /// The report every surface prints for a step: [`Record::explain`], then what the
+    /// record's error adds ([`error_lines`], with the error's message).
+    pub fn report(&self) -> String {
+        let mut out = self.explain();
+        if let Some(e) = &self.error {
+            out.push_str(&error_lines(
+                e.code,
+                &e.message,
+                &e.candidates,
+                &self.residue,
+            ));
+        }
+        out
+    }
+
     /// Scrubs every string of the record (the diff and the error included) of `secrets`.
     pub fn scrub(&mut self, secrets: &Redactor) {
         if secrets.is_empty() {
@@ -186,5 +201,44 @@ pub fn background_lines(b: &Background) -> Vec<String> {
         .map(|e| format!("{} in {}", e.role.as_str(), place(&e.frame, &e.region)));
     let mut out: Vec<String> = texts.chain(elements).collect();
     out.dedup();
+    out
+}
+
+/// What an error adds to a step's report: the residue of an undo that failed, an action
+/// with no inverse, or the error's `text` and the candidates of an ambiguity. A verdict that
+/// failed adds nothing: the verdict line says it.
+pub fn error_lines(
+    code: ErrorCode,
+    text: &str,
+    candidates: &[Candidate],
+    residue: &[String],
+) -> String {
+    let mut out = String::new();
+    match code {
+        ErrorCode::UndoFailed => {
+            out.push_str("Undo:      failed, still there:\n");
+            for line in residue {
+                out.push_str("  ");
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        ErrorCode::IrreversibleAction => out.push_str("Undo:      no inverse applies; stopped\n"),
+        ErrorCode::VerificationFailed => {}
+        _ => {
+            out.push_str(&format!("Error:     {text}\n"));
+            for c in candidates {
+                let region = if c.region.is_empty() {
+                    String::new()
+                } else {
+                    format!(" in {}", c.region)
+                };
+                out.push_str(&format!(
+                    "  candidate {} {}[{}]{region}\n",
+                    c.reference, c.role, c.name
+                ));
+            }
+        }
+    }
     out
 }
