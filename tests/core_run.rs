@@ -9,8 +9,8 @@ use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
 use prufe::core::run::ready::Refusal;
 use prufe::core::run::{
-    Action, Ambiguous, Answer, Destination, Gesture, Need, Point, Policy, Read, Record, Run, Seen,
-    Step, Timing,
+    Action, Ambiguous, Answer, Button, Destination, Gesture, Need, Point, Policy, Read, Record,
+    Run, Seen, Step, Timing,
 };
 use prufe::core::ErrorCode;
 use std::collections::VecDeque;
@@ -1623,7 +1623,7 @@ fn watches() {
         w
     };
     let watch = |intent: Option<&str>| {
-        let s = Step::new(Action::Watch);
+        let s = Step::new(Action::watch());
         match intent {
             Some(i) => s.with_intent(i),
             None => s,
@@ -1819,6 +1819,23 @@ fn wire_shapes() {
     .unwrap();
     assert_eq!(step.action.name(), "click");
     assert!(serde_json::from_value::<Step>(serde_json::json!({ "action": { "kind": "click", "target": { "name": "x" }, "force": true } })).is_err());
+    // A watch of whatever acts next is `{"kind":"watch"}` both ways; one of the driver's
+    // own steps carries them.
+    let watch: Step =
+        serde_json::from_value(serde_json::json!({ "action": { "kind": "watch" } })).unwrap();
+    assert_eq!(watch.action, Action::watch());
+    assert_eq!(
+        serde_json::to_value(&watch.action).unwrap(),
+        serde_json::json!({ "kind": "watch" })
+    );
+    let own = Action::Watch {
+        steps: vec![step.clone()],
+    };
+    let back: Action = serde_json::from_value(serde_json::to_value(&own).unwrap()).unwrap();
+    assert_eq!(back, own);
+    for b in [Button::Left, Button::Middle, Button::Right] {
+        assert_eq!(serde_json::to_value(b).unwrap(), b.as_cdp());
+    }
     let need = serde_json::to_value(Need::Describe {
         reference: "e1".into(),
     })

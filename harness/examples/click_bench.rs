@@ -89,7 +89,7 @@ impl Act {
                 target: Target::new("button", name),
             }),
             Act::Tab(from) => Step::new(Action::Press {
-                key: prufe_harness::act::Key::parse("Tab").expect("Tab is a key"),
+                key: "Tab".to_owned(),
                 target: Some(Target::new("textbox", from)),
             }),
             Act::Reorder(from, onto) => Step::new(Action::Drag {

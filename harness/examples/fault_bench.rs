@@ -1295,7 +1295,7 @@ fn step(act: &Act, upload: &Path) -> Step {
         }),
         Act::Upload(name) => Step::new(Action::Upload {
             target: t("button", name),
-            files: vec![upload.to_path_buf()],
+            files: vec![upload.display().to_string()],
         }),
         Act::Drag(from, to) => Step::new(Action::Drag {
             target: t("listitem", from),
@@ -1314,7 +1314,10 @@ fn step(act: &Act, upload: &Path) -> Step {
             }
         }
         Act::Press(key, on) => Step::new(Action::Press {
-            key: prufe_harness::act::Key::parse(key).expect("a key the bench knows"),
+            key: prufe_harness::act::Key::parse(key)
+                .expect("a key the bench knows")
+                .name()
+                .to_owned(),
             target: on.map(|(role, name)| t(role, name)),
         }),
         Act::Reorder(from, onto) => Step::new(Action::Drag {

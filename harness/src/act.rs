@@ -309,16 +309,11 @@ pub async fn destination(engine: &Engine, target: &Actionable) -> Result<Option<
 
 /// Moves the mouse, presses and releases the left button at `p`.
 pub async fn click(engine: &Engine, p: Point) -> Result<()> {
-    click_with(engine, p, prufe::core::run::Button::Left).await
+    click_with(engine, p, Button::Left).await
 }
 
 /// Moves the mouse, presses and releases `button` at `p`.
-pub async fn click_with(engine: &Engine, p: Point, button: prufe::core::run::Button) -> Result<()> {
-    let button = match button {
-        prufe::core::run::Button::Left => Button::Left,
-        prufe::core::run::Button::Middle => Button::Middle,
-        prufe::core::run::Button::Right => Button::Right,
-    };
+pub async fn click_with(engine: &Engine, p: Point, button: Button) -> Result<()> {
     mouse(engine, "mouseMoved", p, 0, button).await?;
     mouse(engine, "mousePressed", p, 1, button).await?;
     mouse(engine, "mouseReleased", p, 1, button).await
@@ -331,15 +326,10 @@ pub async fn move_mouse(engine: &Engine, p: Point) -> Result<()> {
 
 async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Button) -> Result<()> {
     let mut params = json!({ "type": kind, "x": p.x, "y": p.y, "pointerType": "mouse" });
-    let pressed_bit = match button {
-        Button::Left => 1,
-        Button::Right => 2,
-        Button::Middle => 4,
-    };
     match kind {
         "mousePressed" => {
             params["button"] = json!(button.as_cdp());
-            params["buttons"] = json!(pressed_bit);
+            params["buttons"] = json!(button.mask());
             params["clickCount"] = json!(clicks);
         }
         "mouseReleased" => {

@@ -5,8 +5,9 @@
 use crate::arbiter::ArbiterConfig;
 use crate::error::Error;
 use crate::stabilise::Timing;
-use crate::verify::{AmbiguousPolicy, Options};
-use clap::ValueEnum;
+use crate::verify::Options;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use prufe::core::run::Ambiguous;
 
 /// Exit code: every step ok.
 pub const EXIT_OK: i32 = 0;
@@ -42,7 +43,7 @@ pub struct StepArgs {
     #[arg(long, value_name = "N", default_value_t = Timing::default().timeout_ms, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub timeout_ms: u64,
     /// What an AMBIGUOUS verdict means when no arbiter decides it.
-    #[arg(long, value_enum, default_value_t = Ambiguous::Reject)]
+    #[arg(long, default_value = "reject", value_parser = ambiguous())]
     pub ambiguous: Ambiguous,
     /// An OpenAI-compatible chat completions URL that breaks AMBIGUOUS ties (key from
     /// PRUFE_JUDGE_KEY).
@@ -66,18 +67,18 @@ impl StepArgs {
                 ..Timing::default()
             },
             max_attempts: self.max_attempts,
-            ambiguous: match self.ambiguous {
-                Ambiguous::Reject => AmbiguousPolicy::Reject,
-                Ambiguous::Accept => AmbiguousPolicy::Accept,
-            },
+            ambiguous: self.ambiguous,
             arbiter: self.judge_url.clone().map(ArbiterConfig::from_env),
             ..options
         }
     }
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ambiguous {
-    Reject,
-    Accept,
+/// `--ambiguous reject|accept`: the machine's own policy. `arbiter` is not a value of the
+/// flag: `--judge-url` asks for it.
+fn ambiguous() -> impl TypedValueParser<Value = Ambiguous> {
+    PossibleValuesParser::new(["reject", "accept"]).map(|s| match s.as_str() {
+        "accept" => Ambiguous::Accept,
+        _ => Ambiguous::Reject,
+    })
 }

@@ -20,19 +20,20 @@
 //!   "undone":0,"reason":"…","diff":["appeared …"]}`.
 
 pub use crate::args::{
-    missing_feature, Ambiguous, StepArgs, EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_OK, EXIT_SIGHUP,
-    EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE,
+    missing_feature, StepArgs, EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_OK, EXIT_SIGHUP, EXIT_SIGINT,
+    EXIT_SIGTERM, EXIT_USAGE,
 };
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
 use crate::executor;
-use crate::script::{self, Action, Step};
+use crate::script;
 use crate::serve::StaticServer;
 use crate::verify::{Options, Outcome, Verifier};
 use clap::{Parser, Subcommand};
 use prufe::core::identity::describe_element;
 use prufe::core::model::{Role, Snapshot};
 use prufe::core::resolve::Target;
+use prufe::core::run::{Action, Step};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -541,7 +542,7 @@ impl Planned {
     /// The step's action name.
     pub fn kind(&self) -> &str {
         match self {
-            Planned::Semantic(step) => step.kind(),
+            Planned::Semantic(step) => step.action.name(),
             Planned::Coordinate(value) => value["action"].as_str().unwrap_or("step"),
         }
     }
@@ -555,10 +556,7 @@ pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError
         at: String::new(),
         message: format!("not valid JSON ({e}); a script is a JSON array of steps"),
     })?;
-    let serde_json::Value::Array(items) = &value else {
-        // The script parser words this error.
-        return script::parse_steps(&value, base).map(|_| Vec::new());
-    };
+    let items = script::script_items(&value)?;
     let mut planned = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let at = format!("step {}", i + 1);
@@ -570,15 +568,14 @@ pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError
             planned.push(Planned::Coordinate(item.clone()));
             continue;
         }
-        let renumber = |mut e: script::ScriptError| {
-            e.at = e.at.replacen("step 1", &at, 1);
-            e
-        };
-        let mut steps = script::parse_steps(&serde_json::Value::Array(vec![item.clone()]), base)
-            .map_err(renumber)?;
-        script::check_files(&steps).map_err(renumber)?;
-        planned.push(Planned::Semantic(Box::new(steps.remove(0))));
+        let step = script::parse_step(item, i + 1, base)?;
+        script::check_step_files(&step, &at)?;
+        planned.push(Planned::Semantic(Box::new(step)));
     }
+    script::check_count(planned.iter().filter_map(|p| match p {
+        Planned::Semantic(step) => Some(&**step),
+        Planned::Coordinate(_) => None,
+    }))?;
     Ok(planned)
 }
 
@@ -685,14 +682,18 @@ fn print_step(
 ) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     if as_json {
-        let mut line = json_line(n, step.kind(), result);
+        let mut line = json_line(n, step.action.name(), result);
         crate::trace::scrub_value(&mut line, redactor);
         return writeln!(out, "{line}");
     }
     let text = match result {
         Ok(o) if o.ok => format!("✓ {n} {}\n", o.summary()),
         Ok(o) => format!("✗ {n} {}\n{}", o.summary(), indent(&o.explain())),
-        Err(e) => format!("✗ {n} {}: {e}\n{}", step.kind(), indent(&e.explain())),
+        Err(e) => format!(
+            "✗ {n} {}: {e}\n{}",
+            step.action.name(),
+            indent(&e.explain())
+        ),
     };
     write!(out, "{}", redactor.scrub(&text))
 }
@@ -852,6 +853,7 @@ pub fn cart_lines(s: &Snapshot) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::verify::Verdict;
+    use prufe::core::run::Ambiguous;
 
     #[test]
     fn the_contract_parses() {
@@ -920,7 +922,7 @@ mod tests {
         let set = mcp.step.apply(Options::default());
         assert_eq!((set.max_attempts, set.timing.quiet_ms), (4, 120));
         assert_eq!(set.timing.timeout_ms, verifier.timing.timeout_ms);
-        assert_eq!(set.ambiguous, crate::verify::AmbiguousPolicy::Accept);
+        assert_eq!(set.ambiguous, Ambiguous::Accept);
     }
 
     #[test]

@@ -591,11 +591,7 @@ impl Executor {
         let action = match gesture {
             Gesture::Click(button) => run::Action::ClickAt {
                 at: from,
-                button: match button {
-                    Button::Left => run::Button::Left,
-                    Button::Middle => run::Button::Middle,
-                    Button::Right => run::Button::Right,
-                },
+                button,
                 expected,
                 shown,
             },

@@ -15,9 +15,11 @@
 //! The browser half (capturing, hit-testing, dispatching) lives in `coords.rs`; everything
 //! here is plain data so it is tested without a browser.
 
+use crate::wire::{self, Object, Seg};
 use prufe::core::error::{Error, ErrorCode};
 use prufe::core::model::Role;
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::Value;
 
 /// A size in pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,32 +90,7 @@ impl Observation {
 }
 
 /// A mouse button.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Button {
-    Left,
-    Middle,
-    Right,
-}
-
-impl Button {
-    /// The CDP `MouseButton` name.
-    pub fn as_cdp(self) -> &'static str {
-        match self {
-            Button::Left => "left",
-            Button::Middle => "middle",
-            Button::Right => "right",
-        }
-    }
-
-    /// The CDP `buttons` bitmask bit of this button.
-    pub fn mask(self) -> i64 {
-        match self {
-            Button::Left => 1,
-            Button::Right => 2,
-            Button::Middle => 4,
-        }
-    }
-}
+pub use prufe::core::run::Button;
 
 /// A key as CDP `Input.dispatchKeyEvent` wants it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -481,120 +458,120 @@ pub fn parse_request(value: &Value, latest: Option<&Observation>) -> Result<Requ
 /// Validates everything about a request that does not depend on the page: the action, its
 /// fields and their types. A script runner calls it for every step before any input, and
 /// [`parse_request`] again right before the step runs, against the latest observation.
+///
+/// The request is read with serde into [`WireRequest`], then checked once: a key the action
+/// does not take is `INVALID_FIELDS`, anything else wrong `INVALID_ACTION`.
 pub fn parse_shape(value: &Value) -> Result<Request, Error> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| invalid("a step must be a JSON object"))?;
-    let action = obj
-        .get("action")
-        .and_then(Value::as_str)
+    let read = wire::read::<Object<WireRequest>>(value).map_err(|e| {
+        let field = wire::field(&e.path);
+        if field.is_empty() {
+            invalid(format!("a step is a JSON object: {}", e.message))
+        } else {
+            invalid(format!("\"{field}\": {}", e.message))
+        }
+    })?;
+    let w = read.value.0;
+    let kind = w
+        .action
         .ok_or_else(|| invalid("missing \"action\" (a string)"))?;
-    let request = match action {
-        "screenshot" => {
-            only(obj, &["action", "maxWidth"])?;
-            let max_width = match obj.get("maxWidth") {
+    let allowed = kind.allowed();
+    let given = [
+        ("maxWidth", w.max_width.is_some()),
+        ("x", w.x.is_some()),
+        ("y", w.y.is_some()),
+        ("observation", w.observation.is_some()),
+        ("button", w.button.is_some()),
+        ("intent", w.intent.is_some()),
+        ("from", w.from.is_some()),
+        ("to", w.to.is_some()),
+        ("steps", w.steps.is_some()),
+        ("dx", w.dx.is_some()),
+        ("dy", w.dy.is_some()),
+        ("text", w.text.is_some()),
+        ("sensitive", w.sensitive.is_some()),
+        ("chord", w.chord.is_some()),
+        ("until", w.until.is_some()),
+        ("timeoutMs", w.timeout_ms.is_some()),
+    ];
+    if let Some((key, _)) = given
+        .iter()
+        .find(|(k, present)| *present && !allowed.contains(k))
+    {
+        return Err(unexpected(key, allowed));
+    }
+    if let Some(path) = read.ignored.first() {
+        let within = match path.first() {
+            Some(Seg::Key(k)) if path.len() > 1 && (k == "from" || k == "to") => POINT_FIELDS,
+            Some(Seg::Key(k)) if path.len() > 1 && k == "until" => UNTIL_FIELDS,
+            _ => allowed,
+        };
+        return Err(unexpected(&wire::field(path), within));
+    }
+    let request = match kind {
+        RequestKind::Screenshot => Request::Screenshot {
+            max_width: match w.max_width {
+                Some(v) if v.is_finite() && v >= 1.0 => Some(v),
+                Some(_) => return Err(invalid("\"maxWidth\" must be a number of at least 1")),
                 None => None,
-                Some(v) => Some(positive(v, "maxWidth")?),
-            };
-            Request::Screenshot { max_width }
-        }
-        "click_at" => {
-            only(
-                obj,
-                &["action", "x", "y", "observation", "button", "intent"],
-            )?;
-            let button = match obj.get("button") {
-                None => Button::Left,
-                Some(Value::String(s)) if s == "left" => Button::Left,
-                Some(Value::String(s)) if s == "right" => Button::Right,
-                Some(Value::String(s)) if s == "middle" => Button::Middle,
-                Some(_) => {
-                    return Err(invalid(
-                        "\"button\" must be \"left\", \"right\" or \"middle\"",
-                    ))
-                }
-            };
-            Request::ClickAt {
-                at: point(obj, "x", "y")?,
-                observation: observation_id(obj)?,
-                button,
-                intent: intent(obj)?,
-            }
-        }
-        "drag_at" => {
-            only(
-                obj,
-                &["action", "from", "to", "observation", "steps", "intent"],
-            )?;
-            let steps = match obj.get("steps") {
+            },
+        },
+        RequestKind::ClickAt => Request::ClickAt {
+            at: point(w.x, w.y)?,
+            observation: observation_id(w.observation)?,
+            button: w.button.unwrap_or_default(),
+            intent: intent(w.intent)?,
+        },
+        RequestKind::DragAt => Request::DragAt {
+            from: nested_point(w.from, "from")?,
+            to: nested_point(w.to, "to")?,
+            observation: observation_id(w.observation)?,
+            steps: match w.steps {
                 None => 10,
-                Some(v) => match v.as_u64() {
-                    Some(n) if (1..=MAX_DRAG_STEPS as u64).contains(&n) => n as u32,
-                    _ => {
-                        return Err(invalid(format!(
-                            "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
-                        )))
-                    }
-                },
-            };
-            Request::DragAt {
-                from: nested_point(obj, "from")?,
-                to: nested_point(obj, "to")?,
-                observation: observation_id(obj)?,
-                steps,
-                intent: intent(obj)?,
-            }
-        }
-        "scroll_at" => {
-            only(obj, &["action", "x", "y", "dx", "dy", "observation"])?;
-            Request::ScrollAt {
-                at: point(obj, "x", "y")?,
-                dx: finite(obj, "dx")?,
-                dy: finite(obj, "dy")?,
-                observation: observation_id(obj)?,
-            }
-        }
-        "type" => {
-            only(obj, &["action", "text", "sensitive"])?;
-            let text = obj
-                .get("text")
-                .and_then(Value::as_str)
+                Some(n) if (1..=u64::from(MAX_DRAG_STEPS)).contains(&n) => n as u32,
+                Some(_) => {
+                    return Err(invalid(format!(
+                        "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
+                    )))
+                }
+            },
+            intent: intent(w.intent)?,
+        },
+        RequestKind::ScrollAt => Request::ScrollAt {
+            at: point(w.x, w.y)?,
+            dx: finite(w.dx, "dx")?,
+            dy: finite(w.dy, "dy")?,
+            observation: observation_id(w.observation)?,
+        },
+        RequestKind::Type => {
+            let text = w
+                .text
                 .ok_or_else(|| invalid("\"type\" needs \"text\" (a string)"))?;
             if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
                 return Err(invalid(format!(
                     "\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"
                 )));
             }
-            let sensitive = match obj.get("sensitive") {
-                None => false,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => return Err(invalid("\"sensitive\" must be a boolean")),
-            };
             Request::Type {
-                text: text.to_owned(),
-                sensitive,
+                text,
+                sensitive: w.sensitive.unwrap_or(false),
             }
         }
-        "key" => {
-            only(obj, &["action", "chord"])?;
-            let chord = obj.get("chord").and_then(Value::as_str).ok_or_else(|| {
+        RequestKind::Key => {
+            let chord = w.chord.ok_or_else(|| {
                 invalid("\"key\" needs \"chord\" (a string such as \"Control+S\")")
             })?;
             Request::Key {
-                chord: parse_chord(chord)?,
+                chord: parse_chord(&chord)?,
             }
         }
-        "wait" => {
-            only(obj, &["action", "until", "timeoutMs"])?;
-            let timeout_ms = match obj.get("timeoutMs") {
-                Some(v) => match v.as_u64() {
-                    Some(n) if (1..=MAX_WAIT_MS).contains(&n) => n,
-                    _ => {
-                        return Err(invalid(format!(
-                            "\"timeoutMs\" must be an integer from 1 to {MAX_WAIT_MS}"
-                        )))
-                    }
-                },
+        RequestKind::Wait => {
+            let timeout_ms = match w.timeout_ms {
+                Some(n) if (1..=MAX_WAIT_MS).contains(&n) => n,
+                Some(_) => {
+                    return Err(invalid(format!(
+                        "\"timeoutMs\" must be an integer from 1 to {MAX_WAIT_MS}"
+                    )))
+                }
                 None => {
                     return Err(invalid(
                         "\"wait\" needs \"timeoutMs\": every wait has a deadline",
@@ -602,19 +579,109 @@ pub fn parse_shape(value: &Value) -> Result<Request, Error> {
                 }
             };
             Request::Wait {
-                until: postcondition(obj.get("until"))?,
+                until: postcondition(w.until.map(|u| u.0))?,
                 timeout_ms,
             }
         }
-        other => {
-            return Err(invalid(format!(
-                "unknown action {:?}: expected one of {}",
-                quote_short(other),
-                ACTIONS.join(", ")
-            )))
-        }
     };
     Ok(request)
+}
+
+/// A coordinate request as an agent writes it. `null` counts as absent; keys no field takes
+/// are collected (see `wire`) and answered with `INVALID_FIELDS`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireRequest {
+    action: Option<RequestKind>,
+    max_width: Option<f64>,
+    x: Option<f64>,
+    y: Option<f64>,
+    observation: Option<String>,
+    button: Option<Button>,
+    intent: Option<String>,
+    from: Option<Object<WirePoint>>,
+    to: Option<Object<WirePoint>>,
+    steps: Option<u64>,
+    dx: Option<f64>,
+    dy: Option<f64>,
+    text: Option<String>,
+    sensitive: Option<bool>,
+    chord: Option<String>,
+    until: Option<Object<WireUntil>>,
+    timeout_ms: Option<u64>,
+}
+
+/// `from` and `to` of a drag. Not [`Point`] itself: that one refuses an unknown key as a
+/// type error, and here it is `INVALID_FIELDS`.
+#[derive(Deserialize)]
+struct WirePoint {
+    x: Option<f64>,
+    y: Option<f64>,
+}
+
+const POINT_FIELDS: &[&str] = &["x", "y"];
+
+/// The `until` of a wait: which of its shapes it is follows from the keys given.
+#[derive(Deserialize)]
+struct WireUntil {
+    role: Option<String>,
+    name: Option<String>,
+    region: Option<String>,
+    value: Option<String>,
+    sensitive: Option<bool>,
+    text: Option<String>,
+}
+
+const UNTIL_FIELDS: &[&str] = &["role", "name", "region", "value", "sensitive", "text"];
+
+/// The actions of the contract, as [`ACTIONS`] names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+enum RequestKind {
+    Screenshot,
+    ClickAt,
+    DragAt,
+    ScrollAt,
+    Type,
+    Key,
+    Wait,
+}
+
+impl TryFrom<String> for RequestKind {
+    type Error = String;
+    fn try_from(name: String) -> Result<RequestKind, String> {
+        Ok(match name.as_str() {
+            "screenshot" => RequestKind::Screenshot,
+            "click_at" => RequestKind::ClickAt,
+            "drag_at" => RequestKind::DragAt,
+            "scroll_at" => RequestKind::ScrollAt,
+            "type" => RequestKind::Type,
+            "key" => RequestKind::Key,
+            "wait" => RequestKind::Wait,
+            other => {
+                return Err(format!(
+                    "unknown action {:?}: expected one of {}",
+                    quote_short(other),
+                    ACTIONS.join(", ")
+                ))
+            }
+        })
+    }
+}
+
+impl RequestKind {
+    /// Every key the action takes, `action` included.
+    fn allowed(self) -> &'static [&'static str] {
+        match self {
+            RequestKind::Screenshot => &["action", "maxWidth"],
+            RequestKind::ClickAt => &["action", "x", "y", "observation", "button", "intent"],
+            RequestKind::DragAt => &["action", "from", "to", "observation", "steps", "intent"],
+            RequestKind::ScrollAt => &["action", "x", "y", "dx", "dy", "observation"],
+            RequestKind::Type => &["action", "text", "sensitive"],
+            RequestKind::Key => &["action", "chord"],
+            RequestKind::Wait => &["action", "until", "timeoutMs"],
+        }
+    }
 }
 
 fn check_against_observation(request: &Request, latest: Option<&Observation>) -> Result<(), Error> {
@@ -669,47 +736,48 @@ fn check_against_observation(request: &Request, latest: Option<&Observation>) ->
     Ok(())
 }
 
-fn intent(obj: &Map<String, Value>) -> Result<Option<String>, Error> {
-    match obj.get("intent") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= MAX_INTENT_CHARS => {
-            Ok(Some(s.clone()))
-        }
+fn intent(intent: Option<String>) -> Result<Option<String>, Error> {
+    match intent {
+        None => Ok(None),
+        Some(s) if !s.trim().is_empty() && s.chars().count() <= MAX_INTENT_CHARS => Ok(Some(s)),
         Some(_) => Err(invalid(format!(
             "\"intent\" must be a sentence of 1 to {MAX_INTENT_CHARS} characters"
         ))),
     }
 }
 
-fn postcondition(value: Option<&Value>) -> Result<Postcondition, Error> {
+fn postcondition(until: Option<WireUntil>) -> Result<Postcondition, Error> {
     const SHAPES: &str = "{\"role\", \"name\", \"region\"?}, {\"role\", \"name\", \"region\"?, \"value\", \"sensitive\"?} or {\"text\", \"region\"?}";
-    let obj = value
-        .and_then(Value::as_object)
-        .ok_or_else(|| invalid(format!("\"wait\" needs \"until\": one of {SHAPES}")))?;
-    let text = |key: &str, required: bool| -> Result<Option<String>, Error> {
-        match obj.get(key) {
-            None | Some(Value::Null) if !required => Ok(None),
-            Some(Value::String(s))
-                if !s.trim().is_empty()
-                    && s.chars().count() <= prufe::core::model::limits::MAX_TEXT_CHARS =>
-            {
-                Ok(Some(s.clone()))
-            }
+    const LIMIT: usize = prufe::core::model::limits::MAX_TEXT_CHARS;
+    let u = until.ok_or_else(|| invalid(format!("\"wait\" needs \"until\": one of {SHAPES}")))?;
+    let text = |key: &str, v: Option<String>| -> Result<String, Error> {
+        match v {
+            Some(s) if !s.trim().is_empty() && s.chars().count() <= LIMIT => Ok(s),
             _ => Err(invalid(format!(
-                "\"until.{key}\" must be a non-empty string of at most {} characters",
-                prufe::core::model::limits::MAX_TEXT_CHARS
+                "\"until.{key}\" must be a non-empty string of at most {LIMIT} characters"
             ))),
         }
     };
-    let region = text("region", false)?;
-    if obj.contains_key("text") {
-        only(obj, &["text", "region"])?;
+    let region = u.region.map(|r| text("region", Some(r))).transpose()?;
+    let given = [
+        ("role", u.role.is_some()),
+        ("name", u.name.is_some()),
+        ("value", u.value.is_some()),
+        ("sensitive", u.sensitive.is_some()),
+        ("text", u.text.is_some()),
+    ];
+    let only = |allowed: &[&str]| match given.iter().find(|(k, p)| *p && !allowed.contains(k)) {
+        Some((key, _)) => Err(unexpected(key, allowed)),
+        None => Ok(()),
+    };
+    if u.text.is_some() {
+        only(&["text", "region"])?;
         return Ok(Postcondition::TextAppears {
-            text: text("text", true)?.unwrap_or_default(),
+            text: text("text", u.text)?,
             region,
         });
     }
-    let role_name = text("role", true)?.unwrap_or_default();
+    let role_name = text("role", u.role)?;
     let role = Role::parse(&role_name)
         .filter(|r| *r != Role::Unknown)
         .ok_or_else(|| {
@@ -718,32 +786,26 @@ fn postcondition(value: Option<&Value>) -> Result<Postcondition, Error> {
                 quote_short(&role_name)
             ))
         })?;
-    let name = text("name", true)?.unwrap_or_default();
-    if obj.contains_key("value") {
-        only(obj, &["role", "name", "region", "value", "sensitive"])?;
-        let value = match obj.get("value") {
-            Some(Value::String(s))
-                if s.chars().count() <= prufe::core::model::limits::MAX_TEXT_CHARS =>
-            {
-                s.clone()
+    let name = text("name", u.name)?;
+    match u.value {
+        Some(value) => {
+            only(&["role", "name", "region", "value", "sensitive"])?;
+            if value.chars().count() > LIMIT {
+                return Err(invalid("\"until.value\" must be a string"));
             }
-            _ => return Err(invalid("\"until.value\" must be a string")),
-        };
-        let sensitive = match obj.get("sensitive") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(invalid("\"until.sensitive\" must be a boolean")),
-        };
-        return Ok(Postcondition::ValueEquals {
-            role,
-            name,
-            region,
-            value,
-            sensitive,
-        });
+            Ok(Postcondition::ValueEquals {
+                role,
+                name,
+                region,
+                value,
+                sensitive: u.sensitive.unwrap_or(false),
+            })
+        }
+        None => {
+            only(&["role", "name", "region"])?;
+            Ok(Postcondition::Appears { role, name, region })
+        }
     }
-    only(obj, &["role", "name", "region"])?;
-    Ok(Postcondition::Appears { role, name, region })
 }
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -755,58 +817,44 @@ pub fn quote_short(s: &str) -> String {
     prufe::core::text::cap(s, 60).into_owned()
 }
 
-fn only(obj: &Map<String, Value>, allowed: &[&str]) -> Result<(), Error> {
-    match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(Error::new(
-            ErrorCode::InvalidFields,
-            format!(
-                "unexpected field {:?}; allowed: {}",
-                quote_short(k),
-                allowed.join(", ")
-            ),
-        )),
-        None => Ok(()),
-    }
+fn unexpected(key: &str, allowed: &[&str]) -> Error {
+    Error::new(
+        ErrorCode::InvalidFields,
+        format!(
+            "unexpected field {:?}; allowed: {}",
+            quote_short(key),
+            allowed.join(", ")
+        ),
+    )
 }
 
-fn finite(obj: &Map<String, Value>, key: &str) -> Result<f64, Error> {
-    match obj.get(key) {
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .filter(|f| f.is_finite())
-            .ok_or_else(|| invalid(format!("\"{key}\" must be a finite number"))),
+fn finite(v: Option<f64>, key: &str) -> Result<f64, Error> {
+    match v {
+        Some(f) if f.is_finite() => Ok(f),
         Some(_) => Err(invalid(format!("\"{key}\" must be a finite number"))),
         None => Err(invalid(format!("missing \"{key}\""))),
     }
 }
 
-fn positive(v: &Value, key: &str) -> Result<f64, Error> {
-    match v.as_f64() {
-        Some(f) if f.is_finite() && f >= 1.0 => Ok(f),
-        _ => Err(invalid(format!("\"{key}\" must be a number of at least 1"))),
-    }
-}
-
-fn point(obj: &Map<String, Value>, x: &str, y: &str) -> Result<Point, Error> {
+fn point(x: Option<f64>, y: Option<f64>) -> Result<Point, Error> {
     Ok(Point {
-        x: finite(obj, x)?,
-        y: finite(obj, y)?,
+        x: finite(x, "x")?,
+        y: finite(y, "y")?,
     })
 }
 
-fn nested_point(obj: &Map<String, Value>, key: &str) -> Result<Point, Error> {
-    let inner = obj.get(key).and_then(Value::as_object).ok_or_else(|| {
+fn nested_point(p: Option<Object<WirePoint>>, key: &str) -> Result<Point, Error> {
+    let Object(p) = p.ok_or_else(|| {
         invalid(format!(
             "\"{key}\" must be an object {{\"x\": …, \"y\": …}}"
         ))
     })?;
-    only(inner, &["x", "y"])?;
-    point(inner, "x", "y")
+    point(p.x, p.y)
 }
 
-fn observation_id(obj: &Map<String, Value>) -> Result<String, Error> {
-    match obj.get("observation") {
-        Some(Value::String(s)) if !s.is_empty() && s.len() <= 64 => Ok(s.clone()),
+fn observation_id(id: Option<String>) -> Result<String, Error> {
+    match id {
+        Some(s) if !s.is_empty() && s.len() <= 64 => Ok(s),
         _ => Err(invalid("missing \"observation\": quote the id of the screenshot the point was chosen on (e.g. \"obs-3\")")),
     }
 }
@@ -1018,6 +1066,68 @@ mod tests {
             .code
                 == ErrorCode::StaleObservation
         );
+    }
+
+    #[test]
+    fn messages_name_the_field_and_what_is_allowed() {
+        let message = |v: Value| parse_shape(&v).unwrap_err().to_string();
+        for (v, want) in [
+            (
+                json!({"action":"click_at","x":1,"y":2,"observation":"obs-12","cmd":"rm -rf /"}),
+                "unexpected field \"cmd\"; allowed: action, x, y, observation, button, intent",
+            ),
+            (
+                json!({"action":"type","text":"a","chord":"a"}),
+                "unexpected field \"chord\"; allowed: action, text, sensitive",
+            ),
+            (
+                json!({"action":"drag_at","from":{"x":1,"y":1,"z":0},"to":{"x":1,"y":9},"observation":"obs-12"}),
+                "unexpected field \"from.z\"; allowed: x, y",
+            ),
+            (
+                json!({"action":"wait","until":{"text":"x","role":"button"},"timeoutMs":10}),
+                "unexpected field \"role\"; allowed: text, region",
+            ),
+            (
+                json!({"action":"click_at","x":"412","y":230,"observation":"obs-12"}),
+                "\"x\": invalid type: string \"412\", expected f64",
+            ),
+            (
+                json!({"action":"click_at","x":1,"y":1,"observation":"obs-12","button":"up"}),
+                "\"button\": unknown variant `up`, expected one of `left`, `middle`, `right`",
+            ),
+            (
+                json!({"action":"teleport"}),
+                "\"action\": unknown action \"teleport\": expected one of screenshot, click_at",
+            ),
+            (json!({"x":1}), "missing \"action\""),
+            (
+                json!([{"action":"screenshot"}]),
+                "a step is a JSON object: invalid type: sequence",
+            ),
+            (
+                json!({"action":"drag_at","from":[1,1],"to":{"x":1,"y":9},"observation":"obs-12"}),
+                "\"from\": invalid type: sequence, expected a JSON object",
+            ),
+        ] {
+            let got = message(v.clone());
+            assert!(got.contains(want), "{v}\n  got: {got}\n  want: {want}");
+        }
+        // `null` counts as absent, as everywhere in the contract.
+        assert_eq!(
+            parse_shape(&json!({"action":"click_at","x":1,"y":2,"observation":"obs-12","button":null,"intent":null}))
+                .unwrap()
+                .kind(),
+            "click_at"
+        );
+        match parse_shape(
+            &json!({"action":"click_at","x":1,"y":2,"observation":"o","button":"right"}),
+        )
+        .unwrap()
+        {
+            Request::ClickAt { button, .. } => assert_eq!(button, Button::Right),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

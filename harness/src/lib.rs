@@ -68,8 +68,9 @@ pub mod stabilise;
 pub mod trace;
 pub mod verify;
 pub mod watchdog;
+mod wire;
 
 pub use error::{Error, Result};
-pub use script::{Action, Step};
+pub use prufe::core::run::{Action, Ambiguous, Button, Step};
 pub use stabilise::Timing;
-pub use verify::{AmbiguousPolicy, Options, Outcome, Verdict, Verifier, Watching};
+pub use verify::{Options, Outcome, Verdict, Verifier, Watching};

@@ -1,11 +1,13 @@
-//! The script format of `prufe run`: a JSON array of steps, parsed from untrusted text into
-//! typed [`Step`]s before any action runs.
+//! The script format of `prufe run`: a JSON array of steps, read from untrusted text into
+//! the machine's own [`Step`]s before any action runs.
 //!
-//! The parser checks every key and type and names the step and field at fault, so a script
-//! is rejected whole (exit code 2) instead of failing half-way through on a typo. It never
-//! panics, whatever the input: serde_json bounds nesting, every list and string is capped,
-//! and targets go through the core's own validation (`Target::from_value`), the same rules
-//! `prufe.resolve` applies in the page.
+//! A step is read with serde into a wire struct that mirrors what a script writes (the
+//! action's name beside its fields), then checked once: the fields the action takes, the
+//! texts within their bounds, the target by the core's own rules ([`Target::check`], the
+//! ones `prufe.resolve` applies in the page), the claims by `expect::validate`. Every error
+//! names the step and the field at fault, so a script is rejected whole (exit code 2)
+//! instead of failing half-way through on a typo. Reading never panics, whatever the input:
+//! serde_json bounds nesting, and every list and string is capped.
 //!
 //! ```json
 //! [ {"action":"click","target":{"role":"button","name":"Add Shirt M"},"intent":"..."},
@@ -14,10 +16,12 @@
 //! ```
 
 use crate::act::Key;
+use crate::wire::{self, Object, OneOrMany, Seg};
 use prufe::core::expect::{self, Claim};
 use prufe::core::resolve::Target;
-use prufe::core::run;
-use serde_json::{Map, Value};
+pub use prufe::core::run::{Action, Step};
+use serde::Deserialize;
+use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -27,254 +31,6 @@ pub const MAX_STEPS: usize = 10_000;
 pub const MAX_TEXT_CHARS: usize = 100_000;
 /// Most files one upload may set.
 pub const MAX_FILES: usize = 1_000;
-
-/// What a step does.
-#[derive(Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Action {
-    Click {
-        target: Target,
-    },
-    /// Types `value` into the field after selecting its current text. A `sensitive` value is
-    /// typed but never logged, traced or printed.
-    Fill {
-        target: Target,
-        value: String,
-        sensitive: bool,
-    },
-    Check {
-        target: Target,
-    },
-    Uncheck {
-        target: Target,
-    },
-    /// Chooses the option whose label (or value) is `option`.
-    Select {
-        target: Target,
-        option: String,
-    },
-    /// Presses a key, on `target` (focused first) or on whatever has focus.
-    Press {
-        key: Key,
-        target: Option<Target>,
-    },
-    Hover {
-        target: Target,
-    },
-    Upload {
-        target: Target,
-        files: Vec<PathBuf>,
-    },
-    /// Drags `target` onto `to`.
-    Drag {
-        target: Target,
-        to: Target,
-    },
-    Goto {
-        url: String,
-    },
-    /// Observes while `steps` run unverified; the intent alone decides.
-    Watch {
-        steps: Vec<Step>,
-    },
-}
-
-/// One step of a script: an action, the intent it serves, the typed claims its effect must
-/// bear out (`expect`, see `prufe::core::expect`), and for upload and drag the
-/// caller-declared inverse that undoes it.
-#[derive(Clone, PartialEq, Debug)]
-pub struct Step {
-    pub action: Action,
-    pub intent: Option<String>,
-    pub expect: Vec<Claim>,
-    pub inverse: Vec<Step>,
-}
-
-impl Action {
-    /// The wire name: `click`, `fill`, …
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Action::Click { .. } => "click",
-            Action::Fill { .. } => "fill",
-            Action::Check { .. } => "check",
-            Action::Uncheck { .. } => "uncheck",
-            Action::Select { .. } => "select",
-            Action::Press { .. } => "press",
-            Action::Hover { .. } => "hover",
-            Action::Upload { .. } => "upload",
-            Action::Drag { .. } => "drag",
-            Action::Goto { .. } => "goto",
-            Action::Watch { .. } => "watch",
-        }
-    }
-
-    /// The element acted on, if any.
-    pub fn target(&self) -> Option<&Target> {
-        match self {
-            Action::Click { target }
-            | Action::Fill { target, .. }
-            | Action::Check { target }
-            | Action::Uncheck { target }
-            | Action::Select { target, .. }
-            | Action::Hover { target }
-            | Action::Upload { target, .. }
-            | Action::Drag { target, .. } => Some(target),
-            Action::Press { target, .. } => target.as_ref(),
-            Action::Goto { .. } | Action::Watch { .. } => None,
-        }
-    }
-
-    /// Is the value this action carries a secret the caller declared?
-    pub fn is_sensitive(&self) -> bool {
-        matches!(
-            self,
-            Action::Fill {
-                sensitive: true,
-                ..
-            }
-        )
-    }
-}
-
-impl Step {
-    /// The step as the verification machine runs it; `None` for a watch (its inner steps
-    /// run one by one).
-    pub fn to_run(&self) -> Option<run::Step> {
-        use run::Action as R;
-        let action = match &self.action {
-            Action::Click { target } => R::Click {
-                target: target.clone(),
-            },
-            Action::Fill {
-                target,
-                value,
-                sensitive,
-            } => R::Fill {
-                target: target.clone(),
-                value: value.clone(),
-                sensitive: *sensitive,
-            },
-            Action::Check { target } => R::Check {
-                target: target.clone(),
-            },
-            Action::Uncheck { target } => R::Uncheck {
-                target: target.clone(),
-            },
-            Action::Select { target, option } => R::Select {
-                target: target.clone(),
-                option: option.clone(),
-            },
-            Action::Press { key, target } => R::Press {
-                key: key.name().to_owned(),
-                target: target.clone(),
-            },
-            Action::Hover { target } => R::Hover {
-                target: target.clone(),
-            },
-            Action::Upload { target, files } => R::Upload {
-                target: target.clone(),
-                files: files.iter().map(|f| f.display().to_string()).collect(),
-            },
-            Action::Drag { target, to } => R::Drag {
-                target: target.clone(),
-                to: to.clone(),
-            },
-            Action::Goto { url } => R::Goto { url: url.clone() },
-            Action::Watch { .. } => return None,
-        };
-        let inverse = self
-            .inverse
-            .iter()
-            .map(Step::to_run)
-            .collect::<Option<Vec<_>>>()?;
-        Some(run::Step {
-            action,
-            intent: self.intent.clone(),
-            expect: self.expect.clone(),
-            inverse,
-        })
-    }
-}
-
-/// Debug output never shows a sensitive fill value.
-impl fmt::Debug for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::Fill {
-                target,
-                value,
-                sensitive,
-            } => f
-                .debug_struct("Fill")
-                .field("target", target)
-                .field("value", if *sensitive { &"[redacted]" } else { value })
-                .field("sensitive", sensitive)
-                .finish(),
-            Action::Click { target } => f.debug_struct("Click").field("target", target).finish(),
-            Action::Check { target } => f.debug_struct("Check").field("target", target).finish(),
-            Action::Uncheck { target } => {
-                f.debug_struct("Uncheck").field("target", target).finish()
-            }
-            Action::Select { target, option } => f
-                .debug_struct("Select")
-                .field("target", target)
-                .field("option", option)
-                .finish(),
-            Action::Press { key, target } => f
-                .debug_struct("Press")
-                .field("key", &key.name())
-                .field("target", target)
-                .finish(),
-            Action::Hover { target } => f.debug_struct("Hover").field("target", target).finish(),
-            Action::Upload { target, files } => f
-                .debug_struct("Upload")
-                .field("target", target)
-                .field("files", files)
-                .finish(),
-            Action::Drag { target, to } => f
-                .debug_struct("Drag")
-                .field("target", target)
-                .field("to", to)
-                .finish(),
-            Action::Goto { url } => f.debug_struct("Goto").field("url", url).finish(),
-            Action::Watch { steps } => f.debug_struct("Watch").field("steps", steps).finish(),
-        }
-    }
-}
-
-impl Step {
-    /// A step without intent or inverse.
-    pub fn new(action: Action) -> Self {
-        Step {
-            action,
-            intent: None,
-            expect: Vec::new(),
-            inverse: Vec::new(),
-        }
-    }
-
-    /// Adds the intent sentence the effect is judged against.
-    pub fn with_intent(mut self, intent: impl Into<String>) -> Self {
-        self.intent = Some(intent.into());
-        self
-    }
-
-    /// Adds the typed claims the step's effect must bear out.
-    pub fn with_expect(mut self, expect: Vec<Claim>) -> Self {
-        self.expect = expect;
-        self
-    }
-
-    /// Adds the inverse that undoes this step (upload and drag).
-    pub fn with_inverse(mut self, inverse: Vec<Step>) -> Self {
-        self.inverse = inverse;
-        self
-    }
-
-    pub fn kind(&self) -> &'static str {
-        self.action.kind()
-    }
-}
 
 /// Why a script was rejected: where, and what to write instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -315,21 +71,63 @@ pub fn parse_script(text: &str, base_dir: &Path) -> Parsed<Vec<Step>> {
 
 /// Parses a script already read as JSON.
 pub fn parse_steps(value: &Value, base_dir: &Path) -> Parsed<Vec<Step>> {
-    let Value::Array(items) = value else {
-        return Err(ScriptError {
+    let items = script_items(value)?;
+    let steps = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| parse_step(item, i + 1, base_dir))
+        .collect::<Parsed<Vec<_>>>()?;
+    check_count(&steps)?;
+    Ok(steps)
+}
+
+/// The steps of a script: its array, or why it is none.
+pub fn script_items(value: &Value) -> Parsed<&[Value]> {
+    value
+        .as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| ScriptError {
             at: String::new(),
             message: format!(
                 "a script is a JSON array of steps, got {}; wrap the steps in [ … ]",
                 kind(value)
             ),
-        });
-    };
-    let mut parser = Parser { base_dir, count: 0 };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| parser.step(item, &format!("step {}", i + 1), Nesting::Top))
-        .collect()
+        })
+}
+
+/// Parses step `n` (from 1) of a script.
+pub fn parse_step(item: &Value, n: usize, base_dir: &Path) -> Parsed<Step> {
+    let top = format!("step {n}");
+    let read = wire::read::<Object<WireStep>>(item).map_err(|e| {
+        let (at, field) = locate(&top, &e.path);
+        if field.is_empty() {
+            err(&at, e.message)
+        } else {
+            err(&at, format!("\"{field}\": {}", e.message))
+        }
+    })?;
+    let unknown = read.ignored.iter().map(|path| locate(&top, path)).collect();
+    Checker { base_dir, unknown }.step(read.value.0, &top, Nesting::Top)
+}
+
+/// No script holds more than [`MAX_STEPS`] steps, inner ones included.
+pub fn check_count<'s>(steps: impl IntoIterator<Item = &'s Step>) -> Parsed<()> {
+    fn count<'s>(steps: impl IntoIterator<Item = &'s Step>) -> usize {
+        steps
+            .into_iter()
+            .map(|s| {
+                let inner = match &s.action {
+                    Action::Watch { steps } => count(steps),
+                    _ => 0,
+                };
+                1 + inner + count(&s.inverse)
+            })
+            .sum()
+    }
+    if count(steps) > MAX_STEPS {
+        return Err(err("", format!("a script holds at most {MAX_STEPS} steps")));
+    }
+    Ok(())
 }
 
 /// Checks that every file an upload names exists, before any action runs.
@@ -341,27 +139,144 @@ pub fn check_files(steps: &[Step]) -> Parsed<()> {
             } else {
                 format!("{at} > steps[{i}]")
             };
-            if let Action::Upload { files, .. } = &step.action {
-                for f in files {
-                    if !f.is_file() {
-                        return Err(ScriptError {
-                            at: here.clone(),
-                            message: format!(
-                                "upload file {} does not exist or is not a file",
-                                f.display()
-                            ),
-                        });
-                    }
-                }
-            }
-            if let Action::Watch { steps } = &step.action {
-                walk(steps, &here)?;
-            }
-            walk(&step.inverse, &format!("{here} > inverse"))?;
+            check_step_files(step, &here)?;
         }
         Ok(())
     }
     walk(steps, "")
+}
+
+/// Checks that every file step `at` (and what it holds) uploads exists.
+pub fn check_step_files(step: &Step, at: &str) -> Parsed<()> {
+    if let Action::Upload { files, .. } = &step.action {
+        for f in files {
+            if !Path::new(f).is_file() {
+                return Err(err(
+                    at,
+                    format!("upload file {f} does not exist or is not a file"),
+                ));
+            }
+        }
+    }
+    if let Action::Watch { steps } = &step.action {
+        for (i, s) in steps.iter().enumerate() {
+            check_step_files(s, &format!("{at} > steps[{i}]"))?;
+        }
+    }
+    for (i, s) in step.inverse.iter().enumerate() {
+        check_step_files(s, &format!("{at} > inverse[{i}]"))?;
+    }
+    Ok(())
+}
+
+/// A step as a script writes it. `null` counts as absent; keys no field takes are collected
+/// (see `wire`) and reported with what the step's action allows.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireStep {
+    action: Option<Kind>,
+    intent: Option<String>,
+    expect: Option<Vec<Claim>>,
+    target: Option<Object<Target>>,
+    to: Option<Object<Target>>,
+    value: Option<String>,
+    sensitive: Option<bool>,
+    option: Option<String>,
+    key: Option<String>,
+    files: Option<Vec<String>>,
+    url: Option<String>,
+    steps: Option<Vec<Object<WireStep>>>,
+    inverse: Option<OneOrMany<Object<WireStep>>>,
+}
+
+/// The actions a script names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+enum Kind {
+    Click,
+    Fill,
+    Check,
+    Uncheck,
+    Select,
+    Press,
+    Hover,
+    Upload,
+    Drag,
+    Goto,
+    Watch,
+}
+
+const KINDS: [(&str, Kind); 11] = [
+    ("click", Kind::Click),
+    ("fill", Kind::Fill),
+    ("check", Kind::Check),
+    ("uncheck", Kind::Uncheck),
+    ("select", Kind::Select),
+    ("press", Kind::Press),
+    ("hover", Kind::Hover),
+    ("upload", Kind::Upload),
+    ("drag", Kind::Drag),
+    ("goto", Kind::Goto),
+    ("watch", Kind::Watch),
+];
+
+const KIND_LIST: &str =
+    "click, fill, check, uncheck, select, press, hover, upload, drag, goto or watch";
+
+impl TryFrom<String> for Kind {
+    type Error = String;
+    fn try_from(name: String) -> Result<Kind, String> {
+        KINDS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| format!("unknown action {:?}; use {KIND_LIST}", short(&name)))
+    }
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        KINDS
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("step", |(n, _)| n)
+    }
+
+    /// The keys this action takes besides `action`, `intent` and `expect`.
+    fn allowed(self) -> &'static [&'static str] {
+        match self {
+            Kind::Click | Kind::Check | Kind::Uncheck | Kind::Hover => &["target"],
+            Kind::Fill => &["target", "value", "sensitive"],
+            Kind::Select => &["target", "option"],
+            Kind::Press => &["key", "target"],
+            Kind::Upload => &["target", "files", "inverse"],
+            Kind::Drag => &["target", "to", "inverse"],
+            Kind::Goto => &["url"],
+            Kind::Watch => &["steps"],
+        }
+    }
+}
+
+/// `step 2 > inverse[0]` and `target.role` from a path into step `top`: the nested step the
+/// path reaches, and the field within it.
+fn locate(top: &str, path: &[Seg]) -> (String, String) {
+    let mut at = top.to_owned();
+    let mut rest = path;
+    loop {
+        match rest {
+            [Seg::Key(k), Seg::Index(i), tail @ ..] if k == "steps" || k == "inverse" => {
+                at = format!("{at} > {k}[{i}]");
+                rest = tail;
+            }
+            [Seg::Key(k), tail @ ..]
+                if k == "inverse" && matches!(tail.first(), Some(Seg::Key(_))) =>
+            {
+                at = format!("{at} > inverse");
+                rest = tail;
+            }
+            _ => return (at, wire::field(rest)),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -371,125 +286,98 @@ enum Nesting {
     InInverse,
 }
 
-struct Parser<'a> {
+/// The one validation pass over a step read by serde.
+struct Checker<'a> {
     base_dir: &'a Path,
-    count: usize,
+    /// The keys no field took: the step they were given in, and the key.
+    unknown: Vec<(String, String)>,
 }
 
-impl Parser<'_> {
-    fn step(&mut self, value: &Value, at: &str, nesting: Nesting) -> Parsed<Step> {
-        self.count += 1;
-        if self.count > MAX_STEPS {
-            return Err(err(at, format!("a script holds at most {MAX_STEPS} steps")));
-        }
-        let Value::Object(obj) = value else {
+impl Checker<'_> {
+    fn step(&self, w: WireStep, at: &str, nesting: Nesting) -> Parsed<Step> {
+        let Some(kind) = w.action else {
+            return Err(err(at, format!("missing \"action\" ({KIND_LIST})")));
+        };
+        let action = kind.name();
+        let allowed = kind.allowed();
+        let given = [
+            ("target", w.target.is_some()),
+            ("to", w.to.is_some()),
+            ("value", w.value.is_some()),
+            ("sensitive", w.sensitive.is_some()),
+            ("option", w.option.is_some()),
+            ("key", w.key.is_some()),
+            ("files", w.files.is_some()),
+            ("url", w.url.is_some()),
+            ("steps", w.steps.is_some()),
+            ("inverse", w.inverse.is_some()),
+        ];
+        let unknown = self
+            .unknown
+            .iter()
+            .filter(|(here, _)| here == at)
+            .map(|(_, key)| key.as_str());
+        let stray = given
+            .iter()
+            .filter(|(key, present)| *present && !allowed.contains(key))
+            .map(|(key, _)| *key)
+            .chain(unknown)
+            .next();
+        if let Some(key) = stray {
             return Err(err(
                 at,
                 format!(
-                    "a step is an object like {{\"action\":\"click\",\"target\":{{…}}}}, got {}",
-                    kind(value)
+                    "unknown key {:?} for {action}; allowed: action, intent, expect, {}",
+                    short(key),
+                    allowed.join(", ")
                 ),
             ));
-        };
-        let action = match obj.get("action") {
-            Some(Value::String(s)) => s.as_str(),
-            Some(other) => return Err(err(at, format!("\"action\" must be a string, got {}", kind(other)))),
-            None => return Err(err(at, "missing \"action\" (click, fill, check, uncheck, select, press, hover, upload, drag, goto or watch)")),
-        };
-        let allowed: &[&str] = match action {
-            "click" | "check" | "uncheck" | "hover" => &["target"],
-            "fill" => &["target", "value", "sensitive"],
-            "select" => &["target", "option"],
-            "press" => &["key", "target"],
-            "upload" => &["target", "files", "inverse"],
-            "drag" => &["target", "to", "inverse"],
-            "goto" => &["url"],
-            "watch" => &["steps"],
-            other => {
-                return Err(err(
-                    at,
-                    format!(
-                        "unknown action {:?}; use click, fill, check, uncheck, select, press, hover, upload, drag, goto or watch",
-                        short(other)
-                    ),
-                ))
-            }
-        };
-        for key in obj.keys() {
-            if key != "action"
-                && key != "intent"
-                && key != "expect"
-                && !allowed.contains(&key.as_str())
-            {
-                return Err(err(
-                    at,
-                    format!(
-                        "unknown key {:?} for {action}; allowed: action, intent, expect, {}",
-                        short(key),
-                        allowed.join(", ")
-                    ),
-                ));
-            }
         }
-        let intent = match obj.get("intent") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.trim().is_empty() => {
+        let intent = match w.intent {
+            Some(s) if s.trim().is_empty() => {
                 return Err(err(
                     at,
                     "\"intent\" is blank; leave it out or say what the step should change",
                 ))
             }
-            Some(Value::String(s)) => Some(text(s, at, "intent")?.to_owned()),
-            Some(other) => {
+            Some(s) => Some(text(s, at, "intent")?),
+            None => None,
+        };
+        let target = |t: Option<Object<Target>>, field: &str| -> Parsed<Target> {
+            let Some(Object(t)) = t else {
                 return Err(err(
                     at,
-                    format!("\"intent\" must be a string, got {}", kind(other)),
-                ))
-            }
-        };
-        let target = |field: &str| -> Parsed<Target> {
-            match obj.get(field) {
-                None | Some(Value::Null) => Err(err(
-                    at,
                     format!("{action} needs \"{field}\": {{\"role\":\"button\",\"name\":\"…\"}}"),
-                )),
-                Some(v) => Target::from_value(v)
-                    .map_err(|e| err(at, format!("\"{field}\": {}", e.message))),
-            }
+                ));
+            };
+            t.check()
+                .map_err(|e| err(at, format!("\"{field}\": {}", e.message)))?;
+            Ok(t)
         };
-        let action = match action {
-            "click" => Action::Click {
-                target: target("target")?,
+        let action = match kind {
+            Kind::Click => Action::Click {
+                target: target(w.target, "target")?,
             },
-            "check" => Action::Check {
-                target: target("target")?,
+            Kind::Check => Action::Check {
+                target: target(w.target, "target")?,
             },
-            "uncheck" => Action::Uncheck {
-                target: target("target")?,
+            Kind::Uncheck => Action::Uncheck {
+                target: target(w.target, "target")?,
             },
-            "hover" => Action::Hover {
-                target: target("target")?,
+            Kind::Hover => Action::Hover {
+                target: target(w.target, "target")?,
             },
-            "fill" => Action::Fill {
-                target: target("target")?,
-                value: required_text(obj, "value", at, true)?,
-                sensitive: match obj.get("sensitive") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(other) => {
-                        return Err(err(
-                            at,
-                            format!("\"sensitive\" must be true or false, got {}", kind(other)),
-                        ))
-                    }
-                },
+            Kind::Fill => Action::Fill {
+                target: target(w.target, "target")?,
+                value: required(w.value, "value", at, true)?,
+                sensitive: w.sensitive.unwrap_or(false),
             },
-            "select" => Action::Select {
-                target: target("target")?,
-                option: required_text(obj, "option", at, false)?,
+            Kind::Select => Action::Select {
+                target: target(w.target, "target")?,
+                option: required(w.option, "option", at, false)?,
             },
-            "press" => {
-                let name = required_text(obj, "key", at, false)?;
+            Kind::Press => {
+                let name = required(w.key, "key", at, false)?;
                 let key = Key::parse(&name).ok_or_else(|| {
                     err(
                         at,
@@ -500,80 +388,70 @@ impl Parser<'_> {
                         ),
                     )
                 })?;
-                let target = match obj.get("target") {
-                    None | Some(Value::Null) => None,
-                    Some(_) => Some(target("target")?),
-                };
-                Action::Press { key, target }
+                Action::Press {
+                    key: key.name().to_owned(),
+                    target: match w.target {
+                        Some(t) => Some(target(Some(t), "target")?),
+                        None => None,
+                    },
+                }
             }
-            "upload" => Action::Upload {
-                target: target("target")?,
-                files: self.files(obj, at)?,
+            Kind::Upload => Action::Upload {
+                target: target(w.target, "target")?,
+                files: self.files(w.files, at)?,
             },
-            "drag" => Action::Drag {
-                target: target("target")?,
-                to: target("to")?,
+            Kind::Drag => Action::Drag {
+                target: target(w.target, "target")?,
+                to: target(w.to, "to")?,
             },
-            "goto" => {
-                let url = required_text(obj, "url", at, false)?;
+            Kind::Goto => {
+                let url = required(w.url, "url", at, false)?;
                 check_url(&url).map_err(|m| err(at, m))?;
                 Action::Goto { url }
             }
-            "watch" => {
+            Kind::Watch => {
                 if nesting != Nesting::Top {
                     return Err(err(
                         at,
                         "watch cannot be nested inside another watch or an inverse",
                     ));
                 }
-                let steps = match obj.get("steps") {
-                    None | Some(Value::Null) => Vec::new(),
-                    Some(Value::Array(items)) => items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| self.step(v, &format!("{at} > steps[{i}]"), Nesting::InWatch))
-                        .collect::<Parsed<Vec<_>>>()?,
-                    Some(other) => {
-                        return Err(err(
-                            at,
-                            format!("\"steps\" must be an array of steps, got {}", kind(other)),
-                        ))
-                    }
-                };
+                let steps = w
+                    .steps
+                    .unwrap_or_default()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| self.step(s.0, &format!("{at} > steps[{i}]"), Nesting::InWatch))
+                    .collect::<Parsed<Vec<_>>>()?;
                 Action::Watch { steps }
             }
-            _ => unreachable!("every action named in `allowed` is handled"),
         };
-        let inverse = match obj.get("inverse") {
-            None | Some(Value::Null) => Vec::new(),
+        let inverse = match w.inverse {
+            None => Vec::new(),
             Some(_) if nesting == Nesting::InInverse => {
                 return Err(err(at, "an inverse step cannot declare its own inverse"))
             }
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| self.inverse_step(v, &format!("{at} > inverse[{i}]")))
-                .collect::<Parsed<Vec<_>>>()?,
-            Some(v @ Value::Object(_)) => vec![self.inverse_step(v, &format!("{at} > inverse"))?],
-            Some(other) => {
-                return Err(err(
-                    at,
-                    format!(
-                        "\"inverse\" must be a step or an array of steps, got {}",
-                        kind(other)
-                    ),
-                ))
+            Some(OneOrMany::One(s)) => {
+                vec![self.step(s.0, &format!("{at} > inverse"), Nesting::InInverse)?]
             }
+            Some(OneOrMany::Many(steps)) => steps
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| self.step(s.0, &format!("{at} > inverse[{i}]"), Nesting::InInverse))
+                .collect::<Parsed<Vec<_>>>()?,
         };
-        let expect = match obj.get("expect") {
-            None | Some(Value::Null) => Vec::new(),
+        let expect = match w.expect {
+            None => Vec::new(),
             Some(_) if nesting != Nesting::Top => {
                 return Err(err(
                     at,
                     "\"expect\" belongs to a verified step; an inverse or a watched step runs unverified",
                 ))
             }
-            Some(v) => expect::from_value(v).map_err(|e| err(at, e.message))?,
+            Some(claims) => {
+                expect::validate(&claims).map_err(|e| err(at, e.message))?;
+                claims
+            }
         };
         Ok(Step {
             action,
@@ -583,69 +461,52 @@ impl Parser<'_> {
         })
     }
 
-    fn inverse_step(&mut self, value: &Value, at: &str) -> Parsed<Step> {
-        let step = self.step(value, at, Nesting::InInverse)?;
-        if matches!(step.action, Action::Watch { .. }) {
-            return Err(err(at, "an inverse cannot be a watch"));
-        }
-        Ok(step)
-    }
-
-    fn files(&self, obj: &Map<String, Value>, at: &str) -> Parsed<Vec<PathBuf>> {
-        let Some(Value::Array(items)) = obj.get("files") else {
+    /// The files of an upload, each resolved against the script's directory.
+    fn files(&self, files: Option<Vec<String>>, at: &str) -> Parsed<Vec<String>> {
+        let Some(files) = files else {
             return Err(err(at, "upload needs \"files\": an array of file paths"));
         };
-        if items.is_empty() {
+        if files.is_empty() {
             return Err(err(at, "\"files\" is empty; name at least one file"));
         }
-        if items.len() > MAX_FILES {
+        if files.len() > MAX_FILES {
             return Err(err(
                 at,
                 format!("\"files\" holds at most {MAX_FILES} paths"),
             ));
         }
-        items
-            .iter()
+        files
+            .into_iter()
             .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) if !s.trim().is_empty() && !s.contains('\0') => {
-                    let field = format!("files[{i}]");
-                    let p = PathBuf::from(text(s, at, &field)?);
-                    Ok(if p.is_absolute() {
-                        p
-                    } else {
-                        self.base_dir.join(p)
-                    })
+            .map(|(i, f)| {
+                let field = format!("files[{i}]");
+                if f.trim().is_empty() || f.contains('\0') {
+                    return Err(err(at, format!("{field} must be a non-empty path")));
                 }
-                other => Err(err(
-                    at,
-                    format!("files[{i}] must be a non-empty path, got {}", kind(other)),
-                )),
+                let p = PathBuf::from(text(f, at, &field)?);
+                let p = if p.is_absolute() {
+                    p
+                } else {
+                    self.base_dir.join(p)
+                };
+                Ok(p.to_string_lossy().into_owned())
             })
             .collect()
     }
 }
 
-fn required_text(
-    obj: &Map<String, Value>,
-    field: &str,
-    at: &str,
-    may_be_empty: bool,
-) -> Parsed<String> {
-    match obj.get(field) {
-        Some(Value::String(s)) if !may_be_empty && s.trim().is_empty() => {
+/// A text the action needs; `may_be_empty` for a fill's value.
+fn required(value: Option<String>, field: &str, at: &str, may_be_empty: bool) -> Parsed<String> {
+    match value {
+        Some(s) if !may_be_empty && s.trim().is_empty() => {
             Err(err(at, format!("\"{field}\" is blank")))
         }
-        Some(Value::String(s)) => Ok(text(s, at, field)?.to_owned()),
-        Some(other) => Err(err(
-            at,
-            format!("\"{field}\" must be a string, got {}", kind(other)),
-        )),
+        Some(s) => text(s, at, field),
         None => Err(err(at, format!("missing \"{field}\""))),
     }
 }
 
-fn text<'s>(s: &'s str, at: &str, field: &str) -> Parsed<&'s str> {
+fn text(s: String, at: &str, field: &str) -> Parsed<String> {
     if s.chars().count() > MAX_TEXT_CHARS {
         Err(err(
             at,
@@ -732,7 +593,7 @@ mod tests {
         ]"#,
         )
         .unwrap();
-        let kinds: Vec<_> = steps.iter().map(Step::kind).collect();
+        let kinds: Vec<_> = steps.iter().map(|s| s.action.name()).collect();
         assert_eq!(
             kinds,
             [
@@ -741,14 +602,30 @@ mod tests {
             ]
         );
         assert_eq!(steps[0].intent.as_deref(), Some("the cart gains a shirt"));
-        assert!(steps[1].action.is_sensitive());
-        assert!(!steps[2].action.is_sensitive());
+        assert!(matches!(
+            steps[1].action,
+            Action::Fill {
+                sensitive: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            steps[2].action,
+            Action::Fill {
+                sensitive: false,
+                ..
+            }
+        ));
+        match &steps[6].action {
+            Action::Press { key, target } => {
+                assert_eq!(key, "Enter");
+                assert!(target.is_some());
+            }
+            other => panic!("not a press: {other:?}"),
+        }
         match &steps[9].action {
             Action::Upload { files, .. } => {
-                assert_eq!(
-                    files,
-                    &[PathBuf::from("/scripts/r.pdf"), PathBuf::from("/tmp/x")]
-                );
+                assert_eq!(files, &["/scripts/r.pdf", "/tmp/x"]);
             }
             other => panic!("not an upload: {other:?}"),
         }
@@ -771,10 +648,27 @@ mod tests {
         for (script, want) in [
             ("", "not valid JSON"),
             ("{}", "JSON array of steps"),
-            ("[1]", "step 1: a step is an object"),
-            (r#"[{"target":{}}]"#, "step 1: missing \"action\""),
+            (
+                "[1]",
+                "step 1: invalid type: integer `1`, expected a JSON object",
+            ),
+            (
+                r#"[{"target":{"role":"button","name":"x"}}]"#,
+                "step 1: missing \"action\"",
+            ),
             (r#"[{"action":"tap"}]"#, "unknown action \"tap\""),
-            (r#"[{"action":7}]"#, "\"action\" must be a string"),
+            (
+                r#"[{"action":7}]"#,
+                "step 1: \"action\": invalid type: integer `7`, expected a string",
+            ),
+            (
+                r#"[{"action":"click","target":["button","x"]}]"#,
+                "\"target\": invalid type: sequence, expected a JSON object",
+            ),
+            (
+                r#"[{"action":"click","target":{"role":"button","name":"x"},"colour":"red"}]"#,
+                "step 1: unknown key \"colour\" for click; allowed: action, intent, expect, target",
+            ),
             (r#"[{"action":"click"}]"#, "click needs \"target\""),
             (
                 r#"[{"action":"click","target":{"role":"button"}}]"#,
@@ -782,7 +676,7 @@ mod tests {
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"x","colour":"red"}}]"#,
-                "\"target\"",
+                "step 1: \"target.colour\": unknown field `colour`, expected one of `role`, `name`",
             ),
             (
                 r#"[{"action":"click","target":{"role":"bogus","name":"x"}}]"#,
@@ -798,11 +692,11 @@ mod tests {
             ),
             (
                 r#"[{"action":"fill","target":{"role":"textbox","name":"x"},"value":3}]"#,
-                "\"value\" must be a string",
+                "\"value\": invalid type: integer `3`, expected a string",
             ),
             (
                 r#"[{"action":"fill","target":{"role":"textbox","name":"x"},"value":"v","sensitive":"yes"}]"#,
-                "\"sensitive\" must be true or false",
+                "\"sensitive\": invalid type: string \"yes\", expected a boolean",
             ),
             (
                 r#"[{"action":"select","target":{"role":"combobox","name":"x"},"option":" "}]"#,
@@ -833,7 +727,7 @@ mod tests {
             ),
             (
                 r#"[{"action":"watch","steps":{}}]"#,
-                "\"steps\" must be an array",
+                "\"steps\": invalid type: map, expected a sequence",
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"x"},"intent":""}]"#,
@@ -841,7 +735,7 @@ mod tests {
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"x"},"intent":5}]"#,
-                "\"intent\" must be a string",
+                "\"intent\": invalid type: integer `5`, expected a string",
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"x"},"inverse":[]}]"#,
@@ -859,7 +753,38 @@ mod tests {
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"ok"}},{"action":"nope"}]"#,
-                "step 2: unknown action",
+                "step 2: \"action\": unknown action",
+            ),
+            (
+                r#"[{"action":"watch","steps":[{"action":"click","target":{"role":"button","name":"ok"}},
+                    {"action":"click","target":{"role":"button","name":"x","colour":"red"}}]}]"#,
+                "step 1 > steps[1]: \"target.colour\": unknown field `colour`",
+            ),
+            (
+                r#"[{"action":"watch","steps":[{"action":"click","target":{"role":"button","name":"ok"},"to":{}}]}]"#,
+                "step 1 > steps[0]: \"to\": missing field `name`",
+            ),
+            (
+                r#"[{"action":"upload","target":{"role":"button","name":"x"},"files":["a"],
+                    "inverse":{"action":"click","target":{"role":"button","name":"q"},"files":[]}}]"#,
+                "step 1 > inverse: unknown key \"files\" for click",
+            ),
+            (
+                r#"[{"action":"upload","target":{"role":"button","name":"x"},"files":["a"],
+                    "inverse":[{"action":"press","key":"a"},{"action":"press","key":3}]}]"#,
+                "step 1 > inverse[1]: \"key\": invalid type: integer `3`, expected a string",
+            ),
+            (
+                r#"[{"action":"upload","target":{"role":"button","name":"x"},"files":["a", 7]}]"#,
+                "step 1: \"files[1]\": invalid type: integer `7`",
+            ),
+            (
+                r#"[{"action":"upload","target":{"role":"button","name":"x"},"files":["a"],"inverse":"undo"}]"#,
+                "\"inverse\": invalid type: string \"undo\", expected a step or an array of steps",
+            ),
+            (
+                r#"[{"action":"click","target":{"role":"button","name":"x"},"expect":[{"kind":"nope"}]}]"#,
+                "step 1: \"expect[0].kind\": unknown variant `nope`",
             ),
         ] {
             let e = parse(script).expect_err(script);
@@ -871,13 +796,42 @@ mod tests {
     }
 
     #[test]
+    fn null_counts_as_absent_and_inverses_take_either_shape() {
+        let steps = parse(
+            r#"[
+            {"action":"click","target":{"role":"button","name":"x","region":null},"intent":null,"expect":null},
+            {"action":"press","key":"shift+tab","target":null},
+            {"action":"drag","target":{"role":"listitem","name":"a"},"to":{"role":"list","name":"b"},"inverse":null},
+            {"action":"upload","target":{"role":"button","name":"R"},"files":["a"],
+             "inverse":[{"action":"click","target":{"role":"button","name":"Clear"}},
+                        {"action":"press","key":"Escape"}]},
+            {"action":"watch"}
+        ]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            steps[0],
+            Step::new(Action::Click {
+                target: Target::new("button", "x")
+            })
+        );
+        match &steps[1].action {
+            Action::Press { key, target: None } => assert_eq!(key, "shift+tab"),
+            other => panic!("not a press: {other:?}"),
+        }
+        assert!(steps[2].inverse.is_empty());
+        assert_eq!(steps[3].inverse.len(), 2);
+        assert_eq!(steps[4].action, Action::watch());
+    }
+
+    #[test]
     fn sensitive_values_never_show_in_debug_output() {
         let steps =
             parse(r#"[{"action":"fill","target":{"role":"textbox","name":"Password"},"value":"hunter22","sensitive":true}]"#)
                 .unwrap();
         let debug = format!("{:?}", steps);
         assert!(!debug.contains("hunter22"), "{debug}");
-        assert!(debug.contains("[redacted]"));
+        assert!(debug.contains("fill on textbox[Password]"), "{debug}");
     }
 
     #[test]

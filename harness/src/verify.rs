@@ -22,30 +22,19 @@ use crate::drive::{wait_for_document, wait_for_new_document, Drive, Driven, Tab}
 use crate::error::{Error, Result};
 use crate::inject::{Bundle, Engine, Filters};
 use crate::observe::Sensitive;
-use crate::script::{Action, Step};
 use crate::stabilise::{stabilise, Seen, Timing};
 use crate::trace::TraceWriter;
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
 use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
-use prufe::core::run::Run;
+use prufe::core::run::{Action, Ambiguous, Run, Step};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The deterministic verdict.
 pub use prufe::core::judge::VerdictKind as Verdict;
-
-/// What to do with AMBIGUOUS when no arbiter answers it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AmbiguousPolicy {
-    /// Treat it as a failure: undo, retry, stop. In doubt, the action is not approved.
-    #[default]
-    Reject,
-    /// Let it pass.
-    Accept,
-}
 
 /// How the verifier runs.
 #[derive(Debug, Clone)]
@@ -60,7 +49,8 @@ pub struct Options {
     pub timing: Timing,
     /// Attempts per action, the first included.
     pub max_attempts: u32,
-    pub ambiguous: AmbiguousPolicy,
+    /// What AMBIGUOUS means when no arbiter answers it (`Arbiter` without one: `Reject`).
+    pub ambiguous: Ambiguous,
     pub arbiter: Option<ArbiterConfig>,
     pub trace_dir: Option<PathBuf>,
     /// Which traced steps keep a before and an after picture (with `trace_dir`).
@@ -82,7 +72,7 @@ impl Default for Options {
             bundle: None,
             timing: Timing::default(),
             max_attempts: 2,
-            ambiguous: AmbiguousPolicy::Reject,
+            ambiguous: Ambiguous::Reject,
             arbiter: None,
             trace_dir: None,
             screenshots: crate::pictures::Screenshots::default(),
@@ -418,6 +408,7 @@ impl Verifier {
     ) -> Result<Outcome> {
         let key =
             act::Key::parse(key).ok_or_else(|| Error::Script(format!("unknown key {key:?}")))?;
+        let key = key.name().to_owned();
         self.perform(&with_intent(
             Step::new(Action::Press { key, target }),
             intent,
@@ -444,6 +435,7 @@ impl Verifier {
         inverse: Vec<Step>,
         intent: Option<&str>,
     ) -> Result<Outcome> {
+        let files = files.iter().map(|f| f.display().to_string()).collect();
         self.perform(&with_intent(
             Step::new(Action::Upload { target, files }).with_inverse(inverse),
             intent,
@@ -480,7 +472,7 @@ impl Verifier {
         let started_at = now_rfc3339();
         self.seen = None;
         self.engine.take_dialogs();
-        let mut step = prufe::core::run::Step::new(prufe::core::run::Action::Watch);
+        let mut step = Step::new(Action::watch());
         step.intent = intent.map(str::to_owned);
         let mut run = prufe::core::run::Run::new(step, self.policy());
         let mut drive = Drive::default();
@@ -522,7 +514,7 @@ impl Verifier {
             Action::Watch { steps } => self.watch_steps(step.intent.as_deref(), steps).await,
             _ => self.verified(step).await,
         };
-        self.after_step(step.kind(), r).await
+        self.after_step(step.action.name(), r).await
     }
 
     /// Every step ends here: the cause when the tab is gone, input released, handles
@@ -667,13 +659,13 @@ impl Verifier {
 
     /// The verification policy of a run, from the options.
     pub(crate) fn policy(&self) -> prufe::core::run::Policy {
-        use prufe::core::run::{Ambiguous, Policy};
+        use prufe::core::run::Policy;
         Policy {
             max_attempts: self.opts.max_attempts.max(1),
             ambiguous: match (&self.opts.arbiter, self.opts.ambiguous) {
                 (Some(_), _) => Ambiguous::Arbiter,
-                (None, AmbiguousPolicy::Accept) => Ambiguous::Accept,
-                (None, AmbiguousPolicy::Reject) => Ambiguous::Reject,
+                (None, Ambiguous::Accept) => Ambiguous::Accept,
+                (None, Ambiguous::Reject | Ambiguous::Arbiter) => Ambiguous::Reject,
             },
             timing: self.opts.timing,
             regions: self.opts.regions.clone(),
@@ -685,12 +677,13 @@ impl Verifier {
     async fn verified(&mut self, step: &Step) -> Result<Outcome> {
         let started = Instant::now();
         let started_at = now_rfc3339();
-        let Some(core_step) = step.to_run() else {
+        if matches!(step.action, Action::Watch { .. }) {
             return Err(Error::core(
                 ErrorCode::InvalidAction,
                 "a watch step is observed, not verified one by one",
             ));
-        };
+        }
+        let core_step = step.clone();
         if let Action::Fill {
             value,
             sensitive: true,
@@ -755,16 +748,20 @@ impl Verifier {
     /// With `settle`, waits for its effect to show.
     pub(crate) async fn unverified(&mut self, step: &Step, settle: bool) -> Result<()> {
         self.seen = None;
-        let Some(core_step) = step.to_run() else {
+        if matches!(step.action, Action::Watch { .. }) {
             return Err(Error::core(
                 ErrorCode::InvalidAction,
                 "a watch cannot be nested in a watch",
             ));
-        };
-        if step.action.is_sensitive() {
-            if let Action::Fill { value, .. } = &step.action {
-                register_secret(&mut self.redactor, value);
-            }
+        }
+        let core_step = step.clone();
+        if let Action::Fill {
+            value,
+            sensitive: true,
+            ..
+        } = &step.action
+        {
+            register_secret(&mut self.redactor, value);
         }
         let mut run = prufe::core::run::Run::unverified(core_step, self.policy(), settle);
         let mut drive = Drive::default();

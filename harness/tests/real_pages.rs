@@ -111,7 +111,10 @@ fn click(t: Target) -> Step {
 
 fn press(key: &str, on: Option<Target>) -> Step {
     Step::new(Action::Press {
-        key: prufe_harness::act::Key::parse(key).expect("a known key"),
+        key: prufe_harness::act::Key::parse(key)
+            .expect("a known key")
+            .name()
+            .to_owned(),
         target: on,
     })
 }

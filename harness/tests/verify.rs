@@ -553,7 +553,7 @@ async fn declared_sensitive_values_are_typed_but_never_shown() {
 #[tokio::test]
 async fn ambiguous_policy_accept_lets_an_unexplained_effect_pass() {
     let opts = Options {
-        ambiguous: prufe_harness::AmbiguousPolicy::Accept,
+        ambiguous: prufe_harness::Ambiguous::Accept,
         ..Options::default()
     };
     let mut s = Session::open_with("confirm-dialog.html", opts).await;

@@ -90,14 +90,7 @@ impl Pointer {
         let sent = async {
             match gesture {
                 run::Gesture::MoveTo { at } => input.move_to(*at).await,
-                run::Gesture::Click { at, button } => {
-                    let button = match button {
-                        run::Button::Left => Button::Left,
-                        run::Button::Middle => Button::Middle,
-                        run::Button::Right => Button::Right,
-                    };
-                    input.click(button, *at).await
-                }
+                run::Gesture::Click { at, button } => input.click(*button, *at).await,
                 run::Gesture::Drag { from, to, steps } => {
                     let destination = identity_at(&self.boxes, *to).cloned();
                     let mut cp = DestinationStays {

@@ -26,13 +26,13 @@ use super::tools::{self, Call, FieldType, Invalid, MouseButton, TabAction};
 use crate::act::Key;
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
-use crate::script::{Action, Step};
 use crate::verify::{register_secret, Outcome, Verifier};
 use crate::Options;
 use prufe::core::error::ErrorCode;
 use prufe::core::expect::Claim;
 use prufe::core::redact::Redactor;
 use prufe::core::resolve::Target;
+use prufe::core::run::{Action, Step};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -764,7 +764,10 @@ impl Worker {
                             v,
                             None,
                             step(
-                                Action::Press { key, target: None },
+                                Action::Press {
+                                    key: key.name().to_owned(),
+                                    target: None,
+                                },
                                 p.verified.intent.as_deref(),
                             ),
                         )
@@ -924,9 +927,8 @@ impl Worker {
         let mut answers = vec![self.perform(v, Some(&r), step(fill, intent)).await];
         if answers[0].ok && p.submit == Some(true) {
             self.expect = claims;
-            let enter = Key::parse("Enter").expect("Enter is a key");
             let press = Action::Press {
-                key: enter,
+                key: "Enter".to_owned(),
                 target: Some(target),
             };
             answers.push(self.perform(v, Some(&r), step(press, None)).await);
@@ -1045,6 +1047,7 @@ impl Worker {
             target: target.clone(),
             files: Vec::new(),
         })];
+        let files = files.iter().map(|f| f.display().to_string()).collect();
         let s = step(
             Action::Upload { target, files },
             p.verified.intent.as_deref(),

@@ -470,7 +470,7 @@ impl Run {
                 to: *to,
                 steps: *steps,
             },
-            Action::Watch => return None,
+            Action::Watch { .. } => return None,
         })
     }
 

@@ -34,7 +34,7 @@ pub(super) enum At {
 impl Run {
     /// A run that goes back one entry in the tab's history and checks where it landed.
     pub fn back(policy: Policy) -> Run {
-        Run::with_mode(Step::new(Action::Watch), policy, Mode::Back)
+        Run::with_mode(Step::new(Action::watch()), policy, Mode::Back)
     }
 
     pub(super) fn begin_back(&mut self) -> Need {

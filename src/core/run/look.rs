@@ -22,7 +22,7 @@ impl Run {
     /// verdict: `action` is `look`, `stable` says whether the page settled, `background`
     /// where it was seen changing by itself.
     pub fn look(policy: Policy) -> Run {
-        Run::with_mode(Step::new(Action::Watch), policy, Mode::Look)
+        Run::with_mode(Step::new(Action::watch()), policy, Mode::Look)
     }
 
     pub(super) fn begin_look(&mut self) -> Need {

@@ -320,11 +320,13 @@ impl Run {
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
-                    Ok(()) if self.step.action == Action::Watch => self.begin_watch(),
+                    Ok(()) if matches!(self.step.action, Action::Watch { .. }) => {
+                        self.begin_watch()
+                    }
                     Ok(()) => self.begin_attempt(),
                 }
             }
-            (Phase::Start, Answer::Start) if self.step.action == Action::Watch => {
+            (Phase::Start, Answer::Start) if matches!(self.step.action, Action::Watch { .. }) => {
                 self.begin_watch()
             }
             (Phase::Start, Answer::Start) => self.begin_attempt(),

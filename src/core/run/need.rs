@@ -17,13 +17,35 @@ use crate::core::model::{Element, Snapshot};
 use serde::{Deserialize, Serialize};
 
 /// A mouse button.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Button {
     #[default]
     Left,
     Middle,
     Right,
+}
+
+impl Button {
+    /// The name on the wire, the one CDP's `Input.dispatchMouseEvent` takes: `left`,
+    /// `middle`, `right`.
+    pub fn as_cdp(self) -> &'static str {
+        match self {
+            Button::Left => "left",
+            Button::Middle => "middle",
+            Button::Right => "right",
+        }
+    }
+
+    /// The button's bit in a `buttons` mask (UI Events, `MouseEvent.buttons`).
+    // https://w3c.github.io/uievents/#dom-mouseevent-buttons
+    pub fn mask(self) -> i64 {
+        match self {
+            Button::Left => 1,
+            Button::Right => 2,
+            Button::Middle => 4,
+        }
+    }
 }
 
 /// The next thing the driver must do.

@@ -86,11 +86,15 @@ pub enum Action {
         #[serde(default)]
         shown: Option<String>,
     },
-    /// Observe while something else acts: the driver's own unverified steps, or the
-    /// caller's code (a script, another client, an agent). The machine settles and observes,
-    /// asks the driver to let the watched actions happen ([`super::Need::Act`]), settles
-    /// again and judges what changed against the intent alone. Nothing is undone.
-    Watch,
+    /// Observe while something else acts: the driver's own unverified `steps` (a script's
+    /// watch), or the caller's code (another client, an agent) when there are none. The
+    /// machine settles and observes, asks the driver to let the watched actions happen
+    /// ([`super::Need::Act`]), settles again and judges what changed against the intent
+    /// alone. Nothing is undone. The machine never reads `steps`: the driver runs them.
+    Watch {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps: Vec<Step>,
+    },
     /// A pointer drag from one point to another, in `steps` moves.
     DragAt {
         from: Point,
@@ -137,6 +141,11 @@ impl Step {
 }
 
 impl Action {
+    /// A watch of whatever acts next (no steps of the driver's own).
+    pub fn watch() -> Action {
+        Action::Watch { steps: Vec::new() }
+    }
+
     /// The wire name, as the record shows it: `click`, `fill`, …, `click_at`, `drag_at`.
     pub fn name(&self) -> &'static str {
         match self {
@@ -159,7 +168,7 @@ impl Action {
             Action::Upload { .. } => ActionKind::Upload,
             Action::Drag { .. } | Action::DragAt { .. } => ActionKind::Drag,
             Action::Goto { .. } => ActionKind::Goto,
-            Action::Watch => ActionKind::Watch,
+            Action::Watch { .. } => ActionKind::Watch,
         }
     }
 
@@ -176,7 +185,7 @@ impl Action {
             | Action::Drag { target, .. } => Some(target),
             Action::Press { target, .. } => target.as_ref(),
             Action::Goto { .. }
-            | Action::Watch
+            | Action::Watch { .. }
             | Action::ClickAt { .. }
             | Action::DragAt { .. } => None,
         }

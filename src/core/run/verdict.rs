@@ -186,7 +186,7 @@ impl Run {
         if !navigated && self.should_rewatch(v.verdict, &v.diff) {
             return self.rewatch();
         }
-        let own = !matches!(self.step.action, Action::Goto { .. } | Action::Watch);
+        let own = !matches!(self.step.action, Action::Goto { .. } | Action::Watch { .. });
         let claims_address = self
             .step
             .expect
@@ -306,7 +306,7 @@ impl Run {
         };
         let mut lines = vec![format!("navigated to {url}")];
         match &self.step.action {
-            Action::Goto { .. } | Action::Watch => {
+            Action::Goto { .. } | Action::Watch { .. } => {
                 let v = a.verdict.clone().unwrap_or_else(|| {
                     verdict(
                         VerdictKind::Ambiguous,
@@ -371,7 +371,7 @@ impl Run {
         let address = (!url.is_empty()).then_some(url.as_str());
         let v = self.expected(v, address);
         if v.verdict == VerdictKind::Match
-            && !matches!(self.step.action, Action::Goto { .. } | Action::Watch)
+            && !matches!(self.step.action, Action::Goto { .. } | Action::Watch { .. })
         {
             return self.pass_navigation(v.reason, lines);
         }
@@ -427,7 +427,7 @@ impl Run {
 
     /// The decision is made: pass, or take the effect back.
     pub(super) fn decided(&mut self, ok: bool) -> Need {
-        if self.step.action == Action::Watch {
+        if matches!(self.step.action, Action::Watch { .. }) {
             return self.watched(ok);
         }
         let unjudged = self.step.action.is_pointer() && self.attempt.target.is_none();

@@ -53,7 +53,7 @@ pub(super) struct Waiting {
 impl Run {
     /// A run that waits until `until` holds, at most `timeout_ms` of the driver's time.
     pub fn wait(until: Postcondition, timeout_ms: u64, policy: Policy) -> Run {
-        let mut run = Run::with_mode(Step::new(Action::Watch), policy, Mode::Wait);
+        let mut run = Run::with_mode(Step::new(Action::watch()), policy, Mode::Wait);
         if let Postcondition::ValueEquals {
             value,
             sensitive: true,
