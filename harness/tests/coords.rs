@@ -839,6 +839,15 @@ async fn scroll_goes_to_the_inner_container_not_the_page() {
     )
     .await
     .unwrap_or_else(|f| panic!("{f}"));
+    let o = r
+        .outcome
+        .as_ref()
+        .expect("the machine's record of the scroll");
+    assert!(
+        o.ok && o.reason.contains("scrolled from (0, 0) to (0, "),
+        "{}",
+        o.reason
+    );
     let scroll = r.scroll.expect("a scroll report");
     assert!(scroll.moved, "{scroll:?}");
     assert!(scroll.container.contains("scroller"), "{scroll:?}");
