@@ -2036,6 +2036,14 @@ fn typing() {
     for e in &mut email.page.elements {
         e.focused = e.reference == "f2";
     }
+    // The same identity on another node: a twin is another field.
+    let mut twin = coupon_focused("", false);
+    twin.page.elements[4].focused = false;
+    twin.page.elements.push(Element {
+        reference: "f9".into(),
+        focused: true,
+        ..coupon.clone()
+    });
     let mut on_button = World::new(s.clone());
     on_button.page.elements[0].focused = true;
     let mut moves = coupon_focused("", false);
@@ -2096,6 +2104,9 @@ fn typing() {
             .then(|_, w, _| assert_eq!(w.page.elements[4].value.as_deref(), Some("NEW10"))),
         row("the focus is on another field: nothing is typed", email, type_text("SAVE10", false, Some(&coupon)), nothing())
             .want(None, false, Some(ErrorCode::FocusLost), "focus is on textbox[Email] in dialog[Newsletter], not on textbox[Coupon] in cart (the field focused last); nothing was typed: click the field again")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("a twin of the field meant is another field", twin, type_text("SAVE10", false, Some(&coupon)), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "not on textbox[Coupon] in cart (the field focused last)")
             .then(|_, w, _| assert!(w.inputs.is_empty())),
         row("the focus is on something that takes no text", on_button, type_text("SAVE10", false, None), nothing())
             .want(None, false, Some(ErrorCode::FocusLost), "which takes no text; nothing was typed: click the field first")

@@ -865,18 +865,6 @@ impl Where<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prufe::core::model::Role;
-
-    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
-        Element {
-            reference: reference.into(),
-            role,
-            name: name.into(),
-            region: region.into(),
-            visible: true,
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn failures_say_when_input_may_still_be_held() {
