@@ -703,8 +703,8 @@ impl Executor {
         record.duration_ms = started.elapsed().as_millis() as u64;
         record.started_at = started_at;
         let scroll = run.scrolled();
-        let outcome =
-            crate::verify::outcome_result(record).map_err(|e| Failure::from(e).released(true))?;
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
             released: Some(released),
@@ -746,8 +746,8 @@ impl Executor {
         }
         record.duration_ms = started.elapsed().as_millis() as u64;
         record.started_at = started_at;
-        let outcome =
-            crate::verify::outcome_result(record).map_err(|e| Failure::from(e).released(true))?;
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
             released: Some(released),
@@ -769,8 +769,8 @@ impl Executor {
         self.intended = run.focused().cloned();
         record.duration_ms = started.elapsed().as_millis() as u64;
         record.started_at = started_at;
-        let outcome =
-            crate::verify::outcome_result(record).map_err(|e| Failure::from(e).released(true))?;
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
             released: Some(released),
