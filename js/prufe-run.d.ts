@@ -39,7 +39,13 @@ declare namespace PrufeRun {
     | {
         kind: 'dragAt'; from: Point; to: Point; steps?: number;
         expected?: ElementRecord | null; expectedTo?: ElementRecord | null; shown?: string | null;
-      };
+      }
+    /** A key chord (`Control+S`) on whatever has the focus; not judged, the focus read after. */
+    | { kind: 'key'; chord: string }
+    /** A wheel turn of `dx`, `dy` CSS pixels at a point; the record says where the container under it stands. */
+    | { kind: 'scrollAt'; at: Point; dx?: number; dy?: number; expected?: ElementRecord | null; shown?: string | null }
+    /** Text typed into the focused field (`field`: the one meant), read back; a `sensitive` one by keyed hash. */
+    | { kind: 'typeText'; text: string; sensitive?: boolean; field?: ElementRecord | null };
 
   interface Step {
     action: Action;
@@ -147,7 +153,11 @@ declare namespace PrufeRun {
     | { kind: 'restore'; ref: string; value: string }
     | { kind: 'setFiles'; ref: string; files: string[] }
     | { kind: 'navigate'; url: string }
-    | { kind: 'goBack' };
+    | { kind: 'goBack' }
+    /** Move the pointer to `at` and turn the wheel by `dx`, `dy` CSS pixels. */
+    | { kind: 'wheel'; at: Point; dx: number; dy: number }
+    /** Insert `text` where the focus is, as an input method commits it. */
+    | { kind: 'insert'; text: string };
 
   type Read =
     | { kind: 'value'; ref: string }
@@ -156,7 +166,20 @@ declare namespace PrufeRun {
     | { kind: 'address' }
     /** The tab's previous history entry's address ('' when none); answered with `address`. */
     | { kind: 'previous' }
-    | { kind: 'focused' };
+    | { kind: 'focused' }
+    /** With `at`, the scroll container under it (kept); without, where that one stands now; answered with `position`. */
+    | { kind: 'scroll'; at?: Point | null }
+    /** The raw value and selection of the field of `ref` when it has the focus; answered with `selection`. */
+    | { kind: 'selection'; ref: string };
+
+  /** Where a scroll container stands (CSS pixels), and the page with it. */
+  interface ScrollPosition {
+    container?: string;
+    left: number;
+    top: number;
+    pageLeft: number;
+    pageTop: number;
+  }
 
   /** What the arbiter is asked about an AMBIGUOUS effect. Every string in it is redacted. */
   interface Question {
@@ -263,6 +286,10 @@ declare namespace PrufeRun {
     | { answer: 'destination'; destination: Destination | null }
     | { answer: 'address'; url: string }
     | { answer: 'focused'; element: ElementRecord | null }
+    /** null: no container is kept (a new document). */
+    | { answer: 'position'; position: ScrollPosition | null }
+    /** null: the focus is not on the field. */
+    | { answer: 'selection'; selection: { value: string | null; start: number | null; end: number | null } | null }
     | { answer: 'arbiter'; yes: boolean; detail: string }
     /** The watched actions are done; `steps` is how many steps the driver performed (0 for the caller's code). */
     | { answer: 'acted'; steps?: number }

@@ -402,8 +402,8 @@ declare namespace Prufe {
     /** The document's `readyState` and device pixel ratio. */
     page(): { readyState: DocumentReadyState; devicePixelRatio: number };
 
-    // Around a pointer step: what the coordinate executor asks. The container and the
-    // field's state are kept in the engine's world between the two calls of each pair.
+    // Around a pointer step: what the coordinate executor asks. The scroll container is
+    // kept in the engine's world between the call that finds it and those that read it.
 
     /** Every visible observable element whose box meets the viewport, and whether it is topmost at the centre of its visible part. */
     hitBoxes(): HitBox[];
@@ -411,13 +411,11 @@ declare namespace Prufe {
     scrollFrom(x: number, y: number): ScrollPosition & { container: string };
     /** Where the container `scrollFrom` kept stands now; null in a new document. */
     scrollPosition(): ScrollPosition | null;
-    /** Is the focus on the field of `ref`? If so its value and selection are kept for `typingCheck`. */
-    typingBegin(ref: string): { ok: boolean; editable: boolean; focused: ElementRecord | null };
     /**
-     * Reads the field back: is it its value before with `text` in place of the selection?
-     * A sensitive field's values are not returned (`shown`, `expected` null).
+     * The raw value and selection (UTF-16 offsets) of the field of `ref` when the focus is on
+     * it, else null: read right before typing, for the machine to say what it should hold.
      */
-    typingCheck(text: string, sensitive: boolean): TypingCheck;
+    selection(ref: string): { value: string | null; start: number | null; end: number | null } | null;
 
     // Around a screenshot: secrets covered, then uncovered, with nothing the page's scripts
     // observe (no node or attribute, no transition; see docs/DESIGN.md, "Pictures").
@@ -455,16 +453,6 @@ declare namespace Prufe {
     top: number;
     pageLeft: number;
     pageTop: number;
-  }
-
-  interface TypingCheck {
-    ok: boolean;
-    /** Why the field could not be read back: `lost`, `gone`, `no-value`. */
-    reason?: string;
-    stillFocused: boolean;
-    valueHash: string | null;
-    shown: string | null;
-    expected: string | null;
   }
 }
 

@@ -333,17 +333,11 @@ pub fn scroll_position() -> JsResult {
     dom::pointer::scroll_position().into_js()
 }
 
-#[wasm_bindgen(js_name = typingBegin)]
-pub fn typing_begin(reference: JsValue) -> JsResult {
+/// `{ value, start, end }` of the field of `ref` when it has the focus, else `null`.
+#[wasm_bindgen]
+pub fn selection(reference: JsValue) -> JsResult {
     string(&reference, "ref")
-        .and_then(|r| dom::pointer::typing_begin(&r))
-        .into_js()
-}
-
-#[wasm_bindgen(js_name = typingCheck)]
-pub fn typing_check(text: JsValue, sensitive: JsValue) -> JsResult {
-    string(&text, "text")
-        .and_then(|t| dom::pointer::typing_check(&t, sensitive.is_truthy()))
+        .and_then(|r| dom::pointer::selection(&r))
         .into_js()
 }
 

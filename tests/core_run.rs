@@ -10,7 +10,7 @@ use prufe::core::resolve::Target;
 use prufe::core::run::ready::Refusal;
 use prufe::core::run::{
     Action, Ambiguous, Answer, Button, Destination, Gesture, Need, Point, Policy, Read, Record,
-    Run, Seen, Step, Timing,
+    Run, ScrollPosition, Seen, Selection, Step, Timing,
 };
 use prufe::core::ErrorCode;
 use std::collections::VecDeque;
@@ -102,6 +102,17 @@ fn point_of(page: &Snapshot, reference: &str) -> Point {
     }
 }
 
+/// A container scrolled `top` pixels down, on a page that has not scrolled.
+fn at_scroll(top: f64) -> ScrollPosition {
+    ScrollPosition {
+        container: None,
+        left: 0.0,
+        top,
+        page_left: 0.0,
+        page_top: 0.0,
+    }
+}
+
 fn at_point(page: &Snapshot, p: Point) -> Option<Element> {
     let i = ((p.x - 5.0) / 10.0).round() as usize;
     (p.y == 5.0)
@@ -140,6 +151,17 @@ struct World {
     waited_ms: u64,
     inputs: Vec<Gesture>,
     needs: Vec<Need>,
+    /// The scroll container under every point, and where it stands.
+    scroll: ScrollPosition,
+    /// Where a wheel turn takes it, one position per settle after the wheel.
+    wheel: VecDeque<ScrollPosition>,
+    scrolling: VecDeque<ScrollPosition>,
+    /// The selection of the focused field, in UTF-16 units (else the caret at its end).
+    selected: Option<(u32, u32)>,
+    /// The focus leaves the field between its read and the selection's.
+    focus_moves: bool,
+    /// Input fails with this error.
+    input_fails: Option<ErrorCode>,
 }
 
 impl World {
@@ -160,7 +182,33 @@ impl World {
             waited_ms: 300,
             inputs: Vec::new(),
             needs: Vec::new(),
+            scroll: at_scroll(0.0),
+            wheel: VecDeque::new(),
+            scrolling: VecDeque::new(),
+            selected: None,
+            focus_moves: false,
+            input_fails: None,
         }
+    }
+
+    fn focused_mut(&mut self) -> Option<&mut Element> {
+        self.page.elements.iter_mut().find(|e| e.focused)
+    }
+
+    /// Text inserted where the focus is, in place of the selection.
+    fn insert(&mut self, text: &str) {
+        let selected = self.selected.take();
+        let Some(f) = self.focused_mut() else {
+            return;
+        };
+        let before: Vec<u16> = f.value.clone().unwrap_or_default().encode_utf16().collect();
+        let (start, end) = selected.map_or((before.len(), before.len()), |(s, e)| {
+            (s as usize, e as usize)
+        });
+        let mut now = String::from_utf16_lossy(&before[..start]);
+        now.push_str(text);
+        now.push_str(&String::from_utf16_lossy(&before[end..]));
+        f.value = Some(now);
     }
 
     /// As the engine's fingerprint: what the diff compares (no refs, no focus, no order),
@@ -196,6 +244,11 @@ impl World {
 
     fn answer(&mut self, need: &Need, react: &mut React) -> Answer {
         self.needs.push(need.clone());
+        if matches!(need, Need::Settle { .. }) {
+            if let Some(next) = self.scrolling.pop_front() {
+                self.scroll = next;
+            }
+        }
         match need {
             Need::Settle {
                 since,
@@ -280,7 +333,17 @@ impl World {
                 element: at_point(&self.page, *at),
             },
             Need::Input { gesture } => {
+                if let Some(code) = self.input_fails {
+                    return Answer::Failed {
+                        error: prufe::core::Error::new(code, "the input could not be sent"),
+                    };
+                }
                 self.inputs.push(gesture.clone());
+                match gesture {
+                    Gesture::Insert { text } => self.insert(text),
+                    Gesture::Wheel { .. } => self.scrolling = std::mem::take(&mut self.wheel),
+                    _ => {}
+                }
                 if *gesture == Gesture::GoBack {
                     let Some((page, url)) = self.history.pop() else {
                         return Answer::Failed {
@@ -324,6 +387,36 @@ impl World {
                 Read::Focused => Answer::Focused {
                     element: self.page.elements.iter().find(|e| e.focused).cloned(),
                 },
+                Read::Scroll { at } => Answer::Position {
+                    position: Some(ScrollPosition {
+                        container: at.map(|_| "div#products in list[Products]".to_owned()),
+                        ..self.scroll.clone()
+                    }),
+                },
+                Read::Selection { reference } => {
+                    if std::mem::take(&mut self.focus_moves) {
+                        for e in &mut self.page.elements {
+                            e.focused = e.reference == "b1";
+                        }
+                    }
+                    let field = self
+                        .page
+                        .elements
+                        .iter()
+                        .find(|e| e.focused && e.reference == *reference);
+                    Answer::Selection {
+                        selection: field.map(|f| {
+                            let value = f.value.clone().unwrap_or_default();
+                            let end = value.encode_utf16().count() as u32;
+                            let (start, end) = self.selected.unwrap_or((end, end));
+                            Selection {
+                                value: Some(value),
+                                start: Some(start),
+                                end: Some(end),
+                            }
+                        }),
+                    }
+                }
             },
             Need::Act => {
                 let Some((page, url, steps)) = self.acted.take() else {
@@ -1784,6 +1877,266 @@ fn pointer_steps() {
             .then(|_, w, _| assert!(w.inputs.is_empty())),
         row("a retry whose point changed reports the undone failure", World::new(s.clone()), click_at(&s, "b1"), recycles)
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "not retried: TARGET_CHANGED").tries(1, 1),
+    ]);
+}
+
+fn key(chord: &str) -> Step {
+    Step::new(Action::Key {
+        chord: chord.into(),
+    })
+}
+
+fn scroll_at(page: &Snapshot, reference: &str, dy: f64) -> Step {
+    let at = point_of(page, reference);
+    Step::new(Action::ScrollAt {
+        at,
+        dx: 0.0,
+        dy,
+        expected: page
+            .elements
+            .iter()
+            .find(|e| e.reference == reference)
+            .cloned()
+            .map(Box::new),
+        shown: Some(format!("({}, {}) on obs-1", at.x, at.y)),
+    })
+}
+
+fn type_text(text: &str, sensitive: bool, field: Option<&Element>) -> Step {
+    Step::new(Action::TypeText {
+        text: text.into(),
+        sensitive,
+        field: field.cloned().map(Box::new),
+    })
+}
+
+/// The shop with the Coupon field focused, holding `value`; `sensitive` as the engine says.
+fn coupon_focused(value: &str, sensitive: bool) -> World {
+    let mut w = World::new(shop());
+    let f = &mut w.page.elements[4];
+    f.focused = true;
+    f.value = Some(value.into());
+    f.sensitive = sensitive;
+    w
+}
+
+fn nothing() -> React {
+    Box::new(|_, _| {})
+}
+
+fn settles(w: &World) -> usize {
+    w.needs
+        .iter()
+        .filter(|n| matches!(n, Need::Settle { .. }))
+        .count()
+}
+
+#[test]
+fn keys() {
+    let s = shop();
+    // Tab moves the focus to the Coupon field.
+    let tab: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Press { reference: None, key } if key == "Tab") {
+            for e in &mut w.page.elements {
+                e.focused = e.reference == "f1";
+            }
+        }
+    });
+    let mut broken = World::new(s.clone());
+    broken.input_fails = Some(ErrorCode::InputStateUnknown);
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a chord is sent on whatever has the focus, and the focus read after", World::new(s.clone()), key("Tab"), tab)
+            .want(None, true, None, "sent; every key released in reverse order; the focus is on textbox[Coupon] in cart")
+            .then(|r, w, run| {
+                assert_eq!(r.action, "key");
+                assert_eq!(r.value.as_deref(), Some("Tab"));
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, key: "Tab".into() }]);
+                assert_eq!(run.focused().map(|e| e.reference.as_str()), Some("f1"), "typing goes there next");
+                assert!(matches!(w.needs[1], Need::Settle { since: None, .. }), "a plain settle: {:?}", w.needs);
+                assert!(run.seen().is_none(), "a key acts on the page");
+            }),
+        row("no observable element has the focus", World::new(s.clone()), key("Control+S"), nothing())
+            .want(None, true, None, "no observable element has the focus")
+            .then(|r, _, run| {
+                assert_eq!(r.value.as_deref(), Some("Control+S"));
+                assert!(run.focused().is_none());
+            }),
+        row("the chord cannot be sent", broken, key("Control+S"), nothing())
+            .want(None, false, Some(ErrorCode::InputStateUnknown), "could not be sent")
+            .then(|_, w, _| assert_eq!(settles(w), 0, "nothing settled after a failed input")),
+    ]);
+}
+
+#[test]
+fn scrolls() {
+    let s = shop();
+    let mut moving = World::new(s.clone());
+    moving.wheel = VecDeque::from([at_scroll(150.0), at_scroll(300.0)]);
+    let mut endless = World::new(s.clone());
+    endless.wheel = (1..40).map(|i| at_scroll(f64::from(i) * 10.0)).collect();
+    let mut page_too = World::new(s.clone());
+    page_too.wheel = VecDeque::from([ScrollPosition {
+        page_top: 80.0,
+        ..at_scroll(0.0)
+    }]);
+    let mut moved = World::new(s.clone());
+    moved.page.elements.swap(0, 1);
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a scroll that moves waits until two reads agree", moving, scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, true, None, "div#products in list[Products] scrolled from (0, 0) to (0, 300)")
+            .then(|r, w, run| {
+                assert_eq!(r.action, "scroll_at");
+                assert_eq!(r.target.as_deref(), Some("div#products in list[Products]"));
+                assert_eq!(r.value.as_deref(), Some("(5, 5) on obs-1"));
+                assert!(r.stable && r.verdict.is_none(), "{r:?}");
+                let done = run.scrolled().expect("what the scroll did");
+                assert!(done.moved && done.after.top == 300.0 && done.before.top == 0.0, "{done:?}");
+                assert_eq!(done.after.container, None);
+                assert_eq!(settles(w), 3, "150, 300, then 300 again: {:?}", w.needs);
+                assert!(
+                    matches!(&w.needs[4], Need::Settle { since: Some(_), timeout_ms: 250, .. }),
+                    "the first wait after the wheel is a quiet window from the fingerprint before: {:?}",
+                    w.needs[4]
+                );
+                assert!(matches!(&w.inputs[..], [Gesture::Wheel { dy, .. }] if *dy == 300.0));
+            }),
+        row("a scroll that does not move says so, and is no failure", World::new(s.clone()), scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, true, None, "did not move: it stays at (0, 0)")
+            .then(|r, w, run| {
+                assert!(!run.scrolled().expect("what the scroll did").moved);
+                assert_eq!(settles(w), 1, "one quiet window: {:?}", w.needs);
+                assert!(r.stable);
+            }),
+        row("the page moves when the container is at its end", page_too, scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, true, None, "did not move: it stays at (0, 0) (the end of its content, or nothing there scrolls); the page scrolled from (0, 0) to (0, 80)"),
+        row("a container still moving at the deadline", endless, scroll_at(&s, "b1", 300.0), nothing())
+            .policy(|p| p.timing.timeout_ms = 1_000)
+            .want(None, true, None, "it was still moving at the deadline")
+            .then(|r, _, _| assert!(!r.stable, "{r:?}")),
+        row("the point shows something else now: nothing is scrolled", moved, scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, false, Some(ErrorCode::TargetChanged), "now shows button[Add Trousers L] in catalogue/list:products, not button[Add Shirt M] in catalogue/list:products as in the observation; nothing was scrolled")
+            .then(|_, w, run| {
+                assert!(w.inputs.is_empty());
+                assert!(run.scrolled().is_none());
+            }),
+    ]);
+}
+
+#[test]
+fn typing() {
+    let s = shop();
+    let coupon = s.elements[4].clone();
+    let mut email = coupon_focused("", false);
+    email.page.elements.push(Element {
+        value: Some(String::new()),
+        ..el("f2", Role::Textbox, "Email", "dialog[Newsletter]")
+    });
+    for e in &mut email.page.elements {
+        e.focused = e.reference == "f2";
+    }
+    // The same identity on another node: a twin is another field.
+    let mut twin = coupon_focused("", false);
+    twin.page.elements[4].focused = false;
+    twin.page.elements.push(Element {
+        reference: "f9".into(),
+        focused: true,
+        ..coupon.clone()
+    });
+    let mut on_button = World::new(s.clone());
+    on_button.page.elements[0].focused = true;
+    let mut moves = coupon_focused("", false);
+    moves.focus_moves = true;
+    let mut selected = coupon_focused("OLD10", false);
+    selected.selected = Some((0, 3));
+    // A field that keeps at most five characters.
+    let short: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Insert { .. }) {
+            if let Some(f) = w.focused_mut() {
+                f.value = f.value.take().map(|v| v.chars().take(5).collect());
+            }
+        }
+    });
+    // A dialog takes the focus, and the text does not stay.
+    let stolen: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Insert { .. }) {
+            for e in &mut w.page.elements {
+                if e.reference == "f1" {
+                    e.value = Some(String::new());
+                }
+                e.focused = e.reference == "b1";
+            }
+        }
+    });
+    let doubled: React = Box::new(|g, w| {
+        if let Gesture::Insert { text } = g {
+            if let Some(f) = w.focused_mut() {
+                f.value = Some(format!("{text}{text}"));
+            }
+        }
+    });
+    let removed: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Insert { .. }) {
+            drop_refs(&mut w.page, &["f1"]);
+        }
+    });
+    let secret = "hunter22-Lanterns";
+    let hides = move |r: &Record, _: &World, _: &Run| {
+        let printed = serde_json::to_string(r).unwrap();
+        assert!(!printed.contains(secret), "{printed}");
+        assert_eq!(r.value.as_deref(), Some("[redacted]"));
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("text typed into the field meant, read back", coupon_focused("", false), type_text("SAVE10", false, Some(&coupon)), nothing())
+            .want(Some(M), true, None, "textbox[Coupon] in cart shows the typed text")
+            .then(|r, w, run| {
+                assert_eq!((r.action.as_str(), r.target.as_deref(), r.value.as_deref()), ("type", Some("textbox[Coupon] in cart"), Some("SAVE10")));
+                assert_eq!(w.inputs, [Gesture::Insert { text: "SAVE10".into() }]);
+                assert_eq!(run.focused().map(|e| e.reference.as_str()), Some("f1"), "typing goes on there");
+                assert!(run.seen().is_none());
+            }),
+        row("with no field meant, whatever field has the focus", coupon_focused("", false), type_text("SAVE10", false, None), nothing())
+            .want(Some(M), true, None, "shows the typed text"),
+        row("the text takes the place of the selection", selected, type_text("NEW", false, Some(&coupon)), nothing())
+            .want(Some(M), true, None, "shows the typed text")
+            .then(|_, w, _| assert_eq!(w.page.elements[4].value.as_deref(), Some("NEW10"))),
+        row("the focus is on another field: nothing is typed", email, type_text("SAVE10", false, Some(&coupon)), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "focus is on textbox[Email] in dialog[Newsletter], not on textbox[Coupon] in cart (the field focused last); nothing was typed: click the field again")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("a twin of the field meant is another field", twin, type_text("SAVE10", false, Some(&coupon)), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "not on textbox[Coupon] in cart (the field focused last)")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("the focus is on something that takes no text", on_button, type_text("SAVE10", false, None), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "which takes no text; nothing was typed: click the field first")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("the focus moves away right before the text goes in", moves, type_text("SAVE10", false, Some(&coupon)), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "focus is on button[Add Shirt M] in catalogue/list:products, not on textbox[Coupon] in cart")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("the field keeps less than was typed", coupon_focused("", false), type_text("SAVE10", false, Some(&coupon)), short)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "textbox[Coupon] in cart shows 'SAVE1', expected 'SAVE10'")
+            .then(|r, _, _| assert!(!r.reason.contains("focus left"), "{}", r.reason)),
+        row("the focus left the field and the text did not stay", coupon_focused("", false), type_text("SAVE10", false, Some(&coupon)), stolen)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "shows '', expected 'SAVE10'; focus left the field"),
+        row("a secret is compared by keyed hash and never shown", coupon_focused("", false), type_text(secret, true, Some(&coupon)), nothing())
+            .want(Some(M), true, None, "textbox[Coupon] in cart holds the typed text (compared by keyed hash)")
+            .then(move |r, w, run| {
+                hides(r, w, run);
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Observe { sensitive } if sensitive.contains(&"f1".to_owned()))), "{:?}", w.needs);
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Read { read: Read::Hash { .. } })));
+                assert!(!w.needs.iter().any(|n| matches!(n, Need::Read { read: Read::Value { .. } })), "its value never comes back");
+                assert_eq!(run.sensitive(), ["f1"], "the field is sensitive from now on");
+            }),
+        row("a secret the field does not hold, still never shown", coupon_focused("", false), type_text(secret, true, Some(&coupon)), doubled)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "textbox[Coupon] in cart does not hold the typed text (compared by keyed hash)")
+            .then(hides),
+        row("text typed into a sensitive field is a secret too", coupon_focused("", true), type_text(secret, false, None), nothing())
+            .want(Some(M), true, None, "holds the typed text (compared by keyed hash)")
+            .then(hides),
+        row("the field leaves the page while typing", coupon_focused("", true), type_text(secret, true, None), removed)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "textbox[Coupon] in cart left the page while typing")
+            .then(hides),
     ]);
 }
 

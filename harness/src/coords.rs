@@ -21,17 +21,23 @@
 //! under the point appeared there since. The check runs before the pointer moves and again
 //! after, right before the press.
 //!
-//! **Verification.** `click_at` and `drag_at` run the loop of semantic actions with the
+//! **Verification.** Every input step is a run of the verification machine
+//! (`prufe::core::run`), driven here with the pointer driver (`coords::pointer`: points
+//! reconciled with the observation's hit boxes, input through the ledger); this module only
+//! turns image points into CSS pixels, hands the machine what the observation showed there
+//! and returns its record. `click_at` and `drag_at` run the loop of semantic actions with the
 //! element under the point as the target: stabilise → snapshot → act → stabilise → snapshot
 //! → judge → MATCH | undo (verified) and retry | stop with a typed error. A retry re-checks
 //! the point first; when it now shows something else (a list that recycles its rows on
 //! press), the retry is not made and the undone `VERIFICATION_FAILED` is reported. A click on
 //! a text field whose only effect is the focus it takes is MATCH (the judge sees no diff; the
-//! focus is read right after the click). `type` checks, right before inserting, that focus is on
-//! the intended field (the one the last click or key left focused), then reads the field back
-//! (by keyed hash when sensitive). `key` and `scroll_at` are not judged: a `wait` states what
-//! should follow them. A scroll's `dx`/`dy` are image pixels, scaled like points; its report
-//! names the container under the pointer and its position before and after.
+//! focus is read right after the click). `type` (`core/run/typing.rs`) checks, right before
+//! inserting, that focus is on the intended field (the one the last click or key left
+//! focused), then reads the field back (by keyed hash when sensitive). `key`
+//! (`core/run/key.rs`) and `scroll_at` (`core/run/scroll.rs`) are not judged: a `wait` states
+//! what should follow them. A scroll's `dx`/`dy` are image pixels, scaled like points; its
+//! record names the container under the pointer and where it stood before and after it
+//! stopped moving.
 //!
 //! **Input.** Every press goes through the ledger of `coords::input` (the tab's, shared
 //! with the verified actions): released in reverse order on success, failure, timeout or
@@ -48,25 +54,25 @@ pub(crate) mod page;
 pub(crate) mod pointer;
 
 pub use input::EVENT_TIMEOUT;
-pub use page::ScrollPosition;
+pub use prufe::core::run::ScrollPosition;
+/// A scroll's effect on the container under the pointer: the machine's ([`run::Scrolled`]).
+pub use prufe::core::run::Scrolled as Scroll;
 
 use crate::clock::now_rfc3339;
 use crate::drive::Drive;
 use crate::error::{Error, Result};
 use crate::executor::{
-    identity_at, parse_request, Button, Held, HitBox, Key, Observation, Point, Postcondition,
-    Request,
+    identity_at, parse_request, Button, Held, HitBox, Observation, Point, Postcondition, Request,
 };
 use crate::inject::Engine;
 use crate::observe::Root;
 use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
-use input::{lock, release_held, Input, SharedLedger};
-use page::{RootBox, TypeBegin};
+use input::{lock, release_held, SharedLedger};
+use page::RootBox;
 use pointer::{box_contains, same_identity, Pointer};
 use prufe::core::error::ErrorCode;
 use prufe::core::identity::{describe_element, Identity};
-use prufe::core::judge::VerdictKind as Verdict;
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
 use prufe::core::run;
@@ -105,18 +111,6 @@ pub struct Shot {
     /// The PNG, base64, when it was not saved to a file.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub png_base64: String,
-}
-
-/// A scroll's effect on the container under the pointer.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Scroll {
-    /// `the page`, or the container, e.g. `div#scroller in list[Rows]`.
-    pub container: String,
-    pub before: ScrollPosition,
-    pub after: ScrollPosition,
-    /// The container's scroll position changed.
-    pub moved: bool,
 }
 
 /// What a step did.
@@ -340,12 +334,14 @@ impl Executor {
             }
             Request::Type { text, sensitive } => {
                 self.latest = None;
-                let r = self.type_step(v, &text, sensitive).await;
+                let r = self.type_step(v, text, sensitive).await;
                 self.finish(v, r, true).await
             }
-            Request::Key { chord } => {
+            Request::Key { .. } => {
                 self.latest = None;
-                let r = self.key_step(v, &chord).await;
+                // As given: validated whole by `parse_request`.
+                let chord = step["chord"].as_str().unwrap_or_default().to_owned();
+                let r = self.key_step(v, chord).await;
                 self.finish(v, r, true).await
             }
             Request::Wait { until, timeout_ms } => {
@@ -560,10 +556,6 @@ impl Executor {
             })?
     }
 
-    fn input(&self, engine: &Engine) -> Input<Engine> {
-        Input::new(engine.clone(), self.ledger.clone(), self.event_timeout)
-    }
-
     // --- click_at, drag_at ---
 
     /// The verified loop of a pointer step, with the element under the point as target: the
@@ -607,7 +599,41 @@ impl Executor {
                 }
             }
         };
+        let clicks = matches!(gesture, Gesture::Click(_));
         let name = action.name();
+        let (record, run, released) = self
+            .drive_run(v, action, intent, observed.boxes, true)
+            .await?;
+        if clicks {
+            self.intended = run.focused().cloned();
+        }
+        let mut record = record;
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        let result = crate::verify::outcome_result(record);
+        v.trace_pointer(name, &result);
+        match result {
+            Ok(outcome) => Ok(Report {
+                outcome: Some(outcome),
+                released: Some(released),
+                ..Report::new(name)
+            }),
+            Err(e) => Err(Failure::from(e).released(released)),
+        }
+    }
+
+    /// Drives the machine's run of one coordinate step with the pointer driver (its input
+    /// through the tab's ledger, points reconciled with `boxes`), keeping the pictures when
+    /// `pictures` (a traced step). The record comes back with the dialogs heard and scrubbed,
+    /// and whether everything held was released.
+    async fn drive_run(
+        &mut self,
+        v: &mut Verifier,
+        action: run::Action,
+        intent: Option<String>,
+        boxes: Vec<HitBox<Element>>,
+        pictures: bool,
+    ) -> StepResult<(Outcome, run::Run, bool)> {
         let step = run::Step {
             action,
             intent,
@@ -617,43 +643,34 @@ impl Executor {
         v.forget_seen();
         let mut run = run::Run::new(step, v.policy());
         let mut drive = Drive::pointer(Pointer::new(
-            observed.boxes,
+            boxes,
             self.ledger.clone(),
             self.event_timeout,
             self.pointer,
         ));
         v.engine().take_dialogs();
-        drive.camera = v.camera();
+        if pictures {
+            drive.camera = v.camera();
+        }
         let record = v.drive(&mut run, &mut drive).await;
-        v.keep_pictures(drive.camera.take());
+        if pictures {
+            v.keep_pictures(drive.camera.take());
+        }
         let pointer = drive.pointer.take().expect("the pointer driver stays");
         self.pointer = pointer.position;
-        if matches!(gesture, Gesture::Click(_)) {
-            self.intended = run.focused().cloned();
-        }
-        let released = pointer.released;
-        let mut record = record.map_err(|e| Failure::from(e).released(released))?;
+        let mut record = record.map_err(|e| Failure::from(e).released(pointer.released))?;
         record.dialogs = v.engine().take_dialogs();
-        record.duration_ms = started.elapsed().as_millis() as u64;
-        record.started_at = started_at;
         record.scrub(v.redactor());
-        let result = crate::verify::outcome_result(record);
-        v.trace_pointer(name, &result);
-        match result {
-            Ok(outcome) => Ok(Report {
-                outcome: Some(outcome),
-                released: Some(true),
-                ..Report::new(name)
-            }),
-            Err(e) => Err(Failure::from(e).released(released)),
-        }
+        Ok((record, run, pointer.released))
     }
 
     // --- scroll_at ---
 
+    /// The machine's scroll (`Action::ScrollAt`): the point checked, the container under
+    /// it found, the wheel turned, its position read until it stops moving.
     async fn scroll_step(
         &mut self,
-        v: &Verifier,
+        v: &mut Verifier,
         at: Point,
         dx: f64,
         dy: f64,
@@ -666,199 +683,93 @@ impl Executor {
         let p = o.to_css(at);
         // The wheel turns by image pixels too: scaled like a point.
         let scale = o.to_css(Point { x: 1.0, y: 1.0 });
-        let (dx, dy) = (dx * scale.x, dy * scale.y);
+        let started = Instant::now();
+        let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let engine = v.engine().clone();
-        let roots = engine.roots().await?;
-        let frames = page::root_boxes(&engine, &roots).await;
-        let expected = identity_at(&observed.boxes, p).cloned();
-        Where {
-            engine: &engine,
-            roots: &roots,
-            frames: &frames,
-            observed: &observed,
-        }
-        .check(p, expected.as_ref(), "nothing was scrolled")
-        .await?;
-        let top = roots
-            .first()
-            .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
-        let (container, before) = page::scroll_begin(&engine, top, p).await?;
-
-        let mut input = self.input(&engine);
-        let sent = async {
-            input.move_to(p).await?;
-            input.wheel(p, dx, dy).await
-        }
-        .await;
-        self.pointer = input.pointer();
-        let release = input.release_all().await;
-        sent.map_err(|e| Failure::from(e).released(release.clean()))?;
-
-        // Wheel scrolling may animate: wait until the position stops moving (or never moves).
-        let poll = Duration::from_millis(v.timing().poll_ms.clamp(10, 50));
-        let start = Instant::now();
-        let deadline = start + Duration::from_millis(v.timing().timeout_ms);
-        let mut last = before;
-        let mut last_change: Option<Instant> = None;
-        loop {
-            tokio::time::sleep(poll).await;
-            let now = page::scroll_read(&engine, top).await?.unwrap_or(last);
-            if now != last {
-                last = now;
-                last_change = Some(Instant::now());
-            }
-            let settled = match last_change {
-                Some(t) => t.elapsed() >= Duration::from_millis(150),
-                None => start.elapsed() >= Duration::from_millis(400),
-            };
-            if settled || Instant::now() >= deadline {
-                break;
-            }
-        }
-        stabilise(&engine, v.timing(), None).await?;
-        let after = page::scroll_read(&engine, top).await?.unwrap_or(last);
-        let moved = after.left != before.left || after.top != before.top;
+        let action = run::Action::ScrollAt {
+            at: p,
+            dx: dx * scale.x,
+            dy: dy * scale.y,
+            expected: identity_at(&observed.boxes, p).cloned().map(Box::new),
+            shown: Some(format!("({}, {}) on {}", at.x, at.y, o.id)),
+        };
+        let (mut record, run, released) = self
+            .drive_run(v, action, None, observed.boxes, false)
+            .await?;
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        let scroll = run.scrolled();
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
-            released: Some(release.clean()),
-            scroll: Some(Scroll {
-                container,
-                before,
-                after,
-                moved,
-            }),
+            outcome: Some(outcome),
+            released: Some(released),
+            scroll,
             ..Report::new("scroll_at")
         })
     }
 
     // --- type ---
 
+    /// The machine's typing (`Action::TypeText`) into the field the last click or key left
+    /// focused: the focus checked, the text inserted, the field read back.
     async fn type_step(
         &mut self,
         v: &mut Verifier,
-        text: &str,
+        text: String,
         sensitive: bool,
     ) -> StepResult<Report> {
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
         if sensitive {
-            v.add_secret(text);
+            v.add_secret(&text);
         }
-        let engine = v.engine().clone();
-        let roots = engine.roots().await?;
-        let focus = page::focused(&engine, &roots).await?;
-        let field = match (&self.intended, focus) {
-            (Some(want), Some(f)) if same_field(want, &f) => f,
-            (None, Some(f)) if f.role.has_value() => f,
-            (want, f) => return Err(focus_lost(want.as_ref(), f.as_ref()).released(true)),
+        let action = run::Action::TypeText {
+            text: text.clone(),
+            sensitive,
+            field: self.intended.clone().map(Box::new),
         };
-        let sensitive = sensitive || field.sensitive;
-        if sensitive {
-            v.add_secret(text);
+        let (mut record, run, released) =
+            self.drive_run(v, action, None, Vec::new(), false).await?;
+        // A sensitive field makes the text a secret too: the record shows it redacted.
+        if record.value.as_deref() == Some(REDACTED) {
+            v.add_secret(&text);
+            record.scrub(v.redactor());
         }
-        // The last check, in the field's own world, right before the text goes in.
-        if let TypeBegin::Moved(now) = page::type_begin(&engine, &roots, &field).await? {
-            return Err(focus_lost(Some(&field), now.as_deref()).released(true));
+        if let Some(field) = run.focused() {
+            self.intended = Some(field.clone());
         }
-        let mut input = self.input(&engine);
-        input.insert_text(text).await?;
-        let check = page::type_check(&engine, &roots, &field, text, sensitive).await?;
-        let stab = stabilise(&engine, v.timing(), None).await?;
-        self.intended = Some(field.clone());
-
-        let what = describe_element(&field);
-        let reason = match (check.ok, sensitive) {
-            (true, false) => format!("{what} shows the typed text"),
-            (true, true) => format!("{what} holds the typed text (compared by keyed hash)"),
-            (false, _) if check.reason.as_deref() == Some("gone") => {
-                format!("{what} left the page while typing")
-            }
-            (false, true) => {
-                format!("{what} does not hold the typed text (compared by keyed hash)")
-            }
-            (false, false) => format!(
-                "{what} shows '{}', expected '{}'",
-                check.shown.as_deref().unwrap_or(""),
-                check.expected.as_deref().unwrap_or(text)
-            ),
-        };
-        let reason = if !check.ok && !check.still_focused {
-            format!("{reason}; focus left the field")
-        } else {
-            reason
-        };
-        let outcome = Outcome {
-            action: "type".into(),
-            target: Some(what),
-            value: Some(if sensitive {
-                REDACTED.to_owned()
-            } else {
-                text.to_owned()
-            }),
-            verdict: Some(if check.ok {
-                Verdict::Match
-            } else {
-                Verdict::Mismatch
-            }),
-            ok: check.ok,
-            reason,
-            attempts: 1,
-            stable: stab.stable,
-            dialogs: engine.take_dialogs(),
-            duration_ms: started.elapsed().as_millis() as u64,
-            started_at,
-            ..Outcome::default()
-        };
-        if !check.ok {
-            let mut outcome = outcome;
-            outcome.scrub(v.redactor());
-            return Err(Failure::from(Error::VerificationFailed(Box::new(outcome))).released(true));
-        }
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
-            released: Some(true),
+            released: Some(released),
             ..Report::new("type")
         })
     }
 
     // --- key ---
 
-    async fn key_step(&mut self, v: &Verifier, chord: &[Key]) -> StepResult<Report> {
+    /// The machine's key chord (`Action::Key`) on whatever has the focus; typing follows the
+    /// focus it leaves.
+    async fn key_step(&mut self, v: &mut Verifier, chord: String) -> StepResult<Report> {
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let engine = v.engine().clone();
-        let mut input = self.input(&engine);
-        let guard = input.guard();
-        let sent = input::chord(&mut input, chord).await;
-        let release = input.release_all().await;
-        guard.disarm();
-        sent.map_err(|e| Failure::from(e).released(release.clean()))?;
-        let stab = stabilise(&engine, v.timing(), None).await?;
-        let roots = engine.roots().await?;
-        // Focus may have moved with the key (Tab): typing follows it.
-        self.intended = page::focused(&engine, &roots).await.ok().flatten();
-        let name = chord
-            .iter()
-            .map(|k| k.key.as_str())
-            .collect::<Vec<_>>()
-            .join("+");
-        let outcome = Outcome {
-            action: "key".into(),
-            value: Some(name),
-            ok: true,
-            reason: "sent; every key released in reverse order".into(),
-            attempts: 1,
-            stable: stab.stable,
-            dialogs: engine.take_dialogs(),
-            duration_ms: started.elapsed().as_millis() as u64,
-            started_at,
-            ..Outcome::default()
-        };
+        let action = run::Action::Key { chord };
+        let (mut record, run, released) =
+            self.drive_run(v, action, None, Vec::new(), false).await?;
+        self.intended = run.focused().cloned();
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        record.started_at = started_at;
+        let outcome = crate::verify::outcome_result(record)
+            .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
-            released: Some(release.clean()),
+            released: Some(released),
             ..Report::new("key")
         })
     }
@@ -947,90 +858,9 @@ impl Where<'_> {
     }
 }
 
-/// The same field: same identity, and the same node when both refs are known.
-fn same_field(a: &Element, b: &Element) -> bool {
-    Identity::of(a) == Identity::of(b)
-        && (a.reference.is_empty() || b.reference.is_empty() || a.reference == b.reference)
-}
-
-fn focus_lost(want: Option<&Element>, now: Option<&Element>) -> Failure {
-    let now_s = now.map_or_else(|| "nothing".to_owned(), describe_element);
-    let message = match want {
-        Some(w) => format!(
-            "focus is on {now_s}, not on {} (the field focused last); nothing was typed: click the field again",
-            describe_element(w)
-        ),
-        None => format!("focus is on {now_s}, which takes no text; nothing was typed: click the field first"),
-    };
-    Failure::from(Error::core(ErrorCode::FocusLost, message))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prufe::core::model::Role;
-
-    fn el(reference: &str, role: Role, name: &str, region: &str) -> Element {
-        Element {
-            reference: reference.into(),
-            role,
-            name: name.into(),
-            region: region.into(),
-            visible: true,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn fields_are_the_same_node_with_the_same_identity() {
-        let search = el("e4", Role::Searchbox, "Search", "search[Products]");
-        assert!(same_field(&search, &search.clone()));
-        assert!(
-            !same_field(
-                &search,
-                &Element {
-                    reference: "e9".into(),
-                    ..search.clone()
-                }
-            ),
-            "a twin is another field"
-        );
-        assert!(
-            !same_field(
-                &search,
-                &el("e4", Role::Textbox, "Email", "dialog[Newsletter]")
-            ),
-            "a recycled node is another field"
-        );
-        assert!(same_field(
-            &search,
-            &Element {
-                reference: String::new(),
-                ..search.clone()
-            }
-        ));
-        assert!(same_identity(None, None));
-        assert!(!same_identity(Some(&search), None));
-    }
-
-    #[test]
-    fn focus_lost_names_both_fields_and_says_what_to_do() {
-        let f = focus_lost(
-            Some(&el("e1", Role::Searchbox, "Search", "search[Products]")),
-            Some(&el("e7", Role::Textbox, "Email", "dialog[Newsletter]")),
-        );
-        assert_eq!(f.code(), ErrorCode::FocusLost);
-        let m = f.to_string();
-        assert!(
-            m.contains("textbox[Email] in dialog[Newsletter]")
-                && m.contains("searchbox[Search]")
-                && m.contains("click the field again"),
-            "{m}"
-        );
-        assert!(focus_lost(None, None)
-            .to_string()
-            .contains("focus is on nothing"));
-    }
 
     #[test]
     fn failures_say_when_input_may_still_be_held() {

@@ -421,6 +421,23 @@ impl Tab<'_> {
                         element: crate::coords::page::focused(&e, &roots).await?,
                     }
                 }
+                Read::Scroll { at } => {
+                    let roots = e.roots().await?;
+                    let top = roots.first().ok_or_else(|| {
+                        Error::core(ErrorCode::BrowserError, "the page has no document")
+                    })?;
+                    let position = match at {
+                        Some(p) => Some(crate::coords::page::scroll_begin(&e, top, *p).await?),
+                        None => crate::coords::page::scroll_read(&e, top).await?,
+                    };
+                    Answer::Position { position }
+                }
+                Read::Selection { reference } => {
+                    let roots = self.roots_of(d).await?;
+                    Answer::Selection {
+                        selection: crate::coords::page::selection(&e, &roots, reference).await?,
+                    }
+                }
             },
             Need::Ask { question } => match self.arbiter {
                 Some(config) => {
@@ -442,9 +459,19 @@ impl Tab<'_> {
     /// Sends one gesture.
     async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
         let e = self.engine.clone();
+        // A coordinate step's input goes through the executor's ledger; so does a key on
+        // whatever has the focus, there.
         if matches!(
             gesture,
-            Gesture::Click { .. } | Gesture::MoveTo { .. } | Gesture::Drag { .. }
+            Gesture::Click { .. }
+                | Gesture::MoveTo { .. }
+                | Gesture::Drag { .. }
+                | Gesture::Wheel { .. }
+                | Gesture::Insert { .. }
+                | Gesture::Press {
+                    reference: None,
+                    ..
+                }
         ) {
             if let Some(p) = d.pointer.as_mut() {
                 let roots = match &d.last {
@@ -506,6 +533,12 @@ impl Tab<'_> {
                 }
                 wait_for_new_document(self.engine, self.timing, &old).await?;
                 d.last = None;
+            }
+            Gesture::Wheel { .. } | Gesture::Insert { .. } => {
+                return Err(Error::core(
+                    ErrorCode::Internal,
+                    "a wheel turn or inserted text is sent by the coordinate executor's drive",
+                ))
             }
         }
         Ok(())

@@ -832,6 +832,21 @@ async fn scroll_goes_to_the_inner_container_not_the_page() {
     let mut e = Executor::new(&s.v);
     let shot = screenshot(&mut e, &mut s.v, json!({"action":"screenshot"})).await;
     let (x, y) = centre(&s.v, "#scroller", &shot).await;
+    // Up from the top: nothing moves, and the record says so without failing.
+    let r = run(
+        &mut e,
+        &mut s.v,
+        json!({"action":"scroll_at","x":x,"y":y,"dx":0,"dy":-300,"observation":shot.id}),
+    )
+    .await
+    .unwrap_or_else(|f| panic!("{f}"));
+    let o = r
+        .outcome
+        .as_ref()
+        .expect("the machine's record of the scroll");
+    assert!(o.ok && o.reason.contains("did not move"), "{}", o.reason);
+    assert!(!r.scroll.as_ref().expect("a scroll report").moved);
+    let shot = r.observation.expect("observed again after scrolling");
     let r = run(
         &mut e,
         &mut s.v,
@@ -839,6 +854,15 @@ async fn scroll_goes_to_the_inner_container_not_the_page() {
     )
     .await
     .unwrap_or_else(|f| panic!("{f}"));
+    let o = r
+        .outcome
+        .as_ref()
+        .expect("the machine's record of the scroll");
+    assert!(
+        o.ok && o.reason.contains("scrolled from (0, 0) to (0, "),
+        "{}",
+        o.reason
+    );
     let scroll = r.scroll.expect("a scroll report");
     assert!(scroll.moved, "{scroll:?}");
     assert!(scroll.container.contains("scroller"), "{scroll:?}");
@@ -855,7 +879,7 @@ async fn scroll_goes_to_the_inner_container_not_the_page() {
     );
     assert_eq!(eval(&s.v, "window.scrollY").await, json!(0));
     // Observed again after scrolling.
-    assert_eq!(r.observation.map(|o| o.id), Some("obs-2".to_owned()));
+    assert_eq!(r.observation.map(|o| o.id), Some("obs-3".to_owned()));
     s.close().await;
 }
 

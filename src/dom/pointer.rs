@@ -1,17 +1,16 @@
 //! What the coordinate executor asks of a page around a pointer step: the hit boxes of the
 //! observable elements, the scroll container under a point and how far it moved since, and
-//! whether typing into the focused field gave the value it should.
+//! the focused field's value and selection right before typing.
 //!
-//! The scroll container and the field's state before typing are kept here, in the engine's
-//! own world, between the call that finds them and the one that reads them back: nothing is
-//! left on the page's globals, and a field's value never leaves the page on the way.
+//! The scroll container is kept here, in the engine's own world, between the call that finds
+//! it and the ones that read it back: nothing is left on the page's globals.
 //! Coordinates are CSS pixels of this document's viewport, as in [`super::input`].
 
 use super::input::{get, offset, value_of, viewport};
 use super::{composed_ancestors, document, element, focused, hit_test, js, snapshot, with_engine};
 use crate::core::error::Result;
 use crate::core::model::Element;
-use crate::core::redact::keyed_hash;
+use crate::core::run::{ScrollPosition, Selection};
 use js_sys::{JsString, Object};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -20,8 +19,6 @@ use wasm_bindgen::JsCast;
 thread_local! {
     /// The container [`scroll_from`] found, for [`scroll_position`].
     static SCROLLED: RefCell<Option<web_sys::Element>> = const { RefCell::new(None) };
-    /// The field [`typing_begin`] checked, for [`typing_check`].
-    static TYPING: RefCell<Option<Typing>> = const { RefCell::new(None) };
 }
 
 /// The box of an observable element that intersects the viewport (`prufe.hitBoxes`).
@@ -71,19 +68,6 @@ pub fn hit_boxes() -> Result<Vec<HitBox>> {
         });
     }
     Ok(out)
-}
-
-/// Where a scroll container stands, and the page with it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScrollPosition {
-    /// What the container is, for a person: `the page`, or `div#list in list[Results]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub container: Option<String>,
-    pub left: f64,
-    pub top: f64,
-    pub page_left: f64,
-    pub page_top: f64,
 }
 
 fn position(c: &web_sys::Element, container: Option<String>) -> Result<ScrollPosition> {
@@ -174,38 +158,15 @@ pub fn scroll_position() -> Result<Option<ScrollPosition>> {
     kept.map(|c| position(&c, None)).transpose()
 }
 
-/// A field's state right before typing into it.
-struct Typing {
-    reference: String,
-    before: Option<String>,
-    start: Option<u32>,
-    end: Option<u32>,
-}
-
-/// How `prufe.typingBegin(ref)` found the field.
-#[derive(Debug, Clone, Serialize)]
-pub struct TypingBegin {
-    /// The focus is on the field.
-    pub ok: bool,
-    /// The field has a value to read back.
-    pub editable: bool,
-    /// Where the focus is instead.
-    pub focused: Option<Element>,
-}
-
-/// `prufe.typingBegin(ref)`: is the focus still on the field of `ref`? If so, keeps its
-/// value and selection here for [`typing_check`].
-pub fn typing_begin(reference: &str) -> Result<TypingBegin> {
+/// `prufe.selection(ref)`: the raw value and selection of the field of `ref` when the focus
+/// is on it (`None` otherwise), read right before typing: the machine decides from them what
+/// the field should hold after (`core::run::typing`).
+pub fn selection(reference: &str) -> Result<Option<Selection>> {
     let now = focused()?;
     if now.as_ref().is_none_or(|f| f.reference != reference) {
-        return Ok(TypingBegin {
-            ok: false,
-            editable: false,
-            focused: now,
-        });
+        return Ok(None);
     }
     let el = element(reference)?;
-    let before = value_of(&el);
     // Some input types (email, number) throw on reading the selection.
     let offset = |k: &str| {
         js_sys::Reflect::get(&el, &k.into())
@@ -213,91 +174,11 @@ pub fn typing_begin(reference: &str) -> Result<TypingBegin> {
             .and_then(|v| v.as_f64())
             .map(|n| n as u32)
     };
-    let editable = before.is_some();
-    TYPING.with(|t| {
-        *t.borrow_mut() = Some(Typing {
-            reference: reference.to_owned(),
-            before,
-            start: offset("selectionStart"),
-            end: offset("selectionEnd"),
-        })
-    });
-    Ok(TypingBegin {
-        ok: true,
-        editable,
-        focused: None,
-    })
-}
-
-/// What reading the field back after typing showed (`prufe.typingCheck`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TypingCheck {
-    pub ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<&'static str>,
-    pub still_focused: bool,
-    pub value_hash: Option<String>,
-    /// The value now; `None` for a sensitive field.
-    pub shown: Option<String>,
-    /// The value typing should have given; `None` for a sensitive field.
-    pub expected: Option<String>,
-}
-
-impl TypingCheck {
-    fn failed(reason: &'static str) -> TypingCheck {
-        TypingCheck {
-            ok: false,
-            reason: Some(reason),
-            still_focused: false,
-            value_hash: None,
-            shown: None,
-            expected: None,
-        }
-    }
-}
-
-/// `prufe.typingCheck(text, sensitive)`: reads back the field [`typing_begin`] kept and
-/// compares it with its value before with `text` put in place of the selection (or, without
-/// a selection, that it now holds `text`). A sensitive field's values are not returned.
-pub fn typing_check(text: &str, sensitive: bool) -> Result<TypingCheck> {
-    let Some(t) = TYPING.with(|t| t.borrow_mut().take()) else {
-        return Ok(TypingCheck::failed("lost"));
-    };
-    let Ok(el) = element(&t.reference) else {
-        return Ok(TypingCheck::failed("gone"));
-    };
-    let Some(now) = value_of(&el) else {
-        return Ok(TypingCheck::failed("no-value"));
-    };
-    // Selection offsets count UTF-16 code units, as the page's strings do.
-    let expected = match (&t.before, t.start, t.end) {
-        (Some(before), Some(start), Some(end)) => {
-            let units: Vec<u16> = before.encode_utf16().collect();
-            let (start, end) = (start as usize, end as usize);
-            (start <= end && end <= units.len()).then(|| {
-                let mut s = String::from_utf16_lossy(&units[..start]);
-                s.push_str(text);
-                s.push_str(&String::from_utf16_lossy(&units[end..]));
-                s
-            })
-        }
-        _ => None,
-    };
-    let ok = match &expected {
-        Some(e) => *e == now,
-        None => now.contains(text),
-    };
-    let still_focused = focused()?.is_some_and(|f| f.reference == t.reference);
-    let value_hash = with_engine(|eng| Ok(keyed_hash(&eng.key, &now)))?;
-    Ok(TypingCheck {
-        ok,
-        reason: None,
-        still_focused,
-        value_hash: Some(value_hash),
-        shown: (!sensitive).then_some(now),
-        expected: if sensitive { None } else { expected },
-    })
+    Ok(Some(Selection {
+        value: value_of(&el),
+        start: offset("selectionStart"),
+        end: offset("selectionEnd"),
+    }))
 }
 
 /// The document as a driver needs to know it (`prufe.page`).

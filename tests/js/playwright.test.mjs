@@ -100,7 +100,7 @@ describe('Playwright addInitScript', () => {
     assert.deepEqual(state.methods, [
       'at', 'box', 'boxes', 'cover', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
       'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'labelInReach', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
-      'scrollIntoView', 'scrollPosition', 'select', 'settle', 'snapshot', 'stillFor', 'targetOf', 'typingBegin', 'typingCheck', 'uncover', 'value',
+      'scrollIntoView', 'scrollPosition', 'select', 'selection', 'settle', 'snapshot', 'stillFor', 'targetOf', 'uncover', 'value',
     ]);
     assert.deepEqual(problems, []);
     // The engine loads nothing: the only requests are the page's own.

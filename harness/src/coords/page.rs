@@ -14,6 +14,7 @@ use crate::inject::{owner_box_in_top, send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Role};
+use prufe::core::run::{ScrollPosition, Selection};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -33,13 +34,8 @@ const SCROLL_FROM: &str = "(P, a) => P.scrollFrom(a.x, a.y)";
 /// Where the container `SCROLL_FROM` kept stands now.
 const SCROLL_POSITION: &str = "(P) => P.scrollPosition()";
 
-/// Right before typing: is the focus still on the field? If so its value and selection are
-/// kept in the engine's world (the value never leaves the page here).
-const TYPING_BEGIN: &str = "(P, a) => P.typingBegin(a.ref)";
-
-/// After typing: the field read back and compared with its value before with the text in
-/// place of the selection; a sensitive field's values are not returned.
-const TYPING_CHECK: &str = "(P, a) => P.typingCheck(a.text, a.sensitive)";
+/// Right before typing: the field's raw value and selection when the focus is on it.
+const SELECTION: &str = "(P, a) => P.selection(a.ref)";
 
 /// What `Page.captureScreenshot` gave.
 #[derive(Debug, Clone)]
@@ -235,98 +231,30 @@ pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>>
     Ok(f)
 }
 
-/// A scroll position report.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScrollPosition {
-    pub left: f64,
-    pub top: f64,
-    pub page_left: f64,
-    pub page_top: f64,
+/// Finds and keeps the scroll container under `p` (top document); where it stands, named.
+pub async fn scroll_begin(engine: &Engine, top: &Root, p: Point) -> Result<ScrollPosition> {
+    engine
+        .call(&top.frame, SCROLL_FROM, &json!({ "x": p.x, "y": p.y }))
+        .await
 }
 
-/// Finds and keeps the scroll container under `p` (top document); returns its name and
-/// position.
-pub async fn scroll_begin(
-    engine: &Engine,
-    top: &Root,
-    p: Point,
-) -> Result<(String, ScrollPosition)> {
-    let v = engine
-        .call_value(&top.frame, SCROLL_FROM, &json!({ "x": p.x, "y": p.y }))
-        .await?;
-    let pos: ScrollPosition = serde_json::from_value(v.clone())
-        .map_err(|e| Error::core(ErrorCode::Internal, format!("scroll position: {e}")))?;
-    Ok((
-        v["container"].as_str().unwrap_or("the page").to_owned(),
-        pos,
-    ))
-}
-
-/// The kept container's position now.
+/// The kept container's position now; `None` in a new document.
 pub async fn scroll_read(engine: &Engine, top: &Root) -> Result<Option<ScrollPosition>> {
-    let v = engine
-        .call_value(&top.frame, SCROLL_POSITION, &Value::Null)
-        .await?;
-    Ok(serde_json::from_value(v).ok())
+    engine.call(&top.frame, SCROLL_POSITION, &Value::Null).await
 }
 
-/// How a typing check began: still focused (the field's state kept in the page), or
-/// focus is elsewhere now.
-pub enum TypeBegin {
-    Ready,
-    Moved(Option<Box<Element>>),
-}
-
-/// Checks, in the field's own world, that `field` still has focus, and keeps its state.
-pub async fn type_begin(engine: &Engine, roots: &[Root], field: &Element) -> Result<TypeBegin> {
-    let (path, local) = crate::observe::route(&field.reference);
-    let root = crate::observe::root_of(roots, path)?;
-    let v = engine
-        .call_value(&root.frame, TYPING_BEGIN, &json!({ "ref": local }))
-        .await?;
-    if v["ok"] == Value::Bool(true) {
-        return Ok(TypeBegin::Ready);
-    }
-    let now: Option<Element> = serde_json::from_value(v["focused"].clone()).ok().flatten();
-    Ok(TypeBegin::Moved(now.map(|e| Box::new(adopt(path, e)))))
-}
-
-/// What reading the field back showed.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeCheck {
-    pub ok: bool,
-    #[serde(default)]
-    pub still_focused: bool,
-    #[serde(default)]
-    pub reason: Option<String>,
-    /// `None` for a sensitive field.
-    #[serde(default)]
-    pub shown: Option<String>,
-    #[serde(default)]
-    pub expected: Option<String>,
-}
-
-/// Reads the field [`type_begin`] kept and compares it with what typing `text` should give.
-pub async fn type_check(
+/// The raw value and selection of the field of `reference` (merged terms) when the focus is
+/// on it, asked in the field's own world.
+pub async fn selection(
     engine: &Engine,
     roots: &[Root],
-    field: &Element,
-    text: &str,
-    sensitive: bool,
-) -> Result<TypeCheck> {
-    let (path, _) = crate::observe::route(&field.reference);
+    reference: &str,
+) -> Result<Option<Selection>> {
+    let (path, local) = crate::observe::route(reference);
     let root = crate::observe::root_of(roots, path)?;
-    let v = engine
-        .call_value(
-            &root.frame,
-            TYPING_CHECK,
-            &json!({ "text": text, "sensitive": sensitive }),
-        )
-        .await?;
-    serde_json::from_value(v)
-        .map_err(|e| Error::core(ErrorCode::Internal, format!("typing check: {e}")))
+    engine
+        .call(&root.frame, SELECTION, &json!({ "ref": local }))
+        .await
 }
 
 /// Width and height of a base64 PNG, from its IHDR chunk.

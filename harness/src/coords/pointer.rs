@@ -1,12 +1,12 @@
-//! The driver's side of a pointer step (`click_at`, `drag_at` of [`crate::coords`]): while
-//! the machine drives the step (see `drive`), the element under a point is reconciled with
-//! the observation the point was chosen on, and the pointer's input goes through the tab's
-//! ledger, released whatever happens.
+//! The driver's side of a coordinate step (`click_at`, `drag_at`, `scroll_at`, `key`,
+//! `type` of [`crate::coords`]): while the machine drives the step (see `drive`), the element
+//! under a point is reconciled with the observation the point was chosen on, and the input
+//! goes through the tab's ledger, released whatever happens.
 
 use super::input::{self, Checkpoint, Input, SharedLedger};
 use super::page::{self, RootBox};
 use crate::error::{Error, Result};
-use crate::executor::{drag_path, identity_at, Button, HitBox, Point};
+use crate::executor::{drag_path, identity_at, parse_chord, Button, HitBox, Point};
 use crate::inject::Engine;
 use crate::observe::Root;
 use prufe::core::error::ErrorCode;
@@ -78,7 +78,9 @@ impl Pointer {
         Ok(now)
     }
 
-    /// Sends a pointer gesture; every press is released before this returns.
+    /// Sends a gesture of a coordinate step (the pointer's, a wheel turn, a key chord on
+    /// whatever has the focus, text inserted there); every press is released before this
+    /// returns.
     pub(crate) async fn send(
         &mut self,
         engine: &Engine,
@@ -107,9 +109,18 @@ impl Pointer {
                     )
                     .await
                 }
+                run::Gesture::Wheel { at, dx, dy } => {
+                    input.move_to(*at).await?;
+                    input.wheel(*at, *dx, *dy).await
+                }
+                run::Gesture::Insert { text } => input.insert_text(text).await,
+                run::Gesture::Press {
+                    reference: None,
+                    key,
+                } => input::chord(&mut input, &parse_chord(key)?).await,
                 other => Err(Error::core(
                     ErrorCode::Internal,
-                    format!("{other:?} is not a pointer gesture"),
+                    format!("{other:?} is not a gesture of the coordinate executor"),
                 )),
             }
         }
@@ -122,7 +133,7 @@ impl Pointer {
         if !self.released {
             return Err(Error::core(
                 ErrorCode::InputStateUnknown,
-                "a button could not be released after the action",
+                "a key or button could not be released after the action",
             ));
         }
         Ok(())

@@ -470,7 +470,11 @@ impl Run {
                 to: *to,
                 steps: *steps,
             },
-            Action::Watch { .. } => return None,
+            // These run their own needs (`key`, `scroll`, `typing`).
+            Action::Watch { .. }
+            | Action::Key { .. }
+            | Action::ScrollAt { .. }
+            | Action::TypeText { .. } => return None,
         })
     }
 

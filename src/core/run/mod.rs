@@ -33,6 +33,7 @@ mod attempt;
 mod back;
 pub mod dialogs;
 pub mod inverse;
+mod key;
 mod look;
 pub mod navigation;
 pub mod need;
@@ -43,17 +44,20 @@ pub mod quiet;
 pub mod ready;
 pub mod record;
 mod rewatch;
+mod scroll;
 mod settle;
 pub mod step;
+mod typing;
 mod undo;
 mod verdict;
 mod wait;
 mod watch;
 
 pub use navigation::Destination;
-pub use need::{Answer, Button, Gesture, Need, Point, Question, Read};
+pub use need::{Answer, Button, Gesture, Need, Point, Question, Read, ScrollPosition, Selection};
 pub use policy::{Ambiguous, Policy, Timing};
 pub use record::Record;
+pub use scroll::Scrolled;
 pub use step::{Action, Step};
 
 use crate::core::background::Background;
@@ -228,6 +232,18 @@ enum Phase {
     Back {
         at: back::At,
     },
+    /// A key chord (`Action::Key`).
+    Key {
+        at: key::At,
+    },
+    /// A wheel turn at a point (`Action::ScrollAt`).
+    Scroll {
+        at: scroll::At,
+    },
+    /// Typing into the focused field (`Action::TypeText`).
+    Type {
+        at: typing::At,
+    },
     Done {
         record: Box<Record>,
     },
@@ -255,6 +271,12 @@ pub struct Run {
     /// A wait's condition and what it learnt so far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     waiting: Option<wait::Waiting>,
+    /// A scroll's container and where it stood.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scrolling: Option<scroll::Scrolling>,
+    /// What typing should leave in the field (a secret when the text is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    typing: Option<typing::Typing>,
     pending: String,
     phase: Phase,
 }
@@ -287,17 +309,24 @@ impl Run {
             failed: None,
             undo: None,
             waiting: None,
+            scrolling: None,
+            typing: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
         if let Action::Fill {
-            value,
+            value: secret,
+            sensitive: true,
+            ..
+        }
+        | Action::TypeText {
+            text: secret,
             sensitive: true,
             ..
         } = &run.step.action
         {
-            let value = value.clone();
-            run.add_secret(&value);
+            let secret = secret.clone();
+            run.add_secret(&secret);
         }
         run
     }
@@ -317,6 +346,22 @@ impl Run {
             (Phase::Wait { at }, a) => self.on_wait(at, a),
             (Phase::Start, Answer::Start) if self.mode == Mode::Back => self.begin_back(),
             (Phase::Back { at }, a) => self.on_back(at, a),
+            (Phase::Start, Answer::Start) if matches!(self.step.action, Action::Key { .. }) => {
+                self.begin_key()
+            }
+            (Phase::Key { at }, a) => self.on_key(at, a),
+            (Phase::Start, Answer::Start)
+                if matches!(self.step.action, Action::ScrollAt { .. }) =>
+            {
+                self.begin_scroll()
+            }
+            (Phase::Scroll { at }, a) => self.on_scroll(at, a),
+            (Phase::Start, Answer::Start)
+                if matches!(self.step.action, Action::TypeText { .. }) =>
+            {
+                self.begin_type()
+            }
+            (Phase::Type { at }, a) => self.on_type(at, a),
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
@@ -374,6 +419,9 @@ impl Run {
             Phase::Looked => "looked",
             Phase::Wait { .. } => "wait",
             Phase::Back { .. } => "back",
+            Phase::Key { .. } => "key",
+            Phase::Scroll { .. } => "scroll",
+            Phase::Type { .. } => "type",
             Phase::Done { .. } => "done",
         }
     }
@@ -400,7 +448,8 @@ impl Run {
         &self.sensitive
     }
 
-    /// The element focused after a pointer click (where typing goes next).
+    /// Where typing goes next: the element focused after a pointer click or a key, the
+    /// field typed into.
     pub fn focused(&self) -> Option<&Element> {
         self.attempt.focus.as_ref()
     }

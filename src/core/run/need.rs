@@ -174,6 +174,10 @@ pub enum Gesture {
     Navigate { url: String },
     /// Go back in history and wait for the document; fail when there is no entry to go to.
     GoBack,
+    /// Move the pointer to `at` and turn the wheel by `dx`, `dy` CSS pixels.
+    Wheel { at: Point, dx: f64, dy: f64 },
+    /// Insert `text` where the focus is, as an input method commits it (no key events).
+    Insert { text: String },
 }
 
 /// What to read back.
@@ -209,6 +213,54 @@ pub enum Read {
     Previous,
     /// The focused observable element. Answer: [`Answer::Focused`].
     Focused,
+    /// With `at`, the scroll container under that point (the page when none is), kept for
+    /// the reads without `at`, which say where that one stands now. Answer:
+    /// [`Answer::Position`].
+    Scroll {
+        #[serde(default)]
+        at: Option<Point>,
+    },
+    /// Right before typing: the raw value and selection of the field of `ref` when the focus
+    /// is on it (never logged). Answer: [`Answer::Selection`].
+    Selection {
+        #[serde(rename = "ref")]
+        reference: String,
+    },
+}
+
+/// Where a scroll container stands, and the page with it (CSS pixels).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScrollPosition {
+    /// What the container is, for a person: `the page`, or `div#list in list[Results]`;
+    /// given when it is found ([`Read::Scroll`] with `at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub left: f64,
+    pub top: f64,
+    pub page_left: f64,
+    pub page_top: f64,
+}
+
+impl ScrollPosition {
+    /// The same place, whatever the container is called.
+    pub fn same_place(&self, other: &ScrollPosition) -> bool {
+        (self.left, self.top, self.page_left, self.page_top)
+            == (other.left, other.top, other.page_left, other.page_top)
+    }
+}
+
+/// A focused field's raw value and selection (UTF-16 offsets, as the page counts them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Selection {
+    /// `None`: the element has no value to read back.
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub start: Option<u32>,
+    #[serde(default)]
+    pub end: Option<u32>,
 }
 
 /// What the arbiter is asked. Every string in it is redacted.
@@ -286,6 +338,14 @@ pub enum Answer {
     Focused {
         element: Option<Element>,
     },
+    /// `None`: no container is kept (the document was replaced).
+    Position {
+        position: Option<ScrollPosition>,
+    },
+    /// `None`: the focus is not on the field.
+    Selection {
+        selection: Option<Selection>,
+    },
     Arbiter {
         yes: bool,
         detail: String,
@@ -322,6 +382,8 @@ impl Answer {
             Answer::Destination { .. } => "destination",
             Answer::Address { .. } => "address",
             Answer::Focused { .. } => "focused",
+            Answer::Position { .. } => "position",
+            Answer::Selection { .. } => "selection",
             Answer::Arbiter { .. } => "arbiter",
             Answer::Acted { .. } => "acted",
             Answer::Failed { .. } => "failed",

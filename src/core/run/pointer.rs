@@ -30,7 +30,7 @@ pub(super) enum Spot {
     Again,
 }
 
-fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
+pub(super) fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),

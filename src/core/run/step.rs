@@ -108,6 +108,38 @@ pub enum Action {
         #[serde(default)]
         shown: Option<String>,
     },
+    /// A key chord (`Control+S`, `Tab`) on whatever has the focus, every key released in
+    /// reverse order: sent, settled, and the focus read after (where typing goes next). Not
+    /// judged: a wait states what should follow it.
+    Key {
+        chord: String,
+    },
+    /// A wheel turn of `dx`, `dy` CSS pixels at a point. `expected` is the element the
+    /// observation showed there, `shown` how the record names the point. The run checks the
+    /// point, finds the scroll container under it, and waits until it stops moving; the
+    /// record says where it stands, and whether it moved.
+    ScrollAt {
+        at: Point,
+        #[serde(default)]
+        dx: f64,
+        #[serde(default)]
+        dy: f64,
+        #[serde(default)]
+        expected: Option<Box<Element>>,
+        #[serde(default)]
+        shown: Option<String>,
+    },
+    /// Text typed where the focus is, into `field` (the field the last click or key left
+    /// focused; `None`: whatever field has the focus). Nothing is typed when the focus is
+    /// elsewhere (`FOCUS_LOST`); the field is read back after. A `sensitive` text, or any text
+    /// typed into a sensitive field, is compared by keyed hash and never shown.
+    TypeText {
+        text: String,
+        #[serde(default)]
+        sensitive: bool,
+        #[serde(default)]
+        field: Option<Box<Element>>,
+    },
 }
 
 fn default_steps() -> u32 {
@@ -146,18 +178,26 @@ impl Action {
         Action::Watch { steps: Vec::new() }
     }
 
-    /// The wire name, as the record shows it: `click`, `fill`, …, `click_at`, `drag_at`.
+    /// The wire name, as the record shows it: `click`, `fill`, …, `click_at`, `drag_at`,
+    /// `scroll_at`, `key`, `type`.
     pub fn name(&self) -> &'static str {
         match self {
             Action::ClickAt { .. } => "click_at",
             Action::DragAt { .. } => "drag_at",
+            Action::ScrollAt { .. } => "scroll_at",
+            Action::Key { .. } => "key",
+            Action::TypeText { .. } => "type",
             other => other.judged().as_str(),
         }
     }
 
-    /// The kind the judge reads.
+    /// The kind the judge reads. A key, a scroll and typing are never judged (their runs
+    /// check what they did themselves); they read as a press, a watch and a fill.
     pub fn judged(&self) -> ActionKind {
         match self {
+            Action::Key { .. } => ActionKind::Press,
+            Action::ScrollAt { .. } => ActionKind::Watch,
+            Action::TypeText { .. } => ActionKind::Fill,
             Action::Click { .. } | Action::ClickAt { .. } => ActionKind::Click,
             Action::Fill { .. } => ActionKind::Fill,
             Action::Check { .. } => ActionKind::Check,
@@ -187,7 +227,10 @@ impl Action {
             Action::Goto { .. }
             | Action::Watch { .. }
             | Action::ClickAt { .. }
-            | Action::DragAt { .. } => None,
+            | Action::DragAt { .. }
+            | Action::Key { .. }
+            | Action::ScrollAt { .. }
+            | Action::TypeText { .. } => None,
         }
     }
 
@@ -209,22 +252,31 @@ impl Action {
         )
     }
 
-    /// Is a fill's value a secret, declared or because the field is sensitive?
+    /// Is a fill's value (or typed text) a secret, declared or because the field is
+    /// sensitive?
     pub(super) fn is_secret(&self, target: Option<&Element>) -> bool {
         matches!(
             self,
             Action::Fill {
                 sensitive: true,
                 ..
+            } | Action::TypeText {
+                sensitive: true,
+                ..
             }
-        ) || (matches!(self, Action::Fill { .. }) && target.is_some_and(|t| t.sensitive))
+        ) || (matches!(self, Action::Fill { .. } | Action::TypeText { .. })
+            && target.is_some_and(|t| t.sensitive))
     }
 
     /// What the action carries, as records show it (a secret as `[redacted]`).
     pub(super) fn shown_value(&self, target: Option<&Element>) -> Option<String> {
         match self {
-            Action::Fill { .. } if self.is_secret(target) => Some(REDACTED.to_owned()),
+            Action::Fill { .. } | Action::TypeText { .. } if self.is_secret(target) => {
+                Some(REDACTED.to_owned())
+            }
             Action::Fill { value, .. } => Some(value.clone()),
+            Action::TypeText { text, .. } => Some(text.clone()),
+            Action::Key { chord } => Some(chord.clone()),
             Action::Select { option, .. } => Some(option.clone()),
             Action::Press { key, .. } => Some(key.clone()),
             Action::Goto { url } => Some(url.clone()),
@@ -241,6 +293,7 @@ impl Action {
                     .join(", "),
             ),
             Action::ClickAt { at, shown, .. }
+            | Action::ScrollAt { at, shown, .. }
             | Action::DragAt {
                 from: at, shown, ..
             } => Some(
