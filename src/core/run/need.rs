@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// A mouse button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Button {
     #[default]
@@ -28,6 +29,7 @@ pub enum Button {
 
 /// The next thing the driver must do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "need",
     rename_all = "camelCase",
@@ -99,6 +101,7 @@ pub enum Need {
 
 /// Input the driver sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -156,6 +159,7 @@ pub enum Gesture {
 
 /// What to read back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -191,6 +195,7 @@ pub enum Read {
 
 /// What the arbiter is asked. Every string in it is redacted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Question {
     pub action: String,
@@ -205,6 +210,7 @@ pub struct Question {
 
 /// The driver's answer to the last need.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "answer",
     rename_all = "camelCase",
