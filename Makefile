@@ -32,7 +32,7 @@ help:
 	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make soak    the browser suites 5 times under load (SOAK_RUNS=N), report in bench/soak.md"
 	@echo "make parity  every surface (CLI, MCP, npm with Playwright and Puppeteer, Python sync and async) on the parity scenarios"
-	@echo "make types   rewrite the TypeScript declarations generated from the Rust types"
+	@echo "make types   rewrite the TypeScript declarations and the MCP tool list generated from the Rust types"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
@@ -237,11 +237,12 @@ test-drivers: bundle node python
 	node --test tests/js/
 	export PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
 
-# The TypeScript declarations generated from the Rust types (js/prufe-types.d.ts,
-# js/prufe-run-types.d.ts; src/types.rs), rewritten from the sources; `make test` fails while
-# a committed one differs.
+# What is generated from the Rust types, rewritten from the sources: the TypeScript
+# declarations (js/prufe-types.d.ts, js/prufe-run-types.d.ts; src/types.rs) and the MCP
+# server's tool list (docs/mcp-tools.json). `make test` fails while a committed one differs.
 types:
 	PRUFE_BLESS=1 cargo test -q -p prufe --features schema --test types
+	PRUFE_BLESS=1 cargo test -q -p prufe-harness --lib mcp::tools::tests::the_committed_tool_list_is_current
 
 typecheck: node
 	node_modules/.bin/tsc --noEmit -p js
