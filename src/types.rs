@@ -540,8 +540,8 @@ fn doc(schema: &Value, indent: &str) -> String {
 }
 
 /// ``[`Answer::Settled`]`` (a Rust doc link) as ``Answer::Settled``; any other bracket
-/// stays.
-fn unlink(text: &str) -> String {
+/// stays. Descriptions taken from doc comments read this way outside Rust.
+pub fn unlink(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find("[`") {

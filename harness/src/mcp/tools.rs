@@ -61,7 +61,7 @@ pub struct Verified {
 /// The JSON schema of `expect`: the core's claims (`prufe::core::expect::Claim`), whose
 /// targets are role and name (not refs: a claim may name what is not on the page yet),
 /// derived from the types the step reads, written out in full (no `$ref`) so that a client
-/// shows every claim's fields.
+/// shows every claim's fields, their doc links written as code.
 fn expect_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     let mut schema = schemars::generate::SchemaSettings::draft2020_12()
         .with(|s| s.inline_subschemas = true)
@@ -69,6 +69,21 @@ fn expect_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         .into_root_schema_for::<Vec<prufe::core::expect::Claim>>();
     schema.remove("$schema");
     schema.remove("title");
+    fn unlink(value: &mut Value) {
+        match value {
+            Value::Object(map) => map.iter_mut().for_each(|(key, v)| match v {
+                Value::String(text) if key == "description" => {
+                    *text = prufe::types::unlink(text);
+                }
+                v => unlink(v),
+            }),
+            Value::Array(items) => items.iter_mut().for_each(unlink),
+            _ => {}
+        }
+    }
+    if let Some(items) = schema.get_mut("items") {
+        unlink(items);
+    }
     schema.insert(
         "description".into(),
         "Typed claims about this action's own effect (appears, disappears, changes, moves, \
