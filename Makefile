@@ -23,7 +23,7 @@ MACHINE := js/dist/prufe-run.mjs js/dist/prufe-run.js js/dist/prufe-run.d.mts
 PYTHON_TEST := if python3 -c 'import pytest' 2>/dev/null; then python3 -m mypy --strict --config-file python/pyproject.toml --cache-dir /tmp/prufe-mypy-cache python/src/prufe && python3 -m pytest -q -p no:cacheprovider -rs --durations=8 tests/python; else python3 tests/python/test_driver.py && python3 tests/python/test_mcp.py; fi
 BUNDLE_INPUTS := $(shell find src js/inflate/src -name '*.rs') Cargo.toml Cargo.lock js/inflate/Cargo.toml js/src/shim.js js/src/run.js js/build.mjs
 
-.PHONY: check parity soak corpus-test test-compile test-engine test-core grid help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck bench fuzz
+.PHONY: check parity soak corpus-test test-compile test-engine test-core grid help setup bundle node apps python demo demo-harness demo-bundle prebuilt snapshot test test-node test-python lint test-rust test-wasm test-drivers typecheck types bench fuzz
 
 help:
 	@echo "make demo    build everything and run the demo"
@@ -32,6 +32,7 @@ help:
 	@echo "make lint    clippy, native and wasm32, warnings denied"
 	@echo "make soak    the browser suites 5 times under load (SOAK_RUNS=N), report in bench/soak.md"
 	@echo "make parity  every surface (CLI, MCP, npm with Playwright and Puppeteer, Python sync and async) on the parity scenarios"
+	@echo "make types   rewrite the TypeScript declarations and the MCP tool list generated from the Rust types"
 	@echo "make bundle  build js/dist/prufe.js and the machine module js/dist/prufe-run.mjs"
 	@echo "make prebuilt  make bundle, and keep the page engine in js/prebuilt (commit it)"
 	@echo "make node    copy the bundle and the machine module into the npm package (node/dist)"
@@ -67,11 +68,11 @@ FORCE:
 
 # The npm package `prufe` (node/) ships the bundle, the machine module, the wire decoder and
 # their types in node/dist/, copied there from the build above (gitignored).
-NODE_DIST := node/dist/prufe.js node/dist/prufe-run.mjs node/dist/wire.mjs node/dist/prufe.d.ts node/dist/prufe-run.d.ts
+NODE_DIST := node/dist/prufe.js node/dist/prufe-run.mjs node/dist/wire.mjs node/dist/prufe.d.ts node/dist/prufe-types.d.ts node/dist/prufe-run.d.ts node/dist/prufe-run-types.d.ts
 
 node: $(NODE_DIST)
 
-$(NODE_DIST) &: $(BUNDLE) $(MACHINE) js/wire.mjs js/prufe.d.ts js/prufe-run.d.ts node/build.mjs
+$(NODE_DIST) &: $(BUNDLE) $(MACHINE) js/wire.mjs js/prufe.d.ts js/prufe-types.d.ts js/prufe-run.d.ts js/prufe-run-types.d.ts node/build.mjs
 	node node/build.mjs
 
 # The fixture apps (React, Vue, Radix UI pages under fixtures/apps), bundled from npm packages
@@ -154,7 +155,7 @@ test:
 	node_modules/.bin/tsc --noEmit -p tests/ts
 
 test-compile:
-	@scripts/timed.sh "test: compiling the native tests" bash -c 'cargo test -q -p prufe --no-run && cargo test -q --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test --no-run && cargo test -q -p prufe-harness --no-run'
+	@scripts/timed.sh "test: compiling the native tests" bash -c 'cargo test -q -p prufe --features schema --no-run && cargo test -q --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test --no-run && cargo test -q -p prufe-harness --no-run'
 
 test-engine:
 	@$(MAKE) --no-print-directory bundle node apps corpus python
@@ -165,7 +166,7 @@ test-core:
 	python3 scripts/sync_api.py --check
 	cargo fmt --all --check
 	cargo fmt --check --manifest-path js/inflate/Cargo.toml
-	cargo test -p prufe
+	cargo test -p prufe --features schema
 	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	scripts/wasm-test.sh --no-run
 
@@ -197,8 +198,8 @@ check: setup
 	@scripts/timed.sh "check: import circles" node scripts/import-circles.mjs --quiet
 	@scripts/timed.sh "check: the sync API generated from the async one" python3 scripts/sync_api.py --check
 	@scripts/timed.sh "check: format" cargo fmt --all --check
-	@scripts/timed.sh "check: clippy (prufe)" cargo clippy -q -p prufe --all-targets -- -D warnings
-	@scripts/timed.sh "check: core tests" cargo test -q -p prufe
+	@scripts/timed.sh "check: clippy (prufe)" cargo clippy -q -p prufe --features schema --all-targets -- -D warnings
+	@scripts/timed.sh "check: core tests" cargo test -q -p prufe --features schema
 	@$(MAKE) --no-print-directory bundle node python
 	@scripts/timed.sh "check: CLI" cargo test -q -p prufe-harness --test cli run_json_lines_and_traces_for_an_honest_shop
 	@scripts/timed.sh "check: npm package" env PRUFE_CLI=target/debug/prufe node --test --test-name-pattern "Dark mode" tests/js/verdicts.test.mjs
@@ -224,7 +225,7 @@ lint: setup
 	cargo clippy -p prufe --target wasm32-unknown-unknown --no-default-features --features machine -- -D warnings
 
 test-rust: grid
-	cargo test -p prufe
+	cargo test -p prufe --features schema
 	cargo test --manifest-path js/inflate/Cargo.toml --target-dir target/inflate-test
 	cargo test -p prufe-harness
 
@@ -235,6 +236,13 @@ test-wasm:
 test-drivers: bundle node python
 	node --test tests/js/
 	export PRUFE_BROWSER_USE_PYTHON=$(CURDIR)/.venv-browser-use/bin/python; $(PYTHON_TEST)
+
+# What is generated from the Rust types, rewritten from the sources: the TypeScript
+# declarations (js/prufe-types.d.ts, js/prufe-run-types.d.ts; src/types.rs) and the MCP
+# server's tool list (docs/mcp-tools.json). `make test` fails while a committed one differs.
+types:
+	PRUFE_BLESS=1 cargo test -q -p prufe --features schema --test types
+	PRUFE_BLESS=1 cargo test -q -p prufe-harness --lib mcp::tools::tests::the_committed_tool_list_is_current
 
 typecheck: node
 	node_modules/.bin/tsc --noEmit -p js

@@ -1,129 +1,17 @@
 // Type declarations for `window.prufe`, the in-page engine installed by js/dist/prufe.js.
-// The contract is docs/DESIGN.md ("window.prufe"); the wire shapes mirror src/core (model,
-// error, diff, resolve, judge) with camelCase field names.
+// The contract is docs/DESIGN.md ("window.prufe"). The data it takes and returns (elements,
+// snapshots, diffs, targets, verdicts, error codes) is declared in prufe-types.d.ts, generated
+// from the Rust types of src/core; here are its functions and their options.
+
+/// <reference path="prufe-types.d.ts" />
 
 declare namespace Prufe {
-  /** WAI-ARIA 1.2 roles, plus `iframe` for frame elements and `unknown`. */
-  type Role =
-    | 'alert' | 'alertdialog' | 'application' | 'article' | 'banner' | 'blockquote' | 'button'
-    | 'caption' | 'cell' | 'checkbox' | 'code' | 'columnheader' | 'combobox' | 'complementary'
-    | 'contentinfo' | 'definition' | 'deletion' | 'dialog' | 'directory' | 'document' | 'emphasis'
-    | 'feed' | 'figure' | 'form' | 'generic' | 'grid' | 'gridcell' | 'group' | 'heading' | 'iframe'
-    | 'img' | 'insertion' | 'link' | 'list' | 'listbox' | 'listitem' | 'log' | 'main' | 'mark'
-    | 'marquee' | 'math' | 'menu' | 'menubar' | 'menuitem' | 'menuitemcheckbox' | 'menuitemradio'
-    | 'meter' | 'navigation' | 'none' | 'note' | 'option' | 'paragraph' | 'progressbar' | 'radio'
-    | 'radiogroup' | 'region' | 'row' | 'rowgroup' | 'rowheader' | 'scrollbar' | 'search'
-    | 'searchbox' | 'separator' | 'slider' | 'spinbutton' | 'status' | 'strong' | 'subscript'
-    | 'superscript' | 'switch' | 'tab' | 'table' | 'tablist' | 'tabpanel' | 'term' | 'textbox'
-    | 'time' | 'timer' | 'toolbar' | 'tooltip' | 'tree' | 'treegrid' | 'treeitem' | 'unknown';
-
-  /** `aria-checked` / `aria-pressed`: a boolean or `"mixed"`. */
-  type Tristate = boolean | 'mixed';
-
-  /** Every code an error thrown by prufe (in the page or the harness) may carry. */
-  type ErrorCode =
-    | 'NOT_READY' | 'WASM_BLOCKED' | 'INVALID_ARGUMENT' | 'INVALID_FIELDS' | 'INVALID_TEXT'
-    | 'INVALID_EPOCH' | 'INVALID_CONTEXT' | 'INVALID_COMPLETENESS' | 'INVALID_VIEWPORT'
-    | 'INVALID_STATE' | 'INVALID_ELEMENTS' | 'INVALID_TARGET' | 'INVALID_ACTION'
-    | 'INVALID_OPTIONS' | 'INVALID_SNAPSHOT' | 'INVALID_SCRIPT' | 'INVALID_EXPECT' | 'DUPLICATE_REFERENCE'
-    | 'STALE_OBSERVATION' | 'STALE_REFERENCE' | 'TARGET_CHANGED' | 'TARGET_QUERY_TRUNCATED'
-    | 'TARGET_AMBIGUOUS' | 'TARGET_NOT_FOUND' | 'TARGET_DISABLED' | 'TARGET_NOT_VISIBLE'
-    | 'TARGET_OBSCURED' | 'TARGET_NOT_STABLE' | 'VERIFICATION_FAILED' | 'UNDO_FAILED'
-    | 'IRREVERSIBLE_ACTION' | 'POINT_OUT_OF_BOUNDS' | 'INPUT_STATE_UNKNOWN' | 'FOCUS_LOST'
-    | 'POSTCONDITION_TIMEOUT' | 'TIMEOUT' | 'BROWSER_ERROR' | 'NAVIGATION_FAILED' | 'INTERNAL'
-    | 'PAGE_CRASHED' | 'BROWSER_CLOSED' | 'PAGE_UNRESPONSIVE' | 'INTERRUPTED';
-
-  /** A candidate listed by `TARGET_AMBIGUOUS` (at most 10). */
-  interface Candidate {
-    ref: string;
-    role: string;
-    name: string;
-    region: string;
-  }
-
   /** What every prufe function throws. */
   interface PrufeError extends Error {
     name: 'PrufeError';
     code: ErrorCode;
     message: string;
     candidates?: Candidate[];
-  }
-
-  /** Which document a snapshot came from and which snapshot it is. */
-  interface Context {
-    /** Set by the caller; stable per page by default. */
-    tab: string;
-    /** Changes with every new document. */
-    epoch: number;
-    /** Unique per snapshot. */
-    snapshot: string;
-  }
-
-  /** One observable element. Its identity is (role, name or text, region). */
-  interface ElementRecord {
-    ref: string;
-    role: Role;
-    /** Accessible name (accname 1.2), whitespace-normalised, capped, redacted. */
-    name: string;
-    /** Observed content of a nameless container (listitem, row, article). */
-    text?: string;
-    /** `main`, `form[Checkout]`, `cart/list:done`, `frame[1]/main`; `""` outside landmarks. */
-    region: string;
-    /**
-     * `listitem[Walk dog]`: the nearest named row-like container, for an element without a
-     * name (part of its identity) or one whose name its twins in other rows share.
-     */
-    within?: string;
-    /** Frame position path: `""` top document, `"0"`, `"0.1"` nested frames. */
-    frame: string;
-    href: string | null;
-    /** Current value; `"[redacted]"` when sensitive. */
-    value: string | null;
-    /** Keyed hash of a sensitive value: compare with `prufe.hash(value)`. */
-    valueHash?: string;
-    checked: Tristate | null;
-    pressed: Tristate | null;
-    selected: boolean | null;
-    expanded: boolean | null;
-    disabled: boolean;
-    visible: boolean;
-    inViewport: boolean;
-    focused: boolean;
-    sensitive: boolean;
-    /** Heading level. */
-    level?: number;
-    /** A closed shadow root or a cross-origin frame whose inside cannot be read. */
-    opaque?: boolean;
-    /** The element or an ancestor has `aria-busy="true"`. */
-    busy?: boolean;
-    /** A role-less element that acts as a control, observed as a named `generic`. */
-    clickable?: boolean;
-  }
-
-  type TextKind = 'paragraph' | 'status' | 'alert' | 'log' | 'watch' | 'other' | 'plain';
-
-  /** Observable running text: paragraphs, live regions, `data-ap-watch` elements. */
-  interface Text {
-    kind: TextKind;
-    text: string;
-    region: string;
-    frame: string;
-  }
-
-  interface Snapshot {
-    context: Context;
-    /** True when a cap or the time budget stopped the walk early. */
-    hasMore: boolean;
-    elements: ElementRecord[];
-    texts: Text[];
-  }
-
-  /** Region filters: a prefix matches a region equal to it or continuing with `/` or `[`. */
-  interface RegionFilter {
-    /** Keep only regions matching one of these prefixes. */
-    regions?: string[];
-    /** Then drop regions matching one of these prefixes. */
-    ignoreRegions?: string[];
   }
 
   interface SnapshotOptions extends RegionFilter {
@@ -144,124 +32,17 @@ declare namespace Prufe {
      * Left out of the fingerprint: elements and texts in these slots (what the page was seen
      * changing by itself), in the merged page's terms.
      */
-    background?: {
-      texts: { frame: string; region: string; kind: string; shape?: string }[];
-      elements: { frame: string; region: string; role: string; shape?: string }[];
-    };
+    background?: Background;
     /** This document's frame path in the merged page ('' for the top document). */
     root?: string;
   }
   type DiffOptions = RegionFilter;
-
-  type Field = 'value' | 'checked' | 'pressed' | 'selected' | 'expanded' | 'disabled' | 'visible' | 'href';
-
-  interface FieldChange {
-    field: Field;
-    before: string | null;
-    after: string | null;
-  }
-
-  interface Changed {
-    before: ElementRecord;
-    after: ElementRecord;
-    fields: FieldChange[];
-  }
-
-  interface Moved {
-    before: ElementRecord;
-    after: ElementRecord;
-  }
-
-  interface Diff {
-    appeared: ElementRecord[];
-    disappeared: ElementRecord[];
-    changed: Changed[];
-    moved: Moved[];
-    textsAppeared: Text[];
-    textsDisappeared: Text[];
-    /** `describe()`-style lines, e.g. `appeared listitem[Shirt M] in cart`. */
-    lines: string[];
-    empty: boolean;
-  }
-
-  /** What a caller declares it wants to act on; optional fields narrow only when given. */
-  interface Target {
-    /** Absent: any role. `"generic"` matches clickable generics only. */
-    role?: Role | string;
-    name: string;
-    region?: string;
-    frame?: string;
-    href?: string;
-    inViewport?: boolean;
-    /**
-     * The nearest named container the element is in (`{ role: 'listitem', name: 'Walk dog' }`,
-     * what `ElementRecord.within` shows as `listitem[Walk dog]`); with it, `name` may be `""`.
-     */
-    in?: Container;
-    /**
-     * The element's place, from 1, among the visible elements the rest of the target names,
-     * in document order (the second unnamed list of a region); with it, `name` may be `""`.
-     */
-    nth?: number;
-  }
-
-  /** A container a target is in: its role and its label. */
-  interface Container {
-    role: Role | string;
-    name: string;
-  }
 
   interface ResolveOptions {
     /** The observation to resolve in; a fresh snapshot of the document when absent. */
     observation?: Snapshot;
     /** The context the caller believes is current; `STALE_OBSERVATION` when it is not. */
     expected?: Context;
-  }
-
-  /** A selected element. Selection is not permission: both flags are always false. */
-  interface Resolution {
-    context: Context;
-    target: ElementRecord;
-    authorized: false;
-    dispatched: false;
-  }
-
-  type ActionKind =
-    | 'click' | 'fill' | 'check' | 'uncheck' | 'select' | 'press' | 'hover' | 'upload' | 'drag'
-    | 'goto' | 'watch';
-
-  interface Action {
-    kind: ActionKind;
-    target?: ElementRecord;
-    /** The requested value of a fill. */
-    value?: string;
-    /** The keyed hash of a sensitive fill's value (`prufe.hash(value)`). */
-    valueHash?: string;
-    /** The chosen option of a select. */
-    option?: string;
-    /** A sentence saying what the action is meant to do, in any language. */
-    intent?: string;
-  }
-
-  interface JudgeOptions extends RegionFilter {
-    /** Whether the page was stable after the action (default true). */
-    stable?: boolean;
-  }
-
-  type VerdictKind = 'MATCH' | 'MISMATCH' | 'AMBIGUOUS';
-
-  interface Verdict {
-    verdict: VerdictKind;
-    reason: string;
-    /** The element whose name explains the effect (the target, or a neighbour). */
-    attributedTo: { role: Role; name: string; region: string } | null;
-    diff: Diff;
-  }
-
-  /** A point in the viewport, in CSS pixels. */
-  interface Point {
-    x: number;
-    y: number;
   }
 
   /** `prufe.box(ref)`: the border box and the point input goes to, in viewport CSS pixels. */
@@ -274,15 +55,6 @@ declare namespace Prufe {
     point: Point | null;
     /** `point` lies in the viewport, scroll bars excluded. */
     inView: boolean;
-  }
-
-  /** Where activating an element would load a new document. */
-  interface Destination {
-    kind: 'link' | 'form';
-    /** Absolute, as the page resolved it (`a.href`, `form.action`). */
-    url: string;
-    /** A form's method (`get`, `post`, `dialog`); `""` for a link. */
-    method: string;
   }
 
   interface Api {
@@ -351,11 +123,7 @@ declare namespace Prufe {
     prepare(ref: string, hitTest: boolean, timeoutMs: number): Promise<
       | { answer: 'prepared'; point: Point }
       | { answer: 'scrolled' }
-      | { answer: 'refused'; refusal:
-          | { kind: 'emptyBox' }
-          | { kind: 'noVisibleArea' }
-          | { kind: 'keptMoving'; timeoutMs: number }
-          | { kind: 'covered'; by: string; point: Point } }
+      | { answer: 'refused'; refusal: Refusal }
       | { answer: 'failed'; error: { code: ErrorCode; message: string } }
     >;
     /**

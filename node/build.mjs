@@ -15,7 +15,9 @@ const FILES = [
   ['js/dist/prufe-run.mjs', 'prufe-run.mjs'],
   ['js/wire.mjs', 'wire.mjs'],
   ['js/prufe.d.ts', 'prufe.d.ts'],
+  ['js/prufe-types.d.ts', 'prufe-types.d.ts'],
   ['js/prufe-run.d.ts', 'prufe-run.d.ts'],
+  ['js/prufe-run-types.d.ts', 'prufe-run-types.d.ts'],
 ];
 
 mkdirSync(dist, { recursive: true });

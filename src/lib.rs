@@ -8,11 +8,17 @@
 //! - `machine` (wasm32, feature `machine`): the exports of the DOM-free machine module,
 //!   `start` and `next` over [`core::api::run_start`] and [`core::api::run_next`].
 //!
+//! - [`types`] (feature `schema`): the TypeScript declarations of the wire types, generated
+//!   from their JSON schemas.
+//!
 //! The in-page bundle is built with the default features, the machine module with
 //! `--no-default-features --features machine`: the page does not carry the loop (it would
 //! nearly double the bundle), and the driver's module carries no DOM code.
 
 pub mod core;
+
+#[cfg(feature = "schema")]
+pub mod types;
 
 #[cfg(all(target_arch = "wasm32", feature = "dom"))]
 pub mod dom;

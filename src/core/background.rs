@@ -52,6 +52,7 @@ pub fn shape(text: &str) -> String {
 
 /// Where a text changed by itself.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TextSlot {
     pub frame: String,
@@ -64,6 +65,7 @@ pub struct TextSlot {
 
 /// Where an element appeared, disappeared or changed by itself.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ElementSlot {
     pub frame: String,
@@ -76,6 +78,7 @@ pub struct ElementSlot {
 
 /// The slots a page was changing by itself before the action.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Background {
     pub texts: Vec<TextSlot>,

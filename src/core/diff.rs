@@ -30,6 +30,7 @@ use std::hash::Hash;
 /// `/` or `[` (`cart` matches `cart/list:items`, `form` matches `form[Login]`, never
 /// `cartoon`); the empty prefix matches every region.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct DiffOptions {
     /// Keep only regions matching one of these prefixes (all regions when empty).
@@ -64,6 +65,7 @@ pub fn region_matches(region: &str, prefix: &str) -> bool {
 
 /// An observable field the diff compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Field {
     Checked,
@@ -155,6 +157,7 @@ pub fn shown_value(e: &Element) -> Option<&str> {
 
 /// One field of a changed element, as printed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FieldChange {
     pub field: Field,
@@ -164,6 +167,7 @@ pub struct FieldChange {
 
 /// An element whose identity stayed while observable fields changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Changed {
     pub before: Element,
@@ -181,6 +185,7 @@ impl Changed {
 
 /// An element that left one region and showed up in another with the same role and label.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Moved {
     pub before: Element,
@@ -190,6 +195,7 @@ pub struct Moved {
 /// What changed between two snapshots. Lists are in document order (of `after` for
 /// appearances, changes and moves; of `before` for disappearances).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Diff {
     pub appeared: Vec<Element>,

@@ -6,6 +6,7 @@ use std::fmt;
 
 /// Every failure prufe reports. Codes are part of the public contract: add, never rename.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -156,6 +157,7 @@ impl fmt::Display for ErrorCode {
 
 /// A candidate listed by an ambiguity error.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     #[serde(rename = "ref")]
@@ -170,6 +172,7 @@ pub const MAX_CANDIDATES: usize = 10;
 
 /// The one error shape. `message` never carries a secret: it is built from redacted data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Error {
     pub code: ErrorCode,

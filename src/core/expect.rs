@@ -69,6 +69,7 @@ pub const MAX_CLAIM_TEXT: usize = 2_000;
 
 /// One typed claim about a step's own effect. Tagged by `kind` on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Claim {
     Appears(Appears),
@@ -83,6 +84,7 @@ pub enum Claim {
 
 /// An element matching `target` appeared (or became visible).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Appears {
     pub target: Target,
@@ -90,6 +92,7 @@ pub struct Appears {
 
 /// An element matching `target` is gone or hidden.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Disappears {
     pub target: Target,
@@ -97,6 +100,7 @@ pub struct Disappears {
 
 /// A field of the element changed, from and to the values given (each optional).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Changes {
     pub target: Target,
@@ -109,6 +113,7 @@ pub struct Changes {
 
 /// The fields a `changes` claim may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeField {
     Checked,
@@ -124,6 +129,7 @@ pub enum ChangeField {
 /// A claimed value: `true`/`false`, `"mixed"` for `checked` and `pressed`, a string for
 /// `value`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum State {
     Bool(bool),
@@ -132,6 +138,7 @@ pub enum State {
 
 /// The element moved: to another list or region, or to a position in its list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Moves {
     pub target: Target,
@@ -144,6 +151,7 @@ pub struct Moves {
 
 /// Where a move ends: a list (its id or label) or a region (a prefix), or both.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Place {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,6 +162,7 @@ pub struct Place {
 
 /// The element must not change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Stays {
     pub target: Target,
@@ -161,6 +170,7 @@ pub struct Stays {
 
 /// The action loaded a new document at an address matching `url` (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Navigates {
     pub url: String,
@@ -168,6 +178,7 @@ pub struct Navigates {
 
 /// After the action, exactly `n` visible elements match `target`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Count {
     pub target: Target,
@@ -177,6 +188,7 @@ pub struct Count {
 /// A text run appeared (containing `text`, or equal to it with `exact`), in `region` when
 /// given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TextClaim {
     pub text: String,
@@ -188,6 +200,7 @@ pub struct TextClaim {
 
 /// How a claim came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Held,
@@ -208,6 +221,7 @@ impl Status {
 
 /// One claim and what satisfied or broke it, as the record shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     /// The claim as written: `appears listitem[Shirt M] in cart`.

@@ -103,6 +103,7 @@ pub fn adopt_target(path: &str, mut t: Target) -> Target {
 
 /// What a driver knows of a frame: its security origin and its address.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Origin {
     /// The security origin (`null`, empty or `://` when opaque).

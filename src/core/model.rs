@@ -197,6 +197,26 @@ impl<'de> Deserialize<'de> for Role {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Role {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Role".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Role::ALL
+            .iter()
+            .map(|r| r.as_str())
+            .chain(["unknown"])
+            .collect();
+        schemars::json_schema!({
+            "description": "WAI-ARIA 1.2 roles, plus `iframe` for frame elements and `unknown`.",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 /// `true`, `false` or `"mixed"` on the wire (aria-checked, aria-pressed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tristate {
@@ -253,8 +273,23 @@ impl<'de> Deserialize<'de> for Tristate {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Tristate {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Tristate".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`aria-checked` / `aria-pressed`: a boolean or `\"mixed\"`.",
+            "anyOf": [{ "type": "boolean" }, { "const": "mixed" }],
+        })
+    }
+}
+
 /// Which document a snapshot came from and which snapshot it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Context {
     /// Set by the caller; stable per page by default.
@@ -270,6 +305,7 @@ pub const REDACTED: &str = "[redacted]";
 
 /// One observable element. Its identity is `(role, label, region)`: see `identity`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Element {
     /// Stable while the live node keeps its identity; a new ref otherwise.
@@ -340,6 +376,7 @@ impl Element {
 
 /// Kinds of observable running text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum TextKind {
     Paragraph,
@@ -356,6 +393,7 @@ pub enum TextKind {
 /// Observable running text: paragraphs, live regions, `data-ap-watch` elements, and every
 /// other visible text run (`TextKind::Plain`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Text {
     pub kind: TextKind,
@@ -366,6 +404,7 @@ pub struct Text {
 
 /// A full observation of one document (and its same-origin frames).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
     pub context: Context,

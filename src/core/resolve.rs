@@ -66,6 +66,7 @@ const PAGE_LOCATOR_LIMIT: usize = usize::MAX;
 /// What a caller declares it wants to act on. `role` and `name` identify; the optional fields
 /// narrow, and only when given.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Target {
     /// An ARIA role (`"button"`), compared case-insensitively; empty (absent): any role.
@@ -110,6 +111,7 @@ pub const MAX_NTH: u32 = 100_000;
 
 /// A container a target is in: a role and the container's label.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Container {
     pub role: String,
@@ -139,6 +141,7 @@ impl Container {
 /// A selected element. Selection is not permission: `authorized` and `dispatched` are always
 /// false, and the live node must be re-checked before input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Resolution {
     pub context: Context,

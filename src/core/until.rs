@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a `wait` waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",

@@ -45,7 +45,7 @@ test('npm pack, install the tarball into a scratch project, run a verified click
   const [packed] = JSON.parse(stdout);
   const tarball = join(dir, packed.filename);
   const files = packed.files.map((f) => f.path).sort();
-  for (const f of ['dist/prufe.js', 'dist/prufe-run.mjs', 'dist/wire.mjs', 'src/index.js', 'src/playwright.js', 'src/puppeteer.js', 'src/test.js', 'types/index.d.ts', 'package.json']) {
+  for (const f of ['dist/prufe.js', 'dist/prufe-run.mjs', 'dist/wire.mjs', 'dist/prufe.d.ts', 'dist/prufe-types.d.ts', 'dist/prufe-run.d.ts', 'dist/prufe-run-types.d.ts', 'src/index.js', 'src/playwright.js', 'src/puppeteer.js', 'src/test.js', 'types/index.d.ts', 'package.json']) {
     assert.ok(files.includes(f), `${f} is packed (${files.join(', ')})`);
   }
   assert.ok(!files.some((f) => f.startsWith('test') || f.endsWith('build.mjs')), files.join(', '));

@@ -59,93 +59,38 @@ pub struct Verified {
 }
 
 /// The JSON schema of `expect`: the core's claims (`prufe::core::expect::Claim`), whose
-/// targets are role and name (not refs: a claim may name what is not on the page yet).
+/// targets are role and name (not refs: a claim may name what is not on the page yet),
+/// derived from the types the step reads, written out in full (no `$ref`) so that a client
+/// shows every claim's fields, their doc links written as code.
 fn expect_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let target = serde_json::json!({
-        "type": "object",
-        "description": "An element as a person names it: role and accessible name, optionally where it is.",
-        "properties": {
-            "role": { "type": "string", "description": "An ARIA role (button, listitem, checkbox…); absent: any." },
-            "name": { "type": "string", "description": "Its accessible name, or a nameless row's text." },
-            "region": { "type": "string", "description": "Its region exactly, as the snapshot shows it (cart/list:items)." },
-            "frame": { "type": "string" },
-            "href": { "type": "string" },
-            "inViewport": { "type": "boolean" },
-            "in": {
-                "type": "object",
-                "description": "The nearest named container ({role: listitem, name: Walk dog}); with it, name may be empty.",
-                "properties": { "role": { "type": "string" }, "name": { "type": "string" } },
-                "required": ["role", "name"]
-            }
-        },
-        "required": ["name"]
-    });
-    let kind = |k: &str, props: Value, required: &[&str]| {
-        let mut properties = serde_json::json!({ "kind": { "const": k } });
-        properties
-            .as_object_mut()
-            .expect("an object")
-            .extend(props.as_object().cloned().unwrap_or_default());
-        let mut required: Vec<&str> = required.to_vec();
-        required.insert(0, "kind");
-        serde_json::json!({ "type": "object", "properties": properties, "required": required })
-    };
-    let state = serde_json::json!({ "type": ["boolean", "string"] });
-    let claims = vec![
-        kind(
-            "appears",
-            serde_json::json!({ "target": target }),
-            &["target"],
-        ),
-        kind(
-            "disappears",
-            serde_json::json!({ "target": target }),
-            &["target"],
-        ),
-        kind(
-            "changes",
-            serde_json::json!({
-                "target": target,
-                "field": { "enum": ["checked", "pressed", "selected", "expanded", "value", "disabled", "visible", "focused"] },
-                "from": state, "to": state
+    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator()
+        .into_root_schema_for::<Vec<prufe::core::expect::Claim>>();
+    schema.remove("$schema");
+    schema.remove("title");
+    fn unlink(value: &mut Value) {
+        match value {
+            Value::Object(map) => map.iter_mut().for_each(|(key, v)| match v {
+                Value::String(text) if key == "description" => {
+                    *text = prufe::types::unlink(text);
+                }
+                v => unlink(v),
             }),
-            &["target", "field"],
-        ),
-        kind(
-            "moves",
-            serde_json::json!({
-                "target": target,
-                "to": { "type": "object", "properties": { "list": { "type": "string" }, "region": { "type": "string" } } },
-                "position": { "type": "integer", "minimum": 1 }
-            }),
-            &["target"],
-        ),
-        kind(
-            "stays",
-            serde_json::json!({ "target": target }),
-            &["target"],
-        ),
-        kind(
-            "navigates",
-            serde_json::json!({ "url": { "type": "string", "description": "A glob with * over the whole address, else a substring." } }),
-            &["url"],
-        ),
-        kind(
-            "count",
-            serde_json::json!({ "target": target, "n": { "type": "integer", "minimum": 0 } }),
-            &["target", "n"],
-        ),
-        kind(
-            "text",
-            serde_json::json!({ "text": { "type": "string" }, "region": { "type": "string" }, "exact": { "type": "boolean" } }),
-            &["text"],
-        ),
-    ];
-    schemars::json_schema!({
-        "type": "array",
-        "description": "Typed claims about this action's own effect (appears, disappears, changes, moves, stays, navigates, count, text).",
-        "items": { "oneOf": claims }
-    })
+            Value::Array(items) => items.iter_mut().for_each(unlink),
+            _ => {}
+        }
+    }
+    if let Some(items) = schema.get_mut("items") {
+        unlink(items);
+    }
+    schema.insert(
+        "description".into(),
+        "Typed claims about this action's own effect (appears, disappears, changes, moves, \
+         stays, navigates, count, text)."
+            .into(),
+    );
+    schema
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -783,6 +728,34 @@ mod tests {
         assert_eq!(
             click.annotations.as_ref().unwrap().read_only_hint,
             Some(false)
+        );
+    }
+
+    /// docs/mcp-tools.json is what `tools/list` answers with `--caps=vision` (every tool);
+    /// `make types` (this test with `PRUFE_BLESS=1`) rewrites it.
+    #[test]
+    fn the_committed_tool_list_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/mcp-tools.json");
+        let listed = serde_json::to_string_pretty(&json!({ "tools": tools(true) })).unwrap() + "\n";
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed == listed {
+            return;
+        }
+        if std::env::var_os("PRUFE_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(&path, &listed).unwrap();
+            return;
+        }
+        let line = committed
+            .lines()
+            .zip(listed.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| committed.lines().count().min(listed.lines().count()));
+        panic!(
+            "docs/mcp-tools.json differs from the tools the server declares (first at line {}: \
+             {:?} is now {:?}); run `make types` and commit it",
+            line + 1,
+            committed.lines().nth(line).unwrap_or(""),
+            listed.lines().nth(line).unwrap_or("")
         );
     }
 

@@ -116,6 +116,7 @@ pub const MAX_INTENT_CHARS: usize = 2_000;
 
 /// What the caller did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ActionKind {
     Click,
@@ -161,6 +162,7 @@ impl ActionKind {
 /// passes `valueHash` (`prufe.hash(value)`, keyed in the page) instead, and the judge never
 /// reads, compares or prints a secret value.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Action {
     pub kind: ActionKind,
@@ -200,6 +202,7 @@ impl fmt::Debug for Action {
 
 /// How to judge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct JudgeOptions {
     /// The page settled before `after` was taken. When false, an absent effect may be yet
@@ -226,6 +229,7 @@ impl Default for JudgeOptions {
 
 /// The three answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum VerdictKind {
     /// The effect is the one intended.
@@ -249,6 +253,7 @@ impl VerdictKind {
 
 /// The element an effect was attributed to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Attribution {
     pub role: Role,
@@ -269,6 +274,7 @@ impl Attribution {
 
 /// The judge's answer. `reason` is one sentence built from redacted data only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
     pub verdict: VerdictKind,

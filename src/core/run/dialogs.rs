@@ -17,6 +17,7 @@ pub const MESSAGE_CHARS: usize = 120;
 
 /// A dialog as the DevTools protocol reports it, and how it was answered.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Dialog {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.

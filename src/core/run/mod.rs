@@ -85,6 +85,7 @@ pub const MAX_UNDO_SCROLLS: u32 = 3;
 /// that ticked before one step still ticks before the next, and the next run starts from
 /// it instead of waiting for the page to show it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Seen {
     pub fingerprint: String,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where activating an element would load a new document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Destination {
     /// `link` or `form`.

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// A mouse button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Button {
     #[default]
@@ -50,6 +51,7 @@ impl Button {
 
 /// The next thing the driver must do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "need",
     rename_all = "camelCase",
@@ -121,6 +123,7 @@ pub enum Need {
 
 /// Input the driver sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -182,6 +185,7 @@ pub enum Gesture {
 
 /// What to read back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -230,6 +234,7 @@ pub enum Read {
 
 /// Where a scroll container stands, and the page with it (CSS pixels).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScrollPosition {
     /// What the container is, for a person: `the page`, or `div#list in list[Results]`;
@@ -252,6 +257,7 @@ impl ScrollPosition {
 
 /// A focused field's raw value and selection (UTF-16 offsets, as the page counts them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Selection {
     /// `None`: the element has no value to read back.
@@ -265,6 +271,7 @@ pub struct Selection {
 
 /// What the arbiter is asked. Every string in it is redacted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Question {
     pub action: String,
@@ -279,6 +286,7 @@ pub struct Question {
 
 /// The driver's answer to the last need.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "answer",
     rename_all = "camelCase",

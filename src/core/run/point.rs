@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A point in the top document's viewport, in CSS pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Point {
     pub x: f64,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Polling parameters of a settle, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Timing {
     pub poll_ms: u64,
@@ -24,6 +25,7 @@ impl Default for Timing {
 
 /// What to do with AMBIGUOUS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Ambiguous {
     /// Treat it as a failure: undo, retry, stop. In doubt, the action is not approved.
@@ -37,6 +39,7 @@ pub enum Ambiguous {
 
 /// How a run verifies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Policy {
     /// Attempts per step, the first included (at least one).

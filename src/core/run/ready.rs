@@ -20,6 +20,7 @@ use crate::core::error::{Error, ErrorCode};
 
 /// Why an element is not ready for input, without words: see [`Refusal::error`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// The record of one step. Every string in it is redacted.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct Record {
     /// `click`, `fill`, …, `click_at`, `drag_at`.

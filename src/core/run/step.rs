@@ -14,6 +14,7 @@ use std::fmt;
 /// (`expect`, see `core::expect`), and for `upload` and `drag` the steps that undo it (no
 /// generic inverse exists for those).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Step {
     pub action: Action,
@@ -28,6 +29,7 @@ pub struct Step {
 /// What a step does. Semantic actions name their target; `clickAt` and `dragAt` act on a
 /// point and carry what the observation showed there.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",

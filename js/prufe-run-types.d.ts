@@ -1,0 +1,498 @@
+// Generated from the Rust types by `make types` (src/types.rs): do not edit.
+// The wire shapes of the machine's types: a step, its policy, the needs, the answers and the record
+// (js/prufe-run.d.ts declares the module's functions).
+
+/// <reference path="prufe-types.d.ts" />
+
+declare namespace PrufeRun {
+  /** A mouse button. */
+  type Button = 'left' | 'middle' | 'right';
+
+  /** The one error shape. `message` never carries a secret: it is built from redacted data. */
+  interface ErrorData {
+    code: Prufe.ErrorCode;
+    message: string;
+    candidates?: Prufe.Candidate[];
+  }
+
+  /**
+   * What a step does. Semantic actions name their target; `clickAt` and `dragAt` act on a
+   * point and carry what the observation showed there.
+   */
+  type Action =
+    | { kind: 'click'; target: Prufe.Target }
+    /** A `sensitive` value is typed but never shown; the judge compares its keyed hash. */
+    | { kind: 'fill'; target: Prufe.Target; value: string; sensitive?: boolean }
+    | { kind: 'check'; target: Prufe.Target }
+    | { kind: 'uncheck'; target: Prufe.Target }
+    | { kind: 'select'; target: Prufe.Target; option: string }
+    | { kind: 'press'; key: string; target?: Prufe.Target | null }
+    | { kind: 'hover'; target: Prufe.Target }
+    | { kind: 'upload'; target: Prufe.Target; files: string[] }
+    | { kind: 'drag'; target: Prufe.Target; to: Prufe.Target }
+    | { kind: 'goto'; url: string }
+    /**
+     * A click on a point (CSS pixels of the top viewport). `expected` is the element the
+     * observation showed there (from its hit boxes), `None` when it showed none; `shown`
+     * is how the record names the point (`(120, 48) on obs-3`).
+     */
+    | {
+      kind: 'clickAt';
+      at: Prufe.Point;
+      button?: Button;
+      expected?: Prufe.ElementRecord | null;
+      shown?: string | null;
+    }
+    /**
+     * Observe while something else acts: the driver's own unverified `steps` (a script's
+     * watch), or the caller's code (another client, an agent) when there are none. The
+     * machine settles and observes, asks the driver to let the watched actions happen
+     * (`super::Need::Act`), settles again and judges what changed against the intent
+     * alone. Nothing is undone. The machine never reads `steps`: the driver runs them.
+     */
+    | { kind: 'watch'; steps?: Step[] }
+    /** A pointer drag from one point to another, in `steps` moves. */
+    | {
+      kind: 'dragAt';
+      from: Prufe.Point;
+      to: Prufe.Point;
+      expected?: Prufe.ElementRecord | null;
+      expectedTo?: Prufe.ElementRecord | null;
+      shown?: string | null;
+      steps?: number;
+    }
+    /**
+     * A key chord (`Control+S`, `Tab`) on whatever has the focus, every key released in
+     * reverse order: sent, settled, and the focus read after (where typing goes next). Not
+     * judged: a wait states what should follow it.
+     */
+    | { kind: 'key'; chord: string }
+    /**
+     * A wheel turn of `dx`, `dy` CSS pixels at a point. `expected` is the element the
+     * observation showed there, `shown` how the record names the point. The run checks the
+     * point, finds the scroll container under it, and waits until it stops moving; the
+     * record says where it stands, and whether it moved.
+     */
+    | {
+      kind: 'scrollAt';
+      at: Prufe.Point;
+      dx?: number;
+      dy?: number;
+      expected?: Prufe.ElementRecord | null;
+      shown?: string | null;
+    }
+    /**
+     * Text typed where the focus is, into `field` (the field the last click or key left
+     * focused; `None`: whatever field has the focus). Nothing is typed when the focus is
+     * elsewhere (`FOCUS_LOST`); the field is read back after. A `sensitive` text, or any text
+     * typed into a sensitive field, is compared by keyed hash and never shown.
+     */
+    | { kind: 'typeText'; text: string; field?: Prufe.ElementRecord | null; sensitive?: boolean };
+
+  /**
+   * One step: an action, the intent it serves, the typed claims its effect must bear out
+   * (`expect`, see `core::expect`), and for `upload` and `drag` the steps that undo it (no
+   * generic inverse exists for those).
+   */
+  interface Step {
+    action: Action;
+    expect?: Claim[];
+    intent?: string | null;
+    inverse?: Step[];
+  }
+
+  /**
+   * A claimed value: `true`/`false`, `"mixed"` for `checked` and `pressed`, a string for
+   * `value`.
+   */
+  type ClaimState = boolean | string;
+
+  /** One typed claim about a step's own effect. Tagged by `kind` on the wire. */
+  type Claim =
+    /** An element matching `target` appeared (or became visible). */
+    | { kind: 'appears'; target: Prufe.Target }
+    /** An element matching `target` is gone or hidden. */
+    | { kind: 'disappears'; target: Prufe.Target }
+    /** A field of the element changed, from and to the values given (each optional). */
+    | {
+      kind: 'changes';
+      target: Prufe.Target;
+      field:
+        | 'checked' | 'pressed' | 'selected' | 'expanded' | 'value' | 'disabled' | 'visible'
+        | 'focused';
+      from?: ClaimState | null;
+      to?: ClaimState | null;
+    }
+    /** The element moved: to another list or region, or to a position in its list. */
+    | {
+      kind: 'moves';
+      target: Prufe.Target;
+      /** From 1, among the visible elements of its role in its region, after the action. */
+      position?: number | null;
+      to?: { list?: string | null; region?: string | null } | null;
+    }
+    /** The element must not change. */
+    | { kind: 'stays'; target: Prufe.Target }
+    /** The action loaded a new document at an address matching `url` (see the module docs). */
+    | { kind: 'navigates'; url: string }
+    /** After the action, exactly `n` visible elements match `target`. */
+    | { kind: 'count'; target: Prufe.Target; n: number }
+    /**
+     * A text run appeared (containing `text`, or equal to it with `exact`), in `region` when
+     * given.
+     */
+    | { kind: 'text'; text: string; exact?: boolean; region?: string | null };
+
+  /** One claim and what satisfied or broke it, as the record shows it. */
+  interface ClaimOutcome {
+    /** The claim as written: `appears listitem[Shirt M] in cart`. */
+    claim: string;
+    status: 'held' | 'broken' | 'absent';
+    /** What the page showed: `appeared listitem[Shirt M] in cart`. */
+    evidence: string;
+  }
+
+  /** Polling parameters of a settle, in milliseconds. */
+  interface Timing {
+    pollMs?: number;
+    quietMs?: number;
+    timeoutMs?: number;
+  }
+
+  /** What to do with AMBIGUOUS. */
+  type Ambiguous =
+    /** Treat it as a failure: undo, retry, stop. In doubt, the action is not approved. */
+    | 'reject'
+    /** Let it pass. */
+    | 'accept'
+    /** Ask the arbiter (`Need::Ask`) and do what it says. */
+    | 'arbiter';
+
+  /** How a run verifies. */
+  interface Policy {
+    ambiguous?: Ambiguous;
+    /** Leave these regions out of the judgement. */
+    ignoreRegions?: string[];
+    /** Attempts per step, the first included (at least one). */
+    maxAttempts?: number;
+    /** Judge only these regions (prefixes). */
+    regions?: string[];
+    timing?: Timing;
+  }
+
+  /** A dialog as the DevTools protocol reports it, and how it was answered. */
+  interface Dialog {
+    /** `alert`, `confirm`, `prompt` or `beforeunload`. */
+    type: string;
+    message: string;
+    /** Accepted (OK) rather than dismissed; a prompt's text is never recorded. */
+    accepted: boolean;
+  }
+
+  /**
+   * The driver's last observation of a document and the fingerprint it was taken at: hand
+   * it to the next run (`Run::with_seen`) so that what the page changed by itself since is
+   * learnt as background. It carries the background learnt on that document so far: a clock
+   * that ticked before one step still ticks before the next, and the next run starts from
+   * it instead of waiting for the page to show it again.
+   */
+  interface Seen {
+    fingerprint: string;
+    snapshot: Prufe.Snapshot;
+    background?: Prufe.Background;
+  }
+
+  /** Input the driver sends. */
+  type Gesture =
+    /** Move, press and release at a point. */
+    | { kind: 'click'; at: Prufe.Point; button: Button }
+    /** Move the pointer (a hover, the arrival before a press, moving away after a hover). */
+    | { kind: 'moveTo'; at: Prufe.Point }
+    /** Press at `from`, move to `to` in `steps`, release. */
+    | { kind: 'drag'; from: Prufe.Point; to: Prufe.Point; steps: number }
+    /**
+     * Focus the field, select its content and type `text` in its place; fail with
+     * `FOCUS_LOST` when the field does not keep the focus.
+     */
+    | { kind: 'type'; ref: string; text: string }
+    /**
+     * Press a key (`Enter`, `Shift+Tab`), on the element behind `ref` (focused first) or
+     * on whatever has the focus.
+     */
+    | { kind: 'press'; ref: string | null; key: string }
+    /** Choose the option whose label or value is `option`. */
+    | { kind: 'select'; ref: string; option: string }
+    /** Put a select back to the value it had. */
+    | { kind: 'restore'; ref: string; value: string }
+    /** Set the files of a file input. */
+    | { kind: 'setFiles'; ref: string; files: string[] }
+    /** Navigate the tab and wait until the new document answers. */
+    | { kind: 'navigate'; url: string }
+    /** Go back in history and wait for the document; fail when there is no entry to go to. */
+    | { kind: 'goBack' }
+    /** Move the pointer to `at` and turn the wheel by `dx`, `dy` CSS pixels. */
+    | { kind: 'wheel'; at: Prufe.Point; dx: number; dy: number }
+    /** Insert `text` where the focus is, as an input method commits it (no key events). */
+    | { kind: 'insert'; text: string };
+
+  /** What to read back. */
+  type Read =
+    /** A field's raw value (for the undo; never logged). Answer: `Answer::Value`. */
+    | { kind: 'value'; ref: string }
+    /** `prufe.hash(value)` in the field's document. Answer: `Answer::Hash`. */
+    | { kind: 'hash'; ref: string; value: string }
+    /**
+     * Where activating the element would load a new document. Answer:
+     * `Answer::Destination`.
+     */
+    | { kind: 'destination'; ref: string }
+    /** The main frame's address. Answer: `Answer::Address`. */
+    | { kind: 'address' }
+    /**
+     * The address of the tab's previous history entry, empty when there is none. Answer:
+     * `Answer::Address`.
+     */
+    | { kind: 'previous' }
+    /** The focused observable element. Answer: `Answer::Focused`. */
+    | { kind: 'focused' }
+    /**
+     * With `at`, the scroll container under that point (the page when none is), kept for
+     * the reads without `at`, which say where that one stands now. Answer:
+     * `Answer::Position`.
+     */
+    | { kind: 'scroll'; at: Prufe.Point | null }
+    /**
+     * Right before typing: the raw value and selection of the field of `ref` when the focus
+     * is on it (never logged). Answer: `Answer::Selection`.
+     */
+    | { kind: 'selection'; ref: string };
+
+  /** What the arbiter is asked. Every string in it is redacted. */
+  interface Question {
+    action: string;
+    target: string | null;
+    intent: string | null;
+    /** The diff lines of the effect. */
+    observed: string[];
+    /** Why the judge could not decide. */
+    reason: string;
+    stable: boolean;
+  }
+
+  /** The record of one step. Every string in it is redacted. */
+  interface Record {
+    /** `click`, `fill`, …, `click_at`, `drag_at`. */
+    action: string;
+    /** The element acted on, as `role[label] in region`. */
+    target: string | null;
+    intent: string | null;
+    /**
+     * What the action carried: a fill value (`[redacted]` when sensitive), an option, a key,
+     * a URL, a destination, file names, a point.
+     */
+    value: string | null;
+    /** `None` when the step stopped before a verdict (nothing was judged). */
+    verdict: Prufe.VerdictKind | null;
+    /** MATCH, or AMBIGUOUS approved by the arbiter or the policy. */
+    ok: boolean;
+    /** Why the step failed, in the one error shape; `None` when it passed. */
+    error: ErrorData | null;
+    reason: string;
+    /** The element whose name explains the effect, when the judge found one. */
+    attributedTo: string | null;
+    /** What to show as the effect: the diff's lines, or for a navigation the new address. */
+    lines: string[];
+    /** The core diff of the last attempt. */
+    diff: Prufe.Diff;
+    attempts: number;
+    undone: number;
+    /** The page settled before and after the action. */
+    stable: boolean;
+    /** The arbiter's answer, when it was asked. */
+    arbiter: string | null;
+    /** The driver's. */
+    durationMs: number;
+    /** Where the page was changing by itself before the action (`text in banner`). */
+    background?: string[];
+    /** JavaScript dialogs that opened during the step (the driver's). */
+    dialogs?: string[];
+    /** How each of the step's typed claims (`expect`) came out, in the order given. */
+    expect?: ClaimOutcome[];
+    /** What of a wrong effect was still there after its undo (`UNDO_FAILED`). */
+    residue?: string[];
+    /** The driver's, RFC 3339. */
+    startedAt?: string;
+  }
+
+  /** The next thing the driver must do. */
+  type Need =
+    /**
+     * Poll the fingerprint every `poll_ms` until it has not changed for `quiet_ms`, at most
+     * `timeout_ms`. With `since` (the fingerprint read right before an action), first wait
+     * for it to leave that value; a page that never leaves it is quiet throughout, so
+     * `stable`. With `stop_on_change`, answer as soon as the fingerprint moves (`changed`,
+     * not `stable`): the machine takes a snapshot to learn what the page changed by itself.
+     * A fingerprint that cannot be read (a document being replaced) counts as a change.
+     * The fingerprint leaves out what is in a slot of `background` (what the page was seen
+     * changing by itself before the action: a clock, a ticker, a carousel's slides), so
+     * the page is quiet over what the judge will look at. Answer: `Answer::Settled`.
+     */
+    | {
+      need: 'settle';
+      since: string | null;
+      pollMs: number;
+      quietMs: number;
+      timeoutMs: number;
+      stopOnChange: boolean;
+      background?: Prufe.Background;
+    }
+    /**
+     * Read the fingerprint once, leaving out `background` as `Need::Settle` does. Answer:
+     * `Answer::Fingerprint`.
+     */
+    | { need: 'fingerprint'; background?: Prufe.Background }
+    /**
+     * Take a merged snapshot of the page (every frame), with the refs in `sensitive`
+     * declared sensitive (from now on, for the rest of the tab's life). Answer:
+     * `Answer::Observed`, or `Answer::Unavailable` while the document is replaced.
+     */
+    | { need: 'observe'; sensitive: string[] }
+    /** The live record of a ref (`prufe.describe`). Answer: `Answer::Described`. */
+    | { need: 'describe'; ref: string }
+    /**
+     * Make the element behind a ref ready for input: a stable, non-empty box; in view
+     * (else scroll it there and answer `Answer::Scrolled`); with `hit_test`, the page's
+     * hit test at its centre lands on it. Answer: `Answer::Prepared` with the point input
+     * goes to, or `Answer::Refused` saying why it is not ready. Input on a ref afterwards
+     * goes to the node this prepare found.
+     */
+    | { need: 'prepare'; ref: string; hitTest: boolean }
+    /**
+     * The observable element under a point now (`prufe.at`, reconciled with the hit boxes
+     * of the observation the point was chosen on). Answer: `Answer::Under`.
+     */
+    | { need: 'locate'; at: Prufe.Point }
+    /** Send a gesture through the browser's input pipeline. Answer: `Answer::Sent`. */
+    | { need: 'input'; gesture: Gesture }
+    /** Read something back from the page. Answer: the `Read`'s own answer. */
+    | { need: 'read'; read: Read }
+    /**
+     * A watch: let the watched actions happen now (the watch's own steps, performed
+     * unverified, or the caller's code) and answer once they are done. Answer:
+     * `Answer::Acted`.
+     */
+    | { need: 'act' }
+    /**
+     * Ask the arbiter whether an AMBIGUOUS effect is the one intended. Answer:
+     * `Answer::Arbiter`.
+     */
+    | { need: 'ask'; question: Question }
+    /**
+     * The step is over: its record, with `error` set when it failed. Further answers are
+     * ignored and the same record is returned.
+     */
+    | { need: 'done'; record: Record };
+
+  /** The driver's answer to the last need. */
+  type Answer =
+    /** The first call: nothing asked yet. */
+    | { answer: 'start' }
+    | {
+      answer: 'settled';
+      /** The last fingerprint read. */
+      fingerprint: string;
+      stable: boolean;
+      /** The fingerprint left its first value (or `since`). */
+      changed: boolean;
+      waitedMs: number;
+    }
+    | { answer: 'fingerprint'; fingerprint: string }
+    | { answer: 'observed'; snapshot: Prufe.Snapshot }
+    /** No observation could be taken: the document is being replaced. */
+    | { answer: 'unavailable' }
+    /** `None`: the node is gone. */
+    | { answer: 'described'; element?: Prufe.ElementRecord | null }
+    | { answer: 'prepared'; point: Prufe.Point }
+    /** The element was out of view and has been scrolled: observe again. */
+    | { answer: 'scrolled' }
+    /**
+     * The element is not ready for input; the machine words the error
+     * (`Refusal::error`).
+     */
+    | { answer: 'refused'; refusal: Prufe.Refusal }
+    | { answer: 'under'; element?: Prufe.ElementRecord | null }
+    | { answer: 'sent' }
+    /** `None`: the element has no value. */
+    | { answer: 'value'; value?: string | null }
+    | { answer: 'hash'; hash: string }
+    | { answer: 'destination'; destination?: Prufe.Destination | null }
+    | { answer: 'address'; url: string }
+    | { answer: 'focused'; element?: Prufe.ElementRecord | null }
+    /** `None`: no container is kept (the document was replaced). */
+    | {
+      answer: 'position';
+      position?: {
+        left: number;
+        top: number;
+        pageLeft: number;
+        pageTop: number;
+        /**
+         * What the container is, for a person: `the page`, or `div#list in list[Results]`;
+         * given when it is found (`Read::Scroll` with `at`).
+         */
+        container?: string | null;
+      } | null;
+    }
+    /** `None`: the focus is not on the field. */
+    | {
+      answer: 'selection';
+      selection?: {
+        end?: number | null;
+        start?: number | null;
+        /** `None`: the element has no value to read back. */
+        value?: string | null;
+      } | null;
+    }
+    | { answer: 'arbiter'; yes: boolean; detail: string }
+    /**
+     * The watched actions are done; `steps` is how many steps the driver performed for
+     * them (0 when the caller's code acted).
+     */
+    | { answer: 'acted'; steps?: number }
+    /** The need could not be met. */
+    | { answer: 'failed'; error: ErrorData };
+
+  /** What a `wait` waits for. */
+  type Postcondition =
+    /** A visible element with this role and label appears (in `region`, when given). */
+    | { kind: 'appears'; role: Prufe.Role; name: string; region?: string | null }
+    /**
+     * A visible element with this role and label shows `value`. A `sensitive` value is
+     * compared by the page's keyed hash and never printed.
+     */
+    | {
+      kind: 'valueEquals';
+      role: Prufe.Role;
+      name: string;
+      value: string;
+      sensitive: boolean;
+      region?: string | null;
+    }
+    /**
+     * A text (a status line, a paragraph, an element's label) containing `text` appears (in
+     * `region`, when given).
+     */
+    | { kind: 'textAppears'; text: string; region?: string | null }
+    /**
+     * No text and no visible element's label containing `text` is left (in `region`, when
+     * given).
+     */
+    | { kind: 'textGone'; text: string; region?: string | null };
+
+  /** What a driver knows of a frame: its security origin and its address. */
+  interface Origin {
+    /** The security origin (`null`, empty or `://` when opaque). */
+    origin?: string;
+    url?: string;
+  }
+}
