@@ -607,12 +607,7 @@ impl Executor {
         if clicks {
             self.intended = run.focused().cloned();
         }
-        let mut record = record;
-        record.duration_ms = started.elapsed().as_millis() as u64;
-        record.started_at = started_at;
-        let result = crate::verify::outcome_result(record);
-        v.trace_pointer(name, &result);
-        match result {
+        match traced(v, name, record, started, started_at) {
             Ok(outcome) => Ok(Report {
                 outcome: Some(outcome),
                 released: Some(released),
@@ -693,13 +688,11 @@ impl Executor {
             expected: identity_at(&observed.boxes, p).cloned().map(Box::new),
             shown: Some(format!("({}, {}) on {}", at.x, at.y, o.id)),
         };
-        let (mut record, run, released) = self
+        let (record, run, released) = self
             .drive_run(v, action, None, observed.boxes, false)
             .await?;
-        record.duration_ms = started.elapsed().as_millis() as u64;
-        record.started_at = started_at;
         let scroll = run.scrolled();
-        let outcome = crate::verify::outcome_result(record)
+        let outcome = traced(v, "scroll_at", record, started, started_at)
             .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
@@ -740,9 +733,7 @@ impl Executor {
         if let Some(field) = run.focused() {
             self.intended = Some(field.clone());
         }
-        record.duration_ms = started.elapsed().as_millis() as u64;
-        record.started_at = started_at;
-        let outcome = crate::verify::outcome_result(record)
+        let outcome = traced(v, "type", record, started, started_at)
             .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
@@ -760,12 +751,9 @@ impl Executor {
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
         let action = run::Action::Key { chord };
-        let (mut record, run, released) =
-            self.drive_run(v, action, None, Vec::new(), false).await?;
+        let (record, run, released) = self.drive_run(v, action, None, Vec::new(), false).await?;
         self.intended = run.focused().cloned();
-        record.duration_ms = started.elapsed().as_millis() as u64;
-        record.started_at = started_at;
-        let outcome = crate::verify::outcome_result(record)
+        let outcome = traced(v, "key", record, started, started_at)
             .map_err(|e| Failure::from(e).released(released))?;
         Ok(Report {
             outcome: Some(outcome),
@@ -802,6 +790,22 @@ impl Executor {
             Some(e) => Err(Error::Core(e).into()),
         }
     }
+}
+
+/// A coordinate step's record with its timings, as its result, written to the trace as
+/// every step is.
+fn traced(
+    v: &mut Verifier,
+    name: &str,
+    mut record: Outcome,
+    started: Instant,
+    started_at: String,
+) -> Result<Outcome> {
+    record.duration_ms = started.elapsed().as_millis() as u64;
+    record.started_at = started_at;
+    let result = crate::verify::outcome_result(record);
+    v.trace_pointer(name, &result);
+    result
 }
 
 /// Asks what is under a point now, against what the observation showed there.

@@ -868,16 +868,17 @@ async fn an_unjudged_coordinate_click_is_ambiguous_and_fails_by_default() {
     );
 }
 
-/// A coordinate script's `wait` is a step of the trace: one record when it holds, one when
-/// its deadline comes first.
+/// A coordinate script's `key` and `wait` are steps of the trace: one record each, a wait's
+/// when it holds and when its deadline comes first.
 #[tokio::test]
-async fn a_coordinate_wait_writes_its_record_to_the_trace() {
+async fn coordinate_steps_write_their_records_to_the_trace() {
     require_bundle();
     let servers = Servers::start().await;
     let dir = tempfile::tempdir().unwrap();
     let s = script(
         dir.path(),
-        r#"[{"action":"wait","until":{"text":"Add Shirt M"},"timeoutMs":3000},
+        r#"[{"action":"key","chord":"Tab"},
+            {"action":"wait","until":{"text":"Add Shirt M"},"timeoutMs":3000},
             {"action":"wait","until":{"text":"Never shown on this page"},"timeoutMs":300}]"#,
     );
     let trace_dir = dir.path().join("traces");
@@ -892,22 +893,24 @@ async fn a_coordinate_wait_writes_its_record_to_the_trace() {
     ])
     .await;
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
-    let names = traces(&trace_dir);
-    assert_eq!(names.len(), 2, "{names:?}");
+    let mut names = traces(&trace_dir);
+    assert_eq!(names.len(), 3, "{names:?}");
+    let key = names.remove(0);
+    assert!(key.starts_with("0001-key-"), "{key}");
     let records: Vec<Value> = names
         .iter()
         .map(|n| {
             serde_json::from_str(&std::fs::read_to_string(trace_dir.join(n)).unwrap()).unwrap()
         })
         .collect();
-    assert!(names[0].starts_with("0001-wait-"), "{names:?}");
+    assert!(names[0].starts_with("0002-wait-"), "{names:?}");
     assert_eq!(
         (records[0]["action"].as_str(), records[0]["ok"].as_bool()),
         (Some("wait"), Some(true)),
         "{}",
         records[0]
     );
-    assert!(names[1].starts_with("0002-wait-"), "{names:?}");
+    assert!(names[1].starts_with("0003-wait-"), "{names:?}");
     assert_eq!(
         records[1]["error"]["code"]
             .as_str()
