@@ -111,6 +111,15 @@ declare namespace PrufeRun {
      * …, then what its error adds), or of an error no step recorded (`Error:` and candidates).
      */
     explain(what: { record: Record } | { error: { code: string; message: string; candidates?: unknown[] } }): string;
+    /**
+     * A step's trace entry (what `--trace-dir` writes) and its file's name after the number
+     * (`click-match` of `0003-click-match.json`): of its record, or of a step that ended
+     * before it had one.
+     */
+    trace(args: { step: number; record: Record } | {
+      step: number;
+      ended: { action: string; code?: string | null; reason?: string; durationMs?: number; startedAt?: string };
+    }): { name: string; entry: { [key: string]: unknown } };
     /** A record's one line for a log: `click on button[Pay]: MISMATCH — …`. */
     summary(record: Record): string;
     /** The run after `answer`, and its next need. Throws a `PrufeError` (`INVALID_ARGUMENT`) for a malformed one. */

@@ -56,6 +56,14 @@ pub fn summary(record: &str) -> Result<String, String> {
         .map_err(thrown)
 }
 
+/// `trace(args)`: a step's trace entry, `{"name":…,"entry":…}`, of `{"step", "record"}` or
+/// `{"step", "ended": {"action", "code", "reason", "durationMs", "startedAt"}}`
+/// ([`api::trace_text`]).
+#[wasm_bindgen(js_name = trace)]
+pub fn trace(args: &str) -> Result<String, String> {
+    api::trace_text(args).map_err(thrown)
+}
+
 /// `frames(op, args)`: the rules that merge a page's roots (`core::frames`), JSON text in
 /// and out ([`api::frames_text`]).
 #[wasm_bindgen(js_name = frames)]

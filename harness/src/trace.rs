@@ -20,6 +20,7 @@
 //! of the step is the same with or without them.
 
 use prufe::core::redact::Redactor;
+use prufe::core::run::trace::{entry, Traced};
 use prufe::core::run::Record as Outcome;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -94,15 +95,19 @@ impl TraceWriter {
         pictures: Option<&crate::pictures::Pictures>,
     ) -> Option<PathBuf> {
         self.seq += 1;
-        let mut record = record(step, outcome, action, error);
-        // Named by the verdict when there is one (`0003-click-mismatch.json`), else by the
-        // error (`0004-click-target-obscured.json`).
-        let status = match (outcome.and_then(|o| o.verdict), error) {
-            (Some(v), _) => v.as_str().to_ascii_lowercase(),
-            (None, Some(e)) => e.code().as_str().to_ascii_lowercase().replace('_', "-"),
-            (None, None) => "done".to_owned(),
+        let now = crate::clock::now_rfc3339();
+        let said = error.map(|e| (e.code(), e.to_string()));
+        let traced = match outcome {
+            Some(o) => Traced::Record(o),
+            None => Traced::Ended {
+                action,
+                error: said.as_ref().map(|(c, t)| (*c, t.as_str())),
+                duration_ms: 0,
+                started_at: &now,
+            },
         };
-        let stem = format!("{:04}-{}-{}", self.seq, safe(action), status);
+        let (name, mut record) = entry(step, &traced);
+        let stem = format!("{:04}-{name}", self.seq);
         let path = self.dir.join(format!("{stem}.json"));
         let written = std::fs::create_dir_all(&self.dir).and_then(|()| {
             if let Some(p) = pictures.filter(|p| !p.is_empty()) {
@@ -130,68 +135,6 @@ impl TraceWriter {
     }
 }
 
-/// The record of one action (also the shape of `--json` lines, which list `diff.lines`).
-pub fn record(
-    step: usize,
-    outcome: Option<&Outcome>,
-    action: &str,
-    error: Option<&crate::Error>,
-) -> Value {
-    // A watch that saw the wrong effect fails without raising: its code is still recorded.
-    let error_code = match (error, outcome) {
-        (Some(e), _) => Some(e.code().as_str()),
-        (None, Some(o)) if !o.ok => Some("VERIFICATION_FAILED"),
-        _ => None,
-    };
-    match outcome {
-        Some(o) => {
-            let mut record = json!({
-            "step": step,
-            "action": o.action,
-            "target": o.target,
-            "intent": o.intent,
-            "value": o.value,
-            "verdict": o.verdict.map(|v| v.as_str()),
-            "ok": error.is_none() && o.ok,
-            "error": error_code,
-            "reason": match error {
-                Some(e) if e.outcome().is_none() => e.to_string(),
-                _ => o.reason.clone(),
-            },
-            "attributedTo": o.attributed_to,
-            "stable": o.stable,
-            "attempts": o.attempts,
-            "undone": o.undone,
-            "arbiter": o.arbiter,
-            "dialogs": o.dialogs,
-            "diff": o.diff,
-            "durationMs": o.duration_ms,
-            "startedAt": o.started_at,
-            });
-            // The step's typed claims and how each came out, only for a step that had some.
-            if !o.expect.is_empty() {
-                record["expect"] = json!(o.expect);
-            }
-            record
-        }
-        None => json!({
-            "step": step,
-            "action": action,
-            "target": null,
-            "intent": null,
-            "verdict": null,
-            "ok": error.is_none(),
-            "error": error_code,
-            "reason": error.map(|e| e.to_string()).unwrap_or_default(),
-            "attempts": 0,
-            "undone": 0,
-            "diff": null,
-            "durationMs": 0,
-            "startedAt": crate::clock::now_rfc3339(),
-        }),
-    }
-}
-
 /// Scrubs caller-declared secrets from every string of a JSON value, keys included.
 pub fn scrub_value(v: &mut Value, redactor: &Redactor) {
     if redactor.is_empty() {
@@ -213,14 +156,6 @@ pub fn scrub_value(v: &mut Value, redactor: &Redactor) {
         }
         _ => {}
     }
-}
-
-fn safe(action: &str) -> String {
-    action
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .take(24)
-        .collect()
 }
 
 #[cfg(test)]

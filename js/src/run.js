@@ -232,6 +232,13 @@
       return call(glue.summary, [JSONRef.stringify(record === undefined ? null : record)]);
     },
   });
+  // A step's trace entry and its file's name after the number, the same on every surface.
+  Object.defineProperty(api, 'trace', {
+    enumerable: true,
+    value: function trace(args) {
+      return call(glue.trace, [JSONRef.stringify(args === undefined ? null : args)]);
+    },
+  });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

@@ -5,51 +5,13 @@
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { machine } from './machine.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
 
-/** The errors whose record keeps the step's outcome (harness/src/error.rs `Error::outcome`). */
-const WITH_OUTCOME = new Set(['VERIFICATION_FAILED', 'UNDO_FAILED', 'IRREVERSIBLE_ACTION']);
-
-/**
- * The record of one step in the trace's shape (harness/src/trace.rs `record`).
- * @param {number} step
- * @param {StepRecord} o
- */
-export function traceRecord(step, o) {
-  const code = o.error?.code;
-  if (code && !WITH_OUTCOME.has(code)) {
-    // A step refused or broken off before a verdict: the CLI's record carries its error alone.
-    return {
-      step, action: o.action, target: null, intent: null, verdict: null, ok: false, error: code,
-      reason: o.reason, attempts: 0, undone: 0, diff: null, durationMs: o.durationMs, startedAt: o.startedAt,
-    };
-  }
-  /** @type {Record<string, unknown>} */
-  const record = {
-    step,
-    action: o.action,
-    target: o.target,
-    intent: o.intent,
-    value: o.value,
-    verdict: o.verdict,
-    ok: o.ok,
-    error: o.error?.code ?? (o.ok ? null : 'VERIFICATION_FAILED'),
-    reason: o.reason,
-    attributedTo: o.attributedTo,
-    stable: o.stable,
-    attempts: o.attempts,
-    undone: o.undone,
-    arbiter: o.arbiter,
-    dialogs: o.dialogs ?? [],
-    diff: o.diff,
-    durationMs: o.durationMs,
-    startedAt: o.startedAt,
-  };
-  // The step's typed claims and how each came out, only for a step that had some (as the CLI).
-  if (o.expect?.length) record.expect = o.expect;
-  return record;
-}
+// The entry of a step and its file's name are the machine's (`trace`: core
+// `run::trace::entry`), so every surface writes the same trace.
+const m = await machine();
 
 export class TraceWriter {
   /** @param {string} dir created on the first write */
@@ -69,16 +31,13 @@ export class TraceWriter {
    */
   write(step, record, pictures) {
     this.seq += 1;
-    const status = record.verdict
-      ? record.verdict.toLowerCase()
-      : record.error ? record.error.code.toLowerCase().replaceAll('_', '-') : 'done';
-    const action = record.action.replace(/[^A-Za-z0-9_]/g, '').slice(0, 24);
-    const stem = `${String(this.seq).padStart(4, '0')}-${action}-${status}`;
+    const { name, entry } = m.trace({ step, record });
+    const stem = `${String(this.seq).padStart(4, '0')}-${name}`;
     const path = join(this.dir, `${stem}.json`);
     try {
       mkdirSync(this.dir, { recursive: true });
       /** @type {Record<string, unknown>} */
-      const out = traceRecord(step, record);
+      const out = entry;
       /** @type {Record<string, unknown>} */
       const named = {};
       for (const which of /** @type {const} */ (['before', 'after'])) {

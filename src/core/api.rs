@@ -12,6 +12,7 @@ use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
 use super::run::record::error_lines;
+use super::run::trace::{self, Traced};
 use super::run::{Answer, Need, Policy, Record, Run, Seen, Step};
 use super::until::Postcondition;
 use serde::de::DeserializeOwned;
@@ -205,6 +206,61 @@ pub fn explain_text(what: &str) -> Result<String> {
 pub fn summary_text(record: &str) -> Result<String> {
     let record: Record = from_text(record, ErrorCode::InvalidArgument, "record")?;
     Ok(record.summary())
+}
+
+/// What `trace` of the machine module is given: a step's number and its record, or what a
+/// step that ended before it had one says.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TraceArgs {
+    step: usize,
+    #[serde(default)]
+    record: Option<Box<Record>>,
+    #[serde(default)]
+    ended: Option<Ended>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Ended {
+    action: String,
+    #[serde(default)]
+    code: Option<ErrorCode>,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    duration_ms: u64,
+    #[serde(default)]
+    started_at: String,
+}
+
+/// `trace(args)` of the machine module: a step's trace entry and its file's name after the
+/// number, `{"name": "click-match", "entry": {…}}` ([`trace::entry`]).
+pub fn trace_text(args: &str) -> Result<String> {
+    let args: TraceArgs = from_text(
+        args,
+        ErrorCode::InvalidArgument,
+        "trace: { step, record } or { step, ended }",
+    )?;
+    let (name, entry) = match (&args.record, &args.ended) {
+        (Some(record), None) => trace::entry(args.step, &Traced::Record(record)),
+        (None, Some(e)) => trace::entry(
+            args.step,
+            &Traced::Ended {
+                action: &e.action,
+                error: e.code.map(|c| (c, e.reason.as_str())),
+                duration_ms: e.duration_ms,
+                started_at: &e.started_at,
+            },
+        ),
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "trace: give one of record and ended",
+            ))
+        }
+    };
+    Ok(serde_json::json!({ "name": name, "entry": entry }).to_string())
 }
 
 /// [`run_next`] over JSON text.
@@ -629,6 +685,39 @@ mod tests {
             summary_text("[1]").unwrap_err().code,
             ErrorCode::InvalidArgument
         );
+    }
+
+    #[test]
+    fn trace_entries_come_from_a_record_or_an_end() {
+        let made: Value = serde_json::from_str(
+            &trace_text(
+                r#"{ "step": 2, "record": { "action": "click", "verdict": "MATCH", "ok": true } }"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            (made["name"].as_str(), made["entry"]["step"].as_u64()),
+            (Some("click-match"), Some(2))
+        );
+        let ended: Value = serde_json::from_str(
+            &trace_text(r#"{ "step": 3, "ended": { "action": "fill", "code": "TARGET_NOT_FOUND", "reason": "none" } }"#).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(ended["name"], "fill-target-not-found");
+        assert_eq!(ended["entry"]["reason"], "none");
+        for bad in [
+            "",
+            "{}",
+            r#"{ "step": 1 }"#,
+            r#"{ "step": 1, "record": {}, "ended": { "action": "x" } }"#,
+        ] {
+            assert_eq!(
+                trace_text(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -346,7 +346,7 @@ class Core:
             ok = record is not None and code is None and bool(record.get("ok"))
             keep = self.screenshots == "all" or (self.screenshots == "failures" and not ok)
             pictures = self.driver.shots if keep else None
-            self.trace.write(record, action, code, text, started_at, self.redactor, pictures)
+            self.trace.write(self.driver.entry if record is not None else None, action, code, text, started_at, self.redactor, pictures)
             self.driver.shots = {}
 
     def _finish(self, record: dict[str, Any], kind: str, started_at: str) -> Result:
@@ -371,7 +371,7 @@ class Core:
         failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), None, error.get("candidates"))
         failure.record = record  # type: ignore[attr-defined]
         log.warning("%s", failure)
-        self._trace(None, kind, code, str(failure), started_at)
+        self._trace(record, kind, code, str(failure), started_at)
         raise failure
 
     # -- watching -----------------------------------------------------------------------

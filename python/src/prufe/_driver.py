@@ -82,7 +82,8 @@ TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
 FINISHED = _GUARD_RUN % ("(a) => { const record = { ...a.record, dialogs: a.heard.length > 0 ? prufeRun.dialogs(a.heard) : [] };"
-                         " return { dialogs: record.dialogs, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record) }; }")
+                         " return { dialogs: record.dialogs, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record),"
+                         " trace: prufeRun.trace({ step: 0, record }) }; }")
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
@@ -654,6 +655,8 @@ class Driver:
         self._point: Optional[dict[str, float]] = None
         #: The last record's report and summary, worded by the machine (``_finished``).
         self.texts: dict[str, str] = {}
+        #: The last record's trace entry and its file's name (``prufeRun.trace``), scrubbed when written.
+        self.entry: dict[str, Any] = {}
 
     # -- the machine --------------------------------------------------------------------
 
@@ -727,9 +730,9 @@ class Driver:
         return (yield from self._finished(record))
 
     def _finished(self, record: dict[str, Any]) -> Gen:
-        """The record with the lines of the dialogs closed during the step, scrubbed; and its
-        report and summary (``self.texts``). All three are worded by the machine
-        (``prufeRun.dialogs``, ``explain``, ``summary``) in one call."""
+        """The record with the lines of the dialogs closed during the step, scrubbed; its
+        report and summary (``self.texts``) and its trace entry (``self.entry``). All are the
+        machine's (``prufeRun.dialogs``, ``explain``, ``summary``, ``trace``), in one call."""
         heard, self.world.dialogs = self.world.dialogs, []
         for _ in range(6):
             try:
@@ -743,6 +746,7 @@ class Driver:
         record["dialogs"] = done["dialogs"]
         scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
         self.texts = {"explain": self.redactor.scrub(done["explain"]), "summary": self.redactor.scrub(done["summary"])}
+        self.entry = done["trace"]
         return scrubbed
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:

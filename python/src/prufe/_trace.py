@@ -27,34 +27,22 @@ class TraceWriter:
         self.seq = 0
         self.warned = False
 
-    def write(self, record: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor, pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
+    def write(self, entry: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor, pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
+        """Writes a step's entry: the machine's (``prufeRun.trace``) for a step that has a
+        record, else the step that ended before it had one (``action``, ``error_code``)."""
         self.seq += 1
-        if record is not None:
-            # A failing watch has no error raised, but its code is recorded.
-            code = error_code if error_code else (None if record.get("ok") else "VERIFICATION_FAILED")
-            body: dict[str, Any] = {
-                "step": self.seq, "action": record.get("action"), "target": record.get("target"),
-                "intent": record.get("intent"), "value": record.get("value"), "verdict": record.get("verdict"),
-                "ok": error_code is None and bool(record.get("ok")), "error": code,
-                "reason": record.get("reason", ""), "attributedTo": record.get("attributedTo"),
-                "stable": record.get("stable", True), "attempts": record.get("attempts", 0),
-                "undone": record.get("undone", 0), "arbiter": record.get("arbiter"),
-                "dialogs": record.get("dialogs") or [], "diff": record.get("diff"),
-                "durationMs": record.get("durationMs", 0), "startedAt": record.get("startedAt", started_at),
-            }
-            if record.get("expect"):
-                body["expect"] = record["expect"]
-            # Named by the verdict when there is one, else by the error, else `done` (a look, a wait).
-            status = str(record["verdict"]).lower() if record.get("verdict") else (code or "done").lower().replace("_", "-")
+        if entry:
+            body: dict[str, Any] = {**entry["entry"], "step": self.seq}
+            name = entry["name"]
         else:
             body = {
                 "step": self.seq, "action": action, "target": None, "intent": None, "verdict": None,
                 "ok": error_code is None, "error": error_code, "reason": error_text or "",
                 "attempts": 0, "undone": 0, "diff": None, "durationMs": 0, "startedAt": started_at,
             }
-            status = (error_code or "done").lower().replace("_", "-")
+            name = f"{_safe(action)}-{(error_code or 'done').lower().replace('_', '-')}"
         body = redactor.scrub_value(body)
-        stem = f"{self.seq:04d}-{_safe(action)}-{status}"
+        stem = f"{self.seq:04d}-{name}"
         path = self.dir / f"{stem}.json"
         try:
             self.dir.mkdir(parents=True, exist_ok=True)

@@ -47,6 +47,7 @@ mod rewatch;
 mod scroll;
 mod settle;
 pub mod step;
+pub mod trace;
 mod typing;
 mod undo;
 mod verdict;
