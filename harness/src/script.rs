@@ -18,6 +18,7 @@
 use crate::act::Key;
 use crate::wire::{self, Object, OneOrMany, Seg};
 use prufe::core::expect::{self, Claim};
+use prufe::core::judge::ActionKind;
 use prufe::core::resolve::Target;
 pub use prufe::core::run::{Action, Step};
 use serde::Deserialize;
@@ -189,36 +190,10 @@ struct WireStep {
     inverse: Option<OneOrMany<Object<WireStep>>>,
 }
 
-/// The actions a script names.
+/// The action a script's step names: the judge's kind, read from its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
-enum Kind {
-    Click,
-    Fill,
-    Check,
-    Uncheck,
-    Select,
-    Press,
-    Hover,
-    Upload,
-    Drag,
-    Goto,
-    Watch,
-}
-
-const KINDS: [(&str, Kind); 11] = [
-    ("click", Kind::Click),
-    ("fill", Kind::Fill),
-    ("check", Kind::Check),
-    ("uncheck", Kind::Uncheck),
-    ("select", Kind::Select),
-    ("press", Kind::Press),
-    ("hover", Kind::Hover),
-    ("upload", Kind::Upload),
-    ("drag", Kind::Drag),
-    ("goto", Kind::Goto),
-    ("watch", Kind::Watch),
-];
+struct Kind(ActionKind);
 
 const KIND_LIST: &str =
     "click, fill, check, uncheck, select, press, hover, upload, drag, goto or watch";
@@ -226,33 +201,31 @@ const KIND_LIST: &str =
 impl TryFrom<String> for Kind {
     type Error = String;
     fn try_from(name: String) -> Result<Kind, String> {
-        KINDS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, k)| *k)
-            .ok_or_else(|| format!("unknown action {:?}; use {KIND_LIST}", short(&name)))
+        serde_json::from_value(serde_json::Value::String(name.clone()))
+            .map(Kind)
+            .map_err(|_| format!("unknown action {:?}; use {KIND_LIST}", short(&name)))
     }
 }
 
 impl Kind {
     fn name(self) -> &'static str {
-        KINDS
-            .iter()
-            .find(|(_, k)| *k == self)
-            .map_or("step", |(n, _)| n)
+        self.0.as_str()
     }
 
     /// The keys this action takes besides `action`, `intent` and `expect`.
     fn allowed(self) -> &'static [&'static str] {
         match self {
-            Kind::Click | Kind::Check | Kind::Uncheck | Kind::Hover => &["target"],
-            Kind::Fill => &["target", "value", "sensitive"],
-            Kind::Select => &["target", "option"],
-            Kind::Press => &["key", "target"],
-            Kind::Upload => &["target", "files", "inverse"],
-            Kind::Drag => &["target", "to", "inverse"],
-            Kind::Goto => &["url"],
-            Kind::Watch => &["steps"],
+            Kind(ActionKind::Click)
+            | Kind(ActionKind::Check)
+            | Kind(ActionKind::Uncheck)
+            | Kind(ActionKind::Hover) => &["target"],
+            Kind(ActionKind::Fill) => &["target", "value", "sensitive"],
+            Kind(ActionKind::Select) => &["target", "option"],
+            Kind(ActionKind::Press) => &["key", "target"],
+            Kind(ActionKind::Upload) => &["target", "files", "inverse"],
+            Kind(ActionKind::Drag) => &["target", "to", "inverse"],
+            Kind(ActionKind::Goto) => &["url"],
+            Kind(ActionKind::Watch) => &["steps"],
         }
     }
 }
@@ -355,28 +328,28 @@ impl Checker<'_> {
             Ok(t)
         };
         let action = match kind {
-            Kind::Click => Action::Click {
+            Kind(ActionKind::Click) => Action::Click {
                 target: target(w.target, "target")?,
             },
-            Kind::Check => Action::Check {
+            Kind(ActionKind::Check) => Action::Check {
                 target: target(w.target, "target")?,
             },
-            Kind::Uncheck => Action::Uncheck {
+            Kind(ActionKind::Uncheck) => Action::Uncheck {
                 target: target(w.target, "target")?,
             },
-            Kind::Hover => Action::Hover {
+            Kind(ActionKind::Hover) => Action::Hover {
                 target: target(w.target, "target")?,
             },
-            Kind::Fill => Action::Fill {
+            Kind(ActionKind::Fill) => Action::Fill {
                 target: target(w.target, "target")?,
                 value: required(w.value, "value", at, true)?,
                 sensitive: w.sensitive.unwrap_or(false),
             },
-            Kind::Select => Action::Select {
+            Kind(ActionKind::Select) => Action::Select {
                 target: target(w.target, "target")?,
                 option: required(w.option, "option", at, false)?,
             },
-            Kind::Press => {
+            Kind(ActionKind::Press) => {
                 let name = required(w.key, "key", at, false)?;
                 let key = Key::parse(&name).ok_or_else(|| {
                     err(
@@ -396,20 +369,20 @@ impl Checker<'_> {
                     },
                 }
             }
-            Kind::Upload => Action::Upload {
+            Kind(ActionKind::Upload) => Action::Upload {
                 target: target(w.target, "target")?,
                 files: self.files(w.files, at)?,
             },
-            Kind::Drag => Action::Drag {
+            Kind(ActionKind::Drag) => Action::Drag {
                 target: target(w.target, "target")?,
                 to: target(w.to, "to")?,
             },
-            Kind::Goto => {
+            Kind(ActionKind::Goto) => {
                 let url = required(w.url, "url", at, false)?;
                 check_url(&url).map_err(|m| err(at, m))?;
                 Action::Goto { url }
             }
-            Kind::Watch => {
+            Kind(ActionKind::Watch) => {
                 if nesting != Nesting::Top {
                     return Err(err(
                         at,

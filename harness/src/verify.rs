@@ -684,14 +684,7 @@ impl Verifier {
             ));
         }
         let core_step = step.clone();
-        if let Action::Fill {
-            value,
-            sensitive: true,
-            ..
-        } = &step.action
-        {
-            register_secret(&mut self.redactor, value);
-        }
+        self.declared_secret(&step.action);
         let seen = self.seen.take();
         let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
         self.engine.take_dialogs();
@@ -755,14 +748,7 @@ impl Verifier {
             ));
         }
         let core_step = step.clone();
-        if let Action::Fill {
-            value,
-            sensitive: true,
-            ..
-        } = &step.action
-        {
-            register_secret(&mut self.redactor, value);
-        }
+        self.declared_secret(&step.action);
         let mut run = prufe::core::run::Run::unverified(core_step, self.policy(), settle);
         let mut drive = Drive::default();
         let record = self.drive(&mut run, &mut drive).await?;
@@ -834,6 +820,18 @@ impl Verifier {
         // A wait is a step of the trace, as every other step is.
         self.trace_pointer("wait", &outcome_result(record.clone()));
         Ok((record, run.last_observation().cloned()))
+    }
+
+    /// A sensitive fill's value is a secret from now on, before anything is sent.
+    fn declared_secret(&mut self, action: &Action) {
+        if let Action::Fill {
+            value,
+            sensitive: true,
+            ..
+        } = action
+        {
+            register_secret(&mut self.redactor, value);
+        }
     }
 
     /// The record of the last look ([`Verifier::open`], [`Verifier::snapshot`]): `stable`
