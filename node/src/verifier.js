@@ -25,7 +25,7 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { drive, verify } from './driver.js';
+import { drive } from './driver.js';
 import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
@@ -251,31 +251,16 @@ export class Verifier {
 
   /** @param {string | null} intent @param {() => unknown} fn @param {PrufeRun.Claim[]} [expect] */
   async #watch(intent, fn, expect) {
-    this.#step += 1;
-    const { port, world } = this.#adapter;
+    /** @type {PrufeRun.Step} */
+    const step = { action: { kind: 'watch' }, intent: intent ?? null };
+    if (expect) step.expect = expect;
     this.#seen = null;
-    await world.takeDialogs();
-    const judge = this.#options.judge;
-    let result;
-    try {
-      /** @type {PrufeRun.Step} */
-      const step = { action: { kind: 'watch' }, intent: intent ?? null };
-      if (expect) step.expect = expect;
-      result = await verify(port, step, {
-        policy: this.policy,
-        seen: null,
-        arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
-        act: async () => {
-          await fn();
-        },
-      });
-    } catch (error) {
-      throw this.#scrub(asPrufeError(error));
-    }
-    const { record, seen } = result;
-    this.#seen = seen;
-    record.dialogs = await world.takeDialogs();
-    return this.#finish(record);
+    return this.#run((m) => m.start(step, this.policy, null), {
+      arbiter: this.#arbiter(),
+      act: async () => {
+        await fn();
+      },
+    });
   }
 
   /**
@@ -290,7 +275,7 @@ export class Verifier {
     const called = new Error();
     try {
       const seen = this.#seen;
-      return await this.#machineRun((m) => m.look(this.policy, seen));
+      return await this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true });
     } catch (error) {
       throw fromCaller(error, called, 2);
     }
@@ -310,31 +295,41 @@ export class Verifier {
       if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
         this.#addSecret(until.value);
       }
-      return await this.#machineRun((m) => m.wait(until, options.timeoutMs ?? null, this.policy));
+      return await this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
     } catch (error) {
       throw fromCaller(error, called, 2);
     }
   }
 
   /**
-   * A run of the machine that acts on nothing (a look, a wait): its record, and what it
-   * observed last handed on to the next step.
+   * Drives one run of the machine, begun by `begin`, to its result: the dialogs it heard,
+   * the `seen` it hands on (with `keepSeen`, a run that hands none keeps the last: a look,
+   * a wait), its trace, and its error thrown. `onRecord` sees the record first.
    * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
+   * @param {import('./driver.js').Options} [driving]
+   * @param {{ keepSeen?: boolean, onRecord?: (record: StepRecord) => void }} [options]
    */
-  async #machineRun(begin) {
+  async #run(begin, driving = {}, { keepSeen = false, onRecord } = {}) {
     this.#step += 1;
     const { port, world } = this.#adapter;
     await world.takeDialogs();
     let result;
     try {
-      result = await drive(port, begin, { policy: this.policy });
+      result = await drive(port, begin, { policy: this.policy, ...driving });
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
     }
     const { record, seen } = result;
-    if (seen) this.#seen = seen;
+    if (seen || !keepSeen) this.#seen = seen;
+    onRecord?.(record);
     record.dialogs = await world.takeDialogs();
     return this.#finish(record);
+  }
+
+  /** The caller's judge of AMBIGUOUS effects, asked with a scrubbed question. */
+  #arbiter() {
+    const judge = this.#options.judge;
+    return judge ? async (/** @type {PrufeRun.Question} */ question) => judge(this.#scrub(question)) : undefined;
   }
 
   /**
@@ -359,8 +354,6 @@ export class Verifier {
    * @param {string} [value]
    */
   async #verifiedStep(action, options, value) {
-    this.#step += 1;
-    const { port, world } = this.#adapter;
     /** @type {PrufeRun.Step} */
     let step;
     try {
@@ -368,28 +361,20 @@ export class Verifier {
       if (options.inverse) step.inverse = options.inverse;
       if (options.expect) step.expect = options.expect;
     } catch (error) {
+      this.#step += 1;
       throw this.#scrub(asPrufeError(error));
     }
-    await world.takeDialogs();
-    const judge = this.#options.judge;
-    let result;
-    try {
-      result = await verify(port, step, {
-        policy: this.policy,
-        seen: this.#seen,
-        arbiter: judge ? async (question) => judge(this.#scrub(question)) : undefined,
-        camera: this.#newCamera(),
-        onJudged: this.#options.onJudged,
-      });
-    } catch (error) {
-      throw this.#scrub(asPrufeError(error));
-    }
-    const { record, seen } = result;
-    this.#seen = seen;
-    // A fill whose field turned out sensitive: its value is a secret from now on.
-    if (value !== undefined && record.value === '[redacted]') this.#addSecret(value);
-    record.dialogs = await world.takeDialogs();
-    return this.#finish(record);
+    const seen = this.#seen;
+    return this.#run((m) => m.start(step, this.policy, seen), {
+      arbiter: this.#arbiter(),
+      camera: this.#newCamera(),
+      onJudged: this.#options.onJudged,
+    }, {
+      // A fill whose field turned out sensitive: its value is a secret from now on.
+      onRecord: (record) => {
+        if (value !== undefined && record.value === '[redacted]') this.#addSecret(value);
+      },
+    });
   }
 
   /** A camera for the next step, when the trace keeps pictures. */
