@@ -361,6 +361,11 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Butto
 /// threshold (Chromium's is a few pixels).
 const DRAG_THRESHOLD_PAST: f64 = 16.0;
 
+/// How long a move up to that distance waits for the browser to report an HTML5 drag. The
+/// report comes after the page's `dragstart` handler has run, which a busy renderer may delay
+/// well beyond a frame; a pointer drag pays it on its first moves only.
+const DRAG_START_WAIT: Duration = Duration::from_millis(150);
+
 /// Drags from `from` to `to`: press, move in steps, release. A native HTML drag is
 /// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
 /// `draggable` elements work as well as pointer-event drags.
@@ -393,7 +398,7 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
                     continue;
                 }
                 may_start = (p.x - from.x).hypot(p.y - from.y) < DRAG_THRESHOLD_PAST;
-                if let Ok(Some(ev)) = tokio::time::timeout(Duration::from_millis(20), intercepted.next()).await {
+                if let Ok(Some(ev)) = tokio::time::timeout(DRAG_START_WAIT, intercepted.next()).await {
                     let d = ev.get("data").cloned().unwrap_or(Value::Null);
                     engine.cmd("Input.dispatchDragEvent", json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": d })).await?;
                     data = Some(d);
