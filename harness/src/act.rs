@@ -361,10 +361,45 @@ async fn mouse(engine: &Engine, kind: &str, p: Point, clicks: i64, button: Butto
 /// threshold (Chromium's is a few pixels).
 const DRAG_THRESHOLD_PAST: f64 = 16.0;
 
-/// How long a move up to that distance waits for the browser to report an HTML5 drag. The
-/// report comes after the page's `dragstart` handler has run, which a busy renderer may delay
-/// well beyond a frame; a pointer drag pays it on its first moves only.
-const DRAG_START_WAIT: Duration = Duration::from_millis(150);
+/// How long a move up to that distance waits for the browser to report an HTML5 drag when
+/// the pressed element can start one. The report comes after the page's `dragstart` handler
+/// has run, which a busy renderer may delay well beyond a frame; a handler that cancels the
+/// drag makes the move wait this long once or twice.
+const DRAG_START_WAIT: Duration = Duration::from_millis(1_000);
+
+/// Whether an HTML5 drag can start where the button went down, asked after the press (a page
+/// may make an element draggable on `mousedown`): an element or ancestor the browser would
+/// drag (`draggable`, true by default for links and images), a selection (its text can be
+/// dragged), or a frame this document cannot look into. Open shadow roots and same-origin
+/// frames are looked through. A pointer drag then waits for no report it will never get.
+const MAY_START_DRAG: &str = r#"(P, a) => {
+  let doc = document, x = a.x, y = a.y;
+  for (let depth = 0; depth < 16; depth++) {
+    const sel = doc.getSelection && doc.getSelection();
+    if (sel && !sel.isCollapsed) return true;
+    let el = doc.elementFromPoint(x, y);
+    while (el && el.shadowRoot) {
+      const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    if (!el) return false;
+    if (el.localName === 'iframe' || el.localName === 'frame') {
+      let inner = null;
+      try { inner = el.contentDocument; } catch (e) { inner = null; }
+      if (!inner) return true;
+      const box = el.getBoundingClientRect();
+      x -= box.left + el.clientLeft; y -= box.top + el.clientTop;
+      doc = inner;
+      continue;
+    }
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.draggable === true) return true;
+    }
+    return false;
+  }
+  return true;
+}"#;
 
 /// Drags from `from` to `to`: press, move in steps, release. A native HTML drag is
 /// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
@@ -383,8 +418,13 @@ pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
         let mut data: Option<Value> = None;
         // The browser starts an HTML5 drag at the first move past its drag threshold (a few
         // pixels); once a move is well past it with no drag intercepted, none is coming, and
-        // the later moves need not wait for one.
-        let mut may_start = true;
+        // the later moves need not wait for one. Where nothing can start one, no move waits.
+        // A page the question cannot be asked in (no engine there yet) may start one.
+        let at = json!({ "x": from.x, "y": from.y });
+        let mut may_start = match engine.main_frame().await {
+            Ok(main) => engine.call_value(&main.id, MAY_START_DRAG, &at).await.ok() != Some(Value::Bool(false)),
+            Err(_) => true,
+        };
         for i in 1..=STEPS {
             let t = i as f64 / STEPS as f64;
             let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };

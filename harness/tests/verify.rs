@@ -155,6 +155,31 @@ async fn honest_shop_drag_between_lists_is_match() {
     s.close().await;
 }
 
+/// An HTML5 drag whose element turns draggable only when the button goes down, and whose
+/// `dragstart` handler takes 400 ms: the drag is still carried as an HTML5 drag.
+#[tokio::test]
+async fn a_drag_started_late_by_the_page_is_carried_as_an_html5_drag() {
+    let mut s = Session::open("drag-late.html").await;
+    let o =
+        s.v.drag(
+            target("listitem", "Write report"),
+            target("list", "Done"),
+            Vec::new(),
+            None,
+        )
+        .await
+        .expect("MATCH");
+    assert_match(&o);
+    let snap = s.snapshot().await;
+    let report = snap
+        .elements
+        .iter()
+        .find(|e| e.label() == "Write report")
+        .unwrap();
+    assert_eq!(report.region, "main/list:done");
+    s.close().await;
+}
+
 #[tokio::test]
 async fn honest_shop_hover_menu_is_match() {
     let mut s = Session::open("shop.html").await;
