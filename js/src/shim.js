@@ -193,10 +193,12 @@
   var glue = null;
   var glueError = null;
   try {
-    glue = (function () {
+    // The glue's `WebAssembly` is the one found at injection: the first call instantiates the
+    // module through it, when the page may have replaced the global.
+    glue = (function (WebAssembly) {
       /*__PRUFE_GLUE__*/
       return wasm_bindgen;
-    })();
+    })(WasmRef === null ? undefined : freeze({ Module: WasmModule, Instance: WasmInstance }));
   } catch (error) {
     glueError = error;
   }

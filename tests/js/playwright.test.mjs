@@ -313,6 +313,36 @@ describe('Playwright and WebAssembly refused', () => {
     assert.deepEqual(problems, []);
   });
 
+  for (const when of ['before the compile ends', 'after it ended']) {
+    test(`a page that replaces WebAssembly ${when} still gets the engine`, async (t) => {
+      const { page, problems } = await openPage(t);
+      await page.addInitScript({ path: BUNDLE });
+      // The page's first script (before the compile ends) or a later one takes WebAssembly
+      // away, on the global and on the object the loader found at injection.
+      const replace = () => {
+        const refuse = () => {
+          throw new Error('replaced by the page');
+        };
+        WebAssembly.compile = refuse;
+        WebAssembly.compileStreaming = refuse;
+        WebAssembly.instantiate = refuse;
+        window.WebAssembly = { Module: refuse, Instance: refuse, compile: refuse };
+      };
+      if (when === 'before the compile ends') await page.addInitScript(replace);
+      await page.goto(server.url('/drivers/basic.html'));
+      if (when === 'after it ended') {
+        await page.evaluate(() => prufe.ready);
+        await page.evaluate(replace);
+      }
+      const result = await page.evaluate(async () => {
+        await prufe.ready;
+        return { replaced: typeof WebAssembly.compileStreaming, buttons: prufe.snapshot().elements.filter((e) => e.role === 'button').length };
+      });
+      assert.deepEqual(result, { replaced: 'undefined', buttons: 1 });
+      assert.deepEqual(problems, []);
+    });
+  }
+
   test('a page that never leaves its main thread idle still gets the engine ready', async (t) => {
     const { page, problems } = await openPage(t);
     await page.addInitScript({ path: BUNDLE });
