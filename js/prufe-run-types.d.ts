@@ -155,6 +155,14 @@ declare namespace PrufeRun {
   /** Polling parameters of a settle, in milliseconds. */
   interface Timing {
     pollMs?: number;
+    /**
+     * After an action's effect showed: the quiet window taken instead of `quiet_ms` when
+     * the page says it has shown no sign of change for this long (no mutation, no
+     * animation) and the driver sees no request the page started since the input still
+     * under way or just ended. 0: always `quiet_ms`. Only for a driver that answers
+     * `Read::Network`.
+     */
+    quickMs?: number;
     quietMs?: number;
     timeoutMs?: number;
   }
@@ -265,7 +273,13 @@ declare namespace PrufeRun {
      * Right before typing: the raw value and selection of the field of `ref` when the focus
      * is on it (never logged). Answer: `Answer::Selection`.
      */
-    | { kind: 'selection'; ref: string };
+    | { kind: 'selection'; ref: string }
+    /**
+     * The requests the page started since the last input that have not ended, or ended
+     * less than `recent_ms` ago. Answer: `Answer::Network`, or `Answer::Unavailable`
+     * from a driver that does not see the page's requests.
+     */
+    | { kind: 'network'; recentMs: number };
 
   /** What the arbiter is asked. Every string in it is redacted. */
   interface Question {
@@ -345,6 +359,12 @@ declare namespace PrufeRun {
       timeoutMs: number;
       stopOnChange: boolean;
       background?: Prufe.Background;
+      /**
+       * After the fingerprint left `since`: a shorter quiet window, taken when the page
+       * says it has shown no sign of change for that long (no mutation, no animation,
+       * `quietFor`); such a settle ends `Answer::Quick`. 0: none.
+       */
+      quickMs?: number;
     }
     /**
      * Read the fingerprint once, leaving out `background` as `Need::Settle` does. Answer:
@@ -406,6 +426,11 @@ declare namespace PrufeRun {
       changed: boolean;
       waitedMs: number;
     }
+    /**
+     * A settle with `quick_ms` that ended on it: the fingerprint left `since` and the
+     * page then said it had shown no sign of change for `quick_ms` (stable and changed).
+     */
+    | { answer: 'quick'; fingerprint: string; waitedMs: number }
     | { answer: 'fingerprint'; fingerprint: string }
     | { answer: 'observed'; snapshot: Prufe.Snapshot }
     /** No observation could be taken: the document is being replaced. */
@@ -453,6 +478,8 @@ declare namespace PrufeRun {
         value?: string | null;
       } | null;
     }
+    /** How many requests `Read::Network` counted. */
+    | { answer: 'network'; pending: number }
     | { answer: 'arbiter'; yes: boolean; detail: string }
     /**
      * The watched actions are done; `steps` is how many steps the driver performed for

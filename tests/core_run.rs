@@ -162,6 +162,11 @@ struct World {
     focus_moves: bool,
     /// Input fails with this error.
     input_fails: Option<ErrorCode>,
+    /// The page says it has shown no sign of change for the shorter window once it changed.
+    says_quiet: bool,
+    /// The requests started since the input still under way; `None`: the driver cannot see
+    /// them.
+    requests: Option<u32>,
 }
 
 impl World {
@@ -188,6 +193,8 @@ impl World {
             selected: None,
             focus_moves: false,
             input_fails: None,
+            says_quiet: true,
+            requests: Some(0),
         }
     }
 
@@ -254,6 +261,7 @@ impl World {
                 since,
                 stop_on_change,
                 background,
+                quick_ms,
                 ..
             } => {
                 if *stop_on_change {
@@ -281,8 +289,15 @@ impl World {
                     }
                 }
                 let fingerprint = self.fingerprint_over(background);
+                let changed = since.as_ref().is_some_and(|s| *s != fingerprint);
+                if *quick_ms > 0 && changed && self.says_quiet {
+                    return Answer::Quick {
+                        fingerprint,
+                        waited_ms: *quick_ms,
+                    };
+                }
                 Answer::Settled {
-                    changed: since.as_ref().is_some_and(|s| *s != fingerprint),
+                    changed,
                     fingerprint,
                     stable: true,
                     waited_ms: self.waited_ms,
@@ -387,6 +402,10 @@ impl World {
                 Read::Focused => Answer::Focused {
                     element: self.page.elements.iter().find(|e| e.focused).cloned(),
                 },
+                Read::Network { .. } => match self.requests {
+                    Some(pending) => Answer::Network { pending },
+                    None => Answer::Unavailable,
+                },
                 Read::Scroll { at } => Answer::Position {
                     position: Some(ScrollPosition {
                         container: at.map(|_| "div#products in list[Products]".to_owned()),
@@ -471,6 +490,15 @@ fn drive(
 
 fn target(role: &str, name: &str) -> Target {
     Target::new(role, name)
+}
+
+/// A click step on the button of the catalogue's list (the promo repeats its name).
+fn in_products(step: Step) -> Step {
+    let Action::Click { mut target } = step.action else {
+        unreachable!()
+    };
+    target.region = Some(PRODUCTS.into());
+    Step::new(Action::Click { target })
 }
 
 fn click(name: &str) -> Step {
@@ -672,13 +700,6 @@ fn semantic_steps() {
             }
         })
     };
-    let in_products = |step: Step| {
-        let Action::Click { mut target } = step.action else {
-            unreachable!()
-        };
-        target.region = Some(PRODUCTS.into());
-        Step::new(Action::Click { target })
-    };
     let mut busy_world = World::new(shop());
     busy_world.waited_ms = 400;
     // Busy at every quiet point until the deadline, done by the last look.
@@ -763,6 +784,117 @@ fn semantic_steps() {
             .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
             .want(Some(A), true, None, "")
             .then(|_, w, _| assert!(!w.needs.iter().any(|n| matches!(n, Need::Settle { timeout_ms: 0, .. })), "no settle without time left")),
+    ]);
+}
+
+/// How many settles the run asked for after its input.
+fn settles_after_input(w: &World) -> usize {
+    let input = w
+        .needs
+        .iter()
+        .position(|n| matches!(n, Need::Input { .. }))
+        .expect("an input");
+    w.needs[input..]
+        .iter()
+        .filter(|n| matches!(n, Need::Settle { .. }))
+        .count()
+}
+
+fn asked_network(w: &World) -> bool {
+    w.needs.iter().any(|n| {
+        matches!(
+            n,
+            Need::Read {
+                read: Read::Network { .. }
+            }
+        )
+    })
+}
+
+#[test]
+fn a_shorter_window_after_the_effect_stands_on_the_page_and_its_requests() {
+    let quick = |p: &mut Policy| p.timing.quick_ms = 60;
+    // The cart shows the item, then takes it back (the server refused it) a while later.
+    let rolled_back = || {
+        let mut w = World::new(shop());
+        w.later.push_back(shop());
+        w
+    };
+    let mut busy_request = rolled_back();
+    busy_request.requests = Some(1);
+    let mut unseen = rolled_back();
+    unseen.requests = None;
+    let mut animating = World::new(shop());
+    animating.says_quiet = false;
+    run_rows(vec![
+        row(
+            "quiet page, no request: looked at after the shorter window",
+            World::new(shop()),
+            in_products(click("Add Shirt M")),
+            cart_reaction("Add Shirt M", "Shirt M", true),
+        )
+        .policy(quick)
+        .want(Some(VerdictKind::Match), true, None, "Shirt M")
+        .then(|_, w, _| {
+            assert!(asked_network(w));
+            assert_eq!(settles_after_input(w), 1, "no second window");
+            let quick_asked = w
+                .needs
+                .iter()
+                .filter(|n| matches!(n, Need::Settle { quick_ms: 60, .. }))
+                .count();
+            assert_eq!(quick_asked, 1, "only the settle after the input is quick");
+        }),
+        row(
+            "a request under way: the full window, which sees the cart rolled back",
+            busy_request,
+            in_products(click("Add Shirt M")),
+            cart_reaction("Add Shirt M", "Shirt M", false),
+        )
+        .policy(quick)
+        .want(
+            Some(VerdictKind::Mismatch),
+            false,
+            Some(ErrorCode::VerificationFailed),
+            "no effect",
+        )
+        .then(|_, w, _| assert!(asked_network(w))),
+        row(
+            "a driver that cannot see requests: the full window",
+            unseen,
+            in_products(click("Add Shirt M")),
+            cart_reaction("Add Shirt M", "Shirt M", false),
+        )
+        .policy(quick)
+        .want(
+            Some(VerdictKind::Mismatch),
+            false,
+            Some(ErrorCode::VerificationFailed),
+            "no effect",
+        ),
+        row(
+            "the page does not say it is quiet (an animation): the full window, no requests asked",
+            animating,
+            in_products(click("Add Shirt M")),
+            cart_reaction("Add Shirt M", "Shirt M", true),
+        )
+        .policy(quick)
+        .want(Some(VerdictKind::Match), true, None, "Shirt M")
+        .then(|_, w, _| assert!(!asked_network(w))),
+        row(
+            "without a shorter window the requests are never asked about",
+            World::new(shop()),
+            in_products(click("Add Shirt M")),
+            cart_reaction("Add Shirt M", "Shirt M", true),
+        )
+        .want(Some(VerdictKind::Match), true, None, "Shirt M")
+        .then(|_, w, _| {
+            assert!(!asked_network(w));
+            assert!(!w
+                .needs
+                .iter()
+                .any(|n| matches!(n, Need::Settle { quick_ms: 1.., .. })));
+        }),
     ]);
 }
 

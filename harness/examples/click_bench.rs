@@ -333,7 +333,11 @@ async fn main() {
         .filter(|r| *r > 0)
         .unwrap_or(15);
     let out = flag(&args, "--out").map(PathBuf::from);
-    match run(runs).await {
+    // The shorter quiet window after an effect (`Timing::quick_ms`); 0, the default: none.
+    let quick_ms: u64 = flag(&args, "--quick-ms")
+        .and_then(|q| q.parse().ok())
+        .unwrap_or(0);
+    match run(runs, quick_ms).await {
         Ok(table) => {
             print!("{table}");
             if let Some(path) = out {
@@ -350,7 +354,7 @@ async fn main() {
     }
 }
 
-async fn run(runs: usize) -> prufe_harness::Result<String> {
+async fn run(runs: usize, quick_ms: u64) -> prufe_harness::Result<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let fixtures = StaticServer::start(root.join("fixtures"), Vec::new())
         .await
@@ -363,7 +367,14 @@ async fn run(runs: usize) -> prufe_harness::Result<String> {
         .await
         .map_err(|e| Error::Launch(e.to_string()))?;
 
-    let mut v = Verifier::launch(Options::default()).await?;
+    let mut v = Verifier::launch(Options {
+        timing: prufe_harness::Timing {
+            quick_ms,
+            ..Default::default()
+        },
+        ..Options::default()
+    })
+    .await?;
     let browser = send(v.page(), "Browser.getVersion", json!({}))
         .await
         .ok()
@@ -371,8 +382,12 @@ async fn run(runs: usize) -> prufe_harness::Result<String> {
         .unwrap_or_else(|| "Chromium (version unknown)".into());
     let quiet = v.options().timing.quiet_ms as f64;
     let load_before = load_average();
+    let quick = match quick_ms {
+        0 => String::new(),
+        q => format!(" · quick window {q} ms (`--quick-ms {q}`)"),
+    };
     let mut out = format!(
-        "## Click bench\n\n{browser} · {runs} runs per row, medians · quiet window {quiet} ms · \
+        "## Click bench\n\n{browser} · {runs} runs per row, medians · quiet window {quiet} ms{quick} · \
          `cargo run --release -p prufe-harness --example click_bench`\n\n\
          | action | bare ms | verified ms | verified − bare | budget ms (bare + windows × quiet + slack) | holds | needs per verified action |\n\
          |---|---:|---:|---:|---:|---|---:|\n"

@@ -970,8 +970,12 @@ async fn main() {
         .filter(|r| *r > 0)
         .unwrap_or(3);
     let out = flag(&args, "--out").map(PathBuf::from);
+    // The shorter quiet window after an effect (`Timing::quick_ms`); 0, the default: none.
+    let quick_ms: u64 = flag(&args, "--quick-ms")
+        .and_then(|q| q.parse().ok())
+        .unwrap_or(0);
     let strict = args.iter().any(|a| a == "--strict");
-    match run(runs).await {
+    match run(runs, quick_ms).await {
         Ok((table, met)) => {
             print!("{table}");
             if let Some(path) = out {
@@ -997,7 +1001,7 @@ fn flag(args: &[String], name: &str) -> Option<String> {
         .cloned()
 }
 
-async fn run(runs: usize) -> prufe_harness::Result<(String, bool)> {
+async fn run(runs: usize, quick_ms: u64) -> prufe_harness::Result<(String, bool)> {
     let started = Instant::now();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let server = StaticServer::start(fixtures, Vec::new())
@@ -1012,7 +1016,14 @@ async fn run(runs: usize) -> prufe_harness::Result<(String, bool)> {
         context: "upload file".into(),
         source: e,
     })?;
-    let v = Verifier::launch(Options::default()).await?;
+    let v = Verifier::launch(Options {
+        timing: prufe_harness::Timing {
+            quick_ms,
+            ..Default::default()
+        },
+        ..Options::default()
+    })
+    .await?;
     let mut bench = Bench { v, server, upload };
     let browser = send(bench.v.page(), "Browser.getVersion", json!({}))
         .await
@@ -1422,8 +1433,14 @@ fn render(
     out.push_str("## Detected-fault bench\n\n");
     out.push_str(&format!(
         "{browser} · {runs} runs per scenario (1 for the 8 s effect) · stabilise: poll {} ms, quiet {} ms, \
-         timeout {} ms · `cargo run --release -p prufe-harness --example fault_bench`\n\n",
-        timing.poll_ms, timing.quiet_ms, timing.timeout_ms
+         timeout {} ms{} · `cargo run --release -p prufe-harness --example fault_bench`\n\n",
+        timing.poll_ms,
+        timing.quiet_ms,
+        timing.timeout_ms,
+        match timing.quick_ms {
+            0 => String::new(),
+            q => format!(", quick {q} ms (`--quick-ms {q}`)"),
+        }
     ));
     out.push_str("| Scenario | Page | Action | Bare driver | Verified outcome | Reason | Caught | False alarms | Undo | Verified ms | Bare ms | × | Budget: bare until the effect shows + quiet + 60 ms |\n");
     out.push_str(

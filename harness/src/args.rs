@@ -42,6 +42,11 @@ pub struct StepArgs {
     pub quiet_ms: u64,
     #[arg(long, value_name = "N", default_value_t = Timing::default().timeout_ms, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub timeout_ms: u64,
+    /// After an action's effect showed, end the wait after N ms instead of the quiet window
+    /// when the page says it has shown no sign of change (no mutation, no animation) and no
+    /// request it started since the input is under way; 0: always the quiet window.
+    #[arg(long, value_name = "N", default_value_t = Timing::default().quick_ms)]
+    pub quick_ms: u64,
     /// What an AMBIGUOUS verdict means when no arbiter decides it.
     #[arg(long, default_value = "reject", value_parser = ambiguous())]
     pub ambiguous: Ambiguous,
@@ -64,6 +69,7 @@ impl StepArgs {
             timing: Timing {
                 quiet_ms: self.quiet_ms,
                 timeout_ms: self.timeout_ms,
+                quick_ms: self.quick_ms,
                 ..Timing::default()
             },
             max_attempts: self.max_attempts,

@@ -282,19 +282,28 @@ impl Tab<'_> {
                 timeout_ms,
                 stop_on_change,
                 background,
+                quick_ms,
             } => {
                 let until = SettleUntil {
                     poll: Duration::from_millis(*poll_ms),
                     quiet: Duration::from_millis(*quiet_ms),
                     timeout: Duration::from_millis(*timeout_ms),
                     stop_on_change: *stop_on_change,
+                    quick: Duration::from_millis(*quick_ms),
                 };
                 let s = settle_over(&e, until, since.as_deref(), background).await?;
-                Answer::Settled {
-                    fingerprint: s.fingerprint,
-                    stable: s.stable,
-                    changed: s.changed,
-                    waited_ms: s.waited.as_millis() as u64,
+                let waited_ms = s.waited.as_millis() as u64;
+                match s.quick {
+                    true => Answer::Quick {
+                        fingerprint: s.fingerprint,
+                        waited_ms,
+                    },
+                    false => Answer::Settled {
+                        fingerprint: s.fingerprint,
+                        stable: s.stable,
+                        changed: s.changed,
+                        waited_ms,
+                    },
                 }
             }
             Need::Fingerprint { background } => Answer::Fingerprint {
@@ -438,6 +447,9 @@ impl Tab<'_> {
                         selection: crate::coords::page::selection(&e, &roots, reference).await?,
                     }
                 }
+                Read::Network { recent_ms } => Answer::Network {
+                    pending: e.pending_requests(Duration::from_millis(*recent_ms)),
+                },
             },
             Need::Ask { question } => match self.arbiter {
                 Some(config) => {
@@ -459,6 +471,7 @@ impl Tab<'_> {
     /// Sends one gesture.
     async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
         let e = self.engine.clone();
+        e.mark_input();
         // A coordinate step's input goes through the executor's ledger; so does a key on
         // whatever has the focus, there.
         if matches!(

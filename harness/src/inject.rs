@@ -47,6 +47,7 @@ use crate::cdp::Page;
 pub use crate::cdp::{exception_text, send, Closed};
 use crate::coords::input::{SharedLedger, Sink};
 use crate::error::{Error, Result};
+use crate::requests::{RequestEvent, Requests};
 use crate::watchdog::Watchdog;
 use futures::StreamExt;
 use prufe::core::error::{Candidate, ErrorCode};
@@ -234,6 +235,8 @@ struct Shared {
     dialogs: Arc<Mutex<Vec<Dialog>>>,
     dialog_answer: Arc<Mutex<Option<DialogAnswer>>>,
     sessions: Arc<Mutex<Sessions>>,
+    /// The requests of every session of the tab (`requests`).
+    requests: Arc<Mutex<Requests>>,
     tasks: Arc<Tasks>,
 }
 
@@ -317,6 +320,24 @@ fn watch_session(page: &Page, shared: &Shared) {
         }
     }));
 
+    // The session's requests, for the machine's `Read::Network`.
+    let mut sent = page.subscribe::<RequestEvent>("Network.requestWillBeSent");
+    let mut finished = page.subscribe::<RequestEvent>("Network.loadingFinished");
+    let mut failed = page.subscribe::<RequestEvent>("Network.loadingFailed");
+    let requests = shared.requests.clone();
+    let session = page.session_id().to_owned();
+    shared.tasks.push(tokio::spawn(async move {
+        loop {
+            let now = std::time::Instant::now();
+            tokio::select! {
+                Some(ev) = sent.next() => lock(&requests).started(&session, &ev.request_id, now),
+                Some(ev) = finished.next() => lock(&requests).ended(&session, &ev.request_id, now),
+                Some(ev) = failed.next() => lock(&requests).ended(&session, &ev.request_id, now),
+                else => break,
+            }
+        }
+    }));
+
     // A JavaScript dialog blocks the page, and every later call with it; dismiss it
     // (the safe answer: a confirm() is declined, nothing is approved on the user's behalf)
     // unless the caller said beforehand how to answer the next one.
@@ -376,6 +397,7 @@ fn watch_targets(page: &Page, shared: &Shared) {
                     }
                 }
                 Some(ev) = detached.next() => {
+                    lock(&on.requests).forget_session(&ev.session_id);
                     let mut s = lock(&on.sessions);
                     let gone = |p: &Page| p.session_id() == ev.session_id;
                     s.of_frame.retain(|_, p| !gone(p));
@@ -395,6 +417,13 @@ async fn install_in(page: &Page, bundle: &Bundle) -> Result<()> {
     send(page, "Page.enable", json!({})).await?;
     send(page, "Runtime.enable", json!({})).await?;
     send(page, "DOM.enable", json!({})).await?;
+    // Only the requests' comings and goings are read: no payload is kept.
+    send(
+        page,
+        "Network.enable",
+        json!({ "maxTotalBufferSize": 0, "maxResourceBufferSize": 0, "maxPostDataSize": 0 }),
+    )
+    .await?;
     send(page, "Page.setBypassCSP", json!({ "enabled": true })).await?;
     send(
         page,
@@ -421,6 +450,7 @@ impl Engine {
             dialogs: Arc::default(),
             dialog_answer: Arc::default(),
             sessions: Arc::default(),
+            requests: Arc::default(),
             tasks: Arc::default(),
         };
         // Listen before anything can create a context or attach a frame.
@@ -453,6 +483,18 @@ impl Engine {
     /// The tab's liveness: every command races it.
     pub fn watchdog(&self) -> &Watchdog {
         &self.watchdog
+    }
+
+    /// An input is about to be sent: the requests heard of from now on are its own
+    /// ([`Engine::pending_requests`]).
+    pub fn mark_input(&self) {
+        lock(&self.shared.requests).mark(std::time::Instant::now());
+    }
+
+    /// The requests the page started since the last input that are under way, or ended
+    /// less than `recent` ago.
+    pub fn pending_requests(&self, recent: Duration) -> u32 {
+        lock(&self.shared.requests).pending(recent, std::time::Instant::now())
     }
 
     /// The keys and buttons this tab holds, recorded before each press is sent.

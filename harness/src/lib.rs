@@ -62,6 +62,7 @@ pub mod inject;
 pub mod mcp;
 pub mod observe;
 pub mod pictures;
+pub mod requests;
 pub mod script;
 pub mod serve;
 pub mod stabilise;

@@ -44,6 +44,8 @@ pub struct Stability {
     pub waited: Duration,
     /// Why the page still said it was working when the wait ended (then `stable` is false).
     pub busy: Option<String>,
+    /// The wait ended on the shorter window (`SettleUntil::quick`): stable and changed.
+    pub quick: bool,
 }
 
 /// Fingerprint stand-in while the engine cannot be reached (a document is being replaced).
@@ -57,6 +59,9 @@ pub struct SettleUntil {
     pub timeout: Duration,
     /// Answer as soon as the fingerprint moves (not stable, changed).
     pub stop_on_change: bool,
+    /// After leaving `since`: the shorter window the page's own word may end the wait on
+    /// (`Need::Settle`'s `quick_ms`); zero for none.
+    pub quick: Duration,
 }
 
 impl From<Timing> for SettleUntil {
@@ -66,6 +71,7 @@ impl From<Timing> for SettleUntil {
             quiet: Duration::from_millis(t.quiet_ms),
             timeout: Duration::from_millis(t.timeout_ms),
             stop_on_change: false,
+            quick: Duration::ZERO,
         }
     }
 }
@@ -109,6 +115,15 @@ pub async fn settle_over(
                 changed: changed || navigated,
                 waited: start.elapsed(),
                 busy: None,
+                quick: false,
+            }),
+            Answer::Quick { fingerprint, .. } => Ok(Stability {
+                stable: true,
+                fingerprint,
+                changed: true,
+                waited: start.elapsed(),
+                busy: None,
+                quick: true,
             }),
             other => Err(crate::Error::core(
                 ErrorCode::Internal,
@@ -170,6 +185,19 @@ pub async fn settle_over(
                     waited_ms,
                 };
                 return ended(answer, navigated);
+            }
+            Ok(Answer::Quick {
+                fingerprint,
+                waited_ms,
+            }) if !fingerprint.is_empty() => {
+                let fingerprint = merged_of_one(&root.path, &fingerprint);
+                return ended(
+                    Answer::Quick {
+                        fingerprint,
+                        waited_ms,
+                    },
+                    navigated,
+                );
             }
             Ok(other) => return ended(other, navigated),
             Err(e) if transient(&e) && !e.is_fatal() => {
@@ -238,6 +266,7 @@ fn need_of(
         timeout_ms: left.as_millis() as u64,
         stop_on_change: until.stop_on_change,
         background: background.clone(),
+        quick_ms: until.quick.as_millis() as u64,
     }
 }
 

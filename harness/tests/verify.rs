@@ -725,6 +725,7 @@ async fn a_page_that_never_stops_changing_leaves_no_effect_ambiguous_and_a_regio
         poll_ms: 50,
         quiet_ms: 250,
         timeout_ms: 1500,
+        ..Default::default()
     };
     let mut s = Session::open_with(
         "ticker.html",
@@ -897,6 +898,7 @@ async fn a_page_busy_at_the_deadline_is_unstable_and_never_match() {
             poll_ms: 50,
             quiet_ms: 250,
             timeout_ms: 1500,
+            ..Default::default()
         },
         max_attempts: 1,
         ..Options::default()

@@ -72,6 +72,8 @@ pub struct Until {
     stop_on_change: bool,
     #[serde(default)]
     background: Background,
+    #[serde(default)]
+    quick_ms: f64,
 }
 
 fn read(options: &Options) -> Option<String> {
@@ -87,7 +89,12 @@ pub async fn settle(until: Until, mut options: Options) -> Result<Answer> {
             "settle takes the machine's settle need",
         ));
     }
-    let numbers = [until.poll_ms, until.quiet_ms, until.timeout_ms];
+    let numbers = [
+        until.poll_ms,
+        until.quiet_ms,
+        until.timeout_ms,
+        until.quick_ms,
+    ];
     if numbers.iter().any(|n| !n.is_finite() || *n < 0.0) {
         return Err(Error::new(
             ErrorCode::InvalidArgument,
@@ -101,6 +108,7 @@ pub async fn settle(until: Until, mut options: Options) -> Result<Answer> {
         timeout_ms: until.timeout_ms.round() as u64,
         stop_on_change: until.stop_on_change,
         background: Background::default(),
+        quick_ms: until.quick_ms.round() as u64,
     };
     if !until.background.is_empty() {
         options.background = until.background;

@@ -76,6 +76,11 @@ pub enum Need {
         stop_on_change: bool,
         #[serde(default, skip_serializing_if = "Background::is_empty")]
         background: Background,
+        /// After the fingerprint left `since`: a shorter quiet window, taken when the page
+        /// says it has shown no sign of change for that long (no mutation, no animation,
+        /// `quietFor`); such a settle ends [`Answer::Quick`]. 0: none.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        quick_ms: u64,
     },
     /// Read the fingerprint once, leaving out `background` as [`Need::Settle`] does. Answer:
     /// [`Answer::Fingerprint`].
@@ -230,6 +235,10 @@ pub enum Read {
         #[serde(rename = "ref")]
         reference: String,
     },
+    /// The requests the page started since the last input that have not ended, or ended
+    /// less than `recent_ms` ago. Answer: [`Answer::Network`], or [`Answer::Unavailable`]
+    /// from a driver that does not see the page's requests.
+    Network { recent_ms: u64 },
 }
 
 /// Where a scroll container stands, and the page with it (CSS pixels).
@@ -304,6 +313,12 @@ pub enum Answer {
         changed: bool,
         waited_ms: u64,
     },
+    /// A settle with `quick_ms` that ended on it: the fingerprint left `since` and the
+    /// page then said it had shown no sign of change for `quick_ms` (stable and changed).
+    Quick {
+        fingerprint: String,
+        waited_ms: u64,
+    },
     Fingerprint {
         fingerprint: String,
     },
@@ -354,6 +369,10 @@ pub enum Answer {
     Selection {
         selection: Option<Selection>,
     },
+    /// How many requests [`Read::Network`] counted.
+    Network {
+        pending: u32,
+    },
     Arbiter {
         yes: bool,
         detail: String,
@@ -376,6 +395,7 @@ impl Answer {
         match self {
             Answer::Start => "start",
             Answer::Settled { .. } => "settled",
+            Answer::Quick { .. } => "quick",
             Answer::Fingerprint { .. } => "fingerprint",
             Answer::Observed { .. } => "observed",
             Answer::Unavailable => "unavailable",
@@ -392,9 +412,14 @@ impl Answer {
             Answer::Focused { .. } => "focused",
             Answer::Position { .. } => "position",
             Answer::Selection { .. } => "selection",
+            Answer::Network { .. } => "network",
             Answer::Arbiter { .. } => "arbiter",
             Answer::Acted { .. } => "acted",
             Answer::Failed { .. } => "failed",
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

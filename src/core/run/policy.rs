@@ -11,6 +11,12 @@ pub struct Timing {
     pub poll_ms: u64,
     pub quiet_ms: u64,
     pub timeout_ms: u64,
+    /// After an action's effect showed: the quiet window taken instead of `quiet_ms` when
+    /// the page says it has shown no sign of change for this long (no mutation, no
+    /// animation) and the driver sees no request the page started since the input still
+    /// under way or just ended. 0: always `quiet_ms`. Only for a driver that answers
+    /// `Read::Network`.
+    pub quick_ms: u64,
 }
 
 impl Default for Timing {
@@ -19,6 +25,7 @@ impl Default for Timing {
             poll_ms: 50,
             quiet_ms: 250,
             timeout_ms: 5_000,
+            quick_ms: 0,
         }
     }
 }

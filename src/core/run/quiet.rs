@@ -27,6 +27,8 @@ pub struct Settling {
     since: Option<String>,
     poll_ms: f64,
     quiet_ms: f64,
+    #[serde(default)]
+    quick_ms: f64,
     begun: f64,
     deadline: f64,
     stop_on_change: bool,
@@ -62,6 +64,7 @@ impl Settling {
             quiet_ms,
             timeout_ms,
             stop_on_change,
+            quick_ms,
             ..
         } = need
         else {
@@ -72,6 +75,7 @@ impl Settling {
             since: since.clone(),
             poll_ms: (*poll_ms as f64).max(1.0),
             quiet_ms: *quiet_ms as f64,
+            quick_ms: (*quick_ms).min(*quiet_ms) as f64,
             begun: now,
             deadline: now + *timeout_ms as f64,
             stop_on_change: *stop_on_change,
@@ -118,6 +122,14 @@ impl Settling {
     fn decide(&self, now: f64, quiet_for: f64) -> Tick {
         let waiting = self.waiting_for_effect();
         let reachable = self.last.is_some();
+        // The shorter window stands on what the page says of itself, after an effect.
+        let quick = self.quick_ms > 0.0 && self.since.is_some() && self.changed;
+        if quick && !waiting && reachable && quiet_for > 0.0 && quiet_for >= self.quick_ms {
+            return Tick::Done(Answer::Quick {
+                fingerprint: self.last.clone().unwrap_or_default(),
+                waited_ms: (now - self.begun).max(0.0).round() as u64,
+            });
+        }
         if !waiting
             && reachable
             && (now - self.last_change >= self.quiet_ms
@@ -131,7 +143,8 @@ impl Settling {
         }
         let mut ms = self.poll_ms;
         if !waiting && reachable && quiet_for > 0.0 {
-            ms = ms.min(self.quiet_ms - quiet_for);
+            let window = if quick { self.quick_ms } else { self.quiet_ms };
+            ms = ms.min(window - quiet_for);
         }
         Tick::Wait {
             ms: ms.min(self.deadline - now).max(0.0),
@@ -160,7 +173,16 @@ mod tests {
             timeout_ms: timeout,
             stop_on_change: stop,
             background: Default::default(),
+            quick_ms: 0,
         }
+    }
+
+    fn quick(since: Option<&str>, quiet: u64, quick: u64) -> Need {
+        let mut n = need(since, quiet, 5000, false);
+        if let Need::Settle { quick_ms, .. } = &mut n {
+            *quick_ms = quick;
+        }
+        n
     }
 
     fn fp(s: &str) -> Option<String> {
@@ -256,6 +278,50 @@ mod tests {
             waited, 150,
             "the read after the change may take the page's word"
         );
+    }
+
+    #[test]
+    fn after_an_effect_a_page_that_says_it_is_quiet_ends_the_shorter_window() {
+        let effect = |t: f64| fp(if t < 40.0 { "before" } else { "after" });
+        // The page reports quiet from the change on (mutations at 40 ms).
+        let says = |t: f64| if t >= 40.0 { t - 40.0 } else { 0.0 };
+        let (a, _) = run(&quick(Some("before"), 250, 60), effect, says);
+        match a {
+            Answer::Quick {
+                fingerprint,
+                waited_ms,
+            } => {
+                assert_eq!(fingerprint, "after");
+                assert!((100..=110).contains(&waited_ms), "{waited_ms}");
+            }
+            other => panic!("not quick: {other:?}"),
+        }
+        // Without the page's word (an animation runs, the cache is cold), the full window.
+        let (a, _) = run(&quick(Some("before"), 250, 60), effect, |_| 0.0);
+        assert_eq!(settled(&a), ("after".into(), true, true, 300));
+        // Before any effect, and without `since`, the shorter window is never taken.
+        let (a, _) = run(&quick(Some("before"), 250, 60), |_| fp("before"), |_| 400.0);
+        assert_eq!(settled(&a), ("before".into(), true, false, 5000));
+        let (a, _) = run(&quick(None, 250, 60), |_| fp("a"), |t| t + 100.0);
+        assert_eq!(settled(&a), ("a".into(), true, false, 150));
+        // A change the page made after saying it was quiet restarts the count.
+        let twice = |t: f64| {
+            fp(match t {
+                t if t < 40.0 => "before",
+                t if t < 120.0 => "after",
+                _ => "again",
+            })
+        };
+        let says = |t: f64| match t {
+            t if t < 40.0 => 0.0,
+            t if t < 120.0 => t - 40.0,
+            t => t - 120.0,
+        };
+        let (a, _) = run(&quick(Some("before"), 250, 100), twice, says);
+        match a {
+            Answer::Quick { fingerprint, .. } => assert_eq!(fingerprint, "again"),
+            other => panic!("not quick: {other:?}"),
+        }
     }
 
     #[test]

@@ -136,6 +136,7 @@ impl Run {
             timeout_ms: REWATCH_MS,
             stop_on_change: true,
             background: Default::default(),
+            quick_ms: 0,
         })
     }
 
@@ -153,6 +154,7 @@ impl Run {
                     timeout_ms: REWATCH_QUIET_TIMEOUT_MS,
                     stop_on_change: false,
                     background: Default::default(),
+                    quick_ms: 0,
                 })
             }
             (Rewatch::Quieting, Answer::Settled { .. }) => {

@@ -19,7 +19,7 @@
 //! settles plainly: its effect is already there. A `goto` settles as a look does
 //! (`look`): the new document's own changes are learnt, not waited out.
 
-use super::need::{Answer, Need};
+use super::need::{Answer, Need, Read};
 use super::step::Action;
 use super::{Mode, Phase, Run, MAX_BUSY_RESCANS};
 use crate::core::background::Background;
@@ -59,6 +59,10 @@ pub(super) enum After {
     Check,
     /// Waiting for the next quiet window of a busy page.
     Again,
+    /// A settle ended on the shorter window: asking the driver for the page's requests.
+    Network,
+    /// Requests were under way (or the driver cannot see them): waiting out the full window.
+    Rest,
     /// A `goto`: waiting for the new document's settle (it stops when the page moves).
     Arrived,
     /// A `goto`: waiting for a snapshot of the new document after it moved by itself.
@@ -84,7 +88,18 @@ impl Run {
             timeout_ms,
             stop_on_change,
             background: self.attempt.background.clone(),
+            quick_ms: 0,
         }
+    }
+
+    /// [`Run::settle_need`] from the pre-action fingerprint (or a quiet point of a busy
+    /// page), which may end on the shorter window ([`super::Timing::quick_ms`]).
+    fn quick_need(&self, since: String) -> Need {
+        let mut need = self.settle_need(Some(since), self.attempt.left_ms, false);
+        if let Need::Settle { quick_ms, .. } = &mut need {
+            *quick_ms = self.policy.timing.quick_ms;
+        }
+        need
     }
 
     /// Starts the settle before an attempt's observation. A rescan (`fresh` false: the
@@ -318,8 +333,42 @@ impl Run {
         self.phase = Phase::After {
             settling: After::Quiet { busy_loop },
         };
-        let since = busy_loop.then(|| self.attempt.fp0.clone());
-        let need = self.settle_need(since, self.attempt.left_ms, false);
+        let need = match busy_loop {
+            true => self.quick_need(self.attempt.fp0.clone()),
+            false => self.settle_need(None, self.attempt.left_ms, false),
+        };
+        self.ask(need)
+    }
+
+    /// A settle ended on the shorter window: the page said it was quiet; the requests it
+    /// started since the input decide whether that is enough.
+    fn quick_settled(&mut self, fingerprint: String, waited_ms: u64) -> Need {
+        let a = &mut self.attempt;
+        a.left_ms = a.left_ms.saturating_sub(waited_ms);
+        a.fingerprint = fingerprint;
+        self.phase = Phase::After {
+            settling: After::Network,
+        };
+        self.ask(Need::Read {
+            read: Read::Network {
+                recent_ms: self.policy.timing.quick_ms,
+            },
+        })
+    }
+
+    /// After the shorter window, what the requests say: none under way, look now; else (or
+    /// unseen) wait out the full window from here.
+    fn on_network(&mut self, idle: bool) -> Need {
+        if idle {
+            self.phase = Phase::After {
+                settling: After::Check,
+            };
+            return self.observe();
+        }
+        self.phase = Phase::After {
+            settling: After::Rest,
+        };
+        let need = self.settle_need(None, self.attempt.left_ms, false);
         self.ask(need)
     }
 
@@ -356,8 +405,7 @@ impl Run {
         };
         // Wait for the page to move on from this quiet point, then for quiet again: a page
         // that says it is working and shows nothing new has not shown its outcome.
-        let since = Some(self.attempt.fingerprint.clone());
-        let need = self.settle_need(since, self.attempt.left_ms, false);
+        let need = self.quick_need(self.attempt.fingerprint.clone());
         self.ask(need)
     }
 
@@ -482,6 +530,37 @@ impl Run {
                 ErrorCode::BrowserError,
                 "the page could not be observed after the action; check the tab and run the step again",
             )),
+            (
+                After::Quiet { busy_loop: true } | After::Again,
+                Answer::Quick {
+                    fingerprint,
+                    waited_ms,
+                },
+            ) => self.quick_settled(fingerprint, waited_ms),
+            (After::Network, Answer::Network { pending }) => self.on_network(pending == 0),
+            (After::Network, Answer::Unavailable) => self.on_network(false),
+            (
+                After::Rest,
+                Answer::Settled {
+                    fingerprint,
+                    stable,
+                    waited_ms,
+                    ..
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                if stable {
+                    self.phase = Phase::After {
+                        settling: After::Check,
+                    };
+                    return self.observe();
+                }
+                a.stable_after = false;
+                a.busy = a.working.clone();
+                self.observe_after()
+            }
             (After::Tail, Answer::Settled { .. }) => self.finish_unverified(),
             (_, Answer::Failed { error }) => self.fail(error),
             (_, other) => self.out_of_step(&other),

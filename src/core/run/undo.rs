@@ -251,6 +251,7 @@ impl Run {
                 timeout_ms: t.timeout_ms,
                 stop_on_change: false,
                 background: Default::default(),
+                quick_ms: 0,
             };
             return self.stage(Stage::Settle, need);
         };
@@ -383,6 +384,7 @@ impl Run {
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
                     background: Default::default(),
+                    quick_ms: 0,
                 };
                 self.stage(Stage::Scrolled, need)
             }
@@ -406,6 +408,7 @@ impl Run {
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
                     background: Default::default(),
+                    quick_ms: 0,
                 };
                 self.undoing().applied += 1;
                 self.stage(Stage::RemovalSettle, need)
