@@ -861,55 +861,37 @@ mod tests {
         assert_eq!(c.verified.intent.as_deref(), Some("adds"));
     }
 
+    /// The call a tool's arguments parse into (with `--caps=vision`).
+    fn parsed(tool: &str, args: Value) -> Call {
+        parse(tool, Some(&object(args)), true).unwrap()
+    }
+
     #[test]
     fn keys_wheels_and_waits_parse() {
-        let Call::PressKey(p) = parse(
-            "browser_press_key",
-            Some(&object(json!({"key": "Enter", "ref": "e2"}))),
-            false,
-        )
-        .unwrap() else {
+        let Call::PressKey(p) = parsed("browser_press_key", json!({"key": "Enter", "ref": "e2"}))
+        else {
             panic!("not a press")
         };
         assert_eq!(
             (p.key.as_str(), p.element.reference()),
             ("Enter", Some("e2"))
         );
-        let Call::PressKey(p) = parse(
-            "browser_press_key",
-            Some(&object(json!({"key": "Tab"}))),
-            false,
-        )
-        .unwrap() else {
+        let Call::PressKey(p) = parsed("browser_press_key", json!({"key": "Tab"})) else {
             panic!("not a press")
         };
         assert_eq!(p.element.reference(), None);
-        let Call::WheelXy(w) = parse(
-            "browser_mouse_wheel_xy",
-            Some(&object(json!({"x": 185, "y": 285, "deltaY": 300}))),
-            true,
-        )
-        .unwrap() else {
+        let wheel = json!({"x": 185, "y": 285, "deltaY": 300});
+        let Call::WheelXy(w) = parsed("browser_mouse_wheel_xy", wheel) else {
             panic!("not a wheel")
         };
         assert_eq!((w.x, w.y, w.delta_x, w.delta_y), (185.0, 285.0, 0.0, 300.0));
-        let Call::KeyboardPress(k) = parse(
-            "browser_keyboard_press",
-            Some(&object(json!({"key": "Shift+Tab"}))),
-            true,
-        )
-        .unwrap() else {
+        let Call::KeyboardPress(k) = parsed("browser_keyboard_press", json!({"key": "Shift+Tab"}))
+        else {
             panic!("not a key chord")
         };
         assert_eq!(k.key, "Shift+Tab");
-        let Call::WaitFor(w) = parse(
-            "browser_wait_for",
-            Some(&object(
-                json!({"role": "listitem", "name": "Row 20", "region": "main", "time": 3}),
-            )),
-            false,
-        )
-        .unwrap() else {
+        let row = json!({"role": "listitem", "name": "Row 20", "region": "main", "time": 3});
+        let Call::WaitFor(w) = parsed("browser_wait_for", row) else {
             panic!("not a wait")
         };
         assert_eq!(
