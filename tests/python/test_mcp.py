@@ -5,7 +5,9 @@ the fixture shop (MATCH, the cart line in the answer); the recycling list (MISMA
 neighbour, undone, the cart empty); a ref from before a navigation, or whose element the page
 no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
-malformed calls (JSON-RPC errors, and the server keeps serving).
+a key pressed on a ref's element, a key chord and a wheel turned at a point (`--caps vision`),
+waits for a text and for an element; malformed calls (JSON-RPC errors, and the server keeps
+serving).
 
 Needs the `prufe` binary (built here with cargo) and the engine bundle (`make bundle`).
 """
