@@ -10,7 +10,7 @@
 //! action ends.
 //!
 //! A `wait` step carries a [`Postcondition`] (an element appears, a value equals, a text
-//! appears in a region), checked here against plain snapshots.
+//! appears in a region or is gone from it), checked here against plain snapshots.
 //!
 //! The browser half (capturing, hit-testing, dispatching) lives in `coords.rs`; everything
 //! here is plain data so it is tested without a browser.
@@ -623,6 +623,7 @@ const POINT_FIELDS: &[&str] = &["x", "y"];
 
 /// The `until` of a wait: which of its shapes it is follows from the keys given.
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct WireUntil {
     role: Option<String>,
     name: Option<String>,
@@ -630,9 +631,18 @@ struct WireUntil {
     value: Option<String>,
     sensitive: Option<bool>,
     text: Option<String>,
+    text_gone: Option<String>,
 }
 
-const UNTIL_FIELDS: &[&str] = &["role", "name", "region", "value", "sensitive", "text"];
+const UNTIL_FIELDS: &[&str] = &[
+    "role",
+    "name",
+    "region",
+    "value",
+    "sensitive",
+    "text",
+    "textGone",
+];
 
 /// The actions of the contract, as [`ACTIONS`] names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -747,7 +757,7 @@ fn intent(intent: Option<String>) -> Result<Option<String>, Error> {
 }
 
 fn postcondition(until: Option<WireUntil>) -> Result<Postcondition, Error> {
-    const SHAPES: &str = "{\"role\", \"name\", \"region\"?}, {\"role\", \"name\", \"region\"?, \"value\", \"sensitive\"?} or {\"text\", \"region\"?}";
+    const SHAPES: &str = "{\"role\", \"name\", \"region\"?}, {\"role\", \"name\", \"region\"?, \"value\", \"sensitive\"?}, {\"text\", \"region\"?} or {\"textGone\", \"region\"?}";
     const LIMIT: usize = prufe::core::model::limits::MAX_TEXT_CHARS;
     let u = until.ok_or_else(|| invalid(format!("\"wait\" needs \"until\": one of {SHAPES}")))?;
     let text = |key: &str, v: Option<String>| -> Result<String, Error> {
@@ -765,6 +775,7 @@ fn postcondition(until: Option<WireUntil>) -> Result<Postcondition, Error> {
         ("value", u.value.is_some()),
         ("sensitive", u.sensitive.is_some()),
         ("text", u.text.is_some()),
+        ("textGone", u.text_gone.is_some()),
     ];
     let only = |allowed: &[&str]| match given.iter().find(|(k, p)| *p && !allowed.contains(k)) {
         Some((key, _)) => Err(unexpected(key, allowed)),
@@ -774,6 +785,13 @@ fn postcondition(until: Option<WireUntil>) -> Result<Postcondition, Error> {
         only(&["text", "region"])?;
         return Ok(Postcondition::TextAppears {
             text: text("text", u.text)?,
+            region,
+        });
+    }
+    if u.text_gone.is_some() {
+        only(&["textGone", "region"])?;
+        return Ok(Postcondition::TextGone {
+            text: text("textGone", u.text_gone)?,
             region,
         });
     }
@@ -1320,6 +1338,16 @@ mod tests {
                 ErrorCode::InvalidFields,
             ),
             (
+                "wait text and text gone",
+                json!({"action":"wait","until":{"text":"x","textGone":"y"},"timeoutMs":10}),
+                ErrorCode::InvalidFields,
+            ),
+            (
+                "wait empty text gone",
+                json!({"action":"wait","until":{"textGone":" "},"timeoutMs":10}),
+                ErrorCode::InvalidAction,
+            ),
+            (
                 "wait value number",
                 json!({"action":"wait","until":{"role":"textbox","name":"T","value":3},"timeoutMs":10}),
                 ErrorCode::InvalidAction,
@@ -1363,6 +1391,13 @@ mod tests {
             wait(json!({"text":"Saved","region":"main"})),
             Postcondition::TextAppears { .. }
         ));
+        assert_eq!(
+            wait(json!({"textGone":"Connection lost"})),
+            Postcondition::TextGone {
+                text: "Connection lost".into(),
+                region: None
+            }
+        );
         assert!(is_coordinate_step(&json!({"action":"wait"})));
         assert!(!is_coordinate_step(&json!({"action":"click"})));
     }

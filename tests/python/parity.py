@@ -200,9 +200,9 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
     if action == "goto":
         return "browser_navigate", lambda tree: {"url": step["url"], **verified}
     if action == "press":
-        if target is not None:
-            raise Unplayable("browser_press_key takes no element: the key goes to whatever has the focus")
-        return "browser_press_key", lambda tree: {"key": step["key"], **verified}
+        if target is None:
+            return "browser_press_key", lambda tree: {"key": step["key"], **verified}
+        return "browser_press_key", lambda tree: {"key": step["key"], "target": ref(tree), **verified}
     if action == "watch":
         raise Unplayable("no MCP tool watches an action made by something else")
     if action == "screenshot":
@@ -212,11 +212,15 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
     if action == "drag_at":
         f, t = step["from"], step["to"]
         return "browser_mouse_drag_xy", lambda tree: {"startX": f["x"], "startY": f["y"], "endX": t["x"], "endY": t["y"], **verified}
+    if action == "scroll_at":
+        return "browser_mouse_wheel_xy", lambda tree: {"x": step["x"], "y": step["y"], "deltaX": step["dx"], "deltaY": step["dy"]}
     if action == "type":
         return "browser_type", lambda tree: {"text": step["text"], **verified}
-    if action == "wait" and set(step["until"]) <= {"text", "textGone"}:
-        return "browser_wait_for", lambda tree: {**step["until"], "time": step.get("timeoutMs", 5000) / 1000}
-    raise Unplayable(f"no MCP tool sends a coordinate `{action}` step")
+    if action == "key":
+        return "browser_keyboard_press", lambda tree: {"key": step["chord"]}
+    if action == "wait" and "value" not in step["until"]:
+        return "browser_wait_for", lambda tree: {**step["until"], "time": step["timeoutMs"] / 1000}
+    raise Unplayable(f"no MCP tool sends a `{action}` step of this shape")
 
 
 @contextlib.contextmanager

@@ -5,7 +5,9 @@ the fixture shop (MATCH, the cart line in the answer); the recycling list (MISMA
 neighbour, undone, the cart empty); a ref from before a navigation, or whose element the page
 no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
-malformed calls (JSON-RPC errors, and the server keeps serving).
+a key pressed on a ref's element, a key chord and a wheel turned at a point (`--caps vision`),
+waits for a text and for an element; malformed calls (JSON-RPC errors, and the server keeps
+serving).
 
 Needs the `prufe` binary (built here with cargo) and the engine bundle (`make bundle`).
 """
@@ -60,7 +62,7 @@ EXPECTED_TOOLS = {
     "browser_tabs",
     "browser_close",
 }
-VISION_TOOLS = {"browser_mouse_click_xy", "browser_mouse_drag_xy"}
+VISION_TOOLS = {"browser_mouse_click_xy", "browser_mouse_drag_xy", "browser_mouse_wheel_xy", "browser_keyboard_press"}
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -258,6 +260,46 @@ async def wait_for_holds_or_times_out(t: Transcript, base: str) -> None:
     assert "did not hold within 600 ms" in error["message"], error
 
 
+async def keys_wheel_and_element_waits(t: Transcript, base: str) -> None:
+    """A key pressed on an element (verified), a chord sent to the focus and a wheel turned at
+    a point (recorded, not judged), and a wait for an element by role and name."""
+    await t.call("browser_navigate", {"url": f"{base}/keys.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    field = ref_of(tree, "textbox", "Text")
+    typed = await t.call("browser_type", {"target": field, "text": "hello"})
+    assert typed.structured_content["verdict"] == "MATCH", text_of(typed)
+    # The chord goes to the focus (the field) and moves it on to the button.
+    chord = await t.call("browser_keyboard_press", {"key": "Tab"})
+    assert not chord.is_error and "verdict" not in chord.structured_content, text_of(chord)
+    assert "Reason: sent; every key released in reverse order; the focus is on button[Target]" in text_of(chord), text_of(chord)
+    # The press on the field's ref lands on the field, not on the focused button: the next Tab
+    # leaves the field for the button again.
+    logged = {"role": "listitem", "name": "keydown Enter ctrl=false shift=false alt=false meta=false"}
+    pressed = await t.call(
+        "browser_press_key", {"key": "Enter", "target": field, "expect": [{"kind": "appears", "target": logged}]}
+    )
+    assert pressed.structured_content["verdict"] == "MATCH", text_of(pressed)
+    assert text_of(pressed).startswith("MATCH: press on textbox[Text] in main with 'Enter'"), text_of(pressed)
+    again = await t.call("browser_keyboard_press", {"key": "Tab"})
+    assert "the focus is on button[Target]" in text_of(again), text_of(again)
+    unknown = await t.call("browser_keyboard_press", {"key": "Hyper+Q"})
+    assert unknown.structured_content["error"]["code"] == "INVALID_ACTION", text_of(unknown)
+
+    await t.call("browser_navigate", {"url": f"{base}/scroll-container.html"})
+    unseen = await t.call("browser_mouse_wheel_xy", {"x": 185, "y": 285, "deltaY": 300})
+    assert unseen.structured_content["error"]["code"] == "STALE_OBSERVATION", text_of(unseen)
+    await t.call("browser_take_screenshot")
+    wheel = await t.call("browser_mouse_wheel_xy", {"x": 185, "y": 285, "deltaY": 300})
+    assert not wheel.is_error, text_of(wheel)
+    assert "div#scroller in generic[Rows] scrolled from (0, 0) to (0, 300)" in text_of(wheel), text_of(wheel)
+    row = await t.call("browser_wait_for", {"role": "listitem", "name": "Row 20", "time": 3})
+    assert not row.is_error and "listitem[Row 20] appears" in text_of(row), text_of(row)
+    never = await t.call("browser_wait_for", {"role": "status", "name": "Nothing here", "time": 0.3})
+    assert never.structured_content["error"]["code"] == "POSTCONDITION_TIMEOUT", text_of(never)
+    nameless = await t.call("browser_wait_for", {"role": "listitem"})
+    assert nameless.structured_content["error"]["code"] == "INVALID_ACTION", text_of(nameless)
+
+
 async def back_is_verified(t: Transcript, base: str) -> None:
     await t.call("browser_navigate", {"url": f"{base}/shop.html"})
     await t.call("browser_navigate", {"url": f"{base}/login.html"})
@@ -395,6 +437,7 @@ def test_http_session():
                     old_ref = await recycled_click_is_undone(t, base)
                     await stale_ref_is_refused(t, base, old_ref)
                     await dialog_is_accepted_when_told(t, base)
+                    await keys_wheel_and_element_waits(t, base)
                     shot = await t.call("browser_take_screenshot")
                     assert not shot.is_error, text_of(shot)
                     assert any(getattr(b, "type", "") == "image" for b in shot.content)

@@ -142,9 +142,14 @@ impl Answer {
                 }
             }
             (None, Some(_)) => {}
+            // A step sent and not judged (a key chord, a scroll): the reason says where the
+            // focus or the container went.
             (None, None) => {
                 if !self.action.is_empty() {
                     let _ = writeln!(out, "Done: {}", self.action);
+                }
+                if !self.reason.is_empty() {
+                    let _ = writeln!(out, "Reason: {}", self.reason);
                 }
             }
         }
@@ -547,6 +552,31 @@ mod tests {
         let json = serde_json::to_value(&a).unwrap();
         assert_eq!(json["verdict"], "MATCH");
         assert_eq!(json.get("error"), None);
+    }
+
+    #[test]
+    fn a_step_sent_unjudged_says_where_it_went() {
+        let o = Outcome {
+            action: "key".into(),
+            value: Some("Tab".into()),
+            ok: true,
+            reason: "sent; every key released in reverse order; the focus is on button[Target] \
+                     in main"
+                .into(),
+            attempts: 1,
+            ..Outcome::default()
+        };
+        let text = Answer::of_step(&Ok(o), &Refs::default()).text();
+        assert_eq!(
+            text.lines().collect::<Vec<_>>(),
+            [
+                "Done: key with 'Tab'",
+                "Reason: sent; every key released in reverse order; the focus is on \
+                 button[Target] in main",
+                "Attempts: 1, undone: 0",
+            ],
+            "{text}"
+        );
     }
 
     #[test]

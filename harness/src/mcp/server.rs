@@ -748,33 +748,10 @@ impl Worker {
                     }
                 }
             }
-            Call::PressKey(p) => match Key::parse(&p.key) {
-                None => refused(
-                    ErrorCode::InvalidAction,
-                    format!(
-                        "unknown key {:?}; use a key name such as Enter, Tab, ArrowLeft, Escape \
-                         or a character, with modifiers as in Control+a",
-                        prufe::core::text::cap(&p.key, 40)
-                    ),
-                )
-                .into(),
-                Some(key) => {
-                    let a = self
-                        .perform(
-                            v,
-                            None,
-                            step(
-                                Action::Press {
-                                    key: key.name().to_owned(),
-                                    target: None,
-                                },
-                                p.verified.intent.as_deref(),
-                            ),
-                        )
-                        .await;
-                    self.with_snapshot(a, p.verified.snapshot)
-                }
-            },
+            Call::PressKey(p) => {
+                let a = self.press_key(v, &p).await;
+                self.with_snapshot(a, p.verified.snapshot)
+            }
             Call::FileUpload(p) => self.upload(v, p).await,
             Call::WaitFor(p) => self.wait_for(v, p).await.into(),
             Call::HandleDialog(p) => {
@@ -836,6 +813,22 @@ impl Worker {
                 }
                 let a = self.coordinate(v, step, true).await;
                 self.with_snapshot(a, p.verified.snapshot)
+            }
+            Call::WheelXy(p) => {
+                let step = json!({
+                    "action": "scroll_at",
+                    "x": p.x,
+                    "y": p.y,
+                    "dx": p.delta_x,
+                    "dy": p.delta_y,
+                });
+                let a = self.coordinate(v, step, true).await;
+                self.with_snapshot(a, p.snapshot)
+            }
+            Call::KeyboardPress(p) => {
+                let step = json!({ "action": "key", "chord": p.key });
+                let a = self.coordinate(v, step, false).await;
+                self.with_snapshot(a, p.snapshot)
             }
         };
         (done, None)
@@ -1057,7 +1050,11 @@ impl Worker {
         self.with_snapshot(a, p.verified.snapshot)
     }
 
+    /// `browser_wait_for`: time alone sleeps; a text, a text gone or an element is the
+    /// coordinate executor's `wait` (the machine's wait, as a `prufe run` script's), `time`
+    /// its deadline.
     async fn wait_for(&mut self, v: &mut Verifier, p: tools::WaitFor) -> Answer {
+        let conditions = [&p.text, &p.text_gone, &p.role, &p.name];
         if let Some(seconds) = p.time {
             if !(0.0..=MAX_WAIT_SECONDS).contains(&seconds) {
                 return refused(
@@ -1065,41 +1062,73 @@ impl Worker {
                     format!("time is 0 to {MAX_WAIT_SECONDS} seconds"),
                 );
             }
-            if p.text.is_none() && p.text_gone.is_none() {
+            if conditions.iter().all(|c| c.is_none()) {
                 tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
                 return Answer::note([format!("Waited {seconds} s.")]);
             }
         }
-        let (text, gone) = match (&p.text, &p.text_gone) {
-            (Some(t), None) => (t.clone(), false),
-            (None, Some(t)) => (t.clone(), true),
+        let mut until = match conditions {
+            [Some(text), None, None, None] => json!({ "text": text }),
+            [None, Some(text), None, None] => json!({ "textGone": text }),
+            [None, None, Some(role), Some(name)] => json!({ "role": role, "name": name }),
             _ => {
                 return refused(
                     ErrorCode::InvalidAction,
-                    "give one of text, textGone (or time alone)",
+                    "give one of text, textGone, role with name (or time alone)",
                 )
             }
         };
-        let condition = if gone {
-            prufe::core::until::Postcondition::TextGone { text, region: None }
-        } else {
-            prufe::core::until::Postcondition::TextAppears { text, region: None }
+        if let Some(region) = &p.region {
+            until["region"] = json!(region);
+        }
+        let most = (MAX_WAIT_SECONDS * 1000.0) as u64;
+        let timeout_ms = match p.time {
+            Some(s) => ((s * 1000.0).round() as u64).max(1),
+            None => self.config.options.timing.timeout_ms.clamp(5_000, most),
         };
-        let budget = match p.time {
-            Some(s) => Duration::from_secs_f64(s),
-            None => Duration::from_millis(self.config.options.timing.timeout_ms.max(5_000)),
+        let Some(executor) = self.executor.as_mut() else {
+            return refused(ErrorCode::Internal, "no executor");
         };
-        let (record, _) = match v.wait_until(condition, budget.as_millis() as u64).await {
-            Ok(r) => r,
-            Err(e) => return self.answer(Err(e), None),
-        };
-        match record.error {
-            None => Answer::note([format!(
+        let started = Instant::now();
+        let request = json!({ "action": "wait", "until": until, "timeoutMs": timeout_ms });
+        match executor.run(v, &request).await {
+            Ok(report) => Answer::note([format!(
                 "Held after {:.1} s: {}.",
-                record.duration_ms as f64 / 1000.0,
-                record.value.unwrap_or_default()
+                started.elapsed().as_secs_f64(),
+                report.condition.unwrap_or_default()
             )]),
-            Some(e) => refused(e.code, e.message),
+            Err(f) => self.failure(f),
+        }
+    }
+
+    /// `browser_press_key`: the verified press, on the element of the ref given (as a
+    /// script's `press` with a target), else on whatever has the focus.
+    async fn press_key(&mut self, v: &mut Verifier, p: &tools::PressKey) -> Answer {
+        let Some(key) = Key::parse(&p.key) else {
+            return refused(
+                ErrorCode::InvalidAction,
+                format!(
+                    "unknown key {:?}; use a key name such as Enter, Tab, ArrowLeft, Escape \
+                     or a character, with modifiers as in Control+a",
+                    prufe::core::text::cap(&p.key, 40)
+                ),
+            );
+        };
+        let key = key.name().to_owned();
+        let intent = p.verified.intent.as_deref();
+        if p.element.reference().is_none() {
+            let press = Action::Press { key, target: None };
+            return self.perform(v, None, step(press, intent)).await;
+        }
+        match self.target(v, p.element.reference(), "the element").await {
+            Err(a) => a,
+            Ok((r, target)) => {
+                let press = Action::Press {
+                    key,
+                    target: Some(target),
+                };
+                self.perform(v, Some(&r), step(press, intent)).await
+            }
         }
     }
 

@@ -239,6 +239,10 @@ pub struct PressKey {
     /// Name of the key to press or a character to generate, such as `ArrowLeft`, `a` or
     /// `Control+a`.
     pub key: String,
+    /// The element to press the key on (its ref from the snapshot); without it, the key goes
+    /// to whatever has the focus.
+    #[serde(flatten)]
+    pub element: Element,
     #[serde(flatten)]
     pub verified: Verified,
 }
@@ -258,7 +262,7 @@ pub struct FileUpload {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WaitFor {
-    /// The time to wait in seconds.
+    /// The time to wait in seconds; with a text or an element, the longest to wait for it.
     #[serde(default)]
     pub time: Option<f64>,
     /// The text to wait for.
@@ -267,6 +271,18 @@ pub struct WaitFor {
     /// The text to wait for to disappear.
     #[serde(default)]
     pub text_gone: Option<String>,
+    /// The role of an element to wait for (`status`, `listitem`, …), with `name`: waits
+    /// until a visible element of this role and accessible name appears (a ref cannot name
+    /// what the page does not show yet).
+    #[serde(default)]
+    pub role: Option<String>,
+    /// The accessible name of the element to wait for, with `role`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Where to look: a region path of the snapshot (`main`, `main/list:done`); the whole
+    /// page without it.
+    #[serde(default)]
+    pub region: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -351,6 +367,36 @@ pub struct DragXy {
     pub verified: Verified,
 }
 
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WheelXy {
+    /// Human-readable element description.
+    #[serde(default)]
+    pub element: Option<String>,
+    /// X coordinate of the pointer, in pixels of the last screenshot.
+    pub x: f64,
+    /// Y coordinate of the pointer, in pixels of the last screenshot.
+    pub y: f64,
+    /// X delta, in pixels of the last screenshot (positive scrolls right).
+    #[serde(default)]
+    pub delta_x: f64,
+    /// Y delta, in pixels of the last screenshot (positive scrolls down).
+    #[serde(default)]
+    pub delta_y: f64,
+    /// Also return the page snapshot after the scroll.
+    #[serde(default)]
+    pub snapshot: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct KeyboardPress {
+    /// The key or chord to press, such as `Tab`, `Enter` or `Control+a`.
+    pub key: String,
+    /// Also return the page snapshot after the key.
+    #[serde(default)]
+    pub snapshot: Option<bool>,
+}
+
 /// A parsed tool call.
 #[derive(Debug, Clone)]
 pub enum Call {
@@ -372,6 +418,8 @@ pub enum Call {
     Close,
     ClickXy(ClickXy),
     DragXy(DragXy),
+    WheelXy(WheelXy),
+    KeyboardPress(KeyboardPress),
 }
 
 /// What a tool does to the page, for its annotations.
@@ -381,6 +429,8 @@ enum Kind {
     ReadOnly,
     /// Changes the page; a wrong effect is undone.
     Acting,
+    /// Sends input as given, recorded but not judged (a key chord, a wheel turn).
+    Input,
     /// Loads another page (reaches the open world).
     Navigating,
     /// Ends the session's browser; not verified.
@@ -485,7 +535,8 @@ const TOOLS: &[Declaration] = &[
     Declaration {
         name: "browser_press_key",
         title: "Press a key",
-        description: "Press a key on the keyboard.",
+        description: "Press a key on the keyboard: on the element given (its ref), else on \
+                      whatever has the focus.",
         kind: Kind::Acting,
         vision: false,
         schema: schema::<PressKey>,
@@ -501,7 +552,8 @@ const TOOLS: &[Declaration] = &[
     Declaration {
         name: "browser_wait_for",
         title: "Wait for",
-        description: "Wait for text to appear or disappear or a specified time to pass.",
+        description: "Wait for text to appear or disappear, for an element (role and name) to \
+                      appear, or a specified time to pass.",
         kind: Kind::ReadOnly,
         vision: false,
         schema: schema::<WaitFor>,
@@ -560,7 +612,29 @@ const TOOLS: &[Declaration] = &[
         vision: true,
         schema: schema::<DragXy>,
     },
+    Declaration {
+        name: "browser_mouse_wheel_xy",
+        title: "Scroll mouse wheel",
+        description: "Scroll the mouse wheel with the pointer at a given position of the last \
+                      screenshot (browser_take_screenshot).",
+        kind: Kind::Input,
+        vision: true,
+        schema: schema::<WheelXy>,
+    },
+    Declaration {
+        name: "browser_keyboard_press",
+        title: "Press a key chord",
+        description: "Press a key or chord on whatever has the focus, as sent by a keyboard \
+                      (browser_type without a ref then types where the focus went).",
+        kind: Kind::Input,
+        vision: true,
+        schema: schema::<KeyboardPress>,
+    },
 ];
+
+/// What an input tool's answer says.
+const INPUT: &str = " Not judged: the answer says what was sent and where the focus went or \
+which container scrolled how far; state what should follow with browser_wait_for.";
 
 /// The tools served: with `vision`, the coordinate tools too.
 pub fn tools(vision: bool) -> Vec<Tool> {
@@ -570,6 +644,7 @@ pub fn tools(vision: bool) -> Vec<Tool> {
         .map(|d| {
             let description = match d.kind {
                 Kind::Acting | Kind::Navigating => format!("{}{VERIFIED}", d.description),
+                Kind::Input => format!("{}{INPUT}", d.description),
                 _ => d.description.to_owned(),
             };
             let annotations = ToolAnnotations::with_title(d.title)
@@ -632,6 +707,8 @@ pub fn parse(name: &str, arguments: Option<&JsonObject>, vision: bool) -> Result
         "browser_close" => Call::Close,
         "browser_mouse_click_xy" => Call::ClickXy(args(value, tool)?),
         "browser_mouse_drag_xy" => Call::DragXy(args(value, tool)?),
+        "browser_mouse_wheel_xy" => Call::WheelXy(args(value, tool)?),
+        "browser_keyboard_press" => Call::KeyboardPress(args(value, tool)?),
         _ => return Err(Invalid::UnknownTool(format!("unknown tool {tool:?}"))),
     })
 }
@@ -784,6 +861,59 @@ mod tests {
         assert_eq!(c.verified.intent.as_deref(), Some("adds"));
     }
 
+    /// The call a tool's arguments parse into (with `--caps=vision`).
+    fn parsed(tool: &str, args: Value) -> Call {
+        parse(tool, Some(&object(args)), true).unwrap()
+    }
+
+    #[test]
+    fn keys_wheels_and_waits_parse() {
+        let Call::PressKey(p) = parsed("browser_press_key", json!({"key": "Enter", "ref": "e2"}))
+        else {
+            panic!("not a press")
+        };
+        assert_eq!(
+            (p.key.as_str(), p.element.reference()),
+            ("Enter", Some("e2"))
+        );
+        let Call::PressKey(p) = parsed("browser_press_key", json!({"key": "Tab"})) else {
+            panic!("not a press")
+        };
+        assert_eq!(p.element.reference(), None);
+        let wheel = json!({"x": 185, "y": 285, "deltaY": 300});
+        let Call::WheelXy(w) = parsed("browser_mouse_wheel_xy", wheel) else {
+            panic!("not a wheel")
+        };
+        assert_eq!((w.x, w.y, w.delta_x, w.delta_y), (185.0, 285.0, 0.0, 300.0));
+        let Call::KeyboardPress(k) = parsed("browser_keyboard_press", json!({"key": "Shift+Tab"}))
+        else {
+            panic!("not a key chord")
+        };
+        assert_eq!(k.key, "Shift+Tab");
+        let row = json!({"role": "listitem", "name": "Row 20", "region": "main", "time": 3});
+        let Call::WaitFor(w) = parsed("browser_wait_for", row) else {
+            panic!("not a wait")
+        };
+        assert_eq!(
+            (w.role.as_deref(), w.name.as_deref(), w.region.as_deref()),
+            (Some("listitem"), Some("Row 20"), Some("main"))
+        );
+        // The input tools say they are not judged; they take no intent.
+        let listed = tools(true);
+        let wheel = listed
+            .iter()
+            .find(|t| t.name == "browser_mouse_wheel_xy")
+            .unwrap();
+        assert!(wheel.description.as_deref().unwrap().contains("Not judged"));
+        assert!(!wheel.input_schema["properties"]
+            .as_object()
+            .unwrap()
+            .contains_key("intent"));
+        assert!(!tools(false)
+            .iter()
+            .any(|t| t.name == "browser_keyboard_press"));
+    }
+
     #[test]
     fn malformed_calls_are_invalid_params() {
         let cases = [
@@ -800,6 +930,16 @@ mod tests {
                 "invalid type",
             ),
             ("browser_tabs", json!({"action": "fly"}), "unknown variant"),
+            (
+                "browser_keyboard_press",
+                json!({"key": "Tab"}),
+                "--caps=vision",
+            ),
+            (
+                "browser_press_key",
+                json!({"key": "Enter", "target": 2}),
+                "invalid type",
+            ),
             (
                 "browser_type",
                 json!({"ref": "e1", "text": "x".repeat(MAX_ARGUMENT_CHARS + 1)}),
