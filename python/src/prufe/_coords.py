@@ -1,17 +1,10 @@
-"""The coordinate steps of an agent that acts on screenshots: ``screenshot``, ``click_at``,
-``drag_at``, ``scroll_at``, ``type`` and ``key`` (the CLI's script steps of the same names,
-docs/cli.md "Coordinate-driven agents").
-
-A screenshot issues ``obs-N`` and keeps, from the same moment, the hit boxes of the observable
-elements, so the element under any point of that image is known. A pointer step's point is
-checked against the latest image (``STALE_OBSERVATION``, ``POINT_OUT_OF_BOUNDS``, before
-anything is sent), turned into CSS pixels, and handed to the machine with the element the image
-showed there; every step that sends input (and a wait, once screenshots are in use) ends with a
-fresh screenshot, so ids advance as the CLI's do. Everything else is the machine's: the point's
-identity checked before and after the pointer arrives, the verdict, the undo, the focus typing
-goes to, the scroll's container and where it stopped. The image is taken while the engine
-covers every secret, as the trace's pictures are.
-"""
+"""The coordinate steps of an agent that acts on screenshots, the CLI's script steps of the
+same names (docs/cli.md "Coordinate-driven agents"). A screenshot (covered, as the trace's
+pictures are) issues ``obs-N`` and keeps the hit boxes of that moment; a step's points are
+checked against it before anything is sent, scaled to CSS pixels and handed to the machine with
+the element the image showed there, and every step that sends input (and a wait, once
+screenshots are in use) ends with a fresh one, so ids advance as the CLI's do. Everything else
+is the machine's."""
 
 from __future__ import annotations
 
@@ -45,11 +38,12 @@ class Shot:
     #: The page was settled and did not change while it was captured.
     stable: bool
     png: bytes = dataclasses.field(repr=False)
+    #: What was covered in black (password, payment and one-time-code fields, secrets and
+    #: their echoes), as boxes ``{x, y, width, height}`` in image pixels.
+    masked: tuple[dict[str, float], ...] = ()
 
     def to_css(self, x: float, y: float) -> tuple[float, float]:
-        """A point of the image in the CSS pixels of the top viewport (the points the
-        coordinate steps act on): ``(412, 230)`` of a 1280×800 image of a 2560×1600 capture
-        at pixel ratio 2 is ``(412, 230)``; at ratio 1, ``(824, 460)``."""
+        """A point of the image in CSS pixels of the top viewport, where the steps act."""
         dpr = self.device_pixel_ratio if self.device_pixel_ratio > 0 else 1.0
         return x * self.capture_width / self.width / dpr, y * self.capture_height / self.height / dpr
 
@@ -119,7 +113,7 @@ class Coords:
         for tries in range(1, 4):
             before = yield from driver.call("fingerprint")
             yield from driver.world.roots()
-            shot, css, _, _ = yield from driver.covered_capture(self._params, [], [])
+            shot, css, _, covered = yield from driver.covered_capture(self._params, [], [])
             boxes = yield from self._hit_boxes()
             unchanged = (yield from driver.call("fingerprint")) == before
             if unchanged or tries == 3:
@@ -131,9 +125,11 @@ class Coords:
         full = (_round(css["clientWidth"] * css["dpr"]), _round(css["clientHeight"] * css["dpr"]))
         scaled = self.max_width is not None and self.max_width < full[0]
         self.issued += 1
+        k = size[0] / css["clientWidth"]
+        masked = tuple({key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")} for b in covered["boxes"])
         self.latest = Shot(id=f"obs-{self.issued}", width=float(size[0]), height=float(size[1]),
                            capture_width=full[0] if scaled else float(size[0]), capture_height=full[1] if scaled else float(size[1]),
-                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png)
+                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png, masked=masked)
         self._boxes = boxes
         return self.latest
 
