@@ -11,36 +11,14 @@ import asyncio
 import json
 import threading
 from pathlib import Path
-from typing import Any, Iterator
 
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, chromium_context, fixture_server
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD
 
 from prufe import PrufeError, VerificationFailed
 from prufe.sync_api import Prufe, Shot
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with fixture_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[Any]:
-    with chromium_context() as ctx:
-        yield ctx
-
-
-@pytest.fixture
-def page(context: Any) -> Iterator[Page]:
-    p = context.new_page()
-    try:
-        yield p
-    finally:
-        p.close()
 
 
 def centre(page: Page, selector: str, shot: Shot) -> tuple[int, int]:
