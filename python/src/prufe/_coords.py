@@ -12,7 +12,7 @@ import base64
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ._driver import Gen
 from ._errors import PrufeError
@@ -263,11 +263,12 @@ class Coords:
 
         return (yield from self._ended(self.core.act(action, intent), moved))
 
-    def _ended(self, run: Gen, then: Any = None) -> Gen:
+    def _ended(self, run: Gen, then: Optional[Callable[[], None]] = None) -> Gen:
         try:
             result: Result = yield from run
         except PrufeError as error:
-            if then is not None:
+            # What the machine's record says, when the step got as far as one.
+            if then is not None and (error.result is not None or getattr(error, "record", None) is not None):
                 then()
             error.observation = yield from self._fresh()
             raise

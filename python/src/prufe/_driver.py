@@ -598,7 +598,7 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "previous"))
+    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] == "address")
 
 
 class Failed(Exception):
@@ -903,11 +903,6 @@ class Driver:
                 return {"answer": "sent"}
             if kind == "read" and need["read"]["kind"] == "address":
                 return {"answer": "address", "url": (yield op("url"))}
-            if kind == "read" and need["read"]["kind"] == "previous":
-                history = yield op("cdp", "Page.getNavigationHistory", {})
-                index = int(history.get("currentIndex", 0))
-                entries = history.get("entries") or []
-                return {"answer": "address", "url": entries[index - 1]["url"] if 0 < index <= len(entries) else ""}
             if kind == "ask":
                 if ask is None:
                     return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}
