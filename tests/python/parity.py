@@ -34,7 +34,6 @@ SURFACES: list[str] = SPEC["surfaces"]
 LOCATOR_ROLES = set(SPEC["locatorRoles"])
 #: One window for every surface's browser, so that layouts (and the points in reasons) agree.
 WINDOW = "--window-size=1280,720"
-COORDINATE_ACTIONS = {"screenshot", "click_at", "drag_at", "scroll_at", "type", "key"}
 TIMINGS = {"durationMs", "startedAt"}
 
 
@@ -290,12 +289,6 @@ async def play_mcp(url: str, traces: Path, session: int, base: str, scenario: di
 # -- the Python package -------------------------------------------------------------------
 
 
-def _check_playable(scenario: dict[str, Any]) -> None:
-    for step in scenario["steps"]:
-        if step["action"] in COORDINATE_ACTIONS:
-            raise Unplayable("the package has no coordinate steps")
-
-
 def _call(step: dict[str, Any], receipt: str, target: Any, to: Any) -> tuple[str, list[Any], dict[str, Any]]:
     """The package method of a step, its arguments and keywords."""
     kw: dict[str, Any] = {"intent": step["intent"]} if step.get("intent") else {}
@@ -317,6 +310,20 @@ def _call(step: dict[str, Any], receipt: str, target: Any, to: Any) -> tuple[str
     if action == "wait":
         timeout = {"timeout_ms": step["timeoutMs"]} if "timeoutMs" in step else {}
         return "wait_for", [until_of(step["until"])], timeout
+    if action == "screenshot":
+        return "screenshot", [], {"max_width": step["maxWidth"]} if "maxWidth" in step else {}
+    seen = {"observation": step["observation"]} if "observation" in step else {}
+    if action == "click_at":
+        return "click_at", [step["x"], step["y"]], {**kw, **seen, **({"button": step["button"]} if "button" in step else {})}
+    if action == "drag_at":
+        steps = {"steps": step["steps"]} if "steps" in step else {}
+        return "drag_at", [(step["from"]["x"], step["from"]["y"]), (step["to"]["x"], step["to"]["y"])], {**kw, **seen, **steps}
+    if action == "scroll_at":
+        return "scroll_at", [step["x"], step["y"], step.get("dx", 0), step.get("dy", 0)], seen
+    if action == "type":
+        return "type", [step["text"]], {"sensitive": bool(step.get("sensitive"))}
+    if action == "key":
+        return "key", [step["chord"]], {}
     raise Unplayable(f"no package method for `{action}`")
 
 
@@ -334,14 +341,13 @@ def play_sync(context: Any, base: str, scenario: dict[str, Any], receipt: str, t
     from prufe import PrufeError
     from prufe.sync_api import Prufe
 
-    _check_playable(scenario)
     page = context.new_page()
     try:
         page.goto(page_url(base, scenario))
         p = Prufe(page, trace_dir=traces, screenshots="off")
 
         def element(t: Optional[dict[str, Any]]) -> Any:
-            if t is None or t["role"] not in LOCATOR_ROLES:
+            if t is None or t.get("role") not in LOCATOR_ROLES:
                 return t
             for frame in page.frames:
                 locator = frame.get_by_role(t["role"], name=t["name"], exact=True)
@@ -375,14 +381,13 @@ async def play_async(context: Any, base: str, scenario: dict[str, Any], receipt:
     from prufe import PrufeError
     from prufe.async_api import Prufe
 
-    _check_playable(scenario)
     page = await context.new_page()
     try:
         await page.goto(page_url(base, scenario))
         p = Prufe(page, trace_dir=traces, screenshots="off")
 
         async def element(t: Optional[dict[str, Any]]) -> Any:
-            if t is None or t["role"] not in LOCATOR_ROLES:
+            if t is None or t.get("role") not in LOCATOR_ROLES:
                 return t
             for frame in page.frames:
                 locator = frame.get_by_role(t["role"], name=t["name"], exact=True)

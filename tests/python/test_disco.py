@@ -14,9 +14,9 @@ from typing import Any, Iterator
 
 import pytest
 from playwright.async_api import async_playwright
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, FIXTURES, chromium_context
+from support import CHROMIUM, CHROMIUM_FLAGS, FIXTURES
 
 from prufe import PrufeError
 from prufe.sync_api import Prufe, Target
@@ -26,21 +26,6 @@ DISCO = FIXTURES / "disco"
 
 def url(name: str, query: str = "") -> str:
     return (DISCO / name).as_uri() + query
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[BrowserContext]:
-    with chromium_context() as ctx:
-        yield ctx
-
-
-@pytest.fixture
-def page(browser: BrowserContext) -> Iterator[Page]:
-    page = browser.new_page()
-    try:
-        yield page
-    finally:
-        page.close()
 
 
 @pytest.fixture(scope="module")

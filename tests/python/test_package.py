@@ -19,31 +19,10 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT, chromium_context, fixture_server
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT
 
 from prufe import OpenAIJudge, PrufeError, Result, VerificationFailed
 from prufe.sync_api import Prufe, Target
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with fixture_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[Any]:
-    with chromium_context() as ctx:
-        yield ctx
-
-
-@pytest.fixture
-def page(context: Any) -> Iterator[Page]:
-    p = context.new_page()
-    try:
-        yield p
-    finally:
-        p.close()
 
 
 SECRETS = [PASSWORD, EMAIL, "4111111111111111"]

@@ -14,19 +14,13 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import sync_playwright
 
-from support import CHROMIUM, CHROMIUM_FLAGS, fixture_server
+from support import CHROMIUM, CHROMIUM_FLAGS
 
 from prufe import PrufeError, VerificationFailed
 from prufe._driver import jpeg_size
 from prufe.sync_api import Prufe
 
 SECRET = "hunter2-Secret!"
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with fixture_server() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -14,14 +14,14 @@ import logging
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 
 from parity import SCENARIOS, chromium, play_cli
-from support import CARD, CHROMIUM, CHROMIUM_FLAGS, EXPIRY, XORIGIN_PAGE, fixture_server
+from support import CARD, CHROMIUM, CHROMIUM_FLAGS, EXPIRY, XORIGIN_PAGE
 
 from prufe import PrufeError, Target
 
@@ -45,12 +45,6 @@ TARGETS: dict[str, Callable[[Any], list[Any]]] = {
     "region": lambda page: [Target("Card number", region="frame[0]/form[Card]"), Target("Expiry", role="textbox", region="frame[0]/form[Card]"),
                             Target("Pay", role="button", region="frame[0]/form[Card]")],
 }
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with fixture_server() as url:
-        yield url
 
 
 def decided(outcome: Any) -> dict[str, Any]:

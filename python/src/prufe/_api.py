@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence, Union
 
 from . import arbiter as _arbiter
 from ._driver import Config, Driver, Failed, Gen, World, now_rfc3339, op, source
+from ._coords import Coords
 from ._errors import PrufeError, error_for
 from ._result import Diff, Result
 from ._trace import TraceWriter
@@ -243,6 +244,7 @@ class Core:
                         pictures=trace_dir is not None and screenshots != "off")
         self.screenshots = screenshots
         self.driver = Driver(World(isolated, timeout_ms), config)
+        self.coords = Coords(self)
         self.ai_judge = ai_judge
         self.trace = TraceWriter(trace_dir) if trace_dir is not None else None
         self.sensitive: list[str] = []

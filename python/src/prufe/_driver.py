@@ -657,6 +657,7 @@ class Driver:
         self.texts: dict[str, str] = {}
         #: The last record's trace entry and its file's name (``prufeRun.trace``), scrubbed when written.
         self.entry: dict[str, Any] = {}
+        self.focused: Optional[dict[str, Any]] = None
 
     # -- the machine --------------------------------------------------------------------
 
@@ -677,8 +678,11 @@ class Driver:
         """The record of one verified step (scrubbed of the caller's secrets)."""
         yield from self.world.start()
         action = step["action"]
-        if action.get("kind") == "fill" and action.get("sensitive"):
-            self.redactor.add(action["value"])
+        # The text a fill or typing sends: a secret when marked so, or when the record shows
+        # it redacted (a sensitive field).
+        text = action.get("value") if action.get("kind") == "fill" else action.get("text") if action.get("kind") == "typeText" else None
+        if text is not None and action.get("sensitive"):
+            self.redactor.add(text)
         started = time.monotonic()
         started_at = now_rfc3339()
         self.shots, self._point = {}, None
@@ -686,8 +690,8 @@ class Driver:
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, started, started_at)
-        if action.get("kind") == "fill" and record.get("value") == REDACTED:
-            self.redactor.add(action["value"])
+        if text is not None and record.get("value") == REDACTED:
+            self.redactor.add(text)
         return (yield from self._finished(record))
 
     def plain(self, begin: dict[str, Any]) -> Gen:
@@ -794,32 +798,15 @@ class Driver:
         target = picture.get("target")
         effect: list[str] = list(picture.get("effect") or [])
         refs = ([target] if target else []) + effect
-        roots = self.world._roots
-        covered_roots: list[Root] = []
+
+        def params(css: dict[str, Any], dpr: float) -> dict[str, Any]:
+            full = css["clientWidth"] * dpr
+            scale = MAX_WIDTH / full if full > MAX_WIDTH else 1.0
+            return {"format": "jpeg", "quality": QUALITY, "captureBeyondViewport": False,
+                    "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale}}
+
         try:
-            if len(roots) == 1:
-                boxes = (yield from self.call("boxes", refs)) if refs else []
-                covered_roots.append(TOP)
-                covered = yield from self.call("cover", {"sensitive": picture.get("sensitive") or [], "secrets": self.redactor.secrets()})
-            else:
-                boxes, covered = yield from self._cover_roots(roots, refs, picture.get("sensitive") or [], covered_roots)
-            try:
-                metrics = yield op("cdp", "Page.getLayoutMetrics", {})
-                css = metrics["cssVisualViewport"]
-                device = (metrics.get("visualViewport") or {}).get("clientWidth") or css["clientWidth"]
-                dpr = max(1.0, device / css["clientWidth"]) if css["clientWidth"] else 1.0
-                full = css["clientWidth"] * dpr
-                scale = MAX_WIDTH / full if full > MAX_WIDTH else 1.0
-                shot = yield op("cdp", "Page.captureScreenshot", {
-                    "format": "jpeg", "quality": QUALITY, "captureBeyondViewport": False,
-                    "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale},
-                })
-            finally:
-                for root in covered_roots:
-                    try:
-                        yield from self.call("uncover", root=root)
-                    except Exception:  # the other roots are still uncovered
-                        pass
+            shot, css, boxes, covered = yield from self.covered_capture(params, refs, picture.get("sensitive") or [])
         except Exception:  # no picture rather than one taken uncovered
             return
         jpeg = base64.b64decode(shot["data"])
@@ -840,6 +827,33 @@ class Driver:
             "point": {"x": round(self._point["x"] * k, 1), "y": round(self._point["y"] * k, 1)} if self._point else None,
             "masked": [scaled(b) for b in covered["boxes"]],
         }
+
+    def covered_capture(self, params: Callable[[dict[str, Any], float], dict[str, Any]], refs: list[str], sensitive: list[str]) -> Gen:
+        """One ``Page.captureScreenshot`` (``params(viewport, pixel ratio)``) taken while the
+        engine covers every secret of every root (``prufe.cover``; a root that cannot cover
+        means no capture: the error is raised), with the boxes of ``refs`` and of what was
+        covered in top-viewport pixels; uncovered after, whatever happens."""
+        roots = self.world._roots
+        covered_roots: list[Root] = []
+        try:
+            if len(roots) == 1:
+                boxes = (yield from self.call("boxes", refs)) if refs else []
+                covered_roots.append(TOP)
+                covered = yield from self.call("cover", {"sensitive": sensitive, "secrets": self.redactor.secrets()})
+            else:
+                boxes, covered = yield from self._cover_roots(roots, refs, sensitive, covered_roots)
+            metrics = yield op("cdp", "Page.getLayoutMetrics", {})
+            css = metrics["cssVisualViewport"]
+            device = (metrics.get("visualViewport") or {}).get("clientWidth") or css["clientWidth"]
+            dpr = max(1.0, device / css["clientWidth"]) if css["clientWidth"] else 1.0
+            shot = yield op("cdp", "Page.captureScreenshot", params(css, dpr))
+        finally:
+            for root in covered_roots:
+                try:
+                    yield from self.call("uncover", root=root)
+                except Exception:  # the other roots are still uncovered
+                    pass
+        return shot, {**css, "dpr": dpr}, boxes, covered
 
     def _cover_roots(self, roots: list[Root], refs: list[str], sensitive: list[str], covered_roots: list[Root]) -> Gen:
         """Every root's secrets covered (a root that cannot cover means no picture), and the
@@ -869,6 +883,9 @@ class Driver:
         record: dict[str, Any] = dict(turn["need"]["record"])
         run = json.loads(turn["run"])
         self.seen = json.dumps(run["seen"]) if run.get("seen") else None
+        #: Where typing goes next (core ``Run::focused``): the element focused after a pointer
+        #: click or a key, the field typed into.
+        self.focused = (run.get("attempt") or {}).get("focus")
         record["durationMs"] = int((time.monotonic() - started) * 1000)
         record["startedAt"] = started_at
         return record
@@ -958,6 +975,8 @@ class Driver:
                 return {"answer": "hash", "hash": (yield from self.call("hash", read["value"], root=root))}
             if read["kind"] == "destination":
                 return {"answer": "destination", "destination": (yield from self.call("destination", there, root=root))}
+            if read["kind"] == "selection":
+                return {"answer": "selection", "selection": (yield from self.call("selection", there, root=root))}
         return None
 
     def _quietly(self, fn: str, arg: Any, root: Root) -> Gen:
@@ -1071,6 +1090,14 @@ class Driver:
             for m in reversed(modifiers):
                 yield op("key_up", m)
 
+    def _insert(self, text: str) -> Gen:
+        """Text where the focus is, as an input method commits it: ``Input.insertText`` on the
+        package's own session, so the text is in no log of the browser library's."""
+        if self.world.isolated:
+            yield op("cdp", "Input.insertText", {"text": text})
+        else:
+            yield op("insert_text", text)
+
     def _send(self, gesture: dict[str, Any], routes: Optional[dict[str, dict[str, str]]] = None) -> Gen:
         kind = gesture["kind"]
         root, there = self._where(routes or {}, gesture["ref"]) if gesture.get("ref") is not None else (TOP, "")
@@ -1098,7 +1125,12 @@ class Driver:
             if gesture["text"] == "":
                 yield from self._press("Backspace")
             else:
-                yield op("insert_text", gesture["text"])
+                yield from self._insert(gesture["text"])
+        elif kind == "insert":
+            yield from self._insert(gesture["text"])
+        elif kind == "wheel":
+            yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
+            yield op("mouse_wheel", gesture["dx"], gesture["dy"])
         elif kind == "press":
             if gesture.get("ref") is not None:
                 focused = yield from self.world.call(FOCUS, there, root)

@@ -31,6 +31,8 @@ class PrufeError(Exception):
         self.message = message
         self.result = result
         self.candidates = candidates or []
+        #: After a coordinate step that failed: the fresh screenshot (see ``Result.observation``).
+        self.observation: Any = None
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

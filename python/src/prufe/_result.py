@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from ._coords import Shot
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,9 @@ class Result:
     expect: list[dict[str, Any]] = field(default_factory=list)
     #: The report and the one line the machine words for the record (core ``Record::report``).
     texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    #: After a coordinate step: the fresh screenshot its next points are chosen on (``None``
+    #: when the page could not be captured).
+    observation: Optional["Shot"] = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_record(cls, record: dict[str, Any], texts: dict[str, str]) -> "Result":

@@ -100,6 +100,11 @@
             case 'hash': return { answer: 'hash', hash: prufe.hash(need.read.value) };
             case 'destination': return { answer: 'destination', destination: prufe.destination(need.read.ref) };
             case 'focused': return { answer: 'focused', element: prufe.focused() };
+            case 'scroll': {
+              const at = need.read.at;
+              return { answer: 'position', position: at ? prufe.scrollFrom(at.x, at.y) : prufe.scrollPosition() };
+            }
+            case 'selection': return { answer: 'selection', selection: prufe.selection(need.read.ref) };
             default: return null;
           }
         default:

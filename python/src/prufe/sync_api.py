@@ -18,12 +18,13 @@ from playwright.sync_api import Page
 
 from ._api import (Appears, Changes, ClaimLike, Container, Core, Count, Disappears, Moves, Navigates, Stays, Target, TargetLike, Text,
                    Watched, build, files_of)
+from ._coords import Shot
 from ._driver import Gen, Op
 from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
 from ._io_sync import ask, sleep
 from ._result import Diff, Result
 
-__all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "Moves", "Stays", "Navigates", "Count", "Text", "Result", "Diff", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
+__all__ = ["Prufe", "Target", "Container", "Appears", "Disappears", "Changes", "Moves", "Stays", "Navigates", "Count", "Text", "Result", "Diff", "Shot", "PrufeError", "VerificationFailed", "UndoFailed", "IrreversibleAction", "Watch"]
 
 
 _EVENTS = (
@@ -65,6 +66,9 @@ class _Port:
             return None
         if name == "mouse_up":
             page.mouse.up(button=a[0])
+            return None
+        if name == "mouse_wheel":
+            page.mouse.wheel(a[0], a[1])
             return None
         if name == "key_down":
             page.keyboard.down(a[0])
@@ -290,7 +294,46 @@ class Prufe:
         ``appears``, ``valueEquals``, ``textGone``), again each time the page moves and at least
         every 500 ms; raises ``POSTCONDITION_TIMEOUT`` when ``timeout_ms`` (default: the
         verifier's timeout) passes first."""
-        return self._do(self._core.plain("wait", {"wait": {"until": until, "timeoutMs": timeout_ms}}, until))
+        return self._do(self._core.coords.wait(self._core.plain("wait", {"wait": {"until": until, "timeoutMs": timeout_ms}}, until)))
+
+    # -- coordinate steps: an agent that acts on screenshots (docs/python.md) --------------
+
+    def screenshot(self, *, max_width: Optional[float] = None) -> Shot:
+        """Settles, then captures the viewport with every secret covered in black (downscaled
+        to at most ``max_width`` pixels wide) and the elements under every point of it; its
+        ``id`` (``obs-N``) is the one the next coordinate step's points are chosen on."""
+        shot: Shot = run(self._core.coords.screenshot(max_width), self._port)
+        return shot
+
+    def click_at(self, x: float, y: float, *, observation: Optional[str] = None, button: str = "left", intent: Optional[str] = None) -> Result:
+        """Clicks the point (x, y) of the latest screenshot (``observation``, when given, must
+        be its id), verified like ``click`` with the element the screenshot showed there as
+        the target; ``TARGET_CHANGED`` with nothing clicked when the point now shows another.
+        Ends with a fresh screenshot (``Result.observation``, or the error's)."""
+        return self._do(self._core.coords.click_at(x, y, observation, button, intent))
+
+    def drag_at(self, from_: tuple[float, float], to: tuple[float, float], *, observation: Optional[str] = None, steps: int = 10,
+                      intent: Optional[str] = None) -> Result:
+        """Drags with the pointer from one point of the latest screenshot to another in
+        ``steps`` moves, verified like ``drag_to``."""
+        return self._do(self._core.coords.drag_at(from_, to, observation, steps, intent))
+
+    def scroll_at(self, x: float, y: float, dx: float = 0, dy: float = 0, *, observation: Optional[str] = None) -> Result:
+        """Turns the wheel by (dx, dy) image pixels at a point of the latest screenshot; the
+        result names the container under the pointer and where it stood before and after it
+        stopped moving. Not judged: ``wait_for`` states what should follow."""
+        return self._do(self._core.coords.scroll_at(x, y, dx, dy, observation))
+
+    def type(self, text: str, *, sensitive: bool = False) -> Result:
+        """Types ``text`` into the field the last ``click_at`` or ``key`` left focused, read back
+        after (by keyed hash when ``sensitive`` or the field is); ``FOCUS_LOST`` with nothing
+        typed when the focus is elsewhere."""
+        return self._do(self._core.coords.type(text, sensitive))
+
+    def key(self, chord: str) -> Result:
+        """Sends a key chord (``Control+S``, ``Tab``) to whatever has the focus, every key
+        released in reverse order; typing then goes where the focus went. Not judged."""
+        return self._do(self._core.coords.key(chord))
 
     def watch(self, intent: Optional[str] = None) -> Watch:
         """Observes whatever acts on the page inside the block and judges it against

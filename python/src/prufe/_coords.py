@@ -1,0 +1,279 @@
+"""The coordinate steps of an agent that acts on screenshots, the CLI's script steps of the
+same names (docs/cli.md "Coordinate-driven agents"). A screenshot (covered, as the trace's
+pictures are) issues ``obs-N`` and keeps the hit boxes of that moment; a step's points are
+checked against it before anything is sent, scaled to CSS pixels and handed to the machine with
+the element the image showed there, and every step that sends input (and a wait, once
+screenshots are in use) ends with a fresh one, so ids advance as the CLI's do. Everything else
+is the machine's."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ._driver import Gen
+from ._errors import PrufeError
+
+if TYPE_CHECKING:
+    from ._api import Core
+    from ._result import Result
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A screenshot as the agent receives it: the PNG (every secret covered in black), its
+    id to quote, and the size points are given in."""
+
+    id: str
+    #: The image's size: points are given in these pixels.
+    width: float
+    height: float
+    #: The capture in device pixels, before any downscale, and the page's pixel ratio.
+    capture_width: float
+    capture_height: float
+    device_pixel_ratio: float
+    #: The page was settled and did not change while it was captured.
+    stable: bool
+    png: bytes = dataclasses.field(repr=False)
+    #: What was covered in black (password, payment and one-time-code fields, secrets and
+    #: their echoes), as boxes ``{x, y, width, height}`` in image pixels.
+    masked: tuple[dict[str, float], ...] = ()
+
+    def to_css(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the image in CSS pixels of the top viewport, where the steps act."""
+        dpr = self.device_pixel_ratio if self.device_pixel_ratio > 0 else 1.0
+        return x * self.capture_width / self.width / dpr, y * self.capture_height / self.height / dpr
+
+    def contains(self, x: float, y: float) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+
+def _round(v: float) -> float:
+    """Half away from zero, as Rust's ``f64::round``."""
+    return float(math.floor(v + 0.5))
+
+
+def _num(v: float) -> str:
+    """A number as the CLI prints it (Rust's ``f64`` display): ``572``, ``572.5``."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def _png_size(png: bytes) -> Optional[tuple[int, int]]:
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def _identity_at(boxes: list[dict[str, Any]], x: float, y: float) -> Optional[dict[str, Any]]:
+    """The element under (x, y) when the boxes were taken: the smallest uncovered box holding
+    it (harness/src/executor.rs ``identity_at``)."""
+    under = [b for b in boxes if b["topmost"] and b["width"] > 0 and b["height"] > 0
+             and b["x"] <= x < b["x"] + b["width"] and b["y"] <= y < b["y"] + b["height"]]
+    best = min(under, key=lambda b: b["width"] * b["height"], default=None)
+    return best["element"] if best else None
+
+
+class Coords:
+    """The coordinate state of one page: the latest screenshot and its hit boxes, the ids
+    issued, and the field typing goes to (the one the last click or key left focused)."""
+
+    def __init__(self, core: "Core") -> None:
+        self.core = core
+        self.issued = 0
+        self.latest: Optional[Shot] = None
+        self._boxes: list[dict[str, Any]] = []
+        self.max_width: Optional[float] = None
+        self.intended: Optional[dict[str, Any]] = None
+
+    # -- screenshots ----------------------------------------------------------------------
+
+    def screenshot(self, max_width: Optional[float]) -> Gen:
+        if max_width is not None and not (math.isfinite(max_width) and max_width >= 1):
+            raise PrufeError("INVALID_ACTION", "max_width must be a number of at least 1")
+        yield from self.core.driver.world.start()
+        self.max_width = max_width
+        shot: Shot = yield from self._observe(settle=True)
+        return shot
+
+    def _observe(self, settle: bool) -> Gen:
+        """Settles (when asked), then captures the viewport covered and the hit boxes behind
+        it, again while the page changed meanwhile (three tries), and issues the next id."""
+        driver = self.core.driver
+        self.latest, self._boxes = None, []
+        stable = True
+        if settle:
+            timing = {**driver.world.defaults["timing"], **driver.config.policy()["timing"]} if driver.world.defaults else driver.config.policy()["timing"]
+            need = {"need": "settle", "since": None, "pollMs": timing["pollMs"], "quietMs": timing["quietMs"],
+                    "timeoutMs": timing["timeoutMs"], "stopOnChange": False}
+            settled = yield from driver._settle(need)
+            stable = bool(settled.get("stable"))
+        for tries in range(1, 4):
+            before = yield from driver.call("fingerprint")
+            yield from driver.world.roots()
+            shot, css, _, covered = yield from driver.covered_capture(self._params, [], [])
+            boxes = yield from self._hit_boxes()
+            unchanged = (yield from driver.call("fingerprint")) == before
+            if unchanged or tries == 3:
+                break
+        png = base64.b64decode(shot["data"])
+        size = _png_size(png)
+        if size is None:
+            raise PrufeError("BROWSER_ERROR", "the browser returned no PNG screenshot")
+        full = (_round(css["clientWidth"] * css["dpr"]), _round(css["clientHeight"] * css["dpr"]))
+        scaled = self.max_width is not None and self.max_width < full[0]
+        self.issued += 1
+        k = size[0] / css["clientWidth"]
+        masked = tuple({key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")} for b in covered["boxes"])
+        self.latest = Shot(id=f"obs-{self.issued}", width=float(size[0]), height=float(size[1]),
+                           capture_width=full[0] if scaled else float(size[0]), capture_height=full[1] if scaled else float(size[1]),
+                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png, masked=masked)
+        self._boxes = boxes
+        return self.latest
+
+    def _params(self, css: dict[str, Any], dpr: float) -> dict[str, Any]:
+        params: dict[str, Any] = {"format": "png", "captureBeyondViewport": False}
+        full = _round(css["clientWidth"] * dpr)
+        if self.max_width is not None and self.max_width < full:
+            params["clip"] = {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"],
+                              "scale": self.max_width / full}
+        return params
+
+    def _hit_boxes(self) -> Gen:
+        """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their
+        elements in the merged page's terms; a frame that cannot answer stays unobserved."""
+        driver, world = self.core.driver, self.core.driver.world
+        out: list[dict[str, Any]] = []
+        for root in world._roots:
+            try:
+                ox, oy = (yield from world.owner_origin(root)) if root.path else (0.0, 0.0)
+                wire: list[dict[str, Any]] = yield from driver.call("hitBoxes", root=root)
+            except Exception:
+                if not root.path:
+                    raise
+                continue
+            if root.path:
+                adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": b["element"]} for b in wire])
+                wire = [{**b, "element": e} for b, e in zip(wire, adopted)]
+            out += [{**b, "x": b["x"] + ox, "y": b["y"] + oy} for b in wire]
+        return out
+
+    def _fresh(self) -> Gen:
+        """The screenshot that ends a step; ``None`` when the page cannot be captured (and no
+        earlier one stays quotable)."""
+        try:
+            shot: Optional[Shot] = yield from self._observe(settle=False)
+        except Exception:
+            self.latest = None
+            return None
+        return shot
+
+    # -- points -----------------------------------------------------------------------------
+
+    def _take(self, observation: Optional[str], points: list[tuple[float, float]]) -> Shot:
+        """The latest screenshot, once the step's points are checked against it; the next
+        step needs a new one."""
+        for x, y in points:
+            if not (isinstance(x, (int, float)) and isinstance(y, (int, float)) and math.isfinite(x) and math.isfinite(y)):
+                raise PrufeError("INVALID_ACTION", f"a point is two finite numbers, not ({x!r}, {y!r})")
+        shot = self.latest
+        if shot is None:
+            raise PrufeError("STALE_OBSERVATION", f"observation {observation or 'obs-?'!r} is unknown: take a screenshot first")
+        if observation is not None and observation != shot.id:
+            raise PrufeError("STALE_OBSERVATION", f"observation {observation!r} is not the latest ({shot.id}): take a screenshot and choose again")
+        for x, y in points:
+            if not shot.contains(x, y):
+                raise PrufeError("POINT_OUT_OF_BOUNDS", f"point ({_num(x)}, {_num(y)}) is outside the {_num(shot.width)}×{_num(shot.height)} image of {shot.id}: choose a point inside it")
+        self.latest = None
+        return shot
+
+    def _at(self, shot: Shot, x: float, y: float) -> tuple[dict[str, float], Optional[dict[str, Any]]]:
+        cx, cy = shot.to_css(x, y)
+        return {"x": cx, "y": cy}, _identity_at(self._boxes, cx, cy)
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def click_at(self, x: float, y: float, observation: Optional[str], button: str, intent: Optional[str]) -> Gen:
+        if button not in ("left", "middle", "right"):
+            raise PrufeError("INVALID_ACTION", f"button is 'left', 'middle' or 'right', not {button!r}")
+        shot = self._take(observation, [(x, y)])
+        at, expected = self._at(shot, x, y)
+        action = {"kind": "clickAt", "at": at, "button": button, "expected": expected, "shown": f"({_num(x)}, {_num(y)}) on {shot.id}"}
+        result: Result = yield from self._step(action, intent, focus=True)
+        return result
+
+    def drag_at(self, from_: tuple[float, float], to: tuple[float, float], observation: Optional[str], steps: int, intent: Optional[str]) -> Gen:
+        if not (isinstance(steps, int) and 1 <= steps <= 200):
+            raise PrufeError("INVALID_ACTION", "steps must be an integer from 1 to 200")
+        shot = self._take(observation, [from_, to])
+        start, expected = self._at(shot, *from_)
+        end, expected_to = self._at(shot, *to)
+        action = {"kind": "dragAt", "from": start, "to": end, "steps": steps, "expected": expected, "expectedTo": expected_to,
+                  "shown": f"({_num(from_[0])}, {_num(from_[1])}) on {shot.id}"}
+        result: Result = yield from self._step(action, intent)
+        return result
+
+    def scroll_at(self, x: float, y: float, dx: float, dy: float, observation: Optional[str]) -> Gen:
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (dx, dy)):
+            raise PrufeError("INVALID_ACTION", "dx and dy are finite numbers")
+        shot = self._take(observation, [(x, y)])
+        at, expected = self._at(shot, x, y)
+        # The wheel turns by image pixels too: scaled like a point.
+        sx, sy = shot.to_css(1, 1)
+        action = {"kind": "scrollAt", "at": at, "dx": dx * sx, "dy": dy * sy, "expected": expected, "shown": f"({_num(x)}, {_num(y)}) on {shot.id}"}
+        result: Result = yield from self._step(action, None)
+        return result
+
+    def type(self, text: str, sensitive: bool) -> Gen:
+        if not isinstance(text, str) or not 1 <= len(text) <= 10_000:
+            raise PrufeError("INVALID_ACTION", "text must hold 1 to 10000 characters")
+        self.latest = None
+        action = {"kind": "typeText", "text": text, "sensitive": sensitive, "field": self.intended}
+        result: Result = yield from self._step(action, None, focus=True, keep_focus=True)
+        return result
+
+    def key(self, chord: str) -> Gen:
+        if not isinstance(chord, str) or not chord.strip():
+            raise PrufeError("INVALID_ACTION", "malformed key chord: write it like Control+S")
+        self.latest = None
+        result: Result = yield from self._step({"kind": "key", "chord": chord}, None, focus=True)
+        return result
+
+    def wait(self, run: Gen) -> Gen:
+        """A wait (``run``), which ends with a fresh screenshot once screenshots are in use."""
+        if not self.issued:
+            result: Result = yield from run
+            return result
+        self.latest = None
+        return (yield from self._ended(run))
+
+    def _step(self, action: dict[str, Any], intent: Optional[str], focus: bool = False, keep_focus: bool = False) -> Gen:
+        """One coordinate step verified by the machine (nothing carried from an earlier look),
+        then the fresh screenshot; with ``focus``, typing then goes where the machine says the
+        focus is (``keep_focus``: unless it says nowhere)."""
+        yield from self.core.driver.world.start()
+        self.core.driver.seen = None
+        self.core.driver.focused = None
+
+        def moved() -> None:
+            if focus and not (keep_focus and self.core.driver.focused is None):
+                self.intended = self.core.driver.focused
+
+        return (yield from self._ended(self.core.act(action, intent), moved))
+
+    def _ended(self, run: Gen, then: Optional[Callable[[], None]] = None) -> Gen:
+        try:
+            result: Result = yield from run
+        except PrufeError as error:
+            # What the machine's record says, when the step got as far as one.
+            if then is not None and (error.result is not None or getattr(error, "record", None) is not None):
+                then()
+            error.observation = yield from self._fresh()
+            raise
+        if then is not None:
+            then()
+        shot = yield from self._fresh()
+        return dataclasses.replace(result, observation=shot)
+

@@ -1,0 +1,216 @@
+"""The Python package's coordinate steps (``screenshot``, ``click_at``, ``drag_at``,
+``scroll_at``, ``type``, ``key``), the CLI's script steps of the same names: a screenshot is
+covered and quoted by the next step, every input step ends with a fresh one, a refused point
+sends nothing and writes no record, a point that now shows another element clicks nothing,
+typing goes only to the field meant, and a sensitive text is in no record, report or trace.
+Sync API throughout, and the async API on the same steps."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD
+
+from prufe import PrufeError, VerificationFailed
+from prufe.sync_api import Prufe, Shot
+
+
+def centre(page: Page, selector: str, shot: Shot) -> tuple[int, int]:
+    """The centre of an element as a point of the screenshot's image."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    k = shot.width / (shot.capture_width / shot.device_pixel_ratio)
+    return round((box["x"] + box["width"] / 2) * k), round((box["y"] + box["height"] / 2) * k)
+
+
+def records(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.glob("[0-9]*.json"))
+
+
+def test_a_click_at_is_verified_on_what_the_screenshot_showed_and_a_refused_point_sends_nothing(page: Page, base: str, tmp_path: Path) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page, trace_dir=tmp_path)
+    shot = p.screenshot(max_width=640)
+    assert (shot.id, shot.width) == ("obs-1", 640.0)
+    assert shot.png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(shot.png[16:20], "big") == 640
+    assert shot.capture_width > 640 and shot.stable
+    x, y = centre(page, "#catalogue li:nth-child(5) button", shot)
+    with pytest.raises(PrufeError) as out:
+        p.click_at(700, y, observation=shot.id)
+    assert out.value.code == "POINT_OUT_OF_BOUNDS" and "640×" in str(out.value), out.value
+    with pytest.raises(PrufeError) as out:
+        p.click_at(x, y, observation="obs-9")
+    assert out.value.code == "STALE_OBSERVATION" and "obs-1" in str(out.value), out.value
+    result = p.click_at(x, y, observation=shot.id, intent="the cart gains a cap")
+    assert result.verdict == "MATCH", result.explain()
+    assert result.target == "button[Add Cap] in main/list:catalogue"
+    assert result.value == f"({x}, {y}) on obs-1"
+    assert "appeared listitem[Cap Remove Cap] in cart/list:cart-items" in result.lines
+    assert result.observation is not None and result.observation.id == "obs-2"
+    with pytest.raises(PrufeError) as out:
+        p.click_at(x, y, observation="obs-1")
+    assert out.value.code == "STALE_OBSERVATION" and "obs-2" in str(out.value), out.value
+    # Only the click was recorded; the refused points sent nothing.
+    assert records(tmp_path) == ["0001-click_at-match.json"]
+    assert page.locator("#cart-items li").count() == 1
+
+
+def test_a_point_that_now_shows_another_element_clicks_nothing(page: Page, base: str) -> None:
+    page.goto(base + "/cookie-banner.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    x, y = centre(page, "#save", shot)
+    page.evaluate("window.armBanner()")
+    page.wait_for_function("document.body.dataset.banner === 'shown'")
+    with pytest.raises(PrufeError) as out:
+        p.click_at(x, y)
+    assert out.value.code == "TARGET_CHANGED", out.value
+    assert "button[Accept all]" in str(out.value) and "button[Save]" in str(out.value), out.value
+    assert page.locator("#status").text_content() == ""
+    assert out.value.observation is not None and out.value.observation.id == "obs-2"
+
+
+def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    result = p.drag_at(centre(page, "#task-invoice", shot), centre(page, "#done", shot))
+    assert result.verdict == "MATCH", result.explain()
+    assert "moved listitem[Write invoice] from main/list:todo to main/list:done" in result.lines
+    assert page.locator("#done #task-invoice").count() == 1
+
+
+def test_type_goes_to_the_field_clicked_and_a_key_moves_it(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    clicked = p.click_at(*centre(page, "#name", shot))
+    assert clicked.verdict == "MATCH" and "took the focus" in clicked.reason, clicked.explain()
+    typed = p.type("Ada")
+    assert (typed.verdict, typed.value, typed.target) == ("MATCH", "Ada", "textbox[Name] in form[Checkout]"), typed.explain()
+    assert typed.observation is not None and typed.observation.id == "obs-3"
+    key = p.key("Tab")
+    assert key.ok and key.reason.endswith("the focus is on combobox[Shipping] in form[Checkout]"), key.reason
+    assert page.input_value("#name") == "Ada"
+
+
+def test_typing_after_the_focus_was_taken_away_types_nothing(page: Page, base: str) -> None:
+    page.goto(base + "/focus-thief.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    # The click lands on Search; the dialog it opens 100 ms later is an effect nobody asked for.
+    with pytest.raises(PrufeError):
+        p.click_at(*centre(page, "#search", shot))
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'nl-email'")
+    with pytest.raises(PrufeError) as out:
+        p.type("Jaipur Kites")
+    assert out.value.code == "FOCUS_LOST" and "Search" in str(out.value) and "Email" in str(out.value), out.value
+    assert page.evaluate("Array.from(document.querySelectorAll('input')).map((i) => i.value).join('')") == ""
+
+
+def test_a_sensitive_text_is_in_no_record_report_or_trace(page: Page, base: str, tmp_path: Path) -> None:
+    page.goto(base + "/login.html")
+    p = Prufe(page, trace_dir=tmp_path, screenshots="all")
+    shot = p.screenshot()
+    p.click_at(*centre(page, "#email", shot))
+    email = p.type(EMAIL, sensitive=True)
+    assert email.verdict == "MATCH" and email.value == "[redacted]", email.explain()
+    shot = p.screenshot()
+    p.click_at(*centre(page, "#password", shot))
+    # A password field makes the text a secret without being told.
+    password = p.type(PASSWORD)
+    assert password.verdict == "MATCH" and password.value == "[redacted]", password.explain()
+    assert page.input_value("#password") == PASSWORD
+    # The next screenshot covers the password field and the echoes of the secrets.
+    shot = p.screenshot()
+    field = page.locator("#password").bounding_box()
+    assert field is not None
+    assert any(b["x"] <= field["x"] + 2 and b["y"] <= field["y"] + 2 and b["x"] + b["width"] >= field["x"] + field["width"] - 2
+               for b in shot.masked), shot.masked
+    texts = [json.dumps(r.record) + r.explain() + r.summary() for r in (email, password)]
+    texts += [f.read_bytes().decode("latin-1") for f in tmp_path.iterdir()]
+    assert len(records(tmp_path)) == 4
+    for text in texts:
+        assert EMAIL not in text and PASSWORD not in text
+
+
+def test_a_scroll_at_scrolls_the_container_under_the_pointer_and_a_wait_states_what_follows(page: Page, base: str) -> None:
+    page.goto(base + "/scroll-container.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    scrolled = p.scroll_at(*centre(page, "#scroller", shot), dy=300)
+    assert scrolled.ok and scrolled.verdict is None, scrolled.explain()
+    assert scrolled.reason == "div#scroller in generic[Rows] scrolled from (0, 0) to (0, 300)", scrolled.reason
+    assert page.evaluate("window.scrollY") == 0
+    held = p.wait_for({"kind": "appears", "role": "listitem", "name": "Row 20"}, timeout_ms=3000)
+    assert held.ok and held.observation is not None and held.observation.id == "obs-3"
+    with pytest.raises(VerificationFailed):
+        # A row that does nothing when clicked: no effect, and the record says so.
+        p.click_at(*centre(page, "#scroller", held.observation))
+
+
+def test_the_async_api_takes_the_same_steps_and_a_chord_leaves_no_modifier_held(base: str) -> None:
+    from playwright.async_api import async_playwright
+
+    from prufe.async_api import Prufe as AsyncPrufe
+
+    async def main() -> None:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            try:
+                page = await browser.new_page()
+                await page.goto(base + "/keys.html")
+                p = AsyncPrufe(page)
+                assert (await p.screenshot()).id == "obs-1"
+                key = await p.key("Control+S")
+                assert key.ok and key.observation is not None, key.explain()
+                assert await page.evaluate("window.keyEvents") == [
+                    "keydown Control ctrl=true shift=false alt=false meta=false",
+                    "keydown S ctrl=true shift=false alt=false meta=false",
+                    "keyup S ctrl=true shift=false alt=false meta=false",
+                    "keyup Control ctrl=false shift=false alt=false meta=false",
+                ]
+                shot = key.observation
+                box = await page.locator("#target").bounding_box()
+                assert box is not None
+                k = shot.width / (shot.capture_width / shot.device_pixel_ratio)
+                clicked = await p.click_at((box["x"] + box["width"] / 2) * k, (box["y"] + box["height"] / 2) * k,
+                                           observation=shot.id, intent="a click is logged in the event log")
+                assert clicked.verdict == "MATCH" and clicked.target == "button[Target] in main", clicked.explain()
+                events = await page.evaluate("window.keyEvents")
+                assert [e for e in events if e.startswith("click")] == ["click ctrl=false shift=false alt=false meta=false"]
+                await page.goto(base + "/login.html")
+                shot = await p.screenshot()
+                assert shot.id == "obs-4"
+                box = await page.locator("#password").bounding_box()
+                assert box is not None
+                await p.click_at((box["x"] + box["width"] / 2) * k, (box["y"] + box["height"] / 2) * k)
+                typed = await p.type(PASSWORD)
+                assert typed.value == "[redacted]" and PASSWORD not in json.dumps(typed.record) + typed.explain()
+                with pytest.raises(PrufeError) as out:
+                    await p.scroll_at(10, 10, dy=100, observation="obs-1")
+                assert out.value.code == "STALE_OBSERVATION"
+            finally:
+                await browser.close()
+
+    # The sync API's loop holds this thread: the async API runs on a loop in a thread of its own.
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:  # re-raised in the test's thread
+            failed.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(timeout=180)
+    assert not thread.is_alive(), "the async steps did not finish within 180 s"
+    if failed:
+        raise failed[0]
