@@ -133,6 +133,10 @@ struct Attempt {
     stable_before: bool,
     stable_after: bool,
     left_ms: u64,
+    /// The shorter window ended a settle before the action while requests were under way:
+    /// the rest of that settle takes the full window.
+    #[serde(default)]
+    slow_before: bool,
     busy_rescans: u32,
     /// Why the page said it was working at the last quiet point, and at the deadline.
     working: Option<String>,

@@ -122,8 +122,9 @@ impl Settling {
     fn decide(&self, now: f64, quiet_for: f64) -> Tick {
         let waiting = self.waiting_for_effect();
         let reachable = self.last.is_some();
-        // The shorter window stands on what the page says of itself, after an effect.
-        let quick = self.quick_ms > 0.0 && self.since.is_some() && self.changed;
+        // The shorter window stands on what the page says of itself, once no effect is
+        // awaited (after the action, once the fingerprint left `since`).
+        let quick = self.quick_ms > 0.0 && (self.since.is_none() || self.changed);
         if quick && !waiting && reachable && quiet_for > 0.0 && quiet_for >= self.quick_ms {
             return Tick::Done(Answer::Quick {
                 fingerprint: self.last.clone().unwrap_or_default(),
@@ -299,11 +300,14 @@ mod tests {
         // Without the page's word (an animation runs, the cache is cold), the full window.
         let (a, _) = run(&quick(Some("before"), 250, 60), effect, |_| 0.0);
         assert_eq!(settled(&a), ("after".into(), true, true, 300));
-        // Before any effect, and without `since`, the shorter window is never taken.
+        // Before any effect the shorter window is never taken.
         let (a, _) = run(&quick(Some("before"), 250, 60), |_| fp("before"), |_| 400.0);
         assert_eq!(settled(&a), ("before".into(), true, false, 5000));
+        // Without `since` (before an action), the page's word for the shorter window.
         let (a, _) = run(&quick(None, 250, 60), |_| fp("a"), |t| t + 100.0);
-        assert_eq!(settled(&a), ("a".into(), true, false, 150));
+        assert!(matches!(a, Answer::Quick { waited_ms: 0, .. }), "{a:?}");
+        let (a, _) = run(&quick(None, 250, 60), |_| fp("a"), |t| t + 20.0);
+        assert!(matches!(a, Answer::Quick { waited_ms: 40, .. }), "{a:?}");
         // A change the page made after saying it was quiet restarts the count.
         let twice = |t: f64| {
             fp(match t {

@@ -43,6 +43,8 @@ pub(super) enum Before {
     Learn,
     /// Waiting for a plain settle.
     Plain,
+    /// The settle ended on the shorter window: asking the driver for the page's requests.
+    Network,
 }
 
 /// Where a settle after the action is.
@@ -118,6 +120,7 @@ impl Run {
         }
         a.shown = None;
         a.left_ms = self.policy.timing.timeout_ms;
+        a.slow_before = false;
         if fresh && self.learns() && !self.step.action.is_pointer() {
             self.phase = Phase::Settle {
                 settling: Before::Fingerprint,
@@ -133,11 +136,19 @@ impl Run {
         self.ask(need)
     }
 
+    /// Waits before the action, stopping when the page moves. The shorter window may end
+    /// it when the page says it is quiet (the last step's effect has shown and nothing it
+    /// started is under way), unless requests kept it from doing so already.
     pub(super) fn wait_before(&mut self) -> Need {
         self.phase = Phase::Settle {
             settling: Before::Wait,
         };
-        let need = self.settle_need(None, self.attempt.left_ms, true);
+        let mut need = self.settle_need(None, self.attempt.left_ms, true);
+        if let Need::Settle { quick_ms, .. } = &mut need {
+            if !self.attempt.slow_before {
+                *quick_ms = self.policy.timing.quick_ms;
+            }
+        }
         self.ask(need)
     }
 
@@ -223,6 +234,30 @@ impl Run {
                     }
                     (false, _) => self.settled_before(stable),
                 }
+            }
+            (
+                Before::Wait,
+                Answer::Quick {
+                    fingerprint,
+                    waited_ms,
+                },
+            ) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                a.fingerprint = fingerprint;
+                self.phase = Phase::Settle {
+                    settling: Before::Network,
+                };
+                self.ask(Need::Read {
+                    read: Read::Network {
+                        recent_ms: self.policy.timing.quick_ms,
+                    },
+                })
+            }
+            (Before::Network, Answer::Network { pending: 0 }) => self.settled_before(true),
+            (Before::Network, Answer::Network { .. } | Answer::Unavailable) => {
+                self.attempt.slow_before = true;
+                self.wait_before()
             }
             (Before::Learn, Answer::Observed { snapshot }) => {
                 self.learn(Some(snapshot));
