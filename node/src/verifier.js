@@ -269,13 +269,8 @@ export class Verifier {
    * @param {() => unknown} fn
    * @param {{ expect?: PrufeRun.Claim[] }} [options]
    */
-  async watch(intent, fn, options = {}) {
-    const called = new Error();
-    try {
-      return await this.#watch(intent, fn, options.expect);
-    } catch (error) {
-      throw fromCaller(error, called, 2);
-    }
+  watch(intent, fn, options = {}) {
+    return this.#called(() => this.#watch(intent, fn, options.expect));
   }
 
   /** @param {string | null} intent @param {() => unknown} fn @param {PrufeRun.Claim[]} [expect] */
@@ -300,14 +295,9 @@ export class Verifier {
    * `look`; `stable` says whether the page settled before the timeout.
    * @returns {Promise<Result>}
    */
-  async look() {
-    const called = new Error();
-    try {
-      const seen = this.#seen;
-      return await this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true });
-    } catch (error) {
-      throw fromCaller(error, called, 2);
-    }
+  look() {
+    const seen = this.#seen;
+    return this.#called(() => this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true }));
   }
 
   /**
@@ -318,19 +308,15 @@ export class Verifier {
    * @param {{ timeoutMs?: number }} [options]
    * @returns {Promise<Result>}
    */
-  async waitFor(until, options = {}) {
-    const called = new Error();
-    try {
-      if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
-        this.#addSecret(until.value);
-      }
-      if (this.#issued === 0) return await this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
-      // After a screenshot, a wait ends with a fresh one, as every coordinate step does.
-      this.#observed = null;
-      return await this.#observing(() => this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true }));
-    } catch (error) {
-      throw fromCaller(error, called, 2);
+  waitFor(until, options = {}) {
+    if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
+      this.#addSecret(until.value);
     }
+    const wait = () => this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
+    if (this.#issued === 0) return this.#called(wait);
+    // After a screenshot, a wait ends with a fresh one, as every coordinate step does.
+    this.#observed = null;
+    return this.#called(() => this.#observing(wait));
   }
 
   /**
@@ -350,7 +336,9 @@ export class Verifier {
       }
       this.#maxWidth = w ?? null;
       this.#seen = null;
-      return this.#observe(true);
+      return this.#observe(true).catch((error) => {
+        throw this.#scrub(asPrufeError(error));
+      });
     });
   }
 
@@ -440,7 +428,7 @@ export class Verifier {
   }
 
   /**
-   * `step` with what it throws given the caller's stack and scrubbed.
+   * `step`, run for a public method: a `PrufeError` it throws gets the caller's stack.
    * @template T
    * @param {() => Promise<T>} step
    * @returns {Promise<T>}
@@ -451,7 +439,7 @@ export class Verifier {
     try {
       return await step();
     } catch (error) {
-      throw fromCaller(this.#scrub(asPrufeError(error)), called, 3);
+      throw fromCaller(error, called, 3);
     }
   }
 

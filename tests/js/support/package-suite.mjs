@@ -229,6 +229,7 @@ export function packageSuite(lib) {
       assert.equal(r.observation?.id, 'obs-2', 'the step ends with a fresh observation');
       const stale = await failure(v.clickAt(at.x, at.y, { observation: 'obs-1' }));
       assert.equal(stale.code, 'STALE_OBSERVATION', stale.message);
+      assert.match(stale.stack.split('\n')[1], /package-suite\.mjs/, 'the stack starts at the caller');
       assert.equal(await cartSize(page), 1, 'neither refused click was sent');
     });
 
@@ -302,9 +303,13 @@ export function packageSuite(lib) {
       assert.equal(r.verdict, null);
       assert.match(r.reason, /^div#scroller in generic\[Rows\] scrolled from \(0, 0\) to \(0, \d+\)$/);
       assert.ok(await page.evaluate(() => document.getElementById('scroller').scrollTop > 0 && window.scrollY === 0));
+      const late = await failure(v.waitFor({ kind: 'appears', role: 'listitem', name: 'Row 999', region: null }, { timeoutMs: 300 }));
+      assert.equal(late.code, 'POSTCONDITION_TIMEOUT', late.message);
+      assert.match(late.stack.split('\n')[1], /package-suite\.mjs/, 'the stack starts at the caller');
       const held = await v.waitFor({ kind: 'appears', role: 'listitem', name: 'Row 12', region: null }, { timeoutMs: 3000 });
       assert.equal(held.ok, true);
-      assert.equal(held.observation?.id, 'obs-3', 'after a screenshot, a wait ends with a fresh one');
+      assert.equal(late.observation?.id, 'obs-3', 'after a screenshot, a wait ends with a fresh one, failed or not');
+      assert.equal(held.observation?.id, 'obs-4');
       const stale = await failure(v.scrollAt(at.x, at.y, 0, 100, { observation: shot.id }));
       assert.equal(stale.code, 'STALE_OBSERVATION', stale.message);
     });
