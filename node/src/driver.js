@@ -21,8 +21,9 @@
 
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
-import { call, Failed, leaving, patiently, prepareInPage, send, sleep, TRANSIENT } from './page.js';
-import { answerAcross } from './roots.js';
+import { call, Failed, leaving, patiently, prepareInPage, readPage, send, sleep, TRANSIENT } from './page.js';
+import { answerAcross, elementAt } from './roots.js';
+import { reconciled } from './points.js';
 
 /** @typedef {import('./page.js').Port} Port */
 /** @typedef {import('./page.js').Frames} Frames */
@@ -37,6 +38,8 @@ import { answerAcross } from './roots.js';
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
  * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
  *   throws ends the watch and is thrown as it is
+ * @property {import('./points.js').HitBox[]} [boxes] a coordinate step's: the hit boxes of the
+ *   observation its points were chosen on, which the element under a point is reconciled with
  * @property {{ before: (run: any, need: PrufeRun.Need) => Promise<void>,
  *   after: (run: any, need: PrufeRun.Need, answer: PrufeRun.Answer) => Promise<void> }} [camera]
  *   takes the step's pictures around its needs (pictures.js)
@@ -59,7 +62,8 @@ export async function verify(port, step, options = {}) {
  * @param {Port} port
  * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
  * @param {Options} [options]
- * @returns {Promise<{ record: PrufeRun.Record, seen: PrufeRun.Seen | null }>}
+ * @returns {Promise<{ record: PrufeRun.Record, seen: PrufeRun.Seen | null, run: PrufeRun.Run }>} and
+ *   the run's last state
  */
 export async function drive(port, begin, options = {}) {
   const m = await machine();
@@ -87,7 +91,7 @@ export async function drive(port, begin, options = {}) {
     if (options.onJudged && /** @type {any} */ (run).attempt?.verdict && !judged) options.onJudged(run);
   }
   const record = { ...need.record, durationMs: Date.now() - started.getTime(), startedAt: started.toISOString() };
-  return { record, seen: /** @type {PrufeRun.Seen | null} */ (run.seen ?? null) };
+  return { record, seen: /** @type {PrufeRun.Seen | null} */ (run.seen ?? null), run };
 }
 
 
@@ -101,6 +105,10 @@ export async function answerNeed(port, need, options) {
   try {
     // A page of one root (the common case) is answered by its engine alone, as before; the
     // roots are cached, so this costs nothing once they are known.
+    if (need.need === 'locate') {
+      const element = await elementAt(port, need.at);
+      return { answer: 'under', element: options.boxes ? await reconciled(port, need.at, element, options.boxes) : element };
+    }
     const roots = port.frames ? await port.frames.roots() : null;
     if (roots && roots.length > 1) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
@@ -116,8 +124,6 @@ export async function answerNeed(port, need, options) {
         const timeoutMs = options.policy?.timing?.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
         return await port.evaluate(prepareInPage, { ref: need.ref, hitTest: need.hitTest, timeoutMs });
       }
-      case 'locate':
-        return { answer: 'under', element: await call(port, 'at', need.at.x, need.at.y) };
       case 'input':
         await send(port, need.gesture);
         return { answer: 'sent' };
@@ -218,6 +224,8 @@ export function fileInputInPage(ref) {
  * @returns {Promise<PrufeRun.Answer>}
  */
 async function read(port, what) {
+  const whole = await readPage(port, what);
+  if (whole) return whole;
   switch (what.kind) {
     case 'value':
       return { answer: 'value', value: await call(port, 'value', what.ref) };
@@ -225,10 +233,10 @@ async function read(port, what) {
       return { answer: 'hash', hash: await call(port, 'hash', what.value) };
     case 'destination':
       return { answer: 'destination', destination: await call(port, 'destination', what.ref) };
-    case 'address':
-      return { answer: 'address', url: await port.url() };
     case 'focused':
       return { answer: 'focused', element: await call(port, 'focused') };
+    case 'selection':
+      return { answer: 'selection', selection: await call(port, 'selection', what.ref) };
     default:
       throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the read ${JSON.stringify(what)}` });
   }
@@ -249,6 +257,7 @@ export function playwrightPort(page) {
     keyDown: (key) => page.keyboard.down(key),
     keyUp: (key) => page.keyboard.up(key),
     insertText: (text) => page.keyboard.insertText(text),
+    wheel: (_at, dx, dy) => page.mouse.wheel(dx, dy),
     async setFiles(ref, files) {
       const handle = await page.evaluateHandle(fileInputInPage, ref);
       try {
@@ -292,6 +301,7 @@ export function puppeteerPort(page) {
     keyDown: (k) => page.keyboard.down(key(k)),
     keyUp: (k) => page.keyboard.up(key(k)),
     insertText: (text) => page.keyboard.sendCharacter(text),
+    wheel: (_at, dx, dy) => page.mouse.wheel({ deltaX: dx, deltaY: dy }),
     async setFiles(ref, files) {
       const handle = await page.evaluateHandle(fileInputInPage, ref);
       try {
@@ -355,6 +365,7 @@ export function cdpPort(send, context) {
     keyDown: unsupported('a key press'),
     keyUp: unsupported('a key press'),
     insertText: (text) => send('Input.insertText', { text }),
+    wheel: (p, dx, dy) => send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: p.x, y: p.y, deltaX: dx, deltaY: dy, buttons, pointerType: 'mouse' }),
     setFiles: unsupported('setting files'),
     goto: unsupported('navigation'),
     goBack: unsupported('going back'),

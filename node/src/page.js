@@ -17,10 +17,14 @@
  * @property {(key: string) => Promise<void>} keyDown a single key (`Shift`, `Enter`, `a`)
  * @property {(key: string) => Promise<void>} keyUp
  * @property {(text: string) => Promise<void>} insertText text at the caret, as an IME would
+ * @property {(at: PrufeRun.Point, dx: number, dy: number) => Promise<void>} wheel a wheel turn
+ *   of `dx`, `dy` CSS pixels with the pointer at `at`
  * @property {(ref: string, files: string[]) => Promise<void>} setFiles on the file input of `ref`
  * @property {(url: string) => Promise<void>} goto an absolute URL, until the document loaded
  * @property {() => Promise<boolean>} goBack false when there is no entry to go back to
  * @property {() => Promise<string>} url the main frame's address
+ * @property {() => Promise<string>} [previous] the address of the tab's previous history entry,
+ *   empty when there is none
  * @property {Frames} [frames] the page's roots (the package's World, world.js); without it the
  *   main frame's engine answers every need
  */
@@ -176,6 +180,31 @@ export async function pressKey(port, spec) {
 }
 
 /**
+ * The reads of the page as a whole, the same on a page of one root or several: its address,
+ * the previous history entry's, and the scroll container under a point (found in the top
+ * document and kept there) and where it stands. Null for any other read.
+ * @param {Port} port
+ * @param {PrufeRun.Read} what
+ * @returns {Promise<PrufeRun.Answer | null>}
+ */
+export async function readPage(port, what) {
+  switch (what.kind) {
+    case 'address':
+      return { answer: 'address', url: await port.url() };
+    case 'previous':
+      if (!port.previous) throw new Failed({ code: 'BROWSER_ERROR', message: 'this port cannot read the history' });
+      return { answer: 'address', url: await port.previous() };
+    case 'scroll':
+      return {
+        answer: 'position',
+        position: what.at ? await call(port, 'scrollFrom', what.at.x, what.at.y) : await call(port, 'scrollPosition'),
+      };
+    default:
+      return null;
+  }
+}
+
+/**
  * `Need::Input`: the gesture, through the browser's input pipeline.
  * @param {Port} port
  * @param {PrufeRun.Gesture} gesture
@@ -209,6 +238,13 @@ export async function send(port, gesture) {
       else await port.insertText(gesture.text);
       return;
     }
+    case 'wheel':
+      await port.move(gesture.at.x, gesture.at.y);
+      await port.wheel(gesture.at, gesture.dx, gesture.dy);
+      return;
+    case 'insert':
+      await port.insertText(gesture.text);
+      return;
     case 'press':
       if (gesture.ref !== null) {
         const focused = await port.evaluate(focusInPage, gesture.ref);

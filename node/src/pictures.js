@@ -9,6 +9,7 @@
 
 import { boxesAcross, coverAcross, uncoverAcross } from './roots.js';
 import { PrufeError } from './errors.js';
+import { call } from './page.js';
 
 export const QUALITY = 60;
 export const MAX_WIDTH = 800;
@@ -52,6 +53,47 @@ export function jpegSize(j) {
     i += 2 + j.readUInt16BE(i + 2);
   }
   return null;
+}
+
+/** Width and height of a PNG, from its IHDR chunk. @param {Buffer} p */
+export function pngSize(p) {
+  if (p.length < 24 || p.readUInt32BE(0) !== 0x89504e47 || p.toString('latin1', 12, 16) !== 'IHDR') return null;
+  return { width: p.readUInt32BE(16), height: p.readUInt32BE(20) };
+}
+
+/**
+ * The viewport as a coordinate step's caller sees it (as harness/src/coords/page.rs captures
+ * it): a PNG of the viewport, downscaled to at most `maxWidth` pixels wide, taken while every
+ * secret is covered; the image's size, the capture's in device pixels, the pixel ratio.
+ * @param {import('./driver.js').Port} port
+ * @param {{ send: (method: string, params?: object) => Promise<any> }} session
+ * @param {string[]} secrets
+ * @param {number | null} maxWidth
+ */
+export async function capturePng(port, session, secrets, maxWidth) {
+  let data;
+  let full;
+  let dpr;
+  try {
+    await coverAcross(port, { sensitive: [], secrets });
+    const m = await session.send('Page.getLayoutMetrics');
+    const css = m.cssVisualViewport ?? m.visualViewport;
+    const ratio = (await call(port, 'page')).devicePixelRatio;
+    dpr = Number.isFinite(ratio) && ratio > 0 ? ratio : 1;
+    full = { width: Math.round(css.clientWidth * dpr), height: Math.round(css.clientHeight * dpr) };
+    /** @type {Record<string, unknown>} */
+    const params = { format: 'png', captureBeyondViewport: false };
+    if (maxWidth && maxWidth < full.width) {
+      params.clip = { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight, scale: maxWidth / full.width };
+    }
+    ({ data } = await session.send('Page.captureScreenshot', params));
+  } finally {
+    await uncoverAcross(port);
+  }
+  const png = Buffer.from(data, 'base64');
+  const image = pngSize(png);
+  if (!image) throw new PrufeError('BROWSER_ERROR', 'the browser returned no PNG screenshot');
+  return { png, image, capture: maxWidth && maxWidth < full.width ? full : image, dpr };
 }
 
 /**

@@ -21,7 +21,7 @@
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import {
-  call, Failed, focusForTypingInPage, focusInPage, leaving, patiently, prepareInPage, pressKey, send, sleep, TRANSIENT,
+  call, Failed, focusForTypingInPage, focusInPage, leaving, patiently, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
 } from './page.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -84,8 +84,6 @@ export async function answerAcross(port, frames, need, options) {
       if (lifted.by) return { answer: 'refused', refusal: { kind: 'covered', by: lifted.by, point: lifted.at } };
       return { answer: 'prepared', point: lifted.at };
     }
-    case 'locate':
-      return { answer: 'under', element: await locateAcross(port, frames, need.at) };
     case 'input':
       await gesture(port, frames, need.gesture);
       return { answer: 'sent' };
@@ -195,6 +193,47 @@ async function settleAcross(port, frames, need) {
 }
 
 /**
+ * The observable element under a top-viewport point (`Need::Locate`), on a page of one root
+ * or several.
+ * @param {Port} port @param {PrufeRun.Point} at
+ * @returns {Promise<Prufe.ElementRecord | null>}
+ */
+export async function elementAt(port, at) {
+  const roots = port.frames ? await port.frames.roots() : null;
+  if (!port.frames || !roots || roots.length === 1) return call(port, 'at', at.x, at.y);
+  return locateAcross(port, port.frames, at);
+}
+
+/**
+ * The boxes of every root's visible observable elements that meet the viewport
+ * (`prufe.hitBoxes`), in top-viewport CSS pixels, the elements in the page's terms; a frame
+ * that cannot answer is left out.
+ * @param {Port} port
+ * @returns {Promise<Prufe.HitBox[]>}
+ */
+export async function hitBoxesAcross(port) {
+  const frames = port.frames;
+  const roots = frames ? await frames.roots() : null;
+  if (!frames || !roots || roots.length === 1) return call(port, 'hitBoxes');
+  const rules = (await machine()).frames;
+  const out = [];
+  for (const { path } of roots) {
+    try {
+      /** @type {Prufe.HitBox[]} */
+      const boxes = await call(rootPort(port, frames, path), 'hitBoxes');
+      const origin = path === '' ? { x: 0, y: 0 } : (await frames.lift(path, { x: 0, y: 0 })).at;
+      for (const b of boxes) {
+        const element = /** @type {Prufe.ElementRecord} */ (rules.adopt({ path, element: b.element }));
+        out.push({ ...b, element, x: b.x + origin.x, y: b.y + origin.y });
+      }
+    } catch (error) {
+      if (path === '') throw error;
+    }
+  }
+  return out;
+}
+
+/**
  * The observable element under a top-viewport point, through the roots whose `<iframe>` is
  * under it.
  * @param {Port} port @param {Frames} frames @param {PrufeRun.Point} point
@@ -264,6 +303,8 @@ async function focusedAcross(port, frames) {
  */
 async function read(port, frames, what) {
   const rules = (await machine()).frames;
+  const whole = await readPage(port, what);
+  if (whole) return whole;
   switch (what.kind) {
     case 'value': {
       const { path, ref } = route(rules, what.ref);
@@ -277,10 +318,12 @@ async function read(port, frames, what) {
       const { path, ref } = route(rules, what.ref);
       return { answer: 'destination', destination: await call(rootPort(port, frames, path), 'destination', ref) };
     }
-    case 'address':
-      return { answer: 'address', url: await port.url() };
     case 'focused':
       return { answer: 'focused', element: await focusedAcross(port, frames) };
+    case 'selection': {
+      const { path, ref } = route(rules, what.ref);
+      return { answer: 'selection', selection: await call(rootPort(port, frames, path), 'selection', ref) };
+    }
     default:
       throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the read ${JSON.stringify(what)}` });
   }

@@ -25,11 +25,13 @@
 // verifier's own session, so no value passes through the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
-import { drive } from './driver.js';
+import { answerNeed, drive } from './driver.js';
 import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
-import { Camera, screenshotsOption } from './pictures.js';
+import { Camera, capturePng, screenshotsOption } from './pictures.js';
+import { checkPoints, identityAt, toCss } from './points.js';
+import { hitBoxesAcross } from './roots.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
 
@@ -60,6 +62,24 @@ import { Camera, screenshotsOption } from './pictures.js';
  *   machine as they are (it checks them: `INVALID_EXPECT` before anything is sent)
  */
 
+/**
+ * @typedef {object} PointOptions
+ * @property {string} [observation] the screenshot the point was chosen on (`obs-N`); a point is
+ *   always checked against the latest, and an older id is `STALE_OBSERVATION`
+ */
+
+/**
+ * A screenshot as a coordinate step's caller sees it.
+ * @typedef {object} Shot
+ * @property {string} id `obs-N`, the observation points are chosen on
+ * @property {Buffer} png the viewport, every secret covered
+ * @property {number} width the image's size: points are given in these pixels
+ * @property {number} height
+ * @property {{ x: number, y: number }} scale CSS pixels per image pixel: the image point (x, y) is
+ *   (x · scale.x, y · scale.y) in the page's viewport
+ * @property {boolean} stable the page was settled and did not change while it was captured
+ */
+
 /** The result of a verified step: its record, and `explain()`. */
 export class Result {
   /** @param {StepRecord} record */
@@ -73,6 +93,8 @@ export class Result {
     this.lines = record.lines;
     this.attempts = record.attempts;
     this.undone = record.undone;
+    /** @type {Shot | null | undefined} the observation a coordinate step ends with */
+    this.observation = undefined;
   }
 
   /** The readable report, as `prufe run` prints it. */
@@ -132,6 +154,13 @@ export class Verifier {
   #screenshots;
   /** @type {Camera | null} the pictures of the step in progress */
   #camera = null;
+  /** @type {import('./points.js').Observation | null} the latest screenshot's */
+  #observed = null;
+  #issued = 0;
+  /** @type {number | null} */
+  #maxWidth = null;
+  /** @type {Prufe.ElementRecord | null} the field `type` is meant for: focused by the last click or key */
+  #intended = null;
 
   /**
    * @param {Adapter} adapter
@@ -240,13 +269,8 @@ export class Verifier {
    * @param {() => unknown} fn
    * @param {{ expect?: PrufeRun.Claim[] }} [options]
    */
-  async watch(intent, fn, options = {}) {
-    const called = new Error();
-    try {
-      return await this.#watch(intent, fn, options.expect);
-    } catch (error) {
-      throw fromCaller(error, called, 2);
-    }
+  watch(intent, fn, options = {}) {
+    return this.#called(() => this.#watch(intent, fn, options.expect));
   }
 
   /** @param {string | null} intent @param {() => unknown} fn @param {PrufeRun.Claim[]} [expect] */
@@ -271,14 +295,9 @@ export class Verifier {
    * `look`; `stable` says whether the page settled before the timeout.
    * @returns {Promise<Result>}
    */
-  async look() {
-    const called = new Error();
-    try {
-      const seen = this.#seen;
-      return await this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true });
-    } catch (error) {
-      throw fromCaller(error, called, 2);
-    }
+  look() {
+    const seen = this.#seen;
+    return this.#called(() => this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true }));
   }
 
   /**
@@ -289,16 +308,240 @@ export class Verifier {
    * @param {{ timeoutMs?: number }} [options]
    * @returns {Promise<Result>}
    */
-  async waitFor(until, options = {}) {
+  waitFor(until, options = {}) {
+    if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
+      this.#addSecret(until.value);
+    }
+    const wait = () => this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
+    if (this.#issued === 0) return this.#called(wait);
+    // After a screenshot, a wait ends with a fresh one, as every coordinate step does.
+    this.#observed = null;
+    return this.#called(() => this.#observing(wait));
+  }
+
+  /**
+   * The viewport as an agent that acts by coordinates sees it, every secret covered, with the
+   * hit boxes of the observable elements taken at the same moment (the CLI's `screenshot`):
+   * the next `clickAt`, `dragAt` or `scrollAt` chooses its points on this image. Settles first.
+   * Each coordinate step ends with a fresh observation (its result's `observation`), so a
+   * point chosen on an earlier image is `STALE_OBSERVATION`.
+   * @param {{ maxWidth?: number }} [options] downscale the image to at most this many pixels wide
+   * @returns {Promise<Shot>}
+   */
+  screenshot(options = {}) {
+    return this.#called(() => {
+      const w = options.maxWidth;
+      if (w !== undefined && !(typeof w === 'number' && Number.isFinite(w) && w >= 1)) {
+        throw new PrufeError('INVALID_ACTION', '"maxWidth" must be a number of at least 1');
+      }
+      this.#maxWidth = w ?? null;
+      this.#seen = null;
+      return this.#observe(true).catch((error) => {
+        throw this.#scrub(asPrufeError(error));
+      });
+    });
+  }
+
+  /**
+   * A click at a point of the latest screenshot, verified with the element the image showed
+   * there as the target: `TARGET_CHANGED` with nothing pressed when the point now shows
+   * another; a click whose only effect is the focus a field takes is MATCH.
+   * @param {number} x @param {number} y image pixels
+   * @param {StepOptions & PointOptions & { button?: PrufeRun.Button }} [options]
+   */
+  clickAt(x, y, options = {}) {
+    return this.#called(() => this.#pointer(options, [{ x, y }], (o, [at]) => ({
+      kind: 'clickAt', at, button: options.button ?? 'left', expected: identityAt(o.boxes, at), shown: `(${x}, ${y}) on ${o.id}`,
+    })));
+  }
+
+  /**
+   * A pointer drag between two points of the latest screenshot (pointer events: a sortable
+   * list, a board), verified with the element under `from` as the target.
+   * @param {PrufeRun.Point} from @param {PrufeRun.Point} to image pixels
+   * @param {StepOptions & PointOptions & { steps?: number }} [options] `steps`: moves on the way (1 to 200, default 10)
+   */
+  dragAt(from, to, options = {}) {
+    return this.#called(() => {
+      const steps = options.steps ?? 10;
+      if (!Number.isInteger(steps) || steps < 1 || steps > 200) throw new PrufeError('INVALID_ACTION', '"steps" must be an integer from 1 to 200');
+      return this.#pointer(options, [from, to], (o, [a, b]) => ({
+        kind: 'dragAt', from: a, to: b, steps, expected: identityAt(o.boxes, a), expectedTo: identityAt(o.boxes, b),
+        shown: `(${from.x}, ${from.y}) on ${o.id}`,
+      }));
+    });
+  }
+
+  /**
+   * A wheel turn at a point of the latest screenshot, `dx`, `dy` in image pixels: the container
+   * under the pointer, where it stood before and after it stopped moving (the record's
+   * reason). Not judged: a `waitFor` states what should follow.
+   * @param {number} x @param {number} y @param {number} dx @param {number} dy
+   * @param {PointOptions} [options]
+   */
+  scrollAt(x, y, dx, dy, options = {}) {
+    return this.#called(() => {
+      if (!Number.isFinite(dx) || !Number.isFinite(dy)) throw new PrufeError('INVALID_ACTION', '"dx" and "dy" must be finite numbers');
+      return this.#pointer({ observation: options.observation }, [{ x, y }], (o, [at]) => {
+        const unit = toCss(o, { x: 1, y: 1 });
+        return { kind: 'scrollAt', at, dx: dx * unit.x, dy: dy * unit.y, expected: identityAt(o.boxes, at), shown: `(${x}, ${y}) on ${o.id}` };
+      });
+    });
+  }
+
+  /**
+   * Text typed where the focus is, into the field the last click or key left focused
+   * (`FOCUS_LOST` and nothing typed when the focus is elsewhere), then read back. With
+   * `sensitive`, or in a field the engine reports sensitive, the text appears in no record,
+   * error or trace (it is compared by keyed hash).
+   * @param {string} text @param {{ sensitive?: boolean }} [options]
+   */
+  type(text, options = {}) {
+    return this.#called(() => {
+      if (typeof text !== 'string' || text.length === 0 || [...text].length > 10_000) {
+        throw new PrufeError('INVALID_ACTION', '"text" must hold 1 to 10000 characters');
+      }
+      const sensitive = Boolean(options.sensitive);
+      if (sensitive) this.#addSecret(text);
+      return this.#coordinate({ kind: 'typeText', text, sensitive, field: this.#intended }, {}, {
+        onRecord: (record) => {
+          if (record.value === '[redacted]') this.#addSecret(text);
+        },
+        onRun: (focus) => {
+          if (focus) this.#intended = focus;
+        },
+      });
+    });
+  }
+
+  /**
+   * A key chord (`Tab`, `Control+S`) on whatever has the focus, every key released in
+   * reverse order; typing then goes where the focus is. Not judged: a `waitFor` states what
+   * should follow.
+   * @param {string} chord
+   */
+  key(chord) {
+    return this.#called(() => {
+      if (typeof chord !== 'string' || chord.trim() === '') throw new PrufeError('INVALID_ACTION', 'a key chord is a string such as "Control+S"');
+      return this.#coordinate({ kind: 'key', chord }, {}, { onRun: (focus) => { this.#intended = focus; } });
+    });
+  }
+
+  /**
+   * `step`, run for a public method: a `PrufeError` it throws gets the caller's stack.
+   * @template T
+   * @param {() => Promise<T>} step
+   * @returns {Promise<T>}
+   */
+  async #called(step) {
+    // Where the caller called from: the lines before it are this method's and the public one's.
     const called = new Error();
     try {
-      if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
-        this.#addSecret(until.value);
-      }
-      return await this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
+      return await step();
     } catch (error) {
-      throw fromCaller(error, called, 2);
+      throw fromCaller(error, called, 3);
     }
+  }
+
+  /**
+   * A step on points of the latest screenshot: checked and turned into CSS pixels before
+   * anything is sent, then run with the observation's boxes.
+   * @param {StepOptions & PointOptions} options
+   * @param {PrufeRun.Point[]} points image pixels
+   * @param {(o: import('./points.js').Observation, css: PrufeRun.Point[]) => PrufeRun.Action} action
+   */
+  #pointer(options, points, action) {
+    const o = checkPoints(this.#observed, options.observation, points);
+    const made = action(o, points.map((p) => toCss(o, p)));
+    const clicks = made.kind === 'clickAt';
+    return this.#coordinate(made, options, {
+      boxes: o.boxes,
+      camera: made.kind !== 'scrollAt',
+      onRun: clicks ? (focus) => { this.#intended = focus; } : undefined,
+    });
+  }
+
+  /**
+   * One coordinate step: run without the last step's `seen` (nothing hands on from it, as in
+   * the CLI), ended with a fresh observation, on its result or on the error it throws.
+   * @param {PrufeRun.Action} action
+   * @param {StepOptions} options
+   * @param {{ boxes?: import('./points.js').HitBox[], camera?: boolean, onRecord?: (record: StepRecord) => void,
+   *   onRun?: (focus: Prufe.ElementRecord | null) => void }} how
+   */
+  async #coordinate(action, options, how) {
+    this.#observed = null;
+    /** @type {PrufeRun.Step} */
+    const step = { action, intent: options.intent ?? null };
+    if (options.expect) step.expect = options.expect;
+    return this.#observing(async () => {
+      this.#seen = null;
+      try {
+        return await this.#run((m) => m.start(step, this.policy, null), {
+          arbiter: this.#arbiter(), boxes: how.boxes, camera: how.camera ? this.#newCamera() : undefined,
+        }, { onRecord: how.onRecord, onRun: (run) => how.onRun?.(/** @type {any} */ (run).attempt?.focus ?? null) });
+      } finally {
+        this.#seen = null;
+      }
+    });
+  }
+
+  /**
+   * `step`, then a fresh observation (null when the page cannot be captured, so that no
+   * earlier one stays quotable), on its result or on its error as `observation`.
+   * @param {() => Promise<Result>} step
+   */
+  async #observing(step) {
+    let result;
+    try {
+      result = await step();
+    } catch (error) {
+      const shot = await this.#observe(false).catch(() => null);
+      if (error instanceof PrufeError) /** @type {any} */ (error).observation = shot;
+      throw error;
+    }
+    result.observation = await this.#observe(false).catch(() => null);
+    return result;
+  }
+
+  /**
+   * Captures the viewport and the hit boxes behind it, and issues the next `obs-N`: settled
+   * first with `settle`, then taken again (up to three times) until the page did not change
+   * during the capture.
+   * @param {boolean} settle
+   * @returns {Promise<Shot>}
+   */
+  async #observe(settle) {
+    this.#observed = null;
+    const { port, world } = this.#adapter;
+    const policy = this.policy;
+    let stable = true;
+    if (settle) {
+      const timing = { ...(await machine()).defaults().timing, ...policy.timing };
+      const answer = await answerNeed(port, { need: 'settle', since: null, stopOnChange: false, ...timing }, { policy });
+      if (answer.answer === 'failed') throw new PrufeError(answer.error.code, answer.error.message);
+      stable = answer.answer === 'settled' && answer.stable;
+    }
+    const fingerprint = async () => {
+      const a = await answerNeed(port, { need: 'fingerprint' }, { policy });
+      if (a.answer !== 'fingerprint') throw new PrufeError(a.answer === 'failed' ? a.error.code : 'BROWSER_ERROR', a.answer === 'failed' ? a.error.message : 'no fingerprint');
+      return a.fingerprint;
+    };
+    let captured;
+    let boxes;
+    let unchanged = false;
+    for (let tries = 1; tries <= 3 && !unchanged; tries++) {
+      const before = await fingerprint();
+      captured = await capturePng(port, world.session, this.#secrets, this.#maxWidth);
+      boxes = await hitBoxesAcross(port);
+      unchanged = (await fingerprint()) === before;
+    }
+    const c = /** @type {Awaited<ReturnType<typeof capturePng>>} */ (captured);
+    this.#issued += 1;
+    const id = `obs-${this.#issued}`;
+    this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes: /** @type {import('./points.js').HitBox[]} */ (boxes) };
+    const scale = toCss(this.#observed, { x: 1, y: 1 });
+    return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable: stable && unchanged };
   }
 
   /**
@@ -307,9 +550,10 @@ export class Verifier {
    * a wait), its trace, and its error thrown. `onRecord` sees the record first.
    * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
    * @param {import('./driver.js').Options} [driving]
-   * @param {{ keepSeen?: boolean, onRecord?: (record: StepRecord) => void }} [options]
+   * @param {{ keepSeen?: boolean, onRecord?: (record: StepRecord) => void, onRun?: (run: PrufeRun.Run) => void }} [options]
+   *   `onRun` sees the run's last state
    */
-  async #run(begin, driving = {}, { keepSeen = false, onRecord } = {}) {
+  async #run(begin, driving = {}, { keepSeen = false, onRecord, onRun } = {}) {
     this.#step += 1;
     const { port, world } = this.#adapter;
     await world.takeDialogs();
@@ -319,8 +563,9 @@ export class Verifier {
     } catch (error) {
       throw this.#scrub(asPrufeError(error));
     }
-    const { record, seen } = result;
+    const { record, seen, run } = result;
     if (seen || !keepSeen) this.#seen = seen;
+    onRun?.(run);
     onRecord?.(record);
     record.dialogs = await world.takeDialogs();
     return this.#finish(record);

@@ -536,10 +536,17 @@ export class World {
       keyDown: (key) => page.keyboard.down(key),
       keyUp: (key) => page.keyboard.up(key),
       insertText: async (text) => { await this.insertText(text); },
+      wheel: async (at, dx, dy) => {
+        await this.session.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: at.x, y: at.y, deltaX: dx, deltaY: dy, pointerType: 'mouse' });
+      },
       setFiles: (ref, files) => this.setFiles(ref, files),
       goto: async (url) => { await page.goto(url); },
       goBack: () => goBackOn(page),
       url: async () => page.url(),
+      previous: async () => {
+        const { currentIndex, entries } = await this.session.send('Page.getNavigationHistory');
+        return entries[currentIndex - 1]?.url ?? '';
+      },
       frames: this,
     };
   }

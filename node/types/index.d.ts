@@ -67,6 +67,29 @@ export interface InverseOptions extends StepOptions {
   inverse?: PrufeRun.Step[];
 }
 
+export interface PointOptions {
+  /**
+   * The screenshot the point was chosen on (`obs-N`). A point is always checked against the
+   * latest screenshot; an older id is `STALE_OBSERVATION`.
+   */
+  observation?: string;
+}
+
+/** A screenshot as an agent that acts by coordinates sees it. */
+export interface Shot {
+  /** `obs-N`: the observation the next point is chosen on. */
+  id: string;
+  /** The viewport as PNG, every secret covered. */
+  png: Buffer;
+  /** The image's size: points are given in these pixels. */
+  width: number;
+  height: number;
+  /** CSS pixels per image pixel: the image point (x, y) is (x · scale.x, y · scale.y) in the viewport. */
+  scale: { x: number; y: number };
+  /** The page was settled and did not change while it was captured. */
+  stable: boolean;
+}
+
 /** A verified step: its record and its report. */
 export class Result {
   readonly record: StepRecord;
@@ -79,6 +102,11 @@ export class Result {
   readonly lines: string[];
   readonly attempts: number;
   readonly undone: number;
+  /**
+   * The screenshot a coordinate step ends with (a wait too, once a screenshot was taken):
+   * the next point is chosen on it. Null when the page could not be captured.
+   */
+  readonly observation?: Shot | null;
   explain(): string;
   summary(): string;
   toJSON(): StepRecord;
@@ -90,6 +118,8 @@ export class PrufeError extends Error {
   /** The step's record, when the step ran far enough to have one. */
   readonly record: StepRecord | null;
   readonly candidates?: Prufe.Candidate[];
+  /** The screenshot a coordinate step that failed ends with, when it ran so far. */
+  readonly observation?: Shot | null;
   explain(): string;
 }
 /** The effect was not the intended one (or not proven to be); it was undone. */
@@ -141,6 +171,29 @@ export class Verifier<E = never> {
    * `POSTCONDITION_TIMEOUT` after `timeoutMs` (default: the verifier's timeout).
    */
   waitFor(until: PrufeRun.Postcondition, options?: { timeoutMs?: number }): Promise<Result>;
+
+  // Coordinate steps, for agents that see screenshots (the CLI's `screenshot`, `click_at`,
+  // `drag_at`, `scroll_at`, `type` and `key`). Points are image pixels of the latest screenshot:
+  // outside it `POINT_OUT_OF_BOUNDS`, on an older one `STALE_OBSERVATION`, both before any input.
+
+  /** Settles, then captures the viewport and the elements under every point of it. */
+  screenshot(options?: { maxWidth?: number }): Promise<Shot>;
+  /**
+   * A click judged on the element the screenshot showed at the point; `TARGET_CHANGED`,
+   * nothing pressed, when the point now shows another.
+   */
+  clickAt(x: number, y: number, options?: StepOptions & PointOptions & { button?: PrufeRun.Button }): Promise<Result>;
+  /** A pointer drag (pointer events), judged on the element under `from`; `steps` 1 to 200 (10). */
+  dragAt(from: Prufe.Point, to: Prufe.Point, options?: StepOptions & PointOptions & { steps?: number }): Promise<Result>;
+  /** A wheel turn of `dx`, `dy` image pixels; the reason says where the container stands. Not judged. */
+  scrollAt(x: number, y: number, dx: number, dy: number, options?: PointOptions): Promise<Result>;
+  /**
+   * Text into the field the last click or key focused (`FOCUS_LOST` when the focus is
+   * elsewhere), read back; with `sensitive`, or in a sensitive field, it appears in no output.
+   */
+  type(text: string, options?: { sensitive?: boolean }): Promise<Result>;
+  /** A key chord (`Tab`, `Control+S`) on whatever has the focus. Not judged. */
+  key(chord: string): Promise<Result>;
 }
 
 /** A verifier of a Playwright or a Puppeteer page (Chromium). */

@@ -49,4 +49,5 @@ packageSuite({
   verifier: (page, options) => prufe(page, options),
   helpers,
   css: async (page, css) => page.locator(css),
+  viewport: (page, size) => page.setViewportSize(size),
 });

@@ -49,4 +49,5 @@ packageSuite({
   verifier: (page, options) => prufe(page, options),
   helpers,
   css: (page, css) => page.$(css),
+  viewport: (page, size) => page.setViewport(size),
 });

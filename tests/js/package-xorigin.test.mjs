@@ -222,6 +222,37 @@ for (const lib of LIBRARIES) {
         assert.ok(shot.target && shot.target.x >= frameBox.x * k - 1, `the target's box is moved into the frame: ${JSON.stringify(shot.target)}`);
       });
 
+      test(`coordinate steps in the frame, ${mode}: a click focuses the card field, typing it is redacted, the Pay click is judged`, async (t) => {
+        const page = await open(t, PAGE, host);
+        assert.equal(await lib.outOfProcess(page), outOfProcess);
+        const v = await lib.verifier(page);
+        /** The centre of a library element in the image of `shot`. */
+        const at = async (element, shot) => {
+          const b = await element.boundingBox();
+          return { x: Math.round((b.x + b.width / 2) / shot.scale.x), y: Math.round((b.y + b.height / 2) / shot.scale.y) };
+        };
+        const shot = await v.screenshot();
+        const field = await at(await lib.card(page), shot);
+        const output = [];
+        const results = await captureOutput(output, async () => {
+          const focused = await v.clickAt(field.x, field.y);
+          const typed = await v.type(CARD);
+          const next = await v.screenshot();
+          const pay = await at(await lib.pay(page), next);
+          return [focused, typed, await v.clickAt(pay.x, pay.y, { intent: 'the payment is accepted' })];
+        });
+        assert.deepEqual(results.map((r) => r.verdict), ['MATCH', 'MATCH', 'MATCH'], results.map((r) => r.reason).join('\n'));
+        assert.deepEqual(results.map((r) => r.target), [
+          'textbox[Card number] in frame[0]/form[Card]',
+          'textbox[Card number] in frame[0]/form[Card]',
+          'button[Pay] in frame[0]/form[Card]',
+        ]);
+        assert.equal(results[1].record.value, '[redacted]', 'a payment field is sensitive by itself');
+        assert.equal(await lib.status(page), 'Payment accepted');
+        const everything = [JSON.stringify(results.map((r) => r.record)), ...results.map((r) => r.explain()), output.join('')].join('\n');
+        assert.ok(!everything.includes(CARD), 'the card number appears in no output');
+      });
+
       test(`a name the top and the frame share is refused, ${mode}; the frame's element is told apart`, async (t) => {
         const page = await open(t, '/two-pay.html', host);
         assert.equal(await lib.outOfProcess(page), outOfProcess);

@@ -3,7 +3,7 @@
 
 import { chromium, type Page } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import defaultPrufe, { prufe, PrufeError, VerificationFailed, UndoFailed, IrreversibleAction, type StepRecord, type Options } from 'prufe';
+import defaultPrufe, { prufe, PrufeError, VerificationFailed, UndoFailed, IrreversibleAction, type StepRecord, type Options, type Shot } from 'prufe';
 import { prufe as forPlaywright, Result } from 'prufe/playwright';
 import { prufe as forPuppeteer } from 'prufe/puppeteer';
 import { expect, test } from 'prufe/test';
@@ -32,6 +32,15 @@ export async function withPlaywright(page: Page): Promise<string> {
   await v.dragTo({ role: 'listitem', name: 'Write invoice' }, { role: 'list', name: 'Done' });
   await v.goto('/shop.html', { intent: 'the shop opens' });
   const watched = await v.watch('the cart gains a cap', () => page.getByRole('button', { name: 'Add Cap' }).click());
+  const shot: Shot = await v.screenshot({ maxWidth: 1280 });
+  const png: Buffer = shot.png;
+  const clicked = await v.clickAt(412 / shot.scale.x, 230, { observation: shot.id, intent: 'the cart gains a cap', button: 'left' });
+  const next = clicked.observation?.id;
+  await v.dragAt({ x: 10, y: 20 }, { x: 10, y: 200 }, { steps: 20, observation: next });
+  await v.scrollAt(100, 100, 0, 300);
+  await v.type('Ada', { sensitive: false });
+  await v.key('Control+S');
+  if (png.length === 0) return 'no picture';
   try {
     await v.click({ role: 'button', name: 'Add Socks S', region: 'main/list:catalogue' });
   } catch (error) {

@@ -16,6 +16,13 @@ import { SCENARIOS, runScenario, scratch, secretsOf } from './scenarios.mjs';
 /** A secret typed into a sensitive field by the tests of this file; each searches every output for it. */
 const SECRET = 'hunter22-Corr3ct-Horse';
 
+/**
+ * The viewport of the parity suite's window (`--window-size=1280,720`, headless), on whose
+ * screenshots the coordinate scenarios' points were chosen.
+ */
+const PARITY_VIEWPORT = { width: 1280, height: 633 };
+const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key']);
+
 /** A page of its own for the strictness tests: two `Buy` buttons, a hidden one, a nameless one. */
 export const STRICT_PAGE = `<!doctype html><html lang="en"><title>strict</title><main>
 <section aria-label="First"><button>Buy</button></section>
@@ -34,6 +41,7 @@ export const STRICT_PAGE = `<!doctype html><html lang="en"><title>strict</title>
  * @param {(page: any, options?: object) => Promise<any>} lib.verifier the package's verifier of it
  * @param {(page: any) => { element: (t: object) => Promise<any>, act: (t: object) => Promise<void> }} lib.helpers
  * @param {(page: any, css: string) => Promise<any>} lib.css a library element by CSS selector (a Locator matches all)
+ * @param {(page: any, size: { width: number, height: number }) => Promise<void>} lib.viewport sets the page's viewport
  */
 export function packageSuite(lib) {
   const cartSize = (page) => page.evaluate(() => document.querySelectorAll('#cart-items li').length);
@@ -42,6 +50,7 @@ export function packageSuite(lib) {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       test(name, async (t) => {
         const page = await lib.open(t, scenario.page, scenario.host);
+        if (scenario.steps.some((s) => COORDINATE.has(s.action))) await lib.viewport(page, PARITY_VIEWPORT);
         const files = scratch();
         const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
         t.after(() => { files.remove(); rmSync(traces, { recursive: true, force: true }); });
@@ -114,6 +123,29 @@ export function packageSuite(lib) {
             assert.equal(last.error?.code, 'STALE_OBSERVATION', last.error?.message);
             assert.match(page.url(), /\/nav\/site\.html$/, 'back where it started');
             break;
+          case 'coordinate click and drag':
+            // The click added the cap; the drag's destination is below the image: refused
+            // before any input.
+            assert.equal(ran[0].record.verdict, 'MATCH', ran[0].record.reason);
+            assert.equal(await cartSize(page), 1);
+            assert.equal(last.error?.code, 'POINT_OUT_OF_BOUNDS', last.error?.message);
+            assert.equal(last.record, null, 'no record: nothing reached the machine');
+            assert.equal(await page.evaluate(() => document.getElementById('task-invoice').parentElement.id), 'todo');
+            break;
+          case 'coordinate type and key':
+            assert.equal(ran[1].record.value, 'Ada');
+            assert.match(ran[2].record.reason, /the focus is on combobox\[Shipping\]/);
+            assert.equal(last.error, null, last.error?.message);
+            assert.equal(await page.evaluate(() => document.getElementById('name').value), 'Ada Lovelace');
+            break;
+          case 'coordinate scroll and wait':
+            assert.match(ran[0].record.reason, /^div#scroller in generic\[Rows\] scrolled from \(0, 0\) to \(0, 300\)$/);
+            assert.equal(ran[1].record.reason, 'held: listitem[Row 20] appears');
+            // The row under the point does nothing when clicked: no effect, nothing to undo.
+            assert.ok(last.error instanceof VerificationFailed);
+            assert.equal(last.record.target, 'listitem[Row 16] in main/list:rows');
+            assert.equal(await page.evaluate(() => document.getElementById('scroller').scrollTop), 300);
+            break;
           case 'spoofed engine':
             // Its builtins patched, the page garbles a locator's path: refused, nothing done.
             assert.equal(last.error?.code, 'TARGET_NOT_FOUND', last.error?.message);
@@ -164,6 +196,122 @@ export function packageSuite(lib) {
       assert.equal(error.code, 'POSTCONDITION_TIMEOUT', error.message);
       const bad = await v.waitFor({ kind: 'teleported' }).then(() => null, (e) => e);
       assert.equal(bad?.code, 'INVALID_ARGUMENT', String(bad));
+    });
+  });
+
+  describe(`prufe with ${lib.name}: coordinate steps`, () => {
+    /** The centre of the element `css` selects, in pixels of `shot`'s image. */
+    const pointOf = async (page, css, shot) => {
+      const c = await page.evaluate((sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }, css);
+      return { x: Math.round(c.x / shot.scale.x), y: Math.round(c.y / shot.scale.y) };
+    };
+    const failure = (promise) => promise.then((r) => assert.fail(`resolved: ${r.reason}`), (e) => e);
+
+    test('a click at a point of the screenshot is judged on the element shown there; an old or outside point sends nothing', async (t) => {
+      const page = await lib.open(t, '/shop.html');
+      await page.evaluate(() => document.querySelectorAll('#catalogue button')[0].setAttribute('id', 'first-add'));
+      const v = await lib.verifier(page);
+      const shot = await v.screenshot();
+      assert.equal(shot.id, 'obs-1');
+      assert.deepEqual([...shot.png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
+      assert.equal(shot.png.readUInt32BE(16), shot.width);
+      assert.equal(shot.width * shot.scale.x, await page.evaluate(() => window.innerWidth));
+      const at = await pointOf(page, '#first-add', shot);
+      const outside = await failure(v.clickAt(shot.width + 5, 10));
+      assert.equal(outside.code, 'POINT_OUT_OF_BOUNDS', outside.message);
+      const r = await v.clickAt(at.x, at.y, { observation: 'obs-1', intent: 'the cart gains a shirt' });
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.equal(r.record.action, 'click_at');
+      assert.equal(r.record.value, `(${at.x}, ${at.y}) on obs-1`);
+      assert.equal(r.observation?.id, 'obs-2', 'the step ends with a fresh observation');
+      const stale = await failure(v.clickAt(at.x, at.y, { observation: 'obs-1' }));
+      assert.equal(stale.code, 'STALE_OBSERVATION', stale.message);
+      assert.match(stale.stack.split('\n')[1], /package-suite\.mjs/, 'the stack starts at the caller');
+      assert.equal(await cartSize(page), 1, 'neither refused click was sent');
+    });
+
+    test('a point that shows another element now is TARGET_CHANGED, nothing pressed', async (t) => {
+      const page = await lib.open(t, '/shop.html');
+      const v = await lib.verifier(page);
+      const shot = await v.screenshot();
+      const at = await pointOf(page, '#catalogue button', shot);
+      await page.evaluate(() => {
+        const banner = document.createElement('button');
+        banner.textContent = 'Accept cookies';
+        banner.style.cssText = 'position:fixed;inset:0;z-index:9;opacity:0.9';
+        document.body.append(banner);
+      });
+      const error = await failure(v.clickAt(at.x, at.y));
+      assert.equal(error.code, 'TARGET_CHANGED', error.message);
+      assert.match(error.message, /Accept cookies/);
+      assert.equal(await cartSize(page), 0);
+      assert.equal(error.observation?.id, 'obs-2');
+    });
+
+    test('a pointer drag between two points moves the task, judged on the element dragged', async (t) => {
+      const page = await lib.open(t, '/shop.html');
+      await page.evaluate(() => document.getElementById('todo').parentElement.scrollIntoView());
+      const v = await lib.verifier(page);
+      const shot = await v.screenshot();
+      const from = await pointOf(page, '#task-invoice', shot);
+      const to = await pointOf(page, '#done', shot);
+      const r = await v.dragAt(from, { x: from.x, y: to.y + 4 }, { intent: 'the invoice task is done' });
+      assert.equal(r.record.action, 'drag_at');
+      assert.equal(r.verdict, 'MATCH', r.reason);
+      assert.equal(await page.evaluate(() => document.getElementById('task-invoice').parentElement.id), 'done');
+    });
+
+    test('typing goes into the field the click focused, is read back, and a sensitive text is in no output', async (t) => {
+      const page = await lib.open(t, '/hostile/08-secret-echo.html');
+      const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
+      t.after(() => rmSync(traces, { recursive: true, force: true }));
+      const v = await lib.verifier(page, { traceDir: traces, screenshots: 'all' });
+      const lost = await failure(v.type('nowhere'));
+      assert.equal(lost.code, 'FOCUS_LOST', lost.message);
+      const shot = await v.screenshot();
+      const at = await pointOf(page, '#password', shot);
+      const focus = await v.clickAt(at.x, at.y);
+      assert.equal(focus.verdict, 'MATCH', focus.reason);
+      const output = [];
+      const typed = await captureOutput(output, () => v.type(SECRET, { sensitive: true }).then((r) => r, (e) => e));
+      assert.equal(typed.record.value, '[redacted]');
+      assert.equal(typed.record.target, 'textbox[Password] in form[Security]');
+      assert.equal(await page.evaluate(() => document.getElementById('password').value), SECRET);
+      const key = await v.key('Tab');
+      assert.equal(key.record.action, 'key');
+      assert.match(key.reason, /^sent; every key released in reverse order; the focus is on /);
+      const seen = [
+        JSON.stringify([typed.record, key.record, typed.observation ? { ...typed.observation, png: null } : null]),
+        typed.explain(),
+        typed instanceof Error ? `${typed.message}\n${typed.stack}` : '',
+        ...readdirSync(traces).map((f) => readFileSync(join(traces, f), 'latin1')),
+        output.join(''),
+      ].join('\n');
+      assert.ok(!seen.includes(SECRET), 'the secret appears nowhere');
+    });
+
+    test('a wheel turn over a container scrolls it and says where it stands; a wait states what follows', async (t) => {
+      const page = await lib.open(t, '/scroll-container.html');
+      const v = await lib.verifier(page);
+      const shot = await v.screenshot();
+      const at = await pointOf(page, '#scroller', shot);
+      const r = await v.scrollAt(at.x, at.y, 0, Math.round(200 / shot.scale.y));
+      assert.equal(r.record.action, 'scroll_at');
+      assert.equal(r.verdict, null);
+      assert.match(r.reason, /^div#scroller in generic\[Rows\] scrolled from \(0, 0\) to \(0, \d+\)$/);
+      assert.ok(await page.evaluate(() => document.getElementById('scroller').scrollTop > 0 && window.scrollY === 0));
+      const late = await failure(v.waitFor({ kind: 'appears', role: 'listitem', name: 'Row 999', region: null }, { timeoutMs: 300 }));
+      assert.equal(late.code, 'POSTCONDITION_TIMEOUT', late.message);
+      assert.match(late.stack.split('\n')[1], /package-suite\.mjs/, 'the stack starts at the caller');
+      const held = await v.waitFor({ kind: 'appears', role: 'listitem', name: 'Row 12', region: null }, { timeoutMs: 3000 });
+      assert.equal(held.ok, true);
+      assert.equal(late.observation?.id, 'obs-3', 'after a screenshot, a wait ends with a fresh one, failed or not');
+      assert.equal(held.observation?.id, 'obs-4');
+      const stale = await failure(v.scrollAt(at.x, at.y, 0, 100, { observation: shot.id }));
+      assert.equal(stale.code, 'STALE_OBSERVATION', stale.message);
     });
   });
 

@@ -1,6 +1,6 @@
 // The parity suite's npm-package players: every scenario of tests/parity/scenarios.json through
 // the package's methods, with Playwright or Puppeteer, one browser for all of them; writes each
-// scenario's trace records (`{records}`, raw) or why the package cannot play it (`{cannot}`).
+// scenario's trace records (`{records}`, raw).
 // tests/python/test_parity.py runs it and compares the records with the CLI's:
 //   node tests/js/support/parity-run.mjs --lib playwright|puppeteer --base URL --receipt FILE \
 //     --window --window-size=W,H --out FILE
@@ -17,10 +17,6 @@ const { values: args } = parseArgs({
     lib: { type: 'string' }, base: { type: 'string' }, receipt: { type: 'string' }, window: { type: 'string' }, out: { type: 'string' },
   },
 });
-const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key']);
-
-class Unplayable extends Error {}
-
 /** Playwright: a Locator by role and exact name, in the first frame that has one, else null. */
 const playwright = {
   async launch(profile) {
@@ -71,7 +67,6 @@ function records(dir) {
 }
 
 async function play(lib, page, scenario, traceDir) {
-  for (const step of scenario.steps) if (COORDINATE.has(step.action)) throw new Unplayable('the package has no coordinate steps');
   await page.goto(args.base.replace('127.0.0.1', scenario.host ?? '127.0.0.1') + scenario.page);
   const v = await lib.verifier(page, { traceDir, screenshots: 'off' });
   const helpers = {
@@ -96,9 +91,6 @@ try {
     try {
       await play(lib, page, scenario, traceDir);
       out[scenario.name] = { records: records(traceDir) };
-    } catch (error) {
-      if (!(error instanceof Unplayable)) throw error;
-      out[scenario.name] = { cannot: error.message };
     } finally {
       await page.close();
       rmSync(traceDir, { recursive: true, force: true });

@@ -81,6 +81,24 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
         case 'drag':
           result = await v.dragTo(await target(step.target), await target(step.to), options);
           break;
+        case 'screenshot':
+          await v.screenshot(step.maxWidth === undefined ? {} : { maxWidth: step.maxWidth });
+          continue;
+        case 'click_at':
+          result = await v.clickAt(step.x, step.y, { ...options, observation: step.observation, ...(step.button ? { button: step.button } : {}) });
+          break;
+        case 'drag_at':
+          result = await v.dragAt(step.from, step.to, { ...options, observation: step.observation, ...(step.steps ? { steps: step.steps } : {}) });
+          break;
+        case 'scroll_at':
+          result = await v.scrollAt(step.x, step.y, step.dx, step.dy, { observation: step.observation });
+          break;
+        case 'type':
+          result = await v.type(step.text, { sensitive: step.sensitive });
+          break;
+        case 'key':
+          result = await v.key(step.chord);
+          break;
         case 'wait':
           result = await v.waitFor(untilOf(step.until), step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs });
           break;
