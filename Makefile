@@ -256,6 +256,7 @@ bench: setup
 	node scripts/corpus.mjs
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench -- --out bench/click.md
+	cargo run --release -q -p prufe-harness --example click_bench -- --quick-ms 50 --out bench/click-quick.md
 	cargo build --release -q -p prufe-harness --bin prufe
 	node scripts/scale.mjs
 	python3 scripts/scale_mcp.py --out bench/scale-mcp.md
@@ -263,6 +264,7 @@ bench: setup
 	node scripts/scale_grid.mjs --out bench/scale-grid.md
 	python3 scripts/mcp_bench.py
 	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
+	cargo run --release -q -p prufe-harness --example fault_bench -- --quick-ms 50 --out bench/faults-quick.md
 
 corpus-test: bundle node corpus
 	node --test tests/js/corpus.test.mjs

@@ -920,6 +920,20 @@ fn a_shorter_window_after_the_effect_stands_on_the_page_and_its_requests() {
 }
 
 #[test]
+fn a_look_takes_the_full_window_to_learn() {
+    let mut policy = Policy::default();
+    policy.timing.quick_ms = 60;
+    let mut world = World::new(shop());
+    let (record, _) = to_end(&mut world, Run::look(policy));
+    assert!(record.ok, "{}", record.reason);
+    assert!(!asked_network(&world));
+    assert!(world
+        .needs
+        .iter()
+        .all(|n| !matches!(n, Need::Settle { quick_ms: 1.., .. })));
+}
+
+#[test]
 fn a_driver_that_reports_no_time_passing_still_ends_a_busy_wait() {
     let mut w = World::new(shop());
     w.waited_ms = 0;

@@ -145,7 +145,8 @@ impl Run {
         };
         let mut need = self.settle_need(None, self.attempt.left_ms, true);
         if let Need::Settle { quick_ms, .. } = &mut need {
-            if !self.attempt.slow_before {
+            // A look is there to learn what the page changes by itself: it takes its time.
+            if !self.attempt.slow_before && self.mode == Mode::Verified {
                 *quick_ms = self.policy.timing.quick_ms;
             }
         }
