@@ -66,7 +66,7 @@ test('a policy and timing reach the needs', () => {
 
 test('defaults() is the policy a run follows where the driver leaves a field out', () => {
   const d = machine.default.defaults();
-  assert.deepEqual(d, { maxAttempts: 2, ambiguous: 'reject', timing: { pollMs: 50, quietMs: 250, timeoutMs: 5000 }, regions: [], ignoreRegions: [] });
+  assert.deepEqual(d, { maxAttempts: 2, ambiguous: 'reject', timing: { pollMs: 50, quietMs: 250, timeoutMs: 5000, quickMs: 0 }, regions: [], ignoreRegions: [] });
   const { need } = start(CLICK, { timing: {} }, null);
   assert.equal(need.need, 'fingerprint');
   d.timing.timeoutMs = 1;
