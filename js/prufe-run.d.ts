@@ -120,6 +120,18 @@ declare namespace PrufeRun {
       step: number;
       ended: { action: string; code?: string | null; reason?: string; durationMs?: number; startedAt?: string };
     }): { name: string; entry: { [key: string]: unknown } };
+    /**
+     * Every form of the caller's secrets `values` that is scrubbed (the value, its whitespace
+     * collapsed, percent-, form- and lowercase-encoded; none shorter than 3 characters), each
+     * once, in the order `scrub` replaces them: the list a driver keeps, hands to `scrub` and
+     * to the engine's `cover({ secrets })`.
+     */
+    secretForms(values: string[]): string[];
+    /**
+     * `value` (any JSON value) with every one of `secrets` (from `secretForms`) replaced by
+     * `[redacted]` in every string, object keys included.
+     */
+    scrub<T>(secrets: string[], value: T): T;
     /** A record's one line for a log: `click on button[Pay]: MISMATCH — …`. */
     summary(record: Record): string;
     /** The run after `answer`, and its next need. Throws a `PrufeError` (`INVALID_ARGUMENT`) for a malformed one. */

@@ -92,6 +92,20 @@ pub fn dialogs(heard: &str) -> Result<String, String> {
     api::dialogs_text(heard).map_err(thrown)
 }
 
+/// `secretForms(values)`: every form of the caller's secrets that is scrubbed, in the order
+/// `scrub` replaces them, as JSON text ([`api::secret_forms_text`]).
+#[wasm_bindgen(js_name = secretForms)]
+pub fn secret_forms(values: &str) -> Result<String, String> {
+    api::secret_forms_text(values).map_err(thrown)
+}
+
+/// `scrub(args)`: `{ secrets, value }`'s value with every secret replaced in every string,
+/// keys included ([`api::scrub_text`]).
+#[wasm_bindgen(js_name = scrub)]
+pub fn scrub(args: &str) -> Result<String, String> {
+    api::scrub_text(args).map_err(thrown)
+}
+
 /// The one conversion of results and errors to what crosses to JS.
 fn turn(result: Result<Turn>) -> Result<String, String> {
     let text = result.and_then(|t| {

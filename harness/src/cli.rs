@@ -619,7 +619,7 @@ fn print_coordinate_step(
             "released": f.released,
         }),
     };
-    crate::trace::scrub_value(&mut line, redactor);
+    redactor.scrub_value(&mut line);
     let mut out = std::io::stdout().lock();
     if as_json {
         return writeln!(out, "{line}");
@@ -683,7 +683,7 @@ fn print_step(
     let mut out = std::io::stdout().lock();
     if as_json {
         let mut line = json_line(n, step.action.name(), result);
-        crate::trace::scrub_value(&mut line, redactor);
+        redactor.scrub_value(&mut line);
         return writeln!(out, "{line}");
     }
     let text = match result {

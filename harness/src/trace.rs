@@ -113,7 +113,7 @@ impl TraceWriter {
             if let Some(p) = pictures.filter(|p| !p.is_empty()) {
                 record["pictures"] = p.write(&self.dir, &stem)?;
             }
-            scrub_value(&mut record, redactor);
+            redactor.scrub_value(&mut record);
             let text = serde_json::to_string_pretty(&record).unwrap_or_default();
             std::fs::write(&path, text + "\n")
         });
@@ -132,29 +132,6 @@ impl TraceWriter {
                 None
             }
         }
-    }
-}
-
-/// Scrubs caller-declared secrets from every string of a JSON value, keys included.
-pub fn scrub_value(v: &mut Value, redactor: &Redactor) {
-    if redactor.is_empty() {
-        return;
-    }
-    match v {
-        Value::String(s) => {
-            if let std::borrow::Cow::Owned(clean) = redactor.scrub(s) {
-                *s = clean;
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(i, redactor)),
-        Value::Object(map) => {
-            let entries: Vec<(String, Value)> = std::mem::take(map).into_iter().collect();
-            for (k, mut val) in entries {
-                scrub_value(&mut val, redactor);
-                map.insert(redactor.scrub(&k).into_owned(), val);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -239,6 +239,19 @@
       return call(glue.trace, [JSONRef.stringify(args === undefined ? null : args)]);
     },
   });
+  // Redaction of the caller's secrets: their forms, and any value scrubbed of them.
+  Object.defineProperty(api, 'secretForms', {
+    enumerable: true,
+    value: function secretForms(values) {
+      return call(glue.secretForms, [JSONRef.stringify(values === undefined ? null : values)]);
+    },
+  });
+  Object.defineProperty(api, 'scrub', {
+    enumerable: true,
+    value: function scrub(secrets, value) {
+      return call(glue.scrub, [JSONRef.stringify({ secrets: secrets, value: value === undefined ? null : value })]);
+    },
+  });
   Object.defineProperty(api, BRAND, { value: VERSION });
   Object.freeze(api);
 

@@ -20,9 +20,11 @@
 //
 // Secrets. A `sensitive` fill's value, and the value of any fill the engine reports
 // redacted (password, payment and one-time-code fields), is scrubbed from every string of
-// every record, error and trace from then on, with the forms a page is likely to echo it in
-// (harness `add_secret_and_encodings`). Text is typed with `Input.insertText` on the
-// verifier's own session, so no value passes through the library's API log either.
+// every record, error and trace from then on, with the forms a page is likely to echo it in.
+// The forms and the scrubbing are the machine's (`secretForms`, `scrub`: core `redact`, as
+// the harness's and the Python package's), so this file holds no rule of its own. Text is
+// typed with `Input.insertText` on the verifier's own session, so no value passes through
+// the library's API log either.
 
 import { resolve as resolvePath } from 'node:path';
 import { answerNeed, drive } from './driver.js';
@@ -34,6 +36,9 @@ import { checkPoints, identityAt, toCss } from './points.js';
 import { hitBoxesAcross } from './roots.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
+
+// The machine module (errors.js loads it first): the redaction of the caller's secrets.
+const rules = await machine();
 
 /**
  * @typedef {object} Options
@@ -145,7 +150,9 @@ export class Verifier {
   #options;
   /** @type {PrufeRun.Seen | null} */
   #seen = null;
-  /** @type {string[]} longest first */
+  /** @type {string[]} the caller's secrets as given */
+  #values = [];
+  /** @type {string[]} their forms (`secretForms`), longest first */
   #secrets = [];
   /** @type {TraceWriter | null} */
   #trace;
@@ -738,43 +745,33 @@ export class Verifier {
     };
   }
 
-  /** @param {string} value */
+  /**
+   * A caller's secret, registered once; its forms are the machine's (`secretForms`).
+   * @param {string} value
+   */
   #addSecret(value) {
-    const forms = [value, value.replace(/\s+/g, ' ').trim()];
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) forms.push(encoded, encoded.replaceAll('%20', '+'), encoded.toLowerCase());
-    for (const f of forms) if ([...f].length >= 3 && !this.#secrets.includes(f)) this.#secrets.push(f);
-    this.#secrets.sort((a, b) => b.length - a.length);
+    if (this.#values.includes(value)) return;
+    this.#values.push(value);
+    this.#secrets = rules.secretForms(this.#values);
   }
 
   /**
-   * Every string of `value` (keys, messages and stacks of errors included) with every secret
-   * replaced by `[redacted]`.
+   * `value` with every secret replaced by `[redacted]` in every string (keys included), by
+   * the machine (`scrub`); of an error, its message, stack, record and candidates.
    * @template T
    * @param {T} value
    * @returns {T}
    */
   #scrub(value) {
     if (this.#secrets.length === 0) return value;
-    const text = (/** @type {string} */ s) => {
-      for (const secret of this.#secrets) if (s.includes(secret)) s = s.replaceAll(secret, '[redacted]');
-      return s;
-    };
-    /** @param {any} v @returns {any} */
-    const walk = (v) => {
-      if (typeof v === 'string') return text(v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v instanceof Error) {
-        v.message = text(v.message);
-        if (v.stack) v.stack = text(v.stack);
-        const e = /** @type {any} */ (v);
-        if (e.record) e.record = walk(e.record);
-        return v;
-      }
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
-      return v;
-    };
-    return walk(value);
+    if (value instanceof Error) {
+      const e = /** @type {any} */ (value);
+      const parts = { message: e.message, stack: e.stack ?? null, record: e.record ?? null, candidates: e.candidates ?? null };
+      const clean = rules.scrub(this.#secrets, parts);
+      for (const [key, part] of Object.entries(clean)) if (e[key] !== undefined && e[key] !== null) e[key] = part;
+      return value;
+    }
+    return rules.scrub(this.#secrets, value);
   }
 }
 

@@ -8,6 +8,7 @@ use super::diff::{diff, Diff, DiffOptions};
 use super::error::{Error, ErrorCode, Result};
 use super::frames;
 use super::judge::{judge, Action, JudgeOptions, Verdict};
+use super::redact::Redactor;
 use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
@@ -446,6 +447,40 @@ pub fn dialogs_text(args: &str) -> Result<String> {
     serde_json::to_string(&dialogs::lines(&heard.unwrap_or_default())).map_err(internal)
 }
 
+/// `secretForms(values)` of the machine module: every form of every caller's secret in
+/// `values` ([`secret_forms`](super::redact::secret_forms)), each once, in the order [`scrub_text`] replaces them:
+/// the list a driver keeps, hands to `scrub` and to the engine's `cover({ secrets })`.
+pub fn secret_forms_text(values: &str) -> Result<String> {
+    let values: Vec<String> =
+        from_text(values, ErrorCode::InvalidArgument, "secretForms: [value]")?;
+    let mut r = Redactor::default();
+    values.iter().for_each(|v| r.add_secret_and_encodings(v));
+    serde_json::to_string(r.secrets()).map_err(internal)
+}
+
+/// What `scrub` of the machine module is given: the forms of [`secret_forms_text`] and any
+/// JSON value.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScrubArgs {
+    secrets: Vec<String>,
+    value: Value,
+}
+
+/// `scrub({ secrets, value })` of the machine module: `value` with every secret form
+/// replaced by `[redacted]` in every string, object keys included ([`Redactor::scrub_value`]).
+pub fn scrub_text(args: &str) -> Result<String> {
+    let ScrubArgs { secrets, mut value } = from_text(
+        args,
+        ErrorCode::InvalidArgument,
+        "scrub: { secrets, value }",
+    )?;
+    let mut r = Redactor::default();
+    r.add_forms(secrets);
+    r.scrub_value(&mut value);
+    serde_json::to_string(&value).map_err(internal)
+}
+
 fn internal(e: serde_json::Error) -> Error {
     Error::new(ErrorCode::Internal, format!("could not serialise: {e}"))
 }
@@ -454,6 +489,31 @@ fn internal(e: serde_json::Error) -> Error {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn secret_forms_and_scrub_are_the_redactors() {
+        let forms: Vec<String> =
+            serde_json::from_str(&secret_forms_text(r#"["pw", "a b&c", "a b&c"]"#).unwrap())
+                .unwrap();
+        assert_eq!(forms, ["a%20b%26c", "a+b%26c", "a b&c"]);
+        let scrubbed = scrub_text(
+            &json!({ "secrets": forms, "value": { "a+b%26c": ["x a b&c", 1] } }).to_string(),
+        )
+        .unwrap();
+        assert_eq!(scrubbed, r#"{"[redacted]":["x [redacted]",1]}"#);
+        assert_eq!(
+            scrub_text(r#"{ "secrets": [], "value": "a b&c" }"#).unwrap(),
+            r#""a b&c""#
+        );
+        for bad in ["", "{}", r#"{ "secrets": "x", "value": 1 }"#] {
+            assert_eq!(
+                scrub_text(bad).unwrap_err().code,
+                ErrorCode::InvalidArgument,
+                "{bad}"
+            );
+        }
+        assert!(secret_forms_text(r#"[1]"#).is_err());
+    }
 
     #[test]
     fn defaults_are_the_policy_default() {

@@ -6,6 +6,7 @@
 //! A change stays observable through a keyed hash whose key never leaves the page.
 
 use super::model::REDACTED;
+use serde_json::Value;
 use siphasher::sip128::{Hasher128, SipHasher13};
 use std::borrow::Cow;
 use std::hash::Hasher;
@@ -29,38 +30,73 @@ pub fn is_sensitive_autocomplete(autocomplete: &str) -> bool {
     })
 }
 
-/// Collects the secrets of one walk and scrubs their echoes from any text.
+/// The forms of a caller's secret that are scrubbed wherever they appear: the value, its
+/// whitespace-collapsed form, and the forms a page is likely to echo it in: percent-encoded
+/// as by `encodeURIComponent` (`&` → `%26`, space → `%20`), as a form field (space → `+`),
+/// and that encoding lowercased. Forms shorter than [`MIN_ECHO_CHARS`] are left out. This is
+/// the one rule of every surface: the harness and the machine (`core::run`) register a
+/// caller's secret with it, and the Node and Python packages ask the machine module for it
+/// (`secretForms`).
+///
+/// Whitespace is collapsed as names are (`text::normalize_whitespace`: NBSP and zero-width
+/// space count), the strictest of the forms the packages used to compute themselves.
+pub fn secret_forms(value: &str) -> Vec<String> {
+    let mut forms = vec![
+        value.to_owned(),
+        super::text::normalize_whitespace(value).into_owned(),
+    ];
+    let encoded = percent_encode(value);
+    if encoded != value {
+        forms.push(encoded.replace("%20", "+"));
+        forms.push(encoded.to_ascii_lowercase());
+        forms.insert(2, encoded);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(forms.len());
+    for form in forms {
+        if form.chars().count() >= MIN_ECHO_CHARS && !out.contains(&form) {
+            out.push(form);
+        }
+    }
+    out
+}
+
+/// Collects the secrets of one walk (or one run) and scrubs their echoes from any text.
+///
+/// Scrubbing replaces each registered form, longest first, by `[redacted]`, one form after
+/// the other: a secret containing another is replaced whole, and a driver that holds the
+/// same list ([`Redactor::secrets`]) gets the same text with a plain replace loop.
 #[derive(Debug, Default, Clone)]
 pub struct Redactor {
     secrets: Vec<String>,
 }
 
 impl Redactor {
-    /// Registers a secret value (whitespace-normalised forms are registered too).
+    /// Registers a secret value (whitespace-normalised forms are registered too): what the
+    /// page's own secrets (password, payment fields) need.
     pub fn add_secret(&mut self, value: &str) {
-        for form in [
+        self.add_forms([
             value.to_owned(),
             super::text::normalize_whitespace(value).into_owned(),
-        ] {
+        ]);
+    }
+
+    /// Registers a caller's secret with every form of [`secret_forms`].
+    pub fn add_secret_and_encodings(&mut self, value: &str) {
+        self.add_forms(secret_forms(value));
+    }
+
+    /// Registers forms as they are (those of [`secret_forms`], handed back by a driver):
+    /// each once, none shorter than [`MIN_ECHO_CHARS`].
+    pub fn add_forms(&mut self, forms: impl IntoIterator<Item = String>) {
+        for form in forms {
             if form.chars().count() >= MIN_ECHO_CHARS && !self.secrets.contains(&form) {
                 self.secrets.push(form);
             }
         }
-        // Longest first, so a secret containing another is replaced whole.
-        self.secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    }
-
-    /// Registers a secret and the forms a page is likely to echo it in: percent-encoded as by
-    /// `encodeURIComponent` (`&` → `%26`, space → `%20`), lowercased, and as a form field
-    /// (space → `+`).
-    pub fn add_secret_and_encodings(&mut self, value: &str) {
-        self.add_secret(value);
-        let encoded = percent_encode(value);
-        if encoded != value {
-            self.add_secret(&encoded);
-            self.add_secret(&encoded.replace("%20", "+"));
-            self.add_secret(&encoded.to_ascii_lowercase());
-        }
+        // Longest first, so a secret containing another is replaced whole; ties in text
+        // order, so the list does not depend on the order secrets were registered in.
+        self.secrets
+            .sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -82,6 +118,36 @@ impl Redactor {
             }
         }
         out
+    }
+
+    /// Scrubs every string of a JSON value, object keys included (two keys that scrub to
+    /// the same text keep the later value).
+    pub fn scrub_value(&self, v: &mut Value) {
+        if self.is_empty() {
+            return;
+        }
+        match v {
+            Value::String(s) => {
+                if let Cow::Owned(clean) = self.scrub(s) {
+                    *s = clean;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| self.scrub_value(i)),
+            Value::Object(map) => {
+                if map
+                    .keys()
+                    .all(|k| matches!(self.scrub(k), Cow::Borrowed(_)))
+                {
+                    map.values_mut().for_each(|i| self.scrub_value(i));
+                    return;
+                }
+                for (k, mut val) in std::mem::take(map) {
+                    self.scrub_value(&mut val);
+                    map.insert(self.scrub(&k).into_owned(), val);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -164,6 +230,76 @@ mod tests {
             assert_eq!(r.scrub(&format!("#t={echo}")), "#t=[redacted]", "{echo}");
         }
         assert_eq!(percent_encode("a-b_c.d é"), "a-b_c.d%20%C3%A9");
+    }
+
+    #[test]
+    fn secret_forms_are_the_value_collapsed_and_encoded() {
+        for (value, want) in [
+            ("hunter2", &["hunter2"][..]),
+            ("ab", &[][..]),
+            (
+                "Tr0ub4dor&3  lamp",
+                &[
+                    "Tr0ub4dor&3  lamp",
+                    "Tr0ub4dor&3 lamp",
+                    "Tr0ub4dor%263%20%20lamp",
+                    "Tr0ub4dor%263++lamp",
+                    "tr0ub4dor%263%20%20lamp",
+                ][..],
+            ),
+            (
+                "a\u{a0}b\u{200b}c",
+                &[
+                    "a\u{a0}b\u{200b}c",
+                    "a b c",
+                    "a%C2%A0b%E2%80%8Bc",
+                    "a%c2%a0b%e2%80%8bc",
+                ][..],
+            ),
+            ("é", &["%C3%A9", "%c3%a9"][..]),
+            (" x ", &[" x ", "%20x%20", "+x+"][..]),
+        ] {
+            assert_eq!(secret_forms(value), want, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn scrub_value_scrubs_keys_and_nested_strings() {
+        let mut r = Redactor::default();
+        r.add_secret_and_encodings("s3cret pw");
+        let mut v = serde_json::json!({
+            "s3cret pw": { "list": ["x s3cret%20pw y", 3, null, { "k": "s3cret+pw" }] },
+            "plain": "nothing",
+            "n": 1,
+        });
+        r.scrub_value(&mut v);
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "[redacted]": { "list": ["x [redacted] y", 3, null, { "k": "[redacted]" }] },
+                "plain": "nothing",
+                "n": 1,
+            })
+        );
+        let mut untouched = serde_json::json!({ "a": ["b"] });
+        Redactor::default().scrub_value(&mut untouched);
+        assert_eq!(untouched, serde_json::json!({ "a": ["b"] }));
+    }
+
+    #[test]
+    fn overlapping_secrets_are_replaced_longest_first() {
+        let mut r = Redactor::default();
+        for s in ["4111", "4111 1111 1111 1111", "1111 1111"] {
+            r.add_secret_and_encodings(s);
+        }
+        assert_eq!(r.secrets()[0], "4111%201111%201111%201111");
+        assert_eq!(
+            r.scrub("card 4111 1111 1111 1111, pin 4111, 1111 1111"),
+            "card [redacted], pin [redacted], [redacted]"
+        );
+        let mut same = Redactor::default();
+        same.add_forms(r.secrets().iter().rev().cloned());
+        assert_eq!(same.secrets(), r.secrets());
     }
 
     #[test]

@@ -86,6 +86,22 @@ test('dialogs() words each dialog a step heard, the message capped, at most 20',
   assert.throws(() => dialogs([{ type: 'alert', message: 'x' }]), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
 });
 
+test('secretForms() and scrub() are the one redaction rule: forms, keys, nested strings, longest first', () => {
+  const { secretForms, scrub } = machine.default;
+  const forms = secretForms(['pw', 'a b&c', '4111 1111', '4111 1111 1111']);
+  assert.deepEqual(forms, [
+    '4111%201111%201111', '4111 1111 1111', '4111+1111+1111', '4111%201111', '4111 1111', '4111+1111',
+    'a%20b%26c', 'a+b%26c', 'a b&c',
+  ]);
+  assert.deepEqual(secretForms(['a b&c', '4111 1111 1111', '4111 1111']), forms, 'the order of registration does not matter');
+  assert.deepEqual(
+    scrub(forms, { 'a+b%26c': ['card 4111 1111 1111, then 4111 1111', 3, null, { k: 'x a%20b%26c y' }], pw: 'pw' }),
+    { '[redacted]': ['card [redacted], then [redacted]', 3, null, { k: 'x [redacted] y' }], pw: 'pw' },
+  );
+  assert.equal(scrub([], 'a b&c'), 'a b&c');
+  assert.throws(() => secretForms('a b&c'), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
+});
+
 test('a target that resolves to nothing ends the step with its typed error and no verdict', () => {
   let { run } = start({ action: { kind: 'click', target: { role: 'button', name: 'Pay' } } });
   ({ run } = next(run, { answer: 'fingerprint', fingerprint: 'f0' }));

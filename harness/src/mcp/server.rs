@@ -565,7 +565,7 @@ impl Worker {
                 }
             }
             if let Some(s) = reply.structured.as_mut() {
-                crate::trace::scrub_value(s, r);
+                r.scrub_value(s);
             }
         }
     }

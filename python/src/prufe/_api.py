@@ -327,7 +327,7 @@ class Core:
     def plain(self, kind: str, begin: dict[str, Any], until: Optional[dict[str, Any]] = None) -> Gen:
         """A run that acts on nothing (a look, a wait); returns its Result or raises its error."""
         if isinstance(until, dict) and until.get("sensitive") and isinstance(until.get("value"), str):
-            self.redactor.add(until["value"])
+            yield from self.driver.secret(until["value"])
         started_at = now_rfc3339()
         try:
             record = yield from self.driver.plain(begin)

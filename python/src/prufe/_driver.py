@@ -81,9 +81,14 @@ _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing:
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
-FINISHED = _GUARD_RUN % ("(a) => { const record = { ...a.record, dialogs: a.heard.length > 0 ? prufeRun.dialogs(a.heard) : [] };"
-                         " return { dialogs: record.dialogs, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record),"
-                         " trace: prufeRun.trace({ step: 0, record }) }; }")
+# The record finished by the machine: its dialogs' lines, report, summary and trace entry, all
+# scrubbed of the caller's secrets (their forms listed anew when ``values`` is given).
+FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets : prufeRun.secretForms(a.values);"
+                         " const record = { ...a.record, dialogs: a.heard.length > 0 ? prufeRun.dialogs(a.heard) : [] };"
+                         " const done = { record, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record),"
+                         " trace: prufeRun.trace({ step: 0, record }) };"
+                         " return { secrets, done: secrets.length > 0 ? prufeRun.scrub(secrets, done) : done }; }")
+SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
@@ -682,7 +687,7 @@ class Driver:
         # it redacted (a sensitive field).
         text = action.get("value") if action.get("kind") == "fill" else action.get("text") if action.get("kind") == "typeText" else None
         if text is not None and action.get("sensitive"):
-            self.redactor.add(text)
+            yield from self.secret(text)
         started = time.monotonic()
         started_at = now_rfc3339()
         self.shots, self._point = {}, None
@@ -690,9 +695,8 @@ class Driver:
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
         record = self._record(turn, started, started_at)
-        if text is not None and record.get("value") == REDACTED:
-            self.redactor.add(text)
-        return (yield from self._finished(record))
+        secret = text if text is not None and record.get("value") == REDACTED else None
+        return (yield from self._finished(record, secret))
 
     def plain(self, begin: dict[str, Any]) -> Gen:
         """The record of a run that acts on nothing: a look (``{"look": True}``) or a wait
@@ -733,25 +737,43 @@ class Driver:
         record = self._record(turn, state["started"], state["startedAt"])
         return (yield from self._finished(record))
 
-    def _finished(self, record: dict[str, Any]) -> Gen:
-        """The record with the lines of the dialogs closed during the step, scrubbed; its
-        report and summary (``self.texts``) and its trace entry (``self.entry``). All are the
-        machine's (``prufeRun.dialogs``, ``explain``, ``summary``, ``trace``), in one call."""
+    def secret(self, value: str) -> Gen:
+        """Registers a caller's secret: its forms are the machine's (``prufeRun.secretForms``),
+        asked once per secret."""
+        if self.redactor.knows(value):
+            return
+        yield from self.world.start()
+        values = self.redactor.values() + [value]
+        forms = yield from self._again(SECRET_FORMS, values, "the secret could not be registered")
+        self.redactor.learn(values, forms)
+
+    def _finished(self, record: dict[str, Any], secret: Optional[str] = None) -> Gen:
+        """The record with the lines of the dialogs closed during the step; its report and
+        summary (``self.texts``) and its trace entry (``self.entry``). All are the machine's
+        (``prufeRun.dialogs``, ``explain``, ``summary``, ``trace``), scrubbed of the caller's
+        secrets by it (``prufeRun.scrub``; ``secret`` registered first), in one call."""
         heard, self.world.dialogs = self.world.dialogs, []
+        values = self.redactor.values() + [secret] if secret is not None and not self.redactor.knows(secret) else None
+        finished = yield from self._again(
+            FINISHED, {"record": record, "heard": heard, "secrets": self.redactor.secrets(), "values": values},
+            "the step's record could not be finished")
+        if values is not None:
+            self.redactor.learn(values, finished["secrets"])
+        done = finished["done"]
+        self.texts = {"explain": done["explain"], "summary": done["summary"]}
+        self.entry = done["trace"]
+        scrubbed: dict[str, Any] = done["record"]
+        return scrubbed
+
+    def _again(self, fn: str, arg: Any, failed: str) -> Gen:
+        """``fn(arg)`` in the top document, sent again to the next one when it is replaced
+        meanwhile."""
         for _ in range(6):
             try:
-                done: dict[str, Any] = yield from self.world.call(FINISHED, {"record": record, "heard": heard})
-                break
+                return (yield from self.world.call(fn, arg))
             except Gone:
-                # The document was replaced meanwhile: the next one words them.
                 yield op("sleep", 0.05)
-        else:
-            raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step's record could not be finished")
-        record["dialogs"] = done["dialogs"]
-        scrubbed: dict[str, Any] = self.redactor.scrub_value(record)
-        self.texts = {"explain": self.redactor.scrub(done["explain"]), "summary": self.redactor.scrub(done["summary"])}
-        self.entry = done["trace"]
-        return scrubbed
+        raise PrufeError("NAVIGATION_FAILED", f"the page kept replacing its document; {failed}")
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""

@@ -2,51 +2,66 @@
 
 The page's own secrets (password fields, card fields, ``data-ap-sensitive``) arrive redacted
 from the engine; a value the caller marks ``sensitive=True`` is also replaced wherever it
-appears, in the forms a page is likely to echo it in, as the CLI's redactor does
-(``src/core/redact.rs``).
+appears. The rule is the machine's (core ``redact``: ``prufeRun.secretForms`` and
+``prufeRun.scrub``), the one the CLI and the npm package follow: which forms of a secret are
+scrubbed (the value, its whitespace collapsed, percent-, form- and lowercase-encoded, none
+shorter than three characters) and in which order they are replaced (longest first).
+
+Python has no WebAssembly runtime of its own: the machine runs in the page. So
+
+- a record, its report and summary and its trace entry are scrubbed by the machine inside the
+  page call that fetches them (``_driver.FINISHED``), with no round trip of their own;
+- a secret's forms are asked of the machine once, when the secret is registered
+  (``Driver.secret``; a fill into a field that turns out sensitive is registered by that same
+  ``FINISHED`` call);
+- what leaves Python without passing through a page call (an error raised before the page
+  answers, the arbiter's question and answer, a step that ended without a record) is scrubbed
+  here with the machine's list, in the machine's order, by the same replace loop as core
+  ``Redactor::scrub``. This module decides nothing about the forms.
 """
 
 from __future__ import annotations
 
-import urllib.parse
 from typing import Any
 
 REDACTED = "[redacted]"
-MIN_ECHO_CHARS = 3
 
 
 class Redactor:
     def __init__(self) -> None:
-        self._secrets: list[str] = []
+        self._values: list[str] = []
+        self._forms: list[str] = []
 
     def __repr__(self) -> str:
-        return f"Redactor({len(self._secrets)} secrets)"
+        return f"Redactor({len(self._values)} secrets)"
 
-    def add(self, value: str) -> None:
-        """Registers a secret and its encodings (percent-encoded, form-encoded, lowercased)."""
-        forms = [value, " ".join(value.split())]
-        encoded = urllib.parse.quote(value, safe="-_.!~*'()")
-        if encoded != value:
-            forms += [encoded, encoded.replace("%20", "+"), encoded.lower()]
-        for form in forms:
-            if len(form) >= MIN_ECHO_CHARS and form not in self._secrets:
-                self._secrets.append(form)
-        self._secrets.sort(key=len, reverse=True)
+    def knows(self, value: str) -> bool:
+        return value in self._values
+
+    def values(self) -> list[str]:
+        """The caller's secrets as they were given."""
+        return list(self._values)
+
+    def learn(self, values: list[str], forms: list[str]) -> None:
+        """The secrets ``values`` and their forms, as the machine listed them
+        (``prufeRun.secretForms(values)``)."""
+        self._values = list(values)
+        self._forms = list(forms)
 
     def secrets(self) -> list[str]:
-        """The registered secrets and their forms (what a picture must cover wherever the
-        page shows them)."""
-        return list(self._secrets)
+        """The forms of every secret, in the order they are replaced (what a picture must cover
+        wherever the page shows them)."""
+        return list(self._forms)
 
     def scrub(self, text: str) -> str:
-        for secret in self._secrets:
-            if secret in text:
-                text = text.replace(secret, REDACTED)
+        for form in self._forms:
+            if form in text:
+                text = text.replace(form, REDACTED)
         return text
 
     def scrub_value(self, value: Any) -> Any:
         """Every string of a JSON value scrubbed, keys included."""
-        if not self._secrets:
+        if not self._forms:
             return value
         if isinstance(value, str):
             return self.scrub(value)

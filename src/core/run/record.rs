@@ -157,23 +157,10 @@ impl Record {
         let Ok(mut v) = serde_json::to_value(&*self) else {
             return;
         };
-        scrub_value(&mut v, secrets);
+        secrets.scrub_value(&mut v);
         if let Ok(clean) = serde_json::from_value(v) {
             *self = clean;
         }
-    }
-}
-
-fn scrub_value(v: &mut serde_json::Value, r: &Redactor) {
-    match v {
-        serde_json::Value::String(s) => {
-            if let std::borrow::Cow::Owned(clean) = r.scrub(s) {
-                *s = clean;
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(i, r)),
-        serde_json::Value::Object(map) => map.values_mut().for_each(|i| scrub_value(i, r)),
-        _ => {}
     }
 }
 
