@@ -197,6 +197,18 @@
   });
   Object.freeze(frames);
   Object.defineProperty(api, 'frames', { value: frames, enumerable: true });
+  // The rules of a coordinate step's points (src/core/run/screen.rs): each takes plain values.
+  var points = {};
+  ['aim', 'locate', 'scale'].forEach(function (op) {
+    Object.defineProperty(points, op, {
+      enumerable: true,
+      value: function (args) {
+        return call(glue.points, [op, JSONRef.stringify(args === undefined ? null : args)]);
+      },
+    });
+  });
+  Object.freeze(points);
+  Object.defineProperty(api, 'points', { value: points, enumerable: true });
   // The settle loop, one step per call, for a driver that reads several roots itself.
   Object.defineProperty(api, 'settling', {
     enumerable: true,
