@@ -804,20 +804,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A 1280×800 image of a 2560×1600 capture.
     fn obs() -> Screen {
-        Screen {
-            id: "obs-12".into(),
-            image: Size {
-                width: 1280.0,
-                height: 800.0,
-            },
-            capture: Size {
-                width: 2560.0,
-                height: 1600.0,
-            },
-            dpr: 2.0,
-            boxes: Vec::new(),
-        }
+        serde_json::from_value(
+            json!({"id": "obs-12", "image": {"width": 1280, "height": 800},
+            "capture": {"width": 2560, "height": 1600}, "dpr": 2}),
+        )
+        .expect("a screen")
     }
 
     #[test]
