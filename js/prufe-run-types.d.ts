@@ -45,10 +45,7 @@ declare namespace PrufeRun {
   /** A pointer step as the caller chose it: points in image pixels of a screenshot. */
   type Pick =
     | { kind: 'clickAt'; at: Prufe.Point; button?: Button }
-    /**
-     * `steps`: the moves on the way, an integer from 1 to `MAX_DRAG_STEPS` (10 when left
-     * out).
-     */
+    /** `steps`: the moves on the way, an integer from 1 to 200 (10 when left out). */
     | { kind: 'dragAt'; from: Prufe.Point; to: Prufe.Point; steps?: number }
     /** A wheel turn of `dx`, `dy` image pixels, scaled as points are. */
     | { kind: 'scrollAt'; at: Prufe.Point; dx: number; dy: number };
