@@ -8,6 +8,48 @@ declare namespace PrufeRun {
   /** A mouse button. */
   type Button = 'left' | 'middle' | 'right';
 
+  /** A size in pixels. */
+  interface Size {
+    width: number;
+    height: number;
+  }
+
+  /**
+   * The box of an observable element (`prufe.hitBoxes`), in CSS pixels of the top viewport at
+   * the moment of the screenshot.
+   */
+  interface HitBox {
+    element: Prufe.ElementRecord;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    /** The element was the topmost at the centre of its visible part (not covered). */
+    topmost: boolean;
+  }
+
+  /**
+   * What a screenshot issued: the id a step quotes, the size of the image the caller saw
+   * (points are given in its pixels), the capture's size in device pixels before any
+   * downscale, the page's pixel ratio, and the hit boxes taken with it.
+   */
+  interface Screen {
+    id: string;
+    image: Size;
+    capture: Size;
+    /** The device pixel ratio; anything not above zero counts as 1. */
+    dpr: number;
+    boxes?: HitBox[];
+  }
+
+  /** A pointer step as the caller chose it: points in image pixels of a screenshot. */
+  type Pick =
+    | { kind: 'clickAt'; at: Prufe.Point; button?: Button }
+    /** `steps`: the moves on the way, an integer from 1 to 200 (10 when left out). */
+    | { kind: 'dragAt'; from: Prufe.Point; to: Prufe.Point; steps?: number }
+    /** A wheel turn of `dx`, `dy` image pixels, scaled as points are. */
+    | { kind: 'scrollAt'; at: Prufe.Point; dx: number; dy: number };
+
   /** The one error shape. `message` never carries a secret: it is built from redacted data. */
   interface ErrorData {
     code: Prufe.ErrorCode;

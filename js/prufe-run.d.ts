@@ -63,6 +63,28 @@ declare namespace PrufeRun {
       { regions: string[]; ignoreRegions: string[] } | null;
   }
 
+  /**
+   * The rules of a coordinate step's points (src/core/run/screen.rs), on the screenshot they
+   * were chosen on.
+   */
+  interface Points {
+    /**
+     * The machine's action for `pick` (image pixels): the observation quoted must be the
+     * latest screenshot (left out: the latest), every point inside its image; points become
+     * CSS pixels, with the elements the boxes show under them. Throws `STALE_OBSERVATION`,
+     * `POINT_OUT_OF_BOUNDS` or `INVALID_ACTION`.
+     */
+    aim(args: { screen: Screen | null; observation?: string | null; pick: Pick }): Action;
+    /**
+     * The element under `at` the page's hit test found, reconciled with the screenshot's
+     * boxes; `decided: false` asks again with `boxesNow`, the boxes taken now.
+     */
+    locate(args: { boxes: HitBox[]; at: Prufe.Point; element: ElementRecord | null; boxesNow?: HitBox[] | null }):
+      { decided: true; element: ElementRecord | null } | { decided: false };
+    /** CSS pixels per image pixel. */
+    scale(screen: Screen): Prufe.Point;
+  }
+
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */
   type Settled =
     | { settling: unknown; wait: number }
@@ -71,6 +93,8 @@ declare namespace PrufeRun {
   interface Api {
     /** The rules that merge a page's roots. */
     readonly frames: Frames;
+    /** The rules of a coordinate step's points. */
+    readonly points: Points;
     /**
      * The settle loop, for a driver that reads a page of several roots itself: start with
      * the settle need and the first reads (`fingerprint` null while unreadable, `quietFor`

@@ -71,6 +71,14 @@ pub fn frames(op: &str, args: &str) -> Result<String, String> {
     api::frames_text(op, args).map_err(thrown)
 }
 
+/// `points(op, args)`: the rules of a coordinate step's points (`core::run::screen`: the
+/// screenshot's checks, image to CSS pixels, the element under a point, the reconciliation
+/// with the page's hit test), JSON text in and out ([`api::points_text`]).
+#[wasm_bindgen(js_name = points)]
+pub fn points(op: &str, args: &str) -> Result<String, String> {
+    api::points_text(op, args).map_err(thrown)
+}
+
 /// `settling(args)`: the settle loop (`core::run::quiet`), one step per call, for a driver
 /// that reads a page of several roots itself ([`api::settling_text`]).
 #[wasm_bindgen(js_name = settling)]

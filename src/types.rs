@@ -92,6 +92,10 @@ pub const ENGINE: &[Declared] = &[
 /// The machine's types (namespace `PrufeRun`), in the order they are declared.
 pub const MACHINE: &[Declared] = &[
     read::<run::Button>("Button"),
+    read::<run::Size>("Size"),
+    read::<run::HitBox>("HitBox"),
+    read::<run::Screen>("Screen"),
+    read::<run::Pick>("Pick"),
     written::<error::Error>("ErrorData"),
     read::<run::Action>("Action"),
     read::<run::Step>("Step"),

@@ -61,34 +61,26 @@ pub use prufe::core::run::Scrolled as Scroll;
 use crate::clock::now_rfc3339;
 use crate::drive::Drive;
 use crate::error::{Error, Result};
-use crate::executor::{
-    identity_at, parse_request, Button, Held, HitBox, Observation, Point, Postcondition, Request,
-};
+use crate::executor::{parse_request, Button, Held, HitBox, Point, Postcondition, Request, Screen};
 use crate::inject::Engine;
 use crate::observe::Root;
 use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
 use input::{lock, release_held, SharedLedger};
 use page::RootBox;
-use pointer::{box_contains, same_identity, Pointer};
+use pointer::Pointer;
 use prufe::core::error::ErrorCode;
-use prufe::core::identity::{describe_element, Identity};
+use prufe::core::identity::describe_element;
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
 use prufe::core::run;
+use prufe::core::run::screen::{self, Pick};
 use prufe::core::run::Record as Outcome;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// An observation the agent can quote: the image it saw and the hit boxes behind it.
-#[derive(Debug, Clone)]
-struct Observed {
-    observation: Observation,
-    boxes: Vec<HitBox<Element>>,
-}
 
 /// A screenshot as the agent receives it.
 #[derive(Debug, Clone, Serialize)]
@@ -230,7 +222,7 @@ type StepResult<T> = std::result::Result<T, Failure>;
 /// input ledger and the field typing is meant for, across steps.
 pub struct Executor {
     issued: u64,
-    latest: Option<Observed>,
+    latest: Option<Screen>,
     max_width: Option<f64>,
     ledger: SharedLedger,
     input_known: bool,
@@ -277,8 +269,8 @@ impl Executor {
     }
 
     /// The observation points must be chosen on now.
-    pub fn latest(&self) -> Option<&Observation> {
-        self.latest.as_ref().map(|o| &o.observation)
+    pub fn latest(&self) -> Option<&Screen> {
+        self.latest.as_ref()
     }
 
     /// What the ledger says is held now (empty between steps unless a release failed).
@@ -379,18 +371,17 @@ impl Executor {
             .latest
             .as_ref()
             .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
-        let p = observed.observation.to_css(Point { x, y });
+        let p = observed.to_css(Point { x, y });
         let engine = v.engine().clone();
         let roots = engine.roots().await?;
         let frames = page::root_boxes(&engine, &roots).await;
-        let expected = identity_at(&observed.boxes, p).cloned();
         let now = Where {
             engine: &engine,
             roots: &roots,
             frames: &frames,
             observed,
         }
-        .check(p, expected.as_ref(), "nothing was sent")
+        .check(p, "nothing was sent")
         .await;
         now.map_err(|e| Failure::from(e).scrub(v.redactor()))
     }
@@ -481,13 +472,13 @@ impl Executor {
             }
             None => shot.png_base64 = captured.png,
         }
-        let observation = Observation {
+        self.latest = Some(Screen {
             id,
             image: captured.image,
             capture: captured.capture,
-            device_pixel_ratio: captured.device_pixel_ratio,
-        };
-        self.latest = Some(Observed { observation, boxes });
+            dpr: captured.device_pixel_ratio,
+            boxes,
+        });
         Ok(shot)
     }
 
@@ -567,43 +558,23 @@ impl Executor {
         gesture: Gesture,
         intent: Option<String>,
     ) -> StepResult<Report> {
-        let observed = self
-            .latest
-            .take()
-            .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
-        let from = observed.observation.to_css(at);
+        let observed = self.latest.take();
+        let pick = match gesture {
+            Gesture::Click(button) => Pick::ClickAt { at, button },
+            Gesture::Drag { to, steps } => Pick::DragAt {
+                from: at,
+                to,
+                steps: f64::from(steps),
+            },
+        };
+        let action = screen::aim(observed.as_ref(), None, &pick).map_err(Failure::from)?;
+        let boxes = observed.map(|o| o.boxes).unwrap_or_default();
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let shown = Some(format!(
-            "({}, {}) on {}",
-            at.x, at.y, observed.observation.id
-        ));
-        let expected = identity_at(&observed.boxes, from).cloned().map(Box::new);
-        let action = match gesture {
-            Gesture::Click(button) => run::Action::ClickAt {
-                at: from,
-                button,
-                expected,
-                shown,
-            },
-            Gesture::Drag { to, steps } => {
-                let to = observed.observation.to_css(to);
-                run::Action::DragAt {
-                    from,
-                    to,
-                    steps,
-                    expected,
-                    expected_to: identity_at(&observed.boxes, to).cloned().map(Box::new),
-                    shown,
-                }
-            }
-        };
         let clicks = matches!(gesture, Gesture::Click(_));
         let name = action.name();
-        let (record, run, released) = self
-            .drive_run(v, action, intent, observed.boxes, true)
-            .await?;
+        let (record, run, released) = self.drive_run(v, action, intent, boxes, true).await?;
         if clicks {
             self.intended = run.focused().cloned();
         }
@@ -626,7 +597,7 @@ impl Executor {
         v: &mut Verifier,
         action: run::Action,
         intent: Option<String>,
-        boxes: Vec<HitBox<Element>>,
+        boxes: Vec<HitBox>,
         pictures: bool,
     ) -> StepResult<(Outcome, run::Run, bool)> {
         let step = run::Step {
@@ -670,27 +641,14 @@ impl Executor {
         dx: f64,
         dy: f64,
     ) -> StepResult<Report> {
-        let observed = self
-            .latest
-            .take()
-            .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
-        let o = &observed.observation;
-        let p = o.to_css(at);
-        // The wheel turns by image pixels too: scaled like a point.
-        let scale = o.to_css(Point { x: 1.0, y: 1.0 });
+        let observed = self.latest.take();
+        let pick = Pick::ScrollAt { at, dx, dy };
+        let action = screen::aim(observed.as_ref(), None, &pick).map_err(Failure::from)?;
+        let boxes = observed.map(|o| o.boxes).unwrap_or_default();
         let started = Instant::now();
         let started_at = now_rfc3339();
         self.ensure_ready(v).await?;
-        let action = run::Action::ScrollAt {
-            at: p,
-            dx: dx * scale.x,
-            dy: dy * scale.y,
-            expected: identity_at(&observed.boxes, p).cloned().map(Box::new),
-            shown: Some(format!("({}, {}) on {}", at.x, at.y, o.id)),
-        };
-        let (record, run, released) = self
-            .drive_run(v, action, None, observed.boxes, false)
-            .await?;
+        let (record, run, released) = self.drive_run(v, action, None, boxes, false).await?;
         let scroll = run.scrolled();
         let outcome = traced(v, "scroll_at", record, started, started_at)
             .map_err(|e| Failure::from(e).released(released))?;
@@ -813,38 +771,27 @@ struct Where<'a> {
     engine: &'a Engine,
     roots: &'a [Root],
     frames: &'a [RootBox],
-    observed: &'a Observed,
+    observed: &'a Screen,
 }
 
 impl Where<'_> {
     /// The element under `p` now, when it is the one the observation showed there;
     /// `TARGET_CHANGED` otherwise.
-    async fn check(
-        &self,
-        p: Point,
-        expected: Option<&Element>,
-        what: &str,
-    ) -> Result<Option<Element>> {
+    async fn check(&self, p: Point, what: &str) -> Result<Option<Element>> {
         let now = page::element_at(self.engine, self.roots, self.frames, p).await?;
-        if same_identity(expected, now.as_ref()) {
+        let boxes = &self.observed.boxes;
+        if screen::agrees(boxes, p, now.as_ref()) {
             return Ok(now);
         }
-        // The hit tests disagree, which they may on an unchanged page (an element whose
-        // centre is covered, a frame element snapshots do not list). It is a change when the
-        // same model (boxes) gives another answer now than it gave then, or when the element
-        // under the point now appeared there since.
         let boxes_now = page::hit_boxes(self.engine, self.roots, self.frames).await?;
-        let under = |boxes: &[HitBox<Element>], e: &Element| {
-            boxes
-                .iter()
-                .any(|b| box_contains(b, p) && Identity::of(&b.identity) == Identity::of(e))
-        };
-        let appeared = now
-            .as_ref()
-            .is_some_and(|n| under(&boxes_now, n) && !under(&self.observed.boxes, n));
-        if !appeared && same_identity(expected, identity_at(&boxes_now, p)) {
+        if screen::agrees(
+            boxes,
+            p,
+            screen::reconcile(boxes, &boxes_now, p, now.clone()).as_ref(),
+        ) {
             return Ok(now);
         }
+        let expected = self.observed.identity_at(p);
         let name = |e: Option<&Element>| {
             e.map_or_else(|| "no observable element".to_owned(), describe_element)
         };
@@ -854,7 +801,7 @@ impl Where<'_> {
                 "the point ({:.0}, {:.0}) of {} now shows {}, not {} as in the screenshot; {what}: take a screenshot and choose again",
                 p.x,
                 p.y,
-                self.observed.observation.id,
+                self.observed.id,
                 name(now.as_ref()),
                 name(expected),
             ),

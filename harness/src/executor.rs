@@ -5,7 +5,7 @@
 //! fields, no unexpected ones, finite numbers, points inside the observed image (an outside
 //! point is `POINT_OUT_OF_BOUNDS`, never clamped), and the observation must be the latest
 //! (`STALE_OBSERVATION`). Points then convert from the model's image to CSS pixels through
-//! one function ([`Observation::to_css`]). Every key and button pressed is recorded in an
+//! one function ([`Screen::to_css`], the machine's). Every key and button pressed is recorded in an
 //! [`InputLedger`], which yields the releases still owed, in reverse order, whatever way the
 //! action ends.
 //!
@@ -18,76 +18,17 @@
 use crate::wire::{self, Object, Seg};
 use prufe::core::error::{Error, ErrorCode};
 use prufe::core::model::Role;
+use prufe::core::run::screen;
 use serde::Deserialize;
 use serde_json::Value;
-
-/// A size in pixels.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Size {
-    pub width: f64,
-    pub height: f64,
-}
 
 /// A point in some coordinate space (CSS pixels of the top viewport, or of a screenshot).
 pub use prufe::core::run::Point;
 
-/// What a `screenshot` step issued: the id the agent must quote, the size of the image it
-/// saw, the size of the capture in device pixels and the device pixel ratio.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Observation {
-    pub id: String,
-    pub image: Size,
-    pub capture: Size,
-    pub device_pixel_ratio: f64,
-}
-
-impl Observation {
-    /// Builds an observation of a `capture` (device pixels), downscaled to at most
-    /// `max_width` pixels wide for the agent, keeping the aspect ratio.
-    pub fn new(id: String, capture: Size, device_pixel_ratio: f64, max_width: Option<f64>) -> Self {
-        let image = match max_width {
-            Some(w) if w > 0.0 && w < capture.width => Size {
-                width: w.round(),
-                height: (capture.height * w / capture.width).round(),
-            },
-            _ => capture,
-        };
-        Observation {
-            id,
-            image,
-            capture,
-            device_pixel_ratio,
-        }
-    }
-
-    /// Model-image coordinates to capture (device) pixels: (412, 230) in a 1280×800 image of a
-    /// 2560×1600 capture is (824, 460).
-    pub fn to_capture(&self, p: Point) -> Point {
-        Point {
-            x: p.x * self.capture.width / self.image.width,
-            y: p.y * self.capture.height / self.image.height,
-        }
-    }
-
-    /// Model-image coordinates to the CSS pixels that `Input.dispatchMouseEvent` takes.
-    pub fn to_css(&self, p: Point) -> Point {
-        let c = self.to_capture(p);
-        let dpr = if self.device_pixel_ratio > 0.0 {
-            self.device_pixel_ratio
-        } else {
-            1.0
-        };
-        Point {
-            x: c.x / dpr,
-            y: c.y / dpr,
-        }
-    }
-
-    /// Is `p` inside the image the agent saw? Edges count as inside up to width-1/height-1.
-    pub fn contains(&self, p: Point) -> bool {
-        p.x >= 0.0 && p.y >= 0.0 && p.x < self.image.width && p.y < self.image.height
-    }
-}
+/// What a `screenshot` step issued (the image's size, the capture's, the pixel ratio, the hit
+/// boxes behind it), a size, a box, and the element under a point: the machine's, as every
+/// driver's (`prufe::core::run::screen`).
+pub use prufe::core::run::screen::{identity_at, HitBox, Screen, Size};
 
 /// A mouse button.
 pub use prufe::core::run::Button;
@@ -449,7 +390,7 @@ pub const MAX_INTENT_CHARS: usize = 2_000;
 /// Validates a whole request before any input: shape first (`INVALID_ACTION`), then the
 /// observation (`STALE_OBSERVATION` unless it is `latest`), then every point against the
 /// image (`POINT_OUT_OF_BOUNDS`).
-pub fn parse_request(value: &Value, latest: Option<&Observation>) -> Result<Request, Error> {
+pub fn parse_request(value: &Value, latest: Option<&Screen>) -> Result<Request, Error> {
     let request = parse_shape(value)?;
     check_against_observation(&request, latest)?;
     Ok(request)
@@ -694,7 +635,7 @@ impl RequestKind {
     }
 }
 
-fn check_against_observation(request: &Request, latest: Option<&Observation>) -> Result<(), Error> {
+fn check_against_observation(request: &Request, latest: Option<&Screen>) -> Result<(), Error> {
     let (id, points): (&str, Vec<Point>) = match request {
         Request::ClickAt {
             at, observation, ..
@@ -710,40 +651,7 @@ fn check_against_observation(request: &Request, latest: Option<&Observation>) ->
         } => (observation, vec![*at]),
         _ => return Ok(()),
     };
-    let obs = match latest {
-        Some(o) if o.id == id => o,
-        Some(o) => {
-            return Err(Error::new(
-                ErrorCode::StaleObservation,
-                format!(
-                    "observation {:?} is not the latest ({}): take a screenshot and choose again",
-                    quote_short(id),
-                    o.id
-                ),
-            ))
-        }
-        None => {
-            return Err(Error::new(
-                ErrorCode::StaleObservation,
-                format!(
-                    "observation {:?} is unknown: take a screenshot first",
-                    quote_short(id)
-                ),
-            ))
-        }
-    };
-    for p in points {
-        if !obs.contains(p) {
-            return Err(Error::new(
-                ErrorCode::PointOutOfBounds,
-                format!(
-                    "point ({}, {}) is outside the {}×{} image of {}: choose a point inside it",
-                    p.x, p.y, obs.image.width, obs.image.height, obs.id
-                ),
-            ));
-        }
-    }
-    Ok(())
+    screen::check(latest, Some(id), &points).map(|_| ())
 }
 
 fn intent(intent: Option<String>) -> Result<Option<String>, Error> {
@@ -891,89 +799,18 @@ pub fn drag_path(from: Point, to: Point, steps: u32) -> Vec<Point> {
         .collect()
 }
 
-/// A box of an observable element in CSS pixels at observation time.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HitBox<T> {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    /// Whether the element was the topmost at its own centre (not covered).
-    pub topmost: bool,
-    pub identity: T,
-}
-
-/// The identity under `p` at observation time: the smallest uncovered box containing it.
-pub fn identity_at<T>(boxes: &[HitBox<T>], p: Point) -> Option<&T> {
-    boxes
-        .iter()
-        .filter(|b| b.topmost && b.width > 0.0 && b.height > 0.0)
-        .filter(|b| p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height)
-        .min_by(|a, b| (a.width * a.height).total_cmp(&(b.width * b.height)))
-        .map(|b| &b.identity)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn obs() -> Observation {
-        Observation::new(
-            "obs-12".into(),
-            Size {
-                width: 2560.0,
-                height: 1600.0,
-            },
-            2.0,
-            Some(1280.0),
+    /// A 1280×800 image of a 2560×1600 capture.
+    fn obs() -> Screen {
+        serde_json::from_value(
+            json!({"id": "obs-12", "image": {"width": 1280, "height": 800},
+            "capture": {"width": 2560, "height": 1600}, "dpr": 2}),
         )
-    }
-
-    #[test]
-    fn scaling_follows_the_capture_and_the_pixel_ratio() {
-        let o = obs();
-        assert_eq!(
-            o.image,
-            Size {
-                width: 1280.0,
-                height: 800.0
-            }
-        );
-        assert_eq!(
-            o.to_capture(Point { x: 412.0, y: 230.0 }),
-            Point { x: 824.0, y: 460.0 }
-        );
-        assert_eq!(
-            o.to_css(Point { x: 412.0, y: 230.0 }),
-            Point { x: 412.0, y: 230.0 }
-        );
-        let same = Observation::new(
-            "obs-1".into(),
-            Size {
-                width: 1280.0,
-                height: 800.0,
-            },
-            1.0,
-            None,
-        );
-        assert_eq!(
-            same.to_css(Point { x: 10.0, y: 20.0 }),
-            Point { x: 10.0, y: 20.0 }
-        );
-        let dpr2 = Observation::new(
-            "obs-2".into(),
-            Size {
-                width: 2560.0,
-                height: 1600.0,
-            },
-            2.0,
-            None,
-        );
-        assert_eq!(
-            dpr2.to_css(Point { x: 824.0, y: 460.0 }),
-            Point { x: 412.0, y: 230.0 }
-        );
+        .expect("a screen")
     }
 
     #[test]
@@ -1242,45 +1079,6 @@ mod tests {
         assert_eq!(path.len(), 4);
         assert_eq!(path[3], Point { x: 10.0, y: 20.0 });
         assert_eq!(path[0], Point { x: 2.5, y: 5.0 });
-    }
-
-    #[test]
-    fn identity_at_prefers_the_smallest_uncovered_box() {
-        let boxes = vec![
-            HitBox {
-                x: 0.0,
-                y: 0.0,
-                width: 100.0,
-                height: 100.0,
-                topmost: true,
-                identity: "main",
-            },
-            HitBox {
-                x: 10.0,
-                y: 10.0,
-                width: 20.0,
-                height: 10.0,
-                topmost: true,
-                identity: "button[Save]",
-            },
-            HitBox {
-                x: 10.0,
-                y: 10.0,
-                width: 5.0,
-                height: 5.0,
-                topmost: false,
-                identity: "covered",
-            },
-        ];
-        assert_eq!(
-            identity_at(&boxes, Point { x: 12.0, y: 12.0 }),
-            Some(&"button[Save]")
-        );
-        assert_eq!(
-            identity_at(&boxes, Point { x: 50.0, y: 50.0 }),
-            Some(&"main")
-        );
-        assert_eq!(identity_at(&boxes, Point { x: 500.0, y: 50.0 }), None);
     }
 
     #[test]

@@ -183,20 +183,25 @@
       return call(glue.next, [text(run), text(answer)]);
     },
   });
-  // The rules that merge a page's roots (src/core/frames.rs), for a driver that observes
-  // frames of other origins with an engine of their own: each takes plain values.
-  var frames = {};
-  ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters'].forEach(function (op) {
-    Object.defineProperty(frames, op, {
-      enumerable: true,
-      value: function (args) {
-        // Plain values only: a ref is a string, never JSON text.
-        return call(glue.frames, [op, JSONRef.stringify(args === undefined ? null : args)]);
-      },
+  // A frozen object of rules, one function per `op` of the export `fn(op, args)`; arguments are
+  // plain values only (a ref is a string, never JSON text).
+  function rules(name, fn, ops) {
+    var out = {};
+    ops.forEach(function (op) {
+      Object.defineProperty(out, op, {
+        enumerable: true,
+        value: function (args) {
+          return call(fn, [op, JSONRef.stringify(args === undefined ? null : args)]);
+        },
+      });
     });
-  });
-  Object.freeze(frames);
-  Object.defineProperty(api, 'frames', { value: frames, enumerable: true });
+    Object.defineProperty(api, name, { value: Object.freeze(out), enumerable: true });
+  }
+  // The rules that merge a page's roots (src/core/frames.rs), for a driver that observes
+  // frames of other origins with an engine of their own.
+  rules('frames', glue.frames, ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters']);
+  // The rules of a coordinate step's points (src/core/run/screen.rs).
+  rules('points', glue.points, ['aim', 'locate', 'scale']);
   // The settle loop, one step per call, for a driver that reads several roots itself.
   Object.defineProperty(api, 'settling', {
     enumerable: true,

@@ -22,8 +22,7 @@
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import { call, Failed, leaving, patiently, prepareInPage, readPage, send, sleep, TRANSIENT } from './page.js';
-import { answerAcross, elementAt } from './roots.js';
-import { reconciled } from './points.js';
+import { answerAcross, elementAt, hitBoxesAcross } from './roots.js';
 
 /** @typedef {import('./page.js').Port} Port */
 /** @typedef {import('./page.js').Frames} Frames */
@@ -38,7 +37,7 @@ import { reconciled } from './points.js';
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
  * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
  *   throws ends the watch and is thrown as it is
- * @property {import('./points.js').HitBox[]} [boxes] a coordinate step's: the hit boxes of the
+ * @property {PrufeRun.HitBox[]} [boxes] a coordinate step's: the hit boxes of the
  *   observation its points were chosen on, which the element under a point is reconciled with
  * @property {{ before: (run: any, need: PrufeRun.Need) => Promise<void>,
  *   after: (run: any, need: PrufeRun.Need, answer: PrufeRun.Answer) => Promise<void> }} [camera]
@@ -107,7 +106,14 @@ export async function answerNeed(port, need, options) {
     // roots are cached, so this costs nothing once they are known.
     if (need.need === 'locate') {
       const element = await elementAt(port, need.at);
-      return { answer: 'under', element: options.boxes ? await reconciled(port, need.at, element, options.boxes) : element };
+      if (!options.boxes) return { answer: 'under', element };
+      // Reconciled with the observation's boxes by the machine, which asks for the boxes now
+      // when the two hit tests disagree.
+      const ask = { boxes: options.boxes, at: need.at, element };
+      const points = (await machine()).points;
+      let located = points.locate(ask);
+      if (!located.decided) located = points.locate({ ...ask, boxesNow: await hitBoxesAcross(port) });
+      return { answer: 'under', element: located.decided ? located.element : element };
     }
     const roots = port.frames ? await port.frames.roots() : null;
     if (roots && roots.length > 1) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);

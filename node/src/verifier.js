@@ -32,7 +32,6 @@ import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
 import { Camera, capturePng, screenshotsOption } from './pictures.js';
-import { checkPoints, identityAt, toCss } from './points.js';
 import { hitBoxesAcross } from './roots.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
@@ -161,7 +160,7 @@ export class Verifier {
   #screenshots;
   /** @type {Camera | null} the pictures of the step in progress */
   #camera = null;
-  /** @type {import('./points.js').Observation | null} the latest screenshot's */
+  /** @type {PrufeRun.Screen | null} the latest screenshot's */
   #observed = null;
   #issued = 0;
   /** @type {number | null} */
@@ -357,9 +356,7 @@ export class Verifier {
    * @param {StepOptions & PointOptions & { button?: PrufeRun.Button }} [options]
    */
   clickAt(x, y, options = {}) {
-    return this.#called(() => this.#pointer(options, [{ x, y }], (o, [at]) => ({
-      kind: 'clickAt', at, button: options.button ?? 'left', expected: identityAt(o.boxes, at), shown: `(${x}, ${y}) on ${o.id}`,
-    })));
+    return this.#called(() => this.#pointer(options, { kind: 'clickAt', at: { x, y }, button: options.button ?? 'left' }));
   }
 
   /**
@@ -369,14 +366,7 @@ export class Verifier {
    * @param {StepOptions & PointOptions & { steps?: number }} [options] `steps`: moves on the way (1 to 200, default 10)
    */
   dragAt(from, to, options = {}) {
-    return this.#called(() => {
-      const steps = options.steps ?? 10;
-      if (!Number.isInteger(steps) || steps < 1 || steps > 200) throw new PrufeError('INVALID_ACTION', '"steps" must be an integer from 1 to 200');
-      return this.#pointer(options, [from, to], (o, [a, b]) => ({
-        kind: 'dragAt', from: a, to: b, steps, expected: identityAt(o.boxes, a), expectedTo: identityAt(o.boxes, b),
-        shown: `(${from.x}, ${from.y}) on ${o.id}`,
-      }));
-    });
+    return this.#called(() => this.#pointer(options, { kind: 'dragAt', from, to, steps: options.steps ?? 10 }));
   }
 
   /**
@@ -387,13 +377,7 @@ export class Verifier {
    * @param {PointOptions} [options]
    */
   scrollAt(x, y, dx, dy, options = {}) {
-    return this.#called(() => {
-      if (!Number.isFinite(dx) || !Number.isFinite(dy)) throw new PrufeError('INVALID_ACTION', '"dx" and "dy" must be finite numbers');
-      return this.#pointer({ observation: options.observation }, [{ x, y }], (o, [at]) => {
-        const unit = toCss(o, { x: 1, y: 1 });
-        return { kind: 'scrollAt', at, dx: dx * unit.x, dy: dy * unit.y, expected: identityAt(o.boxes, at), shown: `(${x}, ${y}) on ${o.id}` };
-      });
-    });
+    return this.#called(() => this.#pointer({ observation: options.observation }, { kind: 'scrollAt', at: { x, y }, dx, dy }));
   }
 
   /**
@@ -451,18 +435,23 @@ export class Verifier {
   }
 
   /**
-   * A step on points of the latest screenshot: checked and turned into CSS pixels before
-   * anything is sent, then run with the observation's boxes.
+   * A step on points of the latest screenshot: the machine's action for them (checked against
+   * it and turned into CSS pixels before anything is sent), run with the observation's boxes.
    * @param {StepOptions & PointOptions} options
-   * @param {PrufeRun.Point[]} points image pixels
-   * @param {(o: import('./points.js').Observation, css: PrufeRun.Point[]) => PrufeRun.Action} action
+   * @param {PrufeRun.Pick} pick image pixels
    */
-  #pointer(options, points, action) {
-    const o = checkPoints(this.#observed, options.observation, points);
-    const made = action(o, points.map((p) => toCss(o, p)));
+  async #pointer(options, pick) {
+    const screen = this.#observed;
+    /** @type {PrufeRun.Action} */
+    let made;
+    try {
+      made = (await machine()).points.aim({ screen, observation: options.observation ?? null, pick });
+    } catch (error) {
+      throw asPrufeError(error);
+    }
     const clicks = made.kind === 'clickAt';
     return this.#coordinate(made, options, {
-      boxes: o.boxes,
+      boxes: screen?.boxes,
       camera: made.kind !== 'scrollAt',
       onRun: clicks ? (focus) => { this.#intended = focus; } : undefined,
     });
@@ -473,7 +462,7 @@ export class Verifier {
    * the CLI), ended with a fresh observation, on its result or on the error it throws.
    * @param {PrufeRun.Action} action
    * @param {StepOptions} options
-   * @param {{ boxes?: import('./points.js').HitBox[], camera?: boolean, onRecord?: (record: StepRecord) => void,
+   * @param {{ boxes?: PrufeRun.HitBox[], camera?: boolean, onRecord?: (record: StepRecord) => void,
    *   onRun?: (focus: Prufe.ElementRecord | null) => void }} how
    */
   async #coordinate(action, options, how) {
@@ -546,8 +535,8 @@ export class Verifier {
     const c = /** @type {Awaited<ReturnType<typeof capturePng>>} */ (captured);
     this.#issued += 1;
     const id = `obs-${this.#issued}`;
-    this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes: /** @type {import('./points.js').HitBox[]} */ (boxes) };
-    const scale = toCss(this.#observed, { x: 1, y: 1 });
+    const scale = (await machine()).points.scale({ id, image: c.image, capture: c.capture, dpr: c.dpr });
+    this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes: /** @type {PrufeRun.HitBox[]} */ (boxes) };
     return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable: stable && unchanged };
   }
 

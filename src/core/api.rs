@@ -13,8 +13,9 @@ use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{Settling, Tick};
 use super::run::record::error_lines;
+use super::run::screen::{self, HitBox, Pick, Screen};
 use super::run::trace::{self, Traced};
-use super::run::{Answer, Need, Policy, Record, Run, Seen, Step};
+use super::run::{Answer, Need, Point, Policy, Record, Run, Seen, Step};
 use super::until::Postcondition;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -481,6 +482,70 @@ pub fn scrub_text(args: &str) -> Result<String> {
     serde_json::to_string(&value).map_err(internal)
 }
 
+/// `points(op, args)` of the machine module: the rules of a coordinate step's points
+/// ([`screen`]), JSON text in and out.
+/// - `aim`: `{screen, observation?, pick}` → the machine's action for the [`Pick`] (image
+///   pixels checked against the latest `screen`, the one `observation` names), or the error
+///   (`STALE_OBSERVATION`, `POINT_OUT_OF_BOUNDS`, `INVALID_ACTION`) thrown.
+/// - `locate`: `{boxes, at, element, boxesNow?}` → `{decided: true, element}`, the element
+///   under `at` the page's hit test found (`element`) reconciled with the screenshot's
+///   `boxes`; `{decided: false}` when they disagree and `boxesNow` (the boxes taken now) is
+///   needed to decide.
+/// - `scale`: a screen → CSS pixels per image pixel, `{x, y}`.
+pub fn points_text(op: &str, args: &str) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Aim {
+        screen: Option<Screen>,
+        #[serde(default)]
+        observation: Option<String>,
+        pick: Pick,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Locate {
+        boxes: Vec<HitBox>,
+        at: Point,
+        element: Option<super::model::Element>,
+        #[serde(default)]
+        boxes_now: Option<Vec<HitBox>>,
+    }
+    let value = match op {
+        "aim" => {
+            let a: Aim = from_text(args, ErrorCode::InvalidAction, "a pointer step")?;
+            serde_json::to_value(screen::aim(
+                a.screen.as_ref(),
+                a.observation.as_deref(),
+                &a.pick,
+            )?)
+        }
+        "locate" => {
+            let l: Locate = from_text(args, ErrorCode::InvalidArgument, "locate")?;
+            match l.boxes_now {
+                _ if screen::agrees(&l.boxes, l.at, l.element.as_ref()) => {
+                    Ok(serde_json::json!({ "decided": true, "element": l.element }))
+                }
+                None => Ok(serde_json::json!({ "decided": false })),
+                Some(now) => {
+                    let element = screen::reconcile(&l.boxes, &now, l.at, l.element);
+                    Ok(serde_json::json!({ "decided": true, "element": element }))
+                }
+            }
+        }
+        "scale" => {
+            let s: Screen = from_text(args, ErrorCode::InvalidArgument, "scale")?;
+            serde_json::to_value(s.scale())
+        }
+        other => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                format!("points: unknown rule {other:?} (aim, locate, scale)"),
+            ))
+        }
+    };
+    serde_json::to_string(&value.map_err(internal)?).map_err(internal)
+}
+
 fn internal(e: serde_json::Error) -> Error {
     Error::new(ErrorCode::Internal, format!("could not serialise: {e}"))
 }
@@ -513,6 +578,70 @@ mod tests {
             );
         }
         assert!(secret_forms_text(r#"[1]"#).is_err());
+    }
+
+    #[test]
+    fn points_cross_as_text() {
+        let save = super::super::model::Element {
+            reference: "e1".into(),
+            role: super::super::model::Role::Button,
+            name: "Save".into(),
+            ..Default::default()
+        };
+        let screen = json!({"id": "obs-2", "image": {"width": 640, "height": 400},
+            "capture": {"width": 1280, "height": 800}, "dpr": 1,
+            "boxes": [{"element": save,
+                       "x": 0, "y": 0, "width": 100, "height": 40, "topmost": true}]});
+        let aimed = points_text(
+            "aim",
+            &json!({"screen": screen, "pick": {"kind": "clickAt", "at": {"x": 10, "y": 5}}})
+                .to_string(),
+        )
+        .unwrap();
+        let action: Value = serde_json::from_str(&aimed).unwrap();
+        assert_eq!(action["kind"], "clickAt");
+        assert_eq!(action["at"], json!({"x": 20.0, "y": 10.0}));
+        assert_eq!(action["expected"]["name"], "Save");
+        assert_eq!(action["shown"], "(10, 5) on obs-2");
+        let stale = points_text(
+            "aim",
+            &json!({"screen": screen, "observation": "obs-1", "pick": {"kind": "scrollAt", "at": {"x": 1, "y": 1}, "dx": 0, "dy": 9}}).to_string(),
+        )
+        .unwrap_err();
+        assert_eq!(stale.code, ErrorCode::StaleObservation);
+        let nan = points_text(
+            "aim",
+            &json!({"screen": screen, "pick": {"kind": "clickAt", "at": {"x": null, "y": 1}}})
+                .to_string(),
+        )
+        .unwrap_err();
+        assert_eq!(nan.code, ErrorCode::InvalidAction);
+        let boxes = &screen["boxes"];
+        let locate = |args: Value| -> Value {
+            serde_json::from_str(&points_text("locate", &args.to_string()).unwrap()).unwrap()
+        };
+        let at = json!({"x": 10, "y": 10});
+        assert_eq!(
+            locate(json!({"boxes": boxes, "at": at, "element": boxes[0]["element"]}))["decided"],
+            true
+        );
+        assert_eq!(
+            locate(json!({"boxes": boxes, "at": at, "element": null})),
+            json!({"decided": false})
+        );
+        assert_eq!(
+            locate(json!({"boxes": boxes, "at": at, "element": null, "boxesNow": boxes}))
+                ["element"]["name"],
+            "Save"
+        );
+        assert_eq!(
+            points_text("scale", &screen.to_string()).unwrap(),
+            r#"{"x":2.0,"y":2.0}"#
+        );
+        assert_eq!(
+            points_text("nope", "null").unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
     }
 
     #[test]

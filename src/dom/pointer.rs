@@ -9,7 +9,6 @@
 use super::input::{get, offset, value_of, viewport};
 use super::{composed_ancestors, document, element, focused, hit_test, js, snapshot, with_engine};
 use crate::core::error::Result;
-use crate::core::model::Element;
 use crate::core::run::{ScrollPosition, Selection};
 use js_sys::{JsString, Object};
 use serde::Serialize;
@@ -21,17 +20,9 @@ thread_local! {
     static SCROLLED: RefCell<Option<web_sys::Element>> = const { RefCell::new(None) };
 }
 
-/// The box of an observable element that intersects the viewport (`prufe.hitBoxes`).
-#[derive(Debug, Clone, Serialize)]
-pub struct HitBox {
-    pub element: Element,
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    /// The hit at the centre of its visible part is the element or inside it.
-    pub topmost: bool,
-}
+/// The box of an observable element that intersects the viewport (`prufe.hitBoxes`): the
+/// machine's, which reads it back for a coordinate step's points.
+pub use crate::core::run::HitBox;
 
 /// `prufe.hitBoxes()`: every visible observable element of a fresh snapshot whose border box
 /// intersects the viewport, and whether it is the topmost at the centre of its visible part.

@@ -144,11 +144,7 @@ struct WireBox {
 }
 
 /// The hit boxes of every root, in top-viewport CSS pixels, identities in merged terms.
-pub async fn hit_boxes(
-    engine: &Engine,
-    roots: &[Root],
-    frames: &[RootBox],
-) -> Result<Vec<HitBox<Element>>> {
+pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> Result<Vec<HitBox>> {
     let mut out = Vec::new();
     for root in roots {
         let (ox, oy) = match frames.iter().find(|b| b.root.path == root.path) {
@@ -168,7 +164,7 @@ pub async fn hit_boxes(
             width: w.width,
             height: w.height,
             topmost: w.topmost,
-            identity: adopt(&root.path, w.element),
+            element: adopt(&root.path, w.element),
         }));
     }
     Ok(out)

@@ -13,13 +13,14 @@ use prufe::core::error::ErrorCode;
 use prufe::core::identity::{describe_element, Identity};
 use prufe::core::model::Element;
 use prufe::core::run;
+use prufe::core::run::screen;
 use std::time::Duration;
 
 /// The driver's side of a pointer step: the hit boxes of the observation its points were
 /// chosen on, and the input it sends (every press in the tab's ledger, released whatever
 /// happens).
 pub(crate) struct Pointer {
-    boxes: Vec<HitBox<Element>>,
+    boxes: Vec<HitBox>,
     ledger: SharedLedger,
     event_timeout: Duration,
     /// Where the pointer is.
@@ -31,7 +32,7 @@ pub(crate) struct Pointer {
 impl Pointer {
     /// The pointer of a step whose points were chosen on `boxes`, starting at `position`.
     pub(crate) fn new(
-        boxes: Vec<HitBox<Element>>,
+        boxes: Vec<HitBox>,
         ledger: SharedLedger,
         event_timeout: Duration,
         position: Option<Point>,
@@ -58,24 +59,11 @@ impl Pointer {
         at: Point,
     ) -> Result<Option<Element>> {
         let now = page::element_at(engine, roots, frames, at).await?;
-        let expected = identity_at(&self.boxes, at);
-        if same_identity(expected, now.as_ref()) {
+        if screen::agrees(&self.boxes, at, now.as_ref()) {
             return Ok(now);
         }
         let boxes_now = page::hit_boxes(engine, roots, frames).await?;
-        let under = |boxes: &[HitBox<Element>], e: &Element| {
-            boxes
-                .iter()
-                .any(|b| box_contains(b, at) && Identity::of(&b.identity) == Identity::of(e))
-        };
-        let appeared = now
-            .as_ref()
-            .is_some_and(|n| under(&boxes_now, n) && !under(&self.boxes, n));
-        let modelled = identity_at(&boxes_now, at);
-        if !appeared && same_identity(expected, modelled) {
-            return Ok(modelled.cloned());
-        }
-        Ok(now)
+        Ok(screen::reconcile(&self.boxes, &boxes_now, at, now))
     }
 
     /// Sends a gesture of a coordinate step (the pointer's, a wheel turn, a key chord on
@@ -168,17 +156,5 @@ impl Checkpoint for DestinationStays<'_> {
                 ),
             )),
         }
-    }
-}
-
-pub(crate) fn box_contains(b: &HitBox<Element>, p: Point) -> bool {
-    p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height
-}
-
-pub(crate) fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),
-        _ => false,
     }
 }

@@ -1,10 +1,10 @@
 """The coordinate steps of an agent that acts on screenshots, the CLI's script steps of the
 same names (docs/cli.md "Coordinate-driven agents"). A screenshot (covered, as the trace's
-pictures are) issues ``obs-N`` and keeps the hit boxes of that moment; a step's points are
-checked against it before anything is sent, scaled to CSS pixels and handed to the machine with
-the element the image showed there, and every step that sends input (and a wait, once
-screenshots are in use) ends with a fresh one, so ids advance as the CLI's do. Everything else
-is the machine's."""
+pictures are) issues ``obs-N`` and keeps the hit boxes of that moment; the machine checks a
+step's points against it before anything is sent and turns them into its action (CSS pixels,
+the element the image showed there: ``prufeRun.points.aim``), and every step that sends input
+(and a wait, once screenshots are in use) ends with a fresh one, so ids advance as the CLI's
+do. Everything else is the machine's too."""
 
 from __future__ import annotations
 
@@ -41,14 +41,12 @@ class Shot:
     #: What was covered in black (password, payment and one-time-code fields, secrets and
     #: their echoes), as boxes ``{x, y, width, height}`` in image pixels.
     masked: tuple[dict[str, float], ...] = ()
+    #: CSS pixels per image pixel, across and down (the machine's ``points.scale``).
+    scale: tuple[float, float] = (1.0, 1.0)
 
     def to_css(self, x: float, y: float) -> tuple[float, float]:
         """A point of the image in CSS pixels of the top viewport, where the steps act."""
-        dpr = self.device_pixel_ratio if self.device_pixel_ratio > 0 else 1.0
-        return x * self.capture_width / self.width / dpr, y * self.capture_height / self.height / dpr
-
-    def contains(self, x: float, y: float) -> bool:
-        return 0 <= x < self.width and 0 <= y < self.height
+        return x * self.scale[0], y * self.scale[1]
 
 
 def _round(v: float) -> float:
@@ -56,24 +54,20 @@ def _round(v: float) -> float:
     return float(math.floor(v + 0.5))
 
 
-def _num(v: float) -> str:
-    """A number as the CLI prints it (Rust's ``f64`` display): ``572``, ``572.5``."""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
+def _point(x: Any, y: Any) -> dict[str, Any]:
+    """A point as JSON carries it: a number that is not finite goes as ``null`` (which the
+    machine refuses)."""
+    return {"x": _finite(x), "y": _finite(y)}
+
+
+def _finite(v: Any) -> Any:
+    return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
 def _png_size(png: bytes) -> Optional[tuple[int, int]]:
     if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
         return None
     return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-
-
-def _identity_at(boxes: list[dict[str, Any]], x: float, y: float) -> Optional[dict[str, Any]]:
-    """The element under (x, y) when the boxes were taken: the smallest uncovered box holding
-    it (harness/src/executor.rs ``identity_at``)."""
-    under = [b for b in boxes if b["topmost"] and b["width"] > 0 and b["height"] > 0
-             and b["x"] <= x < b["x"] + b["width"] and b["y"] <= y < b["y"] + b["height"]]
-    best = min(under, key=lambda b: b["width"] * b["height"], default=None)
-    return best["element"] if best else None
 
 
 class Coords:
@@ -84,7 +78,9 @@ class Coords:
         self.core = core
         self.issued = 0
         self.latest: Optional[Shot] = None
-        self._boxes: list[dict[str, Any]] = []
+        #: The latest screenshot as the machine reads it (``PrufeRun.Screen``: id, sizes,
+        #: pixel ratio, hit boxes).
+        self._screen: Optional[dict[str, Any]] = None
         self.max_width: Optional[float] = None
         self.intended: Optional[dict[str, Any]] = None
 
@@ -102,7 +98,7 @@ class Coords:
         """Settles (when asked), then captures the viewport covered and the hit boxes behind
         it, again while the page changed meanwhile (three tries), and issues the next id."""
         driver = self.core.driver
-        self.latest, self._boxes = None, []
+        self.latest, self._screen = None, None
         stable = True
         if settle:
             timing = {**driver.world.defaults["timing"], **driver.config.policy()["timing"]} if driver.world.defaults else driver.config.policy()["timing"]
@@ -127,10 +123,15 @@ class Coords:
         self.issued += 1
         k = size[0] / css["clientWidth"]
         masked = tuple({key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")} for b in covered["boxes"])
-        self.latest = Shot(id=f"obs-{self.issued}", width=float(size[0]), height=float(size[1]),
-                           capture_width=full[0] if scaled else float(size[0]), capture_height=full[1] if scaled else float(size[1]),
-                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png, masked=masked)
-        self._boxes = boxes
+        screen = {"id": f"obs-{self.issued}", "image": {"width": float(size[0]), "height": float(size[1])},
+                  "capture": {"width": full[0], "height": full[1]} if scaled else {"width": float(size[0]), "height": float(size[1])},
+                  "dpr": css["dpr"]}
+        scale = yield from driver.world.points_rule("scale", screen)
+        self.latest = Shot(id=screen["id"], width=float(size[0]), height=float(size[1]),
+                           capture_width=screen["capture"]["width"], capture_height=screen["capture"]["height"],
+                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png, masked=masked,
+                           scale=(scale["x"], scale["y"]))
+        self._screen = {**screen, "boxes": boxes}
         return self.latest
 
     def _params(self, css: dict[str, Any], dpr: float) -> dict[str, Any]:
@@ -172,57 +173,28 @@ class Coords:
 
     # -- points -----------------------------------------------------------------------------
 
-    def _take(self, observation: Optional[str], points: list[tuple[float, float]]) -> Shot:
-        """The latest screenshot, once the step's points are checked against it; the next
-        step needs a new one."""
-        for x, y in points:
-            if not (isinstance(x, (int, float)) and isinstance(y, (int, float)) and math.isfinite(x) and math.isfinite(y)):
-                raise PrufeError("INVALID_ACTION", f"a point is two finite numbers, not ({x!r}, {y!r})")
-        shot = self.latest
-        if shot is None:
-            raise PrufeError("STALE_OBSERVATION", f"observation {observation or 'obs-?'!r} is unknown: take a screenshot first")
-        if observation is not None and observation != shot.id:
-            raise PrufeError("STALE_OBSERVATION", f"observation {observation!r} is not the latest ({shot.id}): take a screenshot and choose again")
-        for x, y in points:
-            if not shot.contains(x, y):
-                raise PrufeError("POINT_OUT_OF_BOUNDS", f"point ({_num(x)}, {_num(y)}) is outside the {_num(shot.width)}×{_num(shot.height)} image of {shot.id}: choose a point inside it")
-        self.latest = None
-        return shot
-
-    def _at(self, shot: Shot, x: float, y: float) -> tuple[dict[str, float], Optional[dict[str, Any]]]:
-        cx, cy = shot.to_css(x, y)
-        return {"x": cx, "y": cy}, _identity_at(self._boxes, cx, cy)
+    def _aim(self, observation: Optional[str], pick: dict[str, Any]) -> Gen:
+        """The machine's action for ``pick`` (image pixels) on the latest screenshot, the one
+        ``observation`` names; once it is made, the next step needs a new screenshot."""
+        yield from self.core.driver.world.start()
+        action = yield from self.core.driver.world.points_rule("aim", {"screen": self._screen, "observation": observation, "pick": pick})
+        self.latest = self._screen = None
+        return action
 
     # -- steps ------------------------------------------------------------------------------
 
     def click_at(self, x: float, y: float, observation: Optional[str], button: str, intent: Optional[str]) -> Gen:
-        if button not in ("left", "middle", "right"):
-            raise PrufeError("INVALID_ACTION", f"button is 'left', 'middle' or 'right', not {button!r}")
-        shot = self._take(observation, [(x, y)])
-        at, expected = self._at(shot, x, y)
-        action = {"kind": "clickAt", "at": at, "button": button, "expected": expected, "shown": f"({_num(x)}, {_num(y)}) on {shot.id}"}
+        action = yield from self._aim(observation, {"kind": "clickAt", "at": _point(x, y), "button": button})
         result: Result = yield from self._step(action, intent, focus=True)
         return result
 
     def drag_at(self, from_: tuple[float, float], to: tuple[float, float], observation: Optional[str], steps: int, intent: Optional[str]) -> Gen:
-        if not (isinstance(steps, int) and 1 <= steps <= 200):
-            raise PrufeError("INVALID_ACTION", "steps must be an integer from 1 to 200")
-        shot = self._take(observation, [from_, to])
-        start, expected = self._at(shot, *from_)
-        end, expected_to = self._at(shot, *to)
-        action = {"kind": "dragAt", "from": start, "to": end, "steps": steps, "expected": expected, "expectedTo": expected_to,
-                  "shown": f"({_num(from_[0])}, {_num(from_[1])}) on {shot.id}"}
+        action = yield from self._aim(observation, {"kind": "dragAt", "from": _point(*from_), "to": _point(*to), "steps": _finite(steps)})
         result: Result = yield from self._step(action, intent)
         return result
 
     def scroll_at(self, x: float, y: float, dx: float, dy: float, observation: Optional[str]) -> Gen:
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (dx, dy)):
-            raise PrufeError("INVALID_ACTION", "dx and dy are finite numbers")
-        shot = self._take(observation, [(x, y)])
-        at, expected = self._at(shot, x, y)
-        # The wheel turns by image pixels too: scaled like a point.
-        sx, sy = shot.to_css(1, 1)
-        action = {"kind": "scrollAt", "at": at, "dx": dx * sx, "dy": dy * sy, "expected": expected, "shown": f"({_num(x)}, {_num(y)}) on {shot.id}"}
+        action = yield from self._aim(observation, {"kind": "scrollAt", "at": _point(x, y), "dx": _finite(dx), "dy": _finite(dy)})
         result: Result = yield from self._step(action, None)
         return result
 

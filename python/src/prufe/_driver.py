@@ -80,6 +80,7 @@ _GUARD = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'en
 _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing: 'engine' }; if (typeof prufeRun === 'undefined' || typeof prufeDriver === 'undefined') return { missing: 'machine' }; return { value: await (%s)(a) }; }"
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
+POINTS = _GUARD_RUN % "(a) => prufeDriver.points(a)"
 DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
 # The record finished by the machine: its dialogs' lines, report, summary and trace entry, all
 # scrubbed of the caller's secrets (their forms listed anew when ``values`` is given).
@@ -414,6 +415,14 @@ class World:
             raise PrufeError(reply["error"]["code"], reply["error"]["message"])
         values: list[Any] = reply["value"]
         return values
+
+    def points_rule(self, name: str, args: Any) -> Gen:
+        """``prufeRun.points[name]`` of ``args`` (a coordinate step's points), in the top
+        document's world."""
+        reply = yield from self.call(POINTS, {"op": name, "args": args}, TOP)
+        if reply.get("error"):
+            raise PrufeError(reply["error"]["code"], reply["error"]["message"])
+        return reply["value"]
 
     # -- calls --------------------------------------------------------------------------
 

@@ -211,6 +211,16 @@
     }
   }
 
+  /** One rule of `prufeRun.points` (a coordinate step's points; this world must hold the machine). */
+  async function points({ op, args }) {
+    try {
+      await prufeRun.ready;
+      return { value: prufeRun.points[op](args) };
+    } catch (error) {
+      return { error: asError(error) };
+    }
+  }
+
   /**
    * One read of a settle polled across roots, and the machine's step of its settle loop
    * (`prufeRun.settling`, src/core/run/quiet.rs): this document's fingerprint joined with the
@@ -379,6 +389,6 @@
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, frames, reading, fingerprintNow, focusHere, snapshotHere, walk }),
+    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere, walk }),
   });
 })();

@@ -44,6 +44,7 @@ pub mod quiet;
 pub mod ready;
 pub mod record;
 mod rewatch;
+pub mod screen;
 mod scroll;
 mod settle;
 pub mod step;
@@ -58,6 +59,7 @@ pub use navigation::Destination;
 pub use need::{Answer, Button, Gesture, Need, Point, Question, Read, ScrollPosition, Selection};
 pub use policy::{Ambiguous, Policy, Timing};
 pub use record::Record;
+pub use screen::{HitBox, Pick, Screen, Size};
 pub use scroll::Scrolled;
 pub use step::{Action, Step};
 
