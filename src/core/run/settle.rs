@@ -511,8 +511,10 @@ impl Run {
             (After::Check, Answer::Unavailable) => {
                 self.still_busy("the document is being replaced".into())
             }
+            // The next quiet window of a busy page, or the rest of the full window after the
+            // shorter one (looked at once stable, even with nothing of the deadline left).
             (
-                After::Again,
+                After::Again | After::Rest,
                 Answer::Settled {
                     fingerprint,
                     stable,
@@ -523,7 +525,7 @@ impl Run {
                 let a = &mut self.attempt;
                 a.left_ms = a.left_ms.saturating_sub(waited_ms);
                 a.fingerprint = fingerprint;
-                if stable && a.left_ms > 0 {
+                if stable && (s == After::Rest || a.left_ms > 0) {
                     self.phase = Phase::After {
                         settling: After::Check,
                     };
@@ -575,28 +577,6 @@ impl Run {
             ) => self.quick_settled(fingerprint, waited_ms),
             (After::Network, Answer::Network { pending }) => self.on_network(pending == 0),
             (After::Network, Answer::Unavailable) => self.on_network(false),
-            (
-                After::Rest,
-                Answer::Settled {
-                    fingerprint,
-                    stable,
-                    waited_ms,
-                    ..
-                },
-            ) => {
-                let a = &mut self.attempt;
-                a.left_ms = a.left_ms.saturating_sub(waited_ms);
-                a.fingerprint = fingerprint;
-                if stable {
-                    self.phase = Phase::After {
-                        settling: After::Check,
-                    };
-                    return self.observe();
-                }
-                a.stable_after = false;
-                a.busy = a.working.clone();
-                self.observe_after()
-            }
             (After::Tail, Answer::Settled { .. }) => self.finish_unverified(),
             (_, Answer::Failed { error }) => self.fail(error),
             (_, other) => self.out_of_step(&other),
