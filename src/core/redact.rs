@@ -60,11 +60,16 @@ pub fn secret_forms(value: &str) -> Vec<String> {
     out
 }
 
+/// What a secret is replaced by while the others are looked for: a noncharacter (U+FFFF),
+/// which no page text, URL or key holds, so no secret can be found in or across it.
+pub const HELD: &str = "\u{ffff}";
+
 /// Collects the secrets of one walk (or one run) and scrubs their echoes from any text.
 ///
-/// Scrubbing replaces each registered form, longest first, by `[redacted]`, one form after
-/// the other: a secret containing another is replaced whole, and a driver that holds the
-/// same list ([`Redactor::secrets`]) gets the same text with a plain replace loop.
+/// Scrubbing replaces each registered form, longest first, one form after the other: a
+/// secret containing another is replaced whole, and a driver that holds the same list
+/// ([`Redactor::secrets`]) gets the same text with a plain replace loop (through [`HELD`],
+/// then `[redacted]`).
 #[derive(Debug, Default, Clone)]
 pub struct Redactor {
     secrets: Vec<String>,
@@ -109,15 +114,21 @@ impl Redactor {
         &self.secrets
     }
 
-    /// Replaces every occurrence of every secret with `[redacted]`.
+    /// Replaces every occurrence of every secret with `[redacted]`. Each is first replaced by
+    /// [`HELD`], a character no text a page shows holds, and the marks become `[redacted]`
+    /// at the end: a short secret ("act") is never found inside the word an earlier one was
+    /// replaced by.
     pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);
         for secret in &self.secrets {
             if out.contains(secret.as_str()) {
-                out = Cow::Owned(out.replace(secret.as_str(), REDACTED));
+                out = Cow::Owned(out.replace(secret.as_str(), HELD));
             }
         }
-        out
+        match out {
+            Cow::Owned(held) => Cow::Owned(held.replace(HELD, REDACTED)),
+            borrowed => borrowed,
+        }
     }
 
     /// Scrubs every string of a JSON value, object keys included (two keys that scrub to
@@ -284,6 +295,19 @@ mod tests {
         let mut untouched = serde_json::json!({ "a": ["b"] });
         Redactor::default().scrub_value(&mut untouched);
         assert_eq!(untouched, serde_json::json!({ "a": ["b"] }));
+    }
+
+    #[test]
+    fn a_short_secret_is_not_found_in_the_word_another_became() {
+        let mut r = Redactor::default();
+        r.add_secret("hunter2");
+        r.add_secret("act");
+        r.add_secret("dac");
+        assert_eq!(
+            r.scrub("pw hunter2, act, redacted"),
+            "pw [redacted], [redacted], red[redacted]ed"
+        );
+        assert!(!r.scrub("hunter2").contains(HELD));
     }
 
     #[test]

@@ -106,6 +106,34 @@ pub fn tokens(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `needle` occurs in `hay` where a word begins: not glued to a letter or digit before
+/// it ("shoes" in "3 results for shoes", "lamp" in "Desk lamps" as a search finds it, but not
+/// "ho" in "show"). Scripts written without spaces between words (Han, kana, Hangul with its
+/// particles, Thai and its neighbours) have no such edge, so there any occurrence counts. Both
+/// are compared as they are: fold them first.
+pub fn begins_word_in(hay: &str, needle: &str) -> bool {
+    let joins = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() && !unspaced(c));
+    !needle.is_empty()
+        && hay
+            .match_indices(needle)
+            .any(|(at, _)| !(joins(hay[..at].chars().next_back()) && joins(needle.chars().next())))
+}
+
+/// A letter of a script that does not put spaces between words.
+fn unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF // Thai, Lao
+        | 0x1000..=0x109F // Myanmar
+        | 0x1780..=0x17FF // Khmer
+        | 0x3040..=0x30FF // Hiragana, Katakana
+        | 0x3400..=0x4DBF // CJK extension A
+        | 0x4E00..=0x9FFF // CJK
+        | 0xAC00..=0xD7AF // Hangul syllables
+        | 0xF900..=0xFAFF // CJK compatibility
+        | 0x20000..=0x2FA1F // CJK extensions
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +175,28 @@ mod tests {
             tokens("Añadir Camiseta-M!"),
             vec!["anadir", "camiseta", "m"]
         );
+    }
+
+    #[test]
+    fn where_a_word_begins() {
+        for (hay, needle, want) in [
+            ("3 results for shoes", "shoes", true),
+            ("results: shoes, 3", "shoes", true),
+            ("red shoes found", "red shoes", true),
+            ("desk lamps", "lamp", true),
+            ("show more", "ho", false),
+            ("shoes", "hoe", false),
+            ("this", "hi", false),
+            ("said hi", "hi", true),
+            ("3 resultados para zapatos", "zapatos", true),
+            ("靴の検索結果 3 件", "靴", true),
+            ("신발을 찾았습니다", "신발", true),
+            ("c++ tutorials", "c++", true),
+            ("abc++", "c++", false),
+            ("(c++)", "c++", true),
+            ("anything", "", false),
+        ] {
+            assert_eq!(begins_word_in(hay, needle), want, "{needle:?} in {hay:?}");
+        }
     }
 }

@@ -99,6 +99,8 @@ test('secretForms() and scrub() are the one redaction rule: forms, keys, nested 
     { '[redacted]': ['card [redacted], then [redacted]', 3, null, { k: 'x [redacted] y' }], pw: 'pw' },
   );
   assert.equal(scrub([], 'a b&c'), 'a b&c');
+  const short = secretForms(['hunter2', 'act', 'dac']);
+  assert.equal(scrub(short, 'pw hunter2, act, redacted'), 'pw [redacted], [redacted], red[redacted]ed', 'a short secret is not found in the word another became');
   assert.throws(() => secretForms('a b&c'), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
 });
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 REDACTED = "[redacted]"
+# What a secret is replaced by while the others are looked for (core ``redact::HELD``).
+HELD = "\uffff"
 
 
 class Redactor:
@@ -54,10 +56,12 @@ class Redactor:
         return list(self._forms)
 
     def scrub(self, text: str) -> str:
+        held = False
         for form in self._forms:
             if form in text:
-                text = text.replace(form, REDACTED)
-        return text
+                text = text.replace(form, HELD)
+                held = True
+        return text.replace(HELD, REDACTED) if held else text
 
     def scrub_value(self, value: Any) -> Any:
         """Every string of a JSON value scrubbed, keys included."""

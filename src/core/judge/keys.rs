@@ -78,8 +78,9 @@ impl<'a> Judge<'a> {
                 return Some(format!("Enter submitted {form}: {}", e.line()));
             }
         }
-        // A search submitted from its field: its results carry what was typed
-        // ("3 results for shoes"), wherever they are shown.
+        // A search submitted from its field: its results carry what was typed where a word
+        // begins ("3 results for shoes", "Desk lamps" for "lamp"; not "ho" in "Show more"),
+        // wherever they are shown.
         let typed = focused
             .filter(|f| !f.sensitive && f.value_hash.is_none())
             .and_then(|f| f.value.as_deref())
@@ -89,7 +90,7 @@ impl<'a> Judge<'a> {
             let typed = typed.trim();
             if let Some(e) = effects
                 .iter()
-                .find(|e| e.is_appearance() && text::fold(e.label()).contains(typed))
+                .find(|e| e.is_appearance() && text::begins_word_in(&text::fold(e.label()), typed))
             {
                 return Some(format!(
                     "Enter submitted what was typed in {}: {}",

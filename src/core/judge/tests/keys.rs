@@ -44,6 +44,17 @@ fn what_keys_do() {
     results.texts.push(text("3 results for shoes", "main"));
     let mut other_results = searched.clone();
     other_results.texts.push(text("3 results", "main"));
+    // Two letters typed, and a text that holds them inside a word, not as one.
+    let mut short = searched.clone();
+    for e in short
+        .elements
+        .iter_mut()
+        .filter(|e| e.role == Role::Searchbox)
+    {
+        e.value = Some("ho".into());
+    }
+    let mut inside_a_word = short.clone();
+    inside_a_word.texts.push(text("Show more", "main"));
     let declined = after(&|a| a.texts.push(text("Payment declined", FORM)));
     let elsewhere = after(&|a| a.texts.push(text("Order placed", "banner")));
     let picked = after(&|a| edit(a, "s1", |e| e.value = Some("Express".into())));
@@ -69,6 +80,7 @@ fn what_keys_do() {
         case("Enter submits the focused form", press("Enter"), s.clone(), submitted.clone()).want(M, None, "Enter submitted form[Checkout]: appeared text 'Order placed'"),
         case("Enter submits a search whose results are elsewhere", press_in(&searched, "Enter"), searched.clone(), results.clone()).want(M, None, "Enter submitted what was typed in searchbox[Search] in search: appeared text '3 results for shoes' in main"),
         case("Enter, results without what was typed", press_in(&searched, "Enter"), searched.clone(), other_results.clone()).want(A, None, ""),
+        case("Enter, what was typed only inside another word", press_in(&short, "Enter"), short.clone(), inside_a_word).want(A, None, ""),
         case("Enter submits a search, an intent in another language", enter_on_q1.clone(), searched.clone(), results.clone()).intent("Se listan los zapatos").want(M, Some("Search"), "Enter submitted what was typed"),
         case("Enter, results without what was typed, an intent in another language", enter_on_q1, searched.clone(), other_results.clone()).intent("Se listan los zapatos").want(A, None, ""),
         case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
