@@ -203,7 +203,7 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
             return "browser_press_key", lambda tree: {"key": step["key"], **verified}
         return "browser_press_key", lambda tree: {"key": step["key"], "target": ref(tree), **verified}
     if action == "watch":
-        raise Unplayable("no MCP tool watches an action made by something else")
+        return "browser_watch", lambda tree: {"steps": step["steps"], **verified}
     if action == "screenshot":
         return "browser_take_screenshot", lambda tree: {}
     if action == "click_at":

@@ -61,6 +61,7 @@ EXPECTED_TOOLS = {
     "browser_take_screenshot",
     "browser_tabs",
     "browser_close",
+    "browser_watch",
 }
 VISION_TOOLS = {"browser_mouse_click_xy", "browser_mouse_drag_xy", "browser_mouse_wheel_xy", "browser_keyboard_press"}
 
@@ -260,6 +261,27 @@ async def wait_for_holds_or_times_out(t: Transcript, base: str) -> None:
     assert "did not hold within 600 ms" in error["message"], error
 
 
+async def watch_judges_the_steps_together(t: Transcript, base: str) -> None:
+    """browser_watch sends a script's steps unverified and judges their one effect, as
+    `prufe run`'s watch does: MATCH when it bears the intent out, MISMATCH and not undone when
+    it does not; a malformed step is INVALID_SCRIPT and nothing is sent."""
+    add_cap = {"action": "click", "target": {"role": "button", "name": "Add Cap"}}
+    await t.call("browser_navigate", {"url": f"{base}/shop.html"})
+    held = await t.call("browser_watch", {"intent": "the cart gains a cap", "steps": [add_cap]})
+    assert held.structured_content["verdict"] == "MATCH", text_of(held)
+    assert "1 step performed unverified" in text_of(held), text_of(held)
+    await t.call("browser_navigate", {"url": f"{base}/recycled-list.html"})
+    shirt = {"action": "click", "target": {"role": "button", "name": "Add Shirt M"}}
+    wrong = await t.call("browser_watch", {"intent": "the cart gains a Shirt M", "steps": [shirt]})
+    assert wrong.structured_content["verdict"] == "MISMATCH", text_of(wrong)
+    assert wrong.structured_content.get("undone") is not True, wrong.structured_content
+    tree = text_of(await t.call("browser_snapshot"))
+    bad = await t.call("browser_watch", {"intent": "x", "steps": [{"action": "click", "target": {"role": "button"}}]})
+    assert bad.structured_content["error"]["code"] == "INVALID_SCRIPT", text_of(bad)
+    assert "steps[0]" in bad.structured_content["error"]["message"], text_of(bad)
+    assert text_of(await t.call("browser_snapshot")) == tree, "a refused watch sent nothing"
+
+
 async def keys_wheel_and_element_waits(t: Transcript, base: str) -> None:
     """A key pressed on an element (verified), a chord sent to the focus and a wheel turned at
     a point (recorded, not judged), and a wait for an element by role and name."""
@@ -382,6 +404,7 @@ def test_stdio_session():
                     await secret_is_typed_and_never_shown(t, base)
                     await wait_for_holds_or_times_out(t, base)
                     await back_is_verified(t, base)
+                    await watch_judges_the_steps_together(t, base)
                     await malformed_calls_are_rpc_errors(t)
                     sizes["seconds"] = round(time.monotonic() - started, 1)
                     return t.answers

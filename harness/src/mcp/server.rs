@@ -402,6 +402,7 @@ fn verified_of(call: &Call) -> Option<&tools::Verified> {
         Call::FileUpload(p) => Some(&p.verified),
         Call::ClickXy(p) => Some(&p.verified),
         Call::DragXy(p) => Some(&p.verified),
+        Call::Watch(p) => Some(&p.verified),
         _ => None,
     }
 }
@@ -753,6 +754,10 @@ impl Worker {
                 self.with_snapshot(a, p.verified.snapshot)
             }
             Call::FileUpload(p) => self.upload(v, p).await,
+            Call::Watch(p) => {
+                let a = self.watch(v, &p).await;
+                self.with_snapshot(a, p.verified.snapshot)
+            }
             Call::WaitFor(p) => self.wait_for(v, p).await.into(),
             Call::HandleDialog(p) => {
                 v.answer_next_dialog(p.accept, p.prompt_text.as_deref());
@@ -997,6 +1002,30 @@ impl Worker {
                 .snapshot
                 .unwrap_or(self.config.snapshot_in_answers),
         )
+    }
+
+    /// `browser_watch`: the steps read as a script's watch step reads them (an error names the
+    /// step, `INVALID_SCRIPT`, and nothing is sent), then performed as `prufe run` performs it.
+    async fn watch(&mut self, v: &mut Verifier, p: &tools::Watch) -> Answer {
+        let mut watch = json!({ "action": "watch", "steps": p.steps });
+        if let Some(intent) = &p.verified.intent {
+            watch["intent"] = Value::from(intent.as_str());
+        }
+        let here = std::env::current_dir().unwrap_or_default();
+        match crate::script::parse_steps(&Value::Array(vec![watch]), &here) {
+            Ok(mut steps) if steps.len() == 1 => {
+                let step = steps.remove(0);
+                self.perform(v, None, step).await
+            }
+            Ok(_) => refused(ErrorCode::Internal, "a watch read as more than one step"),
+            Err(e) => {
+                self.expect.clear();
+                Answer::of_error(prufe::core::Error::new(
+                    ErrorCode::InvalidScript,
+                    format!("browser_watch: {e}"),
+                ))
+            }
+        }
     }
 
     async fn upload(&mut self, v: &mut Verifier, p: tools::FileUpload) -> Done {

@@ -397,6 +397,19 @@ pub struct KeyboardPress {
     pub snapshot: Option<bool>,
 }
 
+/// `browser_watch`: steps sent unverified, their one effect judged.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Watch {
+    /// The steps, written as a `prufe run` script writes them (`{"action": "click",
+    /// "target": {"role": "button", "name": "Add Cap"}}`; click, fill, check, uncheck, select,
+    /// press, hover, upload, drag, goto), sent one after the other, unverified. Targets are
+    /// role and name, optionally region, as in a script (not refs: a step may name what an
+    /// earlier one shows).
+    pub steps: Vec<Value>,
+    #[serde(flatten)]
+    pub verified: Verified,
+}
+
 /// A parsed tool call.
 #[derive(Debug, Clone)]
 pub enum Call {
@@ -420,6 +433,7 @@ pub enum Call {
     DragXy(DragXy),
     WheelXy(WheelXy),
     KeyboardPress(KeyboardPress),
+    Watch(Watch),
 }
 
 /// What a tool does to the page, for its annotations.
@@ -557,6 +571,18 @@ const TOOLS: &[Declaration] = &[
         kind: Kind::ReadOnly,
         vision: false,
         schema: schema::<WaitFor>,
+    },
+    Declaration {
+        name: "browser_watch",
+        title: "Watch steps",
+        description: "Send steps unverified (a `prufe run` script's steps, targets by role and \
+                      name) and judge their one combined effect against the intent, as a \
+                      script's watch does: for a sequence whose states in between do not \
+                      matter (open a menu, then pick its item). Never undone: a wrong effect is \
+                      reported, not taken back.",
+        kind: Kind::Acting,
+        vision: false,
+        schema: schema::<Watch>,
     },
     Declaration {
         name: "browser_handle_dialog",
@@ -709,6 +735,7 @@ pub fn parse(name: &str, arguments: Option<&JsonObject>, vision: bool) -> Result
         "browser_mouse_drag_xy" => Call::DragXy(args(value, tool)?),
         "browser_mouse_wheel_xy" => Call::WheelXy(args(value, tool)?),
         "browser_keyboard_press" => Call::KeyboardPress(args(value, tool)?),
+        "browser_watch" => Call::Watch(args(value, tool)?),
         _ => return Err(Invalid::UnknownTool(format!("unknown tool {tool:?}"))),
     })
 }
