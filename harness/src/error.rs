@@ -35,6 +35,14 @@ pub enum CdpError {
     },
 }
 
+/// The words of a failed step's record: the machine's message, as every surface says it.
+fn said(outcome: &Outcome) -> String {
+    outcome
+        .error
+        .as_ref()
+        .map_or_else(|| outcome.summary(), |e| e.message.clone())
+}
+
 /// Everything the harness reports to its user.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -45,18 +53,18 @@ pub enum Error {
 
     /// The action's effect is not the one intended (MISMATCH, or AMBIGUOUS rejected), and it
     /// was undone: the page is back to the state before the action.
-    #[error("VERIFICATION_FAILED: {}", .0.summary())]
+    #[error("VERIFICATION_FAILED: {}", said(.0))]
     VerificationFailed(Box<Outcome>),
 
     /// The undo ran, but part of the wrong effect is still on the page.
-    #[error("UNDO_FAILED: {}; still there: {}", .outcome.summary(), .residue.join("; "))]
+    #[error("UNDO_FAILED: {}", said(.outcome))]
     UndoFailed {
         outcome: Box<Outcome>,
         residue: Vec<String>,
     },
 
     /// The wrong effect has no inverse; prufe stopped. `source()` is the verification failure.
-    #[error("IRREVERSIBLE_ACTION: {} has no inverse and its effect could not be verified", .outcome.action_line())]
+    #[error("IRREVERSIBLE_ACTION: {}", said(.outcome))]
     IrreversibleAction {
         outcome: Box<Outcome>,
         #[source]
@@ -351,5 +359,26 @@ mod tests {
         let e = Error::core(ErrorCode::TargetNotFound, "no textbox[hunter22]").scrub(&r);
         assert!(!e.to_string().contains("hunter22"), "{e}");
         assert!(e.to_string().contains("[redacted]"));
+    }
+
+    #[test]
+    fn a_failed_step_says_the_machines_words() {
+        let mut record = Outcome {
+            action: "fill".into(),
+            target: Some("textbox[Name]".into()),
+            ..Outcome::default()
+        };
+        for (code, message) in [
+            (ErrorCode::VerificationFailed, "the field reads 'Jo', not 'Joe'"),
+            (
+                ErrorCode::IrreversibleAction,
+                "fill on textbox[Name] has no inverse and its effect could not be verified; prufe stopped: declare an inverse, or check the page by hand",
+            ),
+            (ErrorCode::UndoFailed, "MISMATCH: x; still there: y"),
+        ] {
+            record.error = Some(prufe::core::Error::new(code, message));
+            let e = crate::verify::outcome_result(record.clone()).expect_err("failed");
+            assert_eq!(e.to_string(), format!("{}: {message}", code.as_str()));
+        }
     }
 }

@@ -50,6 +50,9 @@ def test_claims_hold_break_or_lack_evidence(page: Page) -> None:
         p.click(add, expect=[Count(SHIRT, 1), {"kind": "disappears", "target": {"role": "listitem", "name": "Shirt M"}},
                              Changes(WRAP, "checked"), Navigates("*page=2")])
     assert second.value.code == "IRREVERSIBLE_ACTION", second.value
+    # The machine's words, as the CLI and Node say them.
+    assert second.value.message == second.value.result.record["error"]["message"], second.value
+    assert "prufe stopped: declare an inverse" in str(second.value), second.value
     result = second.value.result
     assert result is not None and result.verdict == "MISMATCH"
     assert statuses(result.record) == ["broken", "broken", "absent", "absent"]

@@ -360,13 +360,8 @@ class Core:
             return result
         code = str(error.get("code"))
         if code in _VERIFICATION:
-            if code == "VERIFICATION_FAILED":
-                message = result.summary()
-            elif code == "UNDO_FAILED":
-                message = f"{result.summary()}; still there: {'; '.join(result.residue)}"
-            else:
-                message = f"{result.action_line()} has no inverse and its effect could not be verified"
-            failure = error_for(code, self.redactor.scrub(message), result)
+            # The machine's words, as every surface says them.
+            failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result)
             log.warning("%s", failure)
             self._trace(record, kind, code, None, started_at)
             raise failure
