@@ -217,6 +217,14 @@ def test_a_locator_is_resolved_strictly(page: Page, base: str) -> None:
         with pytest.raises(PrufeError) as failed:
             p.click(locator)
         assert failed.value.code == code, str(failed.value)
+    # A target the machine finds twice: the error carries the step's record, and its report is
+    # the machine's, as the CLI and Node print it: the error and the candidates.
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button>Twin</button><button>Twin</button>')")
+    with pytest.raises(PrufeError) as twins:
+        p.click(Target("Twin", role="button"))
+    assert twins.value.code == "TARGET_AMBIGUOUS", str(twins.value)
+    report = twins.value.explain()
+    assert "Error:     " in report and "  candidate " in report, report
     assert page.locator("#cart-items li").count() == 0, "nothing was clicked"
     # A prufe target works as well as a Locator.
     done = p.click(Target("Add Socks S", role="button"))

@@ -365,7 +365,8 @@ class Core:
             log.warning("%s", failure)
             self._trace(record, kind, code, None, started_at)
             raise failure
-        failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), None, error.get("candidates"))
+        # With its record: ``explain()`` is the machine's report, as the CLI and Node print it.
+        failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result, error.get("candidates"))
         failure.record = record  # type: ignore[attr-defined]
         log.warning("%s", failure)
         self._trace(record, kind, code, str(failure), started_at)
