@@ -254,6 +254,7 @@ bench: setup
 	node scripts/bench.mjs
 	node scripts/driver-lines.mjs
 	node scripts/corpus.mjs
+	node scripts/corpus.mjs --quick-ms 50 --out bench/corpus-quick.md
 	cargo bench -q -p prufe --bench diff
 	cargo run --release -q -p prufe-harness --example click_bench -- --out bench/click.md
 	cargo run --release -q -p prufe-harness --example click_bench -- --quick-ms 50 --out bench/click-quick.md

@@ -115,6 +115,8 @@ export async function answerNeed(port, need, options) {
       if (!located.decided) located = points.locate({ ...ask, boxesNow: await hitBoxesAcross(port) });
       return { answer: 'under', element: located.decided ? located.element : element };
     }
+    // Requests heard of from here on are the input's own (the harness marks at the same point).
+    if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
     if (roots && roots.length > 1) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {

@@ -25,6 +25,8 @@
  * @property {() => Promise<string>} url the main frame's address
  * @property {() => Promise<string>} [previous] the address of the tab's previous history entry,
  *   empty when there is none
+ * @property {import('./requests.js').Requests} [requests] the page's requests, marked at each
+ *   input; without it `Read::Network` is answered `unavailable` (the full quiet window is waited)
  * @property {Frames} [frames] the page's roots (the package's World, world.js); without it the
  *   main frame's engine answers every need
  */
@@ -181,7 +183,7 @@ export async function pressKey(port, spec) {
 
 /**
  * The reads of the page as a whole, the same on a page of one root or several: its address,
- * the previous history entry's, and the scroll container under a point (found in the top
+ * the previous history entry's, the requests started since the last input, and the scroll container under a point (found in the top
  * document and kept there) and where it stands. Null for any other read.
  * @param {Port} port
  * @param {PrufeRun.Read} what
@@ -194,6 +196,9 @@ export async function readPage(port, what) {
     case 'previous':
       if (!port.previous) throw new Failed({ code: 'BROWSER_ERROR', message: 'this port cannot read the history' });
       return { answer: 'address', url: await port.previous() };
+    case 'network':
+      if (!port.requests) return { answer: 'unavailable' };
+      return { answer: 'network', pending: port.requests.pending(what.recentMs) };
     case 'scroll':
       return {
         answer: 'position',

@@ -8,6 +8,7 @@
 // The engine runs in an isolated world through a CDP session of the page's context
 // (`context.newCDPSession(page)`); input goes through `page.mouse` and `page.keyboard`.
 
+import { Requests } from './requests.js';
 import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -20,7 +21,8 @@ export async function prufe(page, options = {}) {
   checkOptions(options);
   const session = await page.context().newCDPSession(page);
   const world = await World.open(session);
-  const port = world.port(page);
+  // The page's requests, every frame's, from now on: they answer the shorter window's question.
+  const port = world.port(page, Requests.of(page));
   return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 

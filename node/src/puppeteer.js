@@ -9,6 +9,7 @@
 // (`page.createCDPSession()`); input goes through `page.mouse` and `page.keyboard`.
 
 import { PrufeError } from './errors.js';
+import { Requests } from './requests.js';
 import { checkOptions, Verifier } from './verifier.js';
 import { World } from './world.js';
 
@@ -26,7 +27,8 @@ export async function prufe(page, options = {}) {
   world.onDialog = () => {
     if (page.listenerCount('dialog') === 0) session.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => {});
   };
-  const port = world.port(page);
+  // The page's requests, every frame's, from now on: they answer the shorter window's question.
+  const port = world.port(page, Requests.of(page));
   return new Verifier({ port, world, isElement, elements, owner }, options);
 }
 

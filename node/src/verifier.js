@@ -45,6 +45,9 @@ const rules = await machine();
  * @property {number} [quietMs] how long the page must not change to count as settled
  * @property {number} [timeoutMs] the most a settle waits
  * @property {number} [pollMs] how often a settle reads the fingerprint
+ * @property {number} [quickMs] the shorter quiet window, taken after an effect when the page
+ *   shows no sign of change and no request it started since the input is under way or ended
+ *   within it (0: always `quietMs`)
  *   (each left out: the machine's default, `defaults()` of the machine module; node/types
  *   documents them)
  * @property {'reject' | 'accept'} [ambiguous] what an AMBIGUOUS effect comes to without a judge
@@ -187,6 +190,7 @@ export class Verifier {
     if (o.pollMs !== undefined) timing.pollMs = o.pollMs;
     if (o.quietMs !== undefined) timing.quietMs = o.quietMs;
     if (o.timeoutMs !== undefined) timing.timeoutMs = o.timeoutMs;
+    if (o.quickMs !== undefined) timing.quickMs = o.quickMs;
     /** @type {PrufeRun.Policy} */
     const policy = { timing };
     if (o.maxAttempts !== undefined) policy.maxAttempts = o.maxAttempts;

@@ -525,10 +525,12 @@ export class World {
    * The port of a Playwright or Puppeteer page whose engine runs in this world: the engine,
    * text and files through this world's session, pointer, keys and history through the page.
    * @param {LibraryPage} page
+   * @param {import('./requests.js').Requests} [requests] the page's requests (`Read::Network`)
    * @returns {import('./driver.js').Port}
    */
-  port(page) {
+  port(page, requests) {
     return {
+      requests,
       evaluate: (fn, arg) => this.evaluate(fn, arg),
       move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
       down: (button) => page.mouse.down({ button }),

@@ -36,6 +36,13 @@ export interface Options {
   timeoutMs?: number;
   /** How often a settle reads the page's fingerprint, in ms (default 50). */
   pollMs?: number;
+  /**
+   * The shorter quiet window, in ms (default 0: off): after an effect, a settle ends this long
+   * after the page last changed when the page shows no sign of change (no mutation, no
+   * animation) and no request it started since the input is under way or ended within it.
+   * Timers are not seen: an effect a page delays with `setTimeout` past it is missed.
+   */
+  quickMs?: number;
   /** What an AMBIGUOUS effect comes to without a judge (default `reject`). */
   ambiguous?: 'reject' | 'accept';
   /** The arbiter of AMBIGUOUS effects; it never overrides MATCH or MISMATCH. */

@@ -11,6 +11,7 @@ import { expect, test } from 'prufe/test';
 const options: Options = {
   maxAttempts: 2,
   quietMs: 250,
+  quickMs: 50,
   timeoutMs: 5000,
   ambiguous: 'reject',
   traceDir: 'traces',

@@ -233,6 +233,7 @@ class Core:
         timeout_ms: Optional[int],
         trace_dir: "Optional[str | os.PathLike[str]]",
         screenshots: str = "failures",
+        quick_ms: Optional[int] = None,
     ) -> None:
         if screenshots not in SCREENSHOTS:
             raise PrufeError("INVALID_OPTIONS", f"screenshots must be 'off', 'failures' or 'all', not {screenshots!r}")
@@ -240,8 +241,10 @@ class Core:
             raise ValueError(f"ambiguous must be 'reject' or 'accept', not {ambiguous!r}")
         if ai_judge is not None:
             _arbiter.method_of(ai_judge)
+        if quick_ms is not None and (isinstance(quick_ms, bool) or not isinstance(quick_ms, int) or quick_ms < 0):
+            raise PrufeError("INVALID_OPTIONS", f"quick_ms must be a whole number of milliseconds, not {quick_ms!r}")
         config = Config(ambiguous=ambiguous, max_attempts=max_attempts, quiet_ms=quiet_ms, timeout_ms=timeout_ms, has_arbiter=ai_judge is not None,
-                        pictures=trace_dir is not None and screenshots != "off")
+                        pictures=trace_dir is not None and screenshots != "off", quick_ms=quick_ms)
         self.screenshots = screenshots
         self.driver = Driver(World(isolated, timeout_ms), config)
         self.coords = Coords(self)

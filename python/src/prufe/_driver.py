@@ -612,7 +612,74 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] == "address")
+    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network"))
+
+
+#: How many ends of requests are kept for "ended just now" (the newest).
+_ENDS_KEPT = 64
+
+
+class Requests:
+    """The page's requests, as Playwright reports them (``request``, ``requestfinished``,
+    ``requestfailed``: every frame's), for the machine's ``Read::Network``: how many requests
+    the page started since the last input are under way or ended just now. The driver carries
+    the count; the machine decides what it means (a verified step's shorter quiet window holds
+    only when it is zero).
+
+    The rule is the harness's (harness/src/requests.rs) and the Node package's
+    (node/src/requests.js), rule for rule: a request counts from when it is first heard of
+    until it ends, against an input when it was first heard of after the input was marked. A
+    redirect's hops are requests of their own here (one DevTools request to the harness): the
+    count may be higher while the chain is under way, but it is zero exactly when the
+    harness's is."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        #: When the last input was marked.
+        self._mark: Optional[float] = None
+        #: Request → when it was first heard of.
+        self._open: dict[Any, float] = {}
+        #: When requests heard of after the mark ended, newest last.
+        self._ended: list[float] = []
+
+    def mark(self) -> None:
+        """An input is about to be sent: requests heard of from now on are its own."""
+        now = self._now()
+        self._mark = now
+        self._ended = []
+        # What never ended before this input (a long poll, a stream) is not waited for.
+        self._open = {r: heard for r, heard in self._open.items() if heard >= now}
+
+    def started(self, request: Any) -> None:
+        self._open.setdefault(request, self._now())
+
+    def ended(self, request: Any) -> None:
+        heard = self._open.pop(request, None)
+        if heard is None:
+            return
+        if self._mark is not None and heard >= self._mark:
+            if len(self._ended) == _ENDS_KEPT:
+                self._ended.pop(0)
+            self._ended.append(self._now())
+
+    def pending(self, recent_ms: float) -> int:
+        """The requests heard of since the mark that are under way, or ended less than
+        ``recent_ms`` ago."""
+        if self._mark is None:
+            return 0
+        mark, now = self._mark, self._now()
+        under_way = sum(1 for heard in self._open.values() if heard >= mark)
+        just = sum(1 for end in self._ended if max(0.0, now - end) * 1000 < recent_ms)
+        return under_way + just
+
+    @classmethod
+    def of(cls, page: Any) -> "Requests":
+        """A ledger fed by a Playwright page's request events (sync or async API alike)."""
+        requests = cls()
+        page.on("request", requests.started)
+        page.on("requestfinished", requests.ended)
+        page.on("requestfailed", requests.ended)
+        return requests
 
 
 class Failed(Exception):
@@ -640,13 +707,15 @@ class Config:
     quiet_ms: Optional[int]
     timeout_ms: Optional[int]
     has_arbiter: bool = False
+    #: The shorter quiet window (``Timing::quick_ms``); ``None`` is the machine's default (off).
+    quick_ms: Optional[int] = None
     #: Take the pictures of each step (the trace decides which it keeps).
     pictures: bool = False
 
     def policy(self) -> dict[str, Any]:
         """The run's policy: what the caller gave; the machine fills in what is left out."""
         ambiguous = "arbiter" if self.has_arbiter else self.ambiguous
-        timing = {k: v for k, v in (("quietMs", self.quiet_ms), ("timeoutMs", self.timeout_ms)) if v is not None}
+        timing = {k: v for k, v in (("quietMs", self.quiet_ms), ("timeoutMs", self.timeout_ms), ("quickMs", self.quick_ms)) if v is not None}
         policy: dict[str, Any] = {"ambiguous": ambiguous, "timing": timing}
         if self.max_attempts is not None:
             policy["maxAttempts"] = max(1, self.max_attempts)
@@ -672,6 +741,9 @@ class Driver:
         #: The last record's trace entry and its file's name (``prufeRun.trace``), scrubbed when written.
         self.entry: dict[str, Any] = {}
         self.focused: Optional[dict[str, Any]] = None
+        #: The page's requests (``Read::Network``); without them the answer is
+        #: ``unavailable`` and the full quiet window is waited.
+        self.requests: Optional[Requests] = None
 
     # -- the machine --------------------------------------------------------------------
 
@@ -930,10 +1002,17 @@ class Driver:
                 if answer is not None:
                     return answer
             if kind == "input":
+                # Requests heard of from here on are the input's own (the harness marks here too).
+                if self.requests is not None:
+                    self.requests.mark()
                 yield from self._send(need["gesture"], routes or {})
                 return {"answer": "sent"}
             if kind == "read" and need["read"]["kind"] == "address":
                 return {"answer": "address", "url": (yield op("url"))}
+            if kind == "read" and need["read"]["kind"] == "network":
+                if self.requests is None:
+                    return {"answer": "unavailable"}
+                return {"answer": "network", "pending": self.requests.pending(need["read"]["recentMs"])}
             if kind == "ask":
                 if ask is None:
                     return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}

@@ -17,7 +17,7 @@ from playwright.async_api import Page
 from ._api import (Appears, Changes, ClaimLike, Container, Core, Count, Disappears, Moves, Navigates, Stays, Target, TargetLike, Text,
                    Watched, build, files_of)
 from ._coords import Shot
-from ._driver import Gen, Op
+from ._driver import Gen, Op, Requests
 from ._errors import IrreversibleAction, PrufeError, UndoFailed, VerificationFailed
 from ._io_async import ask, sleep
 from ._result import Diff, Result
@@ -218,7 +218,11 @@ class Prufe:
     :class:`PrufeError` with its code when nothing could be done.
 
     ``max_attempts``, ``quiet_ms`` and ``timeout_ms`` left ``None`` are the machine's defaults
-    (its ``defaults()``, the CLI's). A JavaScript dialog that opens during a step is answered
+    (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (off by default):
+    after an effect, a settle ends that long after the page last changed when the page shows
+    no sign of change and no request it started since the input is under way or ended within
+    it (the page's ``request`` events, heard from when the verifier is made); a timer is not
+    seen. A JavaScript dialog that opens during a step is answered
     by Playwright (dismissed, unless the caller listens for ``dialog``) and listed in the
     step's ``dialogs``."""
 
@@ -233,12 +237,14 @@ class Prufe:
         timeout_ms: Optional[int] = None,
         trace_dir: "Optional[Union[str, os.PathLike[str]]]" = None,
         screenshots: str = "failures",
+        quick_ms: Optional[int] = None,
     ) -> None:
         self.page = page
         self._port = _Port(page)
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
                           quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
-                          screenshots=screenshots)
+                          screenshots=screenshots, quick_ms=quick_ms)
+        self._core.driver.requests = Requests.of(page)
 
     @property
     def round_trips(self) -> int:

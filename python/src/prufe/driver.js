@@ -4,7 +4,7 @@
 // the machine from one input to the next: `turn(run, answer)` feeds the answer, then keeps
 // answering fingerprint, settle, observe, describe, prepare, locate and the reads that are
 // `prufe` calls, and returns `{ run, need }` at the first need only Python can meet (input,
-// the address, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
+// the address, the page's requests, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
 // is the bundle's own, `prufe.prepare`, for both);
 // nothing here decides anything: the machine does. A navigation kills a call half-way; the
 // driver keeps the run it sent and sends the same turn again to the new document (every need

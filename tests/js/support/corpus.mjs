@@ -116,7 +116,7 @@ if (TAP) mkdirSync(TAP, { recursive: true });
 /** The machine states judged in each run under way, by run id. */
 const tapped = new Map();
 
-export async function runOne(corpus, context, run) {
+export async function runOne(corpus, context, run, options = {}) {
   const started = Date.now();
   const { entry } = run;
   let timer;
@@ -146,7 +146,7 @@ export async function runOne(corpus, context, run) {
       // CORPUS_TAP=DIR keeps the machine's state at each judgement of the run as
       // DIR/<run id>.json, which `cargo run --example rejudge -- DIR` judges again offline.
       const judged = [];
-      const v = await prufe(page, { ambiguous: 'reject', onJudged: TAP ? (state) => judged.push(state) : undefined });
+      const v = await prufe(page, { ...options, ambiguous: 'reject', onJudged: TAP ? (state) => judged.push(state) : undefined });
       if (TAP) tapped.set(run.id, judged);
       try {
         const result = await verified(v, entry.action, run.intent);
@@ -180,10 +180,11 @@ export function passed(run, outcome) {
 }
 
 /**
- * Runs `runs` two at a time (the machine has two cores); `onResult(run, outcome)` hears each.
+ * Runs `runs` two at a time (the machine has two cores); `onResult(run, outcome)` hears each;
+ * `options` are the verifier's (timing: `quickMs`).
  * @returns {Promise<Map<string, any>>} run id → outcome
  */
-export async function runAll(corpus, runs, { concurrency = 2, onResult = () => {} } = {}) {
+export async function runAll(corpus, runs, { concurrency = 2, onResult = () => {}, options = {} } = {}) {
   const outcomes = new Map();
   let next = 0;
   // One context per worker, a fresh page per run.
@@ -192,7 +193,7 @@ export async function runAll(corpus, runs, { concurrency = 2, onResult = () => {
     try {
       while (next < runs.length) {
         const run = runs[next++];
-        const outcome = await runOne(corpus, context, run);
+        const outcome = await runOne(corpus, context, run, options);
         outcomes.set(run.id, outcome);
         onResult(run, outcome);
       }

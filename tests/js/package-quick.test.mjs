@@ -1,0 +1,174 @@
+// The package's shorter quiet window (`quickMs`) under Playwright and Puppeteer: the verifier
+// answers the machine's `Read::Network` from the page's request events (node/src/requests.js).
+// An honest click on a still page is MATCH through a quick settle (the machine asked about the
+// requests and none was under way); a click whose effect comes with the response of a slow
+// request is judged on the page after the response, not on the first change it made.
+
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { Requests } from '../../node/src/requests.js';
+import { prufe as playwrightPrufe } from '../../node/src/playwright.js';
+import { prufe as puppeteerPrufe } from '../../node/src/puppeteer.js';
+import { CHROMIUM, CHROMIUM_FLAGS, freshProfile } from './support/env.mjs';
+
+/** How long the server holds the answer to `/slow`. */
+const SLOW_MS = 400;
+
+// Save shows "Saving…" at once and the saved number when the response comes; Like changes the
+// page at once and starts nothing.
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quick</title></head>
+<body><main>
+<h1>Order</h1>
+<button id="like" onclick="document.getElementById('likes').textContent = 'Liked'">Like</button>
+<p id="likes">Not liked</p>
+<button id="save">Save</button>
+<p id="status">Not saved</p>
+<script>
+document.getElementById('save').addEventListener('click', async () => {
+  const status = document.getElementById('status');
+  status.textContent = 'Saving';
+  const answer = await (await fetch('/slow')).text();
+  status.textContent = 'Saved as order ' + answer;
+});
+</script>
+</main></body></html>`;
+
+let server;
+let origin;
+
+/** The verdicts' asked counts: every `pending(recentMs)` the machine's network read made. */
+const asked = [];
+const pending = Requests.prototype.pending;
+
+before(async () => {
+  server = createServer((request, response) => {
+    if (request.url === '/slow') {
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        response.end('42');
+      }, SLOW_MS);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(PAGE);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  Requests.prototype.pending = function spied(recentMs) {
+    const n = pending.call(this, recentMs);
+    asked.push({ recentMs, pending: n });
+    return n;
+  };
+});
+
+after(async () => {
+  Requests.prototype.pending = pending;
+  server?.closeAllConnections?.();
+  await new Promise((done) => server.close(() => done()));
+});
+
+const LIBRARIES = {
+  async Playwright() {
+    const profile = freshProfile();
+    const browser = await chromium.launchPersistentContext(profile.dir, { executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+    return {
+      async open() {
+        const page = await browser.newPage();
+        await page.goto(`${origin}/`);
+        return { page, button: (name) => page.getByRole('button', { name, exact: true }) };
+      },
+      prufe: playwrightPrufe,
+      close: async () => { await browser.close(); await profile.remove(); },
+    };
+  },
+  async Puppeteer() {
+    const profile = freshProfile();
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true, userDataDir: profile.dir });
+    return {
+      async open() {
+        const page = await browser.newPage();
+        await page.goto(`${origin}/`);
+        return { page, button: (name) => page.$(`::-p-aria([name=${JSON.stringify(name)}][role="button"])`) };
+      },
+      prufe: puppeteerPrufe,
+      close: async () => { await browser.close(); await profile.remove(); },
+    };
+  },
+};
+
+for (const [name, launch] of Object.entries(LIBRARIES)) {
+  describe(`${name}: the shorter window`, () => {
+    let lib;
+    before(async () => { lib = await launch(); });
+    after(async () => { await lib?.close(); });
+
+    test('an honest click on a still page is MATCH through a quick settle', async (t) => {
+      const { page, button } = await lib.open();
+      t.after(() => page.close());
+      const v = await lib.prufe(page, { quickMs: 50 });
+      assert.equal(v.policy.timing.quickMs, 50);
+      asked.length = 0;
+      const result = await v.click(await button('Like'), { intent: 'like the order' });
+      assert.equal(result.verdict, 'MATCH', result.explain());
+      assert.ok(result.record.lines.includes("appeared text 'Liked' in main"), result.explain());
+      // The settle after the click ended on the shorter window: only then is the network read.
+      assert.ok(asked.some((a) => a.recentMs === 50 && a.pending === 0), JSON.stringify(asked));
+    });
+
+    test('a click whose effect comes with a slow response is judged on the page after it', async (t) => {
+      const { page, button } = await lib.open();
+      t.after(() => page.close());
+      // A full window longer than the request: the response comes within it, once the
+      // requests say the page is not done.
+      const v = await lib.prufe(page, { quickMs: 50, quietMs: 2 * SLOW_MS });
+      asked.length = 0;
+      const result = await v.click(await button('Save'), { intent: 'save the order' });
+      assert.equal(result.verdict, 'MATCH', result.explain());
+      assert.ok(result.record.lines.includes("appeared text 'Saved as order 42' in main"), result.explain());
+      assert.ok(!result.record.lines.some((l) => l.includes('Saving')), result.explain());
+      // The shorter window ended on "Saving" while the request was under way.
+      assert.ok(asked.some((a) => a.recentMs === 50 && a.pending >= 1), JSON.stringify(asked));
+    });
+  });
+}
+
+describe('the request ledger', () => {
+  test('counts what started since the input and is under way or ended within the window', () => {
+    let now = 0;
+    const r = new Requests(() => now);
+    const poll = {};
+    const save = {};
+    const frame = {};
+    r.started(poll);
+    now = 1;
+    assert.equal(r.pending(0), 0, 'no input yet');
+    now = 10;
+    r.mark();
+    now = 11;
+    assert.equal(r.pending(0), 0, 'the long poll is older');
+    now = 12;
+    r.started(save);
+    now = 13;
+    r.started(frame);
+    now = 14;
+    assert.equal(r.pending(0), 2);
+    now = 50;
+    r.ended(save);
+    now = 60;
+    r.ended(frame);
+    now = 61;
+    r.ended(poll);
+    now = 70;
+    assert.equal(r.pending(30), 2, 'ended just now: its response may still be at work');
+    now = 85;
+    assert.equal(r.pending(30), 1);
+    now = 95;
+    assert.equal(r.pending(30), 0);
+    now = 96;
+    r.mark();
+    assert.equal(r.pending(100), 0, 'a new input starts over');
+  });
+});

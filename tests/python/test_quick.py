@@ -1,0 +1,194 @@
+"""The Python package's shorter quiet window (``quick_ms``), sync and async: the verifier
+answers the machine's ``Read::Network`` from the page's request events (``_driver.Requests``).
+An honest click on a still page is MATCH through a quick settle (the machine asked about the
+requests and none was under way); a click whose effect comes with the response of a slow
+request is judged on the page after the response, not on the first change it made."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import threading
+from typing import Any, Iterator
+
+import pytest
+from playwright.sync_api import Page
+
+from support import CHROMIUM, CHROMIUM_FLAGS
+
+from prufe import PrufeError
+from prufe._driver import Requests
+from prufe.sync_api import Prufe
+
+#: How long the server holds the answer to ``/slow``.
+SLOW_MS = 400
+
+# Save shows "Saving" at once and the saved number when the response comes; Like changes the
+# page at once and starts nothing.
+PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quick</title></head>
+<body><main>
+<h1>Order</h1>
+<button id="like" onclick="document.getElementById('likes').textContent = 'Liked'">Like</button>
+<p id="likes">Not liked</p>
+<button id="save">Save</button>
+<p id="status">Not saved</p>
+<script>
+document.getElementById('save').addEventListener('click', async () => {
+  const status = document.getElementById('status');
+  status.textContent = 'Saving';
+  const answer = await (await fetch('/slow')).text();
+  status.textContent = 'Saved as order ' + answer;
+});
+</script>
+</main></body></html>"""
+
+
+class _Slow(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path == "/slow":
+            # The server's own pace, not the test's: the request is under way this long.
+            threading.Event().wait(SLOW_MS / 1000)
+            body, kind = b"42", "text/plain"
+        else:
+            body, kind = PAGE, "text/html; charset=utf-8"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="module")
+def origin() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, int]]:
+    """Every ``(recent_ms, count)`` the machine's network reads got."""
+    seen: list[tuple[float, int]] = []
+    pending = Requests.pending
+
+    def spied(self: Requests, recent_ms: float) -> int:
+        n = pending(self, recent_ms)
+        seen.append((recent_ms, n))
+        return n
+
+    monkeypatch.setattr(Requests, "pending", spied)
+    return seen
+
+
+def test_an_honest_click_on_a_still_page_is_match_through_a_quick_settle(page: Page, origin: str, asked: list[tuple[float, int]]) -> None:
+    page.goto(origin + "/")
+    p = Prufe(page, quick_ms=50)
+    result = p.click(page.get_by_role("button", name="Like"), intent="like the order")
+    assert result.verdict == "MATCH", result.explain()
+    assert "appeared text 'Liked' in main" in result.lines, result.explain()
+    # The settle after the click ended on the shorter window: only then is the network read.
+    assert (50, 0) in asked, asked
+
+
+def test_a_click_whose_effect_comes_with_a_slow_response_is_judged_on_the_page_after_it(page: Page, origin: str,
+                                                                                       asked: list[tuple[float, int]]) -> None:
+    page.goto(origin + "/")
+    # A full window longer than the request: the response comes within it, once the requests
+    # say the page is not done.
+    p = Prufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS)
+    result = p.click(page.get_by_role("button", name="Save"), intent="save the order")
+    assert result.verdict == "MATCH", result.explain()
+    assert "appeared text 'Saved as order 42' in main" in result.lines, result.explain()
+    assert not any("Saving" in line for line in result.lines), result.explain()
+    # The shorter window ended on "Saving" while the request was under way.
+    assert any(recent == 50 and n >= 1 for recent, n in asked), asked
+
+
+def test_quick_ms_must_be_a_whole_number(page: Page) -> None:
+    with pytest.raises(PrufeError) as out:
+        Prufe(page, quick_ms=-5)
+    assert out.value.code == "INVALID_OPTIONS"
+
+
+def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[tuple[float, int]]) -> None:
+    from playwright.async_api import async_playwright
+
+    from prufe.async_api import Prufe as AsyncPrufe
+
+    async def main() -> None:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            try:
+                page = await browser.new_page()
+                await page.goto(origin + "/")
+                p = AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS)
+                liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
+                assert liked.verdict == "MATCH", liked.explain()
+                assert (50, 0) in asked, asked
+                saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
+                assert saved.verdict == "MATCH", saved.explain()
+                assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
+                assert any(recent == 50 and n >= 1 for recent, n in asked), asked
+            finally:
+                await browser.close()
+
+    # The sync API's loop holds this thread: the async API runs on a loop in a thread of its own.
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:  # re-raised in the test's thread
+            failed.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
+def test_the_ledger_counts_what_started_since_the_input_and_is_under_way_or_just_ended() -> None:
+    now = [0.0]
+    r = Requests(lambda: now[0] / 1000)
+    poll, save, frame = object(), object(), object()
+
+    def at(ms: float) -> None:
+        now[0] = ms
+
+    r.started(poll)
+    at(1)
+    assert r.pending(0) == 0, "no input yet"
+    at(10)
+    r.mark()
+    at(11)
+    assert r.pending(0) == 0, "the long poll is older"
+    at(12)
+    r.started(save)
+    at(13)
+    r.started(frame)
+    at(14)
+    assert r.pending(0) == 2
+    at(50)
+    r.ended(save)
+    at(60)
+    r.ended(frame)
+    at(61)
+    r.ended(poll)
+    at(70)
+    assert r.pending(30) == 2, "ended just now: its response may still be at work"
+    at(85)
+    assert r.pending(30) == 1
+    at(95)
+    assert r.pending(30) == 0
+    at(96)
+    r.mark()
+    assert r.pending(100) == 0, "a new input starts over"
