@@ -317,9 +317,10 @@ declare namespace PrufeRun {
      */
     | { kind: 'selection'; ref: string }
     /**
-     * The requests the page started since the last input that have not ended, or ended
-     * less than `recent_ms` ago. Answer: `Answer::Network`, or `Answer::Unavailable`
-     * from a driver that does not see the page's requests.
+     * What the driver heard of the page's requests since the last input (the machine counts
+     * those still at work, `recent_ms` after they ended included: `run::requests`). Answer:
+     * `Answer::Network`, or `Answer::Unavailable` from a driver that does not see the
+     * page's requests.
      */
     | { kind: 'network'; recentMs: number };
 
@@ -520,8 +521,21 @@ declare namespace PrufeRun {
         value?: string | null;
       } | null;
     }
-    /** How many requests `Read::Network` counted. */
-    | { answer: 'network'; pending: number }
+    /**
+     * What `Read::Network` asks, as the driver recorded it, in ms before this answer:
+     * since the last input was sent (`None` before the first), and each request heard of
+     * since then.
+     */
+    | {
+      answer: 'network';
+      requests: {
+        /** How long ago the driver first heard of it. */
+        heardMsAgo: number;
+        /** How long ago it ended (finished or failed); `None` while under way. */
+        endedMsAgo?: number | null;
+      }[];
+      inputMsAgo?: number | null;
+    }
     | { answer: 'arbiter'; yes: boolean; detail: string }
     /**
      * The watched actions are done; `steps` is how many steps the driver performed for

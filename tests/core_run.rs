@@ -8,6 +8,7 @@ use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch
 use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
 use prufe::core::run::ready::Refusal;
+use prufe::core::run::requests::Heard;
 use prufe::core::run::{
     Action, Ambiguous, Answer, Button, Destination, Gesture, Need, Point, Policy, Read, Record,
     Run, ScrollPosition, Seen, Selection, Step, Timing,
@@ -405,8 +406,21 @@ impl World {
                 Read::Focused => Answer::Focused {
                     element: self.page.elements.iter().find(|e| e.focused).cloned(),
                 },
+                // `n` requests heard of since the input and under way, beside a long poll
+                // heard of before it (never waited for) and one that ended long ago.
                 Read::Network { .. } => match self.requests {
-                    Some(pending) => Answer::Network { pending },
+                    Some(n) => {
+                        let heard = |heard_ms_ago, ended_ms_ago| Heard {
+                            heard_ms_ago,
+                            ended_ms_ago,
+                        };
+                        let mut requests = vec![heard(5_000.0, None), heard(90.0, Some(80.0))];
+                        requests.extend((0..n).map(|_| heard(60.0, None)));
+                        Answer::Network {
+                            input_ms_ago: Some(100.0),
+                            requests,
+                        }
+                    }
                     None => Answer::Unavailable,
                 },
                 Read::Scroll { at } => Answer::Position {

@@ -447,9 +447,13 @@ impl Tab<'_> {
                         selection: crate::coords::page::selection(&e, &roots, reference).await?,
                     }
                 }
-                Read::Network { recent_ms } => Answer::Network {
-                    pending: e.pending_requests(Duration::from_millis(*recent_ms)),
-                },
+                Read::Network { .. } => {
+                    let (input_ms_ago, requests) = e.heard_requests();
+                    Answer::Network {
+                        input_ms_ago,
+                        requests,
+                    }
+                }
             },
             Need::Ask { question } => match self.arbiter {
                 Some(config) => {

@@ -491,10 +491,10 @@ impl Engine {
         lock(&self.shared.requests).mark(std::time::Instant::now());
     }
 
-    /// The requests the page started since the last input that are under way, or ended
-    /// less than `recent` ago.
-    pub fn pending_requests(&self, recent: Duration) -> u32 {
-        lock(&self.shared.requests).pending(recent, std::time::Instant::now())
+    /// The page's requests heard of since the last input, for the machine's `Read::Network`:
+    /// since the input, and each request, in ms before now.
+    pub fn heard_requests(&self) -> (Option<f64>, Vec<prufe::core::run::requests::Heard>) {
+        lock(&self.shared.requests).heard(std::time::Instant::now())
     }
 
     /// The keys and buttons this tab holds, recorded before each press is sent.

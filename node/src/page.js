@@ -198,7 +198,7 @@ export async function readPage(port, what) {
       return { answer: 'address', url: await port.previous() };
     case 'network':
       if (!port.requests) return { answer: 'unavailable' };
-      return { answer: 'network', pending: port.requests.pending(what.recentMs) };
+      return port.requests.heard();
     case 'scroll':
       return {
         answer: 'position',

@@ -1,29 +1,21 @@
 // @ts-check
-// The page's requests, as the browser library reports them, for the machine's `Read::Network`:
-// how many requests the page started since the last input are still under way or ended just
-// now. The driver carries the count; the machine decides what it means (a verified step's
-// shorter quiet window holds only when it is zero).
+// The page's requests, as the browser library reports them, for the machine's `Read::Network`.
+// This only records: which requests are at work for an input is the machine's rule (core
+// `run::requests`), the same for the CLI, Node and Python.
 //
-// The ledger mirrors the harness's (harness/src/requests.rs) rule for rule: a request counts
-// from the moment the library reports it (`request`, in any frame) until `requestfinished` or
-// `requestfailed`; it counts against an input when it was first heard of after the input was
-// marked, so one started just before the input but heard of after counts too, which only makes
-// the wait longer. A redirect is one request to the harness (one DevTools request id); here
-// each hop is a request of its own, reported as finished when the next begins: the count may
-// be higher while the chain is under way, but it is zero exactly when the harness's is, and
-// zero is all the machine asks about.
+// A request is heard of when the library reports it (`request`, in any frame) and ends with
+// `requestfinished` or `requestfailed`. Marking an input forgets every request heard of before
+// it: none of them can be at work for this input (the machine counts only those heard of since).
 
-/** How many ends of requests are kept for "ended just now" (the newest). */
-const ENDS_KEPT = 64;
+/** At most this many requests are kept for one input, the newest. */
+const KEPT = 512;
 
-/** The requests of one page. */
+/** The requests of one page since its last input. */
 export class Requests {
   /** @type {number | null} when the last input was marked */
   #mark = null;
-  /** @type {Map<object, number>} request → when it was first heard of */
-  #open = new Map();
-  /** @type {number[]} when requests heard of after the mark ended, newest last */
-  #ended = [];
+  /** @type {Map<object, { heard: number, ended: number | null }>} */
+  #heard = new Map();
   #now;
 
   /** @param {() => number} [now] the clock, in ms */
@@ -33,41 +25,36 @@ export class Requests {
 
   /** An input is about to be sent: requests heard of from now on are its own. */
   mark() {
-    const now = this.#now();
-    this.#mark = now;
-    this.#ended = [];
-    // What never ended before this input (a long poll, a stream) is not waited for.
-    for (const [request, heard] of this.#open) if (heard < now) this.#open.delete(request);
+    this.#mark = this.#now();
+    this.#heard.clear();
   }
 
   /** @param {object} request the library's request */
   started(request) {
-    if (!this.#open.has(request)) this.#open.set(request, this.#now());
+    if (this.#heard.has(request)) return;
+    if (this.#heard.size >= KEPT) this.#heard.delete(this.#heard.keys().next().value);
+    this.#heard.set(request, { heard: this.#now(), ended: null });
   }
 
   /** @param {object} request the library's request */
   ended(request) {
-    const heard = this.#open.get(request);
-    if (heard === undefined) return;
-    this.#open.delete(request);
-    if (this.#mark !== null && heard >= this.#mark) {
-      if (this.#ended.length === ENDS_KEPT) this.#ended.shift();
-      this.#ended.push(this.#now());
-    }
+    const r = this.#heard.get(request);
+    if (r && r.ended === null) r.ended = this.#now();
   }
 
   /**
-   * The requests heard of since the mark that are under way, or ended less than `recentMs`
-   * ago.
-   * @param {number} recentMs
+   * The answer to `Read::Network`: since the input, and each request heard of since, in ms
+   * before now.
+   * @returns {PrufeRun.Answer}
    */
-  pending(recentMs) {
-    if (this.#mark === null) return 0;
+  heard() {
     const now = this.#now();
-    let n = 0;
-    for (const heard of this.#open.values()) if (heard >= this.#mark) n += 1;
-    for (const end of this.#ended) if (Math.max(0, now - end) < recentMs) n += 1;
-    return n;
+    const ago = (/** @type {number} */ t) => Math.max(0, now - t);
+    return {
+      answer: 'network',
+      inputMsAgo: this.#mark === null ? null : ago(this.#mark),
+      requests: [...this.#heard.values()].map((r) => (r.ended === null ? { heardMsAgo: ago(r.heard) } : { heardMsAgo: ago(r.heard), endedMsAgo: ago(r.ended) })),
+    };
   }
 
   /**

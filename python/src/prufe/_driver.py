@@ -615,62 +615,59 @@ def _answered_here(need: dict[str, Any]) -> bool:
     return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network"))
 
 
-#: How many ends of requests are kept for "ended just now" (the newest).
-_ENDS_KEPT = 64
+#: At most this many requests are kept for one input, the newest.
+_KEPT = 512
 
 
 class Requests:
     """The page's requests, as Playwright reports them (``request``, ``requestfinished``,
-    ``requestfailed``: every frame's), for the machine's ``Read::Network``: how many requests
-    the page started since the last input are under way or ended just now. The driver carries
-    the count; the machine decides what it means (a verified step's shorter quiet window holds
-    only when it is zero).
+    ``requestfailed``: every frame's), for the machine's ``Read::Network``. This only records:
+    which requests are at work for an input is the machine's rule (core ``run::requests``), the
+    same for the CLI, Node and Python.
 
-    The rule is the harness's (harness/src/requests.rs) and the Node package's
-    (node/src/requests.js), rule for rule: a request counts from when it is first heard of
-    until it ends, against an input when it was first heard of after the input was marked. A
-    redirect's hops are requests of their own here (one DevTools request to the harness): the
-    count may be higher while the chain is under way, but it is zero exactly when the
-    harness's is."""
+    Marking an input forgets every request heard of before it: none of them can be at work
+    for this input (the machine counts only those heard of since)."""
 
     def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
         self._now = now
         #: When the last input was marked.
         self._mark: Optional[float] = None
-        #: Request → when it was first heard of.
-        self._open: dict[Any, float] = {}
-        #: When requests heard of after the mark ended, newest last.
-        self._ended: list[float] = []
+        #: Request → [when it was heard of, when it ended], in the order heard of.
+        self._heard: dict[Any, list[Optional[float]]] = {}
 
     def mark(self) -> None:
         """An input is about to be sent: requests heard of from now on are its own."""
-        now = self._now()
-        self._mark = now
-        self._ended = []
-        # What never ended before this input (a long poll, a stream) is not waited for.
-        self._open = {r: heard for r, heard in self._open.items() if heard >= now}
+        self._mark = self._now()
+        self._heard = {}
 
     def started(self, request: Any) -> None:
-        self._open.setdefault(request, self._now())
+        if request in self._heard:
+            return
+        if len(self._heard) >= _KEPT:
+            del self._heard[next(iter(self._heard))]
+        self._heard[request] = [self._now(), None]
 
     def ended(self, request: Any) -> None:
-        heard = self._open.pop(request, None)
-        if heard is None:
-            return
-        if self._mark is not None and heard >= self._mark:
-            if len(self._ended) == _ENDS_KEPT:
-                self._ended.pop(0)
-            self._ended.append(self._now())
+        times = self._heard.get(request)
+        if times is not None and times[1] is None:
+            times[1] = self._now()
 
-    def pending(self, recent_ms: float) -> int:
-        """The requests heard of since the mark that are under way, or ended less than
-        ``recent_ms`` ago."""
-        if self._mark is None:
-            return 0
-        mark, now = self._mark, self._now()
-        under_way = sum(1 for heard in self._open.values() if heard >= mark)
-        just = sum(1 for end in self._ended if max(0.0, now - end) * 1000 < recent_ms)
-        return under_way + just
+    def heard(self) -> dict[str, Any]:
+        """The answer to ``Read::Network``: since the input, and each request heard of since,
+        in ms before now."""
+        now = self._now()
+
+        def ago(t: float) -> float:
+            return max(0.0, now - t) * 1000
+
+        requests = []
+        for heard, ended in self._heard.values():
+            assert heard is not None
+            entry = {"heardMsAgo": ago(heard)}
+            if ended is not None:
+                entry["endedMsAgo"] = ago(ended)
+            requests.append(entry)
+        return {"answer": "network", "inputMsAgo": None if self._mark is None else ago(self._mark), "requests": requests}
 
     @classmethod
     def of(cls, page: Any) -> "Requests":
@@ -1012,7 +1009,7 @@ class Driver:
             if kind == "read" and need["read"]["kind"] == "network":
                 if self.requests is None:
                     return {"answer": "unavailable"}
-                return {"answer": "network", "pending": self.requests.pending(need["read"]["recentMs"])}
+                return self.requests.heard()
             if kind == "ask":
                 if ask is None:
                     return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}

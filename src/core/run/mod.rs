@@ -43,6 +43,7 @@ pub mod policy;
 pub mod quiet;
 pub mod ready;
 pub mod record;
+pub mod requests;
 mod rewatch;
 pub mod screen;
 mod scroll;

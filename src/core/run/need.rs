@@ -235,9 +235,10 @@ pub enum Read {
         #[serde(rename = "ref")]
         reference: String,
     },
-    /// The requests the page started since the last input that have not ended, or ended
-    /// less than `recent_ms` ago. Answer: [`Answer::Network`], or [`Answer::Unavailable`]
-    /// from a driver that does not see the page's requests.
+    /// What the driver heard of the page's requests since the last input (the machine counts
+    /// those still at work, `recent_ms` after they ended included: `run::requests`). Answer:
+    /// [`Answer::Network`], or [`Answer::Unavailable`] from a driver that does not see the
+    /// page's requests.
     Network { recent_ms: u64 },
 }
 
@@ -369,9 +370,12 @@ pub enum Answer {
     Selection {
         selection: Option<Selection>,
     },
-    /// How many requests [`Read::Network`] counted.
+    /// What [`Read::Network`] asks, as the driver recorded it, in ms before this answer:
+    /// since the last input was sent (`None` before the first), and each request heard of
+    /// since then.
     Network {
-        pending: u32,
+        input_ms_ago: Option<f64>,
+        requests: Vec<super::requests::Heard>,
     },
     Arbiter {
         yes: bool,

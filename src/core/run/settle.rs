@@ -255,7 +255,13 @@ impl Run {
                     },
                 })
             }
-            (Before::Network, Answer::Network { pending: 0 }) => self.settled_before(true),
+            (
+                Before::Network,
+                Answer::Network {
+                    input_ms_ago,
+                    requests,
+                },
+            ) if self.at_work(input_ms_ago, &requests) == 0 => self.settled_before(true),
             (Before::Network, Answer::Network { .. } | Answer::Unavailable) => {
                 self.attempt.slow_before = true;
                 self.wait_before()
@@ -374,6 +380,12 @@ impl Run {
             false => self.settle_need(None, self.attempt.left_ms, false),
         };
         self.ask(need)
+    }
+
+    /// How many of the requests a driver heard of are at work for the last input, as
+    /// `run::requests` counts them against the shorter window.
+    fn at_work(&self, input_ms_ago: Option<f64>, requests: &[super::requests::Heard]) -> u32 {
+        super::requests::pending(input_ms_ago, requests, self.policy.timing.quick_ms)
     }
 
     /// A settle ended on the shorter window: the page said it was quiet; the requests it
@@ -575,7 +587,16 @@ impl Run {
                     waited_ms,
                 },
             ) => self.quick_settled(fingerprint, waited_ms),
-            (After::Network, Answer::Network { pending }) => self.on_network(pending == 0),
+            (
+                After::Network,
+                Answer::Network {
+                    input_ms_ago,
+                    requests,
+                },
+            ) => {
+                let none = self.at_work(input_ms_ago, &requests) == 0;
+                self.on_network(none)
+            }
             (After::Network, Answer::Unavailable) => self.on_network(false),
             (After::Tail, Answer::Settled { .. }) => self.finish_unverified(),
             (_, Answer::Failed { error }) => self.fail(error),
