@@ -5,6 +5,7 @@
 // request is judged on the page after the response, not on the first change it made.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -17,24 +18,9 @@ import { CHROMIUM, CHROMIUM_FLAGS, freshProfile } from './support/env.mjs';
 /** How long the server holds the answer to `/slow`. */
 const SLOW_MS = 400;
 
-// Save shows "Saving…" at once and the saved number when the response comes; Like changes the
-// page at once and starts nothing.
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quick</title></head>
-<body><main>
-<h1>Order</h1>
-<button id="like" onclick="document.getElementById('likes').textContent = 'Liked'">Like</button>
-<p id="likes">Not liked</p>
-<button id="save">Save</button>
-<p id="status">Not saved</p>
-<script>
-document.getElementById('save').addEventListener('click', async () => {
-  const status = document.getElementById('status');
-  status.textContent = 'Saving';
-  const answer = await (await fetch('/slow')).text();
-  status.textContent = 'Saved as order ' + answer;
-});
-</script>
-</main></body></html>`;
+// Save shows "Saving" at once and the saved number when the response to /slow comes; Like
+// changes the page at once and starts nothing.
+const PAGE = readFileSync(new URL('../../fixtures/slow-save.html', import.meta.url));
 
 let server;
 let origin;

@@ -10,7 +10,7 @@ import os
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Awaitable, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -100,3 +100,36 @@ def receipt() -> str:
     path = Path(tempfile.gettempdir()) / "prufe-receipt.txt"
     path.write_text("paid\n")
     return str(path)
+
+
+@contextlib.contextmanager
+def serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """`handler` on 127.0.0.1 in a thread of its own; yields its origin."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def run_async(main: Callable[[], Awaitable[None]], timeout_s: float = 180) -> None:
+    """Runs `main` on an event loop of its own, in a thread of its own (the sync API's loop
+    holds the test's thread), and re-raises what it raised."""
+    import asyncio
+
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            asyncio.run(main())  # type: ignore[arg-type]
+        except BaseException as error:  # re-raised in the test's thread
+            failed.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(timeout=timeout_s)
+    assert not thread.is_alive(), f"the async steps did not finish within {timeout_s:.0f} s"
+    if failed:
+        raise failed[0]

@@ -7,15 +7,13 @@ Sync API throughout, and the async API on the same steps."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, run_async
 
 from prufe import PrufeError, VerificationFailed
 from prufe.sync_api import Prufe, Shot
@@ -199,18 +197,4 @@ def test_the_async_api_takes_the_same_steps_and_a_chord_leaves_no_modifier_held(
             finally:
                 await browser.close()
 
-    # The sync API's loop holds this thread: the async API runs on a loop in a thread of its own.
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            asyncio.run(main())
-        except BaseException as error:  # re-raised in the test's thread
-            failed.append(error)
-
-    thread = threading.Thread(target=work)
-    thread.start()
-    thread.join(timeout=180)
-    assert not thread.is_alive(), "the async steps did not finish within 180 s"
-    if failed:
-        raise failed[0]
+    run_async(main)

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, ROOT, serve
 
 from prufe import OpenAIJudge, PrufeError, Result, VerificationFailed
 from prufe.sync_api import Prufe, Target
@@ -153,13 +153,8 @@ class _FakeChat(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def chat() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeChat)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(_FakeChat) as origin:
+        yield origin + "/v1/chat/completions"
 
 
 def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_approves(page: Page, base: str, chat: str) -> None:

@@ -6,7 +6,6 @@ request is judged on the page after the response, not on the first change it mad
 
 from __future__ import annotations
 
-import asyncio
 import http.server
 import threading
 from typing import Any, Iterator
@@ -14,7 +13,7 @@ from typing import Any, Iterator
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS
+from support import CHROMIUM, CHROMIUM_FLAGS, ROOT, run_async, serve
 
 from prufe import PrufeError
 from prufe._driver import Requests
@@ -23,24 +22,9 @@ from prufe.sync_api import Prufe
 #: How long the server holds the answer to ``/slow``.
 SLOW_MS = 400
 
-# Save shows "Saving" at once and the saved number when the response comes; Like changes the
-# page at once and starts nothing.
-PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Quick</title></head>
-<body><main>
-<h1>Order</h1>
-<button id="like" onclick="document.getElementById('likes').textContent = 'Liked'">Like</button>
-<p id="likes">Not liked</p>
-<button id="save">Save</button>
-<p id="status">Not saved</p>
-<script>
-document.getElementById('save').addEventListener('click', async () => {
-  const status = document.getElementById('status');
-  status.textContent = 'Saving';
-  const answer = await (await fetch('/slow')).text();
-  status.textContent = 'Saved as order ' + answer;
-});
-</script>
-</main></body></html>"""
+# Save shows "Saving" at once and the saved number when the response to /slow comes; Like
+# changes the page at once and starts nothing.
+PAGE = (ROOT / "fixtures" / "slow-save.html").read_bytes()
 
 
 class _Slow(http.server.BaseHTTPRequestHandler):
@@ -64,13 +48,8 @@ class _Slow(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def origin() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Slow)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(_Slow) as url:
+        yield url
 
 
 @pytest.fixture
@@ -147,20 +126,7 @@ def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[
             finally:
                 await browser.close()
 
-    # The sync API's loop holds this thread: the async API runs on a loop in a thread of its own.
-    failed: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            asyncio.run(main())
-        except BaseException as error:  # re-raised in the test's thread
-            failed.append(error)
-
-    thread = threading.Thread(target=work)
-    thread.start()
-    thread.join()
-    if failed:
-        raise failed[0]
+    run_async(main)
 
 
 def test_the_ledger_records_what_was_heard_of_since_the_input_for_the_machine_to_count() -> None:
