@@ -18,7 +18,7 @@ from playwright.sync_api import Page
 from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD
 
 from prufe import PrufeError, VerificationFailed
-from prufe.sync_api import Prufe, Shot
+from prufe.sync_api import Prufe, Shot, Target
 
 
 def centre(page: Page, selector: str, shot: Shot) -> tuple[int, int]:
@@ -98,6 +98,26 @@ def test_type_goes_to_the_field_clicked_and_a_key_moves_it(page: Page, base: str
     key = p.key("Tab")
     assert key.ok and key.reason.endswith("the focus is on combobox[Shipping] in form[Checkout]"), key.reason
     assert page.input_value("#name") == "Ada"
+
+
+def test_a_key_is_pressed_by_its_name_however_it_is_written(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    p.click_at(*centre(page, "#name", shot))
+    tab = p.key("tab")
+    assert tab.value == "Tab" and tab.reason.endswith("the focus is on combobox[Shipping] in form[Checkout]"), tab.reason
+    back = p.key("shift+tab")
+    assert back.value == "Shift+Tab" and back.reason.endswith("the focus is on textbox[Name] in form[Checkout]"), back.reason
+    with pytest.raises(PrufeError) as out:
+        p.key("Hyper+a")
+    assert out.value.code == "INVALID_ACTION" and 'unknown key "Hyper"' in str(out.value), out.value
+    pressed = p.press(Target("Name", role="textbox"), "return", intent="'Order placed' appears")
+    assert pressed.verdict == "MATCH" and pressed.value == "Enter", pressed.explain()
+    page.evaluate("document.getElementById('status').textContent = ''")
+    enter = p.key("enter")
+    assert enter.value == "Enter", enter.reason
+    assert page.text_content("#status") == "Order placed"
 
 
 def test_typing_after_the_focus_was_taken_away_types_nothing(page: Page, base: str) -> None:

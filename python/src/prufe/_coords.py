@@ -207,8 +207,8 @@ class Coords:
         return result
 
     def key(self, chord: str) -> Gen:
-        if not isinstance(chord, str) or not chord.strip():
-            raise PrufeError("INVALID_ACTION", "malformed key chord: write it like Control+S")
+        if not isinstance(chord, str):
+            raise PrufeError("INVALID_ACTION", "a key chord is a string such as \"Control+S\"")
         self.latest = None
         result: Result = yield from self._step({"kind": "key", "chord": chord}, None, focus=True)
         return result

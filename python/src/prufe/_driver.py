@@ -623,9 +623,6 @@ class Failed(Exception):
         self.error = {"code": code, "message": message}
 
 
-MODIFIERS = {"shift": "Shift", "control": "Control", "ctrl": "Control", "alt": "Alt", "meta": "Meta", "cmd": "Meta", "command": "Meta"}
-
-
 def now_rfc3339() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -1107,11 +1104,11 @@ class Driver:
         return reply.get("value")
 
     def _press(self, spec: str) -> Gen:
-        parts = spec.split("+")
-        key = parts.pop() or "+"
-        if key == "+" and parts and parts[-1] == "":
-            parts.pop()
-        modifiers = [MODIFIERS.get(m.lower(), m) for m in parts]
+        # The machine names every key as Playwright does (``Enter``, ``Control``, ``a``).
+        modifiers = spec.split("+")
+        key = modifiers.pop() or "+"
+        if key == "+" and modifiers and modifiers[-1] == "":
+            modifiers.pop()
         for m in modifiers:
             yield op("key_down", m)
         try:
