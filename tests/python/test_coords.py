@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, XORIGIN_PAGE
 
 from prufe import PrufeError, VerificationFailed
 from prufe.sync_api import Prufe, Shot, Target
@@ -74,6 +74,21 @@ def test_a_point_that_now_shows_another_element_clicks_nothing(page: Page, base:
     assert "button[Accept all]" in str(out.value) and "button[Save]" in str(out.value), out.value
     assert page.locator("#status").text_content() == ""
     assert out.value.observation is not None and out.value.observation.id == "obs-2"
+
+
+def test_a_point_inside_a_frame_of_another_origin_is_the_element_the_screenshot_showed(page: Page, base: str) -> None:
+    # The top document's hit test meets the <iframe>; the machine reconciles it with the
+    # screenshot's boxes and the boxes now, as it does for the CLI and the npm package.
+    page.goto(base + XORIGIN_PAGE)
+    page.frame_locator("iframe").locator("button[type=submit]").wait_for()
+    p = Prufe(page)
+    shot = p.screenshot()
+    pay = page.frame_locator("iframe").locator("button[type=submit]").bounding_box()
+    assert pay is not None
+    k = shot.width / (shot.capture_width / shot.device_pixel_ratio)
+    x, y = round((pay["x"] + pay["width"] / 2) * k), round((pay["y"] + pay["height"] / 2) * k)
+    result = p.click_at(x, y, intent="the payment is accepted")
+    assert result.target == "button[Pay] in frame[0]/form[Card]", result.explain()
 
 
 def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base: str) -> None:

@@ -612,7 +612,7 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] == "address")
+    return kind in ("input", "locate", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] == "address")
 
 
 class Failed(Exception):
@@ -669,6 +669,9 @@ class Driver:
         #: The last record's trace entry and its file's name (``prufeRun.trace``), scrubbed when written.
         self.entry: dict[str, Any] = {}
         self.focused: Optional[dict[str, Any]] = None
+        #: The hit boxes of the screenshot a coordinate step's points were chosen on, while
+        #: the step runs: the machine reconciles the element under a point with them.
+        self.boxes: Optional[list[dict[str, Any]]] = None
 
     # -- the machine --------------------------------------------------------------------
 
@@ -929,6 +932,8 @@ class Driver:
             if kind == "input":
                 yield from self._send(need["gesture"], routes or {})
                 return {"answer": "sent"}
+            if kind == "locate":
+                return (yield from self._locate(need["at"]))
             if kind == "read" and need["read"]["kind"] == "address":
                 return {"answer": "address", "url": (yield op("url"))}
             if kind == "ask":
@@ -1095,6 +1100,38 @@ class Driver:
                 if by:
                     return {"answer": "refused", "refusal": {"kind": "covered", "by": by, "point": {"x": x, "y": y}}}
         return {"answer": "prepared", "point": {"x": x, "y": y}}
+
+    def _locate(self, at: dict[str, float]) -> Gen:
+        """The element under ``at`` now, reconciled with the screenshot's boxes by the
+        machine (``prufeRun.points.locate``), which asks for the boxes now when the two hit
+        tests disagree, as the harness and the npm package answer it."""
+        element = yield from self.call("at", at["x"], at["y"])
+        if self.boxes is None:
+            return {"answer": "under", "element": element}
+        ask = {"boxes": self.boxes, "at": at, "element": element}
+        located = yield from self.world.points_rule("locate", ask)
+        if not located["decided"]:
+            located = yield from self.world.points_rule("locate", {**ask, "boxesNow": (yield from self.hit_boxes())})
+        return {"answer": "under", "element": located["element"] if located["decided"] else element}
+
+    def hit_boxes(self) -> Gen:
+        """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their
+        elements in the merged page's terms; a frame that cannot answer stays unobserved."""
+        world = self.world
+        out: list[dict[str, Any]] = []
+        for root in world._roots:
+            try:
+                ox, oy = (yield from world.owner_origin(root)) if root.path else (0.0, 0.0)
+                wire: list[dict[str, Any]] = yield from self.call("hitBoxes", root=root)
+            except Exception:
+                if not root.path:
+                    raise
+                continue
+            if root.path:
+                adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": b["element"]} for b in wire])
+                wire = [{**b, "element": e} for b, e in zip(wire, adopted)]
+            out += [{**b, "x": b["x"] + ox, "y": b["y"] + oy} for b in wire]
+        return out
 
     def call(self, name: str, *args: Any, root: Root = TOP) -> Gen:
         """One ``window.prufe`` function, an engine error raised as ``Failed``."""
