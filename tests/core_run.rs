@@ -2146,6 +2146,46 @@ fn keys() {
         row("the chord cannot be sent", broken, key("Control+S"), nothing())
             .want(None, false, Some(ErrorCode::InputStateUnknown), "could not be sent")
             .then(|_, w, _| assert_eq!(settles(w), 0, "nothing settled after a failed input")),
+        // Every driver presses what the machine names: `enter` is the Enter key on all.
+        row("a key written in any case or alias is sent by its name", World::new(s.clone()), key("shift+tab"), nothing())
+            .want(None, true, None, "sent")
+            .then(|r, w, _| {
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, key: "Shift+Tab".into() }]);
+                assert_eq!(r.value.as_deref(), Some("Shift+Tab"));
+            }),
+        row("an unknown key is refused before anything is sent", World::new(s.clone()), key("Hyper+a"), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), "unknown key \"Hyper\"").tries(0, 0)
+            .then(|_, w, _| assert!(w.needs.is_empty() && w.inputs.is_empty(), "{:?}", w.needs)),
+    ]);
+}
+
+#[test]
+fn a_pressed_key_is_judged_and_sent_by_its_name() {
+    let press = |key: &str| {
+        Step::new(Action::Press {
+            key: key.into(),
+            target: Some(target("textbox", "Name")),
+        })
+    };
+    // Tab moves the focus to the next field: the judge knows it only as `Tab`.
+    let tab: React = Box::new(|g, w| {
+        if matches!(g, Gesture::Press { key, .. } if key == "Tab") {
+            for e in &mut w.page.elements {
+                e.focused = e.reference == "f-surname";
+            }
+        }
+    });
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("tab is the Tab key", World::new(form_and_tasks()), press("tab"), tab)
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|r, w, _| {
+                assert!(w.inputs.iter().any(|g| matches!(g, Gesture::Press { key, .. } if key == "Tab")), "{:?}", w.inputs);
+                assert_eq!(r.value.as_deref(), Some("Tab"));
+            }),
+        row("an unknown key is refused before the page is touched", World::new(form_and_tasks()), press("Tabulator"), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), "unknown key \"Tabulator\"").tries(0, 0)
+            .then(|_, w, _| assert!(w.needs.is_empty() && w.inputs.is_empty(), "{:?}", w.needs)),
     ]);
 }
 

@@ -33,8 +33,9 @@ use std::time::{Duration, Instant};
 /// A point in the top document's viewport, in CSS pixels.
 pub use prufe::core::run::Point;
 
-/// A key or a chord (`Enter`, `a`, `Shift+Tab`, `Control+a`) as `press` sends it: the keys
-/// of the one key table (`executor::parse_chord`), modifiers first.
+/// A key or a chord (`Enter`, `a`, `Shift+Tab`, `Control+a`) as `press` sends it: the
+/// machine's names of its keys (`prufe::core::run::chord`), encoded for CDP
+/// (`executor::parse_chord`), modifiers first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
     name: String,
@@ -42,23 +43,11 @@ pub struct Key {
 }
 
 impl Key {
-    /// Parses a key or a chord; `None` for a name the key table does not know.
+    /// Parses a key or a chord; `None` for a name the machine's key table does not know.
     pub fn parse(spec: &str) -> Option<Key> {
-        if spec.is_empty() || spec.chars().count() > 64 {
-            return None;
-        }
-        let mut chord = crate::executor::parse_chord(spec).ok()?;
-        // Shift with a letter types the capital, as a keyboard does.
-        let shifted = chord.iter().any(|k| k.key == "Shift");
-        if let Some(main) = chord.last_mut().filter(|_| shifted) {
-            if main.key.len() == 1 && main.key.chars().all(|c| c.is_ascii_lowercase()) {
-                main.key = main.key.to_ascii_uppercase();
-                main.text = main.text.as_ref().map(|t| t.to_ascii_uppercase());
-            }
-        }
         Some(Key {
+            chord: crate::executor::parse_chord(spec).ok()?,
             name: spec.to_owned(),
-            chord,
         })
     }
 

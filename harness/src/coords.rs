@@ -63,14 +63,11 @@ use crate::drive::Drive;
 use crate::error::{Error, Result};
 use crate::executor::{parse_request, Button, Held, HitBox, Point, Postcondition, Request, Screen};
 use crate::inject::Engine;
-use crate::observe::Root;
 use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
 use input::{lock, release_held, SharedLedger};
-use page::RootBox;
 use pointer::Pointer;
 use prufe::core::error::ErrorCode;
-use prufe::core::identity::describe_element;
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
 use prufe::core::run;
@@ -375,15 +372,13 @@ impl Executor {
         let engine = v.engine().clone();
         let roots = engine.roots().await?;
         let frames = page::root_boxes(&engine, &roots).await;
-        let now = Where {
-            engine: &engine,
-            roots: &roots,
-            frames: &frames,
-            observed,
+        let now = pointer::locate(&engine, &roots, &frames, &observed.boxes, p)
+            .await
+            .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+        match screen::changed(p, observed.identity_at(p), now.as_ref(), "nothing was sent") {
+            None => Ok(now),
+            Some(e) => Err(Failure::from(Error::Core(e)).scrub(v.redactor())),
         }
-        .check(p, "nothing was sent")
-        .await;
-        now.map_err(|e| Failure::from(e).scrub(v.redactor()))
     }
 
     /// Releases anything still held (after a failed release); `true` when nothing is held.
@@ -764,49 +759,6 @@ fn traced(
     let result = crate::verify::outcome_result(record);
     v.trace_pointer(name, &result);
     result
-}
-
-/// Asks what is under a point now, against what the observation showed there.
-struct Where<'a> {
-    engine: &'a Engine,
-    roots: &'a [Root],
-    frames: &'a [RootBox],
-    observed: &'a Screen,
-}
-
-impl Where<'_> {
-    /// The element under `p` now, when it is the one the observation showed there;
-    /// `TARGET_CHANGED` otherwise.
-    async fn check(&self, p: Point, what: &str) -> Result<Option<Element>> {
-        let now = page::element_at(self.engine, self.roots, self.frames, p).await?;
-        let boxes = &self.observed.boxes;
-        if screen::agrees(boxes, p, now.as_ref()) {
-            return Ok(now);
-        }
-        let boxes_now = page::hit_boxes(self.engine, self.roots, self.frames).await?;
-        if screen::agrees(
-            boxes,
-            p,
-            screen::reconcile(boxes, &boxes_now, p, now.clone()).as_ref(),
-        ) {
-            return Ok(now);
-        }
-        let expected = self.observed.identity_at(p);
-        let name = |e: Option<&Element>| {
-            e.map_or_else(|| "no observable element".to_owned(), describe_element)
-        };
-        Err(Error::core(
-            ErrorCode::TargetChanged,
-            format!(
-                "the point ({:.0}, {:.0}) of {} now shows {}, not {} as in the screenshot; {what}: take a screenshot and choose again",
-                p.x,
-                p.y,
-                self.observed.id,
-                name(now.as_ref()),
-                name(expected),
-            ),
-        ))
-    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 use crate::wire::{self, Object, Seg};
 use prufe::core::error::{Error, ErrorCode};
 use prufe::core::model::Role;
-use prufe::core::run::screen;
+use prufe::core::run::{chord, screen};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -84,52 +84,13 @@ const NAMED_KEYS: &[(&str, &str, i64, Option<&str>, i64)] = &[
     ("F12", "F12", 123, None, 0),
 ];
 
-const KEY_ALIASES: &[(&str, &str)] = &[
-    ("ctrl", "Control"),
-    ("control", "Control"),
-    ("cmd", "Meta"),
-    ("meta", "Meta"),
-    ("super", "Meta"),
-    ("alt", "Alt"),
-    ("option", "Alt"),
-    ("shift", "Shift"),
-    ("enter", "Enter"),
-    ("return", "Enter"),
-    ("tab", "Tab"),
-    ("esc", "Escape"),
-    ("escape", "Escape"),
-    ("backspace", "Backspace"),
-    ("delete", "Delete"),
-    ("del", "Delete"),
-    ("space", "Space"),
-    ("up", "ArrowUp"),
-    ("down", "ArrowDown"),
-    ("left", "ArrowLeft"),
-    ("right", "ArrowRight"),
-    ("arrowup", "ArrowUp"),
-    ("arrowdown", "ArrowDown"),
-    ("arrowleft", "ArrowLeft"),
-    ("arrowright", "ArrowRight"),
-    ("home", "Home"),
-    ("end", "End"),
-    ("pageup", "PageUp"),
-    ("pagedown", "PageDown"),
-];
-
-/// Parses one key name: a named key (`Enter`, `Control`, aliases like `ctrl`), a letter or a
-/// digit. Anything else is `INVALID_ACTION`.
+/// One key by its canonical name (`Enter`, `Control`, `a`; the machine's
+/// [`chord::key_name`] names it) as CDP sends it: the table above for a named key, a letter or
+/// a digit with its code, any other printable character as the text it types.
+/// `INVALID_ACTION` for a name the machine's table does not know.
 pub fn parse_key(name: &str) -> Result<Key, Error> {
-    let lower = name.to_ascii_lowercase();
-    let canonical = KEY_ALIASES
-        .iter()
-        .find(|(alias, _)| *alias == lower)
-        .map(|(_, c)| *c)
-        .or_else(|| NAMED_KEYS.iter().find(|k| k.0 == name).map(|k| k.0));
-    if let Some(canonical) = canonical {
-        let &(key, code, key_code, text, bit) = NAMED_KEYS
-            .iter()
-            .find(|k| k.0 == canonical)
-            .expect("every alias names a key");
+    let name = chord::key_name(name)?;
+    if let Some(&(key, code, key_code, text, bit)) = NAMED_KEYS.iter().find(|k| k.0 == name) {
         return Ok(Key {
             // UI Events names the space bar's key " ".
             key: if key == "Space" {
@@ -143,51 +104,50 @@ pub fn parse_key(name: &str) -> Result<Key, Error> {
             modifier_bit: bit,
         });
     }
-    let mut chars = name.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) if c.is_ascii_alphabetic() => {
-            let upper = c.to_ascii_uppercase();
-            Ok(Key { key: c.to_string(), code: format!("Key{upper}"), key_code: upper as i64, text: Some(c.to_string()), modifier_bit: 0 })
+    let c = name.chars().next().expect("a key name is never empty");
+    Ok(if c.is_ascii_alphabetic() {
+        let upper = c.to_ascii_uppercase();
+        Key {
+            key: name.clone(),
+            code: format!("Key{upper}"),
+            key_code: upper as i64,
+            text: Some(name),
+            modifier_bit: 0,
         }
-        (Some(c), None) if c.is_ascii_digit() => Ok(Key { key: c.to_string(), code: format!("Digit{c}"), key_code: c as i64, text: Some(c.to_string()), modifier_bit: 0 }),
+    } else if c.is_ascii_digit() {
+        Key {
+            key: name.clone(),
+            code: format!("Digit{c}"),
+            key_code: c as i64,
+            text: Some(name),
+            modifier_bit: 0,
+        }
+    } else {
         // Any other printable character types itself (`/`, `+`, `é`).
-        (Some(c), None) if !c.is_control() => Ok(Key { key: c.to_string(), code: String::new(), key_code: 0, text: Some(c.to_string()), modifier_bit: 0 }),
-        _ => Err(invalid(format!("unknown key {:?}: use a letter, a digit or a named key such as Enter, Tab, Escape, Control", quote_short(name)))),
-    }
+        Key {
+            key: name.clone(),
+            code: String::new(),
+            key_code: 0,
+            text: Some(name),
+            modifier_bit: 0,
+        }
+    })
 }
 
-/// A chord like `Control+S`: modifiers in order, then one main key. Modifiers are pressed
-/// first and released last.
-pub fn parse_chord(chord: &str) -> Result<Vec<Key>, Error> {
-    // `+` itself, alone or as the main key of a chord (`Shift++`).
-    let mut parts: Vec<&str> = match chord.strip_suffix("++") {
-        Some(head) => {
-            let mut p: Vec<&str> = head.split('+').map(str::trim).collect();
-            p.push("+");
-            p
-        }
-        None if chord == "+" => vec!["+"],
-        None => chord.split('+').map(str::trim).collect(),
-    };
-    if parts.len() > 1 && parts[0].is_empty() {
-        parts.clear();
-    }
-    if chord.trim().is_empty() || parts.is_empty() || parts.iter().any(|p| p.is_empty()) {
-        return Err(invalid(format!(
-            "malformed key chord {:?}: write it like Control+S",
-            quote_short(chord)
-        )));
-    }
-    let keys = parts
+/// A chord like `Control+S` as CDP sends it: the machine reads it ([`chord::keys`]), then
+/// each key is encoded, modifiers first (pressed first and released last). Shift with a
+/// letter types the capital, as a keyboard does.
+pub fn parse_chord(spec: &str) -> Result<Vec<Key>, Error> {
+    let mut keys = chord::keys(spec)?
         .iter()
-        .map(|p| parse_key(p))
+        .map(|k| parse_key(k))
         .collect::<Result<Vec<_>, _>>()?;
-    let (_main, modifiers) = keys.split_last().expect("a chord has at least one part");
-    if modifiers.iter().any(|k| k.modifier_bit == 0) {
-        return Err(invalid(format!(
-            "in {:?} only the last key may be a non-modifier",
-            quote_short(chord)
-        )));
+    let shifted = keys.iter().any(|k| k.key == "Shift");
+    if let Some(main) = keys.last_mut().filter(|_| shifted) {
+        if main.key.len() == 1 && main.key.chars().all(|c| c.is_ascii_lowercase()) {
+            main.key = main.key.to_ascii_uppercase();
+            main.text = main.text.as_ref().map(|t| t.to_ascii_uppercase());
+        }
     }
     Ok(keys)
 }

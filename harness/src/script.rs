@@ -15,11 +15,11 @@
 //!   {"action":"watch","intent":"the cart gains a shirt","steps":[ … ]} ]
 //! ```
 
-use crate::act::Key;
 use crate::wire::{self, Object, OneOrMany, Seg};
 use prufe::core::expect::{self, Claim};
 use prufe::core::judge::ActionKind;
 use prufe::core::resolve::Target;
+use prufe::core::run::chord;
 pub use prufe::core::run::{Action, Step};
 use serde::Deserialize;
 use serde_json::Value;
@@ -351,18 +351,10 @@ impl Checker<'_> {
             },
             Kind(ActionKind::Press) => {
                 let name = required(w.key, "key", at, false)?;
-                let key = Key::parse(&name).ok_or_else(|| {
-                    err(
-                        at,
-                        format!(
-                            "unknown key {:?}; use a single character or a name such as Enter, Tab, Escape, \
-                             Backspace, ArrowDown, optionally with Shift+, Control+, Alt+ or Meta+",
-                            short(&name)
-                        ),
-                    )
-                })?;
+                // The machine's key table, read before the first step runs.
+                chord::canonical(&name).map_err(|e| err(at, format!("\"key\": {}", e.message)))?;
                 Action::Press {
-                    key: key.name().to_owned(),
+                    key: name,
                     target: match w.target {
                         Some(t) => Some(target(Some(t), "target")?),
                         None => None,

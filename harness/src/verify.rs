@@ -406,11 +406,11 @@ impl Verifier {
         target: Option<Target>,
         intent: Option<&str>,
     ) -> Result<Outcome> {
-        let key =
-            act::Key::parse(key).ok_or_else(|| Error::Script(format!("unknown key {key:?}")))?;
-        let key = key.name().to_owned();
         self.perform(&with_intent(
-            Step::new(Action::Press { key, target }),
+            Step::new(Action::Press {
+                key: key.to_owned(),
+                target,
+            }),
             intent,
         ))
         .await

@@ -160,18 +160,15 @@ export async function focusInPage(ref) {
   }
 }
 
-// Modifier names as the machine's keys may write them (`ctrl+a`, `Shift+Tab`).
-const MODIFIERS = { shift: 'Shift', control: 'Control', ctrl: 'Control', alt: 'Alt', meta: 'Meta', cmd: 'Meta', command: 'Meta' };
-
 /**
  * `Shift+Tab` → modifiers down, the key pressed, modifiers up (`Shift++` is Shift and `+`).
+ * The machine names every key as the browser libraries do (`Enter`, `Control`, `a`).
  * @param {Port} port
  * @param {string} spec
  */
 export async function pressKey(port, spec) {
-  const parts = spec.split('+');
-  const key = parts.pop() || (parts.pop(), '+');
-  const modifiers = parts.map((m) => /** @type {Record<string, string>} */ (MODIFIERS)[m.toLowerCase()] ?? m);
+  const modifiers = spec.split('+');
+  const key = modifiers.pop() || (modifiers.pop(), '+');
   for (const m of modifiers) await port.keyDown(m);
   try {
     await port.keyDown(key);

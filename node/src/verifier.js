@@ -417,7 +417,7 @@ export class Verifier {
    */
   key(chord) {
     return this.#called(() => {
-      if (typeof chord !== 'string' || chord.trim() === '') throw new PrufeError('INVALID_ACTION', 'a key chord is a string such as "Control+S"');
+      if (typeof chord !== 'string') throw new PrufeError('INVALID_ACTION', 'a key chord is a string such as "Control+S"');
       return this.#coordinate({ kind: 'key', chord }, {}, { onRun: (focus) => { this.#intended = focus; } });
     });
   }

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, run_async
+from support import CHROMIUM, CHROMIUM_FLAGS, EMAIL, PASSWORD, XORIGIN_PAGE, run_async
 
 from prufe import PrufeError, VerificationFailed
-from prufe.sync_api import Prufe, Shot
+from prufe.sync_api import Prufe, Shot, Target
 
 
 def centre(page: Page, selector: str, shot: Shot) -> tuple[int, int]:
@@ -74,6 +74,21 @@ def test_a_point_that_now_shows_another_element_clicks_nothing(page: Page, base:
     assert out.value.observation is not None and out.value.observation.id == "obs-2"
 
 
+def test_a_point_inside_a_frame_of_another_origin_is_the_element_the_screenshot_showed(page: Page, base: str) -> None:
+    # The top document's hit test meets the <iframe>; the machine reconciles it with the
+    # screenshot's boxes and the boxes now, as it does for the CLI and the npm package.
+    page.goto(base + XORIGIN_PAGE)
+    page.frame_locator("iframe").locator("button[type=submit]").wait_for()
+    p = Prufe(page)
+    shot = p.screenshot()
+    pay = page.frame_locator("iframe").locator("button[type=submit]").bounding_box()
+    assert pay is not None
+    k = shot.width / (shot.capture_width / shot.device_pixel_ratio)
+    x, y = round((pay["x"] + pay["width"] / 2) * k), round((pay["y"] + pay["height"] / 2) * k)
+    result = p.click_at(x, y, intent="the payment is accepted")
+    assert result.target == "button[Pay] in frame[0]/form[Card]", result.explain()
+
+
 def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base: str) -> None:
     page.goto(base + "/shop.html")
     p = Prufe(page)
@@ -96,6 +111,26 @@ def test_type_goes_to_the_field_clicked_and_a_key_moves_it(page: Page, base: str
     key = p.key("Tab")
     assert key.ok and key.reason.endswith("the focus is on combobox[Shipping] in form[Checkout]"), key.reason
     assert page.input_value("#name") == "Ada"
+
+
+def test_a_key_is_pressed_by_its_name_however_it_is_written(page: Page, base: str) -> None:
+    page.goto(base + "/shop.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    p.click_at(*centre(page, "#name", shot))
+    tab = p.key("tab")
+    assert tab.value == "Tab" and tab.reason.endswith("the focus is on combobox[Shipping] in form[Checkout]"), tab.reason
+    back = p.key("shift+tab")
+    assert back.value == "Shift+Tab" and back.reason.endswith("the focus is on textbox[Name] in form[Checkout]"), back.reason
+    with pytest.raises(PrufeError) as out:
+        p.key("Hyper+a")
+    assert out.value.code == "INVALID_ACTION" and 'unknown key "Hyper"' in str(out.value), out.value
+    pressed = p.press(Target("Name", role="textbox"), "return", intent="'Order placed' appears")
+    assert pressed.verdict == "MATCH" and pressed.value == "Enter", pressed.explain()
+    page.evaluate("document.getElementById('status').textContent = ''")
+    enter = p.key("enter")
+    assert enter.value == "Enter", enter.reason
+    assert page.text_content("#status") == "Order placed"
 
 
 def test_typing_after_the_focus_was_taken_away_types_nothing(page: Page, base: str) -> None:

@@ -489,8 +489,9 @@ mod tests {
             [
                 "rawKeyDown Control mods=2",
                 "rawKeyDown Shift mods=10",
-                "rawKeyDown s mods=10",
-                "keyUp s mods=10",
+                // Shift with a letter types the capital, as a keyboard (and Playwright) does.
+                "rawKeyDown S mods=10",
+                "keyUp S mods=10",
                 "keyUp Shift mods=2",
                 "keyUp Control mods=0",
             ]

@@ -58,12 +58,7 @@ impl Pointer {
         frames: &[RootBox],
         at: Point,
     ) -> Result<Option<Element>> {
-        let now = page::element_at(engine, roots, frames, at).await?;
-        if screen::agrees(&self.boxes, at, now.as_ref()) {
-            return Ok(now);
-        }
-        let boxes_now = page::hit_boxes(engine, roots, frames).await?;
-        Ok(screen::reconcile(&self.boxes, &boxes_now, at, now))
+        locate(engine, roots, frames, &self.boxes, at).await
     }
 
     /// Sends a gesture of a coordinate step (the pointer's, a wheel turn, a key chord on
@@ -126,6 +121,25 @@ impl Pointer {
         }
         Ok(())
     }
+}
+
+/// The answer to the machine's `Need::Locate`: the element under `at` now, reconciled with
+/// the boxes of the observation the point was chosen on (`then`) by the machine's rules
+/// (`screen::agrees`, `screen::reconcile`), the boxes now asked only when the two hit tests
+/// disagree.
+pub(crate) async fn locate(
+    engine: &Engine,
+    roots: &[Root],
+    frames: &[RootBox],
+    then: &[HitBox],
+    at: Point,
+) -> Result<Option<Element>> {
+    let now = page::element_at(engine, roots, frames, at).await?;
+    if screen::agrees(then, at, now.as_ref()) {
+        return Ok(now);
+    }
+    let boxes_now = page::hit_boxes(engine, roots, frames).await?;
+    Ok(screen::reconcile(then, &boxes_now, at, now))
 }
 
 /// During a drag: the destination element is still on the page with the same identity.

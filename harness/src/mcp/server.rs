@@ -23,7 +23,6 @@ use super::refs::Refs;
 use super::secrets::Secrets;
 use super::shared::{Context, SharedBrowser};
 use super::tools::{self, Call, FieldType, Invalid, MouseButton, TabAction};
-use crate::act::Key;
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
 use crate::verify::{register_secret, Outcome, Verifier};
@@ -1133,17 +1132,8 @@ impl Worker {
     /// `browser_press_key`: the verified press, on the element of the ref given (as a
     /// script's `press` with a target), else on whatever has the focus.
     async fn press_key(&mut self, v: &mut Verifier, p: &tools::PressKey) -> Answer {
-        let Some(key) = Key::parse(&p.key) else {
-            return refused(
-                ErrorCode::InvalidAction,
-                format!(
-                    "unknown key {:?}; use a key name such as Enter, Tab, ArrowLeft, Escape \
-                     or a character, with modifiers as in Control+a",
-                    prufe::core::text::cap(&p.key, 40)
-                ),
-            );
-        };
-        let key = key.name().to_owned();
+        // The machine reads the key and refuses one it does not know.
+        let key = p.key.clone();
         let intent = p.verified.intent.as_deref();
         if p.element.reference().is_none() {
             let press = Action::Press { key, target: None };

@@ -81,6 +81,8 @@ class Coords:
         #: The latest screenshot as the machine reads it (``PrufeRun.Screen``: id, sizes,
         #: pixel ratio, hit boxes).
         self._screen: Optional[dict[str, Any]] = None
+        #: The hit boxes of the screenshot the next step's points were aimed on.
+        self._aimed: Optional[list[dict[str, Any]]] = None
         self.max_width: Optional[float] = None
         self.intended: Optional[dict[str, Any]] = None
 
@@ -110,7 +112,7 @@ class Coords:
             before = yield from driver.call("fingerprint")
             yield from driver.world.roots()
             shot, css, _, covered = yield from driver.covered_capture(self._params, [], [])
-            boxes = yield from self._hit_boxes()
+            boxes = yield from self.core.driver.hit_boxes()
             unchanged = (yield from driver.call("fingerprint")) == before
             if unchanged or tries == 3:
                 break
@@ -142,25 +144,6 @@ class Coords:
                               "scale": self.max_width / full}
         return params
 
-    def _hit_boxes(self) -> Gen:
-        """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their
-        elements in the merged page's terms; a frame that cannot answer stays unobserved."""
-        driver, world = self.core.driver, self.core.driver.world
-        out: list[dict[str, Any]] = []
-        for root in world._roots:
-            try:
-                ox, oy = (yield from world.owner_origin(root)) if root.path else (0.0, 0.0)
-                wire: list[dict[str, Any]] = yield from driver.call("hitBoxes", root=root)
-            except Exception:
-                if not root.path:
-                    raise
-                continue
-            if root.path:
-                adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": b["element"]} for b in wire])
-                wire = [{**b, "element": e} for b, e in zip(wire, adopted)]
-            out += [{**b, "x": b["x"] + ox, "y": b["y"] + oy} for b in wire]
-        return out
-
     def _fresh(self) -> Gen:
         """The screenshot that ends a step; ``None`` when the page cannot be captured (and no
         earlier one stays quotable)."""
@@ -178,6 +161,7 @@ class Coords:
         ``observation`` names; once it is made, the next step needs a new screenshot."""
         yield from self.core.driver.world.start()
         action = yield from self.core.driver.world.points_rule("aim", {"screen": self._screen, "observation": observation, "pick": pick})
+        self._aimed = self._screen["boxes"] if self._screen is not None else None
         self.latest = self._screen = None
         return action
 
@@ -207,8 +191,8 @@ class Coords:
         return result
 
     def key(self, chord: str) -> Gen:
-        if not isinstance(chord, str) or not chord.strip():
-            raise PrufeError("INVALID_ACTION", "malformed key chord: write it like Control+S")
+        if not isinstance(chord, str):
+            raise PrufeError("INVALID_ACTION", "a key chord is a string such as \"Control+S\"")
         self.latest = None
         result: Result = yield from self._step({"kind": "key", "chord": chord}, None, focus=True)
         return result
@@ -233,7 +217,12 @@ class Coords:
             if focus and not (keep_focus and self.core.driver.focused is None):
                 self.intended = self.core.driver.focused
 
-        return (yield from self._ended(self.core.act(action, intent), moved))
+        # The boxes of the screenshot the points were aimed on, for this step only.
+        self.core.driver.boxes, self._aimed = self._aimed, None
+        try:
+            return (yield from self._ended(self.core.act(action, intent), moved))
+        finally:
+            self.core.driver.boxes = None
 
     def _ended(self, run: Gen, then: Optional[Callable[[], None]] = None) -> Gen:
         try:

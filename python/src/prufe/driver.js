@@ -2,9 +2,10 @@
 // `prufe` (an isolated world on Chromium), next to the machine module (`prufeRun`). It answers
 // the needs that are reads of the page without leaving it, so that one call from Python runs
 // the machine from one input to the next: `turn(run, answer)` feeds the answer, then keeps
-// answering fingerprint, settle, observe, describe, prepare, locate and the reads that are
-// `prufe` calls, and returns `{ run, need }` at the first need only Python can meet (input,
-// the address, the page's requests, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
+// answering fingerprint, settle, observe, describe, prepare and the reads that are `prufe`
+// calls, and returns `{ run, need }` at the first need only Python can meet (input, the
+// element under a point, reconciled with the screenshot's boxes Python keeps, the address,
+// the page's requests, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
 // is the bundle's own, `prufe.prepare`, for both);
 // nothing here decides anything: the machine does. A navigation kills a call half-way; the
 // driver keeps the run it sent and sends the same turn again to the new document (every need
@@ -92,8 +93,6 @@
           return { answer: 'described', element: prufe.describe(need.ref) };
         case 'prepare':
           return await prufe.prepare(need.ref, need.hitTest, timeoutMs);
-        case 'locate':
-          return { answer: 'under', element: prufe.at(need.at.x, need.at.y) };
         case 'read':
           switch (need.read.kind) {
             case 'value': return { answer: 'value', value: prufe.value(need.read.ref) };

@@ -31,6 +31,7 @@
 mod attaching;
 mod attempt;
 mod back;
+pub mod chord;
 pub mod dialogs;
 pub mod inverse;
 mod key;
@@ -348,6 +349,11 @@ impl Run {
 
     /// Feeds the answer to the last need and returns the next one.
     pub fn next(&mut self, answer: Answer) -> Need {
+        if matches!(self.phase, Phase::Start) && matches!(answer, Answer::Start) {
+            if let Err(e) = self.step.action.name_keys() {
+                return self.fail(e);
+            }
+        }
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
             (Phase::Start, Answer::Start) if self.mode == Mode::Look => self.begin_look(),

@@ -14,7 +14,7 @@ use super::need::{Answer, Gesture, Need, Point};
 use super::step::Action;
 use super::{Phase, Run};
 use crate::core::error::{Error, ErrorCode};
-use crate::core::identity::{describe_element, Identity};
+use crate::core::identity::Identity;
 use crate::core::model::Element;
 use serde::{Deserialize, Serialize};
 
@@ -28,14 +28,6 @@ pub(super) enum Spot {
     To,
     /// The point acted on, with the pointer in place.
     Again,
-}
-
-pub(super) fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),
-        _ => false,
-    }
 }
 
 /// The same field: same identity, and the same node when both refs are known.
@@ -91,24 +83,12 @@ impl Run {
                 (at, expected.cloned())
             }
         };
-        if !same_identity(expected.as_ref(), now.as_ref()) {
-            let name = |e: Option<&Element>| {
-                e.map_or_else(|| "no observable element".to_owned(), describe_element)
-            };
-            let what = match self.step.action {
-                Action::DragAt { .. } => "nothing was dragged",
-                _ => "nothing was clicked",
-            };
-            return self.fail_pointer(Error::new(
-                ErrorCode::TargetChanged,
-                format!(
-                    "the point ({:.0}, {:.0}) now shows {}, not {} as in the observation; {what}: observe and choose again",
-                    at.x,
-                    at.y,
-                    name(now.as_ref()),
-                    name(expected.as_ref()),
-                ),
-            ));
+        let what = match self.step.action {
+            Action::DragAt { .. } => "nothing was dragged",
+            _ => "nothing was clicked",
+        };
+        if let Some(error) = super::screen::changed(at, expected.as_ref(), now.as_ref(), what) {
+            return self.fail_pointer(error);
         }
         match spot {
             Spot::From if matches!(self.step.action, Action::DragAt { .. }) => {

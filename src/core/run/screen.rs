@@ -14,7 +14,6 @@
 //! to itself.
 
 use super::need::{Button, Point};
-use super::pointer::same_identity;
 use super::step::Action;
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::identity::Identity;
@@ -258,6 +257,46 @@ pub fn aim(latest: Option<&Screen>, quoted: Option<&str>, pick: &Pick) -> Result
 /// under `at`? When they do, the page's answer stands and nothing more is asked.
 pub fn agrees(then: &[HitBox], at: Point, now: Option<&Element>) -> bool {
     same_identity(identity_at(then, at), now)
+}
+
+/// Do two elements (or two absences) have the same identity?
+fn same_identity(a: Option<&Element>, b: Option<&Element>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Identity::of(a) == Identity::of(b),
+        _ => false,
+    }
+}
+
+/// `TARGET_CHANGED` when the element under `at` now (`now`, reconciled) is not the one the
+/// observation showed there (`expected`), worded once for the machine's pointer steps and for
+/// a driver's look under a point; `what` says what was therefore not done ("nothing was
+/// clicked"). `None` when they are the same.
+pub fn changed(
+    at: Point,
+    expected: Option<&Element>,
+    now: Option<&Element>,
+    what: &str,
+) -> Option<Error> {
+    if same_identity(expected, now) {
+        return None;
+    }
+    let name = |e: Option<&Element>| {
+        e.map_or_else(
+            || "no observable element".to_owned(),
+            crate::core::identity::describe_element,
+        )
+    };
+    Some(Error::new(
+        ErrorCode::TargetChanged,
+        format!(
+            "the point ({:.0}, {:.0}) now shows {}, not {} as in the observation; {what}: observe and choose again",
+            at.x,
+            at.y,
+            name(now),
+            name(expected),
+        ),
+    ))
 }
 
 /// The element under `at`, the page's hit test (`now`) reconciled with the screenshot's
@@ -567,6 +606,29 @@ mod tests {
                 steps: 10.0
             }
         );
+    }
+
+    #[test]
+    fn a_point_that_shows_another_element_is_target_changed_naming_both() {
+        let save = element(Role::Button, "Save");
+        let accept = element(Role::Button, "Accept all");
+        let at = Point { x: 10.4, y: 20.6 };
+        assert_eq!(
+            changed(at, Some(&save), Some(&save), "nothing was sent"),
+            None
+        );
+        assert_eq!(changed(at, None, None, "nothing was sent"), None);
+        let e = changed(at, Some(&save), Some(&accept), "nothing was sent").expect("changed");
+        assert_eq!(e.code, ErrorCode::TargetChanged);
+        assert_eq!(
+            e.message,
+            "the point (10, 21) now shows button[Accept all], not button[Save] as in the \
+             observation; nothing was sent: observe and choose again"
+        );
+        let gone = changed(at, Some(&save), None, "nothing was clicked").expect("changed");
+        assert!(gone
+            .message
+            .contains("now shows no observable element, not button[Save]"));
     }
 
     #[test]

@@ -16,12 +16,10 @@
 //! the page, so nothing is handed on as the next run's starting point.
 
 use super::need::{Answer, Gesture, Need, Read, ScrollPosition};
-use super::pointer::same_identity;
 use super::record::Record;
 use super::step::Action;
 use super::{Phase, Run};
 use crate::core::error::{Error, ErrorCode};
-use crate::core::identity::describe_element;
 use crate::core::model::Element;
 use serde::{Deserialize, Serialize};
 
@@ -125,18 +123,10 @@ impl Run {
         };
         match (at, answer) {
             (At::Locate, Answer::Under { element }) => {
-                if !same_identity(expected, element.as_ref()) {
-                    let name = |e: Option<&Element>| {
-                        e.map_or_else(|| "no observable element".to_owned(), describe_element)
-                    };
-                    let message = format!(
-                        "the point ({:.0}, {:.0}) now shows {}, not {} as in the observation; nothing was scrolled: observe and choose again",
-                        point.x,
-                        point.y,
-                        name(element.as_ref()),
-                        name(expected),
-                    );
-                    return self.fail(Error::new(ErrorCode::TargetChanged, message));
+                let what = "nothing was scrolled";
+                if let Some(error) = super::screen::changed(point, expected, element.as_ref(), what)
+                {
+                    return self.fail(error);
                 }
                 self.attempt.target = element;
                 self.phase = Phase::Scroll { at: At::Container };

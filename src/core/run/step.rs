@@ -2,6 +2,7 @@
 //! a point of an observation.
 
 use super::need::{Button, Point};
+use crate::core::error::Error;
 use crate::core::expect::Claim;
 use crate::core::identity::{describe_element, describe_parts};
 use crate::core::judge::ActionKind;
@@ -268,6 +269,18 @@ impl Action {
             }
         ) || (matches!(self, Action::Fill { .. } | Action::TypeText { .. })
             && target.is_some_and(|t| t.sensitive))
+    }
+
+    /// Reads a key or a chord into its canonical names (`enter` → `Enter`, [`super::chord`]):
+    /// the gesture, the judge and the record see only those. `INVALID_ACTION` for a key the
+    /// table does not know.
+    pub(super) fn name_keys(&mut self) -> Result<(), Error> {
+        match self {
+            Action::Key { chord } => *chord = super::chord::canonical(chord)?,
+            Action::Press { key, .. } => *key = super::chord::canonical(key)?,
+            _ => {}
+        }
+        Ok(())
     }
 
     /// What the action carries, as records show it (a secret as `[redacted]`).

@@ -292,6 +292,30 @@ export function packageSuite(lib) {
       assert.ok(!seen.includes(SECRET), 'the secret appears nowhere');
     });
 
+    test('a key is pressed by its name however it is written; an unknown key is INVALID_ACTION, nothing sent', async (t) => {
+      const page = await lib.open(t, '/shop.html');
+      const v = await lib.verifier(page);
+      const shot = await v.screenshot();
+      const at = await pointOf(page, '#name', shot);
+      assert.equal((await v.clickAt(at.x, at.y)).verdict, 'MATCH');
+      const tab = await v.key('tab');
+      assert.equal(tab.record.value, 'Tab');
+      assert.match(tab.reason, /the focus is on combobox\[Shipping\]/);
+      const back = await v.key('shift+tab');
+      assert.equal(back.record.value, 'Shift+Tab');
+      assert.match(back.reason, /the focus is on textbox\[Name\]/);
+      const unknown = await failure(v.key('Hyper+a'));
+      assert.equal(unknown.code, 'INVALID_ACTION', unknown.message);
+      assert.match(unknown.message, /unknown key "Hyper"/);
+      const pressed = await v.press({ role: 'textbox', name: 'Name' }, 'return', { intent: "'Order placed' appears" });
+      assert.equal(pressed.verdict, 'MATCH', pressed.reason);
+      assert.equal(pressed.record.value, 'Enter');
+      await page.evaluate(() => { document.getElementById('status').textContent = ''; });
+      const enter = await v.key('enter');
+      assert.equal(enter.record.value, 'Enter');
+      assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
+    });
+
     test('a wheel turn over a container scrolls it and says where it stands; a wait states what follows', async (t) => {
       const page = await lib.open(t, '/scroll-container.html');
       const v = await lib.verifier(page);
