@@ -5,7 +5,6 @@
 mod web_support;
 
 use prufe::core::error::ErrorCode;
-use prufe::core::fingerprint::of_snapshot;
 use prufe::core::model::{limits, Role, Snapshot, TextKind, REDACTED};
 use prufe::core::resolve::{resolve, Target};
 use prufe::dom::{self, Options};
@@ -52,7 +51,7 @@ fn settled() -> Snapshot {
     });
     assert_eq!(
         fp,
-        of_snapshot(&reference),
+        full_fingerprint(&reference),
         "cached fingerprint and full walk"
     );
     reference
