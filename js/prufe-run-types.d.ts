@@ -403,6 +403,13 @@ declare namespace PrufeRun {
       stopOnChange: boolean;
       background?: Prufe.Background;
       /**
+       * Leaving `since` counts in the fingerprint's claims too (the focus, the order of the
+       * records, the selection: `core::fingerprint::with_claims`), not only in the part the
+       * diff decides: for a step whose effect may be only that (a key, a drag). Elsewhere a
+       * focus that moves with the click is no sign that its effect has come.
+       */
+      claims?: boolean;
+      /**
        * After the fingerprint left `since`: a shorter quiet window, taken when the page
        * says it has shown no sign of change for that long (no mutation, no animation,
        * `quietFor`); such a settle ends `Answer::Quick`. 0: none.

@@ -349,6 +349,13 @@ declare namespace Prufe {
 
   /** The slots a page was changing by itself before the action. */
   interface Background {
+    /**
+     * The page moved its focus, the order of its records or its selection by itself (a
+     * carousel that rotates by moving nodes, a ticker that reorders rows): the fingerprint
+     * then leaves its claims out (`core::fingerprint::with_claims`), so a settle waits on
+     * the diffed part alone, as before claims were seen.
+     */
+    claims?: boolean;
     elements?: {
       frame: string;
       region: string;

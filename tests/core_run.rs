@@ -3,7 +3,7 @@
 //! answers, as a driver that carries the state across a navigation does.
 
 use prufe::core::background::Background;
-use prufe::core::fingerprint::Fingerprint;
+use prufe::core::fingerprint::{diffed, with_claims, Claims, Fingerprint};
 use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch as X};
 use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
@@ -220,7 +220,9 @@ impl World {
     }
 
     /// As the engine's fingerprint: what the diff compares (no refs, no focus, no order),
-    /// per document, leaving out what is in a slot of the need's `background`.
+    /// per document, leaving out what is in a slot of the need's `background`; then the
+    /// claims (the order of what is left and the focused element), unless the background
+    /// says the page moves them by itself.
     fn fingerprint_over(&self, background: &Background) -> String {
         let mut f = Fingerprint::default();
         for e in self
@@ -239,7 +241,28 @@ impl World {
         {
             f.add_text(t);
         }
-        format!("{}@{}", f.finish(), self.page.context.epoch)
+        let diffed = f.finish();
+        let fp = match background.claims {
+            true => diffed,
+            false => {
+                let focus = self.page.elements.iter().position(|e| e.focused);
+                let claims = Claims {
+                    order: f.order(),
+                    focus: focus.map_or(0, |i| i as u64 + 1),
+                    selection: 0,
+                };
+                with_claims(diffed, &claims)
+            }
+        };
+        format!("{fp}@{}", self.page.context.epoch)
+    }
+
+    /// Did the page leave `since`, as the settle counts it (`Need::Settle::claims`)?
+    fn left(since: &str, now: &str, claims: bool) -> bool {
+        match claims {
+            true => since != now,
+            false => diffed(since) != diffed(now),
+        }
     }
 
     /// Loads a new document (a navigation).
@@ -263,6 +286,7 @@ impl World {
                 stop_on_change,
                 background,
                 quick_ms,
+                claims,
                 ..
             } => {
                 if *stop_on_change {
@@ -282,7 +306,7 @@ impl World {
                     }
                 } else if since
                     .as_ref()
-                    .is_none_or(|s| *s == self.fingerprint_over(background))
+                    .is_none_or(|s| !World::left(s, &self.fingerprint_over(background), *claims))
                 {
                     // While the driver waits, the page's next change (if any) lands.
                     if let Some(next) = self.later.pop_front() {
@@ -290,7 +314,9 @@ impl World {
                     }
                 }
                 let fingerprint = self.fingerprint_over(background);
-                let changed = since.as_ref().is_some_and(|s| *s != fingerprint);
+                let changed = since
+                    .as_ref()
+                    .is_some_and(|s| World::left(s, &fingerprint, *claims));
                 // The page says it is quiet: after an effect, or before the action when it
                 // has nothing of its own to change.
                 let before = since.is_none() && self.ticks.is_empty();
@@ -945,6 +971,40 @@ fn a_look_takes_the_full_window_to_learn() {
         .needs
         .iter()
         .all(|n| !matches!(n, Need::Settle { quick_ms: 1.., .. })));
+}
+
+#[test]
+fn a_look_learns_a_focus_that_moves_by_itself_the_second_time() {
+    let focus_on = |reference: &str| {
+        let mut page = form_and_tasks();
+        for e in &mut page.elements {
+            e.focused = e.reference == reference;
+        }
+        page
+    };
+    // An autofocus that lands once: not the page's background.
+    let mut once = World::new(form_and_tasks());
+    once.ticks.push_back(focus_on("f-surname"));
+    let (record, run) = to_end(&mut once, Run::look(Policy::default()));
+    assert!(record.ok && record.stable, "{}", record.reason);
+    assert!(!run.seen().expect("kept").background.claims);
+    // A focus that keeps moving: learnt, and the fingerprint leaves the claims out after.
+    let mut wandering = World::new(form_and_tasks());
+    for on in ["f-surname", "f-name", "f-surname"] {
+        wandering.ticks.push_back(focus_on(on));
+    }
+    let (record, run) = to_end(&mut wandering, Run::look(Policy::default()));
+    assert!(record.ok && record.stable, "{}", record.reason);
+    assert!(run.seen().expect("kept").background.claims);
+    let observed = wandering
+        .needs
+        .iter()
+        .filter(|n| matches!(n, Need::Observe { .. }))
+        .count();
+    assert_eq!(
+        observed, 1,
+        "the look's own: a move of the claims alone costs no snapshot"
+    );
 }
 
 #[test]
@@ -2844,8 +2904,15 @@ fn after_input(w: &World) -> Vec<u64> {
         .collect()
 }
 
+/// Did a settle after the input count the fingerprint's claims?
+fn claims_counted(w: &World) -> bool {
+    w.needs
+        .iter()
+        .any(|n| matches!(n, Need::Settle { claims: true, .. }))
+}
+
 #[test]
-fn what_the_fingerprint_does_not_hash_is_looked_at_after_one_quiet_window() {
+fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
     let press = |key: &str| {
         Step::new(Action::Press {
             key: key.into(),
@@ -2856,52 +2923,92 @@ fn what_the_fingerprint_does_not_hash_is_looked_at_after_one_quiet_window() {
         target: target("listitem", "Task C"),
         to: target("listitem", "Task A"),
     });
-    let tab: React = Box::new(|g, w| {
+    let focus_on = |page: &mut Snapshot, reference: &str| {
+        for e in &mut page.elements {
+            e.focused = e.reference == reference;
+        }
+    };
+    let tab: React = Box::new(move |g, w| {
         if matches!(g, Gesture::Press { key, .. } if key == "Tab") {
-            for e in &mut w.page.elements {
-                e.focused = e.reference == "f-surname";
+            focus_on(&mut w.page, "f-surname");
+        }
+    });
+    let reorder = || -> React {
+        Box::new(|g, w| {
+            if let Gesture::Drag { .. } = g {
+                let c = w
+                    .page
+                    .elements
+                    .iter()
+                    .position(|e| e.reference == "t-C")
+                    .unwrap();
+                let moved = w.page.elements.remove(c);
+                let a = w
+                    .page
+                    .elements
+                    .iter()
+                    .position(|e| e.reference == "t-A")
+                    .unwrap();
+                w.page.elements.insert(a, moved);
             }
-        }
-    });
-    let reorder: React = Box::new(|g, w| {
-        if let Gesture::Drag { .. } = g {
-            let c = w
-                .page
-                .elements
-                .iter()
-                .position(|e| e.reference == "t-C")
-                .unwrap();
-            let moved = w.page.elements.remove(c);
-            let a = w
-                .page
-                .elements
-                .iter()
-                .position(|e| e.reference == "t-A")
-                .unwrap();
-            w.page.elements.insert(a, moved);
-        }
-    });
+        })
+    };
     let nothing = || -> React { Box::new(|_, _| {}) };
+    let quick = |p: &mut Policy| p.timing.quick_ms = 60;
     let mut searched = World::new(form_and_tasks());
     let mut results = form_and_tasks();
     results.texts.push(text("3 results", "main"));
     searched.later.push_back(results);
+    // The focus wanders by itself before the action (an autofocus that keeps moving): the
+    // page's claims are background, and a Tab is looked at after one quiet window.
+    let mut wandering = World::new(form_and_tasks());
+    for on in ["ul", "f-name"] {
+        let mut p = form_and_tasks();
+        focus_on(&mut p, on);
+        wandering.ticks.push_back(p);
+    }
+    // A click that only moves the focus at once and shows its result later: the focus is no
+    // sign that its effect came.
+    let mut late = World::new(form_and_tasks());
+    let mut shown = form_and_tasks();
+    focus_on(&mut shown, "t-A");
+    shown.texts.push(text("Task A opened", "main"));
+    late.later.push_back(shown);
+    let focus_task: React = Box::new(move |g, w| {
+        if let Gesture::Click { .. } = g {
+            focus_on(&mut w.page, "t-A");
+        }
+    });
     #[rustfmt::skip]
     run_rows(vec![
-        row("Tab moves the focus: looked at after one quiet window", World::new(form_and_tasks()), press("Tab"), tab)
+        row("Tab moves the focus: the fingerprint's claims leave, then it is looked at", World::new(form_and_tasks()), press("Tab"), tab)
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
-            .then(|_, w, _| assert_eq!(after_input(w), vec![250, 0], "{:?}", w.needs)),
-        row("a drag that reorders: looked at after one quiet window", World::new(form_and_tasks()), drag.clone(), reorder)
+            .then(|_, w, _| { assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs); assert!(claims_counted(w)); }),
+        row("Tab with the shorter window: over when the page says it is quiet", World::new(form_and_tasks()), press("Tab"), Box::new(move |g, w| {
+            if matches!(g, Gesture::Press { key, .. } if key == "Tab") { focus_on(&mut w.page, "f-surname"); }
+        }))
+            .policy(quick)
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|_, w, _| { assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs); assert_eq!(network_reads(w), 2, "before and after the input"); }),
+        row("a drag that reorders: the claims leave, then it is looked at", World::new(form_and_tasks()), drag.clone(), reorder())
             .want(Some(M), true, None, "Task C")
-            .then(|_, w, _| assert_eq!(after_input(w), vec![250, 0], "{:?}", w.needs)),
-        // The fingerprint saw it leave: the settle goes on from there, as for a click.
-        row("Enter whose results show while the window is open", searched, press("Enter").with_intent("3 results are shown"), nothing())
-            .want(Some(M), true, None, "")
-            .then(|_, w, _| assert_eq!(after_input(w)[0], 250, "{:?}", w.needs)),
-        // Nothing moved in the window: the effect may start late, so the rest of the deadline
-        // is waited for, as before.
-        row("a drag that does nothing: the rest of the deadline, then no effect", World::new(form_and_tasks()), drag, nothing())
+            .then(|_, w, _| assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs)),
+        row("Enter whose results show later: the settle goes on from there, as for a click", searched, press("Enter").with_intent("3 results are shown"), nothing())
+            .want(Some(M), true, None, ""),
+        row("a drag that does nothing: the deadline, then no effect", World::new(form_and_tasks()), drag.clone(), nothing())
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
-            .then(|_, w, _| assert_eq!(after_input(w)[..3], [250, 0, 4_700], "{:?}", w.needs)),
+            .then(|_, w, _| assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs)),
+        row("a page that moves its focus by itself: its claims are background, Tab is looked at after one quiet window", wandering, press("Tab"), Box::new(move |g, w| {
+            if matches!(g, Gesture::Press { key, .. } if key == "Tab") { focus_on(&mut w.page, "f-surname"); }
+        }))
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|r, w, _| {
+                assert_eq!(after_input(w), vec![250, 0], "{:?}", w.needs);
+                assert!(!claims_counted(w));
+                assert!(r.background.is_empty(), "no slot: {:?}", r.background);
+            }),
+        row("a click that moves the focus at once waits for its effect", late, Step::new(Action::Click { target: target("listitem", "Task A") }).with_intent("Task A opened"), focus_task)
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| assert!(!claims_counted(w))),
     ]);
 }

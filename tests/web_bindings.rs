@@ -7,7 +7,7 @@ mod web_support;
 
 use js_sys::{Array, Reflect};
 use prufe::bindings as b;
-use prufe::core::fingerprint::of_snapshot;
+use prufe::core::fingerprint::{diffed, of_snapshot};
 use prufe::core::model::Snapshot;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::Closure;
@@ -85,7 +85,7 @@ fn snapshot_wire_shape() {
     // The wire form reads back as the model, and the fingerprint equals its fingerprint.
     let typed: Snapshot = serde_wasm_bindgen::from_value(snap).unwrap();
     assert_eq!(
-        b::fingerprint(JsValue::UNDEFINED).unwrap(),
+        diffed(&b::fingerprint(JsValue::UNDEFINED).unwrap()).into_owned(),
         of_snapshot(&typed)
     );
     let text = js_sys::JSON::stringify(&b::snapshot(JsValue::NULL).unwrap())

@@ -5,7 +5,7 @@
 mod web_support;
 
 use prufe::core::error::ErrorCode;
-use prufe::core::fingerprint::of_snapshot;
+use prufe::core::fingerprint::{diffed, of_snapshot};
 use prufe::core::model::{limits, Element, Role, Snapshot, TextKind, Tristate, REDACTED};
 use prufe::dom::{self, Options};
 use wasm_bindgen::{JsCast, JsValue};
@@ -676,12 +676,13 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
         ] {
             let fp = dom::fingerprint(&opts).unwrap();
             let s = dom::snapshot(&opts).unwrap();
-            assert_eq!(fp, of_snapshot(&s), "{name} with {opts:?}");
+            assert_eq!(diffed(&fp), of_snapshot(&s), "{name} with {opts:?}");
         }
     }
     let c = load(STATES);
     let fp0 = dom::fingerprint(&Options::default()).unwrap();
-    // Focus and scrolling are not compared by the diff: no change.
+    // Focus and scrolling are not compared by the diff: no change to its part. The focus is
+    // one of the claims, which moved.
     query(&c, "#focus-me")
         .unchecked_into::<web_sys::HtmlElement>()
         .focus()
@@ -689,8 +690,11 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
     web_sys::window()
         .unwrap()
         .scroll_to_with_x_and_y(0.0, 300.0);
-    assert_eq!(dom::fingerprint(&Options::default()).unwrap(), fp0);
+    let focused = dom::fingerprint(&Options::default()).unwrap();
+    assert_eq!(diffed(&focused), diffed(&fp0));
+    assert_ne!(focused, fp0);
     web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+    assert_eq!(dom::fingerprint(&Options::default()).unwrap(), focused);
     // A state change, a value change, a text change: each changes it.
     let boxed: web_sys::HtmlInputElement = query(&c, "input[type=checkbox]").unchecked_into();
     boxed.set_checked(!boxed.checked());
@@ -705,7 +709,7 @@ fn fingerprint_equals_the_snapshot_and_tracks_the_diff() {
     let fp3 = dom::fingerprint(&Options::default()).unwrap();
     assert_ne!(fp3, fp2);
     assert_eq!(
-        fp3,
+        diffed(&fp3),
         of_snapshot(&dom::snapshot(&Options::default()).unwrap())
     );
 }
@@ -868,7 +872,7 @@ fn bounded_depth_size_and_time() {
         ..Default::default()
     })
     .unwrap();
-    assert!(fp.ends_with('+'));
+    assert!(diffed(&fp).ends_with('+'), "{fp}");
 }
 
 const CHANGING: &str = r#"<style>.gone { display: none }</style>
@@ -906,7 +910,7 @@ fn cached_fingerprints_follow_every_change() {
         let reference = dom::snapshot(&full).unwrap();
         assert_eq!(
             fp,
-            of_snapshot(&reference),
+            full_fingerprint(&reference),
             "{what}: cached fingerprint and full walk disagree"
         );
         assert_eq!(
@@ -1035,7 +1039,7 @@ async fn visual_memo_sees_every_style_change() {
         let reference = dom::snapshot(&full).unwrap();
         assert_eq!(
             fp,
-            of_snapshot(&reference),
+            full_fingerprint(&reference),
             "{what}: memo and full walk disagree"
         );
         assert_eq!(
@@ -1441,7 +1445,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
             let reference = dom::snapshot(&full).unwrap();
             assert_eq!(
                 fp,
-                of_snapshot(&reference),
+                full_fingerprint(&reference),
                 "seed {base} step {step} ({what}): patched fingerprint and full walk disagree"
             );
             if step % 10 == 0 {
@@ -1492,7 +1496,7 @@ fn modal_snapshot(what: &str) -> Snapshot {
         sensitive: vec!["#never-matches".into()],
         ..Default::default()
     });
-    assert_eq!(fp, of_snapshot(&reference), "{what}: fingerprint");
+    assert_eq!(fp, full_fingerprint(&reference), "{what}: fingerprint");
     assert_eq!(cached.elements, reference.elements, "{what}: elements");
     assert_eq!(cached.texts, reference.texts, "{what}: texts");
     reference

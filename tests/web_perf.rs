@@ -6,7 +6,7 @@
 
 mod web_support;
 
-use prufe::core::fingerprint::of_snapshot;
+use prufe::core::fingerprint::{diffed, of_snapshot};
 use prufe::dom::{self, Options};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
@@ -87,7 +87,7 @@ fn cost_at_3000_elements() {
         "{} observable elements",
         s.elements.len()
     );
-    assert_eq!(dom::fingerprint(&full).unwrap(), of_snapshot(&s));
+    assert_eq!(diffed(&dom::fingerprint(&full).unwrap()), of_snapshot(&s));
     let walk = js_sys::Function::new_no_args(PLAIN_WALK);
     let runs = 21;
     let plain = time(runs, || {

@@ -5,7 +5,7 @@
 mod web_support;
 
 use prufe::core::error::ErrorCode;
-use prufe::core::fingerprint::of_snapshot;
+use prufe::core::fingerprint::diffed;
 use prufe::core::model::{limits, Role, Snapshot, TextKind, REDACTED};
 use prufe::core::resolve::{resolve, Target};
 use prufe::dom::{self, Options};
@@ -52,7 +52,7 @@ fn settled() -> Snapshot {
     });
     assert_eq!(
         fp,
-        of_snapshot(&reference),
+        full_fingerprint(&reference),
         "cached fingerprint and full walk"
     );
     reference
@@ -216,9 +216,7 @@ fn plain_runs_are_capped_in_length_and_number() {
         .max()
         .unwrap();
     assert!(long <= limits::MAX_TEXT_CHARS + 1, "{long}");
-    assert!(dom::fingerprint(&Options::default())
-        .unwrap()
-        .ends_with('+'));
+    assert!(diffed(&dom::fingerprint(&Options::default()).unwrap()).ends_with('+'));
     // Below the cap again: complete.
     query(&c, "#many").set_inner_html("<div>Only one</div>");
     let s = settled();

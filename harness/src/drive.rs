@@ -34,6 +34,11 @@ pub(crate) struct Drive {
     prepared: HashMap<String, Actionable>,
     /// How many needs were answered (round trips of a driver of the machine).
     pub(crate) needs: u32,
+    /// How many settles after the step's input ended on the shorter window
+    /// (`Answer::Quick`).
+    pub(crate) quick: u32,
+    /// The step's input was sent.
+    sent: bool,
     /// The boxes of the latest observation's frames, for a pointer step.
     frames: Vec<crate::coords::page::RootBox>,
     /// A pointer step's side: the observation its points were chosen on, and its input.
@@ -137,7 +142,11 @@ impl Tab<'_> {
                 eprintln!("need {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
             }
             answer = match r {
-                Ok(a) => a,
+                Ok(a) => {
+                    d.sent |= matches!(need, Need::Input { .. });
+                    d.quick += u32::from(d.sent && matches!(a, Answer::Quick { .. }));
+                    a
+                }
                 Err(e) if e.is_fatal() || self.engine.watchdog().gone().is_some() => {
                     return Err(self.engine.watchdog().cause(e))
                 }
@@ -283,6 +292,7 @@ impl Tab<'_> {
                 stop_on_change,
                 background,
                 quick_ms,
+                claims,
             } => {
                 let until = SettleUntil {
                     poll: Duration::from_millis(*poll_ms),
@@ -290,6 +300,7 @@ impl Tab<'_> {
                     timeout: Duration::from_millis(*timeout_ms),
                     stop_on_change: *stop_on_change,
                     quick: Duration::from_millis(*quick_ms),
+                    claims: *claims,
                 };
                 let s = settle_over(&e, until, since.as_deref(), background).await?;
                 let waited_ms = s.waited.as_millis() as u64;

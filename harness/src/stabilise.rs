@@ -62,6 +62,8 @@ pub struct SettleUntil {
     /// After leaving `since`: the shorter window the page's own word may end the wait on
     /// (`Need::Settle`'s `quick_ms`); zero for none.
     pub quick: Duration,
+    /// Leaving `since` counts in the fingerprint's claims too (`Need::Settle`'s `claims`).
+    pub claims: bool,
 }
 
 impl From<Timing> for SettleUntil {
@@ -72,6 +74,7 @@ impl From<Timing> for SettleUntil {
             timeout: Duration::from_millis(t.timeout_ms),
             stop_on_change: false,
             quick: Duration::ZERO,
+            claims: false,
         }
     }
 }
@@ -267,6 +270,7 @@ fn need_of(
         stop_on_change: until.stop_on_change,
         background: background.clone(),
         quick_ms: until.quick.as_millis() as u64,
+        claims: until.claims,
     }
 }
 

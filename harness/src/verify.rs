@@ -102,6 +102,7 @@ pub struct Verifier {
     last_look: Option<Outcome>,
     /// Needs answered during the last verified step.
     round_trips: u32,
+    quick_settles: u32,
     /// The pictures of the step in progress, for its trace record.
     pictures: Option<crate::pictures::Pictures>,
 }
@@ -178,6 +179,7 @@ impl Verifier {
             seen: None,
             last_look: None,
             round_trips: 0,
+            quick_settles: 0,
             pictures: None,
         })
     }
@@ -700,6 +702,7 @@ impl Verifier {
         record.started_at = started_at;
         record.scrub(&self.redactor);
         self.round_trips = drive.needs;
+        self.quick_settles = drive.quick;
         outcome_result(record)
     }
 
@@ -762,6 +765,12 @@ impl Verifier {
     /// Needs answered for the last verified step (round trips of a driver).
     pub fn round_trips(&self) -> u32 {
         self.round_trips
+    }
+
+    /// Settles after the last verified step's input that ended on the shorter window
+    /// (`Timing::quick_ms`): the page said it was quiet and no request was under way.
+    pub fn quick_settles(&self) -> u32 {
+        self.quick_settles
     }
 
     fn scrub_outcome(&self, o: &mut Outcome) {

@@ -1062,3 +1062,57 @@ async fn a_link_whose_handler_sends_elsewhere_is_a_typed_error_and_goes_back() {
     assert_eq!(e.code(), ErrorCode::StaleObservation, "{e}");
     s.close().await;
 }
+
+#[tokio::test]
+async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
+    let quick = prufe_harness::Timing {
+        quick_ms: 50,
+        ..Default::default()
+    };
+    let opts = || Options {
+        timing: quick,
+        ..Options::default()
+    };
+    // The focus moves and nothing else: the fingerprint's claims see it, so the settle after
+    // the key ends on the shorter window instead of looking after a full one.
+    let mut s = Session::open_with("real/keys-widgets.html?lang=en", opts()).await;
+    let o =
+        s.v.press("Tab", Some(target("textbox", "First name")), None)
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(o.stable, "{}", o.explain());
+    assert_eq!(s.v.quick_settles(), 1, "{}", o.explain());
+    let focused = s.snapshot().await;
+    let on = focused
+        .elements
+        .iter()
+        .find(|e| e.focused)
+        .expect("a focus");
+    assert_eq!(on.name, "Last name");
+    s.close().await;
+
+    // A drop that only reorders the list: the same.
+    let mut s = Session::open_with("real/order.html?kind=html5&lang=en", opts()).await;
+    let o =
+        s.v.drag(
+            target("listitem", "Task C"),
+            target("listitem", "Task A"),
+            Vec::new(),
+            None,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert_eq!(s.v.quick_settles(), 1, "{}", o.explain());
+    let order: Vec<String> = s
+        .snapshot()
+        .await
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Listitem && e.label().starts_with("Task"))
+        .map(|e| e.label().to_owned())
+        .collect();
+    assert_eq!(order[..3], ["Task C", "Task A", "Task B"]);
+    s.close().await;
+}

@@ -83,12 +83,37 @@ pub struct ElementSlot {
 pub struct Background {
     pub texts: Vec<TextSlot>,
     pub elements: Vec<ElementSlot>,
+    /// The page moved its focus, the order of its records or its selection by itself (a
+    /// carousel that rotates by moving nodes, a ticker that reorders rows): the fingerprint
+    /// then leaves its claims out (`core::fingerprint::with_claims`), so a settle waits on
+    /// the diffed part alone, as before claims were seen.
+    #[serde(skip_serializing_if = "is_false")]
+    pub claims: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Background {
     /// Nothing was seen changing.
     pub fn is_empty(&self) -> bool {
-        self.texts.is_empty() && self.elements.is_empty()
+        !self.has_slots() && !self.claims
+    }
+
+    /// Some text or element was seen changing (the fingerprint leaves records out).
+    pub fn has_slots(&self) -> bool {
+        !self.texts.is_empty() || !self.elements.is_empty()
+    }
+
+    /// The page moved its claims by itself, between two fingerprints whose diffed parts
+    /// agree. With `once` (a look, where a page just opened may still be settling its
+    /// focus: an autofocus), only the second time counts.
+    pub fn observe_claims(&mut self, once: Option<&mut Background>) {
+        match once {
+            Some(once) if !once.claims => once.claims = true,
+            _ => self.claims = true,
+        }
     }
 
     /// Records the slots that differ between two observations taken before the action.
@@ -399,6 +424,7 @@ mod tests {
                 shape: String::new(),
             }],
             elements: Vec::new(),
+            claims: false,
         };
         assert!(!any.has_shape_of("Saved"));
     }

@@ -4,6 +4,13 @@
 //! It is a multiset hash (a wrapping sum of per-record hashes), so a reorder changes nothing,
 //! like the diff, while a duplicate appearing does. It covers exactly the fields the diff
 //! compares: `observable_hash` is the single list of them.
+//!
+//! **Claims.** The page's fingerprint (`prufe.fingerprint`) carries a second part after a
+//! `~`: a hash of what a step may change without changing the diff: which element has the
+//! focus, the order of the records, and the text selection ([`with_claims`]). So a Tab, a
+//! reorder or a selection moves the fingerprint as soon as it happens, and a settle can see
+//! it (`core::run::quiet`, `Need::Settle::claims`). [`diffed`] is the part the diff decides:
+//! equal diffed parts ⇔ an empty diff; [`of_snapshot`] computes that part only.
 
 use super::identity::Identity;
 use super::model::{Element, Text};
@@ -53,6 +60,8 @@ pub struct Fingerprint {
     sum: u64,
     count: u64,
     more: bool,
+    /// The records' hashes chained in the order they came: what the claims hold of order.
+    chain: u64,
 }
 
 impl Fingerprint {
@@ -69,7 +78,14 @@ impl Fingerprint {
         self.sum = self
             .sum
             .wrapping_add(h.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (h >> 29));
+        self.chain = (self.chain.rotate_left(23) ^ h).wrapping_mul(0xff51_afd7_ed55_8ccd);
         self.count += 1;
+    }
+
+    /// The order the records came in (elements, then texts, each in walk order): equal
+    /// sums with another order differ here.
+    pub fn order(&self) -> u64 {
+        self.chain
     }
 
     /// Marks a walk that stopped early: its fingerprint never equals a complete one.
@@ -88,7 +104,45 @@ impl Fingerprint {
     }
 }
 
-/// The fingerprint of a finished snapshot; equals what the page computes without building one.
+/// What a page's claims are made of: the order of its records ([`Fingerprint::order`]),
+/// which element has the focus and the text selection, each as the page keys it (0: none).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Claims {
+    pub order: u64,
+    pub focus: u64,
+    pub selection: u64,
+}
+
+/// `diffed` with the claims part: `{diffed}~{16 hex digits}`.
+pub fn with_claims(diffed: String, claims: &Claims) -> String {
+    let mut h = hasher();
+    claims.hash(&mut h);
+    format!("{diffed}{CLAIMS}{:016x}", h.finish())
+}
+
+/// Marks the claims part of a fingerprint.
+const CLAIMS: char = '~';
+
+/// The part of a fingerprint (or of fingerprints joined across frames, `core::frames::join`)
+/// that the diff decides: every claims part taken out.
+pub fn diffed(fp: &str) -> std::borrow::Cow<'_, str> {
+    if !fp.contains(CLAIMS) {
+        return std::borrow::Cow::Borrowed(fp);
+    }
+    let mut out = String::with_capacity(fp.len());
+    let mut rest = fp;
+    while let Some(at) = rest.find(CLAIMS) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let hex = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
+        rest = &tail[hex..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The fingerprint of a finished snapshot, without claims; equals the diffed part of what
+/// the page computes without building one.
 pub fn of_snapshot(s: &super::model::Snapshot) -> String {
     let mut f = Fingerprint::default();
     s.elements.iter().for_each(|e| f.add_element(e));
@@ -183,6 +237,41 @@ mod tests {
             ..a.clone()
         };
         assert_ne!(observable_hash(&a), observable_hash(&b));
+    }
+
+    #[test]
+    fn order_shows_in_the_chain_and_claims_come_off_every_part() {
+        let mut ab = Fingerprint::default();
+        let mut ba = Fingerprint::default();
+        ab.add_element(&el("A"));
+        ab.add_element(&el("B"));
+        ba.add_element(&el("B"));
+        ba.add_element(&el("A"));
+        assert_eq!(ab.finish(), ba.finish());
+        assert_ne!(ab.order(), ba.order());
+        let c = |order, focus, selection| Claims {
+            order,
+            focus,
+            selection,
+        };
+        let plain = ab.finish();
+        let one = with_claims(plain.clone(), &c(ab.order(), 0, 0));
+        for other in [
+            c(ba.order(), 0, 0),
+            c(ab.order(), 3, 0),
+            c(ab.order(), 0, 7),
+        ] {
+            let two = with_claims(plain.clone(), &other);
+            assert_ne!(one, two);
+            assert_eq!(diffed(&one), diffed(&two));
+        }
+        assert_eq!(diffed(&one), plain);
+        assert_eq!(diffed(&plain), plain);
+        let joined = format!(
+            "={one};0={two};1=?;",
+            two = with_claims("ab-2+".into(), &c(1, 2, 3))
+        );
+        assert_eq!(diffed(&joined), format!("={plain};0=ab-2+;1=?;"));
     }
 
     #[test]

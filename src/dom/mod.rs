@@ -14,6 +14,7 @@
 //! instance, that is per document: a new document loads a new instance, so the epoch changes.
 
 mod cache;
+mod claims;
 mod control;
 pub mod cover;
 mod el;
@@ -32,7 +33,7 @@ mod walk;
 use crate::core::background::Background;
 use crate::core::diff::region_matches;
 use crate::core::error::{Error, ErrorCode, Result};
-use crate::core::fingerprint::Fingerprint;
+use crate::core::fingerprint::{with_claims, Claims, Fingerprint};
 use crate::core::identity::Identity;
 use crate::core::model::{limits, Context, Element, Snapshot, Text};
 use serde::Deserialize;
@@ -89,6 +90,8 @@ struct Engine {
     /// The background the last fingerprint left out: `quietFor`, read after it, leaves it
     /// out too (`dom::quiet`).
     quiet_background: Background,
+    /// Keys of the nodes the fingerprint's claims name (`claims`).
+    claim_keys: claims::Keys,
 }
 
 struct RefMemo {
@@ -163,6 +166,7 @@ impl Engine {
             cache: None,
             ref_memo: None,
             quiet_background: Background::default(),
+            claim_keys: claims::Keys::default(),
         })
     }
 
@@ -286,13 +290,13 @@ impl Engine {
                 }
             }
         }
-        // A snapshot lists elements in walk order, which a patch keeps where one tree holds
-        // them all (`Capture::sortable`); elsewhere, once patched, the page is walked again.
+        // A snapshot lists elements in walk order, and a fingerprint's claims hash that order;
+        // a patch keeps it where one tree holds them all (`Capture::sortable`); elsewhere, once
+        // patched, the page is walked again.
         let reuse = reuse.filter(|_| {
-            self.cache.as_ref().is_some_and(|c| {
-                c.capture().len() <= wopts.max_elements
-                    && !(mode == walk::Mode::Snapshot && c.capture().unordered)
-            })
+            self.cache
+                .as_ref()
+                .is_some_and(|c| c.capture().len() <= wopts.max_elements && !c.capture().unordered)
         });
         let doc = document()?;
         let replay_of = reuse.as_ref().and(self.cache.as_ref()).map(|c| c.id);
@@ -503,9 +507,11 @@ pub fn target_of(reference: &str, opts: &Options) -> Result<crate::core::resolve
     crate::core::resolve::target_of(e, &observed)
 }
 
-/// `prufe.fingerprint(options)`: equals `core::fingerprint::of_snapshot` of the snapshot
-/// taken with the same options at the same moment. Repeated on an unchanged page it is
-/// answered from the last walk's capture (see `cache`).
+/// `prufe.fingerprint(options)`: its diffed part equals `core::fingerprint::of_snapshot` of
+/// the snapshot taken with the same options at the same moment; its claims add the order of
+/// the records, the focus and the selection (`claims`), unless the background says the page
+/// moves them by itself. Repeated on an unchanged page it is answered from the last walk's
+/// capture (see `cache`).
 pub fn fingerprint(opts: &Options) -> Result<String> {
     with_engine(|eng| {
         let wopts = eng.walk_options(opts)?;
@@ -514,7 +520,7 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
             eng.quiet_background = bg.clone();
         }
         let filtered =
-            !opts.regions.is_empty() || !opts.ignore_regions.is_empty() || !bg.is_empty();
+            !opts.regions.is_empty() || !opts.ignore_regions.is_empty() || bg.has_slots();
         let Observed {
             found,
             texts,
@@ -534,7 +540,16 @@ pub fn fingerprint(opts: &Options) -> Result<String> {
             }
         }
         fp.set_has_more(has_more);
-        Ok(fp.finish())
+        if bg.claims {
+            return Ok(fp.finish());
+        }
+        let (focus, selection) = claims::read(&document()?, &mut eng.claim_keys);
+        let claims = Claims {
+            order: fp.order(),
+            focus,
+            selection,
+        };
+        Ok(with_claims(fp.finish(), &claims))
     })
 }
 

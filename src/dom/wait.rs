@@ -74,6 +74,8 @@ pub struct Until {
     background: Background,
     #[serde(default)]
     quick_ms: f64,
+    #[serde(default)]
+    claims: bool,
 }
 
 fn read(options: &Options) -> Option<String> {
@@ -109,6 +111,7 @@ pub async fn settle(until: Until, mut options: Options) -> Result<Answer> {
         stop_on_change: until.stop_on_change,
         background: Background::default(),
         quick_ms: until.quick_ms.round() as u64,
+        claims: until.claims,
     };
     if !until.background.is_empty() {
         options.background = until.background;

@@ -149,3 +149,22 @@ pub fn center(el: &web_sys::Element) -> (f64, f64) {
     let r = el.get_bounding_client_rect();
     (r.left() + r.width() / 2.0, r.top() + r.height() / 2.0)
 }
+
+/// The fingerprint of a full walk (a declared selector that matches nothing turns the cache
+/// off), checked first: its diffed part is `reference`'s (a snapshot of the page as it is),
+/// so a cached fingerprint equal to it agrees with the walk in the diffed part and in its
+/// claims (the order of the records among them).
+#[allow(dead_code)]
+pub fn full_fingerprint(reference: &Snapshot) -> String {
+    let full = prufe::dom::Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let fp = prufe::dom::fingerprint(&full).unwrap();
+    assert_eq!(
+        prufe::core::fingerprint::diffed(&fp),
+        prufe::core::fingerprint::of_snapshot(reference),
+        "a full walk's fingerprint and its snapshot"
+    );
+    fp
+}

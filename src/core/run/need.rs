@@ -81,6 +81,12 @@ pub enum Need {
         /// `quietFor`); such a settle ends [`Answer::Quick`]. 0: none.
         #[serde(default, skip_serializing_if = "is_zero")]
         quick_ms: u64,
+        /// Leaving `since` counts in the fingerprint's claims too (the focus, the order of the
+        /// records, the selection: `core::fingerprint::with_claims`), not only in the part the
+        /// diff decides: for a step whose effect may be only that (a key, a drag). Elsewhere a
+        /// focus that moves with the click is no sign that its effect has come.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        claims: bool,
     },
     /// Read the fingerprint once, leaving out `background` as [`Need::Settle`] does. Answer:
     /// [`Answer::Fingerprint`].

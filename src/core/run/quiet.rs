@@ -15,8 +15,12 @@
 //! - `stop_on_change` answers at the first move, unstable and changed.
 //! - An unreachable fingerprint (no document during a navigation) is never quiet, and a
 //!   change: a navigation during the wait counts as one.
+//! - Leaving `since` is judged on the part of the fingerprint the diff decides
+//!   (`core::fingerprint::diffed`), or, with `claims`, on the whole of it: the focus, the
+//!   order and the selection too. Quiet is judged on the whole of it either way.
 
 use super::need::{Answer, Need};
+use crate::core::fingerprint::diffed;
 use serde::{Deserialize, Serialize};
 
 /// A settle in progress. Times are in ms on the driver's clock. A driver that keeps it
@@ -32,6 +36,9 @@ pub struct Settling {
     begun: f64,
     deadline: f64,
     stop_on_change: bool,
+    /// Leaving `since` counts in the claims too (`Need::Settle::claims`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    claims: bool,
     /// The last fingerprint read; `None` while unreachable.
     last: Option<String>,
     last_change: f64,
@@ -65,12 +72,13 @@ impl Settling {
             timeout_ms,
             stop_on_change,
             quick_ms,
+            claims,
             ..
         } = need
         else {
             return None;
         };
-        let changed = since.is_some() && fingerprint != *since;
+        let changed = since.is_some() && left(&fingerprint, since, *claims);
         let s = Settling {
             since: since.clone(),
             poll_ms: (*poll_ms as f64).max(1.0),
@@ -79,6 +87,7 @@ impl Settling {
             begun: now,
             deadline: now + *timeout_ms as f64,
             stop_on_change: *stop_on_change,
+            claims: *claims,
             last: fingerprint,
             last_change: now,
             changed,
@@ -102,7 +111,7 @@ impl Settling {
         let mut quiet_for = quiet_for;
         if fingerprint != self.last {
             // Leaving `since` is a change, and so is a document going away (a navigation).
-            self.changed |= self.since.is_none() || fingerprint != self.since;
+            self.changed |= self.since.is_none() || left(&fingerprint, &self.since, self.claims);
             self.last = fingerprint;
             self.last_change = now;
             // What the page says of its quiet covers the value just read only from the next
@@ -162,6 +171,15 @@ impl Settling {
     }
 }
 
+/// Does `now` differ from `since`: in the diffed part, or with `claims` anywhere? A fingerprint
+/// that cannot be read differs from one that could.
+fn left(now: &Option<String>, since: &Option<String>, claims: bool) -> bool {
+    match (now, since) {
+        (Some(a), Some(b)) if !claims => diffed(a) != diffed(b),
+        _ => now != since,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +193,7 @@ mod tests {
             stop_on_change: stop,
             background: Default::default(),
             quick_ms: 0,
+            claims: false,
         }
     }
 
@@ -326,6 +345,30 @@ mod tests {
             Answer::Quick { fingerprint, .. } => assert_eq!(fingerprint, "again"),
             other => panic!("not quick: {other:?}"),
         }
+    }
+
+    #[test]
+    fn claims_leave_since_only_when_the_settle_counts_them() {
+        // A Tab: the focus moves at 40 ms, the part the diff decides stays.
+        let tab = |t: f64| fp(if t < 40.0 { "a-1~0001" } else { "a-1~0002" });
+        let says = |t: f64| if t >= 40.0 { t - 40.0 } else { 0.0 };
+        let mut n = quick(Some("a-1~0001"), 250, 60);
+        let (a, _) = run(&n, tab, says);
+        // Without claims the effect is still awaited (a click's focus is not its effect):
+        // the deadline answers unchanged.
+        assert_eq!(settled(&a), ("a-1~0002".into(), true, false, 5000));
+        if let Need::Settle { claims, .. } = &mut n {
+            *claims = true;
+        }
+        let (a, _) = run(&n, tab, says);
+        assert!(
+            matches!(&a, Answer::Quick { fingerprint, waited_ms } if fingerprint == "a-1~0002" && *waited_ms <= 110),
+            "{a:?}"
+        );
+        // A claim that moved still breaks the quiet either way.
+        let moving = |t: f64| Some(format!("a-1~{:04}", (t / 100.0).floor()));
+        let (a, _) = run(&need(None, 250, 1000, false), moving, |_| 0.0);
+        assert!(!settled(&a).1);
     }
 
     #[test]

@@ -137,6 +137,7 @@ impl Run {
             stop_on_change: true,
             background: Default::default(),
             quick_ms: 0,
+            claims: false,
         })
     }
 
@@ -155,6 +156,7 @@ impl Run {
                     stop_on_change: false,
                     background: Default::default(),
                     quick_ms: 0,
+                    claims: false,
                 })
             }
             (Rewatch::Quieting, Answer::Settled { .. }) => {

@@ -25,6 +25,7 @@ use super::{Mode, Phase, Run, MAX_BUSY_RESCANS};
 use crate::core::background::Background;
 use crate::core::busy::busy;
 use crate::core::error::{Error, ErrorCode};
+use crate::core::fingerprint::diffed;
 use crate::core::identity::Identity;
 use crate::core::model::Snapshot;
 use serde::{Deserialize, Serialize};
@@ -91,17 +92,42 @@ impl Run {
             stop_on_change,
             background: self.attempt.background.clone(),
             quick_ms: 0,
+            claims: false,
         }
     }
 
     /// [`Run::settle_need`] from the pre-action fingerprint (or a quiet point of a busy
-    /// page), which may end on the shorter window ([`super::Timing::quick_ms`]).
+    /// page), which may end on the shorter window ([`super::Timing::quick_ms`]). For a key
+    /// or a drag whose page does not move its claims by itself, a move of the focus, of the
+    /// order or of the selection leaves `since` too ([`Run::sees_claims`]).
     fn quick_need(&self, since: String) -> Need {
         let mut need = self.settle_need(Some(since), self.attempt.left_ms, false);
-        if let Need::Settle { quick_ms, .. } = &mut need {
+        if let Need::Settle {
+            quick_ms, claims, ..
+        } = &mut need
+        {
             *quick_ms = self.policy.timing.quick_ms;
+            *claims = self.sees_claims();
         }
         need
+    }
+
+    /// The step may do no more than move the focus, the order or the selection, and the
+    /// fingerprint shows those: the page was not seen moving them by itself.
+    fn sees_claims(&self) -> bool {
+        self.glances() && !self.attempt.background.claims
+    }
+
+    /// The fingerprint went from `was` to `now` by itself, before the action: when only its
+    /// claims moved, the page moves them by itself (a look counts the second time only), and
+    /// the fingerprint leaves them out from now on. A snapshot would show nothing to learn.
+    fn learn_claims(&mut self, was: &str, now: &str, looking: bool) -> bool {
+        if was == now || diffed(was) != diffed(now) {
+            return false;
+        }
+        let a = &mut self.attempt;
+        a.background.observe_claims(looking.then_some(&mut a.once));
+        true
     }
 
     /// Starts the settle before an attempt's observation. A rescan (`fresh` false: the
@@ -224,9 +250,18 @@ impl Run {
             ) => {
                 let a = &mut self.attempt;
                 a.left_ms = a.left_ms.saturating_sub(waited_ms);
-                a.fingerprint = fingerprint;
+                let was = std::mem::replace(&mut a.fingerprint, fingerprint);
                 match (changed, a.left_ms) {
                     (true, 0) => self.settled_before(false),
+                    (true, _)
+                        if self.learn_claims(
+                            &was,
+                            &self.attempt.fingerprint.clone(),
+                            self.mode == Mode::Look,
+                        ) =>
+                    {
+                        self.wait_before()
+                    }
                     (true, _) => {
                         self.phase = Phase::Settle {
                             settling: Before::Learn,
@@ -312,7 +347,7 @@ impl Run {
             return self.land();
         }
         let plain = self.focus_taken();
-        if !plain && self.glances() {
+        if !plain && self.glances() && self.attempt.background.claims {
             self.phase = Phase::After {
                 settling: After::Glance,
             };
@@ -420,9 +455,11 @@ impl Run {
         self.ask(need)
     }
 
-    /// A key moves the focus and a drag reorders a list, and the fingerprint hashes neither
-    /// (a reorder is no diff; focus is no observable field): a step that may do only that
-    /// is looked at after one quiet window rather than at the deadline.
+    /// A key moves the focus and a drag reorders a list, and the diff sees neither (a reorder
+    /// is no diff; focus is no observable field). The fingerprint's claims do, so such a step
+    /// settles from the pre-action fingerprint counting them ([`Run::sees_claims`]); on a page
+    /// that moves its claims by itself they are left out, and the step is looked at after one
+    /// quiet window rather than at the deadline.
     fn glances(&self) -> bool {
         matches!(
             self.step.action,

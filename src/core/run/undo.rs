@@ -252,6 +252,7 @@ impl Run {
                 stop_on_change: false,
                 background: Default::default(),
                 quick_ms: 0,
+                claims: false,
             };
             return self.stage(Stage::Settle, need);
         };
@@ -385,6 +386,7 @@ impl Run {
                     stop_on_change: false,
                     background: Default::default(),
                     quick_ms: 0,
+                    claims: false,
                 };
                 self.stage(Stage::Scrolled, need)
             }
@@ -409,6 +411,7 @@ impl Run {
                     stop_on_change: false,
                     background: Default::default(),
                     quick_ms: 0,
+                    claims: false,
                 };
                 self.undoing().applied += 1;
                 self.stage(Stage::RemovalSettle, need)
