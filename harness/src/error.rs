@@ -377,7 +377,18 @@ mod tests {
             (ErrorCode::UndoFailed, "MISMATCH: x; still there: y"),
         ] {
             record.error = Some(prufe::core::Error::new(code, message));
-            let e = crate::verify::outcome_result(record.clone()).expect_err("failed");
+            let outcome = Box::new(record.clone());
+            let e = match code {
+                ErrorCode::VerificationFailed => Error::VerificationFailed(outcome),
+                ErrorCode::UndoFailed => Error::UndoFailed {
+                    outcome,
+                    residue: vec!["y".into()],
+                },
+                _ => Error::IrreversibleAction {
+                    cause: Box::new(Error::VerificationFailed(outcome.clone())),
+                    outcome,
+                },
+            };
             assert_eq!(e.to_string(), format!("{}: {message}", code.as_str()));
         }
     }
