@@ -32,7 +32,10 @@ export class Requests {
   /** @param {object} request the library's request */
   started(request) {
     if (this.#heard.has(request)) return;
-    if (this.#heard.size >= KEPT) this.#heard.delete(this.#heard.keys().next().value);
+    if (this.#heard.size >= KEPT) {
+      const oldest = this.#heard.keys().next();
+      if (!oldest.done) this.#heard.delete(oldest.value);
+    }
     this.#heard.set(request, { heard: this.#now(), ended: null });
   }
 
