@@ -244,7 +244,10 @@ class Prufe:
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
                           quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
                           screenshots=screenshots, quick_ms=quick_ms)
-        self._core.driver.requests = Requests.of(page)
+        # The page's requests are asked about only by the shorter window: without it no
+        # listener is added to the page.
+        if quick_ms:
+            self._core.driver.requests = Requests.of(page)
 
     @property
     def round_trips(self) -> int:
