@@ -5,9 +5,8 @@
 // walk's.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, serve } from './support/env.mjs';
+import { test } from 'node:test';
+import { enginePage } from './support/engine-page.mjs';
 
 const FORM = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Claims</title></head>
 <body><main>
@@ -18,28 +17,7 @@ const FORM = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <div id="host"></div>
 </main></body></html>`;
 
-let browser;
-let server;
-
-before(async () => {
-  server = await serve({ pages: { '/claims.html': FORM } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(t) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  await page.addInitScript({ path: BUNDLE });
-  await page.goto(server.url('/claims.html'));
-  await page.evaluate(() => prufe.ready);
-  return page;
-}
+const open = enginePage('/claims.html', FORM);
 
 const diffed = (fp) => fp.replace(/~[0-9a-f]{16}/g, '');
 const fingerprint = (page, options) => page.evaluate((o) => prufe.fingerprint(o), options);

@@ -6,10 +6,9 @@
 // text.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { test } from 'node:test';
 import { decodeSnapshot } from '../../js/wire.mjs';
-import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, serve } from './support/env.mjs';
+import { enginePage } from './support/engine-page.mjs';
 
 /** `blocks` named sections side by side in `main`, each a heading, a list, two buttons, a
  * link and a labelled input (the shape of the bench's pages). */
@@ -25,28 +24,7 @@ function sections(blocks) {
 <body><header><h1>Sections</h1></header><main>${parts.join('\n')}</main><footer><p>End</p></footer></body></html>`;
 }
 
-let browser;
-let server;
-
-before(async () => {
-  server = await serve({ pages: { '/sections.html': sections(120) } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(t) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  await page.addInitScript({ path: BUNDLE });
-  await page.goto(server.url('/sections.html'));
-  await page.evaluate(() => prufe.ready);
-  return page;
-}
+const open = enginePage('/sections.html', sections(120));
 
 test('after items come and go, a snapshot is the full walk\'s and compares no document positions', async (t) => {
   const page = await open(t);
