@@ -1308,6 +1308,78 @@ fn refs_follow_identity_changes_between_cached_snapshots() {
     );
 }
 
+/// Names read from elsewhere (a `<label>`, `aria-labelledby` targets) stay right through
+/// patches, which keep such records unless the change reached what they read: a change far
+/// from them, one inside a target, a target that comes only later, rows added before them
+/// (their records move), and a change inside the label.
+#[wasm_bindgen_test]
+fn names_read_from_elsewhere_follow_patches() {
+    let c = load(
+        r#"<main><ul id="rows"><li>One</li></ul>
+        <label>Quantity <input id="q" value="1"></label>
+        <button aria-labelledby="word">Buy</button><span id="word">Buy</span>
+        <button aria-labelledby="later">Soon</button>
+        <p id="far">Far</p></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let memo_used = std::cell::Cell::new(0);
+    let names = |what: &str| -> Vec<String> {
+        let hits = dom::visual_memo_hits();
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        memo_used.set(memo_used.get() + (dom::visual_memo_hits() > hits) as u32);
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: fingerprints differ"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}");
+        cached
+            .elements
+            .iter()
+            .filter(|e| matches!(e.role, Role::Textbox | Role::Button))
+            .map(|e| e.name.clone())
+            .collect()
+    };
+    let doc = document();
+    assert_eq!(names("at first"), ["Quantity", "Buy", "Soon"]);
+    let patches = dom::cache_patches();
+    query(&c, "#far").set_text_content(Some("Near"));
+    assert_eq!(names("a change far away"), ["Quantity", "Buy", "Soon"]);
+    query(&c, "#word").set_text_content(Some("Order"));
+    assert_eq!(names("a target's text"), ["Quantity", "Order", "Soon"]);
+    let later = doc.create_element("span").unwrap();
+    later.set_id("later");
+    later.set_text_content(Some("Now"));
+    query(&c, "#far").after_with_node_1(&later).unwrap();
+    assert_eq!(
+        names("a target that came later"),
+        ["Quantity", "Order", "Now"]
+    );
+    for text in ["Zero", "Minus one"] {
+        let row = doc.create_element("li").unwrap();
+        row.set_text_content(Some(text));
+        query(&c, "#rows").prepend_with_node_1(&row).unwrap();
+        assert_eq!(names("rows added before"), ["Quantity", "Order", "Now"]);
+    }
+    query(&c, "label")
+        .first_child()
+        .unwrap()
+        .set_text_content(Some("Amount "));
+    assert_eq!(names("the label's text"), ["Amount", "Order", "Now"]);
+    let patched = dom::cache_patches() - patches;
+    assert!(patched >= 5, "only {patched} of 6 changes were patched");
+    assert!(
+        memo_used.get() >= 4,
+        "the visual memo was used {} times",
+        memo_used.get()
+    );
+}
+
 const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a href="#b">Shop</a></nav></header>
 <main>
   <section aria-label="Catalogue">
@@ -1361,6 +1433,8 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<div role="progressbar" aria-label="P ${n}" aria-valuenow="${n % 100}"></div>`,
           (n) => `<progress aria-label="Q ${n}"${n % 2 ? ` value="${n % 100}" max="100"` : ''}></progress>`,
           (n) => `<div data-ap-sensitive><span>Secret ${n}</span></div>`,
+          (n) => `<button aria-labelledby="ref-${n % 4} ref-${(n + 1) % 4}">Ref ${n}</button>`,
+          (n) => `<span id="ref-${n % 4}">Target ${n}</span>`,
         ];
         const n = rnd(1000);
         switch (rnd(8)) {

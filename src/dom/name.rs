@@ -57,6 +57,14 @@ pub struct Namer<'a> {
     /// depends on other nodes, their visibility or their values, so a cached copy of it
     /// cannot be trusted (see `cache`).
     pub slow: bool,
+    /// The nodes whose subtrees the names and contents read since [`Namer::forget`], other
+    /// than the element itself: its `<label>`s, the nodes its `aria-labelledby` names, the
+    /// host whose children a `<slot>` shows. A change outside the element and these cannot
+    /// change what was read (see `Visual::patched`).
+    pub read: Vec<Node>,
+    /// An `aria-labelledby` id named no node: a node given that id later would change the
+    /// name, and no subtree shows that.
+    pub unresolved: bool,
     /// The element being named, skipped when met inside its own label.
     skip: Option<Element>,
     /// Content leaves out the controls inside it (see [`Namer::own_words`]).
@@ -87,6 +95,8 @@ impl<'a> Namer<'a> {
             labels: true,
             visibility_rules: true,
             slow: false,
+            read: Vec::new(),
+            unresolved: false,
             skip: None,
             skip_controls: false,
             consulted: Vec::new(),
@@ -135,6 +145,12 @@ impl<'a> Namer<'a> {
             }
         }
         index.controls.get(node).dyn_into::<js_sys::Array>().ok()
+    }
+
+    /// Starts a new list of the nodes read (see [`Namer::read`]).
+    pub fn forget(&mut self) {
+        self.read.clear();
+        self.unresolved = false;
     }
 
     /// The accessible name of an observable element, whitespace-normalised (not yet capped).
@@ -262,8 +278,10 @@ impl<'a> Namer<'a> {
         self.consulted.clear();
         for id in ids.split_ascii_whitespace() {
             let Some(target) = js::element_by_id(&root, id) else {
+                self.unresolved = true;
                 continue;
             };
+            self.read.push(target.clone().unchecked_into());
             self.consulted.push(target.clone());
             let t = El::new(self.s, &target);
             let hidden = t.is_hidden(self.visibility_rules);
@@ -391,6 +409,7 @@ impl<'a> Namer<'a> {
             if self.consulted.iter().any(|c| js::same(c, &label)) {
                 continue;
             }
+            self.read.push(label.clone().unchecked_into());
             let l = El::new(self.s, &label);
             let sub = Mode {
                 root: false,
@@ -501,6 +520,11 @@ impl<'a> Namer<'a> {
         }
         if el.tag == Tag::Slot {
             let assigned = js::assigned_nodes(el.node, &self.s.flatten);
+            // Which nodes are assigned, and what they hold, is the host's children.
+            match js::host(&js::root_node(el.node.unchecked_ref())) {
+                Some(host) => self.read.push(host.into()),
+                None => self.unresolved = true,
+            }
             if assigned.length() > 0 {
                 for node in assigned.iter() {
                     self.child(node.unchecked_ref(), mode, out);

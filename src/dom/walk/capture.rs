@@ -5,6 +5,7 @@ use super::Ctx;
 use crate::core::fingerprint::{observable_hash, text_hash};
 use crate::core::model::{limits, Element, Role, Text, TextKind};
 use crate::core::text::cap;
+use crate::dom::js;
 use crate::dom::name;
 use crate::dom::role::{RoleCtx, Tag};
 use std::rc::Rc;
@@ -19,8 +20,8 @@ pub struct Visual {
     pub at: f64,
     /// Per captured element.
     pub(super) visible: Vec<bool>,
-    /// Records of the slow elements, by capture index.
-    pub(super) slow: Vec<(u32, Element)>,
+    /// Records of the slow elements, in capture order.
+    pub(super) slow: Vec<Slow>,
     /// Per captured text.
     pub(super) texts: Vec<TextMemo>,
     /// Per captured element, when read (snapshots).
@@ -35,6 +36,18 @@ pub struct Visual {
     /// holds only while it is unchanged, since `:checked` or `:placeholder-shown` rules can
     /// hide elements.
     pub form: u64,
+}
+
+/// The record of a slow element (one whose name or text reads more than its own attributes
+/// and text), with what it was read from.
+pub(super) struct Slow {
+    /// Its capture index.
+    pub(super) at: u32,
+    pub(super) record: Element,
+    /// The element itself and the nodes its name read beyond it (`Namer::read`): a change
+    /// outside all of their subtrees leaves the record as it is. `None` when the name
+    /// depends on more than subtrees (an `aria-labelledby` id that named no node).
+    pub(super) sources: Option<Rc<[Node]>>,
 }
 
 impl Visual {
@@ -56,15 +69,25 @@ impl Visual {
             }
             self.slow = std::mem::take(&mut self.slow)
                 .into_iter()
-                .filter(|(i, _)| elements.get(*i as usize) == Some(&true))
-                .map(|(i, r)| (renumber[i as usize], r))
+                .filter(|s| elements.get(s.at as usize) == Some(&true))
+                .map(|s| Slow {
+                    at: renumber[s.at as usize],
+                    ..s
+                })
                 .collect();
             let mut keep = texts.iter();
             self.texts.retain(|_| *keep.next().unwrap_or(&false));
         }
-        // Slow names and texts depend on content elsewhere (labels, references, hidden
-        // descendants), which the change may have touched: all are read again.
-        self.slow.clear();
+        // Slow names depend on content elsewhere (labels, references, hidden descendants):
+        // those read from a subtree the change reached are read again, as are slow texts.
+        let reached = reached(&p.touched);
+        self.slow.retain(|s| {
+            s.sources.as_ref().is_some_and(|nodes| {
+                nodes
+                    .iter()
+                    .all(|n| js::is_connected(n) && !reached.has(n.as_ref()))
+            })
+        });
         for t in &mut self.texts {
             if let TextMemo::Slow(_) = t {
                 *t = TextMemo::Shown;
@@ -80,6 +103,15 @@ impl Visual {
             if !permute(&mut self.visible, order) {
                 return None;
             }
+            // The slow records move with their elements (`order` is a permutation now).
+            let mut to = vec![0u32; order.len()];
+            for (j, &i) in order.iter().enumerate() {
+                to[i] = j as u32;
+            }
+            for s in &mut self.slow {
+                s.at = to[s.at as usize];
+            }
+            self.slow.sort_unstable_by_key(|s| s.at);
         }
         if let Some(order) = &p.order.1 {
             if !permute(&mut self.texts, order) {
@@ -128,7 +160,10 @@ impl FormHash {
 /// record's static part (role, name, region...) with its live node and context.
 #[derive(Default)]
 pub struct Capture {
-    pub(in crate::dom) elements: Vec<CachedElement>,
+    /// Boxed: a patch drops, appends and reorders entries of a capture of thousands, and
+    /// moving a pointer is cheaper than moving a record.
+    #[allow(clippy::vec_box)]
+    pub(in crate::dom) elements: Vec<Box<CachedElement>>,
     pub(in crate::dom) texts: Vec<CachedText>,
     /// Frame elements in walk order, with the document they showed.
     pub frames: Vec<CachedFrame>,
@@ -276,10 +311,30 @@ pub struct Patched {
     pub added_texts_known: bool,
     /// Styles may now match old elements differently for a reason no sheet shows.
     pub restyle: bool,
+    /// Where the page changed: the targets of the mutation records patched (for a change of
+    /// text, its parent).
+    pub touched: Vec<Node>,
     /// Where the appended elements and texts went among the kept ones, when not last (see
     /// `patch::in_order`): indexes, in the new order, into the kept entries followed by the
     /// appended ones.
     pub order: (Option<Vec<usize>>, Option<Vec<usize>>),
+}
+
+/// The nodes `touched` and every ancestor of theirs, across shadow roots to their hosts: a
+/// subtree the change reached has its root among them.
+fn reached(touched: &[Node]) -> js_sys::Set {
+    let set = js_sys::Set::new(&JsValue::UNDEFINED);
+    for t in touched {
+        let mut at = Some(t.clone());
+        while let Some(node) = at {
+            if set.has(node.as_ref()) {
+                break;
+            }
+            set.add(node.as_ref());
+            at = js::parent_node(&node).or_else(|| js::host(&node).map(Into::into));
+        }
+    }
+    set
 }
 
 /// Reorders `v` to `order` (indexes into `v`, each once); false, leaving `v` as it was,

@@ -801,7 +801,7 @@ impl<'a> Walk<'a> {
                 }
                 if let Some(c) = &mut self.capture {
                     c.next_uid += 1;
-                    c.elements.push(CachedElement {
+                    c.elements.push(Box::new(CachedElement {
                         uid: c.next_uid,
                         node: node.clone(),
                         tag,
@@ -813,7 +813,7 @@ impl<'a> Walk<'a> {
                         slow: self.last_slow,
                         record: found.record.clone(),
                         child_rc,
-                    });
+                    }));
                 }
                 self.found.push(found);
             }
@@ -891,7 +891,7 @@ impl<'a> Walk<'a> {
                 let found = self.record(el, Role::Generic, &ctx, v, Kind::Opaque, None);
                 if let Some(c) = &mut self.capture {
                     c.next_uid += 1;
-                    c.elements.push(CachedElement {
+                    c.elements.push(Box::new(CachedElement {
                         uid: c.next_uid,
                         node: el.node.clone(),
                         tag: el.tag,
@@ -903,7 +903,7 @@ impl<'a> Walk<'a> {
                         slow: self.last_slow,
                         record: found.record.clone(),
                         child_rc: rc,
-                    });
+                    }));
                 }
                 self.found.push(found);
             }
@@ -933,7 +933,7 @@ impl<'a> Walk<'a> {
             let found = self.record(el, Role::Generic, &ctx, v, Kind::Clickable, None);
             if let Some(c) = &mut self.capture {
                 c.next_uid += 1;
-                c.elements.push(CachedElement {
+                c.elements.push(Box::new(CachedElement {
                     uid: c.next_uid,
                     node: el.node.clone(),
                     tag: el.tag,
@@ -945,7 +945,7 @@ impl<'a> Walk<'a> {
                     slow: self.last_slow,
                     record: found.record.clone(),
                     child_rc,
-                });
+                }));
             }
             self.found.push(found);
         } else if self.has_more {
@@ -1005,6 +1005,7 @@ impl<'a> Walk<'a> {
         let node = el.node;
         let opaque = kind == Kind::Opaque;
         let clickable = kind == Kind::Clickable;
+        self.namer.forget();
         let mut r = Element {
             role,
             opaque,
@@ -1063,7 +1064,9 @@ impl<'a> Walk<'a> {
                 r.level = Some(2);
             }
         }
-        self.dynamic(el, role, ctx, &mut r);
+        // From attributes the cache watches: a replay keeps the record's.
+        r.sensitive = ctx.sensitive || is_sensitive_field(el);
+        self.dynamic(el, role, &mut r);
         self.place(node, ctx, &mut r);
         Found {
             record: r,
@@ -1117,10 +1120,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The parts of a record that change without a DOM mutation (properties: checked,
-    /// selected, value) and what depends on them, plus the states read with them.
-    fn dynamic(&mut self, el: &El, role: Role, ctx: &Ctx, r: &mut Element) {
+    /// selected, value) and what depends on them, plus the states read with them. The
+    /// record's `sensitive` must be set: its value is hidden by it.
+    fn dynamic(&mut self, el: &El, role: Role, r: &mut Element) {
         states(el, role, r);
-        r.sensitive = ctx.sensitive || is_sensitive_field(el);
         let field = matches!(el.tag, Tag::Input | Tag::Textarea | Tag::Select);
         if role == Role::Progressbar {
             // No value: indeterminate.

@@ -318,6 +318,7 @@ impl Walk<'_> {
             added_texts: new.texts.len(),
             added_texts_known: new.texts.iter().all(|t| t.text.is_some()),
             restyle,
+            touched: targets.clone(),
             order: (None, None),
         };
         let (old_elements, old_texts) = (capture.elements.len(), capture.texts.len());

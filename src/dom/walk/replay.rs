@@ -1,6 +1,6 @@
 //! Replay: the answer of a full walk, read from a capture (see [`Capture`]).
 
-use super::capture::{Capture, FormHash, TextMemo, Visual};
+use super::capture::{Capture, FormHash, Slow, TextMemo, Visual};
 use super::{deepest_focus, field_value, DocInfo, Found, Kind, Mode, Walk};
 use crate::core::fingerprint::observable_hash;
 use crate::core::model::{limits, Text, TextKind};
@@ -132,44 +132,51 @@ impl Walk<'_> {
             }
             let record = if e.slow {
                 let kept = memo.and_then(|m| {
-                    while slow_at < m.slow.len() && (m.slow[slow_at].0 as usize) < i {
+                    while slow_at < m.slow.len() && (m.slow[slow_at].at as usize) < i {
                         slow_at += 1;
                     }
-                    m.slow
-                        .get(slow_at)
-                        .filter(|(at, _)| *at as usize == i)
-                        .map(|(_, r)| r)
+                    m.slow.get(slow_at).filter(|s| s.at as usize == i)
                 });
-                let r = match kept {
+                let (r, sources) = match kept {
                     Some(kept) => {
-                        let mut r = kept.clone();
+                        let mut r = kept.record.clone();
                         if form_tag {
-                            self.dynamic(&el, e.role, &e.ctx, &mut r);
+                            self.dynamic(&el, e.role, &mut r);
                         }
                         self.place_known(&e.node, &e.ctx, &mut r, known_view);
-                        r
+                        (r, kept.sources.clone())
                     }
                     None => {
                         self.namer.labels = e.ctx.scope.labels && (e.ctx.in_label || el.has(A::Id));
                         self.namer.visibility_rules = e.ctx.scope.visibility;
-                        self.record(
-                            &el,
-                            e.role,
-                            &e.ctx,
-                            visible,
-                            Kind::of(e.opaque, e.record.clickable),
-                            e.landmark.clone(),
-                        )
-                        .record
+                        let r = self
+                            .record(
+                                &el,
+                                e.role,
+                                &e.ctx,
+                                visible,
+                                Kind::of(e.opaque, e.record.clickable),
+                                e.landmark.clone(),
+                            )
+                            .record;
+                        let sources = (!self.namer.unresolved).then(|| {
+                            let read = std::mem::take(&mut self.namer.read);
+                            std::iter::once(e.node.clone().into()).chain(read).collect()
+                        });
+                        (r, sources)
                     }
                 };
-                out.slow.push((i as u32, r.clone()));
+                out.slow.push(Slow {
+                    at: i as u32,
+                    record: r.clone(),
+                    sources,
+                });
                 r
             } else {
                 let mut r = e.record.clone();
                 r.visible = visible;
                 if form_tag {
-                    self.dynamic(&el, e.role, &e.ctx, &mut r);
+                    self.dynamic(&el, e.role, &mut r);
                 }
                 self.place_known(&e.node, &e.ctx, &mut r, known_view);
                 r
