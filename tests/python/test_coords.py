@@ -89,6 +89,32 @@ def test_a_point_inside_a_frame_of_another_origin_is_the_element_the_screenshot_
     assert result.target == "button[Pay] in frame[0]/form[Card]", result.explain()
 
 
+def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words(page: Page, base: str, tmp_path: Path) -> None:
+    # The report is the machine's for the error alone (core ``error_lines``), as Node prints it;
+    # the trace entry of a step the machine refused before it had a record is the machine's.
+    page.goto(base + "/shop.html")
+    p = Prufe(page, trace_dir=tmp_path)
+    with pytest.raises(PrufeError) as out:
+        p.type("")
+    assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
+    assert out.value.explain() == f"Error:     {out.value.message}\n"
+    shot = p.screenshot()
+    with pytest.raises(PrufeError) as out:
+        p.drag_at((1, 1), (2, 2), observation=shot.id, steps=0)
+    assert out.value.explain() == f"Error:     {out.value.message}\n", out.value
+    with pytest.raises(PrufeError) as out:
+        p.click(page.locator("#no-such-element"))
+    assert out.value.code == "TARGET_NOT_FOUND" and out.value.explain() == f"Error:     {out.value.message}\n"
+    assert records(tmp_path) == []
+    with pytest.raises(PrufeError) as out:
+        p.type("a\ud800")
+    assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
+    [name] = records(tmp_path)
+    entry = json.loads((tmp_path / name).read_text())
+    assert name == f"0001-{entry['action']}-invalid-action.json", name
+    assert (entry["step"], entry["error"], entry["ok"], entry["reason"]) == (1, "INVALID_ACTION", False, str(out.value))
+
+
 def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base: str) -> None:
     page.goto(base + "/shop.html")
     p = Prufe(page)

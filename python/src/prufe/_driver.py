@@ -89,6 +89,11 @@ FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets
                          " const done = { record, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record),"
                          " trace: prufeRun.trace({ step: 0, record }) };"
                          " return { secrets, done: secrets.length > 0 ? prufeRun.scrub(secrets, done) : done }; }")
+# The report and trace entry of a step that ended before it had a record: the machine's
+# (``explain`` of the error, ``trace`` of the ended step), scrubbed of the caller's secrets.
+ENDED = _GUARD_RUN % ("(a) => { const done = { explain: prufeRun.explain({ error: a.error }),"
+                      " trace: a.ended === null ? null : prufeRun.trace({ step: 0, ended: a.ended }) };"
+                      " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
@@ -842,6 +847,15 @@ class Driver:
         self.entry = done["trace"]
         scrubbed: dict[str, Any] = done["record"]
         return scrubbed
+
+    def ended(self, error: dict[str, Any], ended: Optional[dict[str, Any]]) -> Gen:
+        """The report of ``error``, which ended a step before it had a record, and the trace
+        entry of that step (``ended``: action, code, reason, startedAt), both worded by the
+        machine and scrubbed of the caller's secrets by it, in one call."""
+        yield from self.world.start()
+        done: dict[str, Any] = yield from self._again(
+            ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()}, "the error could not be reported")
+        return done
 
     def _again(self, fn: str, arg: Any, failed: str) -> Gen:
         """``fn(arg)`` in the top document, sent again to the next one when it is replaced

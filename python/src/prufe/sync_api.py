@@ -205,12 +205,12 @@ class Watch:
         self._state: Optional[dict[str, Any]] = None
 
     def __enter__(self) -> Watched:
-        self._state = run(self._owner._core.watch_begin(self._seen.intent), self._owner._port)
+        self._state = run(self._owner._core.worded(self._owner._core.watch_begin(self._seen.intent)), self._owner._port)
         return self._seen
 
     def __exit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:
         if self._state is not None and kind is None:
-            self._seen.result = run(self._owner._core.watch_end(self._state, self._seen.intent), self._owner._port)
+            self._seen.result = self._owner._do(self._owner._core.watch_end(self._state, self._seen.intent))
 
 
 class Prufe:
@@ -257,7 +257,8 @@ class Prufe:
         return self._core.driver.round_trips
 
     def _do(self, gen: Gen) -> Result:
-        result: Result = run(gen, self._port)
+        """Runs one step's operations; an error without a record carries the machine's report."""
+        result: Result = run(self._core.worded(gen), self._port)
         return result
 
     def click(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
@@ -311,7 +312,7 @@ class Prufe:
         """Settles, then captures the viewport with every secret covered in black (downscaled
         to at most ``max_width`` pixels wide) and the elements under every point of it; its
         ``id`` (``obs-N``) is the one the next coordinate step's points are chosen on."""
-        shot: Shot = run(self._core.coords.screenshot(max_width), self._port)
+        shot: Shot = run(self._core.worded(self._core.coords.screenshot(max_width)), self._port)
         return shot
 
     def click_at(self, x: float, y: float, *, observation: Optional[str] = None, button: str = "left", intent: Optional[str] = None) -> Result:
