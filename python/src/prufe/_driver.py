@@ -869,6 +869,10 @@ class Driver:
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""
+        if self.config.quick_ms and self.requests is None:
+            # Only the shorter window asks about requests; the listeners are added by the
+            # port at the first step, on the page's own loop (not where the verifier was made).
+            self.requests = yield op("listen_requests")
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
         begin = {"step": step, "policy": self.config.policy(), "seen": seen, **(other or {})}

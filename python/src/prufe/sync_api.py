@@ -96,6 +96,8 @@ class _Port:
             return a[0].is_visible()
         if name == "locator_path":
             return a[0].evaluate(a[1])
+        if name == "listen_requests":
+            return Requests.of(page)
         if name == "open_cdp":
             self.session = page.context.new_cdp_session(page)
             _listen(self.session, "", a[0])
@@ -223,7 +225,7 @@ class Prufe:
     (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (off by default):
     after an effect, a settle ends that long after the page last changed when the page shows
     no sign of change and no request it started since the input is under way or ended within
-    it (the page's ``request`` events, heard from when the verifier is made); a timer is not
+    it (the page's ``request`` events, heard from its first step on); a timer is not
     seen. A JavaScript dialog that opens during a step is answered
     by Playwright (dismissed, unless the caller listens for ``dialog``) and listed in the
     step's ``dialogs``."""
@@ -246,10 +248,6 @@ class Prufe:
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
                           quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
                           screenshots=screenshots, quick_ms=quick_ms)
-        # The page's requests are asked about only by the shorter window: without it no
-        # listener is added to the page.
-        if quick_ms:
-            self._core.driver.requests = Requests.of(page)
 
     @property
     def round_trips(self) -> int:
