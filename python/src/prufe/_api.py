@@ -352,7 +352,8 @@ class Core:
     def _ended(self, error: PrufeError, kind: Optional[str], started_at: Optional[str]) -> Gen:
         """``error``, which ended a step before it had a record, scrubbed of the caller's secrets,
         with the machine's report (``explain``); with ``kind``, the step's trace entry written
-        (the machine's). Without a page to ask, the report is the code and message alone."""
+        (the machine's). Without a page to ask, the report is the code and message alone and the
+        entry is lost."""
         clean = error_for(error.code, self.redactor.scrub(error.message), error.result, error.candidates)
         clean.observation = error.observation
         ended = {"action": kind, "code": clean.code, "reason": str(clean), "startedAt": started_at} if kind is not None else None
