@@ -75,8 +75,8 @@ def test_a_point_that_now_shows_another_element_clicks_nothing(page: Page, base:
 
 
 def test_a_point_inside_a_frame_of_another_origin_is_the_element_the_screenshot_showed(page: Page, base: str) -> None:
-    # The top document's hit test meets the <iframe>; the machine reconciles it with the
-    # screenshot's boxes and the boxes now, as it does for the CLI and the npm package.
+    # The element under the point is looked for inside the frame, and the machine reconciles it
+    # with the screenshot's boxes, as it does for the CLI and the npm package.
     page.goto(base + XORIGIN_PAGE)
     page.frame_locator("iframe").locator("button[type=submit]").wait_for()
     p = Prufe(page)
@@ -87,6 +87,59 @@ def test_a_point_inside_a_frame_of_another_origin_is_the_element_the_screenshot_
     x, y = round((pay["x"] + pay["width"] / 2) * k), round((pay["y"] + pay["height"] / 2) * k)
     result = p.click_at(x, y, intent="the payment is accepted")
     assert result.target == "button[Pay] in frame[0]/form[Card]", result.explain()
+
+
+def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words(page: Page, base: str, tmp_path: Path) -> None:
+    # The report is the machine's for the error alone (core ``error_lines``), as Node prints it;
+    # the trace entry of a step the machine refused before it had a record is the machine's.
+    page.goto(base + "/shop.html")
+    p = Prufe(page, trace_dir=tmp_path)
+    with pytest.raises(PrufeError) as out:
+        p.type("")
+    assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
+    assert out.value.explain() == f"Error:     {out.value.message}\n"
+    shot = p.screenshot()
+    with pytest.raises(PrufeError) as out:
+        p.drag_at((1, 1), (2, 2), observation=shot.id, steps=0)
+    assert out.value.explain() == f"Error:     {out.value.message}\n", out.value
+    with pytest.raises(PrufeError) as out:
+        p.click(page.locator("#no-such-element"))
+    assert out.value.code == "TARGET_NOT_FOUND" and out.value.explain() == f"Error:     {out.value.message}\n"
+    assert records(tmp_path) == []
+    with pytest.raises(PrufeError) as out:
+        p.type("a\ud800")
+    assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
+    [name] = records(tmp_path)
+    entry = json.loads((tmp_path / name).read_text())
+    assert name == f"0001-{entry['action']}-invalid-action.json", name
+    assert (entry["step"], entry["error"], entry["ok"], entry["reason"]) == (1, "INVALID_ACTION", False, str(out.value))
+
+
+@pytest.mark.parametrize(("host", "address", "region"), [
+    ("127.0.0.1", "/iframe-payment.html", "frame[0]/form[Payment]"),
+    ("127.0.0.1", XORIGIN_PAGE, "frame[0]/form[Card]"),
+    ("localhost", XORIGIN_PAGE, "frame[0]/form[Card]"),
+], ids=["same-origin", "cross-origin", "out-of-process"])
+def test_the_element_under_a_point_is_looked_for_inside_the_frame_there(page: Page, base: str, host: str, address: str, region: str) -> None:
+    # As the CLI and Node look: the hit test of the document the frame holds, not the top
+    # document's <iframe>. A button renamed since the screenshot is named as it is now.
+    page.goto(base.replace("127.0.0.1", host) + address)
+    pay = page.frame_locator("iframe").first.locator("button[type=submit]")
+    pay.wait_for()
+    p = Prufe(page)
+    shot = p.screenshot()
+    box = pay.bounding_box()
+    assert box is not None
+    k = shot.width / (shot.capture_width / shot.device_pixel_ratio)
+    x, y = round((box["x"] + box["width"] / 2) * k), round((box["y"] + box["height"] / 2) * k)
+    pay.evaluate("(b) => { b.textContent = 'Pay later'; }")
+    with pytest.raises(PrufeError) as out:
+        p.click_at(x, y)
+    assert out.value.code == "TARGET_CHANGED", out.value
+    assert f"now shows button[Pay later] in {region}, not button[Pay] in {region}" in str(out.value), out.value
+    shot = p.screenshot()
+    result = p.click_at(x, y, observation=shot.id, intent="the payment is accepted")
+    assert result.target == f"button[Pay later] in {region}", result.explain()
 
 
 def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base: str) -> None:

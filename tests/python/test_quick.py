@@ -129,6 +129,47 @@ def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[
     run_async(main)
 
 
+def test_an_async_verifier_made_off_its_page_s_loop_listens_from_the_loop_at_its_first_step(origin: str, asked: list[dict[str, Any]],
+                                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    from prufe.async_api import Prufe as AsyncPrufe
+
+    # The thread each ledger's listeners were added from.
+    added: list[int] = []
+    of = Requests.of.__func__  # type: ignore[attr-defined]
+
+    def spied(cls: type[Requests], page: Any) -> Requests:
+        added.append(threading.get_ident())
+        ledger: Requests = of(cls, page)
+        return ledger
+
+    monkeypatch.setattr(Requests, "of", classmethod(spied))
+
+    async def main() -> None:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+            try:
+                page = await browser.new_page()
+                await page.goto(origin + "/")
+                # Made in another thread than the page's loop: nothing is added to the page there.
+                p = await asyncio.get_running_loop().run_in_executor(None, lambda: AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS))
+                assert added == [], "no listener is added where the verifier is made"
+                saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
+                assert added == [threading.get_ident()], "added once, on the page's loop"
+                assert saved.verdict == "MATCH", saved.explain()
+                assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
+                assert any(under_way(a) for a in asked), asked
+                liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
+                assert liked.verdict == "MATCH" and len(added) == 1, (liked.explain(), added)
+            finally:
+                await browser.close()
+
+    run_async(main)
+
+
 def test_the_ledger_records_what_was_heard_of_since_the_input_for_the_machine_to_count() -> None:
     now = [0.0]
     r = Requests(lambda: now[0] / 1000)

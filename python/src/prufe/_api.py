@@ -323,9 +323,8 @@ class Core:
         try:
             record = yield from self.driver.verify(step, self._ask if self.ai_judge is not None else None)
         except PrufeError as error:
-            self._trace(None, action["kind"], error.code, str(error), started_at)
-            raise self._scrubbed(error) from None
-        return self._finish(record, action["kind"], started_at)
+            raise (yield from self._ended(error, action["kind"], started_at)) from None
+        return self._finish(record)
 
     def plain(self, kind: str, begin: dict[str, Any], until: Optional[dict[str, Any]] = None) -> Gen:
         """A run that acts on nothing (a look, a wait); returns its Result or raises its error."""
@@ -335,44 +334,63 @@ class Core:
         try:
             record = yield from self.driver.plain(begin)
         except PrufeError as error:
-            self._trace(None, kind, error.code, str(error), started_at)
-            raise self._scrubbed(error) from None
-        return self._finish(record, kind, started_at)
+            raise (yield from self._ended(error, kind, started_at)) from None
+        return self._finish(record)
 
     async def _ask(self, question: dict[str, Any]) -> tuple[bool, str]:
         return await _arbiter.decide(self.ai_judge, question)
 
-    def _scrubbed(self, error: PrufeError) -> PrufeError:
+    def worded(self, run: Gen) -> Gen:
+        """``run``; an error it raises without a record carries the machine's report."""
+        try:
+            return (yield from run)
+        except PrufeError as error:
+            if error.result is not None or error.report is not None:
+                raise
+            raise (yield from self._ended(error, None, None)) from None
+
+    def _ended(self, error: PrufeError, kind: Optional[str], started_at: Optional[str]) -> Gen:
+        """``error``, which ended a step before it had a record, scrubbed of the caller's secrets,
+        with the machine's report (``explain``); with ``kind``, the step's trace entry written
+        (the machine's). Without a page to ask, the report is the code and message alone and the
+        entry is lost."""
         clean = error_for(error.code, self.redactor.scrub(error.message), error.result, error.candidates)
+        clean.observation = error.observation
+        ended = {"action": kind, "code": clean.code, "reason": str(clean), "startedAt": started_at} if kind is not None else None
+        try:
+            done = yield from self.driver.ended({"code": clean.code, "message": clean.message, "candidates": clean.candidates}, ended)
+        except Exception:
+            return clean
+        clean.report = str(done["explain"])
+        if done["trace"] is not None:
+            self._trace(done["trace"], ok=False)
         return clean
 
-    def _trace(self, record: Optional[dict[str, Any]], action: str, code: Optional[str], text: Optional[str], started_at: str) -> None:
+    def _trace(self, entry: dict[str, Any], ok: bool) -> None:
         if self.trace is not None:
-            ok = record is not None and code is None and bool(record.get("ok"))
             keep = self.screenshots == "all" or (self.screenshots == "failures" and not ok)
-            pictures = self.driver.shots if keep else None
-            self.trace.write(self.driver.entry if record is not None else None, action, code, text, started_at, self.redactor, pictures)
+            self.trace.write(entry, self.driver.shots if keep else None)
             self.driver.shots = {}
 
-    def _finish(self, record: dict[str, Any], kind: str, started_at: str) -> Result:
+    def _finish(self, record: dict[str, Any]) -> Result:
         result = Result.from_record(record, self.driver.texts)
         error = record.get("error")
         if not error:
             log.info("%s", result.summary())
-            self._trace(record, kind, None, None, started_at)
+            self._trace(self.driver.entry, bool(record.get("ok")))
             return result
         code = str(error.get("code"))
         if code in _VERIFICATION:
             # The machine's words, as every surface says them.
             failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result)
             log.warning("%s", failure)
-            self._trace(record, kind, code, None, started_at)
+            self._trace(self.driver.entry, ok=False)
             raise failure
         # With its record: ``explain()`` is the machine's report, as the CLI and Node print it.
         failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result, error.get("candidates"))
         failure.record = record  # type: ignore[attr-defined]
         log.warning("%s", failure)
-        self._trace(record, kind, code, str(failure), started_at)
+        self._trace(self.driver.entry, ok=False)
         raise failure
 
     # -- watching -----------------------------------------------------------------------
@@ -381,11 +399,10 @@ class Core:
         try:
             state: dict[str, Any] = yield from self.driver.watch_begin(intent, self._ask if self.ai_judge is not None else None)
         except PrufeError as error:
-            self._trace(None, "watch", error.code, str(error), now_rfc3339())
-            raise self._scrubbed(error) from None
+            raise (yield from self._ended(error, "watch", now_rfc3339())) from None
         if "record" in state:
             # The watch ended before it could watch (the page could not be observed).
-            self._finish(state["record"], "watch", state["startedAt"])
+            self._finish(state["record"])
         return state
 
     def watch_end(self, state: dict[str, Any], intent: Optional[str]) -> Gen:
@@ -393,12 +410,11 @@ class Core:
         try:
             record = yield from self.driver.watch_end(state, self._ask if self.ai_judge is not None else None)
         except PrufeError as error:
-            self._trace(None, "watch", error.code, str(error), state["startedAt"])
-            raise self._scrubbed(error) from None
+            raise (yield from self._ended(error, "watch", state["startedAt"])) from None
         failed = record.get("error")
         if failed and failed.get("code") != "VERIFICATION_FAILED":
-            return self._finish(record, "watch", state["startedAt"])
-        self._trace(record, "watch", None, None, state["startedAt"])
+            return self._finish(record)
+        self._trace(self.driver.entry, bool(record.get("ok")))
         return Result.from_record(record, self.driver.texts)
 
 

@@ -89,6 +89,11 @@ FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets
                          " const done = { record, explain: prufeRun.explain({ record }), summary: prufeRun.summary(record),"
                          " trace: prufeRun.trace({ step: 0, record }) };"
                          " return { secrets, done: secrets.length > 0 ? prufeRun.scrub(secrets, done) : done }; }")
+# The report and trace entry of a step that ended before it had a record: the machine's
+# (``explain`` of the error, ``trace`` of the ended step), scrubbed of the caller's secrets.
+ENDED = _GUARD_RUN % ("(a) => { const done = { explain: prufeRun.explain({ error: a.error }),"
+                      " trace: a.ended === null ? null : prufeRun.trace({ step: 0, ended: a.ended }) };"
+                      " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
@@ -359,7 +364,13 @@ class World:
 
     def owner_origin(self, root: Root) -> Gen:
         """The top-left of a root's ``<iframe>`` content box in top-viewport pixels."""
+        x, y, _, _ = yield from self.owner_box(root)
+        return x, y
+
+    def owner_box(self, root: Root) -> Gen:
+        """A root's ``<iframe>`` content box in top-viewport pixels: x, y, width, height."""
         x = y = 0.0
+        size: Optional[tuple[float, float]] = None
         frame = root.frame
         while frame and frame != self.main_frame:
             f = self._frames[frame]
@@ -373,9 +384,11 @@ class World:
                 raise PrufeError("TARGET_NOT_VISIBLE", "the frame holding the element has no box")
             x += min(quad[0::2])
             y += min(quad[1::2])
+            if size is None:
+                size = (max(quad[0::2]) - min(quad[0::2]), max(quad[1::2]) - min(quad[1::2]))
             # Quads are in the viewport of their session's local root: go on from there.
             frame = self._session_root(parent.session)
-        return x, y
+        return (x, y) + (size or (0.0, 0.0))
 
     def _session_root(self, session: str) -> str:
         if session == "":
@@ -843,6 +856,15 @@ class Driver:
         scrubbed: dict[str, Any] = done["record"]
         return scrubbed
 
+    def ended(self, error: dict[str, Any], ended: Optional[dict[str, Any]]) -> Gen:
+        """The report of ``error``, which ended a step before it had a record, and the trace
+        entry of that step (``ended``: action, code, reason, startedAt), both worded by the
+        machine and scrubbed of the caller's secrets by it, in one call."""
+        yield from self.world.start()
+        done: dict[str, Any] = yield from self._again(
+            ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()}, "the error could not be reported")
+        return done
+
     def _again(self, fn: str, arg: Any, failed: str) -> Gen:
         """``fn(arg)`` in the top document, sent again to the next one when it is replaced
         meanwhile."""
@@ -855,6 +877,10 @@ class Driver:
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""
+        if self.config.quick_ms and self.requests is None:
+            # Only the shorter window asks about requests; the listeners are added by the
+            # port at the first step, on the page's own loop (not where the verifier was made).
+            self.requests = yield op("listen_requests")
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
         begin = {"step": step, "policy": self.config.policy(), "seen": seen, **(other or {})}
@@ -1181,7 +1207,7 @@ class Driver:
         """The element under ``at`` now, reconciled with the screenshot's boxes by the
         machine (``prufeRun.points.locate``), which asks for the boxes now when the two hit
         tests disagree, as the harness and the npm package answer it."""
-        element = yield from self.call("at", at["x"], at["y"])
+        element = yield from self._element_at(at)
         if self.boxes is None:
             return {"answer": "under", "element": element}
         ask = {"boxes": self.boxes, "at": at, "element": element}
@@ -1189,6 +1215,32 @@ class Driver:
         if not located["decided"]:
             located = yield from self.world.points_rule("locate", {**ask, "boxesNow": (yield from self.hit_boxes())})
         return {"answer": "under", "element": located["element"] if located["decided"] else element}
+
+    def _element_at(self, at: dict[str, float]) -> Gen:
+        """The observable element under a top-viewport point, in the page's terms: the top
+        document's hit test (which sees into frames of its own origin), then, while that is
+        the ``<iframe>`` of another origin, the hit test of the root it holds (harness
+        ``coords::page::element_at``, Node ``elementAt``)."""
+        world, root = self.world, TOP
+        element = yield from self.call("at", at["x"], at["y"])
+        while element is not None and element.get("opaque") and element.get("role") == "iframe":
+            inner = None
+            for child in world._roots[1:]:
+                parent = world.parent_root(child)
+                if parent is None or parent.path != root.path:
+                    continue
+                x, y, width, height = yield from world.owner_box(child)
+                if x <= at["x"] < x + width and y <= at["y"] < y + height:
+                    inner = (child, at["x"] - x, at["y"] - y)
+                    break
+            if inner is None:
+                break
+            root = inner[0]
+            element = yield from self.call("at", inner[1], inner[2], root=root)
+        if element is None or not root.path:
+            return element
+        adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": element}])
+        return adopted[0]
 
     def hit_boxes(self) -> Gen:
         """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their

@@ -33,15 +33,19 @@ class PrufeError(Exception):
         self.candidates = candidates or []
         #: After a coordinate step that failed: the fresh screenshot (see ``Result.observation``).
         self.observation: Any = None
+        #: Without a record: the report the machine words for the error alone (core
+        #: ``error_lines``), as the CLI and Node print it.
+        self.report: Optional[str] = None
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
     def explain(self) -> str:
-        """The whole report: the action's when there is one, else the message."""
+        """The whole report: the action's when there is one, else the machine's for the error
+        (the code and message alone when the page could not be asked)."""
         if self.result is not None:
             return self.result.explain()
-        return str(self) + "\n"
+        return self.report if self.report is not None else str(self) + "\n"
 
 
 class VerificationFailed(PrufeError):

@@ -14,9 +14,10 @@ Python has no WebAssembly runtime of its own: the machine runs in the page. So
 - a secret's forms are asked of the machine once, when the secret is registered
   (``Driver.secret``; a fill into a field that turns out sensitive is registered by that same
   ``FINISHED`` call);
+- an error that ended a step before it had a record: its message here, its report and trace
+  entry by the machine in the page call that words them (``_driver.ENDED``);
 - what leaves Python without passing through a page call (an error raised before the page
-  answers, the arbiter's question and answer, a step that ended without a record) is scrubbed
-  here with the machine's list, in the machine's order, by the same replace loop as core
+  answers, the arbiter's question and answer) is scrubbed here with the machine's list, in the machine's order, by the same replace loop as core
   ``Redactor::scrub``. This module decides nothing about the forms.
 """
 

@@ -1,6 +1,6 @@
 """``trace_dir``: one JSON record per action, the files ``prufe run --trace-dir`` writes
 (harness/src/trace.rs), plus ``traces.js`` for the viewer (www/viewer/index.html?load=…).
-Every string passes through the same redaction as everything else (``_redact``); a record that cannot be
+Every entry is the machine's (core ``run::trace``), scrubbed by it; a record that cannot be
 written is lost with one warning, and the action is not affected. With pictures (``screenshots=``)
 ``NNNN-….before.jpg`` and ``….after.jpg`` are written beside the record and named by its
 ``pictures`` field, as the CLI writes them (harness/src/pictures.rs)."""
@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import warnings
 from pathlib import Path
 from typing import Any, Optional
-
-from ._redact import Redactor
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "step"
 
 
 class TraceWriter:
@@ -27,22 +20,12 @@ class TraceWriter:
         self.seq = 0
         self.warned = False
 
-    def write(self, entry: Optional[dict[str, Any]], action: str, error_code: Optional[str], error_text: Optional[str], started_at: str, redactor: Redactor, pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
-        """Writes a step's entry: the machine's (``prufeRun.trace``, scrubbed by it) for a step
-        that has a record, else the step that ended before it had one (``action``,
-        ``error_code``), scrubbed here."""
+    def write(self, entry: dict[str, Any], pictures: Optional[dict[str, dict[str, Any]]] = None) -> Optional[Path]:
+        """Writes a step's entry, the machine's (``prufeRun.trace``, scrubbed by it) whether or
+        not the step had a record, numbered by this writer."""
         self.seq += 1
-        if entry:
-            body: dict[str, Any] = {**entry["entry"], "step": self.seq}
-            name = entry["name"]
-        else:
-            body = {
-                "step": self.seq, "action": action, "target": None, "intent": None, "verdict": None,
-                "ok": error_code is None, "error": error_code, "reason": error_text or "",
-                "attempts": 0, "undone": 0, "diff": None, "durationMs": 0, "startedAt": started_at,
-            }
-            name = f"{_safe(action)}-{(error_code or 'done').lower().replace('_', '-')}"
-            body = redactor.scrub_value(body)
+        body: dict[str, Any] = {**entry["entry"], "step": self.seq}
+        name = entry["name"]
         stem = f"{self.seq:04d}-{name}"
         path = self.dir / f"{stem}.json"
         try:

@@ -94,6 +94,8 @@ class _Port:
             return await a[0].is_visible()
         if name == "locator_path":
             return await a[0].evaluate(a[1])
+        if name == "listen_requests":
+            return Requests.of(page)
         if name == "open_cdp":
             self.session = await page.context.new_cdp_session(page)
             _listen(self.session, "", a[0])
@@ -203,12 +205,12 @@ class Watch:
         self._state: Optional[dict[str, Any]] = None
 
     async def __aenter__(self) -> Watched:
-        self._state = await run(self._owner._core.watch_begin(self._seen.intent), self._owner._port)
+        self._state = await run(self._owner._core.worded(self._owner._core.watch_begin(self._seen.intent)), self._owner._port)
         return self._seen
 
     async def __aexit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:
         if self._state is not None and kind is None:
-            self._seen.result = await run(self._owner._core.watch_end(self._state, self._seen.intent), self._owner._port)
+            self._seen.result = await self._owner._do(self._owner._core.watch_end(self._state, self._seen.intent))
 
 
 class Prufe:
@@ -221,7 +223,7 @@ class Prufe:
     (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (off by default):
     after an effect, a settle ends that long after the page last changed when the page shows
     no sign of change and no request it started since the input is under way or ended within
-    it (the page's ``request`` events, heard from when the verifier is made); a timer is not
+    it (the page's ``request`` events, heard from its first step on); a timer is not
     seen. A JavaScript dialog that opens during a step is answered
     by Playwright (dismissed, unless the caller listens for ``dialog``) and listed in the
     step's ``dialogs``."""
@@ -244,10 +246,6 @@ class Prufe:
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
                           quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
                           screenshots=screenshots, quick_ms=quick_ms)
-        # The page's requests are asked about only by the shorter window: without it no
-        # listener is added to the page.
-        if quick_ms:
-            self._core.driver.requests = Requests.of(page)
 
     @property
     def round_trips(self) -> int:
@@ -255,7 +253,8 @@ class Prufe:
         return self._core.driver.round_trips
 
     async def _do(self, gen: Gen) -> Result:
-        result: Result = await run(gen, self._port)
+        """Runs one step's operations; an error without a record carries the machine's report."""
+        result: Result = await run(self._core.worded(gen), self._port)
         return result
 
     async def click(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
@@ -309,7 +308,7 @@ class Prufe:
         """Settles, then captures the viewport with every secret covered in black (downscaled
         to at most ``max_width`` pixels wide) and the elements under every point of it; its
         ``id`` (``obs-N``) is the one the next coordinate step's points are chosen on."""
-        shot: Shot = await run(self._core.coords.screenshot(max_width), self._port)
+        shot: Shot = await run(self._core.worded(self._core.coords.screenshot(max_width)), self._port)
         return shot
 
     async def click_at(self, x: float, y: float, *, observation: Optional[str] = None, button: str = "left", intent: Optional[str] = None) -> Result:

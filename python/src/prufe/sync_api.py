@@ -96,6 +96,8 @@ class _Port:
             return a[0].is_visible()
         if name == "locator_path":
             return a[0].evaluate(a[1])
+        if name == "listen_requests":
+            return Requests.of(page)
         if name == "open_cdp":
             self.session = page.context.new_cdp_session(page)
             _listen(self.session, "", a[0])
@@ -205,12 +207,12 @@ class Watch:
         self._state: Optional[dict[str, Any]] = None
 
     def __enter__(self) -> Watched:
-        self._state = run(self._owner._core.watch_begin(self._seen.intent), self._owner._port)
+        self._state = run(self._owner._core.worded(self._owner._core.watch_begin(self._seen.intent)), self._owner._port)
         return self._seen
 
     def __exit__(self, kind: Optional[type[BaseException]], value: Optional[BaseException], tb: Optional[TracebackType]) -> None:
         if self._state is not None and kind is None:
-            self._seen.result = run(self._owner._core.watch_end(self._state, self._seen.intent), self._owner._port)
+            self._seen.result = self._owner._do(self._owner._core.watch_end(self._state, self._seen.intent))
 
 
 class Prufe:
@@ -223,7 +225,7 @@ class Prufe:
     (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (off by default):
     after an effect, a settle ends that long after the page last changed when the page shows
     no sign of change and no request it started since the input is under way or ended within
-    it (the page's ``request`` events, heard from when the verifier is made); a timer is not
+    it (the page's ``request`` events, heard from its first step on); a timer is not
     seen. A JavaScript dialog that opens during a step is answered
     by Playwright (dismissed, unless the caller listens for ``dialog``) and listed in the
     step's ``dialogs``."""
@@ -246,10 +248,6 @@ class Prufe:
         self._core = Core(isolated=_is_chromium(page), ai_judge=ai_judge, ambiguous=ambiguous, max_attempts=max_attempts,
                           quiet_ms=quiet_ms, timeout_ms=timeout_ms, trace_dir=trace_dir,
                           screenshots=screenshots, quick_ms=quick_ms)
-        # The page's requests are asked about only by the shorter window: without it no
-        # listener is added to the page.
-        if quick_ms:
-            self._core.driver.requests = Requests.of(page)
 
     @property
     def round_trips(self) -> int:
@@ -257,7 +255,8 @@ class Prufe:
         return self._core.driver.round_trips
 
     def _do(self, gen: Gen) -> Result:
-        result: Result = run(gen, self._port)
+        """Runs one step's operations; an error without a record carries the machine's report."""
+        result: Result = run(self._core.worded(gen), self._port)
         return result
 
     def click(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
@@ -311,7 +310,7 @@ class Prufe:
         """Settles, then captures the viewport with every secret covered in black (downscaled
         to at most ``max_width`` pixels wide) and the elements under every point of it; its
         ``id`` (``obs-N``) is the one the next coordinate step's points are chosen on."""
-        shot: Shot = run(self._core.coords.screenshot(max_width), self._port)
+        shot: Shot = run(self._core.worded(self._core.coords.screenshot(max_width)), self._port)
         return shot
 
     def click_at(self, x: float, y: float, *, observation: Optional[str] = None, button: str = "left", intent: Optional[str] = None) -> Result:
