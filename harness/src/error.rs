@@ -245,12 +245,12 @@ impl Error {
             Error::VerificationFailed(_) => (ErrorCode::VerificationFailed, &[]),
             other => (other.code(), &[]),
         };
-        out.push_str(&error_lines(
-            code,
-            &self.to_string(),
-            self.candidates(),
-            residue,
-        ));
+        let text = self.to_string();
+        // The report's line says the message; the code is the error's, shown beside it.
+        let message = text
+            .strip_prefix(&format!("{}: ", self.code()))
+            .unwrap_or(&text);
+        out.push_str(&error_lines(code, message, self.candidates(), residue));
         out
     }
 
@@ -350,6 +350,28 @@ mod tests {
         let e = Error::Timeout("t".into());
         assert!(!e.is_fatal());
         assert_eq!(e.hint(), None);
+    }
+
+    /// An error no record came with is reported as the machine reports it to Node and
+    /// Python (`error_lines` of its code and message): the message, not the code twice.
+    #[test]
+    fn an_error_without_a_record_is_reported_in_the_machines_words() {
+        for e in [
+            Error::core(ErrorCode::InvalidAction, "unknown key \"Hyper\""),
+            Error::Timeout("no answer in 5000 ms".into()),
+        ] {
+            let message = match &e {
+                Error::Core(c) => c.message.clone(),
+                other => other.to_string()[other.code().as_str().len() + 2..].to_owned(),
+            };
+            assert_eq!(
+                e.explain(),
+                error_lines(e.code(), &message, &[], &[]),
+                "{e}"
+            );
+            assert!(e.explain().starts_with("Error:     "), "{e}");
+            assert!(!e.explain().contains(e.code().as_str()), "{e}");
+        }
     }
 
     #[test]
