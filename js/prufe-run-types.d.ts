@@ -256,10 +256,21 @@ declare namespace PrufeRun {
   type Gesture =
     /** Move, press and release at a point. */
     | { kind: 'click'; at: Prufe.Point; button: Button }
-    /** Move the pointer (a hover, the arrival before a press, moving away after a hover). */
+    /**
+     * Move the pointer (a hover, the arrival before a press, moving away after a hover, a
+     * move of a drag), with whatever buttons are held.
+     */
     | { kind: 'moveTo'; at: Prufe.Point }
-    /** Press at `from`, move to `to` in `steps`, release. */
-    | { kind: 'drag'; from: Prufe.Point; to: Prufe.Point; steps: number }
+    /**
+     * Move to `at` and press `button` there, and keep it down: a drag's start. The machine
+     * always follows it with a `Gesture::Up`, also when a need after it fails.
+     */
+    | { kind: 'down'; at: Prufe.Point; button: Button }
+    /**
+     * Move to `at` with the buttons held and release `button` there: a drag's drop, or,
+     * over the drag's start, its abandon.
+     */
+    | { kind: 'up'; at: Prufe.Point; button: Button }
     /**
      * Focus the field, select its content and type `text` in its place; fail with
      * `FOCUS_LOST` when the field does not keep the focus.

@@ -163,6 +163,8 @@ struct World {
     focus_moves: bool,
     /// Input fails with this error.
     input_fails: Option<ErrorCode>,
+    /// The input sent after this many inputs fails (once) with this error.
+    input_fails_after: Option<(usize, ErrorCode)>,
     /// The page says it has shown no sign of change for the shorter window once it changed.
     says_quiet: bool,
     /// The requests started since the input still under way; `None`: the driver cannot see
@@ -194,6 +196,7 @@ impl World {
             selected: None,
             focus_moves: false,
             input_fails: None,
+            input_fails_after: None,
             says_quiet: true,
             requests: Some(0),
         }
@@ -382,6 +385,14 @@ impl World {
                     return Answer::Failed {
                         error: prufe::core::Error::new(code, "the input could not be sent"),
                     };
+                }
+                if let Some((n, code)) = self.input_fails_after {
+                    if self.inputs.len() == n {
+                        self.input_fails_after = None;
+                        return Answer::Failed {
+                            error: prufe::core::Error::new(code, "the input could not be sent"),
+                        };
+                    }
                 }
                 self.inputs.push(gesture.clone());
                 match gesture {
@@ -2812,7 +2823,7 @@ fn board() -> Snapshot {
 /// A drop that puts the task in the list `into`, whatever list the pointer let go over.
 fn drop_into(into: &'static str) -> React {
     Box::new(move |g, w| {
-        if let Gesture::Drag { .. } = g {
+        if let Gesture::Up { .. } = g {
             let task = w
                 .page
                 .elements
@@ -2859,7 +2870,7 @@ fn a_list_without_a_name_is_a_destination_by_its_place() {
             .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "went to region[Board]/list:archive, not into the destination list 1 in region[Board]/list:done"),
         row("a place no longer there", World::new(board()), drag(Target { nth: Some(2), ..list("done") }), drop_into("done"))
             .want(None, false, Some(ErrorCode::TargetNotFound), "only 1 visible element")
-            .then(|_, w, _| assert!(!w.inputs.iter().any(|g| matches!(g, Gesture::Drag { .. })), "no drag was sent: {:?}", w.inputs)),
+            .then(|_, w, _| assert!(!w.inputs.iter().any(|g| matches!(g, Gesture::Down { .. })), "no drag was sent: {:?}", w.inputs)),
     ]);
 }
 
@@ -2935,7 +2946,7 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
     });
     let reorder = || -> React {
         Box::new(|g, w| {
-            if let Gesture::Drag { .. } = g {
+            if let Gesture::Up { .. } = g {
                 let c = w
                     .page
                     .elements
@@ -3010,5 +3021,122 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
         row("a click that moves the focus at once waits for its effect", late, Step::new(Action::Click { target: target("listitem", "Task A") }).with_intent("Task A opened"), focus_task)
             .want(Some(M), true, None, "")
             .then(|_, w, _| assert!(!claims_counted(w))),
+    ]);
+}
+
+/// The gestures sent once the button went down, and where it came up.
+fn after_down(w: &World) -> (usize, Option<Point>) {
+    let down = w
+        .inputs
+        .iter()
+        .position(|g| matches!(g, Gesture::Down { .. }))
+        .expect("the button went down");
+    let moves = w.inputs[down..]
+        .iter()
+        .filter(|g| matches!(g, Gesture::MoveTo { .. }))
+        .count();
+    let up = match w.inputs.last() {
+        Some(Gesture::Up { at, .. }) => Some(*at),
+        _ => None,
+    };
+    (moves, up)
+}
+
+#[test]
+fn a_drag_moves_one_gesture_at_a_time_checks_its_destination_and_always_releases() {
+    let page = form_and_tasks();
+    let (from, to) = (point_of(&page, "t-C"), point_of(&page, "t-A"));
+    let drag = Step::new(Action::Drag {
+        target: target("listitem", "Task C"),
+        to: target("listitem", "Task A"),
+    });
+    let expected = |r: &str| {
+        page.elements
+            .iter()
+            .find(|e| e.reference == r)
+            .cloned()
+            .map(Box::new)
+    };
+    let drag_at = Step::new(Action::DragAt {
+        from,
+        to,
+        steps: 4,
+        expected: expected("t-C"),
+        expected_to: expected("t-A"),
+        shown: Some("(25, 5) to (5, 5) on obs-1".into()),
+    });
+    // The drop puts Task C before Task A.
+    let reorder = || -> React {
+        Box::new(|g, w| {
+            if let Gesture::Up { .. } = g {
+                let c = w
+                    .page
+                    .elements
+                    .iter()
+                    .position(|e| e.reference == "t-C")
+                    .unwrap();
+                let moved = w.page.elements.remove(c);
+                let a = w
+                    .page
+                    .elements
+                    .iter()
+                    .position(|e| e.reference == "t-A")
+                    .unwrap();
+                w.page.elements.insert(a, moved);
+            }
+        })
+    };
+    // The first move with the button down renames the destination.
+    let renamed = || -> React {
+        Box::new(|g, w| {
+            let down = w.inputs.iter().any(|g| matches!(g, Gesture::Down { .. }));
+            if down && matches!(g, Gesture::MoveTo { .. }) {
+                let a = w
+                    .page
+                    .elements
+                    .iter_mut()
+                    .find(|e| e.reference == "t-A")
+                    .unwrap();
+                a.text = Some("Task Z".into());
+            }
+        })
+    };
+    let failing = |after: usize| {
+        let mut w = World::new(form_and_tasks());
+        w.input_fails_after = Some((after, ErrorCode::BrowserError));
+        w
+    };
+    const ABANDONED: &str =
+        "after move 1 of the drag; the button was released and the drag abandoned";
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a drag: down, ten moves each followed by the destination's record, up over it", World::new(form_and_tasks()), drag.clone(), reorder())
+            .want(Some(M), true, None, "Task C")
+            .then(move |_, w, _| {
+                assert_eq!(after_down(w), (10, Some(to)), "{:?}", w.inputs);
+                assert!(matches!(w.inputs[1], Gesture::Down { at, .. } if at == from), "{:?}", w.inputs);
+                let checks = w.needs.iter().filter(|n| matches!(n, Need::Describe { reference } if reference == "t-A")).count();
+                assert_eq!(checks, 10, "the destination described after every move");
+            }),
+        row("a destination renamed on the first move", World::new(form_and_tasks()), drag.clone(), renamed())
+            .want(None, false, Some(ErrorCode::TargetChanged), ABANDONED)
+            .then(move |r, w, _| {
+                assert!(r.reason.contains("the drag's destination listitem[Task A] in main/list:tasks now shows listitem[Task Z]"), "{}", r.reason);
+                assert_eq!(after_down(w), (1, Some(from)), "released over the start: {:?}", w.inputs);
+            }),
+        row("a pointer drag whose destination is renamed on the first move", World::new(form_and_tasks()), drag_at.clone(), renamed())
+            .want(None, false, Some(ErrorCode::TargetChanged), ABANDONED)
+            .then(move |_, w, _| assert_eq!(after_down(w), (1, Some(from)), "released over the start: {:?}", w.inputs)),
+        row("a pointer drag whose destination stays", World::new(form_and_tasks()), drag_at, reorder())
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| assert_eq!(after_down(w), (4, Some(to)), "{:?}", w.inputs)),
+        row("a move that fails: the button comes up before the step ends", failing(3), drag.clone(), reorder())
+            .want(None, false, Some(ErrorCode::BrowserError), "could not be sent")
+            .then(move |_, w, _| assert_eq!(after_down(w), (1, Some(from)), "released over the start: {:?}", w.inputs)),
+        row("a press that fails: released all the same", failing(1), drag, reorder())
+            .want(None, false, Some(ErrorCode::BrowserError), "could not be sent")
+            .then(move |_, w, _| {
+                assert!(matches!(w.inputs.last(), Some(Gesture::Up { at, .. }) if *at == from), "{:?}", w.inputs);
+            }),
     ]);
 }

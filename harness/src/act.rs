@@ -390,60 +390,131 @@ const MAY_START_DRAG: &str = r#"(P, a) => {
   return true;
 }"#;
 
-/// Drags from `from` to `to`: press, move in steps, release. A native HTML drag is
-/// intercepted (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so
-/// `draggable` elements work as well as pointer-event drags.
-pub async fn drag(engine: &Engine, from: Point, to: Point) -> Result<()> {
-    use futures::StreamExt;
-    let page = engine.page();
-    let mut intercepted = page.subscribe::<Value>("Input.dragIntercepted");
-    engine
-        .cmd("Input.setInterceptDrags", json!({ "enabled": true }))
-        .await?;
-    let result = async {
-        mouse(engine, "mouseMoved", from, 0, Button::Left).await?;
-        mouse(engine, "mousePressed", from, 1, Button::Left).await?;
-        const STEPS: usize = 10;
-        let mut data: Option<Value> = None;
+/// A drag under way, one gesture at a time as the machine sends them (`run::drag`): the
+/// button is down. A native HTML drag the browser starts is intercepted
+/// (`Input.setInterceptDrags`) and replayed with `Input.dispatchDragEvent`, so `draggable`
+/// elements work as well as pointer-event drags.
+pub struct Dragging {
+    intercepted: crate::cdp::Events<Value>,
+    from: Point,
+    button: Button,
+    /// The intercepted drag's data, once the browser started one.
+    data: Option<Value>,
+    /// Whether a move may still start an HTML5 drag.
+    may_start: bool,
+    /// Where the pointer is.
+    last: Point,
+}
+
+impl Dragging {
+    /// Moves to `at` and presses `button` there, the interception on.
+    pub async fn down(engine: &Engine, at: Point, button: Button) -> Result<Dragging> {
+        let intercepted = engine.page().subscribe::<Value>("Input.dragIntercepted");
+        engine
+            .cmd("Input.setInterceptDrags", json!({ "enabled": true }))
+            .await?;
+        let mut dragging = Dragging {
+            intercepted,
+            from: at,
+            button,
+            data: None,
+            may_start: true,
+            last: at,
+        };
+        let pressed = async {
+            mouse(engine, "mouseMoved", at, 0, button).await?;
+            mouse(engine, "mousePressed", at, 1, button).await
+        }
+        .await;
+        if let Err(e) = pressed {
+            dragging.stop(engine).await;
+            return Err(e);
+        }
         // The browser starts an HTML5 drag at the first move past its drag threshold (a few
         // pixels); once a move is well past it with no drag intercepted, none is coming, and
         // the later moves need not wait for one. Where nothing can start one, no move waits.
         // A page the question cannot be asked in (no engine there yet) may start one.
-        let at = json!({ "x": from.x, "y": from.y });
-        let mut may_start = match engine.main_frame().await {
-            Ok(main) => engine.call_value(&main.id, MAY_START_DRAG, &at).await.ok() != Some(Value::Bool(false)),
+        let spot = json!({ "x": at.x, "y": at.y });
+        dragging.may_start = match engine.main_frame().await {
+            Ok(main) => {
+                engine
+                    .call_value(&main.id, MAY_START_DRAG, &spot)
+                    .await
+                    .ok()
+                    != Some(Value::Bool(false))
+            }
             Err(_) => true,
         };
-        for i in 1..=STEPS {
-            let t = i as f64 / STEPS as f64;
-            let p = Point { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
-            let mut params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "button": "left", "buttons": 1, "pointerType": "mouse" });
-            if data.is_some() {
-                params = json!({ "type": "dragOver", "x": p.x, "y": p.y, "data": data });
-                engine.cmd("Input.dispatchDragEvent", params).await?;
-            } else {
-                engine.cmd("Input.dispatchMouseEvent", params).await?;
-                if !may_start {
-                    continue;
-                }
-                may_start = (p.x - from.x).hypot(p.y - from.y) < DRAG_THRESHOLD_PAST;
-                if let Ok(Some(ev)) = tokio::time::timeout(DRAG_START_WAIT, intercepted.next()).await {
-                    let d = ev.get("data").cloned().unwrap_or(Value::Null);
-                    engine.cmd("Input.dispatchDragEvent", json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": d })).await?;
-                    data = Some(d);
-                }
-            }
-        }
-        if let Some(d) = data {
-            engine.cmd("Input.dispatchDragEvent", json!({ "type": "drop", "x": to.x, "y": to.y, "data": d })).await?;
-        }
-        mouse(engine, "mouseReleased", to, 1, Button::Left).await
+        Ok(dragging)
     }
-    .await;
-    let _ = engine
-        .cmd("Input.setInterceptDrags", json!({ "enabled": false }))
+
+    /// Where the button went down.
+    pub fn start(&self) -> Point {
+        self.from
+    }
+
+    /// Moves to `p` with the button held (a `dragOver` once an HTML5 drag started).
+    pub async fn move_to(&mut self, engine: &Engine, p: Point) -> Result<()> {
+        use futures::StreamExt;
+        if let Some(data) = &self.data {
+            let params = json!({ "type": "dragOver", "x": p.x, "y": p.y, "data": data });
+            engine.cmd("Input.dispatchDragEvent", params).await?;
+            self.last = p;
+            return Ok(());
+        }
+        self.held_move(engine, p).await?;
+        if !self.may_start {
+            return Ok(());
+        }
+        self.may_start = (p.x - self.from.x).hypot(p.y - self.from.y) < DRAG_THRESHOLD_PAST;
+        if let Ok(Some(ev)) = tokio::time::timeout(DRAG_START_WAIT, self.intercepted.next()).await {
+            let data = ev.get("data").cloned().unwrap_or(Value::Null);
+            engine
+                .cmd(
+                    "Input.dispatchDragEvent",
+                    json!({ "type": "dragEnter", "x": p.x, "y": p.y, "data": data }),
+                )
+                .await?;
+            self.data = Some(data);
+        }
+        Ok(())
+    }
+
+    /// Drops at `at` (an intercepted drag's `drop`) and releases the button there; the
+    /// interception goes off whatever happens.
+    pub async fn up(mut self, engine: &Engine, at: Point) -> Result<()> {
+        let released = async {
+            if let Some(data) = self.data.take() {
+                let drop = json!({ "type": "drop", "x": at.x, "y": at.y, "data": data });
+                engine.cmd("Input.dispatchDragEvent", drop).await?;
+            } else if self.last != at {
+                self.held_move(engine, at).await?;
+            }
+            mouse(engine, "mouseReleased", at, 1, self.button).await
+        }
         .await;
-    result
+        self.stop(engine).await;
+        released
+    }
+
+    async fn held_move(&mut self, engine: &Engine, p: Point) -> Result<()> {
+        let params = json!({ "type": "mouseMoved", "x": p.x, "y": p.y, "button": self.button.as_cdp(),
+                             "buttons": self.button.mask(), "pointerType": "mouse" });
+        engine.cmd("Input.dispatchMouseEvent", params).await?;
+        self.last = p;
+        Ok(())
+    }
+
+    async fn stop(&mut self, engine: &Engine) {
+        let _ = engine
+            .cmd("Input.setInterceptDrags", json!({ "enabled": false }))
+            .await;
+    }
+}
+
+/// Releases `button` at `at` with no drag under way (a press that failed halfway).
+pub async fn release_mouse(engine: &Engine, at: Point, button: Button) -> Result<()> {
+    mouse(engine, "mouseReleased", at, 1, button).await
 }
 
 /// Focuses the element and selects its current content, so typing replaces it. Checks

@@ -617,7 +617,8 @@ impl Executor {
         if pictures {
             v.keep_pictures(drive.camera.take());
         }
-        let pointer = drive.pointer.take().expect("the pointer driver stays");
+        let mut pointer = drive.pointer.take().expect("the pointer driver stays");
+        pointer.let_go(v.engine()).await;
         self.pointer = pointer.position;
         let mut record = record.map_err(|e| Failure::from(e).released(pointer.released))?;
         record.dialogs = v.engine().take_dialogs();

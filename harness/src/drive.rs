@@ -45,6 +45,8 @@ pub(crate) struct Drive {
     pub(crate) pointer: Option<crate::coords::pointer::Pointer>,
     /// The step's pictures, when the trace keeps them (see `pictures`).
     pub(crate) camera: Option<crate::pictures::Camera>,
+    /// A semantic drag with its button down, between the machine's gestures.
+    dragging: Option<act::Dragging>,
 }
 
 impl Drive {
@@ -116,6 +118,7 @@ impl Tab<'_> {
             let need = run.next(answer);
             d.needs += 1;
             if let Need::Done { record } = need {
+                self.let_go(d).await;
                 for r in run.sensitive() {
                     self.sensitive.add(r);
                 }
@@ -148,12 +151,22 @@ impl Tab<'_> {
                     a
                 }
                 Err(e) if e.is_fatal() || self.engine.watchdog().gone().is_some() => {
-                    return Err(self.engine.watchdog().cause(e))
+                    self.let_go(d).await;
+                    return Err(self.engine.watchdog().cause(e));
                 }
                 Err(e) => Answer::Failed {
                     error: core_error(&e),
                 },
             };
+        }
+    }
+
+    /// The machine releases every button it pressed; should a drag still be under way when
+    /// the run ends (a driver error ended it), its button comes up over the drag's start.
+    async fn let_go(&self, d: &mut Drive) {
+        if let Some(dragging) = d.dragging.take() {
+            let at = dragging.start();
+            let _ = dragging.up(self.engine, at).await;
         }
     }
 
@@ -175,7 +188,7 @@ impl Tab<'_> {
         }
         let point = match gesture {
             Gesture::Click { at, .. } | Gesture::MoveTo { at } => Some(*at),
-            Gesture::Drag { from, .. } => Some(*from),
+            Gesture::Down { at, .. } => Some(*at),
             _ => None,
         };
         let attempt = run.attempts();
@@ -493,7 +506,8 @@ impl Tab<'_> {
             gesture,
             Gesture::Click { .. }
                 | Gesture::MoveTo { .. }
-                | Gesture::Drag { .. }
+                | Gesture::Down { .. }
+                | Gesture::Up { .. }
                 | Gesture::Wheel { .. }
                 | Gesture::Insert { .. }
                 | Gesture::Press {
@@ -502,19 +516,25 @@ impl Tab<'_> {
                 }
         ) {
             if let Some(p) = d.pointer.as_mut() {
-                let roots = match &d.last {
-                    Some(o) => o.roots.clone(),
-                    None => e.roots().await?,
-                };
-                return p.send(&e, &roots, gesture).await;
+                return p.send(&e, gesture).await;
             }
         }
         match gesture {
             Gesture::Click { at, button } => {
                 act::click_with(&e, *at, *button).await?;
             }
-            Gesture::MoveTo { at } => act::move_mouse(&e, *at).await?,
-            Gesture::Drag { from, to, .. } => act::drag(&e, *from, *to).await?,
+            Gesture::MoveTo { at } => match d.dragging.as_mut() {
+                Some(dragging) => dragging.move_to(&e, *at).await?,
+                None => act::move_mouse(&e, *at).await?,
+            },
+            Gesture::Down { at, button } => {
+                self.let_go(d).await;
+                d.dragging = Some(act::Dragging::down(&e, *at, *button).await?);
+            }
+            Gesture::Up { at, button } => match d.dragging.take() {
+                Some(dragging) => dragging.up(&e, *at).await?,
+                None => act::release_mouse(&e, *at, *button).await?,
+            },
             Gesture::Type { reference, text } => {
                 let a = self.actionable(d, reference).await?;
                 act::focus_and_select(&e, &a).await?;

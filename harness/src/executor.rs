@@ -745,20 +745,6 @@ fn observation_id(id: Option<String>) -> Result<String, Error> {
     }
 }
 
-/// Intermediate points of a drag, excluding the start and including the end.
-pub fn drag_path(from: Point, to: Point, steps: u32) -> Vec<Point> {
-    let n = steps.max(1);
-    (1..=n)
-        .map(|i| {
-            let t = f64::from(i) / f64::from(n);
-            Point {
-                x: from.x + (to.x - from.x) * t,
-                y: from.y + (to.y - from.y) * t,
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1031,14 +1017,6 @@ mod tests {
         assert_eq!(modifier_mask(&keys), 10);
         assert_eq!(parse_chord("Enter").unwrap()[0].text.as_deref(), Some("\r"));
         assert!(parse_chord("Control+Nope").is_err());
-    }
-
-    #[test]
-    fn drag_path_ends_at_the_destination() {
-        let path = drag_path(Point { x: 0.0, y: 0.0 }, Point { x: 10.0, y: 20.0 }, 4);
-        assert_eq!(path.len(), 4);
-        assert_eq!(path[3], Point { x: 10.0, y: 20.0 });
-        assert_eq!(path[0], Point { x: 2.5, y: 5.0 });
     }
 
     #[test]

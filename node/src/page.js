@@ -221,11 +221,15 @@ export async function send(port, gesture) {
     case 'moveTo':
       await port.move(gesture.at.x, gesture.at.y);
       return;
-    case 'drag':
-      await port.move(gesture.from.x, gesture.from.y);
-      await port.down('left');
-      await port.move(gesture.to.x, gesture.to.y, Math.max(1, gesture.steps));
-      await port.up('left');
+    // A drag, as the machine sends it: the button down, its moves one by one, the button
+    // up (also when a move failed: the machine asks for the release before it ends).
+    case 'down':
+      await port.move(gesture.at.x, gesture.at.y);
+      await port.down(gesture.button);
+      return;
+    case 'up':
+      await port.move(gesture.at.x, gesture.at.y);
+      await port.up(gesture.button);
       return;
     case 'type': {
       let field = await port.evaluate(focusForTypingInPage, gesture.ref);

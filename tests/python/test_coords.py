@@ -152,6 +152,29 @@ def test_a_drag_at_moves_the_card_to_the_list_under_the_pointer(page: Page, base
     assert page.locator("#done #task-invoice").count() == 1
 
 
+def test_a_drag_whose_destination_leaves_the_page_is_abandoned_with_the_button_released(page: Page, base: str) -> None:
+    # fixtures/drag-invalid.html removes the Sprint list on the third pointermove of a drag.
+    page.goto(base + "/drag-invalid.html")
+    p = Prufe(page)
+    shot = p.screenshot()
+    with pytest.raises(PrufeError) as out:
+        p.drag_at(centre(page, "#card-a", shot), centre(page, "#sprint", shot), steps=10)
+    assert out.value.code == "TARGET_CHANGED", out.value
+    assert "left the page after move 3 of the drag; the button was released and the drag abandoned" in str(out.value), out.value
+    log = page.evaluate("window.dragEvents")
+    assert log[0] == "pointerdown Card A", log
+    assert [e for e in log if e.startswith("pointerup")] == ["pointerup buttons=0"], "released once, before the step ended"
+    assert "drop cancelled: no destination" in log, log
+    assert page.locator("#backlog #card-a").count() == 1
+    # The same rule for a drag between targets.
+    page.goto(base + "/drag-invalid.html")
+    with pytest.raises(PrufeError) as out:
+        Prufe(page).drag_to(Target(role="listitem", name="Card A"), Target(role="list", name="Sprint"))
+    assert out.value.code == "TARGET_CHANGED", out.value
+    assert "the drag's destination list[Sprint]" in str(out.value) and "after move 3 of the drag" in str(out.value), out.value
+    assert [e for e in page.evaluate("window.dragEvents") if e.startswith("pointerup")] == ["pointerup buttons=0"]
+
+
 def test_type_goes_to_the_field_clicked_and_a_key_moves_it(page: Page, base: str) -> None:
     page.goto(base + "/shop.html")
     p = Prufe(page)

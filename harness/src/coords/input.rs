@@ -323,11 +323,6 @@ impl<S: Sink> Drop for ReleaseGuard<S> {
     }
 }
 
-/// Checked after every intermediate move of a drag; an error aborts the drag.
-pub trait Checkpoint {
-    fn check(&mut self, step: usize) -> impl Future<Output = Result<()>> + Send;
-}
-
 /// A chord: modifiers down in order, the main key down and up, modifiers up in reverse.
 /// On an error the caller releases what is held ([`Input::release_all`]).
 pub async fn chord<S: Sink>(input: &mut Input<S>, keys: &[Key]) -> Result<()> {
@@ -343,27 +338,6 @@ pub async fn chord<S: Sink>(input: &mut Input<S>, keys: &[Key]) -> Result<()> {
         input.key_up(m).await?;
     }
     Ok(())
-}
-
-/// A drag: move to `from`, press, move through `path` with the button held (checking after
-/// every move), release at the end of the path. On an error the caller releases what is
-/// held ([`Input::release_all`]).
-pub async fn drag<S: Sink, C: Checkpoint>(
-    input: &mut Input<S>,
-    button: Button,
-    from: Point,
-    path: &[Point],
-    checkpoint: &mut C,
-) -> Result<()> {
-    input.move_to(from).await?;
-    input.press(button, from).await?;
-    for (i, p) in path.iter().enumerate() {
-        input.move_to(*p).await?;
-        checkpoint.check(i).await?;
-    }
-    input
-        .release(button, path.last().copied().unwrap_or(from))
-        .await
 }
 
 #[cfg(test)]
@@ -440,26 +414,29 @@ mod tests {
         }
     }
 
-    struct Steps {
-        fail_at: Option<usize>,
-        seen: usize,
-    }
-
-    impl Checkpoint for Steps {
-        fn check(&mut self, step: usize) -> impl Future<Output = Result<()>> + Send {
-            self.seen += 1;
-            let fail = self.fail_at == Some(step);
-            async move {
-                if fail {
-                    Err(Error::core(
-                        ErrorCode::TargetChanged,
-                        "the destination is gone",
-                    ))
-                } else {
-                    Ok(())
-                }
+    /// A drag as the machine sends it (`run::drag`): down at `from`, the moves of the path,
+    /// up at its end; the machine stops after move `stop_after` (0-based) when told to, and
+    /// the caller releases what is held.
+    async fn drag(
+        input: &mut Input<Fake>,
+        from: Point,
+        path: &[Point],
+        stop_after: Option<usize>,
+    ) -> Result<()> {
+        input.move_to(from).await?;
+        input.press(Button::Left, from).await?;
+        for (i, p) in path.iter().enumerate() {
+            input.move_to(*p).await?;
+            if stop_after == Some(i) {
+                return Err(Error::core(
+                    ErrorCode::TargetChanged,
+                    "the destination is gone",
+                ));
             }
         }
+        input
+            .release(Button::Left, path.last().copied().unwrap_or(from))
+            .await
     }
 
     fn input(fake: &Fake, timeout_ms: u64) -> (Input<Fake>, SharedLedger) {
@@ -530,16 +507,9 @@ mod tests {
     async fn a_drag_that_fails_halfway_releases_over_its_start() {
         let fake = Fake::default();
         let (mut i, ledger) = input(&fake, 1_000);
-        let path = crate::executor::drag_path(A, B, 4);
-        let mut steps = Steps {
-            fail_at: Some(2),
-            seen: 0,
-        };
-        let e = drag(&mut i, Button::Left, A, &path, &mut steps)
-            .await
-            .unwrap_err();
+        let path = prufe::core::run::drag::path(A, B, 4);
+        let e = drag(&mut i, A, &path, Some(2)).await.unwrap_err();
         assert_eq!(e.code(), ErrorCode::TargetChanged);
-        assert_eq!(steps.seen, 3, "the drag stops at the failed check");
         assert_eq!(
             lock(&ledger).buttons(),
             1,
@@ -570,19 +540,8 @@ mod tests {
     async fn a_completed_drag_owes_nothing() {
         let fake = Fake::default();
         let (mut i, ledger) = input(&fake, 1_000);
-        let path = crate::executor::drag_path(A, B, 3);
-        drag(
-            &mut i,
-            Button::Left,
-            A,
-            &path,
-            &mut Steps {
-                fail_at: None,
-                seen: 0,
-            },
-        )
-        .await
-        .unwrap();
+        let path = prufe::core::run::drag::path(A, B, 3);
+        drag(&mut i, A, &path, None).await.unwrap();
         assert_eq!(
             fake.events().last().unwrap(),
             "mouseReleased left buttons=0 at 50.0,20.0"
@@ -599,19 +558,8 @@ mod tests {
             ..Default::default()
         };
         let (mut i, ledger) = input(&fake, 30);
-        let path = crate::executor::drag_path(A, B, 4);
-        let e = drag(
-            &mut i,
-            Button::Left,
-            A,
-            &path,
-            &mut Steps {
-                fail_at: None,
-                seen: 0,
-            },
-        )
-        .await
-        .unwrap_err();
+        let path = prufe::core::run::drag::path(A, B, 4);
+        let e = drag(&mut i, A, &path, None).await.unwrap_err();
         assert_eq!(e.code(), ErrorCode::Timeout);
         assert!(i.release_all().await.clean());
         assert!(lock(&ledger).held().is_empty());
@@ -664,20 +612,10 @@ mod tests {
             ..Default::default()
         };
         let (mut i, ledger) = input(&fake, 60_000);
-        let path = crate::executor::drag_path(A, B, 4);
+        let path = prufe::core::run::drag::path(A, B, 4);
         let cancelled = tokio::time::timeout(Duration::from_millis(50), async {
             let guard = i.guard();
-            let r = drag(
-                &mut i,
-                Button::Left,
-                A,
-                &path,
-                &mut Steps {
-                    fail_at: None,
-                    seen: 0,
-                },
-            )
-            .await;
+            let r = drag(&mut i, A, &path, None).await;
             guard.disarm();
             r
         })

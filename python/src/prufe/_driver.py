@@ -1300,11 +1300,11 @@ class Driver:
             yield op("mouse_up", gesture["button"])
         elif kind == "moveTo":
             yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
-        elif kind == "drag":
-            yield op("mouse_move", gesture["from"]["x"], gesture["from"]["y"], 1)
-            yield op("mouse_down", "left")
-            yield op("mouse_move", gesture["to"]["x"], gesture["to"]["y"], max(1, int(gesture["steps"])))
-            yield op("mouse_up", "left")
+        elif kind in ("down", "up"):
+            # A drag, as the machine sends it: the button down, its moves one by one, the
+            # button up (also when a move failed: the machine asks for the release first).
+            yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
+            yield op("mouse_down" if kind == "down" else "mouse_up", gesture["button"])
         elif kind == "type":
             field = yield from self.world.call(FOCUS_TYPING, there, root)
             if field.get("error"):

@@ -183,6 +183,11 @@ impl Run {
             (Phase::Reveal { moved: false }, Answer::Scrolled) => self.rescan_target(),
             (Phase::Reveal { moved: false }, Answer::Refused { .. }) => self.observe_before(true),
             (Phase::Reveal { moved: true }, Answer::Sent) => self.settle_before(false),
+            (Phase::Input, Answer::Sent) if self.step.action.is_drag() => self.drag_pressed(),
+            // The button may be down: it comes up before the step ends.
+            (Phase::Input, Answer::Failed { error }) if self.step.action.is_drag() => {
+                self.drag_abandon(error)
+            }
             (Phase::Input, Answer::Sent) => {
                 if self.is_verified() && matches!(self.step.action, Action::ClickAt { .. }) {
                     self.phase = Phase::ReadFocus;
@@ -453,22 +458,12 @@ impl Run {
                 reference,
                 files: files.clone(),
             },
-            Action::Drag { .. } => Gesture::Drag {
-                from: at,
-                to: a.to_point.unwrap_or(at),
-                steps: 10,
-            },
+            // The button down at the start; the moves and the drop follow (`drag`).
+            Action::Drag { .. } | Action::DragAt { .. } => self.drag_down(),
             Action::Goto { url } => Gesture::Navigate { url: url.clone() },
             Action::ClickAt { at, button, .. } => Gesture::Click {
                 at: *at,
                 button: *button,
-            },
-            Action::DragAt {
-                from, to, steps, ..
-            } => Gesture::Drag {
-                from: *from,
-                to: *to,
-                steps: *steps,
             },
             // These run their own needs (`key`, `scroll`, `typing`).
             Action::Watch { .. }

@@ -33,6 +33,7 @@ mod attempt;
 mod back;
 pub mod chord;
 pub mod dialogs;
+pub mod drag;
 pub mod inverse;
 mod key;
 mod look;
@@ -254,6 +255,10 @@ enum Phase {
     Type {
         at: typing::At,
     },
+    /// A drag with the button down (`drag`).
+    Drag {
+        at: drag::At,
+    },
     Done {
         record: Box<Record>,
     },
@@ -377,6 +382,7 @@ impl Run {
                 self.begin_type()
             }
             (Phase::Type { at }, a) => self.on_type(at, a),
+            (Phase::Drag { at }, a) => self.on_drag(at, a),
             (Phase::Start, Answer::Start) if !self.step.expect.is_empty() && self.is_verified() => {
                 match crate::core::expect::validate(&self.step.expect) {
                     Err(e) => self.fail(e),
@@ -437,6 +443,7 @@ impl Run {
             Phase::Key { .. } => "key",
             Phase::Scroll { .. } => "scroll",
             Phase::Type { .. } => "type",
+            Phase::Drag { .. } => "drag",
             Phase::Done { .. } => "done",
         }
     }

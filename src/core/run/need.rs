@@ -148,10 +148,23 @@ pub enum Gesture {
         #[serde(default)]
         button: Button,
     },
-    /// Move the pointer (a hover, the arrival before a press, moving away after a hover).
+    /// Move the pointer (a hover, the arrival before a press, moving away after a hover, a
+    /// move of a drag), with whatever buttons are held.
     MoveTo { at: Point },
-    /// Press at `from`, move to `to` in `steps`, release.
-    Drag { from: Point, to: Point, steps: u32 },
+    /// Move to `at` and press `button` there, and keep it down: a drag's start. The machine
+    /// always follows it with a [`Gesture::Up`], also when a need after it fails.
+    Down {
+        at: Point,
+        #[serde(default)]
+        button: Button,
+    },
+    /// Move to `at` with the buttons held and release `button` there: a drag's drop, or,
+    /// over the drag's start, its abandon.
+    Up {
+        at: Point,
+        #[serde(default)]
+        button: Button,
+    },
     /// Focus the field, select its content and type `text` in its place; fail with
     /// `FOCUS_LOST` when the field does not keep the focus.
     Type {

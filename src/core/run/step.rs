@@ -242,6 +242,11 @@ impl Action {
         matches!(self, Action::ClickAt { .. } | Action::DragAt { .. })
     }
 
+    /// A drag, semantic or on points: its input is driven move by move (`run::drag`).
+    pub fn is_drag(&self) -> bool {
+        matches!(self, Action::Drag { .. } | Action::DragAt { .. })
+    }
+
     /// Does input need the page's hit test at the target's point? Fills, selects, presses
     /// and uploads reach their element without the pointer.
     pub(super) fn needs_hit_test(&self) -> bool {

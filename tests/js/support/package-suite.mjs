@@ -263,6 +263,20 @@ export function packageSuite(lib) {
       assert.equal(await page.evaluate(() => document.getElementById('task-invoice').parentElement.id), 'done');
     });
 
+    test('a drag whose destination leaves the page during the moves is TARGET_CHANGED, the button released over its start', async (t) => {
+      // fixtures/drag-invalid.html removes the Sprint list on the third pointermove of a drag.
+      const page = await lib.open(t, '/drag-invalid.html');
+      const v = await lib.verifier(page);
+      const error = await failure(v.dragTo({ role: 'listitem', name: 'Card A' }, { role: 'list', name: 'Sprint' }));
+      assert.equal(error.code, 'TARGET_CHANGED', error.message);
+      assert.match(error.message, /the drag's destination list\[Sprint\].* left the page after move 3 of the drag; the button was released and the drag abandoned/);
+      const log = await page.evaluate(() => window.dragEvents);
+      assert.equal(log[0], 'pointerdown Card A', String(log));
+      assert.deepEqual(log.filter((l) => l.startsWith('pointerup')), ['pointerup buttons=0'], 'released once, before the step ended');
+      assert.ok(log.includes('drop cancelled: no destination'), String(log));
+      assert.equal(await page.evaluate(() => !!document.querySelector('#backlog #card-a')), true, 'Card A stays in Backlog');
+    });
+
     test('typing goes into the field the click focused, is read back, and a sensitive text is in no output', async (t) => {
       const page = await lib.open(t, '/hostile/08-secret-echo.html');
       const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
