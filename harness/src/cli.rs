@@ -25,15 +25,18 @@ pub use crate::args::{
 };
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
-use crate::executor;
+use crate::executor::{self, Request, RequestKind};
 use crate::script;
 use crate::serve::StaticServer;
 use crate::verify::{Options, Outcome, Verifier};
+use crate::wire::Object;
 use clap::{Parser, Subcommand};
 use prufe::core::identity::describe_element;
+use prufe::core::judge::ActionKind;
 use prufe::core::model::{Role, Snapshot};
 use prufe::core::resolve::Target;
 use prufe::core::run::{Action, Step};
+use serde::Deserialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -271,11 +274,10 @@ async fn run(args: RunArgs) -> i32 {
                     v.add_secret(value);
                 }
             }
-            Planned::Coordinate(value) if value["sensitive"] == json!(true) => {
-                if let Some(text) = value["text"].as_str() {
-                    v.add_secret(text);
-                }
-            }
+            Planned::Coordinate(Request::Type {
+                text,
+                sensitive: true,
+            }) => v.add_secret(text),
             _ => {}
         }
     }
@@ -351,10 +353,10 @@ async fn run_step(
             print_step(n, step, &result, as_json, v.redactor())?;
             Ok(ok)
         }
-        Planned::Coordinate(value) => {
-            let result = executor.run(v, value).await;
+        Planned::Coordinate(request) => {
+            let result = executor.run(v, request).await;
             let ok = matches!(&result, Ok(r) if r.outcome.as_ref().is_none_or(|o| o.ok));
-            print_coordinate_step(n, value, &result, as_json, v.redactor())?;
+            print_coordinate_step(n, request, &result, as_json, v.redactor())?;
             Ok(ok)
         }
     }
@@ -535,7 +537,7 @@ fn percent_encode_path(s: &str) -> String {
 #[derive(Debug)]
 pub enum Planned {
     Semantic(Box<Step>),
-    Coordinate(serde_json::Value),
+    Coordinate(Request),
 }
 
 impl Planned {
@@ -543,14 +545,46 @@ impl Planned {
     pub fn kind(&self) -> &str {
         match self {
             Planned::Semantic(step) => step.action.name(),
-            Planned::Coordinate(value) => value["action"].as_str().unwrap_or("step"),
+            Planned::Coordinate(request) => request.kind(),
         }
     }
 }
 
+/// Which reader a script's step goes to, by the action it names: the coordinate contract's
+/// (`RequestKind`) or the verified loop's (`ActionKind`), one of every action.
+#[derive(Deserialize)]
+#[serde(try_from = "String")]
+enum Reader {
+    Coordinate,
+    Semantic,
+}
+
+impl TryFrom<String> for Reader {
+    type Error = String;
+    fn try_from(name: String) -> Result<Reader, String> {
+        let value = serde_json::Value::String(name);
+        if RequestKind::deserialize(&value).is_ok() {
+            Ok(Reader::Coordinate)
+        } else {
+            ActionKind::deserialize(&value)
+                .map(|_| Reader::Semantic)
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// A step's `action`, read before the step itself.
+#[derive(Deserialize)]
+struct Head {
+    action: Option<Reader>,
+}
+
 /// Parses and validates a whole script before any browser starts: every step's shape, and
-/// every upload file. Points of coordinate steps are checked against their observation only
-/// when the step runs, since the observation does not exist yet.
+/// every upload file. Each step is read once, into the machine's [`Step`] or the executor's
+/// [`Request`], by the action it names; one with no action the script format knows is read
+/// as a semantic step, whose reading says what is wrong. Points of coordinate steps are
+/// checked against their observation only when the step runs, since the observation does
+/// not exist yet.
 pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| script::ScriptError {
         at: String::new(),
@@ -560,12 +594,15 @@ pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError
     let mut planned = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let at = format!("step {}", i + 1);
-        if executor::is_coordinate_step(item) {
-            executor::parse_shape(item).map_err(|e| script::ScriptError {
+        let head = Object::<Head>::deserialize(item)
+            .ok()
+            .and_then(|h| h.0.action);
+        if let Some(Reader::Coordinate) = head {
+            let request = executor::parse_shape(item).map_err(|e| script::ScriptError {
                 at: at.clone(),
                 message: format!("{}: {}", e.code, e.message),
             })?;
-            planned.push(Planned::Coordinate(item.clone()));
+            planned.push(Planned::Coordinate(request));
             continue;
         }
         let step = script::parse_step(item, i + 1, base)?;
@@ -581,12 +618,12 @@ pub fn plan(text: &str, base: &Path) -> Result<Vec<Planned>, script::ScriptError
 
 fn print_coordinate_step(
     n: usize,
-    value: &serde_json::Value,
+    request: &Request,
     result: &Result<Report, Failure>,
     as_json: bool,
     redactor: &prufe::core::redact::Redactor,
 ) -> std::io::Result<()> {
-    let kind = value["action"].as_str().unwrap_or("step");
+    let kind = request.kind();
     let mut line = match result {
         Ok(r) => {
             let o = r.outcome.as_ref();

@@ -1,9 +1,11 @@
 //! The executor contract for coordinate-driven agents: the browser half.
 //!
-//! An agent that sees screenshots acts by coordinates. [`Executor::run`] takes one step as
-//! JSON (`screenshot`, `click_at`, `drag_at`, `scroll_at`, `type`, `key`, `wait`), validates
-//! the whole of it first (`executor::parse_request`: shape, `STALE_OBSERVATION`,
-//! `POINT_OUT_OF_BOUNDS`, all before the first input event), then acts on the verifier's tab.
+//! An agent that sees screenshots acts by coordinates. [`Executor::run`] takes one step, a
+//! typed [`Request`] (`screenshot`, `click_at`, `drag_at`, `scroll_at`, `type`, `key`,
+//! `wait`) whose shape was checked when it was read or built (`executor::parse_shape`, the
+//! request's constructors), checks it against the latest observation first
+//! (`executor::check_against_observation`: `STALE_OBSERVATION`, `POINT_OUT_OF_BOUNDS`, before
+//! the first input event), then acts on the verifier's tab.
 //!
 //! **Observations.** A `screenshot` captures the viewport (`Page.captureScreenshot`, PNG,
 //! optionally downscaled to `maxWidth`), issues `obs-N` (monotonic per executor) and, at the
@@ -61,7 +63,9 @@ pub use prufe::core::run::Scrolled as Scroll;
 use crate::clock::now_rfc3339;
 use crate::drive::Drive;
 use crate::error::{Error, Result};
-use crate::executor::{parse_request, Button, Held, HitBox, Point, Postcondition, Request, Screen};
+use crate::executor::{
+    check_against_observation, Button, Held, HitBox, Point, Postcondition, Request, Screen,
+};
 use crate::inject::Engine;
 use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
@@ -167,7 +171,8 @@ impl Failure {
         self
     }
 
-    fn scrub(mut self, redactor: &Redactor) -> Self {
+    /// The failure with the verifier's secrets taken out of its words.
+    pub(crate) fn scrub(mut self, redactor: &Redactor) -> Self {
         self.error = self.error.scrub(redactor);
         if let Some(c) = self.condition.take() {
             self.condition = Some(redactor.scrub(&c).into_owned());
@@ -280,15 +285,16 @@ impl Executor {
         self.intended.as_ref()
     }
 
-    /// Runs one step (see the module docs). The request is validated whole before anything
-    /// is sent; every message is scrubbed of the verifier's secrets.
-    pub async fn run(&mut self, v: &mut Verifier, step: &Value) -> StepResult<Report> {
+    /// Runs one step (see the module docs). The request is checked against the latest
+    /// observation before anything is sent; every message is scrubbed of the verifier's
+    /// secrets.
+    pub async fn run(&mut self, v: &mut Verifier, request: &Request) -> StepResult<Report> {
         v.forget_seen();
-        let request =
-            parse_request(step, self.latest()).map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+        check_against_observation(request, self.latest())
+            .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
         let result = match request {
             Request::Screenshot { max_width } => {
-                self.max_width = max_width;
+                self.max_width = *max_width;
                 self.observe(v, true)
                     .await
                     .map(|shot| Report {
@@ -301,7 +307,7 @@ impl Executor {
                 at, button, intent, ..
             } => {
                 let r = self
-                    .pointer_step(v, at, Gesture::Click(button), intent)
+                    .pointer_step(v, *at, Gesture::Click(*button), intent.clone())
                     .await;
                 self.finish(v, r, true).await
             }
@@ -312,30 +318,30 @@ impl Executor {
                 intent,
                 ..
             } => {
-                let r = self
-                    .pointer_step(v, from, Gesture::Drag { to, steps }, intent)
-                    .await;
+                let gesture = Gesture::Drag {
+                    to: *to,
+                    steps: *steps,
+                };
+                let r = self.pointer_step(v, *from, gesture, intent.clone()).await;
                 self.finish(v, r, true).await
             }
             Request::ScrollAt { at, dx, dy, .. } => {
-                let r = self.scroll_step(v, at, dx, dy).await;
+                let r = self.scroll_step(v, *at, *dx, *dy).await;
                 self.finish(v, r, true).await
             }
             Request::Type { text, sensitive } => {
                 self.latest = None;
-                let r = self.type_step(v, text, sensitive).await;
+                let r = self.type_step(v, text.clone(), *sensitive).await;
                 self.finish(v, r, true).await
             }
-            Request::Key { .. } => {
+            Request::Key { chord } => {
                 self.latest = None;
-                // As given: validated whole by `parse_request`.
-                let chord = step["chord"].as_str().unwrap_or_default().to_owned();
-                let r = self.key_step(v, chord).await;
+                let r = self.key_step(v, chord.clone()).await;
                 self.finish(v, r, true).await
             }
             Request::Wait { until, timeout_ms } => {
                 self.latest = None;
-                let r = self.wait_step(v, &until, timeout_ms).await;
+                let r = self.wait_step(v, until, *timeout_ms).await;
                 self.finish(v, r, false).await
             }
         };
@@ -359,11 +365,9 @@ impl Executor {
     /// step makes before its input). Sends no input and keeps the observation quotable.
     pub async fn probe(&self, v: &Verifier, x: f64, y: f64) -> StepResult<Option<Element>> {
         let id = self.latest().map(|o| o.id.clone()).unwrap_or_default();
-        parse_request(
-            &json!({ "action": "click_at", "x": x, "y": y, "observation": id }),
-            self.latest(),
-        )
-        .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
+        Request::click_at(Point { x, y }, id, Button::Left, None)
+            .and_then(|request| check_against_observation(&request, self.latest()))
+            .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
         let observed = self
             .latest
             .as_ref()

@@ -1,10 +1,11 @@
 //! The executor contract for coordinate-driven agents: the pure half.
 //!
 //! An agent that sees screenshots proposes `click_at {x, y, observation}`. Before the first
-//! input event the whole request is validated ([`parse_request`]): known action, required
-//! fields, no unexpected ones, finite numbers, points inside the observed image (an outside
-//! point is `POINT_OUT_OF_BOUNDS`, never clamped), and the observation must be the latest
-//! (`STALE_OBSERVATION`). Points then convert from the model's image to CSS pixels through
+//! input event the whole request is validated: its shape when it is read or built
+//! ([`parse_shape`], the constructors of [`Request`]: known action, required fields, no
+//! unexpected ones, finite numbers), then, right before it runs, its points against the
+//! observed image ([`check_against_observation`]: an outside point is `POINT_OUT_OF_BOUNDS`,
+//! never clamped, and the observation must be the latest, `STALE_OBSERVATION`). Points then convert from the model's image to CSS pixels through
 //! one function ([`Screen::to_css`], the machine's). Every key and button pressed is recorded in an
 //! [`InputLedger`], which yields the releases still owed, in reverse order, whatever way the
 //! action ends.
@@ -262,7 +263,9 @@ fn same_input(a: &Held, b: &Held) -> bool {
     }
 }
 
-/// A validated coordinate-driven request.
+/// A validated coordinate-driven request. Built only through its constructors
+/// ([`Request::click_at`] and the others) or [`parse_shape`], which read an agent's JSON into
+/// them: every request holds what the contract allows.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     Screenshot {
@@ -292,8 +295,9 @@ pub enum Request {
         text: String,
         sensitive: bool,
     },
+    /// `chord` as given (`Control+S`), a chord the machine's key table reads.
     Key {
-        chord: Vec<Key>,
+        chord: String,
     },
     Wait {
         until: Postcondition,
@@ -314,26 +318,106 @@ impl Request {
             Request::Wait { .. } => "wait",
         }
     }
-}
 
-/// The action names [`parse_request`] accepts.
-pub const ACTIONS: &[&str] = &[
-    "screenshot",
-    "click_at",
-    "drag_at",
-    "scroll_at",
-    "type",
-    "key",
-    "wait",
-];
+    /// A `screenshot`, downscaled to `max_width` (at least 1) when given.
+    pub fn screenshot(max_width: Option<f64>) -> Result<Request, Error> {
+        Ok(Request::Screenshot {
+            max_width: match max_width {
+                Some(v) if v.is_finite() && v >= 1.0 => Some(v),
+                Some(_) => return Err(invalid("\"maxWidth\" must be a number of at least 1")),
+                None => None,
+            },
+        })
+    }
 
-/// Is `value` a step of this contract (its `action` is one of [`ACTIONS`])? A script runner
-/// routes such steps to the coordinate executor.
-pub fn is_coordinate_step(value: &Value) -> bool {
-    value
-        .get("action")
-        .and_then(Value::as_str)
-        .is_some_and(|a| ACTIONS.contains(&a))
+    /// A `click_at` the point `at` of the image `observation`.
+    pub fn click_at(
+        at: Point,
+        observation: String,
+        button: Button,
+        intent: Option<String>,
+    ) -> Result<Request, Error> {
+        Ok(Request::ClickAt {
+            at: finite_point(at)?,
+            observation: observation_id(Some(observation))?,
+            button,
+            intent: checked_intent(intent)?,
+        })
+    }
+
+    /// A `drag_at` from `from` to `to` of the image `observation`, in `steps` moves (10 when
+    /// not given).
+    pub fn drag_at(
+        from: Point,
+        to: Point,
+        observation: String,
+        steps: Option<u64>,
+        intent: Option<String>,
+    ) -> Result<Request, Error> {
+        Ok(Request::DragAt {
+            from: finite_point(from)?,
+            to: finite_point(to)?,
+            observation: observation_id(Some(observation))?,
+            steps: match steps {
+                None => 10,
+                Some(n) if (1..=u64::from(MAX_DRAG_STEPS)).contains(&n) => n as u32,
+                Some(_) => {
+                    return Err(invalid(format!(
+                        "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
+                    )))
+                }
+            },
+            intent: checked_intent(intent)?,
+        })
+    }
+
+    /// A `scroll_at` the point `at` of the image `observation`, by `dx`, `dy` image pixels.
+    pub fn scroll_at(at: Point, dx: f64, dy: f64, observation: String) -> Result<Request, Error> {
+        Ok(Request::ScrollAt {
+            at: finite_point(at)?,
+            dx: finite(Some(dx), "dx")?,
+            dy: finite(Some(dy), "dy")?,
+            observation: observation_id(Some(observation))?,
+        })
+    }
+
+    /// A `type` of `text` (1 to [`MAX_TYPE_CHARS`] characters) into the focused field.
+    pub fn type_text(text: String, sensitive: bool) -> Result<Request, Error> {
+        if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
+            return Err(invalid(format!(
+                "\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"
+            )));
+        }
+        Ok(Request::Type { text, sensitive })
+    }
+
+    /// A `key` chord such as `Control+S`, read by the machine's key table.
+    pub fn key(chord: String) -> Result<Request, Error> {
+        parse_chord(&chord)?;
+        Ok(Request::Key { chord })
+    }
+
+    /// A `wait` until `until` holds, for at most `timeout_ms` (required: every wait has a
+    /// deadline).
+    pub fn wait(until: Option<Until>, timeout_ms: Option<u64>) -> Result<Request, Error> {
+        let timeout_ms = match timeout_ms {
+            Some(n) if (1..=MAX_WAIT_MS).contains(&n) => n,
+            Some(_) => {
+                return Err(invalid(format!(
+                    "\"timeoutMs\" must be an integer from 1 to {MAX_WAIT_MS}"
+                )))
+            }
+            None => {
+                return Err(invalid(
+                    "\"wait\" needs \"timeoutMs\": every wait has a deadline",
+                ))
+            }
+        };
+        Ok(Request::Wait {
+            until: postcondition(until)?,
+            timeout_ms,
+        })
+    }
 }
 
 pub use prufe::core::until::{in_region, Postcondition};
@@ -347,21 +431,14 @@ pub const MAX_WAIT_MS: u64 = 600_000;
 /// The longest intent sentence accepted, in characters.
 pub const MAX_INTENT_CHARS: usize = 2_000;
 
-/// Validates a whole request before any input: shape first (`INVALID_ACTION`), then the
-/// observation (`STALE_OBSERVATION` unless it is `latest`), then every point against the
-/// image (`POINT_OUT_OF_BOUNDS`).
-pub fn parse_request(value: &Value, latest: Option<&Screen>) -> Result<Request, Error> {
-    let request = parse_shape(value)?;
-    check_against_observation(&request, latest)?;
-    Ok(request)
-}
-
-/// Validates everything about a request that does not depend on the page: the action, its
-/// fields and their types. A script runner calls it for every step before any input, and
-/// [`parse_request`] again right before the step runs, against the latest observation.
+/// Reads an agent's request (a step of a `prufe run` script) and validates everything about
+/// it that does not depend on the page: the action, its fields and their types. The points
+/// are checked against the latest observation ([`check_against_observation`]) right before
+/// the step runs, since a script's observation does not exist before the run.
 ///
-/// The request is read with serde into [`WireRequest`], then checked once: a key the action
-/// does not take is `INVALID_FIELDS`, anything else wrong `INVALID_ACTION`.
+/// The request is read with serde into [`WireRequest`], then checked once, by the
+/// constructors of [`Request`]: a key the action does not take is `INVALID_FIELDS`, anything
+/// else wrong `INVALID_ACTION`.
 pub fn parse_shape(value: &Value) -> Result<Request, Error> {
     let read = wire::read::<Object<WireRequest>>(value).map_err(|e| {
         let field = wire::field(&e.path);
@@ -408,84 +485,39 @@ pub fn parse_shape(value: &Value) -> Result<Request, Error> {
         };
         return Err(unexpected(&wire::field(path), within));
     }
-    let request = match kind {
-        RequestKind::Screenshot => Request::Screenshot {
-            max_width: match w.max_width {
-                Some(v) if v.is_finite() && v >= 1.0 => Some(v),
-                Some(_) => return Err(invalid("\"maxWidth\" must be a number of at least 1")),
-                None => None,
-            },
-        },
-        RequestKind::ClickAt => Request::ClickAt {
-            at: point(w.x, w.y)?,
-            observation: observation_id(w.observation)?,
-            button: w.button.unwrap_or_default(),
-            intent: intent(w.intent)?,
-        },
-        RequestKind::DragAt => Request::DragAt {
-            from: nested_point(w.from, "from")?,
-            to: nested_point(w.to, "to")?,
-            observation: observation_id(w.observation)?,
-            steps: match w.steps {
-                None => 10,
-                Some(n) if (1..=u64::from(MAX_DRAG_STEPS)).contains(&n) => n as u32,
-                Some(_) => {
-                    return Err(invalid(format!(
-                        "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
-                    )))
-                }
-            },
-            intent: intent(w.intent)?,
-        },
-        RequestKind::ScrollAt => Request::ScrollAt {
-            at: point(w.x, w.y)?,
-            dx: finite(w.dx, "dx")?,
-            dy: finite(w.dy, "dy")?,
-            observation: observation_id(w.observation)?,
-        },
-        RequestKind::Type => {
-            let text = w
-                .text
-                .ok_or_else(|| invalid("\"type\" needs \"text\" (a string)"))?;
-            if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
-                return Err(invalid(format!(
-                    "\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"
-                )));
-            }
-            Request::Type {
-                text,
-                sensitive: w.sensitive.unwrap_or(false),
-            }
-        }
+    match kind {
+        RequestKind::Screenshot => Request::screenshot(w.max_width),
+        RequestKind::ClickAt => Request::click_at(
+            point(w.x, w.y)?,
+            observation_id(w.observation)?,
+            w.button.unwrap_or_default(),
+            w.intent,
+        ),
+        RequestKind::DragAt => Request::drag_at(
+            nested_point(w.from, "from")?,
+            nested_point(w.to, "to")?,
+            observation_id(w.observation)?,
+            w.steps,
+            w.intent,
+        ),
+        RequestKind::ScrollAt => Request::scroll_at(
+            point(w.x, w.y)?,
+            finite(w.dx, "dx")?,
+            finite(w.dy, "dy")?,
+            observation_id(w.observation)?,
+        ),
+        RequestKind::Type => Request::type_text(
+            w.text
+                .ok_or_else(|| invalid("\"type\" needs \"text\" (a string)"))?,
+            w.sensitive.unwrap_or(false),
+        ),
         RequestKind::Key => {
-            let chord = w.chord.ok_or_else(|| {
+            Request::key(w.chord.ok_or_else(|| {
                 invalid("\"key\" needs \"chord\" (a string such as \"Control+S\")")
-            })?;
-            Request::Key {
-                chord: parse_chord(&chord)?,
-            }
+            })?)
         }
-        RequestKind::Wait => {
-            let timeout_ms = match w.timeout_ms {
-                Some(n) if (1..=MAX_WAIT_MS).contains(&n) => n,
-                Some(_) => {
-                    return Err(invalid(format!(
-                        "\"timeoutMs\" must be an integer from 1 to {MAX_WAIT_MS}"
-                    )))
-                }
-                None => {
-                    return Err(invalid(
-                        "\"wait\" needs \"timeoutMs\": every wait has a deadline",
-                    ))
-                }
-            };
-            Request::Wait {
-                until: postcondition(w.until.map(|u| u.0))?,
-                timeout_ms,
-            }
-        }
-    };
-    Ok(request)
+        RequestKind::Wait => Request::wait(w.until.map(|u| u.0), w.timeout_ms),
+    }
 }
 
 /// A coordinate request as an agent writes it. `null` counts as absent; keys no field takes
@@ -508,7 +540,7 @@ struct WireRequest {
     text: Option<String>,
     sensitive: Option<bool>,
     chord: Option<String>,
-    until: Option<Object<WireUntil>>,
+    until: Option<Object<Until>>,
     timeout_ms: Option<u64>,
 }
 
@@ -522,17 +554,18 @@ struct WirePoint {
 
 const POINT_FIELDS: &[&str] = &["x", "y"];
 
-/// The `until` of a wait: which of its shapes it is follows from the keys given.
-#[derive(Deserialize)]
+/// The `until` of a wait as an agent writes it: which of its shapes it is follows from the
+/// fields given ([`Request::wait`] checks them).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct WireUntil {
-    role: Option<String>,
-    name: Option<String>,
-    region: Option<String>,
-    value: Option<String>,
-    sensitive: Option<bool>,
-    text: Option<String>,
-    text_gone: Option<String>,
+pub struct Until {
+    pub role: Option<String>,
+    pub name: Option<String>,
+    pub region: Option<String>,
+    pub value: Option<String>,
+    pub sensitive: Option<bool>,
+    pub text: Option<String>,
+    pub text_gone: Option<String>,
 }
 
 const UNTIL_FIELDS: &[&str] = &[
@@ -545,10 +578,10 @@ const UNTIL_FIELDS: &[&str] = &[
     "textGone",
 ];
 
-/// The actions of the contract, as [`ACTIONS`] names them.
+/// The actions of the contract, read from their wire names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
-enum RequestKind {
+pub enum RequestKind {
     Screenshot,
     ClickAt,
     DragAt,
@@ -557,6 +590,8 @@ enum RequestKind {
     Key,
     Wait,
 }
+
+const REQUEST_KINDS: &str = "screenshot, click_at, drag_at, scroll_at, type, key, wait";
 
 impl TryFrom<String> for RequestKind {
     type Error = String;
@@ -571,9 +606,8 @@ impl TryFrom<String> for RequestKind {
             "wait" => RequestKind::Wait,
             other => {
                 return Err(format!(
-                    "unknown action {:?}: expected one of {}",
+                    "unknown action {:?}: expected one of {REQUEST_KINDS}",
                     quote_short(other),
-                    ACTIONS.join(", ")
                 ))
             }
         })
@@ -595,7 +629,9 @@ impl RequestKind {
     }
 }
 
-fn check_against_observation(request: &Request, latest: Option<&Screen>) -> Result<(), Error> {
+/// The check made right before a request runs: its observation is the latest
+/// (`STALE_OBSERVATION`) and every point lies inside that image (`POINT_OUT_OF_BOUNDS`).
+pub fn check_against_observation(request: &Request, latest: Option<&Screen>) -> Result<(), Error> {
     let (id, points): (&str, Vec<Point>) = match request {
         Request::ClickAt {
             at, observation, ..
@@ -614,7 +650,7 @@ fn check_against_observation(request: &Request, latest: Option<&Screen>) -> Resu
     screen::check(latest, Some(id), &points).map(|_| ())
 }
 
-fn intent(intent: Option<String>) -> Result<Option<String>, Error> {
+fn checked_intent(intent: Option<String>) -> Result<Option<String>, Error> {
     match intent {
         None => Ok(None),
         Some(s) if !s.trim().is_empty() && s.chars().count() <= MAX_INTENT_CHARS => Ok(Some(s)),
@@ -624,7 +660,7 @@ fn intent(intent: Option<String>) -> Result<Option<String>, Error> {
     }
 }
 
-fn postcondition(until: Option<WireUntil>) -> Result<Postcondition, Error> {
+fn postcondition(until: Option<Until>) -> Result<Postcondition, Error> {
     const SHAPES: &str = "{\"role\", \"name\", \"region\"?}, {\"role\", \"name\", \"region\"?, \"value\", \"sensitive\"?}, {\"text\", \"region\"?} or {\"textGone\", \"region\"?}";
     const LIMIT: usize = prufe::core::model::limits::MAX_TEXT_CHARS;
     let u = until.ok_or_else(|| invalid(format!("\"wait\" needs \"until\": one of {SHAPES}")))?;
@@ -729,6 +765,10 @@ fn point(x: Option<f64>, y: Option<f64>) -> Result<Point, Error> {
     })
 }
 
+fn finite_point(p: Point) -> Result<Point, Error> {
+    point(Some(p.x), Some(p.y))
+}
+
 fn nested_point(p: Option<Object<WirePoint>>, key: &str) -> Result<Point, Error> {
     let Object(p) = p.ok_or_else(|| {
         invalid(format!(
@@ -757,6 +797,13 @@ mod tests {
             "capture": {"width": 2560, "height": 1600}, "dpr": 2}),
         )
         .expect("a screen")
+    }
+
+    /// What the executor checks before a request read from `v` runs.
+    fn parse_request(v: &Value, latest: Option<&Screen>) -> Result<Request, Error> {
+        let request = parse_shape(v)?;
+        check_against_observation(&request, latest)?;
+        Ok(request)
     }
 
     #[test]
@@ -960,13 +1007,69 @@ mod tests {
             Request::Type { .. }
         ));
         match parse_request(&json!({"action":"key","chord":"Control+S"}), None).unwrap() {
-            Request::Key { chord } => {
-                assert_eq!(chord[0].key, "Control");
-                assert_eq!(chord[1].code, "KeyS");
-                assert_eq!(modifier_mask(&chord), 2);
-            }
+            Request::Key { chord } => assert_eq!(chord, "Control+S"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn built_requests_are_checked_as_read_ones() {
+        let at = Point { x: 1.0, y: 2.0 };
+        let o = || "obs-12".to_owned();
+        let code = |r: Result<Request, Error>| r.unwrap_err().code;
+        for (name, built) in [
+            (
+                "blank intent",
+                Request::click_at(at, o(), Button::Left, Some(" ".into())),
+            ),
+            (
+                "no observation",
+                Request::click_at(at, String::new(), Button::Left, None),
+            ),
+            (
+                "infinite x",
+                Request::click_at(
+                    Point {
+                        x: f64::INFINITY,
+                        y: 1.0,
+                    },
+                    o(),
+                    Button::Left,
+                    None,
+                ),
+            ),
+            ("drag steps 0", Request::drag_at(at, at, o(), Some(0), None)),
+            ("scroll NaN", Request::scroll_at(at, f64::NAN, 0.0, o())),
+            ("empty text", Request::type_text(String::new(), false)),
+            ("bad chord", Request::key("Control+".into())),
+            (
+                "wait no deadline",
+                Request::wait(Some(Until::default()), None),
+            ),
+            (
+                "wait no condition",
+                Request::wait(Some(Until::default()), Some(10)),
+            ),
+            ("tiny screenshot", Request::screenshot(Some(0.5))),
+        ] {
+            assert_eq!(code(built), ErrorCode::InvalidAction, "{name}");
+        }
+        let wait = Until {
+            text_gone: Some("Saving".into()),
+            region: Some("main".into()),
+            ..Until::default()
+        };
+        assert_eq!(
+            Request::wait(Some(wait), Some(500)).unwrap(),
+            parse_shape(&json!({"action":"wait","until":{"textGone":"Saving","region":"main"},"timeoutMs":500}))
+                .unwrap()
+        );
+        assert_eq!(
+            Request::drag_at(at, at, o(), None, None).unwrap(),
+            parse_shape(&json!({"action":"drag_at","from":{"x":1,"y":2},"to":{"x":1,"y":2},"observation":"obs-12"}))
+                .unwrap(),
+            "ten moves unless told"
+        );
     }
 
     #[test]
@@ -1134,8 +1237,6 @@ mod tests {
                 region: None
             }
         );
-        assert!(is_coordinate_step(&json!({"action":"wait"})));
-        assert!(!is_coordinate_step(&json!({"action":"click"})));
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod common;
 
 use common::{target, texts, Session};
 use prufe_harness::coords::{Executor, Shot};
+use prufe_harness::executor::{Button, Point, Request};
 use prufe_harness::inject::send;
 use prufe_harness::{Options, Verdict, Verifier};
 use serde_json::{json, Value};
@@ -122,7 +123,10 @@ async fn coordinate_clicks_below_the_fold_land_on_the_target() {
             .await;
             let mut e = Executor::new(&s.v);
             let shot: Shot = e
-                .run(&mut s.v, &json!({"action": "screenshot", "maxWidth": 640}))
+                .run(
+                    &mut s.v,
+                    &Request::screenshot(Some(640.0)).expect("a screenshot"),
+                )
                 .await
                 .unwrap_or_else(|f| panic!("{f}"))
                 .observation
@@ -141,7 +145,8 @@ async fn coordinate_clicks_below_the_fold_land_on_the_target() {
             let r = e
                 .run(
                     &mut s.v,
-                    &json!({"action": "click_at", "x": x, "y": y, "observation": shot.id}),
+                    &Request::click_at(Point { x, y }, shot.id.clone(), Button::Left, None)
+                        .expect("a click"),
                 )
                 .await
                 .unwrap_or_else(|f| panic!("DSF {scale}{zoom}: {f}"));

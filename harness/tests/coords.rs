@@ -5,6 +5,7 @@ mod common;
 use common::{Servers, Session};
 use prufe::core::error::ErrorCode;
 use prufe_harness::coords::{Executor, Failure, Report, Shot};
+use prufe_harness::executor::parse_shape;
 use prufe_harness::inject::send;
 use prufe_harness::{Options, Verdict, Verifier};
 use serde_json::{json, Value};
@@ -96,8 +97,11 @@ async fn centre_in_frame(v: &Verifier, selector: &str, shot: &Shot) -> (f64, f64
     )
 }
 
+/// Runs a step as a script gives it: read (its shape refused before anything is sent), then
+/// run.
 async fn run(e: &mut Executor, v: &mut Verifier, step: Value) -> Result<Report, Failure> {
-    e.run(v, &step).await
+    let request = parse_shape(&step).map_err(Failure::from)?;
+    e.run(v, &request).await
 }
 
 async fn screenshot(e: &mut Executor, v: &mut Verifier, step: Value) -> Shot {
@@ -638,7 +642,7 @@ async fn a_cancelled_drag_is_released() {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     };
-    let step = json!({"action":"drag_at","from":{"x":fx,"y":fy},"to":{"x":tx,"y":ty},"observation":shot.id,"steps":200});
+    let step = parse_shape(&json!({"action":"drag_at","from":{"x":fx,"y":fy},"to":{"x":tx,"y":ty},"observation":shot.id,"steps":200})).expect("a drag");
     tokio::select! {
         r = e.run(&mut s.v, &step) => panic!("the drag finished before it could be cancelled: {:?}", r.map(|r| r.action)),
         () = pressed => {}

@@ -160,64 +160,70 @@ impl Target {
     }
 
     /// Reads a target from untrusted JSON: exactly the keys `role`, `name` and optionally
-    /// `region`, `frame`, `href`, `inViewport` (`null` counts as absent).
+    /// `region`, `frame`, `href`, `inViewport`, `in`, `nth` (`null` counts as absent). The
+    /// JSON is read with serde into [`WireTarget`], then checked once: the keys, each field's
+    /// type (with its own error code), then [`Target::check`].
     pub fn from_value(value: &Value) -> Result<Target> {
-        let obj = object(
-            value,
+        let w = match Given::<WireTarget>::deserialize(value) {
+            Ok(Given::Is(w)) => w,
+            Ok(Given::Not(other)) => return Err(not_an_object("target", &other)),
+            Ok(Given::Absent | Given::Null) => return Err(not_an_object("target", &Value::Null)),
+            Err(e) => return Err(Error::new(ErrorCode::InvalidFields, format!("target: {e}"))),
+        };
+        keys(
             "target",
-            &["name"],
-            &["role", "region", "frame", "href", "inViewport", "in", "nth"],
+            &[("name", w.name.is_given())],
+            &w.unknown,
+            TARGET_OPTIONAL_KEYS,
         )?;
+        let role = match given_text(w.role, "target", "role", TEXT_LIMIT)? {
+            None => String::new(),
+            Some(role) => {
+                non_blank(&role, "target", "role", TEXT_LIMIT)?;
+                role
+            }
+        };
+        let name = required_text(w.name, "target", "name", TEXT_LIMIT)?;
         let target = Target {
-            role: match obj.get("role") {
-                None | Some(Value::Null) => String::new(),
-                Some(role) => {
-                    let role = string(role, "target", "role", TEXT_LIMIT)?;
-                    non_blank(role, "target", "role", TEXT_LIMIT)?;
-                    role.to_owned()
-                }
-            },
-            name: string(&obj["name"], "target", "name", TEXT_LIMIT)?.to_owned(),
-            region: optional_string(obj.get("region"), "target", "region", LOCATOR_LIMIT)?,
-            frame: optional_string(obj.get("frame"), "target", "frame", LOCATOR_LIMIT)?,
-            href: optional_string(obj.get("href"), "target", "href", LOCATOR_LIMIT)?,
-            in_viewport: match obj.get("inViewport") {
-                None | Some(Value::Null) => None,
-                Some(Value::Bool(b)) => Some(*b),
-                Some(other) => {
+            role,
+            name,
+            region: given_text(w.region, "target", "region", LOCATOR_LIMIT)?,
+            frame: given_text(w.frame, "target", "frame", LOCATOR_LIMIT)?,
+            href: given_text(w.href, "target", "href", LOCATOR_LIMIT)?,
+            in_viewport: match w.in_viewport {
+                Given::Absent | Given::Null => None,
+                Given::Is(b) => Some(b),
+                Given::Not(other) => {
                     return Err(Error::new(
                         ErrorCode::InvalidViewport,
                         format!(
                             "target.inViewport must be true or false, got {}",
-                            kind(other)
+                            kind(&other)
                         ),
                     ))
                 }
             },
-            within: match obj.get("in") {
-                None | Some(Value::Null) => None,
-                Some(v) => {
-                    let c = object(v, "target.in", &["role", "name"], &[])?;
+            within: match w.within {
+                Given::Absent | Given::Null => None,
+                Given::Is(c) => {
+                    keys(
+                        "target.in",
+                        &[("role", c.role.is_given()), ("name", c.name.is_given())],
+                        &c.unknown,
+                        &[],
+                    )?;
                     Some(Container {
-                        role: string(&c["role"], "target.in", "role", TEXT_LIMIT)?.to_owned(),
-                        name: string(&c["name"], "target.in", "name", TEXT_LIMIT)?.to_owned(),
+                        role: required_text(c.role, "target.in", "role", TEXT_LIMIT)?,
+                        name: required_text(c.name, "target.in", "name", TEXT_LIMIT)?,
                     })
                 }
+                Given::Not(other) => return Err(not_an_object("target.in", &other)),
             },
-            nth: match obj.get("nth") {
-                None | Some(Value::Null) => None,
-                Some(v) => match v.as_u64() {
-                    Some(n) if (1..=u64::from(MAX_NTH)).contains(&n) => Some(n as u32),
-                    _ => {
-                        return Err(Error::new(
-                            ErrorCode::InvalidTarget,
-                            format!(
-                                "target.nth must be a whole number from 1 to {MAX_NTH}, got {}",
-                                cap(&v.to_string(), 40)
-                            ),
-                        ))
-                    }
-                },
+            nth: match w.nth {
+                Given::Absent | Given::Null => None,
+                Given::Is(n) if (1..=u64::from(MAX_NTH)).contains(&n) => Some(n as u32),
+                Given::Is(n) => return Err(bad_nth(&n.to_string())),
+                Given::Not(other) => return Err(bad_nth(&other.to_string())),
             },
         };
         target.check()?;
@@ -798,8 +804,122 @@ fn too_many(n: usize) -> Error {
 
 // ---- Reading untrusted JSON -------------------------------------------------------------
 
+/// A target as untrusted JSON writes it: each field as given, for the check in
+/// [`Target::from_value`] to say which one is wrong and with which code. Keys no field takes
+/// are kept (`unknown`), so the message lists every one of them and the keys there are.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireTarget {
+    #[serde(default)]
+    role: Given<String>,
+    #[serde(default)]
+    name: Given<String>,
+    #[serde(default)]
+    region: Given<String>,
+    #[serde(default)]
+    frame: Given<String>,
+    #[serde(default)]
+    href: Given<String>,
+    #[serde(default)]
+    in_viewport: Given<bool>,
+    #[serde(default, rename = "in")]
+    within: Given<WireContainer>,
+    #[serde(default)]
+    nth: Given<u64>,
+    #[serde(flatten)]
+    unknown: Map<String, Value>,
+}
+
+/// The keys of a target besides `name`.
+const TARGET_OPTIONAL_KEYS: &[&str] =
+    &["role", "region", "frame", "href", "inViewport", "in", "nth"];
+
+/// The `in` of a target as untrusted JSON writes it.
+#[derive(Deserialize)]
+struct WireContainer {
+    #[serde(default)]
+    role: Given<String>,
+    #[serde(default)]
+    name: Given<String>,
+    #[serde(flatten)]
+    unknown: Map<String, Value>,
+}
+
+/// A field of untrusted JSON as given: absent, `null`, of the type wanted, or another value
+/// (kept for the message, which names its JSON type only).
+#[derive(Default)]
+enum Given<T> {
+    #[default]
+    Absent,
+    Null,
+    Is(T),
+    Not(Value),
+}
+
+impl<T> Given<T> {
+    /// The key was there, whatever its value.
+    fn is_given(&self) -> bool {
+        !matches!(self, Given::Absent)
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Given<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        if value.is_null() {
+            return Ok(Given::Null);
+        }
+        Ok(match T::deserialize(&value) {
+            Ok(t) => Given::Is(t),
+            Err(_) => Given::Not(value),
+        })
+    }
+}
+
+/// `path` must be an object: what was given instead.
+fn not_an_object(path: &str, given: &Value) -> Error {
+    Error::new(
+        ErrorCode::InvalidFields,
+        format!("{path} must be an object, got {}", kind(given)),
+    )
+}
+
+/// An optional text field: absent or `null` is `None`.
+fn given_text(given: Given<String>, path: &str, field: &str, max: usize) -> Result<Option<String>> {
+    match given {
+        Given::Absent | Given::Null => Ok(None),
+        Given::Is(s) => within(&s, path, field, max).map(|()| Some(s)),
+        Given::Not(v) => Err(not_a_string(&v, path, field)),
+    }
+}
+
+/// A text field that must be there ([`keys`] said so): `null` is not a text.
+fn required_text(given: Given<String>, path: &str, field: &str, max: usize) -> Result<String> {
+    match given {
+        Given::Is(s) => within(&s, path, field, max).map(|()| s),
+        Given::Not(v) => Err(not_a_string(&v, path, field)),
+        Given::Absent | Given::Null => Err(not_a_string(&Value::Null, path, field)),
+    }
+}
+
+fn bad_nth(got: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidTarget,
+        format!(
+            "target.nth must be a whole number from 1 to {MAX_NTH}, got {}",
+            cap(got, 40)
+        ),
+    )
+}
+
+fn not_a_string(value: &Value, path: &(impl std::fmt::Display + ?Sized), field: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidText,
+        format!("{path}.{field} must be a string, got {}", kind(value)),
+    )
+}
+
 const SNAPSHOT_KEYS: &[&str] = &["context", "hasMore", "elements", "texts"];
-const CONTEXT_KEYS: &[&str] = &["tab", "epoch", "snapshot"];
 const TEXT_KEYS: &[&str] = &["kind", "text", "region", "frame"];
 /// The keys `Element` always serialises.
 const ELEMENT_KEYS: &[&str] = &[
@@ -888,36 +1008,65 @@ pub fn snapshot_from_value(value: &Value) -> Result<Snapshot> {
     })
 }
 
-/// Reads a `{ tab, epoch, snapshot }` context.
+/// Reads a `{ tab, epoch, snapshot }` context: with serde into [`WireContext`], then checked
+/// once, each field with its own error code.
 pub fn context_from_value(value: &Value, path: &str) -> Result<Context> {
-    if !value.is_object() {
-        return Err(Error::new(
-            ErrorCode::InvalidContext,
-            format!(
-                "{path} must be an object {{ tab, epoch, snapshot }}, got {}",
-                kind(value)
-            ),
-        ));
-    }
-    let obj = object(value, path, CONTEXT_KEYS, &[])?;
-    let tab = string(&obj["tab"], path, "tab", TEXT_LIMIT)?;
-    let epoch = obj["epoch"].as_u64().ok_or_else(|| {
-        Error::new(
-            ErrorCode::InvalidEpoch,
-            format!(
-                "{path}.epoch must be a non-negative integer, got {}",
-                describe_number(&obj["epoch"])
-            ),
-        )
-    })?;
-    let snapshot = string(&obj["snapshot"], path, "snapshot", TEXT_LIMIT)?;
+    let w = match Given::<WireContext>::deserialize(value) {
+        Ok(Given::Is(w)) => w,
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidContext,
+                format!(
+                    "{path} must be an object {{ tab, epoch, snapshot }}, got {}",
+                    kind(value)
+                ),
+            ))
+        }
+    };
+    keys(
+        path,
+        &[
+            ("tab", w.tab.is_given()),
+            ("epoch", w.epoch.is_given()),
+            ("snapshot", w.snapshot.is_given()),
+        ],
+        &w.unknown,
+        &[],
+    )?;
+    let tab = required_text(w.tab, path, "tab", TEXT_LIMIT)?;
+    let epoch = match w.epoch {
+        Given::Is(n) => n,
+        Given::Not(v) => return Err(bad_epoch(path, &describe_number(&v))),
+        Given::Absent | Given::Null => return Err(bad_epoch(path, "null")),
+    };
+    let snapshot = required_text(w.snapshot, path, "snapshot", TEXT_LIMIT)?;
     let context = Context {
-        tab: tab.to_owned(),
+        tab,
         epoch,
-        snapshot: snapshot.to_owned(),
+        snapshot,
     };
     check_context(&context, path)?;
     Ok(context)
+}
+
+/// A context as untrusted JSON writes it.
+#[derive(Deserialize)]
+struct WireContext {
+    #[serde(default)]
+    tab: Given<String>,
+    #[serde(default)]
+    epoch: Given<u64>,
+    #[serde(default)]
+    snapshot: Given<String>,
+    #[serde(flatten)]
+    unknown: Map<String, Value>,
+}
+
+fn bad_epoch(path: &str, got: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidEpoch,
+        format!("{path}.epoch must be a non-negative integer, got {got}"),
+    )
 }
 
 fn element_from_value(value: &Value, i: usize) -> Result<Element> {
@@ -1032,19 +1181,44 @@ fn object<'v>(
             format!("{path} must be an object, got {}", kind(value)),
         ));
     };
+    let given: Vec<(&str, bool)> = required
+        .iter()
+        .map(|k| (*k, obj.contains_key(*k)))
+        .collect();
+    let unknown = obj
+        .iter()
+        .filter(|(k, _)| !required.contains(&k.as_str()) && !optional.contains(&k.as_str()));
+    keys_of(path, &given, unknown.map(|(k, _)| k), optional)?;
+    Ok(obj)
+}
+
+/// Every required key given (`required`: each with whether it was), no `unknown` one.
+fn keys(
+    path: &(impl std::fmt::Display + ?Sized),
+    required: &[(&str, bool)],
+    unknown: &Map<String, Value>,
+    optional: &[&str],
+) -> Result<()> {
+    keys_of(path, required, unknown.keys(), optional)
+}
+
+fn keys_of<'k>(
+    path: &(impl std::fmt::Display + ?Sized),
+    required: &[(&str, bool)],
+    unknown: impl Iterator<Item = &'k String>,
+    optional: &[&str],
+) -> Result<()> {
     let missing: Vec<&str> = required
         .iter()
-        .copied()
-        .filter(|k| !obj.contains_key(*k))
+        .filter(|(_, given)| !given)
+        .map(|(k, _)| *k)
         .collect();
-    let unknown: Vec<String> = obj
-        .keys()
-        .filter(|k| !required.contains(&k.as_str()) && !optional.contains(&k.as_str()))
+    let unknown: Vec<String> = unknown
         .take(5)
         .map(|k| format!("{:?}", cap(k, 40)))
         .collect();
     if missing.is_empty() && unknown.is_empty() {
-        return Ok(obj);
+        return Ok(());
     }
     let mut msg = format!("{path} ");
     if !missing.is_empty() {
@@ -1056,7 +1230,7 @@ fn object<'v>(
         }
         let _ = write!(msg, "has unknown keys {}", unknown.join(", "));
     }
-    let mut allowed: Vec<&str> = required.to_vec();
+    let mut allowed: Vec<&str> = required.iter().map(|(k, _)| *k).collect();
     allowed.extend_from_slice(optional);
     let _ = write!(msg, "; the keys are {}", allowed.join(", "));
     Err(Error::new(ErrorCode::InvalidFields, msg))
@@ -1073,10 +1247,7 @@ fn string<'v>(
             within(s, path, field, max)?;
             Ok(s)
         }
-        other => Err(Error::new(
-            ErrorCode::InvalidText,
-            format!("{path}.{field} must be a string, got {}", kind(other)),
-        )),
+        other => Err(not_a_string(other, path, field)),
     }
 }
 
@@ -1853,6 +2024,114 @@ mod tests {
         let e = resolve(&t, &board(), None).unwrap_err();
         assert_eq!(e.code, ErrorCode::TargetNotFound);
         assert!(e.message.contains("only 3 visible"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_target_read_from_json_names_its_field_and_code() {
+        let read = |v: Value| Target::from_value(&v).map_err(|e| (e.code, e.message));
+        for (v, code, words) in [
+            (
+                json!({"role": "button"}),
+                ErrorCode::InvalidFields,
+                "target lacks name; the keys are name, role",
+            ),
+            (
+                json!({"name": null}),
+                ErrorCode::InvalidText,
+                "target.name must be a string, got null",
+            ),
+            (
+                json!({"name": "x", "a": 1, "b": 2}),
+                ErrorCode::InvalidFields,
+                "target has unknown keys \"a\", \"b\"",
+            ),
+            (
+                json!({"name": "x", "within": {"role": "row", "name": "r"}}),
+                ErrorCode::InvalidFields,
+                "unknown keys \"within\"",
+            ),
+            (
+                json!({"name": "", "in": "row"}),
+                ErrorCode::InvalidFields,
+                "target.in must be an object, got a string",
+            ),
+            (
+                json!({"name": "", "in": {"role": "row"}}),
+                ErrorCode::InvalidFields,
+                "target.in lacks name",
+            ),
+            (
+                json!({"name": "", "in": {"role": "row", "name": "r", "x": 1}}),
+                ErrorCode::InvalidFields,
+                "target.in has unknown keys \"x\"",
+            ),
+            (
+                json!({"name": "", "in": {"role": 3, "name": "r"}}),
+                ErrorCode::InvalidText,
+                "target.in.role must be a string, got a number",
+            ),
+            (
+                json!({"name": "x", "href": true}),
+                ErrorCode::InvalidText,
+                "target.href must be a string, got a boolean",
+            ),
+            (
+                json!({"name": "x", "inViewport": "yes"}),
+                ErrorCode::InvalidViewport,
+                "got a string",
+            ),
+            (
+                json!({"role": "list", "name": "", "nth": 1.5}),
+                ErrorCode::InvalidTarget,
+                "got 1.5",
+            ),
+            (
+                json!(null),
+                ErrorCode::InvalidFields,
+                "target must be an object, got null",
+            ),
+            (
+                json!(["button", "x"]),
+                ErrorCode::InvalidFields,
+                "target must be an object, got a list",
+            ),
+        ] {
+            let (got_code, message) = read(v.clone()).unwrap_err();
+            assert_eq!(got_code, code, "{v}: {message}");
+            assert!(
+                message.contains(words),
+                "{v}\n  got: {message}\n  want: {words}"
+            );
+        }
+        assert_eq!(
+            read(json!({"role": "checkbox", "name": "", "in": {"role": "listitem", "name": "Walk dog"}, "frame": null}))
+                .unwrap()
+                .within,
+            Some(Container {
+                role: "listitem".into(),
+                name: "Walk dog".into()
+            })
+        );
+        let ctx = |v: Value| context_from_value(&v, "expected").unwrap_err();
+        let e = ctx(json!({"tab": "t", "epoch": 1, "snapshot": "s", "url": "/"}));
+        assert!(
+            e.message
+                .contains("expected has unknown keys \"url\"; the keys are tab, epoch, snapshot"),
+            "{}",
+            e.message
+        );
+        let e = ctx(json!({"tab": "t", "snapshot": "s"}));
+        assert_eq!(e.code, ErrorCode::InvalidFields, "{}", e.message);
+        let e = ctx(json!({"tab": "t", "epoch": null, "snapshot": "s"}));
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (
+                ErrorCode::InvalidEpoch,
+                "expected.epoch must be a non-negative integer, got null"
+            )
+        );
+        let e = ctx(json!([1]));
+        assert_eq!(e.code, ErrorCode::InvalidContext, "{}", e.message);
     }
 
     #[test]

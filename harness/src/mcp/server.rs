@@ -25,6 +25,7 @@ use super::shared::{Context, SharedBrowser};
 use super::tools::{self, Call, FieldType, Invalid, MouseButton, TabAction};
 use crate::coords::{Executor, Failure, Report};
 use crate::error::Error;
+use crate::executor::{Button, Point, Request, Until};
 use crate::verify::{register_secret, Outcome, Verifier};
 use crate::Options;
 use prufe::core::error::ErrorCode;
@@ -799,39 +800,40 @@ impl Worker {
             )
             .into(),
             Call::ClickXy(p) => {
-                let mut step = json!({ "action": "click_at", "x": p.x, "y": p.y });
-                if let Some(i) = &p.verified.intent {
-                    step["intent"] = json!(i);
-                }
-                let a = self.coordinate(v, step, true).await;
+                let at = Point { x: p.x, y: p.y };
+                let intent = p.verified.intent.clone();
+                let a = self
+                    .on_shown(v, |shown| {
+                        Request::click_at(at, shown, Button::Left, intent)
+                    })
+                    .await;
                 self.with_snapshot(a, p.verified.snapshot)
             }
             Call::DragXy(p) => {
-                let mut step = json!({
-                    "action": "drag_at",
-                    "from": { "x": p.start_x, "y": p.start_y },
-                    "to": { "x": p.end_x, "y": p.end_y },
-                });
-                if let Some(i) = &p.verified.intent {
-                    step["intent"] = json!(i);
-                }
-                let a = self.coordinate(v, step, true).await;
+                let from = Point {
+                    x: p.start_x,
+                    y: p.start_y,
+                };
+                let to = Point {
+                    x: p.end_x,
+                    y: p.end_y,
+                };
+                let intent = p.verified.intent.clone();
+                let a = self
+                    .on_shown(v, |shown| Request::drag_at(from, to, shown, None, intent))
+                    .await;
                 self.with_snapshot(a, p.verified.snapshot)
             }
             Call::WheelXy(p) => {
-                let step = json!({
-                    "action": "scroll_at",
-                    "x": p.x,
-                    "y": p.y,
-                    "dx": p.delta_x,
-                    "dy": p.delta_y,
-                });
-                let a = self.coordinate(v, step, true).await;
+                let at = Point { x: p.x, y: p.y };
+                let (dx, dy) = (p.delta_x, p.delta_y);
+                let a = self
+                    .on_shown(v, |shown| Request::scroll_at(at, dx, dy, shown))
+                    .await;
                 self.with_snapshot(a, p.snapshot)
             }
             Call::KeyboardPress(p) => {
-                let step = json!({ "action": "key", "chord": p.key });
-                let a = self.coordinate(v, step, false).await;
+                let a = self.coordinate(v, Request::key(p.key.clone())).await;
                 self.with_snapshot(a, p.snapshot)
             }
         };
@@ -893,12 +895,11 @@ impl Worker {
         };
         if p.element.reference().is_none() && self.config.vision {
             // Into the field the last coordinate click focused, read back after.
-            let step =
-                json!({ "action": "type", "text": expanded.text, "sensitive": expanded.sensitive });
-            let mut answers = vec![self.coordinate(v, step, false).await];
+            let step = Request::type_text(expanded.text, expanded.sensitive);
+            let mut answers = vec![self.coordinate(v, step).await];
             if answers[0].ok && p.submit == Some(true) {
-                let step = json!({ "action": "key", "chord": "Enter" });
-                answers.push(self.coordinate(v, step, false).await);
+                let step = Request::key("Enter".to_owned());
+                answers.push(self.coordinate(v, step).await);
             }
             return Done::of(
                 answers,
@@ -1095,10 +1096,20 @@ impl Worker {
                 return Answer::note([format!("Waited {seconds} s.")]);
             }
         }
-        let mut until = match conditions {
-            [Some(text), None, None, None] => json!({ "text": text }),
-            [None, Some(text), None, None] => json!({ "textGone": text }),
-            [None, None, Some(role), Some(name)] => json!({ "role": role, "name": name }),
+        let until = match conditions {
+            [Some(text), None, None, None] => Until {
+                text: Some(text.clone()),
+                ..Until::default()
+            },
+            [None, Some(text), None, None] => Until {
+                text_gone: Some(text.clone()),
+                ..Until::default()
+            },
+            [None, None, Some(role), Some(name)] => Until {
+                role: Some(role.clone()),
+                name: Some(name.clone()),
+                ..Until::default()
+            },
             _ => {
                 return refused(
                     ErrorCode::InvalidAction,
@@ -1106,9 +1117,10 @@ impl Worker {
                 )
             }
         };
-        if let Some(region) = &p.region {
-            until["region"] = json!(region);
-        }
+        let until = Until {
+            region: p.region.clone(),
+            ..until
+        };
         let most = (MAX_WAIT_SECONDS * 1000.0) as u64;
         let timeout_ms = match p.time {
             Some(s) => ((s * 1000.0).round() as u64).max(1),
@@ -1118,7 +1130,10 @@ impl Worker {
             return refused(ErrorCode::Internal, "no executor");
         };
         let started = Instant::now();
-        let request = json!({ "action": "wait", "until": until, "timeoutMs": timeout_ms });
+        let request = match Request::wait(Some(until), Some(timeout_ms)) {
+            Ok(request) => request,
+            Err(e) => return self.failure(Failure::from(e).scrub(v.redactor())),
+        };
         match executor.run(v, &request).await {
             Ok(report) => Answer::note([format!(
                 "Held after {:.1} s: {}.",
@@ -1155,7 +1170,10 @@ impl Worker {
         let Some(executor) = self.executor.as_mut() else {
             return (refused(ErrorCode::Internal, "no executor").into(), None);
         };
-        match executor.run(v, &json!({ "action": "screenshot" })).await {
+        match executor
+            .run(v, &Request::Screenshot { max_width: None })
+            .await
+        {
             Ok(Report {
                 observation: Some(shot),
                 ..
@@ -1181,17 +1199,33 @@ impl Worker {
         }
     }
 
-    /// A step of the coordinate executor; `on_shown` quotes the last screenshot returned.
-    async fn coordinate(&mut self, v: &mut Verifier, mut request: Value, on_shown: bool) -> Answer {
-        if on_shown {
-            let Some(shown) = self.shown.clone() else {
-                return refused(
-                    ErrorCode::StaleObservation,
-                    "take a screenshot (browser_take_screenshot) first: points are pixels of it",
-                );
-            };
-            request["observation"] = json!(shown);
-        }
+    /// A step of the coordinate executor on the last screenshot returned: `request` is
+    /// given its id.
+    async fn on_shown(
+        &mut self,
+        v: &mut Verifier,
+        request: impl FnOnce(String) -> Result<Request, prufe::core::Error>,
+    ) -> Answer {
+        let Some(shown) = self.shown.clone() else {
+            return refused(
+                ErrorCode::StaleObservation,
+                "take a screenshot (browser_take_screenshot) first: points are pixels of it",
+            );
+        };
+        self.coordinate(v, request(shown)).await
+    }
+
+    /// A step of the coordinate executor; a request its constructor refused is answered
+    /// as the executor answers a failure.
+    async fn coordinate(
+        &mut self,
+        v: &mut Verifier,
+        request: Result<Request, prufe::core::Error>,
+    ) -> Answer {
+        let request = match request {
+            Ok(request) => request,
+            Err(e) => return self.failure(Failure::from(e).scrub(v.redactor())),
+        };
         let Some(executor) = self.executor.as_mut() else {
             return refused(ErrorCode::Internal, "no executor");
         };
