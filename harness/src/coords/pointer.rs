@@ -6,7 +6,7 @@
 use super::input::{self, Checkpoint, Input, SharedLedger};
 use super::page::{self, RootBox};
 use crate::error::{Error, Result};
-use crate::executor::{drag_path, identity_at, parse_chord, Button, HitBox, Point};
+use crate::executor::{drag_path, encode_chord, identity_at, Button, HitBox, Point};
 use crate::inject::Engine;
 use crate::observe::Root;
 use prufe::core::error::ErrorCode;
@@ -99,8 +99,8 @@ impl Pointer {
                 run::Gesture::Insert { text } => input.insert_text(text).await,
                 run::Gesture::Press {
                     reference: None,
-                    key,
-                } => input::chord(&mut input, &parse_chord(key)?).await,
+                    keys,
+                } => input::chord(&mut input, &encode_chord(keys)?).await,
                 other => Err(Error::core(
                     ErrorCode::Internal,
                     format!("{other:?} is not a gesture of the coordinate executor"),

@@ -21,6 +21,24 @@ const SECRET = 'hunter22-Corr3ct-Horse';
  * screenshots the coordinate scenarios' points were chosen.
  */
 const PARITY_VIEWPORT = { width: 1280, height: 633 };
+/**
+ * What keys.html logs for the chords the machine sends key by key: Shift with `+`, Control
+ * and Shift with a letter (which types the capital, as a keyboard does), a key alone.
+ */
+const CHORD_EVENTS = [
+  'keydown Shift ctrl=false shift=true alt=false meta=false',
+  'keydown + ctrl=false shift=true alt=false meta=false',
+  'keyup + ctrl=false shift=true alt=false meta=false',
+  'keyup Shift ctrl=false shift=false alt=false meta=false',
+  'keydown Control ctrl=true shift=false alt=false meta=false',
+  'keydown Shift ctrl=true shift=true alt=false meta=false',
+  'keydown K ctrl=true shift=true alt=false meta=false',
+  'keyup K ctrl=true shift=true alt=false meta=false',
+  'keyup Shift ctrl=true shift=false alt=false meta=false',
+  'keyup Control ctrl=false shift=false alt=false meta=false',
+  'keydown Enter ctrl=false shift=false alt=false meta=false',
+  'keyup Enter ctrl=false shift=false alt=false meta=false',
+];
 const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key']);
 
 /** A page of its own for the strictness tests: two `Buy` buttons, a hidden one, a nameless one. */
@@ -314,6 +332,15 @@ export function packageSuite(lib) {
       const enter = await v.key('enter');
       assert.equal(enter.record.value, 'Enter');
       assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
+    });
+
+    test('a chord is pressed key by key as the machine splits it: Shift++, ctrl+shift+k, enter', async (t) => {
+      const page = await lib.open(t, '/keys.html');
+      const v = await lib.verifier(page);
+      const sent = [];
+      for (const chord of ['Shift++', 'ctrl+shift+k', 'enter']) sent.push((await v.key(chord)).record.value);
+      assert.deepEqual(sent, ['Shift++', 'Control+Shift+k', 'Enter']);
+      assert.deepEqual(await page.evaluate(() => window.keyEvents), CHORD_EVENTS);
     });
 
     test('a wheel turn over a container scrolls it and says where it stands; a wait states what follows', async (t) => {
