@@ -159,6 +159,18 @@ def test_a_chord_is_pressed_as_the_machine_splits_it(page: Page, base: str) -> N
     assert page.evaluate("window.keyEvents") == CHORD_EVENTS
 
 
+def test_a_record_scrubbed_of_a_secret_keeps_its_keys_in_their_order(page: Page, base: str) -> None:
+    page.goto(base + "/keys.html")
+    plain = Prufe(page).key("Tab")
+    page.goto(base + "/keys.html")
+    p = Prufe(page)
+    assert p.fill(Target("Text", role="textbox"), PASSWORD, sensitive=True).ok
+    guarded = p.key("Tab")
+    assert len(plain.record) > 5, plain.record
+    assert list(guarded.record) == list(plain.record)
+    assert list(guarded.record["diff"]) == list(plain.record["diff"])
+
+
 def test_the_driver_presses_the_keys_it_is_given_and_splits_no_chord() -> None:
     from prufe._driver import Config, Driver, World
 

@@ -343,6 +343,17 @@ export function packageSuite(lib) {
       assert.deepEqual(await page.evaluate(() => window.keyEvents), CHORD_EVENTS);
     });
 
+    test('a record scrubbed of a secret keeps its keys in the order the unscrubbed one has', async (t) => {
+      const page = await lib.open(t, '/keys.html');
+      const plain = await (await lib.verifier(page)).key('Tab');
+      const v = await lib.verifier(await lib.open(t, '/keys.html'));
+      await v.fill({ role: 'textbox', name: 'Text' }, SECRET, { sensitive: true });
+      const guarded = await v.key('Tab');
+      assert.ok(Object.keys(plain.record).length > 5, JSON.stringify(plain.record));
+      assert.deepEqual(Object.keys(guarded.record), Object.keys(plain.record));
+      assert.deepEqual(Object.keys(guarded.record.diff), Object.keys(plain.record.diff));
+    });
+
     test('a wheel turn over a container scrolls it and says where it stands; a wait states what follows', async (t) => {
       const page = await lib.open(t, '/scroll-container.html');
       const v = await lib.verifier(page);
