@@ -277,10 +277,12 @@ declare namespace PrufeRun {
      */
     | { kind: 'type'; ref: string; text: string }
     /**
-     * Press a key (`Enter`, `Shift+Tab`), on the element behind `ref` (focused first) or
-     * on whatever has the focus.
+     * Press a key or a chord, on the element behind `ref` (focused first) or on whatever
+     * has the focus: `keys` down in their order, then up in reverse. The keys by their
+     * canonical names, modifiers first and the key they modify last (`Shift+Tab` is
+     * `["Shift", "Tab"]`, `Shift++` is `["Shift", "+"]`); the driver splits nothing.
      */
-    | { kind: 'press'; ref: string | null; key: string }
+    | { kind: 'press'; ref: string | null; keys: string[] }
     /** Choose the option whose label or value is `option`. */
     | { kind: 'select'; ref: string; option: string }
     /** Put a select back to the value it had. */

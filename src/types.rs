@@ -629,7 +629,7 @@ mod tests {
         let machine = file("js/prufe-run-types.d.ts");
         for line in [
             "    | { need: 'describe'; ref: string }\n",
-            "    | { kind: 'press'; ref: string | null; key: string }\n",
+            "    | { kind: 'press'; ref: string | null; keys: string[] }\n",
             "  type Button = 'left' | 'middle' | 'right';\n",
         ] {
             assert!(machine.contains(line), "{line:?} in\n{machine}");

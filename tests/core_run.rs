@@ -2188,7 +2188,7 @@ fn keys() {
     let s = shop();
     // Tab moves the focus to the Coupon field.
     let tab: React = Box::new(|g, w| {
-        if matches!(g, Gesture::Press { reference: None, key } if key == "Tab") {
+        if matches!(g, Gesture::Press { reference: None, keys } if keys == &["Tab"]) {
             for e in &mut w.page.elements {
                 e.focused = e.reference == "f1";
             }
@@ -2203,7 +2203,7 @@ fn keys() {
             .then(|r, w, run| {
                 assert_eq!(r.action, "key");
                 assert_eq!(r.value.as_deref(), Some("Tab"));
-                assert_eq!(w.inputs, [Gesture::Press { reference: None, key: "Tab".into() }]);
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, keys: vec!["Tab".into()] }]);
                 assert_eq!(run.focused().map(|e| e.reference.as_str()), Some("f1"), "typing goes there next");
                 assert!(matches!(w.needs[1], Need::Settle { since: None, .. }), "a plain settle: {:?}", w.needs);
                 assert!(run.seen().is_none(), "a key acts on the page");
@@ -2221,8 +2221,22 @@ fn keys() {
         row("a key written in any case or alias is sent by its name", World::new(s.clone()), key("shift+tab"), nothing())
             .want(None, true, None, "sent")
             .then(|r, w, _| {
-                assert_eq!(w.inputs, [Gesture::Press { reference: None, key: "Shift+Tab".into() }]);
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, keys: vec!["Shift".into(), "Tab".into()] }]);
                 assert_eq!(r.value.as_deref(), Some("Shift+Tab"));
+            }),
+        // The machine sends a chord already split, modifiers first, a letter under Shift as
+        // its capital: no driver reads a chord or decides a key.
+        row("a chord is sent key by key, modifiers first", World::new(s.clone()), key("ctrl+shift+k"), nothing())
+            .want(None, true, None, "sent")
+            .then(|r, w, _| {
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, keys: vec!["Control".into(), "Shift".into(), "K".into()] }]);
+                assert_eq!(r.value.as_deref(), Some("Control+Shift+k"));
+            }),
+        row("plus is a key of its own", World::new(s.clone()), key("Shift++"), nothing())
+            .want(None, true, None, "sent")
+            .then(|r, w, _| {
+                assert_eq!(w.inputs, [Gesture::Press { reference: None, keys: vec!["Shift".into(), "+".into()] }]);
+                assert_eq!(r.value.as_deref(), Some("Shift++"));
             }),
         row("an unknown key is refused before anything is sent", World::new(s.clone()), key("Hyper+a"), nothing())
             .want(None, false, Some(ErrorCode::InvalidAction), "unknown key \"Hyper\"").tries(0, 0)
@@ -2240,7 +2254,7 @@ fn a_pressed_key_is_judged_and_sent_by_its_name() {
     };
     // Tab moves the focus to the next field: the judge knows it only as `Tab`.
     let tab: React = Box::new(|g, w| {
-        if matches!(g, Gesture::Press { key, .. } if key == "Tab") {
+        if matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"]) {
             for e in &mut w.page.elements {
                 e.focused = e.reference == "f-surname";
             }
@@ -2251,7 +2265,7 @@ fn a_pressed_key_is_judged_and_sent_by_its_name() {
         row("tab is the Tab key", World::new(form_and_tasks()), press("tab"), tab)
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
             .then(|r, w, _| {
-                assert!(w.inputs.iter().any(|g| matches!(g, Gesture::Press { key, .. } if key == "Tab")), "{:?}", w.inputs);
+                assert!(w.inputs.iter().any(|g| matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"])), "{:?}", w.inputs);
                 assert_eq!(r.value.as_deref(), Some("Tab"));
             }),
         row("an unknown key is refused before the page is touched", World::new(form_and_tasks()), press("Tabulator"), nothing())
@@ -2940,7 +2954,7 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
         }
     };
     let tab: React = Box::new(move |g, w| {
-        if matches!(g, Gesture::Press { key, .. } if key == "Tab") {
+        if matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"]) {
             focus_on(&mut w.page, "f-surname");
         }
     });
@@ -2996,7 +3010,7 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
             .then(|_, w, _| { assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs); assert!(claims_counted(w)); }),
         row("Tab with the shorter window: over when the page says it is quiet", World::new(form_and_tasks()), press("Tab"), Box::new(move |g, w| {
-            if matches!(g, Gesture::Press { key, .. } if key == "Tab") { focus_on(&mut w.page, "f-surname"); }
+            if matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"]) { focus_on(&mut w.page, "f-surname"); }
         }))
             .policy(quick)
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
@@ -3010,7 +3024,7 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
             .then(|_, w, _| assert_eq!(after_input(w), vec![5000, 0], "{:?}", w.needs)),
         row("a page that moves its focus by itself: its claims are background, Tab is looked at after one quiet window", wandering, press("Tab"), Box::new(move |g, w| {
-            if matches!(g, Gesture::Press { key, .. } if key == "Tab") { focus_on(&mut w.page, "f-surname"); }
+            if matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"]) { focus_on(&mut w.page, "f-surname"); }
         }))
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
             .then(|r, w, _| {

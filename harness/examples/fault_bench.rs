@@ -1325,10 +1325,7 @@ fn step(act: &Act, upload: &Path) -> Step {
             }
         }
         Act::Press(key, on) => Step::new(Action::Press {
-            key: prufe_harness::act::Key::parse(key)
-                .expect("a key the bench knows")
-                .name()
-                .to_owned(),
+            key: prufe::core::run::chord::canonical(key).expect("a key the bench knows"),
             target: on.map(|(role, name)| t(role, name)),
         }),
         Act::Reorder(from, onto) => Step::new(Action::Drag {

@@ -33,30 +33,6 @@ use std::time::{Duration, Instant};
 /// A point in the top document's viewport, in CSS pixels.
 pub use prufe::core::run::Point;
 
-/// A key or a chord (`Enter`, `a`, `Shift+Tab`, `Control+a`) as `press` sends it: the
-/// machine's names of its keys (`prufe::core::run::chord`), encoded for CDP
-/// (`executor::parse_chord`), modifiers first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Key {
-    name: String,
-    chord: Vec<crate::executor::Key>,
-}
-
-impl Key {
-    /// Parses a key or a chord; `None` for a name the machine's key table does not know.
-    pub fn parse(spec: &str) -> Option<Key> {
-        Some(Key {
-            chord: crate::executor::parse_chord(spec).ok()?,
-            name: spec.to_owned(),
-        })
-    }
-
-    /// As written in the script.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
 /// Where and on what input will land.
 #[derive(Debug, Clone)]
 pub struct Actionable {
@@ -539,8 +515,7 @@ pub async fn focus_and_select(engine: &Engine, target: &Actionable) -> Result<()
 /// Types `text` at the caret, replacing the selection; an empty text deletes the selection.
 pub async fn type_text(engine: &Engine, text: &str) -> Result<()> {
     if text.is_empty() {
-        let key = Key::parse("Backspace").expect("Backspace is a known key");
-        return press(engine, &key).await;
+        return press(engine, &["Backspace".to_owned()]).await;
     }
     engine
         .cmd("Input.insertText", json!({ "text": text }))
@@ -554,15 +529,17 @@ pub async fn read_value(engine: &Engine, target: &Actionable) -> Result<Option<S
     Ok(v.as_str().map(str::to_owned))
 }
 
-/// Presses and releases a key or chord: modifiers down in order, the key down and up,
-/// modifiers up in reverse; whatever happens, nothing stays held.
-pub async fn press(engine: &Engine, key: &Key) -> Result<()> {
+/// Presses and releases a key or chord, its keys as the machine names them (`Gesture::Press`):
+/// modifiers down in order, the key down and up, modifiers up in reverse; whatever happens,
+/// nothing stays held.
+pub async fn press(engine: &Engine, keys: &[String]) -> Result<()> {
+    let chord = crate::executor::encode_chord(keys)?;
     let mut input = crate::coords::input::Input::new(
         engine.clone(),
         engine.ledger().clone(),
         crate::coords::input::EVENT_TIMEOUT,
     );
-    let sent = crate::coords::input::chord(&mut input, &key.chord).await;
+    let sent = crate::coords::input::chord(&mut input, &chord).await;
     let released = input.release_all().await;
     sent?;
     if !released.clean() {
@@ -690,7 +667,7 @@ pub async fn history_back(engine: &Engine) -> Result<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use prufe::core::run::chord;
 
     #[test]
     fn keys_parse_with_codes_and_text() {
@@ -710,17 +687,25 @@ mod tests {
             ("F5", "F5", "F5", 116, None, 0),
             ("é", "é", "", 0, Some("é"), 0),
         ] {
-            let k = Key::parse(spec).unwrap_or_else(|| panic!("{spec} did not parse"));
-            let (main, modifiers) = k.chord.split_last().expect("a chord has a key");
+            // As the machine sends it: read once, split into its keys.
+            let keys = chord::pressed(&chord::canonical(spec).expect(spec));
+            let encoded = crate::executor::encode_chord(&keys).expect(spec);
+            let (main, modifiers) = encoded.split_last().expect("a chord has a key");
             assert_eq!(main.key, key, "{spec}");
             assert_eq!(main.code, code, "{spec}");
             assert_eq!(main.key_code, kc, "{spec}");
             assert_eq!(main.text.as_deref(), text, "{spec}");
             assert_eq!(crate::executor::modifier_mask(modifiers), mods, "{spec}");
-            assert_eq!(k.name(), spec);
         }
-        for bad in ["", "Hyper+a", "Shift+", "Shift+Nope", "ab"] {
-            assert!(Key::parse(bad).is_none(), "{bad} parsed");
+        for bad in [
+            &[][..],
+            &["Hyper".to_owned(), "a".to_owned()],
+            &["ab".to_owned()],
+        ] {
+            assert!(
+                crate::executor::encode_chord(bad).is_err(),
+                "{bad:?} encoded"
+            );
         }
     }
 }

@@ -289,6 +289,28 @@ impl Executor {
     /// observation before anything is sent; every message is scrubbed of the verifier's
     /// secrets.
     pub async fn run(&mut self, v: &mut Verifier, request: &Request) -> StepResult<Report> {
+        self.run_step(v, request, true).await
+    }
+
+    /// [`Executor::run`], but a `wait` ends without the fresh screenshot a script's wait ends
+    /// with: the MCP server's `browser_wait_for` answers in words and shows a picture only when
+    /// one is asked for. The id that screenshot would have had is passed over, so the next
+    /// screenshot's id is a script's (records quote ids, and every surface's records are the
+    /// same). Every other step runs as `run` runs it.
+    pub async fn run_without_picture(
+        &mut self,
+        v: &mut Verifier,
+        request: &Request,
+    ) -> StepResult<Report> {
+        self.run_step(v, request, false).await
+    }
+
+    async fn run_step(
+        &mut self,
+        v: &mut Verifier,
+        request: &Request,
+        wait_picture: bool,
+    ) -> StepResult<Report> {
         v.forget_seen();
         check_against_observation(request, self.latest())
             .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
@@ -342,7 +364,12 @@ impl Executor {
             Request::Wait { until, timeout_ms } => {
                 self.latest = None;
                 let r = self.wait_step(v, until, *timeout_ms).await;
-                self.finish(v, r, false).await
+                if wait_picture {
+                    self.finish(v, r, false).await
+                } else {
+                    self.issued += 1;
+                    r
+                }
             }
         };
         v.engine().release_handles().await;

@@ -8,7 +8,7 @@
 //! the errors that end the whole run (a crashed page, a closed browser), which stop the drive
 //! at once.
 
-use crate::act::{self, Actionable, Key, Prepared};
+use crate::act::{self, Actionable, Prepared};
 use crate::arbiter::{self, ArbiterConfig};
 use crate::error::{Error, Result};
 use crate::inject::Engine;
@@ -540,18 +540,12 @@ impl Tab<'_> {
                 act::focus_and_select(&e, &a).await?;
                 act::type_text(&e, text).await?;
             }
-            Gesture::Press { reference, key } => {
-                let k = Key::parse(key).ok_or_else(|| {
-                    Error::core(
-                        ErrorCode::InvalidAction,
-                        format!("press: unknown key {key:?}"),
-                    )
-                })?;
+            Gesture::Press { reference, keys } => {
                 if let Some(r) = reference {
                     let a = self.actionable(d, r).await?;
                     act::focus(&e, &a).await?;
                 }
-                act::press(&e, &k).await?;
+                act::press(&e, keys).await?;
             }
             Gesture::Select { reference, option } => {
                 let a = self.actionable(d, reference).await?;

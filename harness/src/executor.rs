@@ -135,22 +135,17 @@ pub fn parse_key(name: &str) -> Result<Key, Error> {
     })
 }
 
-/// A chord like `Control+S` as CDP sends it: the machine reads it ([`chord::keys`]), then
-/// each key is encoded, modifiers first (pressed first and released last). Shift with a
-/// letter types the capital, as a keyboard does.
-pub fn parse_chord(spec: &str) -> Result<Vec<Key>, Error> {
-    let mut keys = chord::keys(spec)?
-        .iter()
-        .map(|k| parse_key(k))
-        .collect::<Result<Vec<_>, _>>()?;
-    let shifted = keys.iter().any(|k| k.key == "Shift");
-    if let Some(main) = keys.last_mut().filter(|_| shifted) {
-        if main.key.len() == 1 && main.key.chars().all(|c| c.is_ascii_lowercase()) {
-            main.key = main.key.to_ascii_uppercase();
-            main.text = main.text.as_ref().map(|t| t.to_ascii_uppercase());
-        }
+/// The keys of a chord the machine has read (`Gesture::Press`'s `keys`, [`chord::pressed`]:
+/// modifiers first, a letter under Shift already its capital), as CDP sends them (pressed in
+/// this order, released in reverse).
+pub fn encode_chord(keys: &[String]) -> Result<Vec<Key>, Error> {
+    if keys.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidAction,
+            "a chord without a key",
+        ));
     }
-    Ok(keys)
+    keys.iter().map(|k| parse_key(k)).collect()
 }
 
 /// Bitmask of the modifiers among `keys`.
@@ -393,7 +388,7 @@ impl Request {
 
     /// A `key` chord such as `Control+S`, read by the machine's key table.
     pub fn key(chord: String) -> Result<Request, Error> {
-        parse_chord(&chord)?;
+        encode_chord(&chord::keys(&chord)?)?;
         Ok(Request::Key { chord })
     }
 
@@ -1112,14 +1107,16 @@ mod tests {
 
     #[test]
     fn chords_press_modifiers_first() {
-        let keys = parse_chord("ctrl+shift+K").unwrap();
+        let chord = |spec: &str| encode_chord(&chord::pressed(&chord::canonical(spec)?));
+        let keys = chord("ctrl+shift+K").unwrap();
         assert_eq!(
             keys.iter().map(|k| k.key.as_str()).collect::<Vec<_>>(),
             ["Control", "Shift", "K"]
         );
         assert_eq!(modifier_mask(&keys), 10);
-        assert_eq!(parse_chord("Enter").unwrap()[0].text.as_deref(), Some("\r"));
-        assert!(parse_chord("Control+Nope").is_err());
+        assert_eq!(chord("Enter").unwrap()[0].text.as_deref(), Some("\r"));
+        assert!(chord("Control+Nope").is_err());
+        assert!(encode_chord(&[]).is_err());
     }
 
     #[test]

@@ -920,3 +920,43 @@ async fn coordinate_steps_write_their_records_to_the_trace() {
         records[1]
     );
 }
+
+/// A chord is pressed as the machine splits it, modifiers first: `Shift++` is Shift and `+`,
+/// `ctrl+shift+k` types the capital with Control and Shift held, `enter` is Enter; keys.html
+/// logs each key event with its modifiers.
+#[tokio::test]
+async fn chords_are_pressed_key_by_key_as_the_machine_splits_them() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let waits = [
+        "keydown + ctrl=false shift=true alt=false meta=false",
+        "keyup Shift ctrl=false shift=false alt=false meta=false",
+        "keydown K ctrl=true shift=true alt=false meta=false",
+        "keyup Control ctrl=false shift=false alt=false meta=false",
+        "keydown Enter ctrl=false shift=false alt=false meta=false",
+    ]
+    .map(|text| format!(r#"{{"action":"wait","until":{{"text":"{text}"}},"timeoutMs":3000}}"#));
+    let s = script(
+        dir.path(),
+        &format!(
+            r#"[{{"action":"key","chord":"Shift++"}},
+                {{"action":"key","chord":"ctrl+shift+k"}},
+                {{"action":"key","chord":"enter"}},
+                {}]"#,
+            waits.join(",")
+        ),
+    );
+    let out = prufe(&[
+        "run",
+        &servers.url("keys.html"),
+        "--script",
+        s.to_str().unwrap(),
+        "--json",
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 8, "{}", show(&out));
+    assert!(lines.iter().all(|l| l["ok"] == true), "{}", show(&out));
+}

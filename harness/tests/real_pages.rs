@@ -111,10 +111,7 @@ fn click(t: Target) -> Step {
 
 fn press(key: &str, on: Option<Target>) -> Step {
     Step::new(Action::Press {
-        key: prufe_harness::act::Key::parse(key)
-            .expect("a known key")
-            .name()
-            .to_owned(),
+        key: prufe::core::run::chord::canonical(key).expect("a known key"),
         target: on,
     })
 }

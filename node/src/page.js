@@ -161,20 +161,22 @@ export async function focusInPage(ref) {
 }
 
 /**
- * `Shift+Tab` → modifiers down, the key pressed, modifiers up (`Shift++` is Shift and `+`).
- * The machine names every key as the browser libraries do (`Enter`, `Control`, `a`).
+ * A chord as the machine sends it (`Gesture::Press`'s `keys`, modifiers first: `['Shift',
+ * 'Tab']`): every key down in order, then up in reverse; a key pressed is released whatever
+ * fails. The machine names every key as the browser libraries do (`Enter`, `Control`, `a`).
  * @param {Port} port
- * @param {string} spec
+ * @param {readonly string[]} keys
  */
-export async function pressKey(port, spec) {
-  const modifiers = spec.split('+');
-  const key = modifiers.pop() || (modifiers.pop(), '+');
-  for (const m of modifiers) await port.keyDown(m);
+export async function pressKey(port, keys) {
+  /** @type {string[]} */
+  const down = [];
   try {
-    await port.keyDown(key);
-    await port.keyUp(key);
+    for (const key of keys) {
+      await port.keyDown(key);
+      down.push(key);
+    }
   } finally {
-    for (const m of modifiers.reverse()) await port.keyUp(m);
+    for (const key of down.reverse()) await port.keyUp(key);
   }
 }
 
@@ -240,7 +242,7 @@ export async function send(port, gesture) {
         field = await port.evaluate(focusForTypingInPage, gesture.ref);
       }
       if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
-      if (gesture.text === '') await pressKey(port, 'Backspace');
+      if (gesture.text === '') await pressKey(port, ['Backspace']);
       else await port.insertText(gesture.text);
       return;
     }
@@ -256,7 +258,7 @@ export async function send(port, gesture) {
         const focused = await port.evaluate(focusInPage, gesture.ref);
         if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
       }
-      await pressKey(port, gesture.key);
+      await pressKey(port, gesture.keys);
       return;
     case 'select':
       await call(port, 'select', gesture.ref, gesture.option);

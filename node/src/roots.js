@@ -350,7 +350,7 @@ async function gesture(port, frames, g) {
         field = await root.evaluate(focusForTypingInPage, ref);
       }
       if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
-      if (g.text === '') await pressKey(port, 'Backspace');
+      if (g.text === '') await pressKey(port, ['Backspace']);
       else await port.insertText(g.text);
       return;
     }
@@ -360,7 +360,7 @@ async function gesture(port, frames, g) {
         const focused = await rootPort(port, frames, path).evaluate(focusInPage, ref);
         if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
       }
-      await pressKey(port, g.key);
+      await pressKey(port, g.keys);
       return;
     }
     case 'select':

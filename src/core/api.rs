@@ -465,11 +465,12 @@ pub fn secret_forms_text(values: &str) -> Result<String> {
 #[serde(deny_unknown_fields)]
 struct ScrubArgs {
     secrets: Vec<String>,
-    value: Value,
+    value: crate::core::ordered_json::OrderedJson,
 }
 
 /// `scrub({ secrets, value })` of the machine module: `value` with every secret form
-/// replaced by `[redacted]` in every string, object keys included ([`Redactor::scrub_value`]).
+/// replaced by `[redacted]` in every string, object keys included ([`Redactor::scrub_json`]),
+/// each object's keys in the order they came in (a record scrubbed reads as it did).
 pub fn scrub_text(args: &str) -> Result<String> {
     let ScrubArgs { secrets, mut value } = from_text(
         args,
@@ -478,7 +479,7 @@ pub fn scrub_text(args: &str) -> Result<String> {
     )?;
     let mut r = Redactor::default();
     r.add_forms(secrets);
-    r.scrub_value(&mut value);
+    r.scrub_json(&mut value);
     serde_json::to_string(&value).map_err(internal)
 }
 
@@ -578,6 +579,22 @@ mod tests {
             );
         }
         assert!(secret_forms_text(r#"[1]"#).is_err());
+    }
+
+    #[test]
+    fn a_record_scrubbed_keeps_its_keys_in_their_order() {
+        let record = crate::core::run::Record {
+            action: "fill".into(),
+            target: Some("textbox[Password] in form[Security]".into()),
+            reason: "typed hunter22 into the field".into(),
+            lines: vec!["changed text 'hunter22'".into()],
+            ..Default::default()
+        };
+        let plain = serde_json::to_string(&record).unwrap();
+        let forms = secret_forms_text(r#"["hunter22"]"#).unwrap();
+        let scrubbed = scrub_text(&format!(r#"{{"secrets":{forms},"value":{plain}}}"#)).unwrap();
+        assert!(!scrubbed.contains("hunter22"), "{scrubbed}");
+        assert_eq!(scrubbed, plain.replace("hunter22", "[redacted]"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod identity;
 pub mod intent;
 pub mod judge;
 pub mod model;
+pub mod ordered_json;
 pub mod reading;
 pub mod redact;
 pub mod resolve;

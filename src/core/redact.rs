@@ -6,6 +6,7 @@
 //! A change stays observable through a keyed hash whose key never leaves the page.
 
 use super::model::REDACTED;
+use super::ordered_json::{self, OrderedJson};
 use serde_json::Value;
 use siphasher::sip128::{Hasher128, SipHasher13};
 use std::borrow::Cow;
@@ -137,27 +138,39 @@ impl Redactor {
         if self.is_empty() {
             return;
         }
+        let mut ordered = OrderedJson::from(std::mem::take(v));
+        self.scrub_json(&mut ordered);
+        *v = ordered.into();
+    }
+
+    /// Scrubs every string of a JSON value, object keys included, each object's keys kept in
+    /// their order (two keys that scrub to the same text keep the first one's place and the
+    /// later value).
+    pub fn scrub_json(&self, v: &mut OrderedJson) {
+        if self.is_empty() {
+            return;
+        }
         match v {
-            Value::String(s) => {
+            OrderedJson::String(s) => {
                 if let Cow::Owned(clean) = self.scrub(s) {
                     *s = clean;
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|i| self.scrub_value(i)),
-            Value::Object(map) => {
-                if map
-                    .keys()
-                    .all(|k| matches!(self.scrub(k), Cow::Borrowed(_)))
+            OrderedJson::Array(items) => items.iter_mut().for_each(|i| self.scrub_json(i)),
+            OrderedJson::Object(entries) => {
+                if entries
+                    .iter()
+                    .all(|(k, _)| matches!(self.scrub(k), Cow::Borrowed(_)))
                 {
-                    map.values_mut().for_each(|i| self.scrub_value(i));
+                    entries.iter_mut().for_each(|(_, i)| self.scrub_json(i));
                     return;
                 }
-                for (k, mut val) in std::mem::take(map) {
-                    self.scrub_value(&mut val);
-                    map.insert(self.scrub(&k).into_owned(), val);
+                for (k, mut val) in std::mem::take(entries) {
+                    self.scrub_json(&mut val);
+                    ordered_json::insert(entries, self.scrub(&k).into_owned(), val);
                 }
             }
-            _ => {}
+            OrderedJson::Null | OrderedJson::Bool(_) | OrderedJson::Number(_) => {}
         }
     }
 }
@@ -291,6 +304,15 @@ mod tests {
                 "plain": "nothing",
                 "n": 1,
             })
+        );
+        // Keys keep their order; two that scrub alike keep the first place, the later value.
+        let mut ordered: OrderedJson =
+            serde_json::from_str(r#"{"z":1,"s3cret pw":"s3cret pw","a":2,"[redacted]":3}"#)
+                .unwrap();
+        r.scrub_json(&mut ordered);
+        assert_eq!(
+            serde_json::to_string(&ordered).unwrap(),
+            r#"{"z":1,"[redacted]":3,"a":2}"#
         );
         let mut untouched = serde_json::json!({ "a": ["b"] });
         Redactor::default().scrub_value(&mut untouched);

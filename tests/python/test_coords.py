@@ -209,6 +209,59 @@ def test_a_key_is_pressed_by_its_name_however_it_is_written(page: Page, base: st
     assert page.text_content("#status") == "Order placed"
 
 
+# What keys.html logs for the chords the machine sends key by key: Shift with `+`, Control and
+# Shift with a letter (which types the capital, as a keyboard does), a key alone.
+CHORD_EVENTS = [
+    "keydown Shift ctrl=false shift=true alt=false meta=false",
+    "keydown + ctrl=false shift=true alt=false meta=false",
+    "keyup + ctrl=false shift=true alt=false meta=false",
+    "keyup Shift ctrl=false shift=false alt=false meta=false",
+    "keydown Control ctrl=true shift=false alt=false meta=false",
+    "keydown Shift ctrl=true shift=true alt=false meta=false",
+    "keydown K ctrl=true shift=true alt=false meta=false",
+    "keyup K ctrl=true shift=true alt=false meta=false",
+    "keyup Shift ctrl=true shift=false alt=false meta=false",
+    "keyup Control ctrl=false shift=false alt=false meta=false",
+    "keydown Enter ctrl=false shift=false alt=false meta=false",
+    "keyup Enter ctrl=false shift=false alt=false meta=false",
+]
+
+
+def test_a_chord_is_pressed_as_the_machine_splits_it(page: Page, base: str) -> None:
+    page.goto(base + "/keys.html")
+    p = Prufe(page)
+    sent = [p.key(chord) for chord in ("Shift++", "ctrl+shift+k", "enter")]
+    assert [k.value for k in sent] == ["Shift++", "Control+Shift+k", "Enter"], [k.reason for k in sent]
+    assert page.evaluate("window.keyEvents") == CHORD_EVENTS
+
+
+def test_a_record_scrubbed_of_a_secret_keeps_its_keys_in_their_order(page: Page, base: str) -> None:
+    page.goto(base + "/keys.html")
+    plain = Prufe(page).key("Tab")
+    page.goto(base + "/keys.html")
+    p = Prufe(page)
+    assert p.fill(Target("Text", role="textbox"), PASSWORD, sensitive=True).ok
+    guarded = p.key("Tab")
+    assert len(plain.record) > 5, plain.record
+    assert list(guarded.record) == list(plain.record)
+    assert list(guarded.record["diff"]) == list(plain.record["diff"])
+
+
+def test_the_driver_presses_the_keys_it_is_given_and_splits_no_chord() -> None:
+    from prufe._driver import Config, Driver, World
+
+    def ops(gesture: dict[str, object]) -> list[tuple[object, ...]]:
+        driver = Driver(World(False, None), Config("reject", None, None, None))
+        return [(o.name, *o.args) for o in driver._send(gesture)]
+
+    assert ops({"kind": "press", "ref": None, "keys": ["Shift", "+"]}) == [
+        ("key_down", "Shift"), ("key_down", "+"), ("key_up", "+"), ("key_up", "Shift")]
+    assert ops({"kind": "press", "ref": None, "keys": ["Control", "Shift", "k"]}) == [
+        ("key_down", "Control"), ("key_down", "Shift"), ("key_down", "k"),
+        ("key_up", "k"), ("key_up", "Shift"), ("key_up", "Control")]
+    assert ops({"kind": "press", "ref": None, "keys": ["Enter"]}) == [("key_down", "Enter"), ("key_up", "Enter")]
+
+
 def test_typing_after_the_focus_was_taken_away_types_nothing(page: Page, base: str) -> None:
     page.goto(base + "/focus-thief.html")
     p = Prufe(page)

@@ -113,6 +113,13 @@ def wire(result) -> str:
     return json.dumps(result.model_dump(mode="json", by_alias=True, exclude_none=True), ensure_ascii=False)
 
 
+def observation_of(screenshot) -> int:
+    """The number of a `browser_take_screenshot` answer's observation (`obs-N`)."""
+    m = re.search(r"Screenshot obs-(\d+) ", text_of(screenshot))
+    assert m, text_of(screenshot)
+    return int(m.group(1))
+
+
 def ref_of(snapshot: str, role: str, name: str) -> str:
     m = re.search(rf'- {role} "{re.escape(name)}"[^\n]*\[ref=(e\d+)\]', snapshot)
     assert m, f"no {role} {name!r} with a ref in:\n{snapshot}"
@@ -310,7 +317,7 @@ async def keys_wheel_and_element_waits(t: Transcript, base: str) -> None:
     await t.call("browser_navigate", {"url": f"{base}/scroll-container.html"})
     unseen = await t.call("browser_mouse_wheel_xy", {"x": 185, "y": 285, "deltaY": 300})
     assert unseen.structured_content["error"]["code"] == "STALE_OBSERVATION", text_of(unseen)
-    await t.call("browser_take_screenshot")
+    first = observation_of(await t.call("browser_take_screenshot"))
     wheel = await t.call("browser_mouse_wheel_xy", {"x": 185, "y": 285, "deltaY": 300})
     assert not wheel.is_error, text_of(wheel)
     assert "div#scroller in generic[Rows] scrolled from (0, 0) to (0, 300)" in text_of(wheel), text_of(wheel)
@@ -320,6 +327,11 @@ async def keys_wheel_and_element_waits(t: Transcript, base: str) -> None:
     assert never.structured_content["error"]["code"] == "POSTCONDITION_TIMEOUT", text_of(never)
     nameless = await t.call("browser_wait_for", {"role": "listitem"})
     assert nameless.structured_content["error"]["code"] == "INVALID_ACTION", text_of(nameless)
+    # A wait answers in words, with no picture; the ids go on as a script's (the wheel's step
+    # and each wait pass one on), so records quote the same ids on every surface.
+    assert all(getattr(block, "type", "") == "text" for answer in (row, never) for block in answer.content)
+    after = observation_of(await t.call("browser_take_screenshot"))
+    assert after == first + 4, (first, after)
 
 
 async def back_is_verified(t: Transcript, base: str) -> None:

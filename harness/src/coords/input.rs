@@ -343,8 +343,14 @@ pub async fn chord<S: Sink>(input: &mut Input<S>, keys: &[Key]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::executor::{parse_chord, parse_key};
+    use crate::executor::{encode_chord, parse_key};
     use prufe::core::error::ErrorCode;
+    use prufe::core::run::chord::{canonical, pressed};
+
+    /// A chord as the machine sends it (read, then split), encoded for CDP.
+    fn parse_chord(spec: &str) -> Result<Vec<crate::executor::Key>, prufe::core::error::Error> {
+        encode_chord(&pressed(&canonical(spec)?))
+    }
 
     /// A scripted sink: records every command; fails or hangs the commands it is told to.
     #[derive(Clone, Default)]
@@ -466,7 +472,7 @@ mod tests {
             [
                 "rawKeyDown Control mods=2",
                 "rawKeyDown Shift mods=10",
-                // Shift with a letter types the capital, as a keyboard (and Playwright) does.
+                // The machine sends a letter under Shift as its capital, as a keyboard types it.
                 "rawKeyDown S mods=10",
                 "keyUp S mods=10",
                 "keyUp Shift mods=2",

@@ -6,7 +6,7 @@
 use super::input::{self, lock, Input, SharedLedger};
 use super::page::{self, RootBox};
 use crate::error::{Error, Result};
-use crate::executor::{parse_chord, HitBox, Point};
+use crate::executor::{encode_chord, HitBox, Point};
 use crate::inject::Engine;
 use crate::observe::Root;
 use prufe::core::error::ErrorCode;
@@ -91,8 +91,8 @@ impl Pointer {
                 run::Gesture::Insert { text } => input.insert_text(text).await,
                 run::Gesture::Press {
                     reference: None,
-                    key,
-                } => input::chord(&mut input, &parse_chord(key)?).await,
+                    keys,
+                } => input::chord(&mut input, &encode_chord(keys)?).await,
                 other => Err(Error::core(
                     ErrorCode::Internal,
                     format!("{other:?} is not a gesture of the coordinate executor"),

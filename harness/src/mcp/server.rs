@@ -1081,7 +1081,7 @@ impl Worker {
 
     /// `browser_wait_for`: time alone sleeps; a text, a text gone or an element is the
     /// coordinate executor's `wait` (the machine's wait, as a `prufe run` script's), `time`
-    /// its deadline.
+    /// its deadline; the answer is words only, so no screenshot is taken at its end.
     async fn wait_for(&mut self, v: &mut Verifier, p: tools::WaitFor) -> Answer {
         let conditions = [&p.text, &p.text_gone, &p.role, &p.name];
         if let Some(seconds) = p.time {
@@ -1134,7 +1134,7 @@ impl Worker {
             Ok(request) => request,
             Err(e) => return self.failure(Failure::from(e).scrub(v.redactor())),
         };
-        match executor.run(v, &request).await {
+        match executor.run_without_picture(v, &request).await {
             Ok(report) => Answer::note([format!(
                 "Held after {:.1} s: {}.",
                 started.elapsed().as_secs_f64(),

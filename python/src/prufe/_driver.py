@@ -1268,20 +1268,19 @@ class Driver:
             raise Failed(reply["error"]["code"], reply["error"]["message"])
         return reply.get("value")
 
-    def _press(self, spec: str) -> Gen:
-        # The machine names every key as Playwright does (``Enter``, ``Control``, ``a``).
-        modifiers = spec.split("+")
-        key = modifiers.pop() or "+"
-        if key == "+" and modifiers and modifiers[-1] == "":
-            modifiers.pop()
-        for m in modifiers:
-            yield op("key_down", m)
+    def _press(self, keys: list[str]) -> Gen:
+        """A chord as the machine sends it (``Gesture::Press``'s ``keys``, modifiers first:
+        ``["Shift", "Tab"]``): every key down in order, then up in reverse; a key pressed is
+        released whatever fails. The machine names every key as Playwright does (``Enter``,
+        ``Control``, ``a``)."""
+        down: list[str] = []
         try:
-            yield op("key_down", key)
-            yield op("key_up", key)
+            for key in keys:
+                yield op("key_down", key)
+                down.append(key)
         finally:
-            for m in reversed(modifiers):
-                yield op("key_up", m)
+            for key in reversed(down):
+                yield op("key_up", key)
 
     def _insert(self, text: str) -> Gen:
         """Text where the focus is, as an input method commits it: ``Input.insertText`` on the
@@ -1316,7 +1315,7 @@ class Driver:
             if not field.get("focused"):
                 raise Failed("FOCUS_LOST", "the field did not keep focus; nothing was typed")
             if gesture["text"] == "":
-                yield from self._press("Backspace")
+                yield from self._press(["Backspace"])
             else:
                 yield from self._insert(gesture["text"])
         elif kind == "insert":
@@ -1329,7 +1328,7 @@ class Driver:
                 focused = yield from self.world.call(FOCUS, there, root)
                 if focused.get("error"):
                     raise Failed(focused["error"]["code"], focused["error"]["message"])
-            yield from self._press(gesture["key"])
+            yield from self._press(gesture["keys"])
         elif kind == "select":
             yield from self.call("select", there, gesture["option"], root=root)
         elif kind == "restore":

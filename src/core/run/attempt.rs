@@ -452,7 +452,7 @@ impl Run {
             },
             Action::Press { key, .. } => Gesture::Press {
                 reference: a.target.as_ref().map(|t| t.reference.clone()),
-                key: key.clone(),
+                keys: super::chord::pressed(key),
             },
             Action::Upload { files, .. } => Gesture::SetFiles {
                 reference,

@@ -124,12 +124,7 @@ pub fn keys(chord: &str) -> Result<Vec<String>, Error> {
     if chord.trim().is_empty() || chord.chars().count() > MAX_CHORD_CHARS {
         return Err(malformed());
     }
-    // `+` itself, alone or as the key of a chord (`Shift++`).
-    let parts: Vec<&str> = match chord.strip_suffix("++") {
-        Some(head) => head.split('+').map(str::trim).chain(["+"]).collect(),
-        None if chord.trim() == "+" => vec!["+"],
-        None => chord.split('+').map(str::trim).collect(),
-    };
+    let parts: Vec<&str> = parts(chord).into_iter().map(str::trim).collect();
     if parts.iter().any(|p| p.is_empty()) {
         return Err(malformed());
     }
@@ -153,6 +148,30 @@ pub fn keys(chord: &str) -> Result<Vec<String>, Error> {
 /// A chord with every key by its canonical name (`ctrl+shift+k` → `Control+Shift+k`).
 pub fn canonical(chord: &str) -> Result<String, Error> {
     Ok(keys(chord)?.join("+"))
+}
+
+/// The keys of a chord already read ([`canonical`]), as `Gesture::Press` carries them to the
+/// driver: modifiers first, the key they modify last (`Shift++` → `Shift`, `+`). With Shift
+/// held a letter is its capital, as a keyboard types it (`Control+Shift+k` → `Control`,
+/// `Shift`, `K`), whatever the driver's library would make of a lowercase one. No driver
+/// splits a chord or decides a key itself.
+pub fn pressed(canonical: &str) -> Vec<String> {
+    let mut keys: Vec<String> = parts(canonical).into_iter().map(str::to_owned).collect();
+    let shifted = keys.iter().any(|k| k == "Shift");
+    if let Some(key) = keys.last_mut().filter(|k| shifted && k.len() == 1) {
+        key.make_ascii_uppercase();
+    }
+    keys
+}
+
+/// A chord cut at its `+`s; `+` itself is a key alone or as the last key of a chord
+/// (`Shift++`).
+fn parts(chord: &str) -> Vec<&str> {
+    match chord.strip_suffix("++") {
+        Some(head) => head.split('+').chain(["+"]).collect(),
+        None if chord.trim() == "+" => vec!["+"],
+        None => chord.split('+').collect(),
+    }
 }
 
 #[cfg(test)]
@@ -182,6 +201,22 @@ mod tests {
             ("é", "é"),
         ] {
             assert_eq!(canonical(chord).as_deref(), Ok(want), "{chord}");
+        }
+    }
+
+    #[test]
+    fn a_chord_read_is_pressed_key_by_key_modifiers_first() {
+        for (chord, want) in [
+            ("Shift++", &["Shift", "+"][..]),
+            ("ctrl+shift+k", &["Control", "Shift", "K"]),
+            ("shift+é", &["Shift", "é"]),
+            ("Control+k", &["Control", "k"]),
+            ("enter", &["Enter"]),
+            ("+", &["+"]),
+            ("Control+Alt+Delete", &["Control", "Alt", "Delete"]),
+        ] {
+            let read = canonical(chord).expect(chord);
+            assert_eq!(pressed(&read), want, "{chord}");
         }
     }
 

@@ -33,7 +33,7 @@ impl Run {
                 "a key run without a chord",
             ));
         };
-        let key = chord.clone();
+        let keys = super::chord::pressed(chord);
         self.attempts = 1;
         self.attempt = Default::default();
         self.seen = None;
@@ -42,7 +42,7 @@ impl Run {
         self.ask(Need::Input {
             gesture: Gesture::Press {
                 reference: None,
-                key,
+                keys,
             },
         })
     }

@@ -172,12 +172,14 @@ pub enum Gesture {
         reference: String,
         text: String,
     },
-    /// Press a key (`Enter`, `Shift+Tab`), on the element behind `ref` (focused first) or
-    /// on whatever has the focus.
+    /// Press a key or a chord, on the element behind `ref` (focused first) or on whatever
+    /// has the focus: `keys` down in their order, then up in reverse. The keys by their
+    /// canonical names, modifiers first and the key they modify last (`Shift+Tab` is
+    /// `["Shift", "Tab"]`, `Shift++` is `["Shift", "+"]`); the driver splits nothing.
     Press {
         #[serde(rename = "ref")]
         reference: Option<String>,
-        key: String,
+        keys: Vec<String>,
     },
     /// Choose the option whose label or value is `option`.
     Select {

@@ -21,6 +21,24 @@ const SECRET = 'hunter22-Corr3ct-Horse';
  * screenshots the coordinate scenarios' points were chosen.
  */
 const PARITY_VIEWPORT = { width: 1280, height: 633 };
+/**
+ * What keys.html logs for the chords the machine sends key by key: Shift with `+`, Control
+ * and Shift with a letter (which types the capital, as a keyboard does), a key alone.
+ */
+const CHORD_EVENTS = [
+  'keydown Shift ctrl=false shift=true alt=false meta=false',
+  'keydown + ctrl=false shift=true alt=false meta=false',
+  'keyup + ctrl=false shift=true alt=false meta=false',
+  'keyup Shift ctrl=false shift=false alt=false meta=false',
+  'keydown Control ctrl=true shift=false alt=false meta=false',
+  'keydown Shift ctrl=true shift=true alt=false meta=false',
+  'keydown K ctrl=true shift=true alt=false meta=false',
+  'keyup K ctrl=true shift=true alt=false meta=false',
+  'keyup Shift ctrl=true shift=false alt=false meta=false',
+  'keyup Control ctrl=false shift=false alt=false meta=false',
+  'keydown Enter ctrl=false shift=false alt=false meta=false',
+  'keyup Enter ctrl=false shift=false alt=false meta=false',
+];
 const COORDINATE = new Set(['screenshot', 'click_at', 'drag_at', 'scroll_at', 'type', 'key']);
 
 /** A page of its own for the strictness tests: two `Buy` buttons, a hidden one, a nameless one. */
@@ -328,6 +346,26 @@ export function packageSuite(lib) {
       const enter = await v.key('enter');
       assert.equal(enter.record.value, 'Enter');
       assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
+    });
+
+    test('a chord is pressed key by key as the machine splits it: Shift++, ctrl+shift+k, enter', async (t) => {
+      const page = await lib.open(t, '/keys.html');
+      const v = await lib.verifier(page);
+      const sent = [];
+      for (const chord of ['Shift++', 'ctrl+shift+k', 'enter']) sent.push((await v.key(chord)).record.value);
+      assert.deepEqual(sent, ['Shift++', 'Control+Shift+k', 'Enter']);
+      assert.deepEqual(await page.evaluate(() => window.keyEvents), CHORD_EVENTS);
+    });
+
+    test('a record scrubbed of a secret keeps its keys in the order the unscrubbed one has', async (t) => {
+      const page = await lib.open(t, '/keys.html');
+      const plain = await (await lib.verifier(page)).key('Tab');
+      const v = await lib.verifier(await lib.open(t, '/keys.html'));
+      await v.fill({ role: 'textbox', name: 'Text' }, SECRET, { sensitive: true });
+      const guarded = await v.key('Tab');
+      assert.ok(Object.keys(plain.record).length > 5, JSON.stringify(plain.record));
+      assert.deepEqual(Object.keys(guarded.record), Object.keys(plain.record));
+      assert.deepEqual(Object.keys(guarded.record.diff), Object.keys(plain.record.diff));
     });
 
     test('a wheel turn over a container scrolls it and says where it stands; a wait states what follows', async (t) => {
