@@ -2958,26 +2958,7 @@ fn what_the_diff_does_not_see_moves_the_fingerprint_claims() {
             focus_on(&mut w.page, "f-surname");
         }
     });
-    let reorder = || -> React {
-        Box::new(|g, w| {
-            if let Gesture::Up { .. } = g {
-                let c = w
-                    .page
-                    .elements
-                    .iter()
-                    .position(|e| e.reference == "t-C")
-                    .unwrap();
-                let moved = w.page.elements.remove(c);
-                let a = w
-                    .page
-                    .elements
-                    .iter()
-                    .position(|e| e.reference == "t-A")
-                    .unwrap();
-                w.page.elements.insert(a, moved);
-            }
-        })
-    };
+    let reorder = task_c_dropped_before_task_a;
     let nothing = || -> React { Box::new(|_, _| {}) };
     let quick = |p: &mut Policy| p.timing.quick_ms = 60;
     let mut searched = World::new(form_and_tasks());
@@ -3080,26 +3061,7 @@ fn a_drag_moves_one_gesture_at_a_time_checks_its_destination_and_always_releases
         shown: Some("(25, 5) to (5, 5) on obs-1".into()),
     });
     // The drop puts Task C before Task A.
-    let reorder = || -> React {
-        Box::new(|g, w| {
-            if let Gesture::Up { .. } = g {
-                let c = w
-                    .page
-                    .elements
-                    .iter()
-                    .position(|e| e.reference == "t-C")
-                    .unwrap();
-                let moved = w.page.elements.remove(c);
-                let a = w
-                    .page
-                    .elements
-                    .iter()
-                    .position(|e| e.reference == "t-A")
-                    .unwrap();
-                w.page.elements.insert(a, moved);
-            }
-        })
-    };
+    let reorder = task_c_dropped_before_task_a;
     // The first move with the button down renames the destination.
     let renamed = || -> React {
         Box::new(|g, w| {
@@ -3153,4 +3115,17 @@ fn a_drag_moves_one_gesture_at_a_time_checks_its_destination_and_always_releases
                 assert!(matches!(w.inputs.last(), Some(Gesture::Up { at, .. }) if *at == from), "{:?}", w.inputs);
             }),
     ]);
+}
+
+/// The drop (the button's release) puts Task C before Task A.
+fn task_c_dropped_before_task_a() -> React {
+    Box::new(|g, w| {
+        if let Gesture::Up { .. } = g {
+            let at = |w: &World, r: &str| w.page.elements.iter().position(|e| e.reference == r);
+            let c = at(w, "t-C").unwrap();
+            let moved = w.page.elements.remove(c);
+            let a = at(w, "t-A").unwrap();
+            w.page.elements.insert(a, moved);
+        }
+    })
 }
