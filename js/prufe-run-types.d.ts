@@ -272,10 +272,12 @@ declare namespace PrufeRun {
      */
     | { kind: 'up'; at: Prufe.Point; button: Button }
     /**
-     * Focus the field, select its content and type `text` in its place; fail with
-     * `FOCUS_LOST` when the field does not keep the focus.
+     * Focus the element behind `ref` and select its content (a field's text, an editable
+     * element's contents), so that typing replaces it, and answer `Answer::Focus`: whether
+     * the focus is then on the element or inside it. The machine decides what follows (a
+     * click where a person's would put the focus, `FOCUS_LOST`).
      */
-    | { kind: 'type'; ref: string; text: string }
+    | { kind: 'focus'; ref: string }
     /**
      * Press a key or a chord, on the element behind `ref` (focused first) or on whatever
      * has the focus: `keys` down in their order, then up in reverse. The keys by their
@@ -510,6 +512,11 @@ declare namespace PrufeRun {
     | { answer: 'refused'; refusal: Prufe.Refusal }
     | { answer: 'under'; element?: Prufe.ElementRecord | null }
     | { answer: 'sent' }
+    /**
+     * What `Gesture::Focus` left: the focus on the element or inside it (`held`), or
+     * elsewhere (the page moved it, or the element takes no focus from a script).
+     */
+    | { answer: 'focus'; held: boolean }
     /** `None`: the element has no value. */
     | { answer: 'value'; value?: string | null }
     | { answer: 'hash'; hash: string }

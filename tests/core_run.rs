@@ -161,6 +161,9 @@ struct World {
     selected: Option<(u32, u32)>,
     /// The focus leaves the field between its read and the selection's.
     focus_moves: bool,
+    /// The page moves the focus away from this many fields focused next (a
+    /// `Gesture::Focus` that does not hold).
+    focus_refusals: u32,
     /// Input fails with this error.
     input_fails: Option<ErrorCode>,
     /// The input sent after this many inputs fails (once) with this error.
@@ -195,6 +198,7 @@ impl World {
             scrolling: VecDeque::new(),
             selected: None,
             focus_moves: false,
+            focus_refusals: 0,
             input_fails: None,
             input_fails_after: None,
             says_quiet: true,
@@ -396,6 +400,25 @@ impl World {
                 }
                 self.inputs.push(gesture.clone());
                 match gesture {
+                    Gesture::Focus { reference } => {
+                        if self.focus_refusals > 0 {
+                            self.focus_refusals -= 1;
+                            return Answer::Focus { held: false };
+                        }
+                        let mut len = None;
+                        for e in self.page.elements.iter_mut() {
+                            e.focused = e.reference == *reference;
+                            if e.focused {
+                                len = e.value.as_ref().map(|v| v.encode_utf16().count() as u32);
+                            }
+                        }
+                        self.selected = len.map(|n| (0, n));
+                        return Answer::Focus { held: true };
+                    }
+                    Gesture::Press {
+                        reference: None,
+                        keys,
+                    } if keys == &["Backspace"] => self.insert(""),
                     Gesture::Insert { text } => self.insert(text),
                     Gesture::Wheel { .. } => self.scrolling = std::mem::take(&mut self.wheel),
                     _ => {}
@@ -1295,18 +1318,6 @@ fn targets() {
 
 #[test]
 fn fills() {
-    let typed: React = Box::new(|g, w| {
-        if let Gesture::Type { reference, text } = g {
-            if let Some(e) = w
-                .page
-                .elements
-                .iter_mut()
-                .find(|e| e.reference == *reference)
-            {
-                e.value = Some(text.clone());
-            }
-        }
-    });
     let fill = |sensitive: bool| {
         Step::new(Action::Fill {
             target: target("textbox", "Coupon"),
@@ -1314,24 +1325,63 @@ fn fills() {
             sensitive,
         })
     };
-    let plain: React = Box::new(|g, w| {
-        if let Gesture::Type { reference, text } = g {
-            if let Some(e) = w
-                .page
-                .elements
-                .iter_mut()
-                .find(|e| e.reference == *reference)
-            {
-                e.value = Some(text.clone());
+    let kinds = |w: &World| -> Vec<&'static str> {
+        w.inputs
+            .iter()
+            .map(|g| match g {
+                Gesture::Focus { .. } => "focus",
+                Gesture::Click { .. } => "click",
+                Gesture::Insert { .. } => "insert",
+                Gesture::Press { .. } => "press",
+                Gesture::MoveTo { .. } => "move",
+                _ => "other",
+            })
+            .collect()
+    };
+    let mut slippery = World::new(shop());
+    slippery.focus_refusals = 1;
+    let mut unfocusable = World::new(shop());
+    unfocusable.focus_refusals = 2;
+    // The field keeps only its first four characters, the first time.
+    let truncates: React = Box::new(|g, w| {
+        let inserts = w
+            .inputs
+            .iter()
+            .filter(|g| matches!(g, Gesture::Insert { .. }))
+            .count();
+        if matches!(g, Gesture::Insert { .. }) && inserts == 1 {
+            if let Some(f) = w.focused_mut() {
+                f.value = f.value.as_ref().map(|v| v.chars().take(4).collect());
             }
         }
     });
     #[rustfmt::skip]
     run_rows(vec![
-        row("a fill", World::new(shop()), fill(false), plain)
+        row("a fill: the field focused and its content selected, then the text", World::new(shop()), fill(false), nothing())
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| assert_eq!(kinds(w).into_iter().filter(|k| *k != "move").collect::<Vec<_>>(), ["focus", "insert"])),
+        row("a field that lets the focus go is clicked where a person would, then typed into", slippery, fill(false), nothing())
+            .want(Some(M), true, None, "")
+            .then(move |r, w, _| {
+                assert_eq!(kinds(w).into_iter().filter(|k| *k != "move").collect::<Vec<_>>(), ["focus", "click", "focus", "insert"]);
+                let clicked = w.inputs.iter().find_map(|g| match g { Gesture::Click { at, .. } => Some(*at), _ => None });
+                assert_eq!(clicked, Some(point_of(&w.page, "f1")), "the click is at the field's prepared point");
+                assert_eq!(r.value.as_deref(), Some("SAVE-1234"));
+            }),
+        row("a field that never keeps the focus: FOCUS_LOST, nothing typed", unfocusable, fill(false), nothing())
+            .want(None, false, Some(ErrorCode::FocusLost), "not even after a click on it; nothing was typed")
+            .then(move |_, w, _| assert!(!kinds(w).contains(&"insert"), "{:?}", w.inputs)),
+        row("a fill that went wrong is typed back (an empty field: Backspace over the selection), then retried", World::new(shop()), fill(false), truncates)
+            .want(Some(M), true, None, "").tries(2, 1)
+            .then(move |r, w, _| {
+                assert_eq!(kinds(w).into_iter().filter(|k| *k != "move").collect::<Vec<_>>(), ["focus", "insert", "focus", "press", "focus", "insert"]);
+                assert!(w.inputs.contains(&Gesture::Press { reference: None, keys: vec!["Backspace".into()] }));
+                assert_eq!(r.value.as_deref(), Some("SAVE-1234"));
+            }),
+        row("a fill", World::new(shop()), fill(false), nothing())
             .want(Some(M), true, None, "")
             .then(|r, _, _| assert_eq!(r.value.as_deref(), Some("SAVE-1234"))),
-        row("a sensitive fill is judged by hash and never shown", World::new(shop()), fill(true), typed)
+        row("a sensitive fill is judged by hash and never shown", World::new(shop()), fill(true), nothing())
             .want(Some(M), true, None, "")
             .then(|r, w, run| {
                 assert_eq!(r.value.as_deref(), Some("[redacted]"));
@@ -2561,13 +2611,6 @@ fn typed_expectations() {
     let honest = || cart_reaction("Add Shirt M", "Shirt M", true);
     // The shirt goes in, and a coupon code is written into the field.
     let clears_coupon: React = Box::new(|g, w| {
-        if let Gesture::Type { reference, text } = g {
-            w.page
-                .elements
-                .iter_mut()
-                .filter(|e| e.reference == *reference)
-                .for_each(|e| e.value = Some(text.clone()));
-        }
         if let Gesture::Click { at, .. } = g {
             let hit = at_point(&w.page, *at)
                 .map(|e| e.name.clone())

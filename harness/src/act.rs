@@ -493,30 +493,9 @@ pub async fn release_mouse(engine: &Engine, at: Point, button: Button) -> Result
     mouse(engine, "mouseReleased", at, 1, button).await
 }
 
-/// Focuses the element and selects its current content, so typing replaces it. Checks
-/// that focus really is on the element afterwards (`FOCUS_LOST` otherwise).
-pub async fn focus_and_select(engine: &Engine, target: &Actionable) -> Result<()> {
-    const FOCUS: &str = "(P, r) => P.focusSelect(r)";
-    let focused = target.call(engine, FOCUS).await?;
-    if focused != Value::Bool(true) {
-        // A click puts focus where a person's would.
-        click(engine, target.point).await?;
-        let focused = target.call(engine, FOCUS).await?;
-        if focused != Value::Bool(true) {
-            return Err(Error::NotActionable {
-                code: ErrorCode::FocusLost,
-                message: "the field did not keep focus; nothing was typed".into(),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Types `text` at the caret, replacing the selection; an empty text deletes the selection.
-pub async fn type_text(engine: &Engine, text: &str) -> Result<()> {
-    if text.is_empty() {
-        return press(engine, &["Backspace".to_owned()]).await;
-    }
+/// Inserts `text` where the focus is, as an input method commits it (a field's typing,
+/// once the machine saw the focus hold).
+pub async fn insert_text(engine: &Engine, text: &str) -> Result<()> {
     engine
         .cmd("Input.insertText", json!({ "text": text }))
         .await?;
@@ -549,6 +528,12 @@ pub async fn press(engine: &Engine, keys: &[String]) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Focuses the element and selects its content, so that typing replaces it: whether the
+/// focus is then on the element or inside it (`Gesture::Focus`).
+pub async fn focus_select(engine: &Engine, target: &Actionable) -> Result<bool> {
+    Ok(target.call(engine, "(P, r) => P.focusSelect(r)").await? == Value::Bool(true))
 }
 
 /// Focuses an element (for `press` on a target).

@@ -416,12 +416,12 @@ impl Tab<'_> {
                 if !matches!(gesture, Gesture::MoveTo { .. }) {
                     d.observed_at = None;
                 }
-                self.send(gesture, d).await?;
+                let answer = self.send(gesture, d).await?;
                 let slow_mo = self.slow_mo;
                 if !slow_mo.is_zero() {
                     tokio::time::sleep(slow_mo).await;
                 }
-                Answer::Sent
+                answer
             }
             Need::Read { read } => match read {
                 Read::Value { reference } => {
@@ -497,7 +497,7 @@ impl Tab<'_> {
     }
 
     /// Sends one gesture.
-    async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<()> {
+    async fn send(&mut self, gesture: &Gesture, d: &mut Drive) -> Result<Answer> {
         let e = self.engine.clone();
         e.mark_input();
         // A coordinate step's input goes through the executor's ledger; so does a key on
@@ -516,7 +516,8 @@ impl Tab<'_> {
                 }
         ) {
             if let Some(p) = d.pointer.as_mut() {
-                return p.send(&e, gesture).await;
+                p.send(&e, gesture).await?;
+                return Ok(Answer::Sent);
             }
         }
         match gesture {
@@ -535,11 +536,12 @@ impl Tab<'_> {
                 Some(dragging) => dragging.up(&e, *at).await?,
                 None => act::release_mouse(&e, *at, *button).await?,
             },
-            Gesture::Type { reference, text } => {
+            Gesture::Focus { reference } => {
                 let a = self.actionable(d, reference).await?;
-                act::focus_and_select(&e, &a).await?;
-                act::type_text(&e, text).await?;
+                let held = act::focus_select(&e, &a).await?;
+                return Ok(Answer::Focus { held });
             }
+            Gesture::Insert { text } => act::insert_text(&e, text).await?,
             Gesture::Press { reference, keys } => {
                 if let Some(r) = reference {
                     let a = self.actionable(d, r).await?;
@@ -576,14 +578,14 @@ impl Tab<'_> {
                 wait_for_new_document(self.engine, self.timing, &old).await?;
                 d.last = None;
             }
-            Gesture::Wheel { .. } | Gesture::Insert { .. } => {
+            Gesture::Wheel { .. } => {
                 return Err(Error::core(
                     ErrorCode::Internal,
-                    "a wheel turn or inserted text is sent by the coordinate executor's drive",
+                    "a wheel turn is sent by the coordinate executor's drive",
                 ))
             }
         }
-        Ok(())
+        Ok(Answer::Sent)
     }
 }
 

@@ -133,8 +133,7 @@ export async function answerNeed(port, need, options) {
         return await port.evaluate(prepareInPage, { ref: need.ref, hitTest: need.hitTest, timeoutMs });
       }
       case 'input':
-        await send(port, need.gesture);
-        return { answer: 'sent' };
+        return (await send(port, need.gesture)) ?? { answer: 'sent' };
       case 'read':
         return await read(port, need.read);
       case 'ask':

@@ -131,14 +131,14 @@ export async function prepareInPage({ ref, hitTest, timeoutMs }) {
 }
 
 /**
- * In the page: focus the field and select its content; else where to click so that a
- * person's click puts the focus there.
+ * In the page: focus the element and select its content; whether the focus then is on it
+ * or inside it.
  * @param {string} ref
  */
-export async function focusForTypingInPage(ref) {
+export async function focusSelectInPage(ref) {
   try {
     await prufe.ready;
-    return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
+    return { held: prufe.focusSelect(ref) };
   } catch (error) {
     const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
     return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
@@ -209,9 +209,11 @@ export async function readPage(port, what) {
 }
 
 /**
- * `Need::Input`: the gesture, through the browser's input pipeline.
+ * `Need::Input`: the gesture, through the browser's input pipeline; the answer of a gesture
+ * that has its own (`focus`), else nothing (`sent`).
  * @param {Port} port
  * @param {PrufeRun.Gesture} gesture
+ * @returns {Promise<PrufeRun.Answer | void>}
  */
 export async function send(port, gesture) {
   switch (gesture.kind) {
@@ -233,18 +235,10 @@ export async function send(port, gesture) {
       await port.move(gesture.at.x, gesture.at.y);
       await port.up(gesture.button);
       return;
-    case 'type': {
-      let field = await port.evaluate(focusForTypingInPage, gesture.ref);
-      if (field.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (field.error));
-      if (!field.focused && field.point) {
-        // A click puts the focus where a person's would.
-        await send(port, { kind: 'click', at: field.point, button: 'left' });
-        field = await port.evaluate(focusForTypingInPage, gesture.ref);
-      }
-      if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
-      if (gesture.text === '') await pressKey(port, ['Backspace']);
-      else await port.insertText(gesture.text);
-      return;
+    case 'focus': {
+      const focused = await port.evaluate(focusSelectInPage, gesture.ref);
+      if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
+      return { answer: 'focus', held: focused.held };
     }
     case 'wheel':
       await port.move(gesture.at.x, gesture.at.y);

@@ -21,7 +21,7 @@
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import {
-  call, Failed, focusForTypingInPage, focusInPage, leaving, patiently, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
+  call, Failed, focusInPage, focusSelectInPage, leaving, patiently, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
 } from './page.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -85,8 +85,7 @@ export async function answerAcross(port, frames, need, options) {
       return { answer: 'prepared', point: lifted.at };
     }
     case 'input':
-      await gesture(port, frames, need.gesture);
-      return { answer: 'sent' };
+      return (await gesture(port, frames, need.gesture)) ?? { answer: 'sent' };
     case 'read':
       return read(port, frames, need.read);
     case 'ask':
@@ -331,28 +330,19 @@ async function read(port, frames, what) {
 
 /**
  * `Need::Input`: a gesture on a ref goes to that ref's root; pointer gestures come in top
- * viewport points and go through the page's input as they are.
+ * viewport points and go through the page's input as they are. The answer of a gesture that
+ * has its own (`focus`), else nothing (`sent`).
  * @param {Port} port @param {Frames} frames @param {PrufeRun.Gesture} g
+ * @returns {Promise<PrufeRun.Answer | void>}
  */
 async function gesture(port, frames, g) {
   const rules = (await machine()).frames;
   switch (g.kind) {
-    case 'type': {
+    case 'focus': {
       const { path, ref } = route(rules, g.ref);
-      const root = rootPort(port, frames, path);
-      let field = await root.evaluate(focusForTypingInPage, ref);
-      if (field.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (field.error));
-      if (!field.focused && field.point) {
-        // A click puts the focus where a person's would (a frame of another origin may not
-        // take the focus from a script without one).
-        const { at } = await frames.lift(path, field.point);
-        await send(port, { kind: 'click', at, button: 'left' });
-        field = await root.evaluate(focusForTypingInPage, ref);
-      }
-      if (!field.focused) throw new Failed({ code: 'FOCUS_LOST', message: 'the field did not keep focus; nothing was typed' });
-      if (g.text === '') await pressKey(port, ['Backspace']);
-      else await port.insertText(g.text);
-      return;
+      const focused = await rootPort(port, frames, path).evaluate(focusSelectInPage, ref);
+      if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
+      return { answer: 'focus', held: focused.held };
     }
     case 'press': {
       if (g.ref !== null) {
@@ -375,7 +365,7 @@ async function gesture(port, frames, g) {
       return;
     }
     default:
-      await send(port, g);
+      return await send(port, g);
   }
 }
 

@@ -97,7 +97,7 @@ ENDED = _GUARD_RUN % ("(a) => { const done = { explain: prufeRun.explain({ error
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
-FOCUS_TYPING = _GUARD % "(ref) => prufeDriver.focusForTyping(ref)"
+FOCUS_SELECT = _GUARD % "(ref) => prufeDriver.focusSelect(ref)"
 FOCUS = _GUARD % "(ref) => prufeDriver.focus(ref)"
 IDENTIFY = _GUARD % "(a) => prufeDriver.identify(a)"
 FINGERPRINT = _GUARD % "(a) => prufeDriver.fingerprintNow(a)"
@@ -1028,8 +1028,8 @@ class Driver:
                 # Requests heard of from here on are the input's own (the harness marks here too).
                 if self.requests is not None:
                     self.requests.mark()
-                yield from self._send(need["gesture"], routes or {})
-                return {"answer": "sent"}
+                answer = yield from self._send(need["gesture"], routes or {})
+                return answer or {"answer": "sent"}
             if kind == "locate":
                 return (yield from self._locate(need["at"]))
             if kind == "read" and need["read"]["kind"] == "address":
@@ -1291,6 +1291,8 @@ class Driver:
             yield op("insert_text", text)
 
     def _send(self, gesture: dict[str, Any], routes: Optional[dict[str, dict[str, str]]] = None) -> Gen:
+        """``Need::Input``: the gesture; the answer of a gesture that has its own (``focus``),
+        else ``None`` (``sent``)."""
         kind = gesture["kind"]
         root, there = self._where(routes or {}, gesture["ref"]) if gesture.get("ref") is not None else (TOP, "")
         if kind == "click":
@@ -1304,20 +1306,11 @@ class Driver:
             # button up (also when a move failed: the machine asks for the release first).
             yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
             yield op("mouse_down" if kind == "down" else "mouse_up", gesture["button"])
-        elif kind == "type":
-            field = yield from self.world.call(FOCUS_TYPING, there, root)
-            if field.get("error"):
-                raise Failed(field["error"]["code"], field["error"]["message"])
-            if not field.get("focused") and field.get("point"):
-                ox, oy = (yield from self.world.owner_origin(root)) if root.path else (0.0, 0.0)
-                yield from self._send({"kind": "click", "at": {"x": field["point"]["x"] + ox, "y": field["point"]["y"] + oy}, "button": "left"})
-                field = yield from self.world.call(FOCUS_TYPING, there, root)
-            if not field.get("focused"):
-                raise Failed("FOCUS_LOST", "the field did not keep focus; nothing was typed")
-            if gesture["text"] == "":
-                yield from self._press(["Backspace"])
-            else:
-                yield from self._insert(gesture["text"])
+        elif kind == "focus":
+            focused = yield from self.world.call(FOCUS_SELECT, there, root)
+            if focused.get("error"):
+                raise Failed(focused["error"]["code"], focused["error"]["message"])
+            return {"answer": "focus", "held": bool(focused.get("held"))}
         elif kind == "insert":
             yield from self._insert(gesture["text"])
         elif kind == "wheel":

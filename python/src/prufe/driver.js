@@ -297,11 +297,11 @@
     }
   }
 
-  /** Focus the field and select its content; else the point a click would focus it at. */
-  async function focusForTyping(ref) {
+  /** Focus the element and select its content; whether the focus then is on it or inside it. */
+  async function focusSelect(ref) {
     try {
       await prufe.ready;
-      return { focused: prufe.focusSelect(ref), point: prufe.box(ref).point };
+      return { held: prufe.focusSelect(ref) };
     } catch (error) {
       return { error: asError(error) };
     }
@@ -388,6 +388,6 @@
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusForTyping, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere, walk }),
+    value: Object.freeze({ turn, call, focusSelect, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere, walk }),
   });
 })();

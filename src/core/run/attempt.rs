@@ -14,6 +14,7 @@
 //! - A sensitive fill declares its field sensitive before the observation the judge reads,
 //!   so the before snapshot already redacts it.
 
+use super::fill::Next;
 use super::need::{Answer, Gesture, Need, Read};
 use super::step::Action;
 use super::{Mode, Phase, Run, MAX_RESCANS};
@@ -188,15 +189,8 @@ impl Run {
             (Phase::Input, Answer::Failed { error }) if self.step.action.is_drag() => {
                 self.drag_abandon(error)
             }
-            (Phase::Input, Answer::Sent) => {
-                if self.is_verified() && matches!(self.step.action, Action::ClickAt { .. }) {
-                    self.phase = Phase::ReadFocus;
-                    return self.ask(Need::Read {
-                        read: Read::Focused,
-                    });
-                }
-                self.settle_after()
-            }
+            (Phase::Input, answer) if self.filling.is_some() => self.on_filling(answer),
+            (Phase::Input, Answer::Sent) => self.input_sent(),
             (Phase::ReadFocus, Answer::Focused { element }) => {
                 self.attempt.focus = element;
                 self.settle_after()
@@ -410,6 +404,36 @@ impl Run {
         })
     }
 
+    /// The step's input is sent: a click at a point notes where the focus went (typing may
+    /// follow), then the effect settles.
+    fn input_sent(&mut self) -> Need {
+        if self.is_verified() && matches!(self.step.action, Action::ClickAt { .. }) {
+            self.phase = Phase::ReadFocus;
+            return self.ask(Need::Read {
+                read: Read::Focused,
+            });
+        }
+        self.settle_after()
+    }
+
+    /// A field being filled: its next gesture, or the input sent, or nothing typed.
+    fn on_filling(&mut self, answer: Answer) -> Need {
+        let Some(filling) = self.filling.as_mut() else {
+            return self.out_of_step(&answer);
+        };
+        match filling.on(answer) {
+            Next::Send(gesture) => self.ask(Need::Input { gesture }),
+            Next::Done => {
+                self.filling = None;
+                self.input_sent()
+            }
+            Next::Failed(error) => {
+                self.filling = None;
+                self.fail(error)
+            }
+        }
+    }
+
     /// The step's own input.
     fn input(&mut self) -> Need {
         self.phase = Phase::Input;
@@ -430,7 +454,7 @@ impl Run {
         })
     }
 
-    fn gesture(&self) -> Option<Gesture> {
+    fn gesture(&mut self) -> Option<Gesture> {
         let a = &self.attempt;
         let at = a.point.unwrap_or(super::Point { x: 0.0, y: 0.0 });
         let reference = self.target_ref();
@@ -442,10 +466,12 @@ impl Run {
                 }
             }
             Action::Hover { .. } => Gesture::MoveTo { at },
-            Action::Fill { value, .. } => Gesture::Type {
-                reference,
-                text: value.clone(),
-            },
+            // The focus first; the text follows once it holds (`fill`).
+            Action::Fill { value, .. } => {
+                let (filling, focus) = super::fill::Filling::start(reference, value.clone(), at);
+                self.filling = Some(filling);
+                focus
+            }
             Action::Select { option, .. } => Gesture::Select {
                 reference,
                 option: option.clone(),

@@ -34,6 +34,7 @@ mod back;
 pub mod chord;
 pub mod dialogs;
 pub mod drag;
+mod fill;
 pub mod inverse;
 mod key;
 mod look;
@@ -292,6 +293,9 @@ pub struct Run {
     /// What typing should leave in the field (a secret when the text is one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     typing: Option<typing::Typing>,
+    /// A field being filled by its ref (the step's own input, or an undo's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    filling: Option<fill::Filling>,
     pending: String,
     phase: Phase,
 }
@@ -326,6 +330,7 @@ impl Run {
             waiting: None,
             scrolling: None,
             typing: None,
+            filling: None,
             pending: "start".into(),
             phase: Phase::Start,
         };

@@ -165,12 +165,13 @@ pub enum Gesture {
         #[serde(default)]
         button: Button,
     },
-    /// Focus the field, select its content and type `text` in its place; fail with
-    /// `FOCUS_LOST` when the field does not keep the focus.
-    Type {
+    /// Focus the element behind `ref` and select its content (a field's text, an editable
+    /// element's contents), so that typing replaces it, and answer [`Answer::Focus`]: whether
+    /// the focus is then on the element or inside it. The machine decides what follows (a
+    /// click where a person's would put the focus, `FOCUS_LOST`).
+    Focus {
         #[serde(rename = "ref")]
         reference: String,
-        text: String,
     },
     /// Press a key or a chord, on the element behind `ref` (focused first) or on whatever
     /// has the focus: `keys` down in their order, then up in reverse. The keys by their
@@ -367,6 +368,11 @@ pub enum Answer {
         element: Option<Element>,
     },
     Sent,
+    /// What [`Gesture::Focus`] left: the focus on the element or inside it (`held`), or
+    /// elsewhere (the page moved it, or the element takes no focus from a script).
+    Focus {
+        held: bool,
+    },
     /// `None`: the element has no value.
     Value {
         value: Option<String>,
@@ -430,6 +436,7 @@ impl Answer {
             Answer::Refused { .. } => "refused",
             Answer::Under { .. } => "under",
             Answer::Sent => "sent",
+            Answer::Focus { .. } => "focus",
             Answer::Value { .. } => "value",
             Answer::Hash { .. } => "hash",
             Answer::Destination { .. } => "destination",

@@ -23,6 +23,7 @@
 //! effect with nothing observable has nothing to undo, and the step is not retried: its
 //! effect may still be on its way, and a repeat would double it.
 
+use super::fill::{Filling, Next};
 use super::inverse::{away_from, removal_controls, residue};
 use super::need::{Answer, Gesture, Need, Point};
 use super::step::{Action, Step};
@@ -360,10 +361,12 @@ impl Run {
                         reference: element.reference,
                         value,
                     },
-                    Some(Inverse::Rewrite { element, value, .. }) => Gesture::Type {
-                        reference: element.reference,
-                        text: value,
-                    },
+                    // The focus first; the old value follows once it holds (`fill`).
+                    Some(Inverse::Rewrite { element, value, .. }) => {
+                        let (filling, focus) = Filling::start(element.reference, value, point);
+                        self.filling = Some(filling);
+                        focus
+                    }
                     _ => Gesture::Click {
                         at: point,
                         button: Default::default(),
@@ -399,6 +402,22 @@ impl Run {
                     sensitive: self.sensitive.clone(),
                 };
                 self.stage(Stage::Find, need)
+            }
+            (Stage::Input, answer) if self.filling.is_some() => {
+                let Some(filling) = self.filling.as_mut() else {
+                    return self.out_of_step(&answer);
+                };
+                match filling.on(answer) {
+                    Next::Send(gesture) => self.ask(Need::Input { gesture }),
+                    Next::Done => {
+                        self.filling = None;
+                        self.next_inverse(true)
+                    }
+                    Next::Failed(error) => {
+                        self.filling = None;
+                        self.undo_finished(purpose, Err(error))
+                    }
+                }
             }
             (Stage::Input, Answer::Sent) if matches!(inverse, Some(Inverse::Remove { .. })) => {
                 let since = Some(self.undoing().removal_fp.clone());
