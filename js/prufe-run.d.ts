@@ -145,6 +145,21 @@ declare namespace PrufeRun {
       ended: { action: string; code?: string | null; reason?: string; durationMs?: number; startedAt?: string };
     }): { name: string; entry: { [key: string]: unknown } };
     /**
+     * The target of a browser library's element (a Locator or ElementHandle) from what a
+     * package found for it: how many elements it matches, the engine's record of the one and
+     * the target naming it (none when hidden), or why it has no record. `place`: the step's
+     * destination, which may be hidden until a drag starts (named by its record then).
+     */
+    located(found: {
+      shown: string;
+      count: number;
+      place?: boolean;
+      element?: ElementRecord | null;
+      target?: Target | null;
+      error?: ErrorData | null;
+      candidates?: Prufe.Candidate[];
+    }): { target: Target } | { error: ErrorData };
+    /**
      * Every form of the caller's secrets `values` that is scrubbed (the value, its whitespace
      * collapsed, percent-, form- and lowercase-encoded; none shorter than 3 characters), each
      * once, in the order `scrub` replaces them: the list a driver keeps, hands to `scrub` and

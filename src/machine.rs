@@ -100,6 +100,13 @@ pub fn dialogs(heard: &str) -> Result<String, String> {
     api::dialogs_text(heard).map_err(thrown)
 }
 
+/// `located(found)`: the target of a browser library's element from what a package found for
+/// it, or the error saying why there is none ([`api::located_text`]).
+#[wasm_bindgen(js_name = located)]
+pub fn located(found: &str) -> Result<String, String> {
+    api::located_text(found).map_err(thrown)
+}
+
 /// `secretForms(values)`: every form of the caller's secrets that is scrubbed, in the order
 /// `scrub` replaces them, as JSON text ([`api::secret_forms_text`]).
 #[wasm_bindgen(js_name = secretForms)]

@@ -244,6 +244,13 @@
       return call(glue.trace, [JSONRef.stringify(args === undefined ? null : args)]);
     },
   });
+  // The target of a browser library's element, from what a package found for it.
+  Object.defineProperty(api, 'located', {
+    enumerable: true,
+    value: function located(found) {
+      return call(glue.located, [JSONRef.stringify(found === undefined ? null : found)]);
+    },
+  });
   // Redaction of the caller's secrets: their forms, and any value scrubbed of them.
   Object.defineProperty(api, 'secretForms', {
     enumerable: true,

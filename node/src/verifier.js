@@ -264,7 +264,7 @@ export class Verifier {
    * @param {unknown} source @param {unknown} to @param {StepOptions & { inverse?: PrufeRun.Step[] }} [options]
    */
   dragTo(source, to, options) {
-    return this.#verified(async () => ({ kind: 'drag', target: await this.#target(source), to: await this.#target(to) }), options);
+    return this.#verified(async () => ({ kind: 'drag', target: await this.#target(source), to: await this.#target(to, true) }), options);
   }
 
   /** @param {string} url absolute, or relative to the page's address @param {StepOptions} [options] */
@@ -642,12 +642,13 @@ export class Verifier {
   }
 
   /**
-   * A prufe target as it is, or the description of a library element's one element.
+   * A prufe target as it is, or the target of a library element's one element.
    * @param {unknown} target
+   * @param {boolean} [place] the step's destination, which may be hidden until a drag starts
    * @returns {Promise<PrufeRun.Target>}
    */
-  async #target(target) {
-    if (this.#adapter.isElement(target)) return this.#identify(target);
+  async #target(target, place = false) {
+    if (this.#adapter.isElement(target)) return this.#identify(target, place);
     const t = /** @type {any} */ (target);
     // With `in` (the container) or `nth` (its place), a name of its own is optional.
     const named = t && typeof t === 'object' && (typeof t.name === 'string' || (t.name === undefined && (t.in || t.nth)));
@@ -660,37 +661,31 @@ export class Verifier {
     return /** @type {PrufeRun.Target} */ (t.name === undefined ? { ...t, name: '' } : target);
   }
 
-  /** @param {unknown} element */
-  async #identify(element) {
+  /**
+   * The target of a library element's one element; the machine decides it (`located`) from
+   * how many it matches, the engine's record of the one and the target naming it.
+   * @param {unknown} element @param {boolean} place
+   */
+  async #identify(element, place) {
     const timeoutMs = this.#options.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
     const { handles, count, shown, release } = await this.#adapter.elements(element, timeoutMs);
     try {
-      if (count === 0) throw new PrufeError('TARGET_NOT_FOUND', `${shown} matches no element; nothing was done`);
+      /** @type {Parameters<typeof rules.located>[0]} */
+      const found = { shown, count, place };
       if (count > 1) {
-        /** @type {Prufe.Candidate[]} */
-        const candidates = [];
+        found.candidates = [];
         for (const handle of handles.slice(0, 10)) {
-          const place = await this.#place(handle).catch(() => null);
-          const found = place ? await this.#identity(place).catch(() => null) : null;
-          const e = found?.element;
-          if (e) candidates.push({ ref: e.ref, role: e.role, name: e.name || e.text || '', region: e.region });
+          const at = await this.#place(handle).catch(() => null);
+          const e = (at ? await this.#identity(at).catch(() => null) : null)?.element;
+          if (e) found.candidates.push({ ref: e.ref, role: e.role, name: e.name || e.text || '', region: e.region });
         }
-        throw new PrufeError('TARGET_AMBIGUOUS', `${shown} matches ${count} elements; narrow it down so that it matches one, nothing was done`, { candidates });
+      } else if (count === 1) {
+        const at = await this.#place(handles[0]);
+        if (at) Object.assign(found, await this.#identity(at));
       }
-      const place = await this.#place(handles[0]);
-      if (!place) {
-        throw new PrufeError('TARGET_NOT_FOUND', `${shown} is no longer in the page (or in a frame it holds); nothing was done`);
-      }
-      const found = await this.#identity(place);
-      if (found.error) throw new PrufeError(found.error.code, `${shown}: ${found.error.message}`);
-      const e = /** @type {Prufe.ElementRecord} */ (found.element);
-      const name = e.name || e.text || '';
-      if (!e.visible || !found.target) {
-        throw new PrufeError('TARGET_NOT_VISIBLE', `${shown} is hidden (${e.role}[${name}]${e.region ? ` in ${e.region}` : ''}); nothing was done`);
-      }
-      // The engine's own naming: role and label, else the row it is in, else its place
-      // among the unnamed elements of its role in its region (`list 2 in main`).
-      return found.target;
+      const decided = rules.located(found);
+      if ('error' in decided) throw new PrufeError(decided.error.code, decided.error.message, { candidates: decided.error.candidates });
+      return decided.target;
     } finally {
       await release();
     }

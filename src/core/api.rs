@@ -8,6 +8,7 @@ use super::diff::{diff, Diff, DiffOptions};
 use super::error::{Error, ErrorCode, Result};
 use super::frames;
 use super::judge::{judge, Action, JudgeOptions, Verdict};
+use super::located::{self, Located};
 use super::redact::Redactor;
 use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
@@ -446,6 +447,18 @@ pub fn defaults_text() -> Result<String> {
 pub fn dialogs_text(args: &str) -> Result<String> {
     let heard: Option<Vec<Dialog>> = from_text(args, ErrorCode::InvalidArgument, "dialogs")?;
     serde_json::to_string(&dialogs::lines(&heard.unwrap_or_default())).map_err(internal)
+}
+
+/// `located(found)` of the machine module: the target of a browser library's element, from
+/// what a package found for it ([`located::Located`]), or the error that says why there is
+/// none: `{ "target": … }` or `{ "error": … }` ([`located::decide`]).
+pub fn located_text(args: &str) -> Result<String> {
+    let found: Located = from_text(
+        args,
+        ErrorCode::InvalidArgument,
+        "located: { shown, count, place?, element?, target?, error?, candidates? }",
+    )?;
+    serde_json::to_string(&located::decide(found)).map_err(internal)
 }
 
 /// `secretForms(values)` of the machine module: every form of every caller's secret in

@@ -14,6 +14,7 @@ pub mod frames;
 pub mod identity;
 pub mod intent;
 pub mod judge;
+pub mod located;
 pub mod model;
 pub mod ordered_json;
 pub mod reading;

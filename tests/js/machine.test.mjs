@@ -104,6 +104,23 @@ test('secretForms() and scrub() are the one redaction rule: forms, keys, nested 
   assert.throws(() => secretForms('a b&c'), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
 });
 
+test('located() decides a library element\'s target for both packages, and refuses bad input', () => {
+  const { located } = machine.default;
+  const element = {
+    ref: 'e1', role: 'button', name: 'Pay', region: 'main', frame: '', href: null, value: null, checked: null, pressed: null,
+    selected: null, expanded: null, disabled: false, visible: true, inViewport: true, focused: false, sensitive: false,
+  };
+  const target = { role: 'button', name: 'Pay', region: 'main' };
+  assert.deepEqual(located({ shown: "locator('#pay')", count: 1, element, target }), { target });
+  assert.deepEqual(located({ shown: "locator('#pay')", count: 0 }), {
+    error: { code: 'TARGET_NOT_FOUND', message: "locator('#pay') matches no element; nothing was done" },
+  });
+  const hidden = located({ shown: "locator('#pay')", count: 1, element: { ...element, visible: false }, target: null });
+  assert.equal(hidden.error?.code, 'TARGET_NOT_VISIBLE');
+  assert.deepEqual(located({ shown: 'x', count: 1, place: true, element: { ...element, visible: false } }), { target });
+  assert.throws(() => located({ count: 1 }), (e) => e.name === 'PrufeError' && e.code === 'INVALID_ARGUMENT');
+});
+
 test('a target that resolves to nothing ends the step with its typed error and no verdict', () => {
   let { run } = start({ action: { kind: 'click', target: { role: 'button', name: 'Pay' } } });
   ({ run } = next(run, { answer: 'fingerprint', fingerprint: 'f0' }));

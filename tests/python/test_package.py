@@ -212,6 +212,20 @@ def test_a_locator_is_resolved_strictly(page: Page, base: str) -> None:
         with pytest.raises(PrufeError) as failed:
             p.click(locator)
         assert failed.value.code == code, str(failed.value)
+    # Several: the machine's words, with what can be named of them, as in Node.
+    with pytest.raises(PrufeError) as several:
+        p.click(page.get_by_role("button", name="Add"))
+    assert "elements; narrow it down so that it matches one; nothing was done" in several.value.message, str(several.value)
+    assert several.value.candidates and all(c["role"] == "button" and c["name"].startswith("Add") for c in several.value.candidates), several.value.candidates
+    # A hidden drag destination (a zone shown once a drag starts) is named by its record and
+    # the step runs: here the zone never shows, and the machine says so in its own words.
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<section id=\"zone\" aria-label=\"Drop zone\" style=\"visibility:hidden\">Drop here</section>')")
+    with pytest.raises(PrufeError) as hidden:
+        p.click(page.locator("#zone"))
+    assert hidden.value.code == "TARGET_NOT_VISIBLE" and "is hidden (region[Drop zone]" in str(hidden.value), str(hidden.value)
+    with pytest.raises(PrufeError) as dropped:
+        p.drag_to(page.get_by_role("button", name="Add Socks S"), page.locator("#zone"))
+    assert dropped.value.code == "TARGET_NOT_VISIBLE" and dropped.value.message.startswith("no visible element matches region[Drop zone]"), str(dropped.value)
     # A target the machine finds twice: the error carries the step's record, and its report is
     # the machine's, as the CLI and Node print it: the error and the candidates.
     page.evaluate("document.body.insertAdjacentHTML('beforeend', '<button>Twin</button><button>Twin</button>')")

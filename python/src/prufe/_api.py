@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import warnings
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
@@ -265,6 +264,23 @@ class Core:
 
     # -- targets ------------------------------------------------------------------------
 
+    def _identify(self, locator: Any) -> Gen:
+        """The engine's record of a Locator's one element and the target naming it (``None``
+        when hidden); ``LookupError`` when no path reaches it."""
+        located = yield op("locator_path", locator, source("locator.js"))
+        if not (isinstance(located, dict) and isinstance(located.get("path"), list)):
+            # None, or what a page that patches its own builtins makes of the answer: either
+            # way no path to the element.
+            raise LookupError("no path to the element")
+        chain = [located["path"]]
+        if located.get("crossed"):
+            # Inside a frame of another origin: its <iframe>'s path in each parent too.
+            chain = yield op("locator_chain", locator, source("locator.js"))
+        if not chain:
+            raise LookupError("no path to the element")
+        found: tuple[dict[str, Any], Optional[dict[str, Any]]] = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
+        return found
+
     def target(self, value: TargetLike, place: bool = False) -> Gen:
         """The prufe target of ``value``: a Target, a dict of one, or a Playwright Locator,
         turned into the identity the engine observes for its element (once)."""
@@ -275,39 +291,31 @@ class Core:
         if not is_locator(value):
             raise TypeError(f"a target is a Playwright Locator or a prufe Target, not {type(value).__name__}")
         count = yield op("locator_count", value)
-        if count == 0:
-            raise PrufeError("TARGET_NOT_FOUND", f"{value} matches no element; nothing was done")
-        if count > 1:
-            raise PrufeError("TARGET_AMBIGUOUS", f"{value} matches {count} elements; narrow it so that it matches one (nothing was done)")
-        if not place and not (yield op("locator_visible", value)):
-            raise PrufeError("TARGET_NOT_VISIBLE", f"{value} is hidden; nothing was done")
-        located = yield op("locator_path", value, source("locator.js"))
-        if not (isinstance(located, dict) and isinstance(located.get("path"), list)):
-            # None, or what a page that patches its own builtins makes of the answer: either
-            # way no path to the element.
-            located = None
-        chain = [located["path"]] if located is not None else None
-        if located is not None and located.get("crossed"):
-            # Inside a frame of another origin: its <iframe>'s path in each parent too.
-            chain = yield op("locator_chain", value, source("locator.js"))
-        if not chain:
-            raise PrufeError("TARGET_NOT_FOUND", f"{value}: its element is not in a document prufe can reach")
-        element, target = yield from self.driver.identify(chain[-1], self.sensitive, chain[:-1])
-        if target is not None:
-            # The engine's own naming: role and label, else the row it is in, else its place
-            # among the unnamed elements of its role in its region (`list 2 in main`).
-            return target
-        # Hidden (a drop zone or a row's control not shown yet): named by its record.
-        name = element.get("name") or element.get("text") or ""
-        row = re.fullmatch(r"([a-z]+)\[(.*)\]", element.get("within") or "", re.S) if not name else None
-        if not name and row is None:
-            raise PrufeError("TARGET_NOT_VISIBLE", f"{value}: its element ({element.get('role')} in {element.get('region') or 'the document'}) is hidden and has no name or named row to know it by; nothing was done")
-        hidden: dict[str, Any] = {"role": element["role"], "name": name, "region": element.get("region", "")}
-        if row is not None:
-            hidden["in"] = {"role": row.group(1), "name": row.group(2)}
-        if element.get("frame"):
-            hidden["frame"] = element["frame"]
-        return hidden
+        found: dict[str, Any] = {"shown": str(value), "count": count, "place": place}
+        if count == 1:
+            try:
+                found["element"], found["target"] = yield from self._identify(value)
+            except PrufeError as error:
+                found["error"] = {"code": error.code, "message": error.message}
+            except LookupError:
+                pass
+        elif count > 1:
+            # What can be named of the first ten, for the error's candidates.
+            found["candidates"] = []
+            for i in range(min(count, 10)):
+                try:
+                    element, _ = yield from self._identify(value.nth(i))
+                except (PrufeError, LookupError):
+                    continue
+                name = element.get("name") or element.get("text") or ""
+                found["candidates"].append({"ref": element["ref"], "role": element["role"], "name": name, "region": element.get("region", "")})
+        # The machine decides: no match, several, gone, hidden (a destination hidden until the
+        # drag starts is named by its record), else the engine's target.
+        decided = yield from self.driver.located(found)
+        if "error" in decided:
+            raise PrufeError(decided["error"]["code"], decided["error"]["message"], candidates=decided["error"].get("candidates"))
+        target: dict[str, Any] = decided["target"]
+        return target
 
     # -- steps --------------------------------------------------------------------------
 

@@ -95,6 +95,7 @@ ENDED = _GUARD_RUN % ("(a) => { const done = { explain: prufeRun.explain({ error
                       " trace: a.ended === null ? null : prufeRun.trace({ step: 0, ended: a.ended }) };"
                       " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
+LOCATED = _GUARD_RUN % "(found) => prufeRun.located(found)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_SELECT = _GUARD % "(ref) => prufeDriver.focusSelect(ref)"
@@ -1352,6 +1353,13 @@ class Driver:
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the gesture {kind!r}")
 
     # -- targets ------------------------------------------------------------------------
+
+    def located(self, found: dict[str, Any]) -> Gen:
+        """The machine's target of a library's element from what was found for it
+        (``prufeRun.located``): ``{"target": …}`` or ``{"error": …}``."""
+        yield from self.world.start()
+        decided: dict[str, Any] = yield from self.world.call(LOCATED, found, TOP)
+        return decided
 
     def identify(self, path: list[Union[int, str]], sensitive: list[str], frames: Optional[list[list[Union[int, str]]]] = None) -> Gen:
         """The engine's record of the element at ``path`` (see locator.js) and the target that

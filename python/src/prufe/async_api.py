@@ -90,8 +90,6 @@ class _Port:
             return await ask(a[0], a[1])
         if name == "locator_count":
             return await a[0].count()
-        if name == "locator_visible":
-            return await a[0].is_visible()
         if name == "locator_path":
             return await a[0].evaluate(a[1])
         if name == "listen_requests":

@@ -381,6 +381,9 @@
       }
       const inside = [...byNode.entries()].filter(([n]) => node.contains(n));
       if (inside.length === 1) return named(inside[0][1], false);
+      if (typeof node.checkVisibility === 'function' && !node.checkVisibility({ visibilityProperty: true })) {
+        return { error: { code: 'TARGET_NOT_VISIBLE', message: 'the element is hidden: prufe observes nothing there to act on' } };
+      }
       return { error: { code: 'TARGET_NOT_FOUND', message: `prufe observes nothing at the locator's element (${node.tagName.toLowerCase()}${node.id ? '#' + node.id : ''}); target it by role and name` } };
     } catch (error) {
       return { error: asError(error) };

@@ -92,8 +92,6 @@ class _Port:
             return ask(a[0], a[1])
         if name == "locator_count":
             return a[0].count()
-        if name == "locator_visible":
-            return a[0].is_visible()
         if name == "locator_path":
             return a[0].evaluate(a[1])
         if name == "listen_requests":

@@ -48,6 +48,7 @@ export const STRICT_PAGE = `<!doctype html><html lang="en"><title>strict</title>
 <section aria-label="Twins"><button class="twin">Remove</button><button class="twin">Remove</button></section>
 <button id="hidden" style="display:none">Secret offer</button>
 <button id="save" onclick="document.getElementById('out').textContent='Saved'">Save</button>
+<section id="zone" aria-label="Drop zone" style="visibility:hidden">Drop here</section>
 <p role="status" id="out"></p>
 </main></html>`;
 
@@ -445,6 +446,21 @@ export function packageSuite(lib) {
       const r = await usual.click(await lib.css(page, '#save'), { intent: 'saved' });
       assert.equal(r.verdict, 'MATCH', r.reason);
       assert.equal(r.target, 'button[Save] in main');
+    });
+
+    test('a hidden drag destination is named by its record and left to the machine, which refuses it', async (t) => {
+      const page = await lib.open(t, '/strict.html');
+      const v = await lib.verifier(page, { timeoutMs: 300 });
+      // As a click's target, a hidden element is refused by the package's check.
+      const clicked = await v.click(await lib.css(page, '#zone')).then(() => null, (e) => e);
+      assert.equal(clicked?.code, 'TARGET_NOT_VISIBLE', clicked?.message);
+      assert.match(clicked.message, /is hidden \(region\[Drop zone\]/);
+      // As a drag's destination (a zone shown once a drag starts), it is named and the step
+      // runs: here the zone never shows, and the machine says so in its own words.
+      const dragged = await v.dragTo(await lib.css(page, '#save'), await lib.css(page, '#zone')).then(() => null, (e) => e);
+      assert.equal(dragged?.code, 'TARGET_NOT_VISIBLE', dragged?.message);
+      assert.match(dragged.message, /^no visible element matches region\[Drop zone\]/);
+      assert.equal(await page.evaluate(() => document.getElementById('out').textContent), '', 'nothing was pressed');
     });
 
     test('the judge decides an AMBIGUOUS effect only, and its answer is recorded', async (t) => {
