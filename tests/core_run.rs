@@ -3172,3 +3172,135 @@ fn task_c_dropped_before_task_a() -> React {
         }
     })
 }
+
+/// The settles that waited for an effect once the undo's first inverse went out (the first
+/// input after the drag's button came up): whether each counted the fingerprint's claims,
+/// and whether its background says the page moves them.
+fn undo_settles(w: &World) -> Vec<(bool, bool)> {
+    let up = w
+        .needs
+        .iter()
+        .position(|n| {
+            matches!(
+                n,
+                Need::Input {
+                    gesture: Gesture::Up { .. }
+                }
+            )
+        })
+        .expect("the drag's button came up");
+    let inverse = up
+        + 1
+        + w.needs[up + 1..]
+            .iter()
+            .position(|n| matches!(n, Need::Input { .. }))
+            .expect("an inverse went out");
+    w.needs[inverse..]
+        .iter()
+        .filter_map(|n| match n {
+            Need::Settle {
+                since: Some(_),
+                claims,
+                background,
+                ..
+            } => Some((*claims, background.claims)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A reorder the page refuses: Task C goes before Task A and an error shows; the declared
+/// key (Alt+ArrowDown on Task C), or the Reset order button, puts it back last, which moves
+/// the order alone.
+fn refused_reorder() -> React {
+    let mut dropped = task_c_dropped_before_task_a();
+    Box::new(move |g, w| match g {
+        Gesture::Up { .. } => {
+            dropped(g, w);
+            w.page.texts.push(Text {
+                kind: TextKind::Alert,
+                ..text("Error: the order was not saved", "main")
+            });
+        }
+        Gesture::Press { keys, .. } if keys.iter().any(|k| k == "ArrowDown") => {
+            let c = w.page.elements.iter().position(|e| e.reference == "t-C");
+            let moved = w.page.elements.remove(c.unwrap());
+            w.page.elements.push(moved);
+        }
+        Gesture::Click { at, .. }
+            if at_point(&w.page, *at).is_some_and(|e| e.name == "Reset order") =>
+        {
+            let c = w.page.elements.iter().position(|e| e.reference == "t-C");
+            let moved = w.page.elements.remove(c.unwrap());
+            w.page.elements.push(moved);
+        }
+        _ => {}
+    })
+}
+
+#[test]
+fn an_undo_by_a_declared_key_counts_the_claims_it_moves_back() {
+    let drag = Step::new(Action::Drag {
+        target: target("listitem", "Task C"),
+        to: target("listitem", "Task A"),
+    })
+    .with_intent("the order is saved")
+    .with_inverse(vec![Step::new(Action::Press {
+        key: "Alt+ArrowDown".into(),
+        target: Some(target("listitem", "Task C")),
+    })]);
+    let reset = Step::new(Action::Drag {
+        target: target("listitem", "Task C"),
+        to: target("listitem", "Task A"),
+    })
+    .with_intent("the order is saved")
+    .with_inverse(vec![click("Reset order")]);
+    let mut with_reset = World::new(form_and_tasks());
+    with_reset
+        .page
+        .elements
+        .push(el("b-reset", Role::Button, "Reset order", "main"));
+    let once = |p: &mut Policy| p.max_attempts = 1;
+    // The focus wanders by itself before the action: the page moves its claims, which the
+    // undo's settles then leave out as the step's own did.
+    let mut wandering = World::new(form_and_tasks());
+    for on in ["ul", "f-name"] {
+        let mut p = form_and_tasks();
+        for e in &mut p.elements {
+            e.focused = e.reference == on;
+        }
+        wandering.ticks.push_back(p);
+    }
+    let order = |w: &World| -> Vec<String> {
+        w.page
+            .elements
+            .iter()
+            .filter(|e| e.reference.starts_with("t-"))
+            .map(|e| e.reference.clone())
+            .collect()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a refused reorder taken back by a declared key: the key's settle and the undo's count the claims", World::new(form_and_tasks()), drag.clone(), refused_reorder())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(move |_, w, _| {
+                assert_eq!(undo_settles(w), vec![(true, false), (true, false)], "{:?}", w.needs);
+                assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
+            }),
+        row("on a page that moves its focus by itself, the undo's settles leave the claims out", wandering, drag, refused_reorder())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|_, w, _| assert_eq!(undo_settles(w), vec![(false, true), (false, true)], "{:?}", w.needs)),
+        row("a declared click moves the focus at once: the undo's settles wait for what it does", with_reset, reset, refused_reorder())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(move |_, w, _| {
+                assert_eq!(undo_settles(w), vec![(false, false), (false, false)], "{:?}", w.needs);
+                assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
+            }),
+    ]);
+}

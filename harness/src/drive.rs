@@ -37,6 +37,9 @@ pub(crate) struct Drive {
     /// How many settles after the step's input ended on the shorter window
     /// (`Answer::Quick`).
     pub(crate) quick: u32,
+    /// How many settles from a fingerprint (`since`) ended without the page leaving it: at
+    /// the deadline, waiting for an effect the settle did not see.
+    pub(crate) unmoved: u32,
     /// The step's input was sent.
     sent: bool,
     /// The boxes of the latest observation's frames, for a pointer step.
@@ -148,6 +151,10 @@ impl Tab<'_> {
                 Ok(a) => {
                     d.sent |= matches!(need, Need::Input { .. });
                     d.quick += u32::from(d.sent && matches!(a, Answer::Quick { .. }));
+                    d.unmoved += u32::from(
+                        matches!(need, Need::Settle { since: Some(_), .. })
+                            && matches!(a, Answer::Settled { changed: false, .. }),
+                    );
                     a
                 }
                 Err(e) if e.is_fatal() || self.engine.watchdog().gone().is_some() => {

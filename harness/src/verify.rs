@@ -103,6 +103,7 @@ pub struct Verifier {
     /// Needs answered during the last verified step.
     round_trips: u32,
     quick_settles: u32,
+    unmoved_settles: u32,
     /// The pictures of the step in progress, for its trace record.
     pictures: Option<crate::pictures::Pictures>,
 }
@@ -180,6 +181,7 @@ impl Verifier {
             last_look: None,
             round_trips: 0,
             quick_settles: 0,
+            unmoved_settles: 0,
             pictures: None,
         })
     }
@@ -703,6 +705,7 @@ impl Verifier {
         record.scrub(&self.redactor);
         self.round_trips = drive.needs;
         self.quick_settles = drive.quick;
+        self.unmoved_settles = drive.unmoved;
         outcome_result(record)
     }
 
@@ -771,6 +774,13 @@ impl Verifier {
     /// (`Timing::quick_ms`): the page said it was quiet and no request was under way.
     pub fn quick_settles(&self) -> u32 {
         self.quick_settles
+    }
+
+    /// Settles of the last verified step (its undo's included) that waited from a
+    /// fingerprint and ended at the deadline without the page leaving it: an effect the
+    /// settle did not count, or none.
+    pub fn unmoved_settles(&self) -> u32 {
+        self.unmoved_settles
     }
 
     fn scrub_outcome(&self, o: &mut Outcome) {

@@ -1116,3 +1116,44 @@ async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
     assert_eq!(order[..3], ["Task C", "Task A", "Task B"]);
     s.close().await;
 }
+
+/// A reorder the page refuses to save, taken back by the declared key Alt+ArrowDown: the
+/// key moves the order alone, which the undo's settles count (the fingerprint's claims), so
+/// each ends on quiet once the row is back, not at the deadline; the order is restored.
+#[tokio::test]
+async fn a_reorder_taken_back_by_a_declared_key_is_seen_at_once() {
+    let mut s = Session::open("reorder-refused.html").await;
+    let back = Step::new(Action::Press {
+        key: "Alt+ArrowDown".into(),
+        target: Some(target("listitem", "Olwen")),
+    });
+    let e =
+        s.v.drag(
+            target("listitem", "Olwen"),
+            target("listitem", "Carys"),
+            vec![back],
+            Some("the order is saved"),
+        )
+        .await
+        .expect_err("the reorder explains nothing of the intent");
+    let Error::VerificationFailed(o) = &e else {
+        panic!("unexpected {e}");
+    };
+    assert_eq!((o.attempts, o.undone), (2, 2), "{}", o.explain());
+    assert_eq!(
+        s.v.unmoved_settles(),
+        0,
+        "every settle from a fingerprint saw the page leave it: {}",
+        o.explain()
+    );
+    let order: Vec<String> = s
+        .snapshot()
+        .await
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Listitem)
+        .map(|e| e.label().to_owned())
+        .collect();
+    assert_eq!(order, ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]);
+    s.close().await;
+}

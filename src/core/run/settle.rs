@@ -6,8 +6,9 @@
 //! (previous, this) to `Background::observe`, and settles again with what is left of the
 //! deadline. The first pair may start from the driver's last observation of the same
 //! document ([`super::Seen`]); a still page costs no snapshot. Pointer steps and unverified
-//! steps settle plainly, with no background; so does a rescan of the same attempt, which
-//! keeps the background learnt before it.
+//! steps settle plainly, learning nothing (an unverified step over the background it was
+//! handed: a declared inverse, the step's it takes back); so does a rescan of the same
+//! attempt, which keeps the background learnt before it.
 //!
 //! **After the action** the settle first waits for the fingerprint to leave its pre-action
 //! value (an effect that starts late is still seen), then for quiet. At the quiet point the
@@ -115,7 +116,19 @@ impl Run {
     /// The step may do no more than move the focus, the order or the selection, and the
     /// fingerprint shows those: the page was not seen moving them by itself.
     fn sees_claims(&self) -> bool {
-        self.glances() && !self.attempt.background.claims
+        self.sees_claims_after([&self.step.action])
+    }
+
+    /// A settle after `actions` (at least one) may count the fingerprint's claims: each may
+    /// do no more than move the focus, the order or the selection ([`glances`]), and the
+    /// page was not seen moving them by itself. The step's own settle asks it of the step,
+    /// the undo's of the inverses it applied (`super::undo`).
+    pub(super) fn sees_claims_after<'a>(
+        &self,
+        actions: impl IntoIterator<Item = &'a Action>,
+    ) -> bool {
+        let mut actions = actions.into_iter().peekable();
+        actions.peek().is_some() && actions.all(glances) && !self.attempt.background.claims
     }
 
     /// The fingerprint went from `was` to `now` by itself, before the action: when only its
@@ -340,14 +353,17 @@ impl Run {
                 settling: After::Tail,
             };
             let since = settle.then(|| self.attempt.fp0.clone());
-            let need = self.settle_need(since, timeout, false);
+            let mut need = self.settle_need(since, timeout, false);
+            if let Need::Settle { claims, .. } = &mut need {
+                *claims = settle && self.sees_claims();
+            }
             return self.ask(need);
         }
         if matches!(self.step.action, Action::Goto { .. }) {
             return self.land();
         }
         let plain = self.focus_taken();
-        if !plain && self.glances() && self.attempt.background.claims {
+        if !plain && glances(&self.step.action) && self.attempt.background.claims {
             self.phase = Phase::After {
                 settling: After::Glance,
             };
@@ -453,18 +469,6 @@ impl Run {
         };
         let need = self.settle_need(None, self.attempt.left_ms, false);
         self.ask(need)
-    }
-
-    /// A key moves the focus and a drag reorders a list, and the diff sees neither (a reorder
-    /// is no diff; focus is no observable field). The fingerprint's claims do, so such a step
-    /// settles from the pre-action fingerprint counting them ([`Run::sees_claims`]); on a page
-    /// that moves its claims by itself they are left out, and the step is looked at after one
-    /// quiet window rather than at the deadline.
-    fn glances(&self) -> bool {
-        matches!(
-            self.step.action,
-            Action::Press { .. } | Action::Drag { .. } | Action::DragAt { .. }
-        )
     }
 
     fn observe_after(&mut self) -> Need {
@@ -654,4 +658,16 @@ fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
             .iter()
             .map(Identity::of)
             .eq(after.elements.iter().map(Identity::of))
+}
+
+/// A key moves the focus and a drag reorders a list, and the diff sees neither (a reorder
+/// is no diff; focus is no observable field). The fingerprint's claims do, so such a step
+/// settles from the pre-action fingerprint counting them ([`Run::sees_claims`]); on a page
+/// that moves its claims by itself they are left out, and the step is looked at after one
+/// quiet window rather than at the deadline.
+fn glances(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Press { .. } | Action::Drag { .. } | Action::DragAt { .. }
+    )
 }

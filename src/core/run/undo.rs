@@ -16,9 +16,11 @@
 //! 6. **move the pointer away** after a hover.
 //!
 //! An element is found again by identity on a fresh observation; one that is gone or cannot
-//! take input is skipped. Then the page settles, is observed, and is diffed against the
-//! before snapshot, restricted to the identities the wrong effect touched: anything left is
-//! a residue (`UNDO_FAILED`). Text changes (a status line saying "Removed") are not residue:
+//! take input is skipped. Then the page settles (over the background the step learnt, and
+//! counting the fingerprint's claims when every inverse is a declared key or drag:
+//! [`Run::sees_claims_after`]), is observed, and is diffed against the before snapshot,
+//! restricted to the identities the wrong effect touched: anything left is a residue
+//! (`UNDO_FAILED`). Text changes (a status line saying "Removed") are not residue:
 //! they report, they are not state. No inverse applied at all is `IRREVERSIBLE_ACTION`. An
 //! effect with nothing observable has nothing to undo, and the step is not retried: its
 //! effect may still be on its way, and a repeat would double it.
@@ -27,7 +29,7 @@ use super::fill::{Filling, Next};
 use super::inverse::{away_from, removal_controls, residue};
 use super::need::{Answer, Gesture, Need, Point};
 use super::step::{Action, Step};
-use super::{Phase, Run, MAX_UNDO_SCROLLS};
+use super::{Phase, Run, Seen, MAX_UNDO_SCROLLS};
 use crate::core::diff::{diff, Field};
 use crate::core::error::{Error, ErrorCode};
 use crate::core::identity::Identity;
@@ -199,8 +201,31 @@ impl Run {
         });
         self.phase = Phase::Undo;
         self.ask(Need::Fingerprint {
-            background: Default::default(),
+            background: self.attempt.background.clone(),
         })
+    }
+
+    /// The undo's last settle may count the fingerprint's claims when every inverse of the
+    /// plan is a declared step that may do no more than move the focus, the order or the
+    /// selection (a key, a drag: [`Run::sees_claims_after`], as the step's own settle
+    /// decides): a reorder taken back by a drag, or a focus moved back by a key, shows at
+    /// once and is not waited for to the deadline. A declared plan was applied whole when
+    /// the last settle comes (an inverse that failed ends the undo). Any other inverse
+    /// clicks, types or goes back, and the focus it moves at once is no sign that its
+    /// effect came.
+    fn undo_sees_claims(&self) -> bool {
+        let Some(u) = &self.undo else {
+            return false;
+        };
+        let declared: Option<Vec<&Action>> = u
+            .plan
+            .iter()
+            .map(|i| match i {
+                Inverse::Declared { step } => Some(&step.action),
+                _ => None,
+            })
+            .collect();
+        declared.is_some_and(|actions| self.sees_claims_after(actions))
     }
 
     fn undoing(&mut self) -> &mut Undoing {
@@ -244,17 +269,10 @@ impl Run {
                 return self.undo_finished(purpose, Ok(Ending::NoInverse));
             }
             let since = Some(u.fp_after.clone());
-            let t = self.policy.timing;
-            let need = Need::Settle {
-                since,
-                poll_ms: t.poll_ms,
-                quiet_ms: t.quiet_ms,
-                timeout_ms: t.timeout_ms,
-                stop_on_change: false,
-                background: Default::default(),
-                quick_ms: 0,
-                claims: false,
-            };
+            let mut need = self.settle_need(since, self.policy.timing.timeout_ms, false);
+            if let Need::Settle { claims, .. } = &mut need {
+                *claims = self.undo_sees_claims();
+            }
             return self.stage(Stage::Settle, need);
         };
         match inverse {
@@ -273,7 +291,15 @@ impl Run {
                 },
             ),
             Inverse::Declared { step } => {
-                let mut inner = Run::unverified(*step, self.policy.clone(), true);
+                // Performed on the page the step learnt: it settles over what the page
+                // changes by itself, as the step did.
+                let seen = Seen {
+                    fingerprint: self.undoing().fp_after.clone(),
+                    snapshot: self.attempt.after.clone(),
+                    background: self.attempt.background.clone(),
+                };
+                let mut inner =
+                    Run::unverified(*step, self.policy.clone(), true).with_seen(Some(seen));
                 inner.sensitive = self.sensitive.clone();
                 inner.secrets = self.secrets.clone();
                 let need = inner.next(Answer::Start);
@@ -283,7 +309,7 @@ impl Run {
             Inverse::Remove { .. } => self.stage(
                 Stage::RemovalFingerprint,
                 Need::Fingerprint {
-                    background: Default::default(),
+                    background: self.attempt.background.clone(),
                 },
             ),
             Inverse::Rewrite { .. } | Inverse::Toggle { .. } => {
@@ -387,7 +413,7 @@ impl Run {
                     quiet_ms: t.quiet_ms,
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
-                    background: Default::default(),
+                    background: self.attempt.background.clone(),
                     quick_ms: 0,
                     claims: false,
                 };
@@ -428,7 +454,7 @@ impl Run {
                     quiet_ms: t.quiet_ms,
                     timeout_ms: t.timeout_ms,
                     stop_on_change: false,
-                    background: Default::default(),
+                    background: self.attempt.background.clone(),
                     quick_ms: 0,
                     claims: false,
                 };
