@@ -1380,6 +1380,64 @@ fn names_read_from_elsewhere_follow_patches() {
     );
 }
 
+/// The places of the records (`within`) are kept with the visual memo between snapshots of
+/// an unchanged page, and found again after a change of the container's words (text edited
+/// in place, a label set, words hidden by a style): each time, what a full walk gives.
+#[wasm_bindgen_test]
+fn places_kept_between_snapshots_follow_every_change() {
+    let c = load(
+        r#"<style>.gone .t { display: none }</style><main><ul id="rows">
+        <li><span class="t">Walk dog</span> <button>Delete</button></li>
+        <li><span class="t">Feed cat</span> <button>Delete</button></li></ul></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let places = |what: &str| -> Vec<Option<String>> {
+        let reference = dom::snapshot(&full).unwrap();
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}");
+        cached
+            .elements
+            .iter()
+            .filter(|e| e.role == Role::Button)
+            .map(|e| e.within.clone())
+            .collect()
+    };
+    let both = |a: &str, b: &str| vec![Some(a.to_owned()), Some(b.to_owned())];
+    places("warm-up");
+    assert_eq!(
+        places("at first"),
+        both("listitem[Walk dog]", "listitem[Feed cat]")
+    );
+    let hits = dom::place_memo_hits();
+    query(&c, "li").set_attribute("data-noise", "1").unwrap();
+    assert_eq!(
+        places("an attribute nothing reads"),
+        both("listitem[Walk dog]", "listitem[Feed cat]")
+    );
+    assert!(dom::place_memo_hits() > hits, "the places were not kept");
+    query(&c, ".t").set_text_content(Some("Walk cat"));
+    assert_eq!(
+        places("a container's words edited"),
+        both("listitem[Walk cat]", "listitem[Feed cat]")
+    );
+    places("settled again");
+    query(&c, "li:last-child")
+        .set_attribute("aria-label", "Chores")
+        .unwrap();
+    assert_eq!(
+        places("a container labelled"),
+        both("listitem[Walk cat]", "listitem[Chores]")
+    );
+    places("settled again");
+    query(&c, "li").class_list().add_1("gone").unwrap();
+    let hidden = places("a container's words hidden by a style");
+    assert_ne!(hidden[0].as_deref(), Some("listitem[Walk cat]"));
+    assert_eq!(hidden[1].as_deref(), Some("listitem[Chores]"));
+}
+
 const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a href="#b">Shop</a></nav></header>
 <main>
   <section aria-label="Catalogue">
@@ -1435,6 +1493,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<div data-ap-sensitive><span>Secret ${n}</span></div>`,
           (n) => `<button aria-labelledby="ref-${n % 4} ref-${(n + 1) % 4}">Ref ${n}</button>`,
           (n) => `<span id="ref-${n % 4}">Target ${n}</span>`,
+          (n) => `<li>Task ${n} <button>Delete</button></li>`, (n) => `<article><h3>Post ${n}</h3><button>Like</button></article>`,
         ];
         const n = rnd(1000);
         switch (rnd(8)) {
@@ -1522,6 +1581,11 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
                 full_fingerprint(&reference),
                 "seed {base} step {step} ({what}): patched fingerprint and full walk disagree"
             );
+            if step % 10 == 9 {
+                // A snapshot of the settled page before the next change: the next one's
+                // records must not keep what this one placed them in (`within`).
+                dom::snapshot(&Options::default()).unwrap();
+            }
             if step % 10 == 0 {
                 let snapshot = dom::snapshot(&Options::default()).unwrap();
                 assert_eq!(

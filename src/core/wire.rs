@@ -89,6 +89,10 @@ fn invalid(what: impl std::fmt::Display) -> Error {
 struct Strings<'a> {
     list: Vec<&'a str>,
     index: FxHashMap<&'a str, usize>,
+    /// Index of each role's name once used (`usize::MAX` before): no hashing per element.
+    roles: Vec<usize>,
+    /// The last region asked for and its index: neighbours mostly share their region.
+    region: (&'a str, usize),
 }
 
 impl<'a> Strings<'a> {
@@ -96,9 +100,28 @@ impl<'a> Strings<'a> {
         let mut s = Strings {
             list: Vec::new(),
             index: FxHashMap::default(),
+            roles: vec![usize::MAX; 256],
+            region: ("", 0),
         };
         s.of("");
         s
+    }
+
+    /// [`Strings::of`] a role's name.
+    fn role(&mut self, role: Role) -> usize {
+        let at = role as u8 as usize;
+        if self.roles[at] == usize::MAX {
+            self.roles[at] = self.of(role.as_str());
+        }
+        self.roles[at]
+    }
+
+    /// [`Strings::of`] a region (the same index as `of`, remembered for the next element).
+    fn region(&mut self, v: &'a str) -> usize {
+        if v != self.region.0 {
+            self.region = (v, self.of(v));
+        }
+        self.region.1
     }
 
     fn of(&mut self, v: &'a str) -> usize {
@@ -112,6 +135,15 @@ impl<'a> Strings<'a> {
 }
 
 fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    // What serde_json escapes: control characters, quotes and backslashes. Without them the
+    // string is written as it is, as serde_json would write it.
+    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing a string into a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
 }
@@ -154,11 +186,11 @@ pub fn encode(s: &Snapshot) -> String {
             None => push_json_str(&mut rows, &e.reference),
         }
         rows.push(b',');
-        push_num(&mut rows, strings.of(e.role.as_str()) as u64);
+        push_num(&mut rows, strings.role(e.role) as u64);
         rows.push(b',');
         push_json_str(&mut rows, &e.name);
         rows.push(b',');
-        push_num(&mut rows, strings.of(&e.region) as u64);
+        push_num(&mut rows, strings.region(&e.region) as u64);
         rows.push(b',');
         let flags = (e.disabled as u64 * DISABLED)
             | (e.visible as u64 * VISIBLE)
@@ -174,7 +206,11 @@ pub fn encode(s: &Snapshot) -> String {
             | (e.clickable as u64 * CLICKABLE);
         push_num(&mut rows, flags);
         // The optional tail, cut after its last non-default field.
-        let frame = strings.of(&e.frame) as u64;
+        let frame = if e.frame.is_empty() {
+            0
+        } else {
+            strings.of(&e.frame) as u64
+        };
         let tail: [Option<Tail>; 7] = [
             (frame != 0).then_some(Tail::Num(frame)),
             e.href.as_deref().map(Tail::Str),
@@ -206,7 +242,7 @@ pub fn encode(s: &Snapshot) -> String {
         rows.push(b',');
         push_json_str(&mut rows, &t.text);
         rows.push(b',');
-        push_num(&mut rows, strings.of(&t.region) as u64);
+        push_num(&mut rows, strings.region(&t.region) as u64);
         rows.push(b',');
         push_num(&mut rows, strings.of(&t.frame) as u64);
         rows.push(b']');
@@ -439,6 +475,24 @@ mod tests {
             decode(&encode(&Snapshot::default())).unwrap(),
             Snapshot::default()
         );
+    }
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for v in [
+            "",
+            "plain words",
+            "quote \" and \\ backslash",
+            "tab\tnew\nline\r\u{0}\u{1f}\u{7f}",
+            "Shirt M – 1 × 20 € \u{1F455} </script>",
+        ] {
+            let mut out = Vec::new();
+            push_json_str(&mut out, v);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(v).unwrap()
+            );
+        }
     }
 
     #[test]

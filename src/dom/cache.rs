@@ -733,6 +733,14 @@ impl Cache {
         self.env = reuse.env;
         self.memo = Some(visual);
     }
+
+    /// Keeps the places a snapshot gave the records of the replay just kept (see
+    /// `Visual::places`).
+    pub fn keep_places(&mut self, places: walk::Places) {
+        if let Some(m) = &mut self.memo {
+            m.places = Some(places);
+        }
+    }
 }
 
 impl Drop for Cache {

@@ -105,6 +105,7 @@ thread_local! {
     static CACHE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static VISUAL_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static PATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static PLACE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many times the cache was patched after child-list or text mutations (tests).
@@ -115,6 +116,11 @@ pub fn cache_patches() -> u64 {
 /// How many replays reused the visual memo so far (diagnostics and tests).
 pub fn visual_memo_hits() -> u64 {
     VISUAL_HITS.with(|c| c.get())
+}
+
+/// How many snapshots took their records' places from the visual memo (tests).
+pub fn place_memo_hits() -> u64 {
+    PLACE_HITS.with(|c| c.get())
 }
 
 /// How many fingerprints were answered from the cache so far (diagnostics and tests).
@@ -303,6 +309,8 @@ impl Engine {
         let (found, texts, has_more, fresh, hashed) = {
             let mut w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
             let mut fresh = None;
+            // The places of the memo's records, when the memo held (see `Visual::places`).
+            let mut places = None;
             match (&reuse, &mut self.cache) {
                 (Some(reuse), Some(c)) => {
                     CACHE_HITS.with(|h| h.set(h.get() + 1));
@@ -319,6 +327,7 @@ impl Engine {
                     if used {
                         VISUAL_HITS.with(|h| h.set(h.get() + 1));
                     }
+                    places = Some(visual.places.clone());
                     c.keep(visual, reuse, used);
                 }
                 _ => {
@@ -332,7 +341,17 @@ impl Engine {
                 }
             }
             if mode == walk::Mode::Snapshot {
-                w.place_records(true);
+                match (places, &mut self.cache) {
+                    (Some(Some(kept)), _) => {
+                        PLACE_HITS.with(|h| h.set(h.get() + 1));
+                        w.keep_places(&kept);
+                    }
+                    // A replay: its memo keeps the places for the next one.
+                    (Some(None), Some(c)) => c.keep_places(w.place_records(true)),
+                    _ => {
+                        w.place_records(true);
+                    }
+                }
             }
             (w.found, w.texts, w.has_more, fresh, w.hashed)
         };

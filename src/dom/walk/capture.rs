@@ -36,6 +36,11 @@ pub struct Visual {
     /// holds only while it is unchanged, since `:checked` or `:placeholder-shown` rules can
     /// hide elements.
     pub form: u64,
+    /// The places a snapshot gave the records of this replay (`Walk::place_records`): they
+    /// read the DOM (mutations void the capture's id and this memo with it), the styles
+    /// (visibility) and the form state, as the memo's other facts do, so they hold while the
+    /// memo does.
+    pub places: Option<super::place::Places>,
 }
 
 /// The record of a slow element (one whose name or text reads more than its own attributes
@@ -78,6 +83,8 @@ impl Visual {
             let mut keep = texts.iter();
             self.texts.retain(|_| *keep.next().unwrap_or(&false));
         }
+        // Indexes moved, and the page changed: placed again.
+        self.places = None;
         // Slow names depend on content elsewhere (labels, references, hidden descendants):
         // those read from a subtree the change reached are read again, as are slow texts.
         let reached = reached(&p.touched);

@@ -69,6 +69,7 @@ mod replay;
 mod text;
 
 pub use capture::{Capture, Visual};
+pub use place::Places;
 
 use super::control;
 use super::el::{El, Strings};

@@ -18,11 +18,15 @@ use crate::dom::el::El;
 use crate::dom::js;
 use crate::dom::role::Attrs as _;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 use wasm_bindgen::JsValue;
 
 /// The containers a place can be: rows of lists, tables, trees and feeds.
 // https://www.w3.org/TR/html-aam-1.0/#html-element-role-mappings (li, tr, article)
 const CONTAINERS: &str = "li,tr,article,[role=listitem],[role=row],[role=treeitem],[role=article]";
+
+/// The places [`Walk::place_records`] gave: index into `found`, and the place (scrubbed).
+pub type Places = Rc<[(u32, String)]>;
 
 /// At most this many containers are climbed past because they show no words of their own
 /// (a cell-less row inside a named one).
@@ -31,8 +35,9 @@ const MAX_CLIMB: usize = 4;
 impl Walk<'_> {
     /// Gives each found record that needs one its place. In `Find` mode (a few nodes looked
     /// up by ref) only records without a label are placed: that is what their identity
-    /// holds, and what a re-check at dispatch compares.
-    pub fn place_records(&mut self, all_twins: bool) {
+    /// holds, and what a re-check at dispatch compares. Returns the places given, by index
+    /// into `found`, for [`Walk::keep_places`].
+    pub fn place_records(&mut self, all_twins: bool) -> Places {
         let mut twins: FxHashMap<(Role, &str, &str), u32> = FxHashMap::default();
         if all_twins {
             for f in &self.found {
@@ -58,7 +63,7 @@ impl Walk<'_> {
             .collect();
         drop(twins);
         if !needs.iter().any(|n| *n) {
-            return;
+            return Rc::from([]);
         }
         let memo = js_sys::Map::new();
         let mut places: Vec<(usize, String)> = Vec::new();
@@ -91,12 +96,27 @@ impl Walk<'_> {
                 from = js::parent_element(&container);
             }
         }
-        for (i, place) in places {
-            let place = match self.redactor.scrub(&place) {
-                std::borrow::Cow::Owned(o) => o,
-                std::borrow::Cow::Borrowed(_) => place,
-            };
-            self.found[i].record.within = Some(place);
+        let places: Places = places
+            .into_iter()
+            .map(|(i, place)| {
+                let place = match self.redactor.scrub(&place) {
+                    std::borrow::Cow::Owned(o) => o,
+                    std::borrow::Cow::Borrowed(_) => place,
+                };
+                (i as u32, place)
+            })
+            .collect();
+        self.keep_places(&places);
+        places
+    }
+
+    /// Gives the found records the places of an earlier [`Walk::place_records`] over the
+    /// same records (the caller vouches for that: see `Visual::places`).
+    pub fn keep_places(&mut self, places: &Places) {
+        for (i, place) in places.iter() {
+            if let Some(f) = self.found.get_mut(*i as usize) {
+                f.record.within = Some(place.clone());
+            }
         }
     }
 

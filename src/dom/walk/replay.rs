@@ -45,6 +45,7 @@ impl Walk<'_> {
             texts: Vec::with_capacity(capture.texts.len()),
             frames: Vec::with_capacity(capture.frames.len()),
             form: 0,
+            places: memo.and_then(|m| m.places.clone()),
         };
         // The documents again: sizes, hidden and in-view frames change without mutations.
         self.docs = capture
