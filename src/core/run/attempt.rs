@@ -14,7 +14,6 @@
 //! - A sensitive fill declares its field sensitive before the observation the judge reads,
 //!   so the before snapshot already redacts it.
 
-use super::fill::Next;
 use super::need::{Answer, Gesture, Need, Read};
 use super::step::Action;
 use super::{Mode, Phase, Run, MAX_RESCANS};
@@ -189,7 +188,9 @@ impl Run {
             (Phase::Input, Answer::Failed { error }) if self.step.action.is_drag() => {
                 self.drag_abandon(error)
             }
-            (Phase::Input, answer) if self.filling.is_some() => self.on_filling(answer),
+            (Phase::Input, answer) if self.filling.is_some() => {
+                self.on_filling(answer, Run::input_sent, Run::fail)
+            }
             (Phase::Input, Answer::Sent) => self.input_sent(),
             (Phase::ReadFocus, Answer::Focused { element }) => {
                 self.attempt.focus = element;
@@ -414,24 +415,6 @@ impl Run {
             });
         }
         self.settle_after()
-    }
-
-    /// A field being filled: its next gesture, or the input sent, or nothing typed.
-    fn on_filling(&mut self, answer: Answer) -> Need {
-        let Some(filling) = self.filling.as_mut() else {
-            return self.out_of_step(&answer);
-        };
-        match filling.on(answer) {
-            Next::Send(gesture) => self.ask(Need::Input { gesture }),
-            Next::Done => {
-                self.filling = None;
-                self.input_sent()
-            }
-            Next::Failed(error) => {
-                self.filling = None;
-                self.fail(error)
-            }
-        }
     }
 
     /// The step's own input.

@@ -6,8 +6,9 @@
 //! `FOCUS_LOST` and nothing typed. Then the text replaces the selection
 //! ([`Gesture::Insert`]); an empty text deletes it (Backspace).
 
-use super::need::{Answer, Gesture};
+use super::need::{Answer, Gesture, Need};
 use super::point::Point;
+use super::Run;
 use crate::core::error::{Error, ErrorCode};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +36,7 @@ pub(super) struct Filling {
 }
 
 /// What comes after an answer.
-pub(super) enum Next {
+enum Next {
     /// Send this gesture.
     Send(Gesture),
     /// The text is in.
@@ -60,7 +61,7 @@ impl Filling {
     }
 
     /// The driver's answer to the last gesture, and what follows.
-    pub(super) fn on(&mut self, answer: Answer) -> Next {
+    fn on(&mut self, answer: Answer) -> Next {
         match (self.at, answer) {
             (At::Focus { .. }, Answer::Focus { held: true }) => {
                 self.at = At::Text;
@@ -102,6 +103,33 @@ impl Filling {
                     other.name()
                 ),
             )),
+        }
+    }
+}
+
+impl Run {
+    /// The driver's answer while a field is filled (the step's own input, or an undo's): the
+    /// next gesture asked, or `done` once the text is in, or `failed` with why nothing (more)
+    /// was typed.
+    pub(super) fn on_filling(
+        &mut self,
+        answer: Answer,
+        done: impl FnOnce(&mut Run) -> Need,
+        failed: impl FnOnce(&mut Run, Error) -> Need,
+    ) -> Need {
+        let Some(filling) = self.filling.as_mut() else {
+            return self.out_of_step(&answer);
+        };
+        match filling.on(answer) {
+            Next::Send(gesture) => self.ask(Need::Input { gesture }),
+            Next::Done => {
+                self.filling = None;
+                done(self)
+            }
+            Next::Failed(error) => {
+                self.filling = None;
+                failed(self, error)
+            }
         }
     }
 }

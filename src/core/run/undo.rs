@@ -25,7 +25,7 @@
 //! effect with nothing observable has nothing to undo, and the step is not retried: its
 //! effect may still be on its way, and a repeat would double it.
 
-use super::fill::{Filling, Next};
+use super::fill::Filling;
 use super::inverse::{away_from, removal_controls, residue};
 use super::need::{Answer, Gesture, Need, Point};
 use super::step::{Action, Step};
@@ -429,22 +429,11 @@ impl Run {
                 };
                 self.stage(Stage::Find, need)
             }
-            (Stage::Input, answer) if self.filling.is_some() => {
-                let Some(filling) = self.filling.as_mut() else {
-                    return self.out_of_step(&answer);
-                };
-                match filling.on(answer) {
-                    Next::Send(gesture) => self.ask(Need::Input { gesture }),
-                    Next::Done => {
-                        self.filling = None;
-                        self.next_inverse(true)
-                    }
-                    Next::Failed(error) => {
-                        self.filling = None;
-                        self.undo_finished(purpose, Err(error))
-                    }
-                }
-            }
+            (Stage::Input, answer) if self.filling.is_some() => self.on_filling(
+                answer,
+                |run| run.next_inverse(true),
+                |run, error| run.undo_finished(purpose, Err(error)),
+            ),
             (Stage::Input, Answer::Sent) if matches!(inverse, Some(Inverse::Remove { .. })) => {
                 let since = Some(self.undoing().removal_fp.clone());
                 let t = self.policy.timing;
