@@ -272,12 +272,13 @@ declare namespace PrufeRun {
      */
     | { kind: 'up'; at: Prufe.Point; button: Button }
     /**
-     * Focus the element behind `ref` and select its content (a field's text, an editable
-     * element's contents), so that typing replaces it, and answer `Answer::Focus`: whether
-     * the focus is then on the element or inside it. The machine decides what follows (a
-     * click where a person's would put the focus, `FOCUS_LOST`).
+     * Focus the element behind `ref` and, with `select`, select its content (a field's
+     * text, an editable element's contents) so that typing replaces it; answer
+     * `Answer::Focus`: whether the focus is then on the element or inside it. The machine
+     * decides what follows (a click where a person's would put the focus, `FOCUS_LOST`, the
+     * keys of a press).
      */
-    | { kind: 'focus'; ref: string }
+    | { kind: 'focus'; ref: string; select: boolean }
     /**
      * Press a key or a chord, on the element behind `ref` (focused first) or on whatever
      * has the focus: `keys` down in their order, then up in reverse. The keys by their

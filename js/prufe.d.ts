@@ -141,8 +141,8 @@ declare namespace Prufe {
     focusSelect(ref: string): boolean;
     /** The file input that is the element, is inside it, or is the control of its label. */
     fileInput(ref: string): HTMLInputElement;
-    /** Moves the focus to the element (before keys are pressed on it). */
-    focus(ref: string): void;
+    /** Moves the focus to the element (before keys are pressed on it); false when the focus is not on it then. */
+    focus(ref: string): boolean;
     /**
      * The position of an `<iframe>` among the frames of its document (document order, open
      * shadow roots included, as DevTools numbers child frames); -1 when it is none of them.

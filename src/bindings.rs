@@ -298,7 +298,7 @@ pub fn file_input(reference: JsValue) -> JsResult<web_sys::Element> {
 }
 
 #[wasm_bindgen]
-pub fn focus(reference: JsValue) -> JsResult<()> {
+pub fn focus(reference: JsValue) -> JsResult<bool> {
     Plain(string(&reference, "ref").and_then(|r| dom::input::focus(&r))).into_js()
 }
 

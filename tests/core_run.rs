@@ -400,7 +400,7 @@ impl World {
                 }
                 self.inputs.push(gesture.clone());
                 match gesture {
-                    Gesture::Focus { reference } => {
+                    Gesture::Focus { reference, select } => {
                         if self.focus_refusals > 0 {
                             self.focus_refusals -= 1;
                             return Answer::Focus { held: false };
@@ -412,7 +412,7 @@ impl World {
                                 len = e.value.as_ref().map(|v| v.encode_utf16().count() as u32);
                             }
                         }
-                        self.selected = len.map(|n| (0, n));
+                        self.selected = if *select { len.map(|n| (0, n)) } else { None };
                         return Answer::Focus { held: true };
                     }
                     Gesture::Press {
@@ -2303,21 +2303,48 @@ fn a_pressed_key_is_judged_and_sent_by_its_name() {
         })
     };
     // Tab moves the focus to the next field: the judge knows it only as `Tab`.
-    let tab: React = Box::new(|g, w| {
+    let moves: fn(&Gesture, &mut World) = |g, w| {
         if matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"]) {
             for e in &mut w.page.elements {
                 e.focused = e.reference == "f-surname";
             }
         }
-    });
+    };
+    let tab = || -> React { Box::new(moves) };
+    // The focus already on the next field: a Tab from the first one moves it back there.
+    let on_surname = || {
+        let mut page = form_and_tasks();
+        for e in &mut page.elements {
+            e.focused = e.reference == "f-surname";
+        }
+        World::new(page)
+    };
     #[rustfmt::skip]
     run_rows(vec![
-        row("tab is the Tab key", World::new(form_and_tasks()), press("tab"), tab)
+        row("tab is the Tab key", World::new(form_and_tasks()), press("tab"), tab())
             .want(Some(M), true, None, "focus moved to textbox[Surname]")
             .then(|r, w, _| {
                 assert!(w.inputs.iter().any(|g| matches!(g, Gesture::Press { keys, .. } if keys == &["Tab"])), "{:?}", w.inputs);
                 assert_eq!(r.value.as_deref(), Some("Tab"));
             }),
+        row("a press on a field without the focus focuses it first, on its own: Tab moves the focus from there", on_surname(), press("Tab"), tab())
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|_, w, _| {
+                assert_eq!(w.inputs, [
+                    Gesture::Focus { reference: "f-name".into(), select: false },
+                    Gesture::Press { reference: Some("f-name".into()), keys: vec!["Tab".into()] },
+                ]);
+                // The focus it took is the baseline: the press's effect is awaited from there.
+                let focus = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Focus { .. } })).unwrap();
+                let press = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Press { .. } })).unwrap();
+                assert!(w.needs[focus..press].iter().any(|n| matches!(n, Need::Fingerprint { .. })), "{:?}", w.needs);
+                assert!(w.needs[focus..press].iter().any(|n| matches!(n, Need::Observe { .. })), "{:?}", w.needs);
+            }),
+        row("an Enter that does nothing on a field without the focus is no effect, not the focus it was given", on_surname(), press("Enter"), nothing())
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect"),
+        row("a press on the field with the focus sends no focus of its own", World::new(form_and_tasks()), press("Tab"), tab())
+            .want(Some(M), true, None, "focus moved to textbox[Surname]")
+            .then(|_, w, _| assert!(!w.inputs.iter().any(|g| matches!(g, Gesture::Focus { .. })), "{:?}", w.inputs)),
         row("an unknown key is refused before the page is touched", World::new(form_and_tasks()), press("Tabulator"), nothing())
             .want(None, false, Some(ErrorCode::InvalidAction), "unknown key \"Tabulator\"").tries(0, 0)
             .then(|_, w, _| assert!(w.needs.is_empty() && w.inputs.is_empty(), "{:?}", w.needs)),

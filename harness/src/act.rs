@@ -536,10 +536,10 @@ pub async fn focus_select(engine: &Engine, target: &Actionable) -> Result<bool> 
     Ok(target.call(engine, "(P, r) => P.focusSelect(r)").await? == Value::Bool(true))
 }
 
-/// Focuses an element (for `press` on a target).
-pub async fn focus(engine: &Engine, target: &Actionable) -> Result<()> {
-    target.call(engine, "(P, r) => P.focus(r)").await?;
-    Ok(())
+/// Focuses an element (for `press` on a target); `true` when the focus is then on it or
+/// inside it.
+pub async fn focus(engine: &Engine, target: &Actionable) -> Result<bool> {
+    Ok(target.call(engine, "(P, r) => P.focus(r)").await? == Value::Bool(true))
 }
 
 /// Chooses the option labelled (or valued) `option` in a `<select>`, firing `input` and

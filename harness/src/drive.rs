@@ -543,9 +543,12 @@ impl Tab<'_> {
                 Some(dragging) => dragging.up(&e, *at).await?,
                 None => act::release_mouse(&e, *at, *button).await?,
             },
-            Gesture::Focus { reference } => {
+            Gesture::Focus { reference, select } => {
                 let a = self.actionable(d, reference).await?;
-                let held = act::focus_select(&e, &a).await?;
+                let held = match select {
+                    true => act::focus_select(&e, &a).await?,
+                    false => act::focus(&e, &a).await?,
+                };
                 return Ok(Answer::Focus { held });
             }
             Gesture::Insert { text } => act::insert_text(&e, text).await?,

@@ -146,14 +146,14 @@ export async function focusSelectInPage(ref) {
 }
 
 /**
- * In the page: focus the element of a ref (before a key press on it).
+ * In the page: focus the element of a ref (before a key press on it); `held` when the focus
+ * is then on it or inside it.
  * @param {string} ref
  */
 export async function focusInPage(ref) {
   try {
     await prufe.ready;
-    /** @type {HTMLElement} */ (prufe.element(ref)).focus();
-    return {};
+    return { held: prufe.focus(ref) };
   } catch (error) {
     const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
     return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
@@ -236,7 +236,7 @@ export async function send(port, gesture) {
       await port.up(gesture.button);
       return;
     case 'focus': {
-      const focused = await port.evaluate(focusSelectInPage, gesture.ref);
+      const focused = await port.evaluate(gesture.select ? focusSelectInPage : focusInPage, gesture.ref);
       if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
       return { answer: 'focus', held: focused.held };
     }

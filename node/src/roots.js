@@ -340,7 +340,7 @@ async function gesture(port, frames, g) {
   switch (g.kind) {
     case 'focus': {
       const { path, ref } = route(rules, g.ref);
-      const focused = await rootPort(port, frames, path).evaluate(focusSelectInPage, ref);
+      const focused = await rootPort(port, frames, path).evaluate(g.select ? focusSelectInPage : focusInPage, ref);
       if (focused.error) throw new Failed(/** @type {PrufeRun.ErrorData} */ (focused.error));
       return { answer: 'focus', held: focused.held };
     }

@@ -301,8 +301,13 @@ pub fn focus_select(reference: &str) -> Result<bool> {
             }
         }
     }
+    holds_focus(&el)
+}
+
+/// Is the focus on `el` or inside it (through shadow roots)?
+fn holds_focus(el: &web_sys::Element) -> Result<bool> {
     let focus = super::deepest_focus(&document()?);
-    Ok(focus.is_some_and(|f| composed_ancestors(&f).iter().any(|n| js::same(n, &el))))
+    Ok(focus.is_some_and(|f| composed_ancestors(&f).iter().any(|n| js::same(n, el))))
 }
 
 /// `prufe.value(ref)`: a field's raw value (`value`, or an editable element's text), for an
@@ -352,10 +357,12 @@ pub fn file_input(reference: &str) -> Result<web_sys::Element> {
     })
 }
 
-/// `prufe.focus(ref)`: moves the focus to the element (before keys are pressed on it).
-pub fn focus(reference: &str) -> Result<()> {
+/// `prufe.focus(ref)`: moves the focus to the element (before keys are pressed on it);
+/// `true` when the focus is then on it or inside it.
+pub fn focus(reference: &str) -> Result<bool> {
     let el = element(reference)?;
-    call(&el, "focus", &[]).map(drop)
+    call(&el, "focus", &[])?;
+    holds_focus(&el)
 }
 
 /// `prufe.frameIndex(frame)`: the position of an `<iframe>` or `<frame>` among the frames of

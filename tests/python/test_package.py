@@ -311,6 +311,16 @@ def test_every_action_of_the_shop_is_verified(page: Page, base: str) -> None:
     assert page.url.endswith("/late-effect.html")
 
 
+def test_a_press_on_a_field_without_the_focus_focuses_it_first(page: Page, base: str) -> None:
+    page.goto(base + "/real/keys-widgets.html")
+    p = Prufe(page)
+    for _ in range(2):
+        r = p.press(page.get_by_label("First name"), "Tab")
+        assert r.verdict == "MATCH", r.reason
+        assert "focus moved to textbox[Last name]" in r.reason
+        assert page.evaluate("() => document.activeElement.id") == "last"
+
+
 def test_a_native_dialog_is_dismissed_and_recorded_as_every_surface_words_it(page: Page, base: str) -> None:
     page.goto(base + "/hostile/20-native-dialogs.html")
     p = Prufe(page)

@@ -1308,7 +1308,7 @@ class Driver:
             yield op("mouse_move", gesture["at"]["x"], gesture["at"]["y"], 1)
             yield op("mouse_down" if kind == "down" else "mouse_up", gesture["button"])
         elif kind == "focus":
-            focused = yield from self.world.call(FOCUS_SELECT, there, root)
+            focused = yield from self.world.call(FOCUS_SELECT if gesture["select"] else FOCUS, there, root)
             if focused.get("error"):
                 raise Failed(focused["error"]["code"], focused["error"]["message"])
             return {"answer": "focus", "held": bool(focused.get("held"))}

@@ -310,8 +310,7 @@
   async function focus(ref) {
     try {
       await prufe.ready;
-      prufe.element(ref).focus();
-      return {};
+      return { held: prufe.focus(ref) };
     } catch (error) {
       return { error: asError(error) };
     }

@@ -150,17 +150,24 @@ impl Run {
             }
             (Phase::ReadDestination, Answer::Destination { destination }) => {
                 self.attempt.destination = destination;
-                self.fingerprint0()
+                self.focus_first()
             }
             // Where a click leads is a hint for the navigation rule, not a precondition.
-            (Phase::ReadDestination, Answer::Failed { .. }) => self.fingerprint0(),
+            (Phase::ReadDestination, Answer::Failed { .. }) => self.focus_first(),
+            // Held or not, the keys follow: they go where the focus is, as a person's would.
+            (Phase::FocusFirst, Answer::Focus { .. }) => {
+                self.attempt.focused_first = true;
+                self.fingerprint0()
+            }
             (Phase::Fingerprint0, Answer::Fingerprint { fingerprint }) => {
                 // What the pointer's arrival changed (a row's Delete button shown on hover, a
                 // tooltip) happened before the input: observed again, it is the baseline the
                 // effect is judged from, never part of the effect.
-                let arrived = self.step.action.needs_hit_test()
+                // So did the focus put on a press's target before its keys.
+                let arrived = (self.step.action.needs_hit_test()
                     && !matches!(self.step.action, Action::Hover { .. })
-                    && !self.step.action.is_pointer();
+                    && !self.step.action.is_pointer())
+                    || self.attempt.focused_first;
                 let moved = fingerprint != self.attempt.fingerprint;
                 self.attempt.fp0 = fingerprint;
                 if arrived && moved && self.is_verified() && !self.attempt.rebased {
@@ -396,12 +403,33 @@ impl Run {
                 Action::Click { .. } | Action::Press { .. }
             );
         if !reads {
-            return self.fingerprint0();
+            return self.focus_first();
         }
         self.phase = Phase::ReadDestination;
         let reference = self.target_ref();
         self.ask(Need::Read {
             read: Read::Destination { reference },
+        })
+    }
+
+    /// A key press on a target that does not hold the focus: the focus is put there first,
+    /// on its own, so that the fingerprint the effect is awaited from, and the observation it
+    /// is judged from, have it there (Tab from a field when the focus was already on the next
+    /// one moves it to where it was; an Enter that does nothing moves nothing). Without this
+    /// the focus the press itself put on its target passed for the keys' effect, or hid it.
+    fn focus_first(&mut self) -> Need {
+        let reference = match (&self.step.action, &self.attempt.target) {
+            (Action::Press { .. }, Some(t)) if !t.focused && !self.attempt.focused_first => {
+                t.reference.clone()
+            }
+            _ => return self.fingerprint0(),
+        };
+        self.phase = Phase::FocusFirst;
+        self.ask(Need::Input {
+            gesture: Gesture::Focus {
+                reference,
+                select: false,
+            },
         })
     }
 

@@ -50,6 +50,7 @@ impl Filling {
     pub(super) fn start(reference: String, text: String, point: Point) -> (Filling, Gesture) {
         let focus = Gesture::Focus {
             reference: reference.clone(),
+            select: true,
         };
         let filling = Filling {
             reference,
@@ -92,6 +93,7 @@ impl Filling {
                 self.at = At::Focus { clicked: true };
                 Next::Send(Gesture::Focus {
                     reference: self.reference.clone(),
+                    select: true,
                 })
             }
             (At::Text, Answer::Sent) => Next::Done,
@@ -169,7 +171,7 @@ mod tests {
             }
         );
         let g = sent(f.on(Answer::Sent));
-        assert!(matches!(g, Gesture::Focus { ref reference } if reference == "e1"));
+        assert!(matches!(g, Gesture::Focus { ref reference, select: true } if reference == "e1"));
         let Next::Failed(e) = f.on(Answer::Focus { held: false }) else {
             panic!("a field that never keeps the focus is typed into");
         };

@@ -159,6 +159,9 @@ struct Attempt {
     revealed: bool,
     /// The baseline was observed again with the pointer on the target.
     rebased: bool,
+    /// The focus was put on a press's target before its keys (`attempt::focus_first`).
+    #[serde(default)]
+    focused_first: bool,
     /// How long, and how many times, the run waited for a frame to attach (`attaching`).
     #[serde(default)]
     attaching_ms: u64,
@@ -211,6 +214,8 @@ enum Phase {
     },
     ReadPrevious,
     ReadDestination,
+    /// A press's target is being focused before its keys.
+    FocusFirst,
     Fingerprint0,
     /// The pointer's arrival changed the page (a hover reveal): observing it as the baseline.
     Rebase,
@@ -430,6 +435,7 @@ impl Run {
             Phase::Locate { .. } => "locate",
             Phase::ReadPrevious => "readPrevious",
             Phase::ReadDestination => "readDestination",
+            Phase::FocusFirst => "focusFirst",
             Phase::Fingerprint0 => "fingerprint0",
             Phase::Rebase => "rebase",
             Phase::Reveal { .. } => "reveal",

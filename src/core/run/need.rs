@@ -165,13 +165,15 @@ pub enum Gesture {
         #[serde(default)]
         button: Button,
     },
-    /// Focus the element behind `ref` and select its content (a field's text, an editable
-    /// element's contents), so that typing replaces it, and answer [`Answer::Focus`]: whether
-    /// the focus is then on the element or inside it. The machine decides what follows (a
-    /// click where a person's would put the focus, `FOCUS_LOST`).
+    /// Focus the element behind `ref` and, with `select`, select its content (a field's
+    /// text, an editable element's contents) so that typing replaces it; answer
+    /// [`Answer::Focus`]: whether the focus is then on the element or inside it. The machine
+    /// decides what follows (a click where a person's would put the focus, `FOCUS_LOST`, the
+    /// keys of a press).
     Focus {
         #[serde(rename = "ref")]
         reference: String,
+        select: bool,
     },
     /// Press a key or a chord, on the element behind `ref` (focused first) or on whatever
     /// has the focus: `keys` down in their order, then up in reverse. The keys by their

@@ -349,6 +349,17 @@ export function packageSuite(lib) {
       assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
     });
 
+    test('a press on a field without the focus focuses it first: a second Tab from the first field is a MATCH', async (t) => {
+      const page = await lib.open(t, '/real/keys-widgets.html');
+      const v = await lib.verifier(page);
+      for (const round of [1, 2]) {
+        const r = await v.press({ role: 'textbox', name: 'First name' }, 'Tab');
+        assert.equal(r.verdict, 'MATCH', `${round}: ${r.reason}`);
+        assert.match(r.reason, /focus moved to textbox\[Last name\]/);
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'last');
+      }
+    });
+
     test('a chord is pressed key by key as the machine splits it: Shift++, ctrl+shift+k, enter', async (t) => {
       const page = await lib.open(t, '/keys.html');
       const v = await lib.verifier(page);
