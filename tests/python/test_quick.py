@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import http.server
 import threading
-from typing import Any, Iterator
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Iterator
 
 import pytest
 from playwright.sync_api import Page
@@ -104,27 +105,34 @@ def test_quick_ms_must_be_a_whole_number(page: Page) -> None:
     assert out.value.code == "INVALID_OPTIONS"
 
 
-def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[dict[str, Any]]) -> None:
+@asynccontextmanager
+async def async_page(origin: str) -> AsyncIterator[Any]:
+    """An async Playwright page of its own Chromium, at the shop of `origin`."""
     from playwright.async_api import async_playwright
 
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = await browser.new_page()
+            await page.goto(origin + "/")
+            yield page
+        finally:
+            await browser.close()
+
+
+def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[dict[str, Any]]) -> None:
     from prufe.async_api import Prufe as AsyncPrufe
 
     async def main() -> None:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-            try:
-                page = await browser.new_page()
-                await page.goto(origin + "/")
-                p = AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS)
-                liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
-                assert liked.verdict == "MATCH", liked.explain()
-                assert asked and not any(under_way(a) for a in asked), asked
-                saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
-                assert saved.verdict == "MATCH", saved.explain()
-                assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
-                assert any(under_way(a) for a in asked), asked
-            finally:
-                await browser.close()
+        async with async_page(origin) as page:
+            p = AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS)
+            liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
+            assert liked.verdict == "MATCH", liked.explain()
+            assert asked and not any(under_way(a) for a in asked), asked
+            saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
+            assert saved.verdict == "MATCH", saved.explain()
+            assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
+            assert any(under_way(a) for a in asked), asked
 
     run_async(main)
 
@@ -132,8 +140,6 @@ def test_the_async_api_waits_for_the_slow_response_too(origin: str, asked: list[
 def test_an_async_verifier_made_off_its_page_s_loop_listens_from_the_loop_at_its_first_step(origin: str, asked: list[dict[str, Any]],
                                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
-
-    from playwright.async_api import async_playwright
 
     from prufe.async_api import Prufe as AsyncPrufe
 
@@ -149,23 +155,17 @@ def test_an_async_verifier_made_off_its_page_s_loop_listens_from_the_loop_at_its
     monkeypatch.setattr(Requests, "of", classmethod(spied))
 
     async def main() -> None:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-            try:
-                page = await browser.new_page()
-                await page.goto(origin + "/")
-                # Made in another thread than the page's loop: nothing is added to the page there.
-                p = await asyncio.get_running_loop().run_in_executor(None, lambda: AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS))
-                assert added == [], "no listener is added where the verifier is made"
-                saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
-                assert added == [threading.get_ident()], "added once, on the page's loop"
-                assert saved.verdict == "MATCH", saved.explain()
-                assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
-                assert any(under_way(a) for a in asked), asked
-                liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
-                assert liked.verdict == "MATCH" and len(added) == 1, (liked.explain(), added)
-            finally:
-                await browser.close()
+        async with async_page(origin) as page:
+            # Made in another thread than the page's loop: nothing is added to the page there.
+            p = await asyncio.get_running_loop().run_in_executor(None, lambda: AsyncPrufe(page, quick_ms=50, quiet_ms=2 * SLOW_MS))
+            assert added == [], "no listener is added where the verifier is made"
+            saved = await p.click(page.get_by_role("button", name="Save"), intent="save the order")
+            assert added == [threading.get_ident()], "added once, on the page's loop"
+            assert saved.verdict == "MATCH", saved.explain()
+            assert "appeared text 'Saved as order 42' in main" in saved.lines, saved.explain()
+            assert any(under_way(a) for a in asked), asked
+            liked = await p.click(page.get_by_role("button", name="Like"), intent="like the order")
+            assert liked.verdict == "MATCH" and len(added) == 1, (liked.explain(), added)
 
     run_async(main)
 
