@@ -386,9 +386,10 @@ impl Request {
         Ok(Request::Type { text, sensitive })
     }
 
-    /// A `key` chord such as `Control+S`, read by the machine's key table.
+    /// A `key` chord such as `Control+S`, read by the machine's key table (every key it
+    /// reads, the input encodes: `parse_key`).
     pub fn key(chord: String) -> Result<Request, Error> {
-        encode_chord(&chord::keys(&chord)?)?;
+        chord::keys(&chord)?;
         Ok(Request::Key { chord })
     }
 
@@ -1103,6 +1104,14 @@ mod tests {
         ledger.pressed(Held::Key(s.clone()));
         ledger.released(&Held::Key(s));
         assert_eq!(ledger.release_all(|_| true).owed, 0);
+    }
+
+    #[test]
+    fn every_key_the_machine_names_is_in_the_input_table() {
+        for name in chord::NAMED {
+            assert!(NAMED_KEYS.iter().any(|k| k.0 == *name), "{name}");
+            assert!(!parse_key(name).unwrap().code.is_empty(), "{name}");
+        }
     }
 
     #[test]

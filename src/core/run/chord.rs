@@ -24,7 +24,7 @@ pub const MODIFIERS: &[&str] = &["Alt", "Control", "Meta", "Shift"];
 // https://www.w3.org/TR/uievents-key/#named-key-attribute-values (the ones a US keyboard
 // has; `Space` is the code's name of the key whose `key` is " ", as Playwright and
 // Puppeteer take it).
-const NAMED: &[&str] = &[
+pub const NAMED: &[&str] = &[
     "Alt",
     "Control",
     "Meta",
