@@ -110,6 +110,13 @@ declare namespace PrufeRun {
      */
     defaults(): Defaults;
     /**
+     * The error codes of a page that could not answer now and may a moment later (a
+     * document being replaced, an engine not there yet, a call that timed out): a driver
+     * asks again, or answers the machine that the page is unavailable, and never ends a step
+     * on one. A new array on every call.
+     */
+    transient(): Prufe.ErrorCode[];
+    /**
      * The record's `dialogs` lines of the JavaScript dialogs a step heard, in the order they
      * opened: `alert "Saved!" dismissed`, the message capped, at most 20 lines.
      */

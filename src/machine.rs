@@ -93,6 +93,13 @@ pub fn defaults() -> Result<String, String> {
     api::defaults_text().map_err(thrown)
 }
 
+/// `transient()`: the error codes of a page that could not answer now, as JSON text
+/// ([`api::transient_text`]); a driver asks again on one rather than end the step.
+#[wasm_bindgen(js_name = transient)]
+pub fn transient() -> Result<String, String> {
+    api::transient_text().map_err(thrown)
+}
+
 /// `dialogs(heard)`: the record's `dialogs` lines of the JavaScript dialogs a step heard,
 /// `[{type, message, accepted}]` in JSON text ([`api::dialogs_text`]).
 #[wasm_bindgen(js_name = dialogs)]

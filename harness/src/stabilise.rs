@@ -323,13 +323,8 @@ async fn read(engine: &Engine, background: &Background) -> Result<(Option<String
     }
 }
 
+/// A page that could not answer now (the machine's codes, `ErrorCode::is_transient`, or a
+/// context the protocol says is gone): asked again, never a step's end.
 pub(crate) fn transient(e: &crate::Error) -> bool {
-    use prufe::core::ErrorCode::*;
-    if crate::inject::is_context_gone(e) {
-        return true;
-    }
-    matches!(
-        e.code(),
-        BrowserError | NotReady | StaleReference | Internal | Timeout
-    ) && !matches!(e.code(), WasmBlocked)
+    crate::inject::is_context_gone(e) || e.code().is_transient()
 }

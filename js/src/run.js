@@ -245,6 +245,13 @@
     },
   });
   // The target of a browser library's element, from what a package found for it.
+  // The error codes of a page that could not answer now: asked again, never a step's end.
+  Object.defineProperty(api, 'transient', {
+    enumerable: true,
+    value: function transient() {
+      return call(glue.transient, []);
+    },
+  });
   Object.defineProperty(api, 'located', {
     enumerable: true,
     value: function located(found) {

@@ -5,6 +5,8 @@
 // with these; roots.js answers a page of several with them, root by root. Nothing here
 // decides anything: the machine does (src/core/run).
 
+import { machine } from './machine.js';
+
 /**
  * What the loop needs of a browser library: evaluation in the page's world that holds
  * `prufe`, real input through the browser, navigation. A method the library cannot offer
@@ -52,8 +54,8 @@ export class Failed extends Error {
   }
 }
 
-/** Codes of a page that cannot answer right now (a document being replaced). */
-export const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+/** Codes of a page that cannot answer right now (a document being replaced): the machine's. */
+export const TRANSIENT = new Set((await machine()).transient());
 
 /**
  * In the page: `prufe[name](...args)`; a thrown `PrufeError` comes back as data, since

@@ -441,6 +441,12 @@ pub fn defaults_text() -> Result<String> {
     serde_json::to_string(&Policy::default()).map_err(internal)
 }
 
+/// `transient()` of the machine module: the codes of a page that could not answer now
+/// ([`ErrorCode::TRANSIENT`]), which a driver asks again rather than end a step on.
+pub fn transient_text() -> Result<String> {
+    serde_json::to_string(ErrorCode::TRANSIENT).map_err(internal)
+}
+
 /// `dialogs(dialogs)` of the machine module: the record's `dialogs` lines of the JavaScript
 /// dialogs a step heard (`[{type, message, accepted}]`, in the order they opened), worded
 /// and capped by [`dialogs::lines`].

@@ -99,6 +99,24 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// The codes of a page that could not answer now, and may a moment later: no document
+    /// or no engine there yet (a document being replaced), a call that timed out, a node of
+    /// the document that just went away. A driver asks again, or answers the machine that the
+    /// page is unavailable; it never ends a step on one. One list for every driver: the
+    /// harness reads [`ErrorCode::is_transient`], the packages `prufeRun.transient()`.
+    pub const TRANSIENT: &'static [ErrorCode] = &[
+        ErrorCode::BrowserError,
+        ErrorCode::NotReady,
+        ErrorCode::StaleReference,
+        ErrorCode::Internal,
+        ErrorCode::Timeout,
+    ];
+
+    /// Is this a code of a page that could not answer now ([`ErrorCode::TRANSIENT`])?
+    pub fn is_transient(self) -> bool {
+        Self::TRANSIENT.contains(&self)
+    }
+
     /// The wire name, e.g. `TARGET_AMBIGUOUS`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -210,6 +228,26 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_that_cannot_answer_now_is_transient_a_wrong_target_never() {
+        for code in [
+            ErrorCode::NotReady,
+            ErrorCode::BrowserError,
+            ErrorCode::Timeout,
+        ] {
+            assert!(code.is_transient(), "{code:?}");
+        }
+        for code in [
+            ErrorCode::TargetNotFound,
+            ErrorCode::TargetAmbiguous,
+            ErrorCode::VerificationFailed,
+            ErrorCode::WasmBlocked,
+            ErrorCode::InvalidArgument,
+        ] {
+            assert!(!code.is_transient(), "{code:?}");
+        }
+    }
 
     #[test]
     fn codes_are_screaming_snake_case_on_the_wire() {

@@ -73,6 +73,14 @@ test('defaults() is the policy a run follows where the driver leaves a field out
   assert.equal(machine.default.defaults().timing.timeoutMs, 5000, 'a new object on every call');
 });
 
+test('transient() lists the codes of a page that cannot answer now, the ones every driver asks again on', () => {
+  const codes = machine.default.transient();
+  for (const code of ['NOT_READY', 'BROWSER_ERROR', 'TIMEOUT']) assert.ok(codes.includes(code), code);
+  for (const code of ['TARGET_NOT_FOUND', 'VERIFICATION_FAILED', 'WASM_BLOCKED']) assert.ok(!codes.includes(code), code);
+  codes.push('X');
+  assert.ok(!machine.default.transient().includes('X'), 'a new array on every call');
+});
+
 test('dialogs() words each dialog a step heard, the message capped, at most 20', () => {
   const { dialogs } = machine.default;
   assert.deepEqual(dialogs([]), []);

@@ -67,7 +67,7 @@ def source(name: str) -> str:
 
 
 #: What the machine says once per process (``World.machine_defaults``).
-_MACHINE: dict[str, Any] = {"defaults": None}
+_MACHINE: dict[str, Any] = {"defaults": None, "transient": None}
 
 
 class Gone(Exception):
@@ -81,7 +81,7 @@ _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing:
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 POINTS = _GUARD_RUN % "(a) => prufeDriver.points(a)"
-DEFAULTS = _GUARD_RUN % "() => prufeRun.defaults()"
+MACHINE_FACTS = _GUARD_RUN % "() => ({ defaults: prufeRun.defaults(), transient: prufeRun.transient() })"
 # The record finished by the machine: its dialogs' lines, report, summary and trace entry, all
 # scrubbed of the caller's secrets (their forms listed anew when ``values`` is given).
 FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets : prufeRun.secretForms(a.values);"
@@ -228,10 +228,20 @@ class World:
             self.defaults = yield from self.machine_defaults()
 
     def machine_defaults(self) -> Gen:
-        """The machine's default policy (``prufeRun.defaults()``), read once per process."""
+        """The machine's default policy (``prufeRun.defaults()``), read once per process with
+        the codes of a page that cannot answer now (``prufeRun.transient()``)."""
         if _MACHINE["defaults"] is None:
-            _MACHINE["defaults"] = yield from self.call(DEFAULTS, None)
+            facts = yield from self.call(MACHINE_FACTS, None)
+            _MACHINE["transient"] = tuple(facts["transient"])
+            _MACHINE["defaults"] = facts["defaults"]
         return _MACHINE["defaults"]
+
+    @staticmethod
+    def transient(code: str) -> bool:
+        """Is ``code`` one of a page that cannot answer now (a document being replaced), which
+        is asked again rather than end the step on? The machine's list, read at start."""
+        assert _MACHINE["transient"] is not None, "the machine's codes are read at start"
+        return code in _MACHINE["transient"]
 
     def _install(self) -> Gen:
         bundle = source("engine/prufe.js")
@@ -596,8 +606,6 @@ class World:
 
 PREPARE = _GUARD % "(a) => prufe.prepare(a.ref, a.hitTest, a.timeoutMs)"
 
-#: The codes of a read that fails while a document is being replaced.
-_TRANSIENT = ("BROWSER_ERROR", "NOT_READY", "STALE_REFERENCE", "INTERNAL", "TIMEOUT")
 
 #: The fingerprint while the top document cannot be read (harness/src/stabilise.rs).
 UNREACHABLE = "\u0000unreachable"
@@ -1148,7 +1156,7 @@ class Driver:
             try:
                 top = yield from self.world.call(READING, {"parts": parts, "quiet": quiet, "settle": settle})
             except (Gone, PrufeError) as error:
-                if isinstance(error, PrufeError) and error.code not in _TRANSIENT:
+                if isinstance(error, PrufeError) and not self.world.transient(error.code):
                     raise
                 # No document in the top frame (a navigation): a change for the loop, told
                 # at the next read that finds one.

@@ -12,7 +12,8 @@
 // answered here is a read, so answering it again is answering it on the new page).
 (() => {
   if (globalThis.prufeDriver) return;
-  const TRANSIENT = new Set(['BROWSER_ERROR', 'NOT_READY']);
+  // A page that cannot answer right now (a document being replaced): the machine's codes.
+  const transient = (error) => prufeRun.transient().includes(asError(error).code);
   const asError = (error) => {
     const e = error ?? {};
     return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
@@ -60,7 +61,7 @@
       try {
         own = prufe.snapshot({ sensitive: sensitive ?? [] });
       } catch (error) {
-        if (!TRANSIENT.has(asError(error).code)) throw error;
+        if (!transient(error)) throw error;
         return { answer: 'unavailable' };
       }
       return { answer: 'observed', snapshot: prufeRun.frames.merge([{ path: '', snapshot: own }, ...parts]) };
@@ -86,7 +87,7 @@
           try {
             return { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.sensitive }) };
           } catch (error) {
-            if (!TRANSIENT.has(asError(error).code)) throw error;
+            if (!transient(error)) throw error;
             return { answer: 'unavailable' };
           }
         case 'describe':
