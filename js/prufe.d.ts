@@ -14,6 +14,21 @@ declare namespace Prufe {
     candidates?: Candidate[];
   }
 
+  /**
+   * A node's path from the top document of the engine's world: child-node indices
+   * (`childNodes`, text and comments counted), `'s'` entering the host's open shadow root,
+   * `'f'` entering the `<iframe>`'s document. Built in the library's world, walked in the
+   * engine's: both read the same DOM.
+   */
+  type NodePath = (number | 's' | 'f')[];
+
+  /** What `identify` answers. */
+  interface Identified {
+    element: ElementRecord;
+    exact: boolean;
+    target: Target | null;
+  }
+
   interface SnapshotOptions extends RegionFilter {
     /** The caller's tab id, reported in `context.tab`. */
     tab?: string;
@@ -155,6 +170,18 @@ declare namespace Prufe {
      * Resolving it finds that element again. `TARGET_NOT_VISIBLE` for a hidden element.
      */
     targetOf(ref: string, options?: SnapshotOptions): Target;
+    /**
+     * Which observed element a browser library's node is, the node given by its `path` from
+     * this document (see `NodePath`), on a fresh snapshot taken with `options`: the nearest one
+     * on its way up (itself, the element holding it, a slotted node's slot, a shadow root's
+     * host, a same-origin frame's `<iframe>`), else the only one inside it. `exact` when it is
+     * the node itself; `target` names it (`targetOf`), null when it is hidden.
+     * `TARGET_NOT_FOUND` when the path leads nowhere or nothing observed is there,
+     * `TARGET_NOT_VISIBLE` when the node is hidden; `INVALID_ARGUMENT` for a malformed path.
+     */
+    identify(path: NodePath, options?: SnapshotOptions): Identified;
+    /** The node at the end of `path` from this document (see `NodePath`), or null. */
+    nodeAt(path: NodePath): Node | null;
     /** A field's raw value (an editable element's text), unredacted: never log it. */
     value(ref: string): string | null;
     /**

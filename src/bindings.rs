@@ -184,6 +184,31 @@ pub fn target_of(reference: JsValue, options: JsValue) -> JsResult {
         .into_js()
 }
 
+/// `prufe.identify(path, options?)`: the observed element a library's node is, found by its
+/// path (`core::located::PathStep`), with whether it is the node itself and the target that
+/// names it; `TARGET_NOT_FOUND` or `TARGET_NOT_VISIBLE` when it names none.
+#[wasm_bindgen]
+pub fn identify(path: JsValue, options: JsValue) -> JsResult {
+    arg_required::<Vec<crate::core::located::PathStep>>(path, ErrorCode::InvalidArgument, "path")
+        .and_then(|p| dom::identify(&p, &arg(options, ErrorCode::InvalidOptions, "options")?))
+        .into_js()
+}
+
+/// `prufe.nodeAt(path)`: the node at the end of a path (as `identify` reads it), or null.
+#[wasm_bindgen(js_name = nodeAt)]
+pub fn node_at(path: JsValue) -> JsResult<JsValue> {
+    Plain(
+        arg_required::<Vec<crate::core::located::PathStep>>(
+            path,
+            ErrorCode::InvalidArgument,
+            "path",
+        )
+        .and_then(|p| dom::node_at(&p))
+        .map(|n| n.map_or(JsValue::NULL, JsValue::from)),
+    )
+    .into_js()
+}
+
 #[wasm_bindgen]
 pub fn element(reference: JsValue) -> JsResult<web_sys::Element> {
     Plain(string(&reference, "ref").and_then(|r| dom::element(&r))).into_js()

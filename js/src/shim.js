@@ -89,7 +89,7 @@
   // The in-page API, in the order of docs/DESIGN.md. Each is forwarded when the engine exports it.
   var METHODS = ['snapshot', 'fingerprint', 'diff', 'resolve', 'element', 'judge', 'hash', 'describe', 'at', 'focused',
     'quietFor', 'stillFor', 'settle', 'box', 'scrollIntoView', 'prepare', 'hitTest', 'labelInReach', 'focusSelect', 'focus', 'fileInput', 'value', 'select', 'restore', 'destination',
-    'frameIndex', 'targetOf', 'page', 'hitBoxes', 'scrollFrom', 'scrollPosition', 'selection',
+    'frameIndex', 'targetOf', 'identify', 'nodeAt', 'page', 'hitBoxes', 'scrollFrom', 'scrollPosition', 'selection',
     'cover', 'uncover', 'boxes'];
 
   function report(message) {

@@ -787,76 +787,41 @@ function asPrufeError(error) {
 }
 
 /**
- * In the page (the engine's world): the element at the end of `path` from the top document,
- * described by the engine: it, or the nearest observed element it is inside, and the target
- * that names it (null when hidden).
+ * In the page (the engine's world): the engine's identification of the node at `path`
+ * (`prufe.identify`: the observed element it is, is inside or holds, and the target naming
+ * it), its typed error as a value.
  * @param {Path} path
  * @returns {Promise<{ element?: Prufe.ElementRecord, target?: PrufeRun.Target | null, error?: { code: string, message: string } }>}
  */
 async function identityInPage(path) {
-  /** @param {string} code @param {string} message */
-  const failed = (code, message) => ({ error: { code, message } });
   try {
     await prufe.ready;
-    /** @type {any} */
-    let node = document;
-    for (const step of path) {
-      node = step === 's' ? node.shadowRoot : step === 'f' ? node.contentDocument : node.childNodes[step];
-      if (!node) return failed('TARGET_NOT_FOUND', 'the element is no longer where the library found it');
-    }
-    const snapshot = prufe.snapshot();
-    const observed = new Map();
-    for (const record of snapshot.elements) {
-      try {
-        observed.set(prufe.element(record.ref), record);
-      } catch {
-        // A record without a live element (a text-only entry) cannot be the target.
-      }
-    }
-    /** @param {any} n */
-    const up = (n) => n.parentNode ?? n.host ?? (n.nodeType === 9 ? n.defaultView?.frameElement ?? null : null);
-    for (let n = node; n; n = up(n)) {
-      const record = observed.get(n);
-      if (!record) continue;
-      // The target that names it (core `resolve::target_of`); none for a hidden element.
-      let target = null;
-      try {
-        target = prufe.targetOf(record.ref);
-      } catch {
-        target = null;
-      }
-      return { element: record, target };
-    }
-    const el = node.nodeType === 1 ? node : node.parentElement;
-    const hidden = el && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true });
-    return hidden
-      ? failed('TARGET_NOT_VISIBLE', 'the element is hidden: prufe observes nothing there to act on')
-      : failed('TARGET_NOT_FOUND', 'the element is not observable (nothing prufe observes is or contains it)');
+    const { element, target } = prufe.identify(path);
+    return { element, target };
   } catch (error) {
     const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
-    return failed(e.code ?? 'BROWSER_ERROR', String(e.message ?? error));
+    return { error: { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) } };
   }
 }
 
 /**
  * In a root's world: the frame position path, below the root, of the `<iframe>` at the end of
- * `path`: `prufe.frameIndex` of each same-origin frame on the way, then of the `<iframe>`;
- * null when it is not there.
+ * `path` (`prufe.nodeAt`): `prufe.frameIndex` of each same-origin frame on the way, then of
+ * the `<iframe>`; null when it is not there.
  * @param {Path} path
  * @returns {Promise<string[] | null>}
  */
 async function framePathInPage(path) {
   await prufe.ready;
-  /** @type {any} */
-  let node = document;
   const indices = [];
-  for (const step of path) {
-    if (step === 'f') indices.push(String(prufe.frameIndex(node)));
-    node = step === 's' ? node.shadowRoot : step === 'f' ? node.contentDocument : node.childNodes[step];
-    if (!node) return null;
+  for (let i = 0; i <= path.length; i++) {
+    if (i < path.length && path[i] !== 'f') continue;
+    const node = prufe.nodeAt(path.slice(0, i));
+    const index = node && node.nodeType === 1 ? prufe.frameIndex(/** @type {Element} */ (node)) : -1;
+    if (index < 0) return null;
+    indices.push(String(index));
   }
-  const index = node.nodeType === 1 ? prufe.frameIndex(node) : -1;
-  return index < 0 ? null : [...indices, String(index)];
+  return indices;
 }
 
 /**

@@ -2,7 +2,9 @@
 //! `ElementHandle`) as a prufe target, decided once for the Node and Python packages
 //! (`located` of the machine module): the package only counts the library's matches, finds
 //! the engine's record of the one element and the target that names it (`prufe.targetOf`),
-//! and hands them here.
+//! and hands them here. Which record a library's node is (`prufe.identify`, `dom::identify`)
+//! is chosen here too ([`choose`], [`unidentified`]), on a path both packages build alike
+//! ([`PathStep`]).
 //!
 //! - no match: `TARGET_NOT_FOUND`; several: `TARGET_AMBIGUOUS` with the candidates the
 //!   package could name; nothing is done either way;
@@ -17,6 +19,74 @@ use super::identity::describe_element;
 use super::model::Element;
 use super::resolve::{Container, Target};
 use serde::{Deserialize, Serialize};
+
+/// One step of a node's path from the top document of the engine's world (`prufe.identify`):
+/// a child node's index (`childNodes`, text and comments counted), `"s"` into the host's open
+/// shadow root, `"f"` into the `<iframe>`'s document. It survives shadow roots and
+/// same-origin frames, and both worlds of a page (the library's and the engine's) read the
+/// same DOM, so a path built in one is walked in the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum PathStep {
+    Child(u32),
+    Enter(Enter),
+}
+
+/// What a path step enters besides a child.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Enter {
+    #[serde(rename = "s")]
+    Shadow,
+    #[serde(rename = "f")]
+    Frame,
+}
+
+/// `prufe.identify`'s answer: the engine's record of the library's element, whether the node
+/// itself is that element (else it is inside it, or holds it), and the target that names it
+/// (none for a hidden one; [`target`] says why).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Identified {
+    pub element: Element,
+    pub exact: bool,
+    pub target: Option<Target>,
+}
+
+/// Which observed element a library's node is, and whether it is the node itself: the node
+/// itself when observed; else the only observed element inside it (a wrapper around one
+/// button: what a person pointing at the wrapper means); else the nearest observed element
+/// holding it (a span inside a button, a wrapper around several). `None` when none of these.
+pub fn choose(
+    itself: Option<usize>,
+    inside: &[usize],
+    holding: Option<usize>,
+) -> Option<(usize, bool)> {
+    match (itself, inside, holding) {
+        (Some(i), _, _) => Some((i, true)),
+        (None, [one], _) => Some((*one, false)),
+        (None, _, Some(h)) => Some((h, false)),
+        _ => None,
+    }
+}
+
+/// Why a library's node names no observed element: gone from where the library found it,
+/// hidden, or nothing observed at it (`what`: how the node shows, `button#save`).
+pub fn unidentified(gone: bool, hidden: bool, what: &str) -> Error {
+    match (gone, hidden) {
+        (true, _) => Error::new(
+            ErrorCode::TargetNotFound,
+            "the element is no longer where the library found it",
+        ),
+        (false, true) => Error::new(
+            ErrorCode::TargetNotVisible,
+            "the element is hidden: prufe observes nothing there to act on",
+        ),
+        (false, false) => Error::new(
+            ErrorCode::TargetNotFound,
+            format!("prufe observes nothing at the element ({what}); target it by role and name"),
+        ),
+    }
+}
 
 /// What a package found for a library's element.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -233,5 +303,51 @@ mod tests {
         let e = target(to).unwrap_err();
         assert_eq!(e.code, ErrorCode::TargetNotVisible);
         assert!(e.message.contains("no name or named row"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_node_itself_wins_then_the_one_inside_then_the_one_holding_it() {
+        assert_eq!(choose(Some(2), &[1], Some(3)), Some((2, true)));
+        assert_eq!(choose(None, &[1], Some(3)), Some((1, false)));
+        assert_eq!(choose(None, &[], Some(3)), Some((3, false)));
+    }
+
+    #[test]
+    fn several_inside_are_no_choice_the_one_holding_them_is() {
+        assert_eq!(choose(None, &[4, 5], Some(3)), Some((3, false)));
+        assert_eq!(choose(None, &[4, 5], None), None);
+        assert_eq!(choose(None, &[], None), None);
+    }
+
+    #[test]
+    fn an_unidentified_node_says_gone_hidden_or_unobserved() {
+        assert_eq!(
+            unidentified(true, true, "li").code,
+            ErrorCode::TargetNotFound
+        );
+        assert_eq!(
+            unidentified(false, true, "li").code,
+            ErrorCode::TargetNotVisible
+        );
+        let e = unidentified(false, false, "li#row");
+        assert_eq!(e.code, ErrorCode::TargetNotFound);
+        assert!(e.message.contains("li#row"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_path_reads_child_indices_and_the_two_entries() {
+        let path: Vec<PathStep> = serde_json::from_str(r#"[1, "s", 0, "f", 2]"#).unwrap();
+        assert_eq!(
+            path,
+            [
+                PathStep::Child(1),
+                PathStep::Enter(Enter::Shadow),
+                PathStep::Child(0),
+                PathStep::Enter(Enter::Frame),
+                PathStep::Child(2)
+            ]
+        );
+        assert!(serde_json::from_str::<Vec<PathStep>>(r#"["x"]"#).is_err());
+        assert!(serde_json::from_str::<Vec<PathStep>>("[-1]").is_err());
     }
 }

@@ -145,6 +145,15 @@ extern "C" {
     #[wasm_bindgen(method, getter, js_name = isConnected)]
     fn is_connected(this: &N) -> bool;
 
+    #[wasm_bindgen(method, getter, js_name = childNodes)]
+    fn child_nodes(this: &N) -> List;
+
+    #[wasm_bindgen(method, js_name = contains)]
+    fn contains(this: &N, other: &Node) -> bool;
+
+    #[wasm_bindgen(method, getter, js_name = id)]
+    fn id(this: &N) -> String;
+
     #[wasm_bindgen(method, getter, js_name = parentElement)]
     fn parent_element(this: &N) -> Option<Element>;
 
@@ -463,6 +472,20 @@ pub fn control(label: &Element) -> Option<Element> {
 
 pub fn is_connected(this: &Node) -> bool {
     this.unchecked_ref::<N>().is_connected()
+}
+
+/// The child node at `index` (`childNodes`, text and comments counted), or none.
+pub fn child_node(this: &Node, index: u32) -> Option<Node> {
+    let list = this.unchecked_ref::<N>().child_nodes();
+    (index < list.list_length()).then(|| list.list_item(index).unchecked_into())
+}
+
+pub fn contains(this: &Node, other: &Node) -> bool {
+    this.unchecked_ref::<N>().contains(other)
+}
+
+pub fn id(this: &Element) -> String {
+    this.unchecked_ref::<N>().id()
 }
 
 pub fn parent_element(this: &Node) -> Option<Element> {

@@ -18,6 +18,7 @@ mod claims;
 mod control;
 pub mod cover;
 mod el;
+mod identify;
 pub mod input;
 pub mod js;
 mod name;
@@ -29,6 +30,8 @@ mod role;
 mod style;
 pub mod wait;
 mod walk;
+
+pub use identify::{identify, node_at};
 
 use crate::core::background::Background;
 use crate::core::diff::region_matches;

@@ -99,7 +99,7 @@ describe('Playwright addInitScript', () => {
     assert.equal(state.frozen, true);
     assert.deepEqual(state.methods, [
       'at', 'box', 'boxes', 'cover', 'describe', 'destination', 'diff', 'element', 'fileInput', 'fingerprint', 'focus', 'focusSelect',
-      'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'judge', 'labelInReach', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
+      'focused', 'frameIndex', 'hash', 'hitBoxes', 'hitTest', 'identify', 'judge', 'labelInReach', 'nodeAt', 'page', 'prepare', 'quietFor', 'resolve', 'restore', 'scrollFrom',
       'scrollIntoView', 'scrollPosition', 'select', 'selection', 'settle', 'snapshot', 'stillFor', 'targetOf', 'uncover', 'value',
     ]);
     assert.deepEqual(problems, []);

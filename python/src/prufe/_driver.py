@@ -105,7 +105,7 @@ FINGERPRINT = _GUARD % "(a) => prufeDriver.fingerprintNow(a)"
 FOCUS_HERE = _GUARD % "() => prufeDriver.focusHere()"
 SNAPSHOT = _GUARD % "(a) => prufeDriver.snapshotHere(a)"
 FILE_INPUT = "function (ref) { return prufeDriver.fileInput(ref); }"
-WALK = "function (path) { return prufeDriver.walk(path); }"
+NODE_AT = "async function (path) { await globalThis.prufe.ready; return globalThis.prufe.nodeAt(path); }"
 FRAME_INDEX = "function () { return globalThis.prufe.frameIndex(this); }"
 HIT = "function (x, y) { return globalThis.prufe.hitTest(this, x, y); }"
 
@@ -574,8 +574,8 @@ class World:
         """The frame id of the ``<iframe>`` at ``path`` in ``root``'s document."""
         context = yield from self._context(root)
         reply = yield op("cdp", "Runtime.callFunctionOn", {
-            "functionDeclaration": WALK, "executionContextId": context,
-            "arguments": [{"value": path}], "returnByValue": False,
+            "functionDeclaration": NODE_AT, "executionContextId": context,
+            "arguments": [{"value": path}], "returnByValue": False, "awaitPromise": True,
         }, root.session)
         object_id = (reply.get("result") or {}).get("objectId")
         if not object_id:

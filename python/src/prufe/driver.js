@@ -328,69 +328,17 @@
     return isFile(control) ? control : null;
   }
 
-  /** A node found by a path computed in another world (see `prufe._locator.PATH`). */
-  function walk(path) {
-    let node = document;
-    for (const step of path) {
-      if (step === 's') node = node.shadowRoot;
-      else if (step === 'f') node = node.contentDocument;
-      else node = node?.children?.[step];
-      if (!node) return null;
-    }
-    return node;
-  }
-
-  /**
-   * The observed element the node of `path` is: itself, else the nearest observed element
-   * holding it (a span inside a button), else the only observed element inside it; with the
-   * target that names it (`prufe.targetOf`), null for one no target can name (hidden).
-   */
+  /** The engine's identification of a library's node (`prufe.identify`), its error as a value. */
   async function identify({ path, sensitive }) {
     try {
       await prufe.ready;
-      const node = walk(path);
-      if (!node || node.nodeType !== 1) {
-        return { error: { code: 'TARGET_NOT_FOUND', message: 'the element of the locator is gone (or in a frame or shadow root prufe cannot enter)' } };
-      }
-      const snapshot = prufe.snapshot({ sensitive });
-      const byNode = new Map();
-      for (const record of snapshot.elements) {
-        try {
-          byNode.set(prufe.element(record.ref), record);
-        } catch {
-          // A record whose element is gone names nothing here.
-        }
-      }
-      const up = (n) => {
-        // Node types, not instanceof: every frame has constructors of its own.
-        if (n.nodeType === 11) return n.host ?? null;
-        if (n.nodeType === 9) return n.defaultView?.frameElement ?? null;
-        return n.assignedSlot ?? n.parentNode;
-      };
-      const named = (element, exact) => {
-        let target = null;
-        try {
-          target = prufe.targetOf(element.ref, { sensitive });
-        } catch {
-          // Hidden, or gone since: the caller says which.
-        }
-        return { element, exact, target };
-      };
-      for (let n = node; n; n = up(n)) {
-        if (byNode.has(n)) return named(byNode.get(n), n === node);
-      }
-      const inside = [...byNode.entries()].filter(([n]) => node.contains(n));
-      if (inside.length === 1) return named(inside[0][1], false);
-      if (typeof node.checkVisibility === 'function' && !node.checkVisibility({ visibilityProperty: true })) {
-        return { error: { code: 'TARGET_NOT_VISIBLE', message: 'the element is hidden: prufe observes nothing there to act on' } };
-      }
-      return { error: { code: 'TARGET_NOT_FOUND', message: `prufe observes nothing at the locator's element (${node.tagName.toLowerCase()}${node.id ? '#' + node.id : ''}); target it by role and name` } };
+      return prufe.identify(path, { sensitive });
     } catch (error) {
       return { error: asError(error) };
     }
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusSelect, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere, walk }),
+    value: Object.freeze({ turn, call, focusSelect, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere }),
   });
 })();
