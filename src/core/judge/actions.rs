@@ -356,36 +356,22 @@ impl<'a> Judge<'a> {
     /// position going one step that way: a line that replaced another with one number
     /// changed ("page 1 of 3" → "page 2 of 3", "1 / 5" → "2 / 5"; from the last back to the
     /// first where the sequence wraps). Its own effect; a position that moved further is not
-    /// one step (the action done twice, or another control's): MISMATCH.
+    /// one step (the action done twice, or another control's): MISMATCH. When the page turns
+    /// the position by itself too (its line is in a slot of the background: an autoplaying
+    /// carousel, seen turning before the action or in the watch after it, `run::rewatch`),
+    /// the line is read from the whole diff: one step is the target's, as where the page was
+    /// not seen turning it; any other move cannot be told from the page's own turns landing
+    /// inside the step (on a loop of three, two forward is also one back): AMBIGUOUS.
     pub(super) fn paged(&self, t: &'a Element, effects: &[Effect<'a>]) -> Option<Finding> {
         if !matches!(t.role, Role::Button | Role::Link) {
             return None;
         }
         let forward = states::steps(t.label())?;
-        let (line, from, to, last) = effects.iter().find_map(|e| {
-            let now = match *e {
-                Effect::TextAppeared(t) => t.text.as_str(),
-                Effect::Appeared(el) => el.label(),
-                _ => return None,
-            };
-            // A time of day ("19:07:13") counts, it holds no position.
-            if is_time(now) {
-                return None;
-            }
-            let was = counterpart(e, effects)?;
-            let (a, b) = (text::tokens(was), text::tokens(now));
-            if a.len() != b.len() {
-                return None;
-            }
-            let mut changed = a.iter().zip(&b).filter(|(x, y)| x != y);
-            let (x, y) = changed.next()?;
-            if changed.next().is_some() {
-                return None;
-            }
-            let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
-            let last = b.iter().filter_map(|w| w.parse::<u32>().ok()).max()?;
-            Some((e.line(), x, y, last))
-        })?;
+        let all = Effect::all(self.full);
+        let ((line, from, to, last), own_turns) = match position_line(effects) {
+            Some(found) => (found, false),
+            None => (position_line(&all)?, true),
+        };
         let (step, wrapped) = if forward {
             (to.checked_sub(from), from == last && to == 1)
         } else {
@@ -399,6 +385,11 @@ impl<'a> Judge<'a> {
             );
             return Some(self.with_intent(found, effects, t));
         }
+        if own_turns {
+            return Some(ambiguous(format!(
+                "the target's name says one step {way} and the position went from {from} to {to}, but the page turns it by itself too, so its own turns inside the step cannot be told apart: {line}"
+            )));
+        }
         Some(mismatch(
             format!(
                 "the target's name says one step {way}, but the position went from {from} to {to}: {line}"
@@ -406,7 +397,38 @@ impl<'a> Judge<'a> {
             Some(t),
         ))
     }
+}
 
+/// A shown position among `effects`: a line that replaced another with one number changed
+/// ("page 1 of 3" → "page 2 of 3"), its words, the two numbers and the largest number shown.
+fn position_line(effects: &[Effect<'_>]) -> Option<(String, u32, u32, u32)> {
+    effects.iter().find_map(|e| {
+        let now = match *e {
+            Effect::TextAppeared(t) => t.text.as_str(),
+            Effect::Appeared(el) => el.label(),
+            _ => return None,
+        };
+        // A time of day ("19:07:13") counts, it holds no position.
+        if is_time(now) {
+            return None;
+        }
+        let was = counterpart(e, effects)?;
+        let (a, b) = (text::tokens(was), text::tokens(now));
+        if a.len() != b.len() {
+            return None;
+        }
+        let mut changed = a.iter().zip(&b).filter(|(x, y)| x != y);
+        let (x, y) = changed.next()?;
+        if changed.next().is_some() {
+            return None;
+        }
+        let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
+        let last = b.iter().filter_map(|w| w.parse::<u32>().ok()).max()?;
+        Some((e.line(), x, y, last))
+    })
+}
+
+impl<'a> Judge<'a> {
     /// A menu item whose menu closed, and nothing else changed (a "Share" that copies a link,
     /// a checkbox item whose new state shows only when the menu opens again): activating an
     /// item closes its menu (the Authoring Practices' menu pattern), so the closing is the

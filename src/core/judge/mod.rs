@@ -336,6 +336,7 @@ pub fn judge(
         before,
         after,
         diff: &judged,
+        full: &diff,
         stable: opts.stable && still_busy.is_none(),
         background_only: !diff.empty && judged.empty,
         intent: intent.as_ref(),
@@ -428,6 +429,9 @@ struct Judge<'a> {
     before: &'a Snapshot,
     after: &'a Snapshot,
     diff: &'a Diff,
+    /// The whole diff, the slots the page changes by itself included (`diff` leaves them
+    /// out): where a stepping control's position line is read when the page turns it too.
+    full: &'a Diff,
     stable: bool,
     /// Something changed, but only in slots the page was already changing by itself.
     background_only: bool,
@@ -496,6 +500,11 @@ impl<'a> Judge<'a> {
                 ),
                 Some(t),
             ),
+            // A stepping control whose position line the page turns by itself too (an
+            // autoplaying carousel's "1 of 3"): the line is read from the whole diff.
+            (ActionKind::Click, Some(t)) if self.diff.empty && self.background_only => self
+                .paged(t, &[])
+                .unwrap_or_else(|| self.no_effect("the page did not change")),
             (ActionKind::Press, _) if self.diff.empty && self.action.intent.is_none() => self
                 .focus_moved()
                 .unwrap_or_else(|| self.no_effect("the page did not change")),

@@ -363,6 +363,11 @@ fn sequences_step_one_place() {
         case("next twice", on("next"), pager(1, 3), pager(3, 3)).want(X, Some("Go to next page"), "from 1 to 3"),
         case("next twice, a clock ticking by one", on("next"), with_clock(pager(1, 3), "19:07:13"), with_clock(pager(3, 3), "19:07:14")).want(X, Some("Go to next page"), "from 1 to 3"),
         case("next went back", on("next"), pager(2, 3), pager(1, 3)).want(X, Some("Go to next page"), "from 2 to 1"),
+        // The page turns the position by itself (an autoplaying carousel, seen turning): one
+        // step is the target's; two cannot be told from one and a turn of its own.
+        case("next, the page turning it too: one step", on("next"), pager(1, 3), pager(2, 3)).turning(&pager(2, 3), &pager(3, 3)).want(M, Some("Go to next page"), "one step forward"),
+        case("next, the page turning it too: two steps", on("next"), pager(1, 3), pager(3, 3)).turning(&pager(2, 3), &pager(3, 3)).want(A, None, "turns it by itself"),
+        case("next, the page turning it too: none", on("next"), pager(1, 3), pager(1, 3)).turning(&pager(2, 3), &pager(3, 3)).want(X, None, "no effect"),
         case("previous: one step back", back, pager(2, 3), pager(1, 3)).want(M, Some("Go to previous page"), "one step back"),
         case("a carousel wraps back to the last", wrap_back, pager(1, 3), pager(3, 3)).want(M, Some("Go to previous page"), "one step back"),
         case("a carousel: its counter an element before, a text after, among slides", carousel_next.clone(), carousel(false), carousel(true)).want(M, Some("Next slide"), "one step forward"),

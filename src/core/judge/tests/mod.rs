@@ -194,6 +194,12 @@ impl Case {
         self.action.intent = Some(intent.into());
         self
     }
+
+    /// The page was seen changing from `earlier` to `later` by itself (the background).
+    fn turning(mut self, earlier: &Snapshot, later: &Snapshot) -> Self {
+        self.opts.background.observe(earlier, later);
+        self
+    }
 }
 
 fn run(cases: Vec<Case>) {
