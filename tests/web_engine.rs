@@ -1148,6 +1148,166 @@ async fn visual_memo_sees_every_style_change() {
     );
 }
 
+const CLASSED: &str = r#"<style>
+.odd .hide-me { display: none }
+.first-on + .sib { display: none }
+li:has(.mark) { display: none }
+.never-here .odd span.nothing { display: none }
+</style>
+<main>
+  <section id="plain"><button>Plain one</button><p>Plain text</p></section>
+  <section id="holder"><button class="hide-me">Hideable</button></section>
+  <ul><li><span id="mark">Row one</span></li><li>Row two</li></ul>
+  <p id="first">First</p><p class="sib">Sibling text</p>
+  <label>Quantity <input type="number" value="1"></label>
+  <div id="host"></div>
+</main>"#;
+
+/// A class change keeps the visual memo when no rule that names a changed token can match
+/// in its reach (a class no rule names, a rule whose subject matches nothing below), and
+/// drops it when one can: a rule hiding a descendant, `:has()`, a sibling combinator, a
+/// shadow root's own rules, `:host()`, and a sheet that cannot be read. Either way the
+/// fingerprint is that of a full walk.
+#[wasm_bindgen_test]
+async fn class_changes_keep_the_memo_where_no_rule_reaches() {
+    let c = load(CLASSED);
+    let host = query(&c, "#host");
+    let root = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .unwrap();
+    root.set_inner_html(
+        "<style>.shut button { display: none } :host(.closed) button { visibility: hidden }</style>\
+         <div id=\"inner\"><button>Inside</button></div>",
+    );
+    let inner: web_sys::Element = root.get_element_by_id("inner").unwrap();
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    sleep(60).await;
+    let check = |what: &str| -> (String, bool) {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let again = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: memo and full walk disagree"
+        );
+        assert_eq!(
+            dom::snapshot(&Options::default()).unwrap().elements,
+            reference.elements,
+            "{what}: cached snapshot and full walk disagree"
+        );
+        (
+            fp,
+            reference
+                .elements
+                .iter()
+                .any(|e| e.visible && e.label() == "Quantity"),
+        )
+    };
+    check("warm-up");
+    let (mut fp, labelled) = check("settled");
+    assert!(labelled, "the labelled field is not seen");
+    // Each change, then: is the memo kept, does the fingerprint change?
+    let steps: Vec<(&str, Box<dyn Fn()>, bool)> = vec![
+        (
+            "a class no rule names",
+            Box::new(|| query(&c, "#plain").class_list().add_1("unnamed").unwrap()),
+            true,
+        ),
+        (
+            "a named class whose rule matches nothing below",
+            Box::new(|| query(&c, "#plain").class_list().add_1("odd").unwrap()),
+            true,
+        ),
+        (
+            "the same class where its rule hides a descendant",
+            Box::new(|| query(&c, "#holder").class_list().add_1("odd").unwrap()),
+            false,
+        ),
+        (
+            "a class in a :has() rule",
+            Box::new(|| query(&c, "#mark").class_list().add_1("mark").unwrap()),
+            false,
+        ),
+        (
+            "a class in a sibling rule",
+            Box::new(|| query(&c, "#first").class_list().add_1("first-on").unwrap()),
+            false,
+        ),
+        (
+            "a class no rule names, in a shadow root",
+            Box::new(|| inner.class_list().add_1("unnamed").unwrap()),
+            true,
+        ),
+        (
+            "a class a shadow root's rule reads",
+            Box::new(|| inner.class_list().add_1("shut").unwrap()),
+            false,
+        ),
+        (
+            "that class removed",
+            Box::new(|| inner.class_list().remove_1("shut").unwrap()),
+            false,
+        ),
+        (
+            "the host's class a :host() rule reads",
+            Box::new(|| host.class_list().add_1("closed").unwrap()),
+            false,
+        ),
+        (
+            "classes swapped in order only",
+            Box::new(|| {
+                query(&c, "#plain")
+                    .set_attribute("class", "odd unnamed")
+                    .unwrap()
+            }),
+            true,
+        ),
+    ];
+    for (what, change, kept) in steps {
+        change();
+        let hits = dom::visual_memo_hits();
+        let first = dom::fingerprint(&Options::default()).unwrap();
+        let used = dom::visual_memo_hits() > hits;
+        let (now, _) = check(what);
+        assert_eq!(first, now, "{what}: the first fingerprint after the change");
+        assert_eq!(used, kept, "{what}: memo used: {used}");
+        assert_eq!(
+            now == fp,
+            kept,
+            "{what}: fingerprint changed: {}",
+            now != fp
+        );
+        fp = now;
+    }
+    // A sheet whose rules cannot be read: any class may be named there.
+    let doc = document();
+    let sheet = doc
+        .style_sheets()
+        .get(doc.style_sheets().length() - 1)
+        .unwrap();
+    js_sys::Function::new_with_args(
+        "sheet",
+        "Object.defineProperty(sheet, 'cssRules', { get() { throw new DOMException('cross-origin', 'SecurityError'); } });",
+    )
+    .call1(&JsValue::NULL, &sheet)
+    .unwrap();
+    check("an unreadable sheet");
+    query(&c, "#plain").class_list().add_1("anything").unwrap();
+    let hits = dom::visual_memo_hits();
+    dom::fingerprint(&Options::default()).unwrap();
+    assert_eq!(
+        dom::visual_memo_hits(),
+        hits,
+        "memo used beside an unreadable sheet"
+    );
+    check("a class change beside an unreadable sheet");
+}
+
 /// Pointer and focus events void the visual memo only where a rule matching those states
 /// may do more than paint: colour-only hover rules (every real site has them) keep it, a
 /// hover rule that shows a menu, moves a box or sets a custom property does not, nor does
@@ -1453,9 +1613,10 @@ const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a 
 <footer><p>Footer text</p></footer>"##;
 
 /// Child-list, text and attribute mutations patch the cache instead of walking the page
-/// again; after each of 1,800 random ones (added, removed, moved and wrapped elements, edited
-/// and added texts, ARIA, role, hidden, style, type... attributes set and removed) the
-/// fingerprint equals that of a full walk.
+/// again; after each of 2,400 random ones (added, removed, moved and wrapped elements, edited
+/// and added texts, ARIA, role, hidden, style, type... attributes set and removed; in the
+/// last two runs, half of them class changes that rules do and do not read) the fingerprint
+/// equals that of a full walk.
 #[wasm_bindgen_test]
 async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let full = Options {
@@ -1463,7 +1624,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         ..Default::default()
     };
     let mutate = js_sys::Function::new_with_args(
-        "seed",
+        "seed, classy",
         r##"
         let x = seed >>> 0;
         const rnd = (n) => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return (x >>> 8) % n; };
@@ -1496,6 +1657,14 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<li>Task ${n} <button>Delete</button></li>`, (n) => `<article><h3>Post ${n}</h3><button>Like</button></article>`,
         ];
         const n = rnd(1000);
+        if (classy && rnd(2) === 0) {
+          const e = pick('*');
+          if (e !== main) {
+            const value = ['', 'shut', 'odd', 'shut odd', 'unused', 'odd unused', 'sib', 'mark'][rnd(8)];
+            if (rnd(4) === 0) e.removeAttribute('class'); else e.setAttribute('class', value);
+          }
+          return 'class';
+        }
         switch (rnd(8)) {
           case 0: case 1: {
             const t = document.createElement('template');
@@ -1546,19 +1715,36 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let patches = dom::cache_patches();
     // Rules that read attributes, and in half the runs rules that match by structure too
     // (then a patch cannot keep the visibility it read).
-    let by_attribute = ".tap { cursor: pointer } [aria-pressed=\"true\"] button { display: none } \
+    let by_state = "[aria-pressed=\"true\"] button { display: none } \
          [role=\"list\"] > li { visibility: hidden } .grid [hidden] { display: block } \
          [aria-expanded=\"false\"] span { display: none }";
+    let by_attribute = format!(".tap {{ cursor: pointer }} {by_state}");
     let plain = format!("<style>{by_attribute}</style>{MUTABLE}");
     let styled = format!(
         "<style>{by_attribute} li:first-child > button {{ display: none }} \
          span:empty {{ display: none }} section + p {{ visibility: hidden }}</style>{MUTABLE}"
     );
-    for (k, base) in [17u32, 4242, 99_991, 314_159, 2_718_281, 1_618_033]
-        .into_iter()
-        .enumerate()
+    // Without a cursor rule, class changes go to the visual memo's reading of selectors.
+    let by_class = ".shut > button { display: none } .odd span { display: none } \
+         .never .odd b { visibility: hidden } section.shut li { visibility: hidden }";
+    let classed = format!("<style>{by_state} {by_class}</style>{MUTABLE}");
+    let classed_structural = format!(
+        "<style>{by_state} {by_class} .sib + li {{ display: none }} \
+         .sib ~ p {{ visibility: hidden }} li:has(.mark) b {{ display: none }}</style>{MUTABLE}"
+    );
+    for (k, base) in [
+        17u32, 4242, 99_991, 314_159, 2_718_281, 1_618_033, 8_675_309, 1_234_567,
+    ]
+    .into_iter()
+    .enumerate()
     {
-        load(if k % 2 == 0 { &plain } else { &styled });
+        let classy = k >= 6;
+        load(match k {
+            6 => &classed,
+            7 => &classed_structural,
+            _ if k % 2 == 0 => &plain,
+            _ => &styled,
+        });
         dom::fingerprint(&Options::default()).unwrap();
         for step in 0..300u32 {
             if step % 50 == 0 {
@@ -1567,9 +1753,10 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
                 sleep(0).await;
             }
             let what = mutate
-                .call1(
+                .call2(
                     &wasm_bindgen::JsValue::NULL,
                     &(step.wrapping_mul(7919).wrapping_add(base)).into(),
+                    &classy.into(),
                 )
                 .unwrap()
                 .as_string()
@@ -1602,7 +1789,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let patched = dom::cache_patches() - patches;
     assert!(
         patched >= 500,
-        "only {patched} of 1,500 changes were patched"
+        "only {patched} of 2,100 changes were patched"
     );
 }
 

@@ -5,6 +5,7 @@ pub mod api;
 pub mod background;
 pub mod busy;
 pub mod claims;
+pub mod classes;
 pub mod css;
 pub mod diff;
 pub mod error;

@@ -28,8 +28,11 @@
 //! page they do not change either. So the last replay's visual facts ([`Visual`]) are reused
 //! while none of these has happened since they were read:
 //! - an attribute changed that a style may read: any attribute but a `data-*` one that no
-//!   rule of any sheet mentions (presentational and user-agent-styled attributes, `class`
-//!   and `id` all count); a sheet added, removed, edited, enabled or disabled;
+//!   rule of any sheet mentions (presentational and user-agent-styled attributes and `id`
+//!   count) and but a `class` change no rule can restyle by ([`restyles`]: no rule names a
+//!   token that changed, or each such rule's subject compound matches nothing in the
+//!   change's reach; `core::classes` says what it reads and where it gives up); a sheet
+//!   added, removed, edited, enabled or disabled;
 //! - an event that changes what styles match or where things are: input, keys, drag and drop,
 //!   `toggle` (popovers), animation and transition events, resource loads, resize,
 //!   history and fullscreen changes; pointer and mouse movement and buttons, focus and the
@@ -51,14 +54,17 @@
 //! only for elements inside it, `inViewport` can lag by that frame.
 //!
 //! Known blind spot, shared with any DOM-only observer: an element that is not a custom element
-//! gaining a shadow root later (`attachShadow` is not a mutation). Custom elements, which do
-//! this when they upgrade, are checked on every replay.
+//! gaining a shadow root later (`attachShadow` is not a mutation), or holding a closed one
+//! whose `:host(.x)` rules a class change makes match (seen within [`MAX_VISUAL_AGE_MS`]).
+//! Custom elements, which do this when they upgrade, are checked on every replay, and a
+//! class change reaching one without an open root voids the memo.
 
 use super::js;
 use super::quiet::{self, Log};
 use super::style::{Sheets, StyleScan, CURSOR};
 use super::walk::{self, Capture, Visual};
 use crate::core::background::Background;
+use crate::core::classes::{self, Reach};
 use js_sys::Array;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -210,6 +216,9 @@ fn fnv(s: &str) -> u64 {
 /// Most child-list and text records kept for a patch; past them the capture is void.
 const MAX_PENDING: usize = 256;
 
+/// Elements whose `class` changed, each with the value it had before (`oldValue`).
+type ClassRecords = Vec<(web_sys::Element, Option<String>)>;
+
 /// What mutation records say: the capture is void (too many changes), or it needs a patch
 /// (children, texts or an attribute the walk reads changed; `Walk::patch`), or only the
 /// visual facts may have changed.
@@ -219,11 +228,13 @@ struct Verdict {
     visual: bool,
 }
 
-/// Classifies `records`, keeping those a patch needs in `pending`.
+/// Classifies `records`, keeping those a patch needs in `pending` and the class changes for
+/// [`restyles`] in `classes` (past [`MAX_PENDING`] of them, the visual facts are void).
 fn classify(
     records: &Array,
     sheets: &Sheets,
     pending: &mut Vec<web_sys::MutationRecord>,
+    classes: &mut ClassRecords,
     cursor: bool,
 ) -> Verdict {
     let mut v = Verdict::default();
@@ -252,11 +263,83 @@ fn classify(
             v.visual |= !watched;
             continue;
         }
+        if name == "class" && !v.visual {
+            match r
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            {
+                Some(target) if classes.len() < MAX_PENDING => {
+                    classes.push((target, r.old_value()));
+                    continue;
+                }
+                _ => v.visual = true,
+            }
+        }
         if !v.visual && styles {
             v.visual = true;
         }
     }
     v
+}
+
+/// Can the class changes of `records` have changed a style of the capture's pages? Not when
+/// no element in their reach matches the subject of a rule that names a changed token
+/// (`core::classes::reach`). Assumed so where sheets cannot be read, and for a change
+/// reaching a custom element without an open shadow root, whose closed root's sheets (`:host(.x)`)
+/// cannot be.
+fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> bool {
+    if records.is_empty() {
+        return false;
+    }
+    if sheets.unknown {
+        return true;
+    }
+    let mut targets: Vec<(web_sys::Element, Vec<String>)> = Vec::new();
+    for (element, old) in records {
+        let old = old.unwrap_or_default();
+        match targets.iter_mut().find(|(e, _)| js::same(e, &element)) {
+            Some((_, values)) => values.push(old),
+            None => targets.push((element, vec![old])),
+        }
+    }
+    for (element, mut values) in targets {
+        if !element.is_connected() {
+            // Gone: the child-list record of its removal is patched.
+            continue;
+        }
+        values.push(element.get_attribute("class").unwrap_or_default());
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        let tokens = classes::changed_tokens(&values);
+        if tokens.is_empty() {
+            continue;
+        }
+        let subjects = match classes::reach(&sheets.classes, &tokens) {
+            Reach::Nothing => continue,
+            Reach::Any => return true,
+            Reach::Subjects(s) => s,
+        };
+        if capture
+            .customs
+            .iter()
+            .any(|(custom, _)| element.contains(Some(custom)))
+        {
+            return true;
+        }
+        for s in subjects {
+            let scope = if s.siblings {
+                match element.parent_element() {
+                    Some(p) => p,
+                    None => return true,
+                }
+            } else {
+                element.clone()
+            };
+            if !matches!(scope.query_selector(&s.compound), Ok(None)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// When the page last showed activity (any mutation or watched event, input included) and
@@ -320,6 +403,8 @@ pub struct Cache {
     changed_at: Rc<Clock>,
     /// Child-list and text records received, for the next patch.
     pending: Rc<RefCell<Vec<web_sys::MutationRecord>>>,
+    /// Class changes received, for the next check to tell whether they restyle.
+    classes: Rc<RefCell<ClassRecords>>,
     /// Something may have changed a style or a layout since the memo was read.
     visual: Rc<Cell<bool>>,
     /// Something may have scrolled since the memo's viewport facts were read.
@@ -374,12 +459,14 @@ impl Cache {
         }
         let sheets = Rc::new(RefCell::new(initial));
         let pending = Rc::new(RefCell::new(Vec::new()));
+        let classes = Rc::new(RefCell::new(Vec::new()));
         let callback = {
-            let (dirty, visual, sheets, pending, changed_at) = (
+            let (dirty, visual, sheets, pending, classes, changed_at) = (
                 dirty.clone(),
                 visual.clone(),
                 sheets.clone(),
                 pending.clone(),
+                classes.clone(),
                 changed_at.clone(),
             );
             let cursor = capture.cursor || capture.roots.iter().any(|(_, b)| b & CURSOR != 0);
@@ -392,6 +479,7 @@ impl Cache {
                     records.unchecked_ref(),
                     &sheets.borrow(),
                     &mut pending.borrow_mut(),
+                    &mut classes.borrow_mut(),
                     cursor,
                 );
                 if v.void {
@@ -447,6 +535,7 @@ impl Cache {
         init.set_child_list(true);
         init.set_character_data(true);
         init.set_attributes(true);
+        init.set_attribute_old_value(true);
         for (root, _) in &capture.roots {
             if observer.observe_with_options(root, &init).is_err() {
                 observer.disconnect();
@@ -460,6 +549,7 @@ impl Cache {
             dirty,
             changed_at,
             pending,
+            classes,
             visual,
             view,
             view_env: 0,
@@ -614,6 +704,7 @@ impl Cache {
                 &records,
                 &self.sheets.borrow(),
                 &mut self.pending.borrow_mut(),
+                &mut self.classes.borrow_mut(),
                 cursor,
             );
             if v.void {
@@ -664,6 +755,12 @@ impl Cache {
                 styles.sheets(root, &mut full, true);
             }
             *self.sheets.borrow_mut() = full;
+        }
+        // Class changes restyle nothing unless a rule naming a changed token can match in
+        // their reach (read against the sheets as they are now).
+        let classes = std::mem::take(&mut *self.classes.borrow_mut());
+        if !self.visual.get() && restyles(classes, &self.sheets.borrow(), &self.capture) {
+            self.visual.set(true);
         }
         let mut env = sheets.sig;
         let mut view_env = 0u64;

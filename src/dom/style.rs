@@ -1,16 +1,21 @@
 //! Style-sheet scan: what the sheets of a tree scope may do to what the walk observes.
 
 use super::js;
+use crate::core::classes;
 use js_sys::Object;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
 
 /// What the style sheets of a scope may do: generate content (`::before`/`::after`) or hide
-/// with `visibility`, and which `data-*` attributes their selectors or `attr()` read. Each
+/// with `visibility`, which `data-*` attributes their selectors or `attr()` read, and which
+/// of their selectors may name a class. Each
 /// sheet is read once per change of its rule count: the answer is cached in a `WeakMap`
 /// keyed by the sheet, which lives as long as the engine.
 pub struct StyleScan {
     seen: js_sys::WeakMap,
+    /// The last number given a sheet's reading: each reading has its own, so that a sheet
+    /// replaced by another of as many rules still changes [`Sheets::sig`].
+    readings: std::cell::Cell<u64>,
 }
 
 /// Bits of a [`StyleScan`] answer.
@@ -37,11 +42,13 @@ const SCOPE_BITS: u8 = PSEUDO | VISIBILITY | CURSOR;
 /// The sheets of one or more scopes as the visual memo of `cache` sees them.
 #[derive(Default, Clone, PartialEq, Eq)]
 pub struct Sheets {
-    /// Number of sheets, their rule counts and disabled flags, hashed: when it changes, any
-    /// style may have changed.
+    /// Number of sheets, their rule counts, disabled flags and identities (the number of
+    /// their reading), hashed: when it changes, any style may have changed.
     pub sig: u64,
     /// The `data-*` attribute names mentioned anywhere in a rule, each followed by a space.
     pub data_attrs: String,
+    /// The preludes of every rule that may mention a class (`core::classes::preludes`).
+    pub classes: String,
     /// Some sheet could not be read.
     pub unknown: bool,
     /// Some rule matches by structure (see [`STRUCTURAL`]).
@@ -164,23 +171,24 @@ impl StyleScan {
     pub fn new() -> Self {
         StyleScan {
             seen: js_sys::WeakMap::new(),
+            readings: std::cell::Cell::new(0),
         }
     }
 
     /// [`PSEUDO`] and [`VISIBILITY`] bits of the sheets of `root` (a document or shadow root).
     pub(super) fn scan(&self, root: &Node) -> u8 {
         let mut bits = 0;
-        self.each(root, false, |b, _, _| bits |= b & SCOPE_BITS);
+        self.each(root, false, |b, _, _, _| bits |= b & SCOPE_BITS);
         bits
     }
 
     /// Adds the sheets of `root` to `into` (see [`Sheets`]); returns what [`StyleScan::scan`]
-    /// would, from the same reads. Without `attrs`, `data_attrs` is left alone: the caller
-    /// needs it only when the signature changed.
+    /// would, from the same reads. Without `attrs`, `data_attrs` and `classes` are left
+    /// alone: the caller needs them only when the signature changed.
     pub fn sheets(&self, root: &Node, into: &mut Sheets, attrs: bool) -> u8 {
         let mut sig = into.sig;
         let mut all = 0;
-        self.each(root, attrs, |bits, count, attrs| {
+        self.each(root, attrs, |bits, count, attrs, classes| {
             all |= bits & SCOPE_BITS;
             sig = sig
                 .rotate_left(7)
@@ -195,14 +203,15 @@ impl StyleScan {
                     into.data_attrs.push(' ');
                 }
             }
+            into.classes.push_str(classes);
         });
         into.sig = sig.rotate_left(3) ^ 0x5bd1_e995;
         all
     }
 
-    /// Calls `f(bits, rule count + disabled flag, data attributes)` for each sheet of `root`
-    /// (the attributes only with `attrs`, else `""`).
-    fn each(&self, root: &Node, attrs: bool, mut f: impl FnMut(u8, u64, &str)) {
+    /// Calls `f(bits, rule count + disabled flag, data attributes, class preludes)` for each
+    /// sheet of `root` (the attributes and preludes only with `attrs`, else `""`).
+    fn each(&self, root: &Node, attrs: bool, mut f: impl FnMut(u8, u64, &str, &str)) {
         let f = &mut f;
         let sheets = js::style_sheets(root);
         for i in 0..sheets.list_length() {
@@ -216,7 +225,7 @@ impl StyleScan {
         }
     }
 
-    fn sheet(&self, sheet: &JsValue, want_attrs: bool, f: &mut dyn FnMut(u8, u64, &str)) {
+    fn sheet(&self, sheet: &JsValue, want_attrs: bool, f: &mut dyn FnMut(u8, u64, &str, &str)) {
         // Not `dyn_into`: a frame's sheets are objects of another realm, which `instanceof`
         // this window's `Object` denies.
         if !sheet.is_object() {
@@ -228,38 +237,45 @@ impl StyleScan {
             Ok(r) => r,
             // Cross-origin sheet: its rules cannot be read, so assume the worst.
             Err(_) => {
-                f(ALL, disabled, "");
+                f(ALL, disabled, "", "");
                 return;
             }
         };
         let n = rules.list_length();
-        let count = ((n as u64) << 1) | disabled;
+        let count = |reading: u64| {
+            (((n as u64) << 1) | disabled).wrapping_add(reading.wrapping_mul(0x0100_0000_01b3))
+        };
         let cached = self.seen.get(&obj);
         if let Some(entry) = cached.dyn_ref::<js_sys::Array>() {
             if entry.get(0).as_f64() == Some(n as f64) {
+                let count = count(entry.get(4).as_f64().unwrap_or(0.0) as u64);
                 let bits = entry.get(1).as_f64().unwrap_or(ALL as f64) as u8;
-                let attrs = if want_attrs {
-                    entry.get(2).as_string().unwrap_or_default()
-                } else {
-                    String::new()
+                let text = |i| {
+                    if want_attrs {
+                        entry.get(i).as_string().unwrap_or_default()
+                    } else {
+                        String::new()
+                    }
                 };
-                f(bits, count, &attrs);
+                f(bits, count, &text(2), &text(3));
                 return;
             }
         }
         let mut bits = 0;
         let mut attrs = String::new();
+        let mut classes = String::new();
         for i in 0..n {
             let rule = rules.list_item(i);
             let text = js::css_text(&rule);
             if text.starts_with("@import") {
                 // The imported sheet's rules are not in this text: read them (once loaded).
                 match js::imported_sheet(&rule) {
-                    Some(inner) => self.sheet(&inner, true, &mut |b, _, a: &str| {
+                    Some(inner) => self.sheet(&inner, true, &mut |b, _, a: &str, c: &str| {
                         bits |= b;
                         for name in a.split(' ').filter(|x| !x.is_empty()) {
                             data_attrs_of(name, &mut attrs);
                         }
+                        classes.push_str(c);
                     }),
                     None => bits |= ALL,
                 }
@@ -281,13 +297,18 @@ impl StyleScan {
                 bits |= STATEFUL;
             }
             data_attrs_of(&text, &mut attrs);
+            classes::preludes(&text, &mut classes);
         }
-        let entry = js_sys::Array::of3(
+        let reading = self.readings.get() + 1;
+        self.readings.set(reading);
+        let entry = js_sys::Array::of5(
             &JsValue::from_f64(n as f64),
             &JsValue::from_f64(bits as f64),
             &JsValue::from_str(&attrs),
+            &JsValue::from_str(&classes),
+            &JsValue::from_f64(reading as f64),
         );
         self.seen.set(&obj, &entry);
-        f(bits, count, &attrs)
+        f(bits, count(reading), &attrs, &classes)
     }
 }
