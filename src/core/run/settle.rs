@@ -29,6 +29,7 @@ use crate::core::error::{Error, ErrorCode};
 use crate::core::fingerprint::diffed;
 use crate::core::identity::Identity;
 use crate::core::model::Snapshot;
+use crate::core::order;
 use serde::{Deserialize, Serialize};
 
 /// Where a settle before the action is.
@@ -647,17 +648,12 @@ impl Run {
 }
 
 /// Did the page change in what the fingerprint does not hash: the focus moved to another
-/// element, or elements changed places?
-fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
+/// element, or elements changed places (`core::order`)?
+pub(super) fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
     fn focus(s: &Snapshot) -> Option<Identity<'_>> {
         s.elements.iter().find(|e| e.focused).map(Identity::of)
     }
-    focus(before) != focus(after)
-        || !before
-            .elements
-            .iter()
-            .map(Identity::of)
-            .eq(after.elements.iter().map(Identity::of))
+    focus(before) != focus(after) || order::changed(before, after, |_| true)
 }
 
 /// A key moves the focus and a drag reorders a list, and the diff sees neither (a reorder
