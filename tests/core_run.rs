@@ -3175,8 +3175,8 @@ fn task_c_dropped_before_task_a() -> React {
 
 /// The settles that waited for an effect once the undo's first inverse went out (the first
 /// input after the drag's button came up): whether each counted the fingerprint's claims,
-/// and whether its background says the page moves them.
-fn undo_settles(w: &World) -> Vec<(bool, bool)> {
+/// whether its background says the page moves them, and how long it could wait.
+fn undo_settles(w: &World) -> Vec<(bool, bool, u64)> {
     let up = w
         .needs
         .iter()
@@ -3202,8 +3202,9 @@ fn undo_settles(w: &World) -> Vec<(bool, bool)> {
                 since: Some(_),
                 claims,
                 background,
+                timeout_ms,
                 ..
-            } => Some((*claims, background.claims)),
+            } => Some((*claims, background.claims, *timeout_ms)),
             _ => None,
         })
         .collect()
@@ -3286,20 +3287,20 @@ fn an_undo_by_a_declared_key_counts_the_claims_it_moves_back() {
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
             .then(move |_, w, _| {
-                assert_eq!(undo_settles(w), vec![(true, false), (true, false)], "{:?}", w.needs);
+                assert_eq!(undo_settles(w), vec![(true, false, 5000), (true, false, 5000)], "{:?}", w.needs);
                 assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
             }),
-        row("on a page that moves its focus by itself, the undo's settles leave the claims out", wandering, drag, refused_reorder())
+        row("on a page that moves its focus by itself, the undo's settles leave the claims out and glance", wandering, drag, refused_reorder())
             .policy(once)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
-            .then(|_, w, _| assert_eq!(undo_settles(w), vec![(false, true), (false, true)], "{:?}", w.needs)),
+            .then(|_, w, _| assert_eq!(undo_settles(w), vec![(false, true, 250), (false, true, 250)], "{:?}", w.needs)),
         row("a declared click moves the focus at once: the undo's settles wait for what it does", with_reset, reset, refused_reorder())
             .policy(once)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
             .then(move |_, w, _| {
-                assert_eq!(undo_settles(w), vec![(false, false), (false, false)], "{:?}", w.needs);
+                assert_eq!(undo_settles(w), vec![(false, false, 5000), (false, false, 5000)], "{:?}", w.needs);
                 assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
             }),
     ]);
@@ -3379,6 +3380,16 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
     };
     let twice_down = || vec![key_on("Alt+ArrowDown", "Task C"); 2];
     let once = |p: &mut Policy| p.max_attempts = 1;
+    // The focus wanders by itself before the action: the fingerprint leaves the page's
+    // claims out, and the order is seen by looking.
+    let mut wandering = World::new(form_and_tasks());
+    for on in ["ul", "f-name"] {
+        let mut p = form_and_tasks();
+        for e in &mut p.elements {
+            e.focused = e.reference == on;
+        }
+        wandering.ticks.push_back(p);
+    }
     const REORDERED: &str = "listitem[Task C] went from position 3 to 1 in main/list:tasks";
     #[rustfmt::skip]
     run_rows(vec![
@@ -3408,6 +3419,14 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
             .then(|r, w, _| {
                 assert_eq!(tasks_order(w), ["t-A", "t-C", "t-B"]);
                 assert_eq!(r.residue, ["listitem[Task C] went from position 3 to 2 in main/list:tasks"]);
+            }),
+        row("on a page that moves its focus by itself: undone, each settle of the undo one quiet window and a look", wandering, drag(twice_down()), reordered_alone())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|_, w, _| {
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+                assert_eq!(undo_settles(w), vec![(false, true, 250); 3], "{:?}", w.needs);
             }),
         row("a key that moved the wrong item, with its declared inverse: undone", World::new(form_and_tasks()), key_on("Alt+ArrowUp", "Task B").with_inverse(vec![key_on("Alt+ArrowDown", "Task C")]), reordered_alone())
             .policy(once)

@@ -20,9 +20,11 @@
 //! An element is found again by identity on a fresh observation; one that is gone or cannot
 //! take input is skipped. Then the page settles (over the background the step learnt, and
 //! counting the fingerprint's claims when every inverse is a declared key or drag:
-//! [`Run::sees_claims_after`]), is observed, and is diffed against the before snapshot,
-//! restricted to the identities the wrong effect touched: anything left is a residue
-//! (`UNDO_FAILED`). After declared inverses, which are to put the page back
+//! [`Run::sees_claims_after`]; on a page that moves its claims by itself such a plan's
+//! settle glances instead, one quiet window and a look for the focus or order it moved, as
+//! the step's own settle does: [`Run::glances_after`]), is observed, and is diffed against
+//! the before snapshot, restricted to the identities the wrong effect touched: anything
+//! left is a residue (`UNDO_FAILED`). After declared inverses, which are to put the page back
 //! as it was, a list the wrong effect reordered that is still out of its order is residue
 //! too; a generic inverse leaves the order to the page (a virtualised list that turned its
 //! rows with the wrong effect). Text changes (a status line saying "Removed") are not
@@ -35,6 +37,7 @@
 use super::fill::Filling;
 use super::inverse::{away_from, removal_controls, residue};
 use super::need::{Answer, Gesture, Need, Point};
+use super::settle::unhashed_change;
 use super::step::{Action, Step};
 use super::{Phase, Run, Seen, MAX_UNDO_SCROLLS};
 use crate::core::diff::{diff, Field};
@@ -94,6 +97,8 @@ pub(super) enum Stage {
     Input,
     RemovalSettle,
     Inner,
+    Glance,
+    Glanced,
     Settle,
     Check,
 }
@@ -358,6 +363,15 @@ impl Run {
                 let purpose = u.purpose.clone();
                 return self.undo_finished(purpose, Ok(Ending::NoInverse));
             }
+            let since = Some(u.fp_after.clone());
+            if self
+                .declared_plan()
+                .is_some_and(|actions| self.glances_after(actions))
+            {
+                let t = self.policy.timing;
+                let need = self.settle_need(since, t.quiet_ms.min(t.timeout_ms), false);
+                return self.stage(Stage::Glance, need);
+            }
             return self.last_settle();
         };
         match inverse {
@@ -563,6 +577,22 @@ impl Run {
                     }
                 }
             }
+            // Declared keys and drags on a page that moves its claims by itself: one quiet
+            // window, then a look for the focus or the order they moved back, as the step's
+            // own settle glances (`settle`).
+            (Stage::Glance, Answer::Settled { changed: true, .. }) => self.last_settle(),
+            (Stage::Glance, Answer::Settled { .. }) => {
+                let need = Need::Observe {
+                    sensitive: self.sensitive.clone(),
+                };
+                self.stage(Stage::Glanced, need)
+            }
+            (Stage::Glanced, Answer::Observed { snapshot })
+                if unhashed_change(&self.attempt.after, &snapshot) =>
+            {
+                self.checked(purpose, &snapshot)
+            }
+            (Stage::Glanced, Answer::Observed { .. } | Answer::Unavailable) => self.last_settle(),
             (Stage::Settle, Answer::Settled { .. }) => {
                 let need = Need::Observe {
                     sensitive: self.sensitive.clone(),
