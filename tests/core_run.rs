@@ -3390,6 +3390,29 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
         }
         wandering.ticks.push_back(p);
     }
+    // A clock ticks by itself (learnt before the action) and once more with every gesture:
+    // the diff holds its tick, the reorder is still the effect alone.
+    let clock = |at: &str| {
+        let mut p = form_and_tasks();
+        p.texts.push(text(&format!("Time 12:00:{at}"), "banner"));
+        p
+    };
+    let mut live = World::new(clock("01"));
+    live.ticks.extend([clock("02"), clock("03")]);
+    let ticking = || -> React {
+        let mut reorder = reordered_alone();
+        Box::new(move |g, w| {
+            reorder(g, w);
+            for t in w
+                .page
+                .texts
+                .iter_mut()
+                .filter(|t| t.text.starts_with("Time"))
+            {
+                t.text = format!("Time 12:00:{}", 10 + w.inputs.len());
+            }
+        })
+    };
     const REORDERED: &str = "listitem[Task C] went from position 3 to 1 in main/list:tasks";
     #[rustfmt::skip]
     run_rows(vec![
@@ -3435,6 +3458,14 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
             .then(|_, w, _| {
                 assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
                 assert_eq!(w.inputs.len(), 2, "the key, then its inverse: {:?}", w.inputs);
+            }),
+        row("on a live page whose clock ticked meanwhile: still a reorder alone, undone", live, key_on("Alt+ArrowUp", "Task B").with_inverse(vec![key_on("Alt+ArrowDown", "Task C")]), ticking())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|r, w, _| {
+                assert!(!r.diff.is_empty(), "the clock's tick is in the diff");
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
             }),
         row("a key that moved the wrong item, with no inverse: stopped, naming the reorder", World::new(form_and_tasks()), key_on("Alt+ArrowUp", "Task B"), reordered_alone())
             .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "")

@@ -40,9 +40,10 @@ use super::need::{Answer, Gesture, Need, Point};
 use super::settle::unhashed_change;
 use super::step::{Action, Step};
 use super::{Phase, Run, Seen, MAX_UNDO_SCROLLS};
-use crate::core::diff::{diff, Field};
+use crate::core::diff::{diff, Diff, Field};
 use crate::core::error::{Error, ErrorCode};
 use crate::core::identity::Identity;
+use crate::core::judge::without_background;
 use crate::core::model::{Element, Snapshot, REDACTED};
 use crate::core::order::{self, Reorder};
 use serde::{Deserialize, Serialize};
@@ -139,11 +140,13 @@ impl Run {
     }
 
     /// The reorders of a wrong effect that is a reorder and nothing else: the diff shows
-    /// nothing, the order does. Empty for any other effect.
+    /// nothing but what the page changes by itself (a clock that ticked meanwhile,
+    /// `judge::without_background`), the order does. Empty for any other effect.
     fn order_only(&self) -> Vec<Reorder> {
         let a = &self.attempt;
+        let alone = |d: &Diff| without_background(d, &a.background, a.target.as_ref()).is_empty();
         match &a.verdict {
-            Some(v) if v.diff.is_empty() && a.before.context.epoch == a.after.context.epoch => {
+            Some(v) if a.before.context.epoch == a.after.context.epoch && alone(&v.diff) => {
                 self.reorders(&a.after)
             }
             _ => Vec::new(),
