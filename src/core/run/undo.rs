@@ -3,9 +3,9 @@
 //! Inverses are tried in this order, each only where the diff shows what it needs:
 //! 1. **history back**, when the action replaced the document (the epoch changed);
 //! 2. for `upload` and `drag`, and for a wrong effect that is a reorder alone whatever the
-//!    action (the diff shows nothing, the order of a list changed: `core::order`), the
-//!    **inverse steps the caller declared** (no generic inverse exists; none puts a list
-//!    back in order), performed unverified;
+//!    action (the diff shows nothing but what the page changes by itself, the order of a
+//!    list changed: `core::order`), the **inverse steps the caller declared** (no generic
+//!    inverse exists; none puts a list back in order), performed unverified;
 //! 3. **rewrite the previous value** of a field whose value changed (the target's raw value
 //!    was read before input; another field's from the before snapshot, unless redacted);
 //! 4. **toggle back** a control whose `checked`/`pressed` state flipped, by clicking it;
