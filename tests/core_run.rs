@@ -3202,8 +3202,8 @@ fn task_c_dropped_before_task_a() -> React {
 
 /// The settles that waited for an effect once the undo's first inverse went out (the first
 /// input after the drag's button came up): whether each counted the fingerprint's claims,
-/// and whether its background says the page moves them.
-fn undo_settles(w: &World) -> Vec<(bool, bool)> {
+/// whether its background says the page moves them, and how long it could wait.
+fn undo_settles(w: &World) -> Vec<(bool, bool, u64)> {
     let up = w
         .needs
         .iter()
@@ -3229,8 +3229,9 @@ fn undo_settles(w: &World) -> Vec<(bool, bool)> {
                 since: Some(_),
                 claims,
                 background,
+                timeout_ms,
                 ..
-            } => Some((*claims, background.claims)),
+            } => Some((*claims, background.claims, *timeout_ms)),
             _ => None,
         })
         .collect()
@@ -3313,21 +3314,192 @@ fn an_undo_by_a_declared_key_counts_the_claims_it_moves_back() {
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
             .then(move |_, w, _| {
-                assert_eq!(undo_settles(w), vec![(true, false), (true, false)], "{:?}", w.needs);
+                assert_eq!(undo_settles(w), vec![(true, false, 5000), (true, false, 5000)], "{:?}", w.needs);
                 assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
             }),
-        row("on a page that moves its focus by itself, the undo's settles leave the claims out", wandering, drag, refused_reorder())
+        row("on a page that moves its focus by itself, the undo's settles leave the claims out and glance", wandering, drag, refused_reorder())
             .policy(once)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
-            .then(|_, w, _| assert_eq!(undo_settles(w), vec![(false, true), (false, true)], "{:?}", w.needs)),
+            .then(|_, w, _| assert_eq!(undo_settles(w), vec![(false, true, 250), (false, true, 250)], "{:?}", w.needs)),
         row("a declared click moves the focus at once: the undo's settles wait for what it does", with_reset, reset, refused_reorder())
             .policy(once)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
             .tries(1, 1)
             .then(move |_, w, _| {
-                assert_eq!(undo_settles(w), vec![(false, false), (false, false)], "{:?}", w.needs);
+                assert_eq!(undo_settles(w), vec![(false, false, 5000), (false, false, 5000)], "{:?}", w.needs);
                 assert_eq!(order(w), ["t-A", "t-B", "t-C"]);
+            }),
+    ]);
+}
+
+/// A reorder and nothing else: the drop puts Task C before Task A, and Alt+ArrowDown moves
+/// the task it is pressed on one place down; Alt+ArrowUp moves Task C one place up, whatever
+/// it is pressed on (the wrong item). No message shows: only the order says what happened.
+fn reordered_alone() -> React {
+    let mut dropped = task_c_dropped_before_task_a();
+    Box::new(move |g, w| {
+        let (moved, down) = match g {
+            Gesture::Up { .. } => return dropped(g, w),
+            Gesture::Press {
+                reference: Some(r),
+                keys,
+            } if keys.iter().any(|k| k == "ArrowDown") => (r.clone(), true),
+            Gesture::Press { keys, .. } if keys.iter().any(|k| k == "ArrowUp") => {
+                ("t-C".to_owned(), false)
+            }
+            _ => return,
+        };
+        let tasks: Vec<usize> = (0..w.page.elements.len())
+            .filter(|&i| w.page.elements[i].reference.starts_with("t-"))
+            .collect();
+        let Some(at) = tasks
+            .iter()
+            .position(|&i| w.page.elements[i].reference == moved)
+        else {
+            return;
+        };
+        let other = match down {
+            true => tasks.get(at + 1),
+            false => at.checked_sub(1).and_then(|p| tasks.get(p)),
+        };
+        if let Some(&other) = other {
+            w.page.elements.swap(tasks[at], other);
+        }
+    })
+}
+
+/// The order of the tasks on the page.
+fn tasks_order(w: &World) -> Vec<String> {
+    w.page
+        .elements
+        .iter()
+        .filter(|e| e.reference.starts_with("t-"))
+        .map(|e| e.reference.clone())
+        .collect()
+}
+
+/// The inputs sent after the drag's button came up (the undo's).
+fn after_drop(w: &World) -> &[Gesture] {
+    let up = w
+        .inputs
+        .iter()
+        .position(|g| matches!(g, Gesture::Up { .. }))
+        .expect("the drag's button came up");
+    &w.inputs[up + 1..]
+}
+
+#[test]
+fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
+    let key_on = |key: &str, task: &str| {
+        Step::new(Action::Press {
+            key: key.into(),
+            target: Some(target("listitem", task)),
+        })
+    };
+    let drag = |inverse: Vec<Step>| {
+        Step::new(Action::Drag {
+            target: target("listitem", "Task C"),
+            to: target("listitem", "Task A"),
+        })
+        .with_intent("the order is saved")
+        .with_inverse(inverse)
+    };
+    let twice_down = || vec![key_on("Alt+ArrowDown", "Task C"); 2];
+    let once = |p: &mut Policy| p.max_attempts = 1;
+    // The focus wanders by itself before the action: the fingerprint leaves the page's
+    // claims out, and the order is seen by looking.
+    let mut wandering = World::new(form_and_tasks());
+    for on in ["ul", "f-name"] {
+        let mut p = form_and_tasks();
+        for e in &mut p.elements {
+            e.focused = e.reference == on;
+        }
+        wandering.ticks.push_back(p);
+    }
+    // A clock ticks by itself (learnt before the action) and once more with every gesture:
+    // the diff holds its tick, the reorder is still the effect alone.
+    let clock = |at: &str| {
+        let mut p = form_and_tasks();
+        p.texts.push(text(&format!("Time 12:00:{at}"), "banner"));
+        p
+    };
+    let mut live = World::new(clock("01"));
+    live.ticks.extend([clock("02"), clock("03")]);
+    let ticking = || -> React {
+        let mut reorder = reordered_alone();
+        Box::new(move |g, w| {
+            reorder(g, w);
+            for t in w
+                .page
+                .texts
+                .iter_mut()
+                .filter(|t| t.text.starts_with("Time"))
+            {
+                t.text = format!("Time 12:00:{}", 10 + w.inputs.len());
+            }
+        })
+    };
+    const REORDERED: &str = "listitem[Task C] went from position 3 to 1 in main/list:tasks";
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a drop that only reorders, taken back by its declared keys: undone, in order again", World::new(form_and_tasks()), drag(twice_down()), reordered_alone())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "moved listitem[Task C] from position 3 to 1")
+            .tries(1, 1)
+            .then(|r, w, _| {
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+                assert_eq!(after_drop(w).len(), 2, "both keys went out: {:?}", w.inputs);
+                assert!(r.residue.is_empty(), "{:?}", r.residue);
+            }),
+        row("undone, the step is tried again, and undone again", World::new(form_and_tasks()), drag(twice_down()), reordered_alone())
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(2, 2)
+            .then(|_, w, _| assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"])),
+        row("no declared inverse: stopped, naming the reorder, the page untouched", World::new(form_and_tasks()), drag(Vec::new()), reordered_alone())
+            .want(Some(A), false, Some(ErrorCode::IrreversibleAction), "")
+            .then(|r, w, _| {
+                let message = &r.error.as_ref().unwrap().message;
+                assert!(message.contains(&format!("reordered the page ({REORDERED})")), "{message}");
+                assert!(after_drop(w).is_empty(), "nothing was sent to undo it: {:?}", w.inputs);
+                assert_eq!(tasks_order(w), ["t-C", "t-A", "t-B"]);
+            }),
+        row("a declared inverse that does not restore the order: the undo failed, naming it", World::new(form_and_tasks()), drag(vec![key_on("Alt+ArrowDown", "Task C")]), reordered_alone())
+            .want(Some(A), false, Some(ErrorCode::UndoFailed), "")
+            .then(|r, w, _| {
+                assert_eq!(tasks_order(w), ["t-A", "t-C", "t-B"]);
+                assert_eq!(r.residue, ["listitem[Task C] went from position 3 to 2 in main/list:tasks"]);
+            }),
+        row("on a page that moves its focus by itself: undone, each settle of the undo one quiet window and a look", wandering, drag(twice_down()), reordered_alone())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|_, w, _| {
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+                assert_eq!(undo_settles(w), vec![(false, true, 250); 3], "{:?}", w.needs);
+            }),
+        row("a key that moved the wrong item, with its declared inverse: undone", World::new(form_and_tasks()), key_on("Alt+ArrowUp", "Task B").with_inverse(vec![key_on("Alt+ArrowDown", "Task C")]), reordered_alone())
+            .policy(once)
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|_, w, _| {
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+                assert_eq!(w.inputs.len(), 2, "the key, then its inverse: {:?}", w.inputs);
+            }),
+        row("on a live page whose clock ticked meanwhile: still a reorder alone, undone", live, key_on("Alt+ArrowUp", "Task B").with_inverse(vec![key_on("Alt+ArrowDown", "Task C")]), ticking())
+            .policy(once)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(1, 1)
+            .then(|r, w, _| {
+                assert!(!r.diff.is_empty(), "the clock's tick is in the diff");
+                assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+            }),
+        row("a key that moved the wrong item, with no inverse: stopped, naming the reorder", World::new(form_and_tasks()), key_on("Alt+ArrowUp", "Task B"), reordered_alone())
+            .want(Some(X), false, Some(ErrorCode::IrreversibleAction), "")
+            .then(|r, w, _| {
+                let message = &r.error.as_ref().unwrap().message;
+                assert!(message.contains("listitem[Task C] went from position 3 to 2 in main/list:tasks"), "{message}");
+                assert_eq!(tasks_order(w), ["t-A", "t-C", "t-B"]);
             }),
     ]);
 }

@@ -1117,9 +1117,22 @@ async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
     s.close().await;
 }
 
-/// A reorder the page refuses to save, taken back by the declared key Alt+ArrowDown: the
-/// key moves the order alone, which the undo's settles count (the fingerprint's claims), so
-/// each ends on quiet once the row is back, not at the deadline; the order is restored.
+/// The order of the speakers on `reorder-refused.html`.
+async fn speakers(s: &mut Session) -> Vec<String> {
+    s.snapshot()
+        .await
+        .elements
+        .iter()
+        .filter(|e| e.role == Role::Listitem)
+        .map(|e| e.label().to_owned())
+        .collect()
+}
+
+/// A reorder and nothing else, which the intent does not explain, taken back by the
+/// declared key Alt+ArrowDown: the drop and the key move the order alone, which the
+/// settles count (the fingerprint's claims), so each ends on quiet once the row has moved,
+/// not at the deadline; the undo's check sees the order restored, and the step is undone
+/// twice.
 #[tokio::test]
 async fn a_reorder_taken_back_by_a_declared_key_is_seen_at_once() {
     let mut s = Session::open("reorder-refused.html").await;
@@ -1139,21 +1152,53 @@ async fn a_reorder_taken_back_by_a_declared_key_is_seen_at_once() {
     let Error::VerificationFailed(o) = &e else {
         panic!("unexpected {e}");
     };
+    assert!(
+        o.lines.is_empty(),
+        "the order alone changed: {}",
+        o.explain()
+    );
+    assert!(o.reason.contains("from position 4 to 3"), "{}", o.explain());
     assert_eq!((o.attempts, o.undone), (2, 2), "{}", o.explain());
+    assert!(o.residue.is_empty(), "{}", o.explain());
     assert_eq!(
         s.v.unmoved_settles(),
         0,
         "every settle from a fingerprint saw the page leave it: {}",
         o.explain()
     );
-    let order: Vec<String> = s
-        .snapshot()
+    assert_eq!(
+        speakers(&mut s).await,
+        ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]
+    );
+    s.close().await;
+}
+
+/// The same reorder with no inverse declared: nothing generic puts a list back in order,
+/// so the run stops naming the reorder, and the page is left as the drop left it.
+#[tokio::test]
+async fn a_reorder_without_a_declared_inverse_stops_naming_it() {
+    let mut s = Session::open("reorder-refused.html").await;
+    let e =
+        s.v.drag(
+            target("listitem", "Olwen"),
+            target("listitem", "Carys"),
+            Vec::new(),
+            Some("the order is saved"),
+        )
         .await
-        .elements
-        .iter()
-        .filter(|e| e.role == Role::Listitem)
-        .map(|e| e.label().to_owned())
-        .collect();
-    assert_eq!(order, ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]);
+        .expect_err("the reorder explains nothing of the intent");
+    let Error::IrreversibleAction { outcome, .. } = &e else {
+        panic!("unexpected {e}");
+    };
+    assert_eq!((outcome.attempts, outcome.undone), (1, 0));
+    let message = &outcome.error.as_ref().expect("an error").message;
+    assert!(
+        message.contains("listitem[Olwen] went from position 4 to 3 in main/list:speakers"),
+        "{message}"
+    );
+    assert_eq!(
+        speakers(&mut s).await,
+        ["Aled", "Bryn", "Olwen", "Carys", "Rhys"]
+    );
     s.close().await;
 }

@@ -17,6 +17,7 @@ pub mod intent;
 pub mod judge;
 pub mod located;
 pub mod model;
+pub mod order;
 pub mod ordered_json;
 pub mod reading;
 pub mod redact;

@@ -361,8 +361,13 @@ pub fn judge(
 }
 
 /// `d` less the changes in slots the page was already changing by itself (a change of the
-/// target itself is always kept): borrowed when there are none.
-fn without_background<'d>(d: &'d Diff, bg: &Background, target: Option<&Element>) -> Cow<'d, Diff> {
+/// target itself is always kept): borrowed when there are none. The undo asks it too, of a
+/// wrong effect that may be a reorder alone on a live page (`run::undo`).
+pub fn without_background<'d>(
+    d: &'d Diff,
+    bg: &Background,
+    target: Option<&Element>,
+) -> Cow<'d, Diff> {
     if bg.is_empty() || d.empty {
         return Cow::Borrowed(d);
     }

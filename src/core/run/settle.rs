@@ -29,6 +29,7 @@ use crate::core::error::{Error, ErrorCode};
 use crate::core::fingerprint::diffed;
 use crate::core::identity::Identity;
 use crate::core::model::Snapshot;
+use crate::core::order;
 use serde::{Deserialize, Serialize};
 
 /// Where a settle before the action is.
@@ -53,7 +54,8 @@ pub(super) enum Before {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub(super) enum After {
-    /// A key or a drag: waiting a quiet window for the fingerprint to leave its value.
+    /// A key or a drag on a page that moves its claims by itself (a declared inverse too):
+    /// waiting a quiet window for the fingerprint to leave its value.
     Glance,
     /// A key or a drag the fingerprint did not see: looking for what it does not hash.
     Glanced,
@@ -129,6 +131,17 @@ impl Run {
     ) -> bool {
         let mut actions = actions.into_iter().peekable();
         actions.peek().is_some() && actions.all(glances) && !self.attempt.background.claims
+    }
+
+    /// The other side of [`Run::sees_claims_after`]: each of `actions` may do no more than
+    /// move the focus, the order or the selection, but the page moves those by itself, so
+    /// the fingerprint leaves them out. The settle glances instead: one quiet window, then a
+    /// look for what the fingerprint does not hash ([`unhashed_change`]), rather than a
+    /// wait to the deadline. The step's settle asks it of the step, the undo's last settle
+    /// of the inverses it applied (`super::undo`).
+    pub(super) fn glances_after<'a>(&self, actions: impl IntoIterator<Item = &'a Action>) -> bool {
+        let mut actions = actions.into_iter().peekable();
+        actions.peek().is_some() && actions.all(glances) && self.attempt.background.claims
     }
 
     /// The fingerprint went from `was` to `now` by itself, before the action: when only its
@@ -348,30 +361,58 @@ impl Run {
         a.busy_rescans = 0;
         a.working = None;
         a.busy = None;
+        let plain = self.focus_taken();
+        let glance = !plain && self.glances_after([&self.step.action]);
         if let Mode::Unverified { settle } = self.mode {
-            self.phase = Phase::After {
-                settling: After::Tail,
-            };
-            let since = settle.then(|| self.attempt.fp0.clone());
-            let mut need = self.settle_need(since, timeout, false);
-            if let Need::Settle { claims, .. } = &mut need {
-                *claims = settle && self.sees_claims();
+            if settle && glance {
+                return self.glance();
             }
-            return self.ask(need);
+            return self.tail();
         }
         if matches!(self.step.action, Action::Goto { .. }) {
             return self.land();
         }
-        let plain = self.focus_taken();
-        if !plain && glances(&self.step.action) && self.attempt.background.claims {
-            self.phase = Phase::After {
-                settling: After::Glance,
-            };
-            let window = self.policy.timing.quiet_ms.min(timeout);
-            let need = self.settle_need(Some(self.attempt.fp0.clone()), window, false);
-            return self.ask(need);
+        if glance {
+            return self.glance();
         }
         self.quiet_after(!plain)
+    }
+
+    /// One quiet window from the pre-action fingerprint: a key or a drag on a page that
+    /// moves its claims by itself, whose effect the fingerprint may not show.
+    fn glance(&mut self) -> Need {
+        self.phase = Phase::After {
+            settling: After::Glance,
+        };
+        let window = self.policy.timing.quiet_ms.min(self.attempt.left_ms);
+        let need = self.settle_need(Some(self.attempt.fp0.clone()), window, false);
+        self.ask(need)
+    }
+
+    /// The settle after a glance that did not see the effect: the step's own, for what is
+    /// left of the deadline.
+    fn past_glance(&mut self) -> Need {
+        match self.mode {
+            Mode::Unverified { .. } => self.tail(),
+            _ => self.quiet_after(true),
+        }
+    }
+
+    /// The settle of an unverified step, from its pre-action fingerprint when it is to
+    /// settle on its effect, for what is left of the deadline.
+    fn tail(&mut self) -> Need {
+        let Mode::Unverified { settle } = self.mode else {
+            return self.quiet_after(true);
+        };
+        self.phase = Phase::After {
+            settling: After::Tail,
+        };
+        let since = settle.then(|| self.attempt.fp0.clone());
+        let mut need = self.settle_need(since, self.attempt.left_ms, false);
+        if let Need::Settle { claims, .. } = &mut need {
+            *claims = settle && self.sees_claims();
+        }
+        self.ask(need)
     }
 
     /// After a `goto`, the new document settles as a look does ([`Run::look`]): what it
@@ -513,7 +554,7 @@ impl Run {
                 a.left_ms = a.left_ms.saturating_sub(waited_ms);
                 a.fingerprint = fingerprint;
                 if changed {
-                    return self.quiet_after(true);
+                    return self.past_glance();
                 }
                 self.phase = Phase::After {
                     settling: After::Glanced,
@@ -521,15 +562,19 @@ impl Run {
                 self.observe()
             }
             (After::Glanced, Answer::Observed { snapshot }) => {
-                if unhashed_change(&self.attempt.before, &snapshot) {
-                    self.phase = Phase::After {
-                        settling: After::Check,
-                    };
-                    return self.on_settle_after(After::Check, Answer::Observed { snapshot });
+                if !unhashed_change(&self.attempt.before, &snapshot) {
+                    return self.past_glance();
                 }
-                self.quiet_after(true)
+                if let Mode::Unverified { .. } = self.mode {
+                    self.attempt.stable_after = true;
+                    return self.finish_unverified();
+                }
+                self.phase = Phase::After {
+                    settling: After::Check,
+                };
+                self.on_settle_after(After::Check, Answer::Observed { snapshot })
             }
-            (After::Glanced, Answer::Unavailable) => self.quiet_after(true),
+            (After::Glanced, Answer::Unavailable) => self.past_glance(),
             (
                 After::Quiet { busy_loop },
                 Answer::Settled {
@@ -647,24 +692,19 @@ impl Run {
 }
 
 /// Did the page change in what the fingerprint does not hash: the focus moved to another
-/// element, or elements changed places?
-fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
+/// element, or elements changed places (`core::order`)?
+pub(super) fn unhashed_change(before: &Snapshot, after: &Snapshot) -> bool {
     fn focus(s: &Snapshot) -> Option<Identity<'_>> {
         s.elements.iter().find(|e| e.focused).map(Identity::of)
     }
-    focus(before) != focus(after)
-        || !before
-            .elements
-            .iter()
-            .map(Identity::of)
-            .eq(after.elements.iter().map(Identity::of))
+    focus(before) != focus(after) || order::changed(before, after, |_| true)
 }
 
 /// A key moves the focus and a drag reorders a list, and the diff sees neither (a reorder
 /// is no diff; focus is no observable field). The fingerprint's claims do, so such a step
 /// settles from the pre-action fingerprint counting them ([`Run::sees_claims`]); on a page
 /// that moves its claims by itself they are left out, and the step is looked at after one
-/// quiet window rather than at the deadline.
+/// quiet window rather than at the deadline ([`Run::glances_after`]).
 fn glances(action: &Action) -> bool {
     matches!(
         action,

@@ -2,8 +2,10 @@
 //!
 //! Inverses are tried in this order, each only where the diff shows what it needs:
 //! 1. **history back**, when the action replaced the document (the epoch changed);
-//! 2. for `upload` and `drag`, the **inverse steps the caller declared** (no generic inverse
-//!    exists), performed unverified;
+//! 2. for `upload` and `drag`, and for a wrong effect that is a reorder alone whatever the
+//!    action (the diff shows nothing but what the page changes by itself, the order of a
+//!    list changed: `core::order`), the **inverse steps the caller declared** (no generic
+//!    inverse exists; none puts a list back in order), performed unverified;
 //! 3. **rewrite the previous value** of a field whose value changed (the target's raw value
 //!    was read before input; another field's from the before snapshot, unless redacted);
 //! 4. **toggle back** a control whose `checked`/`pressed` state flipped, by clicking it;
@@ -18,22 +20,32 @@
 //! An element is found again by identity on a fresh observation; one that is gone or cannot
 //! take input is skipped. Then the page settles (over the background the step learnt, and
 //! counting the fingerprint's claims when every inverse is a declared key or drag:
-//! [`Run::sees_claims_after`]), is observed, and is diffed against the before snapshot,
-//! restricted to the identities the wrong effect touched: anything left is a residue
-//! (`UNDO_FAILED`). Text changes (a status line saying "Removed") are not residue:
-//! they report, they are not state. No inverse applied at all is `IRREVERSIBLE_ACTION`. An
-//! effect with nothing observable has nothing to undo, and the step is not retried: its
-//! effect may still be on its way, and a repeat would double it.
+//! [`Run::sees_claims_after`]; on a page that moves its claims by itself such a plan's
+//! settle glances instead, one quiet window and a look for the focus or order it moved, as
+//! the step's own settle does: [`Run::glances_after`]), is observed, and is diffed against
+//! the before snapshot, restricted to the identities the wrong effect touched: anything
+//! left is a residue (`UNDO_FAILED`). After declared inverses, which are to put the page back
+//! as it was, a list the wrong effect reordered that is still out of its order is residue
+//! too; a generic inverse leaves the order to the page (a virtualised list that turned its
+//! rows with the wrong effect). Text changes (a status line saying "Removed") are not
+//! residue: they report, they are not state. No inverse applied at all is
+//! `IRREVERSIBLE_ACTION`; a reorder alone with no declared inverse is that too, naming the
+//! reorder. An effect with nothing observable (no diff, no reorder) has nothing to undo, and
+//! the step is not retried: its effect may still be on its way, and a repeat would double
+//! it.
 
 use super::fill::Filling;
 use super::inverse::{away_from, removal_controls, residue};
 use super::need::{Answer, Gesture, Need, Point};
+use super::settle::unhashed_change;
 use super::step::{Action, Step};
 use super::{Phase, Run, Seen, MAX_UNDO_SCROLLS};
-use crate::core::diff::{diff, Field};
+use crate::core::diff::{diff, Diff, Field};
 use crate::core::error::{Error, ErrorCode};
 use crate::core::identity::Identity;
-use crate::core::model::{Element, REDACTED};
+use crate::core::judge::without_background;
+use crate::core::model::{Element, Snapshot, REDACTED};
+use crate::core::order::{self, Reorder};
 use serde::{Deserialize, Serialize};
 
 /// One inverse of the plan.
@@ -86,6 +98,8 @@ pub(super) enum Stage {
     Input,
     RemovalSettle,
     Inner,
+    Glance,
+    Glanced,
     Settle,
     Check,
 }
@@ -115,6 +129,30 @@ enum Ending {
 }
 
 impl Run {
+    /// The lists whose order `now` shows changed from the attempt's before snapshot, among
+    /// what the diff looks at and the page does not change by itself (`core::order`).
+    fn reorders(&self, now: &Snapshot) -> Vec<Reorder> {
+        let a = &self.attempt;
+        let opts = self.diff_options();
+        order::reordered(&a.before, now, |e| {
+            opts.keeps(&e.region) && !a.background.has_element(e)
+        })
+    }
+
+    /// The reorders of a wrong effect that is a reorder and nothing else: the diff shows
+    /// nothing but what the page changes by itself (a clock that ticked meanwhile,
+    /// `judge::without_background`), the order does. Empty for any other effect.
+    fn order_only(&self) -> Vec<Reorder> {
+        let a = &self.attempt;
+        let alone = |d: &Diff| without_background(d, &a.background, a.target.as_ref()).is_empty();
+        match &a.verdict {
+            Some(v) if a.before.context.epoch == a.after.context.epoch && alone(&v.diff) => {
+                self.reorders(&a.after)
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The inverses for the current attempt's wrong effect; `None` when nothing observable
     /// happened.
     fn plan(&self) -> Option<Vec<Inverse>> {
@@ -124,18 +162,23 @@ impl Run {
             && d.disappeared.is_empty()
             && d.changed.is_empty()
             && d.moved.is_empty());
-        if a.noop
-            || !(has_elements || !d.texts_appeared.is_empty() || !d.texts_disappeared.is_empty())
-        {
+        let has_texts = !(d.texts_appeared.is_empty() && d.texts_disappeared.is_empty());
+        let reordered = !self.order_only().is_empty();
+        let observable = has_elements || has_texts || reordered;
+        if a.noop || !observable {
             return None;
         }
         if a.before.context.epoch != a.after.context.epoch {
             return Some(vec![Inverse::Back]);
         }
-        if matches!(
-            self.step.action,
-            Action::Upload { .. } | Action::Drag { .. } | Action::DragAt { .. }
-        ) {
+        // No generic inverse puts a list back in order: a reorder is taken back by what the
+        // caller declared, whatever the action.
+        if reordered
+            || matches!(
+                self.step.action,
+                Action::Upload { .. } | Action::Drag { .. } | Action::DragAt { .. }
+            )
+        {
             let steps = self.step.inverse.iter().cloned();
             return Some(
                 steps
@@ -214,18 +257,73 @@ impl Run {
     /// clicks, types or goes back, and the focus it moves at once is no sign that its
     /// effect came.
     fn undo_sees_claims(&self) -> bool {
-        let Some(u) = &self.undo else {
-            return false;
-        };
-        let declared: Option<Vec<&Action>> = u
+        self.declared_plan()
+            .is_some_and(|actions| self.sees_claims_after(actions))
+    }
+
+    /// The actions of the undo's plan when every inverse of it is a declared step.
+    fn declared_plan(&self) -> Option<Vec<&Action>> {
+        self.undo
+            .as_ref()?
             .plan
             .iter()
             .map(|i| match i {
                 Inverse::Declared { step } => Some(&step.action),
                 _ => None,
             })
-            .collect();
-        declared.is_some_and(|actions| self.sees_claims_after(actions))
+            .collect()
+    }
+
+    /// What of the wrong effect `now` still shows: its residue (`inverse::residue`), and
+    /// after declared inverses, which are to put the page back as it was, the lists it
+    /// reordered that are still out of their order. A generic inverse takes out what
+    /// appeared or changed and leaves the order to the page (a virtualised list that turned
+    /// its rows with the wrong effect).
+    fn left_over(&self, now: &Snapshot) -> Vec<String> {
+        let a = &self.attempt;
+        let then = diff(&a.before, now, &self.diff_options());
+        let wrong = a
+            .verdict
+            .as_ref()
+            .map(|v| v.diff.clone())
+            .unwrap_or_default();
+        let mut left = residue(&wrong, &then);
+        if self.declared_plan().is_some_and(|p| !p.is_empty()) {
+            let reordered: Vec<String> = self
+                .reorders(&a.after)
+                .into_iter()
+                .map(|r| r.region)
+                .collect();
+            let document = reordered.iter().any(String::is_empty);
+            left.extend(
+                self.reorders(now)
+                    .iter()
+                    .filter(|r| document || reordered.contains(&r.region))
+                    .map(Reorder::line),
+            );
+        }
+        left
+    }
+
+    /// The undo's last settle: from the fingerprint of the wrong effect, to the deadline.
+    fn last_settle(&mut self) -> Need {
+        let since = Some(self.undoing().fp_after.clone());
+        let mut need = self.settle_need(since, self.policy.timing.timeout_ms, false);
+        if let Need::Settle { claims, .. } = &mut need {
+            *claims = self.undo_sees_claims();
+        }
+        self.stage(Stage::Settle, need)
+    }
+
+    /// The page after the undo, against the wrong effect.
+    fn checked(&mut self, purpose: Purpose, now: &Snapshot) -> Need {
+        let left = self.left_over(now);
+        let result = if left.is_empty() {
+            Ending::Undone
+        } else {
+            Ending::Residue(left)
+        };
+        self.undo_finished(purpose, Ok(result))
     }
 
     fn undoing(&mut self) -> &mut Undoing {
@@ -269,11 +367,15 @@ impl Run {
                 return self.undo_finished(purpose, Ok(Ending::NoInverse));
             }
             let since = Some(u.fp_after.clone());
-            let mut need = self.settle_need(since, self.policy.timing.timeout_ms, false);
-            if let Need::Settle { claims, .. } = &mut need {
-                *claims = self.undo_sees_claims();
+            if self
+                .declared_plan()
+                .is_some_and(|actions| self.glances_after(actions))
+            {
+                let t = self.policy.timing;
+                let need = self.settle_need(since, t.quiet_ms.min(t.timeout_ms), false);
+                return self.stage(Stage::Glance, need);
             }
-            return self.stage(Stage::Settle, need);
+            return self.last_settle();
         };
         match inverse {
             Inverse::Back => self.stage(
@@ -478,28 +580,29 @@ impl Run {
                     }
                 }
             }
+            // Declared keys and drags on a page that moves its claims by itself: one quiet
+            // window, then a look for the focus or the order they moved back, as the step's
+            // own settle glances (`settle`).
+            (Stage::Glance, Answer::Settled { changed: true, .. }) => self.last_settle(),
+            (Stage::Glance, Answer::Settled { .. }) => {
+                let need = Need::Observe {
+                    sensitive: self.sensitive.clone(),
+                };
+                self.stage(Stage::Glanced, need)
+            }
+            (Stage::Glanced, Answer::Observed { snapshot })
+                if unhashed_change(&self.attempt.after, &snapshot) =>
+            {
+                self.checked(purpose, &snapshot)
+            }
+            (Stage::Glanced, Answer::Observed { .. } | Answer::Unavailable) => self.last_settle(),
             (Stage::Settle, Answer::Settled { .. }) => {
                 let need = Need::Observe {
                     sensitive: self.sensitive.clone(),
                 };
                 self.stage(Stage::Check, need)
             }
-            (Stage::Check, Answer::Observed { snapshot }) => {
-                let a = &self.attempt;
-                let now = diff(&a.before, &snapshot, &self.diff_options());
-                let wrong = a
-                    .verdict
-                    .as_ref()
-                    .map(|v| v.diff.clone())
-                    .unwrap_or_default();
-                let left = residue(&wrong, &now);
-                let result = if left.is_empty() {
-                    Ending::Undone
-                } else {
-                    Ending::Residue(left)
-                };
-                self.undo_finished(purpose, Ok(result))
-            }
+            (Stage::Check, Answer::Observed { snapshot }) => self.checked(purpose, &snapshot),
             (_, Answer::Failed { error }) => self.undo_finished(purpose, Err(error)),
             (_, other) => self.out_of_step(&other),
         }
@@ -539,10 +642,20 @@ impl Run {
                 self.finish(record)
             }
             Ending::NoInverse => {
-                let message = format!(
-                    "{} has no inverse and its effect could not be verified; prufe stopped: declare an inverse, or check the page by hand",
-                    record.action_line()
-                );
+                let reorders = self.order_only();
+                let message = if reorders.is_empty() {
+                    format!(
+                        "{} has no inverse and its effect could not be verified; prufe stopped: declare an inverse, or check the page by hand",
+                        record.action_line()
+                    )
+                } else {
+                    let lines: Vec<String> = reorders.iter().map(Reorder::line).collect();
+                    format!(
+                        "{} reordered the page ({}) and its effect could not be verified; no generic inverse puts a list back in order and the step declares none, so prufe stopped: declare the inverse (the key or drag that moves it back), or check the page by hand",
+                        record.action_line(),
+                        lines.join("; ")
+                    )
+                };
                 record.error = Some(Error::new(ErrorCode::IrreversibleAction, message));
                 self.finish(record)
             }
