@@ -444,37 +444,25 @@ async fn keys_do_what_they_are_pressed_for() {
             texts(&s.snapshot().await)
         );
 
-        // Tab moves focus to the next field.
-        let variant = format!("{page}: Tab moves focus");
+        // Tab moves focus to the next field; then, from the first field again while the
+        // focus is still on the next one, the press focuses its field first, so the focus
+        // it moves back to the next one is its effect.
         open(&mut s, &page).await;
-        let r =
-            s.v.perform(&press("Tab", Some(target("textbox", l.first))))
-                .await;
-        assert_matched(&variant, &r);
-        let snap = s.snapshot().await;
-        let focused: Vec<&str> = snap
-            .elements
-            .iter()
-            .filter(|e| e.focused)
-            .map(|e| e.label())
-            .collect();
-        assert_eq!(focused, [l.last], "{variant}");
-
-        // Tab from the first field again, the focus still on the next one: the press focuses
-        // its field first, so the focus it moves back to the next one is its effect.
-        let variant = format!("{page}: Tab from a field without the focus");
-        let r =
-            s.v.perform(&press("Tab", Some(target("textbox", l.first))))
-                .await;
-        assert_matched(&variant, &r);
-        let snap = s.snapshot().await;
-        let focused: Vec<&str> = snap
-            .elements
-            .iter()
-            .filter(|e| e.focused)
-            .map(|e| e.label())
-            .collect();
-        assert_eq!(focused, [l.last], "{variant}");
+        for variant in ["Tab moves focus", "Tab from a field without the focus"] {
+            let variant = format!("{page}: {variant}");
+            let r =
+                s.v.perform(&press("Tab", Some(target("textbox", l.first))))
+                    .await;
+            assert_matched(&variant, &r);
+            let snap = s.snapshot().await;
+            let focused: Vec<&str> = snap
+                .elements
+                .iter()
+                .filter(|e| e.focused)
+                .map(|e| e.label())
+                .collect();
+            assert_eq!(focused, [l.last], "{variant}");
+        }
     }
     s.close().await;
 }
