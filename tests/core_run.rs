@@ -3492,7 +3492,7 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
             }),
         row("on a live page whose clock ticked meanwhile: still a reorder alone, undone", live, key_on("Alt+ArrowUp", "Task B").with_inverse(vec![key_on("Alt+ArrowDown", "Task C")]), ticking())
             .policy(once)
-            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .want(Some(X), false, Some(ErrorCode::VerificationFailed), "the other way from where its arrow points")
             .tries(1, 1)
             .then(|r, w, _| {
                 assert!(!r.diff.is_empty(), "the clock's tick is in the diff");

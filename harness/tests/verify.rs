@@ -1202,3 +1202,57 @@ async fn a_reorder_without_a_declared_inverse_stops_naming_it() {
     );
     s.close().await;
 }
+
+/// A row moved from the keyboard (Alt+ArrowUp, Alt+ArrowDown on the focused row), which
+/// changes the order and nothing else: the move the arrow points is the key's effect, with
+/// or without an intent that names the row and the way; the other way, refused and taken
+/// back by its declared inverse.
+#[tokio::test]
+async fn a_row_moved_from_the_keyboard_is_the_key_s_effect() {
+    let mut s = Session::open("reorder-refused.html").await;
+    let key = |k: &str| Action::Press {
+        key: k.into(),
+        target: Some(target("listitem", "Olwen")),
+    };
+    let up =
+        s.v.perform(&Step::new(key("Alt+ArrowUp")))
+            .await
+            .expect("a move up one place");
+    assert!(
+        up.reason
+            .contains("moved listitem[Olwen] from position 4 to 3"),
+        "{}",
+        up.explain()
+    );
+    let down =
+        s.v.perform(&Step::new(key("Alt+ArrowDown")).with_intent("Olwen moves down one place"))
+            .await
+            .expect("a move down one place, as the intent says");
+    assert!(
+        down.reason.contains("as the intent says"),
+        "{}",
+        down.explain()
+    );
+    assert_eq!(
+        speakers(&mut s).await,
+        ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]
+    );
+    // The intent says up, the key moves the row down: refused and taken back.
+    let e =
+        s.v.perform(
+            &Step::new(key("Alt+ArrowDown"))
+                .with_intent("Olwen moves up one place")
+                .with_inverse(vec![Step::new(key("Alt+ArrowUp"))]),
+        )
+        .await
+        .expect_err("the other way from the intent");
+    let Error::VerificationFailed(o) = &e else {
+        panic!("unexpected {e}");
+    };
+    assert!(o.undone >= 1, "{}", o.explain());
+    assert_eq!(
+        speakers(&mut s).await,
+        ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]
+    );
+    s.close().await;
+}

@@ -111,12 +111,46 @@ impl<'a> Judge<'a> {
             .map(|e| format!("Enter closed the list, picking its option: {}", e.line()))
     }
 
-    /// A drag that reorders a list leaves the multiset diff empty; the target's position
-    /// among the items of its role and region says whether it moved.
-    pub(super) fn reordered(&self, t: &'a Element) -> Option<Finding> {
-        if self.own_change(t).is_some() {
-            return None;
+    /// A key that moves the item it is pressed on within its list (`Alt+ArrowUp`, a sortable
+    /// list's keyboard move) leaves the multiset diff empty: the item moved the way its arrow
+    /// points, and the list's other items kept their order among themselves, is the key's
+    /// effect ([`Judge::reordered`], the intent held against it as a drag's is). The other
+    /// way, or other items changed places too (the wrong one moved): MISMATCH. Not an arrow,
+    /// or the item did not move: none.
+    pub(super) fn keyed_reorder(&self, t: &'a Element) -> Option<Finding> {
+        let key = self.action.key.as_deref()?;
+        let earlier = match key.rsplit('+').next().unwrap_or(key) {
+            "ArrowUp" | "ArrowLeft" => true,
+            "ArrowDown" | "ArrowRight" => false,
+            _ => return None,
+        };
+        let (from, to) = self.moved(t)?;
+        let what = format!("{}[{}]", t.role.as_str(), t.label());
+        if (to < from) != earlier {
+            return Some(mismatch(
+                format!("{key} moved {what} from position {from} to {to}, the other way from where its arrow points"),
+                Some(t),
+            ));
         }
+        let others = |e: &Element| {
+            e.role == t.role
+                && e.region == t.region
+                && e.frame == t.frame
+                && !same_ref(e, t)
+                && Identity::of(e) != Identity::of(t)
+        };
+        if crate::core::order::changed(self.before, self.after, others) {
+            return Some(mismatch(
+                format!("{key} on {what}, but other items of its list changed places too"),
+                Some(t),
+            ));
+        }
+        self.reordered(t)
+    }
+
+    /// The target's position among the items of its role and region, before and after,
+    /// when it changed (from 1).
+    fn moved(&self, t: &'a Element) -> Option<(usize, usize)> {
         let position = |s: &'a Snapshot| -> Option<usize> {
             let items: Vec<&Element> = s
                 .elements
@@ -134,9 +168,16 @@ impl<'a> Judge<'a> {
                 .map(|at| at + 1)
         };
         let (from, to) = (position(self.before)?, position(self.after)?);
-        if from == to {
+        (from != to).then_some((from, to))
+    }
+
+    /// A drag that reorders a list leaves the multiset diff empty; the target's position
+    /// among the items of its role and region says whether it moved.
+    pub(super) fn reordered(&self, t: &'a Element) -> Option<Finding> {
+        if self.own_change(t).is_some() {
             return None;
         }
+        let (from, to) = self.moved(t)?;
         let region = if t.region.is_empty() {
             "document"
         } else {

@@ -473,6 +473,12 @@ impl<'a> Judge<'a> {
             if let Some(f) = self.escaped(target) {
                 return f;
             }
+            if let Some(f) = target
+                .filter(|_| self.diff.empty)
+                .and_then(|t| self.keyed_reorder(t))
+            {
+                return f;
+            }
         }
         if let (ActionKind::Drag, Some(t)) = (kind, target) {
             if let Some(f) = self.reordered(t) {

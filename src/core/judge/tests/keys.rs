@@ -118,7 +118,24 @@ fn drag_order() {
         case("not moved", drag("w3"), s.clone(), same.clone()).want(X, None, "no effect"),
         case("intent says so", drag("w3"), s.clone(), first.clone()).intent("Fix bug goes first").want(M, Some("Fix bug"), "as the intent says"),
         case("intent says otherwise", drag("w3"), s.clone(), first.clone()).intent("the invoice is uploaded").want(A, None, "the intent does not explain it"),
-        case("a click's reorder is no change", act(ActionKind::Click, Some(find(&s, "w3"))), s.clone(), first).want(X, None, "no effect"),
+        case("a click's reorder is no change", act(ActionKind::Click, Some(find(&s, "w3"))), s.clone(), first.clone()).want(X, None, "no effect"),
+    ]);
+
+    // A key that moves the item it is pressed on (a sortable list's keyboard move).
+    let key = |k: &str, r: &str| {
+        let mut a = act(ActionKind::Press, Some(find(&s, r)));
+        a.key = Some(k.into());
+        a
+    };
+    let second = order(&["w1", "w3", "w2"]);
+    #[rustfmt::skip]
+    run(vec![
+        case("Alt+ArrowUp moves the item up one place", key("Alt+ArrowUp", "w3"), s.clone(), second.clone()).want(M, Some("Fix bug"), "moved listitem[Fix bug] from position 3 to 2"),
+        case("ArrowUp, with an intent naming the item and the way", key("ArrowUp", "w3"), s.clone(), second.clone()).intent("Fix bug moves up one place").want(M, Some("Fix bug"), "as the intent says"),
+        case("ArrowDown, but the item went up", key("Alt+ArrowDown", "w3"), s.clone(), second.clone()).want(X, Some("Fix bug"), "the other way from where its arrow points"),
+        case("ArrowDown on the first, the last moved to the top instead", key("Alt+ArrowDown", "w1"), s.clone(), first.clone()).want(X, Some("Write tests"), "other items of its list changed places too"),
+        case("an arrow that moved nothing is no effect", key("Alt+ArrowUp", "w3"), s.clone(), same).want(X, None, "no effect"),
+        case("Space is no reorder key", key("Space", "w3"), s.clone(), second).want(X, None, "no effect"),
     ]);
 }
 
