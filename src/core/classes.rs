@@ -39,16 +39,8 @@ pub const SEPARATOR: char = '\n';
 /// with a `.`, a backslash or `[class`; each followed by [`SEPARATOR`].
 pub fn preludes(rule: &str, out: &mut String) {
     let mut start = 0;
-    let mut quote: Option<char> = None;
-    for (i, c) in rule.char_indices() {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    for (i, c) in unquoted(rule) {
         match c {
-            '"' | '\'' => quote = Some(c),
             '{' => {
                 let p = rule[start..i].trim();
                 if may_mention_class(p) {
@@ -112,20 +104,32 @@ fn mentions(text: &str, tokens: &[&str]) -> bool {
         || tokens.iter().any(|t| names(text, t))
 }
 
+/// The characters of `text` outside quoted strings, with their byte offsets (the quotes
+/// themselves left out).
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    text.char_indices().filter(move |&(_, c)| match quote {
+        Some(q) => {
+            if c == q {
+                quote = None;
+            }
+            false
+        }
+        None if c == '"' || c == '\'' => {
+            quote = Some(c);
+            false
+        }
+        None => true,
+    })
+}
+
 /// Splits `text` at the top-level (outside brackets, parentheses and quotes) characters
 /// `at` says are separators.
 fn split_top(text: &str, at: impl Fn(char) -> bool) -> Vec<&str> {
     let mut out = Vec::new();
-    let (mut depth, mut quote, mut start) = (0i32, None, 0);
-    for (i, c) in text.char_indices() {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in unquoted(text) {
         match c {
-            '"' | '\'' => quote = Some(c),
             '(' | '[' => depth += 1,
             ')' | ']' => depth -= 1,
             _ if depth == 0 && at(c) => {
