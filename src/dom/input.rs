@@ -220,7 +220,30 @@ pub fn hit_node(target: &web_sys::Element, x: f64, y: f64) -> Result<Option<Stri
     {
         return Ok(None);
     }
+    if passes_input_to(target, &hit) {
+        return Ok(None);
+    }
     Ok(Some(short(&hit)))
+}
+
+/// A control that takes no pointer input itself (`pointer-events: none`) lets a click at its
+/// point through to what holds it: when that is the deepest hit there, the click lands on the
+/// component the control is part of, as a person's does. Ionic's segment button draws its
+/// `role="tab"` `<button>` inside its shadow root with `pointer-events: none` and takes the
+/// click on its host. Anything that is not one of the control's own ancestors in front of it
+/// still covers it.
+fn passes_input_to(target: &web_sys::Element, hit: &web_sys::Element) -> bool {
+    if !composed_ancestors(target)
+        .iter()
+        .skip(1)
+        .any(|n| js::same(n, hit))
+    {
+        return false;
+    }
+    let Some(view) = js::owner_document(target).and_then(|d| js::default_view(&d)) else {
+        return false;
+    };
+    js::computed_style(&view, target, &"".into()).property(&"pointer-events".into()) == "none"
 }
 
 /// Where input reaches a control whose own point it does not reach: the point of the first
