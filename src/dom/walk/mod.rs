@@ -158,6 +158,10 @@ pub(super) struct Ctx {
     in_control: bool,
     /// What the current tree scope (document or shadow root) contains at all.
     scope: Scope,
+    /// The dialog this is inside (`dialog[Edit profile]`, `dialog` without a name): a
+    /// landmark inside it is a region of the dialog (`dialog/banner`), since a dialog is a
+    /// layer of its own over the page.
+    layer: Option<Rc<str>>,
 }
 
 /// Features of one tree scope, probed once on entering it, that let the walk skip whole
@@ -268,6 +272,10 @@ pub struct Walk<'a> {
     docs: Vec<DocInfo>,
     /// Documents and shadow roots entered, for the secrets pass of a walk cut short.
     roots: Vec<Node>,
+    /// The scope probed on entering each of `roots`, by root (an index into `scopes`): a
+    /// slot's assigned elements are in their own tree's scope, not the shadow root's.
+    scope_of: js_sys::Map,
+    scopes: Vec<Scope>,
     /// Fingerprint walks: what the cache keeps (see [`Capture`]).
     pub capture: Option<Capture>,
     /// The last record's name or text was slow (see `Namer::slow`).
@@ -302,6 +310,8 @@ impl<'a> Walk<'a> {
             namer: Namer::new(s, false),
             styles,
             roots: Vec::new(),
+            scope_of: js_sys::Map::new(),
+            scopes: Vec::new(),
             capture: None,
             last_slow: false,
             hash_only: false,
@@ -462,7 +472,26 @@ impl<'a> Walk<'a> {
         if let Some(c) = &mut self.capture {
             c.cursor |= scope.cursor;
         }
+        self.scope_of
+            .set(root, &wasm_bindgen::JsValue::from(self.scopes.len() as u32));
+        self.scopes.push(scope);
         scope
+    }
+
+    /// The scope of the tree a slot's assigned elements belong to (the host's, or further
+    /// out for a slot assigned through another): its `<label>`s name them and its
+    /// `[disabled]` fieldsets disable them, not the shadow root's. A tree not entered (an
+    /// element assigned from a scope this walk did not start in) is probed as if it had all.
+    fn assigned_scope(&self, first: &web_sys::Element, inner: Scope) -> Scope {
+        let root = js::root_node(first.unchecked_ref());
+        match self.scope_of.get(&root).as_f64() {
+            Some(i) => self.scopes[i as usize],
+            None => Scope {
+                labels: true,
+                disabled: true,
+                ..inner
+            },
+        }
     }
 
     /// Registers the secrets of every sensitive field in `root` (a subtree the walk skips, or
@@ -629,11 +658,20 @@ impl<'a> Walk<'a> {
             // `form` and `region` are landmarks only with a name.
             if !matches!(role, Role::Form | Role::Region) || !label.is_empty() {
                 let mut c = edit(&mut changed, &ctx);
-                c.base = if label.is_empty() {
+                let own: Rc<str> = if label.is_empty() {
                     role.as_str().into()
                 } else {
                     format!("{}[{}]", role.as_str(), cap(&label, limits::MAX_TEXT_CHARS)).into()
                 };
+                if matches!(role, Role::Dialog | Role::Alertdialog) {
+                    c.layer = Some(own.clone());
+                    c.base = own;
+                } else {
+                    c.base = match &ctx.layer {
+                        Some(layer) => format!("{layer}/{own}").into(),
+                        None => own,
+                    };
+                }
                 c.list = None;
                 c.compose();
                 changed = Some(c);
@@ -969,9 +1007,11 @@ impl<'a> Walk<'a> {
         if el.tag == Tag::Slot {
             let assigned = js::assigned_elements(el.node, &self.s.flatten);
             if assigned.length() > 0 {
+                let first: web_sys::Element = assigned.get(0).unchecked_into();
+                let scope = self.assigned_scope(&first, ctx.scope);
                 return Some(Level {
                     cursor: Cursor::List(assigned, 0),
-                    ctx,
+                    ctx: with_scope(ctx, scope),
                     role: rc,
                     run: false,
                 });
