@@ -41,6 +41,12 @@ struct Mode {
     in_labelledby: bool,
     /// Hidden nodes count (the root or a referenced node is hidden).
     include_hidden: bool,
+    /// The root is hidden from view and read as it reads when shown: what is hidden from
+    /// the accessibility tree in its own right (`aria-hidden="true"`, `inert`) stays out,
+    /// as it does once the root shows. A dialog kept in the page while closed (Ionic's
+    /// modal) then has the same words open and closed, so closing it is a change of the
+    /// one dialog, not another dialog appearing.
+    as_shown: bool,
     depth: usize,
 }
 
@@ -162,6 +168,7 @@ impl<'a> Namer<'a> {
         let mode = Mode {
             root: true,
             include_hidden: !visible,
+            as_shown: !visible,
             ..Default::default()
         };
         self.text_alternative(el, role, mode, &mut out);
@@ -177,6 +184,7 @@ impl<'a> Namer<'a> {
         let mode = Mode {
             root: false,
             include_hidden: !visible,
+            as_shown: !visible,
             ..Default::default()
         };
         self.content_of(el, mode, &mut out);
@@ -209,6 +217,9 @@ impl<'a> Namer<'a> {
     fn text_alternative(&mut self, el: &El, role: Role, mode: Mode, out: &mut String) {
         // 2A: hidden, not the root and not reached through aria-labelledby.
         if !mode.root && !mode.include_hidden && el.is_hidden(self.visibility_rules) {
+            return;
+        }
+        if !mode.root && mode.as_shown && el.prunes() {
             return;
         }
         // 2B: aria-labelledby, one hop only.
@@ -289,6 +300,7 @@ impl<'a> Namer<'a> {
                 root: false,
                 in_labelledby: true,
                 include_hidden: mode.include_hidden || hidden,
+                as_shown: mode.as_shown,
                 depth: mode.depth + 1,
             };
             let mut part = String::new();
