@@ -249,6 +249,14 @@ pub(super) const DIALOG_WORDS: &str =
 
 /// The regions inside the dialogs that `effects` close (`dialog[Delete account?]`).
 pub(super) fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
+    closed_dialog_elements(effects)
+        .into_iter()
+        .map(dialog_region)
+        .collect()
+}
+
+/// The dialogs that `effects` close (go or hide), as they were.
+pub(super) fn closed_dialog_elements<'d>(effects: &[Effect<'d>]) -> Vec<&'d Element> {
     effects
         .iter()
         .filter_map(|e| {
@@ -257,18 +265,27 @@ pub(super) fn closed_dialogs(effects: &[Effect]) -> Vec<String> {
                 Effect::Changed(c) if c.has(Field::Visible) && !c.after.visible => &c.before,
                 _ => return None,
             };
-            matches!(el.role, Role::Dialog | Role::Alertdialog).then(|| {
-                let own = format!("{}[{}]", el.role.as_str(), el.label());
-                if el.region.is_empty() {
-                    own
-                } else if el.region.ends_with(&own) {
-                    el.region.clone()
-                } else {
-                    format!("{}/{own}", el.region)
-                }
-            })
+            matches!(el.role, Role::Dialog | Role::Alertdialog).then_some(el)
         })
         .collect()
+}
+
+/// The region inside a dialog, as the page's observation writes it: `dialog[Unsubscribe?]`
+/// for a dialog with a name, `dialog` for one without (its content is no name of the
+/// region), after the region the dialog itself is in.
+fn dialog_region(el: &Element) -> String {
+    let own = if el.name.trim().is_empty() {
+        el.role.as_str().to_owned()
+    } else {
+        format!("{}[{}]", el.role.as_str(), el.name)
+    };
+    if el.region.is_empty() {
+        own
+    } else if el.region.ends_with(&own) {
+        el.region.clone()
+    } else {
+        format!("{}/{own}", el.region)
+    }
 }
 
 /// The dialogs that `effects` open (appear or show), each with the region inside it
@@ -282,17 +299,7 @@ pub(super) fn opened_dialogs<'d>(effects: &[Effect<'d>]) -> Vec<(String, Effect<
                 Effect::Changed(c) if c.has(Field::Visible) && c.after.visible => &c.after,
                 _ => return None,
             };
-            matches!(el.role, Role::Dialog | Role::Alertdialog).then(|| {
-                let own = format!("{}[{}]", el.role.as_str(), el.label());
-                let region = if el.region.is_empty() {
-                    own
-                } else if el.region.ends_with(&own) {
-                    el.region.clone()
-                } else {
-                    format!("{}/{own}", el.region)
-                };
-                (region, *e)
-            })
+            matches!(el.role, Role::Dialog | Role::Alertdialog).then(|| (dialog_region(el), *e))
         })
         .collect()
 }

@@ -690,9 +690,9 @@ impl<'a> Judge<'a> {
         let closes = says(CLOSED_WORDS) || states::said(sentence, Field::Expanded) == Some(false);
         // "the dialog is closed", "the confirmation is dismissed": the object is the dialog.
         let mut dialog = DIALOG_WORDS.to_owned();
-        for d in closed_dialogs(effects) {
+        for d in closed_dialog_elements(effects) {
             dialog.push(' ');
-            dialog.push_str(&d);
+            dialog.push_str(d.label());
         }
         // The control that opened it names it too ("the share popover" of "Share").
         for e in effects {
@@ -713,6 +713,15 @@ impl<'a> Judge<'a> {
             .all(|w| dialog.matches(w) || intent::is_action(w));
         // "Cancel the deletion", "Se cancela el borrado": the removal is what is called off.
         let keeps = keeps || claims::calls_off_removal(sentence);
+        if claims::is_removal(sentence) && !negated && !keeps && !about_dialog && closes {
+            // "The profile editor is closed" of a dialog with no name: closing is what the
+            // dialog did, and removing what an account's closing does; which one the intent
+            // means cannot be read.
+            return ambiguous(format!(
+                "{}, and the intent says a thing is closed, but not that it is this dialog",
+                found.reason
+            ));
+        }
         if claims::is_removal(sentence) && !negated && !keeps && !about_dialog {
             return mismatch(
                 format!(

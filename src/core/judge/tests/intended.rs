@@ -342,6 +342,23 @@ fn held_out_widget_cases() {
     let cookies = dialog("Cookies and privacy", "OK", "Close");
     let dismissed = without(&cookies, &["g0", "g1", "g2"]);
     let close = act(ActionKind::Click, Some(find(&cookies, "g2")));
+    // A dialog with no name, kept in the page while closed (Ionic's modal): its region is
+    // `dialog`, and a landmark inside it is `dialog/banner`; closing it hides them all.
+    let profile = {
+        let mut s = shop();
+        let mut d = el("p0", Role::Dialog, "", "dialog");
+        d.text = Some("Edit profile Full name Cancel Done".into());
+        s.elements.push(d);
+        s.elements.push(el("p1", Role::Banner, "", "dialog/banner"));
+        s.elements.push(el("p2", Role::Button, "Cancel", "dialog"));
+        s.elements.push(el("p3", Role::Button, "Done", "dialog"));
+        s
+    };
+    let mut profile_closed = profile.clone();
+    for r in ["p0", "p1", "p2", "p3"] {
+        edit(&mut profile_closed, r, |e| e.visible = false);
+    }
+    let profile_cancel = act(ActionKind::Click, Some(find(&profile, "p2")));
     // A list reordered by a drag: Olwen from 4th to 3rd.
     let speakers = |order: [&str; 4]| Snapshot {
         elements: order
@@ -366,6 +383,10 @@ fn held_out_widget_cases() {
         case("bulk: an unchecked row goes", clear, done, cleared_wrong).want(A, None, ""),
         case("dialog: its own close control", close.clone(), cookies.clone(), dismissed.clone()).want(M, Some("Close"), "own dismissing button closed it"),
         case("dialog: its own close control, intent", close, cookies.clone(), dismissed.clone()).intent("the dialog closes").want(M, Some("Close"), ""),
+        case("dialog without a name: its Cancel hides it", profile_cancel.clone(), profile.clone(), profile_closed.clone()).want(M, Some("Cancel"), "own dismissing button closed it"),
+        case("dialog without a name: its Cancel, intent", profile_cancel, profile.clone(), profile_closed.clone()).intent("the profile stays as it was").want(M, Some("Cancel"), ""),
+        case("dialog without a name: Escape hides it", Action { key: Some("Escape".into()), ..act(ActionKind::Press, None) }, profile.clone(), profile_closed.clone()).intent("the dialog is closed").want(M, None, ""),
+        case("dialog without a name: Escape, a closed thing it may not be", Action { key: Some("Escape".into()), ..act(ActionKind::Press, None) }, profile.clone(), profile_closed).intent("the profile editor is closed").want(A, None, "not that it is this dialog"),
         case("dialog: OK closing it says nothing by itself", act(ActionKind::Click, Some(find(&cookies, "g1"))), cookies.clone(), dismissed).want(A, None, ""),
         case("reorder: the intent names the item and the way", drag.clone(), listed.clone(), moved.clone()).intent("Olwen moves up one place").want(M, Some("Olwen"), "from position 4 to 3"),
         case("reorder: the other way", drag, listed, moved).intent("Olwen moves down one place").want(X, Some("Olwen"), "the other way"),
