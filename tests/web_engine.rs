@@ -320,6 +320,11 @@ fn slotted_text_names_the_control_it_is_rendered_in() {
     find(&s, Role::Button, "Priority Normal");
     find(&s, Role::Button, "Team");
     assert!(try_find(&s, Role::Button, "Priority Priority").is_none());
+    // Controls slotted into a wrapper's shadow root keep the labels and the fieldset of
+    // their own tree.
+    find(&s, Role::Textbox, "Feedback");
+    find(&s, Role::Textbox, "Nickname");
+    assert!(find(&s, Role::Button, "Send").disabled);
     // The switch is the input inside the host's shadow root, as a person finds it by name.
     let input = inner(&query(&c, "#heating"), "input");
     let record = dom::record_of(&input).unwrap().expect("observed");
@@ -368,6 +373,77 @@ fn a_click_on_slotted_text_reaches_the_control_holding_the_slot() {
     c.append_child(&veil).unwrap();
     let by = dom::input::hit_node(&button, x, y).unwrap();
     assert_eq!(by.as_deref(), Some("div#veil"), "a real cover is still one");
+}
+
+#[wasm_bindgen_test]
+fn a_click_on_a_control_that_takes_no_pointer_input_reaches_its_host() {
+    let c = load(SLOTS);
+    let host = query(&c, "#week");
+    let tab = inner(&host, "button");
+    let (x, y) = center(&tab);
+    assert!(
+        document()
+            .element_from_point(x as f32, y as f32)
+            .is_some_and(|e| e == host),
+        "the page's hit test answers the host"
+    );
+    assert_eq!(dom::input::hit_node(&tab, x, y).unwrap(), None);
+    // The host's own sibling is no holder of the tab: it still covers it.
+    let other = query(&c, "#all-off");
+    let (ox, oy) = center(&inner(&other, "button"));
+    assert!(dom::input::hit_node(&tab, ox, oy).unwrap().is_some());
+    // Something laid over the tab, not one of its holders, covers it.
+    let veil = document().create_element("div").unwrap();
+    let r = tab.get_bounding_client_rect();
+    veil.set_attribute(
+        "style",
+        &format!(
+            "position: fixed; left: {}px; top: {}px; width: {}px; height: {}px",
+            r.left(),
+            r.top(),
+            r.width(),
+            r.height()
+        ),
+    )
+    .unwrap();
+    veil.set_attribute("id", "veil").unwrap();
+    c.append_child(&veil).unwrap();
+    let by = dom::input::hit_node(&tab, x, y).unwrap();
+    assert_eq!(by.as_deref(), Some("div#veil"), "a real cover is still one");
+}
+
+/// A dialog kept in the page while closed, with a part hidden from the accessibility tree
+/// (Ionic's input label, `aria-hidden="true"`): its words are the same closed and open, so
+/// opening or closing it changes the one dialog; and so do a hidden button's. A landmark
+/// inside it is a region of the dialog, so what closes with it is seen to be inside it.
+#[wasm_bindgen_test]
+fn a_hidden_element_reads_as_it_does_shown() {
+    let c = load(
+        r#"<main><div id="profile" role="dialog" hidden><div role="banner"><h2>Edit profile</h2></div>
+        <label><span aria-hidden="true">Full name</span><input aria-label="Full name"></label>
+        <button id="done">Done <span aria-hidden="true">(enter)</span></button></div></main>"#,
+    );
+    let closed = snap(Options::default());
+    query(&c, "#profile").remove_attribute("hidden").unwrap();
+    let open = snap(Options::default());
+    for (role, name) in [(Role::Dialog, ""), (Role::Button, "Done")] {
+        let pick = |s: &Snapshot| {
+            s.elements
+                .iter()
+                .find(|e| e.role == role && e.name == name)
+                .cloned()
+                .unwrap_or_else(|| panic!("{role:?} {name:?} in {:?}", s.elements))
+        };
+        let (a, b) = (pick(&closed), pick(&open));
+        assert!(!a.visible && b.visible, "{role:?}");
+        assert_eq!(a.text, b.text, "{role:?}");
+    }
+    // A landmark inside the dialog is a region of the dialog.
+    assert_eq!(find(&open, Role::Button, "Done").region, "dialog");
+    assert_eq!(
+        find(&open, Role::Heading, "Edit profile").region,
+        "dialog/banner"
+    );
 }
 
 #[wasm_bindgen_test]
