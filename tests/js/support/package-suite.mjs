@@ -96,6 +96,17 @@ export function packageSuite(lib) {
             assert.equal(await cartSize(page), 0, 'every wrong effect was undone');
             assert.match(last.error.explain(), /Verdict: {3}MISMATCH — the effect belongs to button\[Add Trousers L\]/);
             break;
+          case 'reorder key undone':
+            // A key that moves the row the other way from the intent: refused, and taken back
+            // by the key declared as its inverse on every attempt, the order as it was.
+            assert.ok(last.error instanceof VerificationFailed, last.error?.message);
+            assert.equal(last.record.verdict, 'MISMATCH');
+            assert.ok(last.record.undone >= 1 && last.record.undone === last.record.attempts, last.error.explain());
+            assert.deepEqual(
+              await page.evaluate(() => [...document.querySelectorAll('#speakers > li')].map((li) => li.textContent)),
+              ['Aled', 'Bryn', 'Carys', 'Olwen', 'Rhys'],
+            );
+            break;
           case 'overlay':
             assert.ok(last.error instanceof PrufeError);
             assert.equal(last.error.code, 'TARGET_OBSCURED');
