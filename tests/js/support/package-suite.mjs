@@ -360,6 +360,23 @@ export function packageSuite(lib) {
       assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
     });
 
+    test('an inverse that declares its own, or is a watch, is INVALID_ACTION, the list untouched', async (t) => {
+      const page = await lib.open(t, '/reorder-refused.html');
+      const v = await lib.verifier(page);
+      const olwen = { role: 'listitem', name: 'Olwen' };
+      const up = { action: { kind: 'press', key: 'Alt+ArrowUp', target: olwen } };
+      const order = () => page.evaluate(() => [...document.querySelectorAll('#speakers > li')].map((li) => li.textContent));
+      for (const [inverse, message] of [
+        [[{ ...up, inverse: [up] }], /^inverse\[0\]: an inverse step cannot declare its own inverse/],
+        [[up, { action: { kind: 'watch' } }], /^inverse\[1\]: watch cannot be nested/],
+      ]) {
+        const refused = await failure(v.press(olwen, 'Alt+ArrowDown', { intent: 'Olwen moves up one place', inverse }));
+        assert.equal(refused.code, 'INVALID_ACTION', refused.message);
+        assert.match(refused.message, message);
+        assert.deepEqual(await order(), ['Aled', 'Bryn', 'Carys', 'Olwen', 'Rhys']);
+      }
+    });
+
     test('a press on a field without the focus focuses it first: a second Tab from the first field is a MATCH', async (t) => {
       const page = await lib.open(t, '/real/keys-widgets.html');
       const v = await lib.verifier(page);
