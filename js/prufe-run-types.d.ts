@@ -133,8 +133,9 @@ declare namespace PrufeRun {
 
   /**
    * One step: an action, the intent it serves, the typed claims its effect must bear out
-   * (`expect`, see `core::expect`), and for `upload` and `drag` the steps that undo it (no
-   * generic inverse exists for those).
+   * (`expect`, see `core::expect`), and the steps that undo it where no generic inverse
+   * exists (`inverse`: a file chosen, a drop, a key that reorders a list; see
+   * `Step::check_inverse` for what an inverse may be).
    */
   interface Step {
     action: Action;

@@ -3506,4 +3506,50 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
                 assert_eq!(tasks_order(w), ["t-A", "t-C", "t-B"]);
             }),
     ]);
+    // An inverse that cannot be run unverified is refused before anything is sent, the
+    // same from every surface.
+    let saved = claim(
+        serde_json::json!({"kind": "appears", "target": {"role": "status", "name": "Saved"}}),
+    );
+    let bad_inverses = [
+        (
+            vec![key_on("Alt+ArrowDown", "Task C")
+                .with_inverse(vec![key_on("Alt+ArrowUp", "Task C")])],
+            "inverse[0]: an inverse step cannot declare its own inverse",
+        ),
+        (
+            vec![
+                key_on("Alt+ArrowDown", "Task C"),
+                Step::new(Action::watch()),
+            ],
+            "inverse[1]: watch cannot be nested inside another watch or an inverse",
+        ),
+        (
+            vec![key_on("Alt+ArrowDown", "Task C").with_expect(vec![saved])],
+            "inverse[0]: \"expect\" belongs to a verified step",
+        ),
+        (
+            vec![key_on("Alt+Downward", "Task C")],
+            "inverse[0]: unknown key \"Downward\"",
+        ),
+    ];
+    run_rows(
+        bad_inverses
+            .into_iter()
+            .map(|(inverse, message)| {
+                row(
+                    "a malformed inverse: refused before the page is touched",
+                    World::new(form_and_tasks()),
+                    key_on("Alt+ArrowUp", "Task B").with_inverse(inverse),
+                    reordered_alone(),
+                )
+                .want(None, false, Some(ErrorCode::InvalidAction), message)
+                .tries(0, 0)
+                .then(|_, w, _| {
+                    assert!(w.needs.is_empty() && w.inputs.is_empty(), "{:?}", w.needs);
+                    assert_eq!(tasks_order(w), ["t-A", "t-B", "t-C"]);
+                })
+            })
+            .collect(),
+    );
 }

@@ -19,7 +19,7 @@ use crate::wire::{self, Object, OneOrMany, Seg};
 use prufe::core::expect::{self, Claim};
 use prufe::core::judge::ActionKind;
 use prufe::core::resolve::Target;
-use prufe::core::run::chord;
+use prufe::core::run::{chord, step};
 pub use prufe::core::run::{Action, Step};
 use serde::Deserialize;
 use serde_json::Value;
@@ -221,7 +221,7 @@ impl Kind {
             | Kind(ActionKind::Hover) => &["target"],
             Kind(ActionKind::Fill) => &["target", "value", "sensitive"],
             Kind(ActionKind::Select) => &["target", "option"],
-            Kind(ActionKind::Press) => &["key", "target"],
+            Kind(ActionKind::Press) => &["key", "target", "inverse"],
             Kind(ActionKind::Upload) => &["target", "files", "inverse"],
             Kind(ActionKind::Drag) => &["target", "to", "inverse"],
             Kind(ActionKind::Goto) => &["url"],
@@ -376,10 +376,7 @@ impl Checker<'_> {
             }
             Kind(ActionKind::Watch) => {
                 if nesting != Nesting::Top {
-                    return Err(err(
-                        at,
-                        "watch cannot be nested inside another watch or an inverse",
-                    ));
+                    return Err(err(at, step::NESTED_WATCH));
                 }
                 let steps = w
                     .steps
@@ -394,7 +391,7 @@ impl Checker<'_> {
         let inverse = match w.inverse {
             None => Vec::new(),
             Some(_) if nesting == Nesting::InInverse => {
-                return Err(err(at, "an inverse step cannot declare its own inverse"))
+                return Err(err(at, step::INVERSE_OF_INVERSE))
             }
             Some(OneOrMany::One(s)) => {
                 vec![self.step(s.0, &format!("{at} > inverse"), Nesting::InInverse)?]
@@ -407,12 +404,7 @@ impl Checker<'_> {
         };
         let expect = match w.expect {
             None => Vec::new(),
-            Some(_) if nesting != Nesting::Top => {
-                return Err(err(
-                    at,
-                    "\"expect\" belongs to a verified step; an inverse or a watched step runs unverified",
-                ))
-            }
+            Some(_) if nesting != Nesting::Top => return Err(err(at, step::UNVERIFIED_EXPECT)),
             Some(claims) => {
                 expect::validate(&claims).map_err(|e| err(at, e.message))?;
                 claims
@@ -547,6 +539,8 @@ mod tests {
             {"action":"press","key":"Enter","target":{"role":"textbox","name":"Coupon"}},
             {"action":"press","key":"Shift+Tab"},
             {"action":"hover","target":{"role":"button","name":"Account","region":"navigation[Account]"}},
+            {"action":"press","key":"alt+down","target":{"role":"listitem","name":"Olwen"},
+             "inverse":{"action":"press","key":"Alt+ArrowUp","target":{"role":"listitem","name":"Olwen"}}},
             {"action":"upload","target":{"role":"button","name":"Receipt"},"files":["r.pdf","/tmp/x"],
              "inverse":{"action":"click","target":{"role":"button","name":"Clear receipt"}}},
             {"action":"drag","target":{"role":"listitem","name":"Write invoice"},"to":{"role":"list","name":"Done"},
@@ -563,7 +557,7 @@ mod tests {
             kinds,
             [
                 "click", "fill", "fill", "check", "uncheck", "select", "press", "press", "hover",
-                "upload", "drag", "goto", "goto", "watch"
+                "press", "upload", "drag", "goto", "goto", "watch"
             ]
         );
         assert_eq!(steps[0].intent.as_deref(), Some("the cart gains a shirt"));
@@ -588,15 +582,28 @@ mod tests {
             }
             other => panic!("not a press: {other:?}"),
         }
-        match &steps[9].action {
+        // A key that reorders a list declares the key that takes it back.
+        assert!(steps[6].inverse.is_empty());
+        match &steps[9].inverse[..] {
+            [Step {
+                action: Action::Press { key, target },
+                inverse,
+                ..
+            }] => {
+                assert_eq!(key, "Alt+ArrowUp");
+                assert!(target.is_some() && inverse.is_empty());
+            }
+            other => panic!("not one press: {other:?}"),
+        }
+        match &steps[10].action {
             Action::Upload { files, .. } => {
                 assert_eq!(files, &["/scripts/r.pdf", "/tmp/x"]);
             }
             other => panic!("not an upload: {other:?}"),
         }
-        assert_eq!(steps[9].inverse.len(), 1);
         assert_eq!(steps[10].inverse.len(), 1);
-        match &steps[13].action {
+        assert_eq!(steps[11].inverse.len(), 1);
+        match &steps[14].action {
             Action::Watch { steps } => assert_eq!(steps.len(), 1),
             other => panic!("not a watch: {other:?}"),
         }
@@ -715,6 +722,20 @@ mod tests {
             (
                 r#"[{"action":"upload","target":{"role":"button","name":"x"},"files":["a"],"inverse":{"action":"watch"}}]"#,
                 "cannot be nested",
+            ),
+            (
+                r#"[{"action":"press","key":"Alt+ArrowDown","target":{"role":"listitem","name":"x"},
+                    "inverse":[{"action":"press","key":"Alt+ArrowUp","target":{"role":"listitem","name":"x"},
+                                "inverse":{"action":"press","key":"Alt+ArrowDown"}}]}]"#,
+                "step 1 > inverse[0]: an inverse step cannot declare its own inverse",
+            ),
+            (
+                r#"[{"action":"press","key":"Alt+ArrowDown","inverse":{"action":"watch"}}]"#,
+                "step 1 > inverse: watch cannot be nested",
+            ),
+            (
+                r#"[{"action":"press","key":"Alt+ArrowDown","inverse":{"action":"press","key":"Alt+Upward"}}]"#,
+                "step 1 > inverse: \"key\": unknown key \"Upward\"",
             ),
             (
                 r#"[{"action":"click","target":{"role":"button","name":"ok"}},{"action":"nope"}]"#,

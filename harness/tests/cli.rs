@@ -960,3 +960,46 @@ async fn chords_are_pressed_key_by_key_as_the_machine_splits_them() {
     assert_eq!(lines.len(), 8, "{}", show(&out));
     assert!(lines.iter().all(|l| l["ok"] == true), "{}", show(&out));
 }
+
+/// A key that moves a row the other way from the intent is refused and taken back by the key
+/// the script declares as its inverse: the record says it was undone as often as it was
+/// tried, the undo's check saw the order restored (no UNDO_FAILED, nothing left over). Without
+/// the inverse, nothing generic puts a list back in order: IRREVERSIBLE_ACTION.
+#[tokio::test]
+async fn a_press_that_reorders_the_wrong_way_is_undone_by_its_declared_key() {
+    require_bundle();
+    let servers = Servers::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |inverse: &str| {
+        let s = script(
+            dir.path(),
+            &format!(
+                r#"[{{"action":"press","key":"Alt+ArrowDown","target":{{"role":"listitem","name":"Olwen"}},
+                     "intent":"Olwen moves up one place"{inverse}}}]"#
+            ),
+        );
+        let url = servers.url("reorder-refused.html");
+        async move { prufe(&["run", &url, "--script", s.to_str().unwrap(), "--json"]).await }
+    };
+    let out = run(r#","inverse":{"action":"press","key":"alt+up","target":{"role":"listitem","name":"Olwen"}}"#)
+        .await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let l = &lines(&out)[0];
+    assert_eq!(
+        (l["verdict"].as_str(), l["error"].as_str()),
+        (Some("MISMATCH"), Some("VERIFICATION_FAILED")),
+        "{l}"
+    );
+    let (attempts, undone) = (l["attempts"].as_u64(), l["undone"].as_u64());
+    assert!(undone >= Some(1) && undone == attempts, "{l}");
+    assert!(
+        l["residue"].as_array().is_none_or(|r| r.is_empty()),
+        "the order is restored: {l}"
+    );
+
+    let out = run("").await;
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let l = &lines(&out)[0];
+    assert_eq!(l["error"], "IRREVERSIBLE_ACTION", "{l}");
+    assert_eq!(l["undone"].as_u64(), Some(0), "{l}");
+}

@@ -235,8 +235,11 @@ export class Verifier {
 
   /**
    * A key (`Enter`, `Shift+Tab`) on `target` (focused first), or on whatever has the focus
-   * when `target` is null.
-   * @param {unknown} target @param {string} key @param {StepOptions} [options]
+   * when `target` is null. `inverse` declares the steps that take back a key nothing generic
+   * undoes (`Alt+ArrowDown` that moves a row of a list): without one, such a wrong effect
+   * stops with IRREVERSIBLE_ACTION.
+   * @param {unknown} target @param {string} key
+   * @param {StepOptions & { inverse?: PrufeRun.Step[] }} [options]
    */
   press(target, key, options) {
     return this.#verified(async () => ({

@@ -191,6 +191,8 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
         return "browser_select_option", lambda tree: {"target": ref(tree), "values": [step["option"]], **verified}
     if action == "hover":
         return "browser_hover", lambda tree: {"target": ref(tree), **verified}
+    if "inverse" in step:
+        verified["inverseKey"] = inverse_key(step)
     if action == "drag":
         to = step["to"]
         return "browser_drag", lambda tree: {"startTarget": ref(tree), "endTarget": ref_in(tree, to), **verified}
@@ -220,6 +222,18 @@ def mcp_calls(step: dict[str, Any], secrets: dict[str, str]) -> tuple[str, Calla
     if action == "wait" and "value" not in step["until"]:
         return "browser_wait_for", lambda tree: {**step["until"], "time": step["timeoutMs"] / 1000}
     raise Unplayable(f"no MCP tool sends a `{action}` step of this shape")
+
+
+def inverse_key(step: dict[str, Any]) -> str:
+    """The `inverseKey` of a press or a drag: its inverse as MCP declares one, a key pressed on
+    the step's own element."""
+    inverse = step["inverse"] if isinstance(step["inverse"], list) else [step["inverse"]]
+    if step["action"] not in ("press", "drag") or len(inverse) != 1:
+        raise Unplayable("MCP declares an inverse as one key on a press's or a drag's element")
+    back = inverse[0]
+    if back["action"] != "press" or back.get("target") != step.get("target") or set(back) - {"action", "key", "target"}:
+        raise Unplayable("MCP declares an inverse as one key on the step's own element")
+    return str(back["key"])
 
 
 @contextlib.contextmanager
@@ -292,6 +306,8 @@ async def play_mcp(url: str, traces: Path, session: int, base: str, scenario: di
 def _call(step: dict[str, Any], receipt: str, target: Any, to: Any) -> tuple[str, list[Any], dict[str, Any]]:
     """The package method of a step, its arguments and keywords."""
     kw: dict[str, Any] = {"intent": step["intent"]} if step.get("intent") else {}
+    if "inverse" in step:
+        kw["inverse"] = inverse_of(step["inverse"])
     action = step["action"]
     if action in ("click", "check", "uncheck", "hover"):
         return action, [target], kw
@@ -325,6 +341,16 @@ def _call(step: dict[str, Any], receipt: str, target: Any, to: Any) -> tuple[str
     if action == "key":
         return "key", [step["chord"]], {}
     raise Unplayable(f"no package method for `{action}`")
+
+
+def inverse_of(inverse: Any) -> list[dict[str, Any]]:
+    """A script's inverse (one step or a list) as the package takes it: the machine's steps,
+    ``{"action": {"kind": …, …}, "intent"?: …}``."""
+    out = []
+    for step in inverse if isinstance(inverse, list) else [inverse]:
+        fields = {k: v for k, v in step.items() if k not in ("action", "intent")}
+        out.append({"action": {"kind": step["action"], **fields}, **({"intent": step["intent"]} if step.get("intent") else {})})
+    return out
 
 
 def until_of(until: dict[str, Any]) -> dict[str, Any]:

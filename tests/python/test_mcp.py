@@ -6,6 +6,7 @@ neighbour, undone, the cart empty); a ref from before a navigation, or whose ele
 no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
 a key pressed on a ref's element, a key chord and a wheel turned at a point (`--caps vision`),
+a reorder from the keyboard or by a drop taken back by its `inverseKey`,
 waits for a text and for an element; malformed calls (JSON-RPC errors, and the server keeps
 serving).
 
@@ -334,6 +335,42 @@ async def keys_wheel_and_element_waits(t: Transcript, base: str) -> None:
     assert after == first + 4, (first, after)
 
 
+def speakers(snapshot: str) -> list[str]:
+    """The running order of `reorder-refused.html`, as a snapshot lists it."""
+    return re.findall(r'- listitem "([^"]+)"', snapshot)
+
+
+async def reorder_is_taken_back_by_its_inverse_key(t: Transcript, base: str) -> None:
+    """A key that moves a row the other way from the intent, and a drop that only reorders,
+    are undone by their `inverseKey`; without one the press stops IRREVERSIBLE_ACTION, and an
+    unknown inverse key is refused before anything is sent."""
+    await t.call("browser_navigate", {"url": f"{base}/reorder-refused.html"})
+    tree = text_of(await t.call("browser_snapshot"))
+    in_order = ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]
+    assert speakers(tree) == in_order, tree
+    olwen = ref_of(tree, "listitem", "Olwen")
+    carys = ref_of(tree, "listitem", "Carys")
+    down = {"key": "Alt+ArrowDown", "target": olwen, "intent": "Olwen moves up one place"}
+    unknown = await t.call("browser_press_key", {**down, "inverseKey": "Alt+Upward"})
+    assert unknown.structured_content["error"]["code"] == "INVALID_ACTION", text_of(unknown)
+    assert "inverse[0]: unknown key" in unknown.structured_content["error"]["message"], text_of(unknown)
+    assert speakers(text_of(await t.call("browser_snapshot"))) == in_order, "a refused press sent nothing"
+    pressed = await t.call("browser_press_key", {**down, "inverseKey": "Alt+ArrowUp"})
+    s = pressed.structured_content
+    assert s["verdict"] == "MISMATCH" and s["error"]["code"] == "VERIFICATION_FAILED", text_of(pressed)
+    assert s["undone"] >= 1 and s["undone"] == s["attempts"], text_of(pressed)
+    assert "undone, the page is back as before the action" in text_of(pressed), text_of(pressed)
+    assert speakers(text_of(await t.call("browser_snapshot"))) == in_order
+    drop = {"startTarget": olwen, "endTarget": carys, "intent": "the order is saved", "inverseKey": "Alt+ArrowDown"}
+    dropped = await t.call("browser_drag", drop)
+    assert dropped.structured_content["error"]["code"] == "VERIFICATION_FAILED", text_of(dropped)
+    assert dropped.structured_content["undone"] >= 1, text_of(dropped)
+    assert speakers(text_of(await t.call("browser_snapshot"))) == in_order
+    stopped = await t.call("browser_press_key", down)
+    assert stopped.structured_content["error"]["code"] == "IRREVERSIBLE_ACTION", text_of(stopped)
+    assert speakers(text_of(await t.call("browser_snapshot"))) == ["Aled", "Bryn", "Carys", "Rhys", "Olwen"]
+
+
 async def back_is_verified(t: Transcript, base: str) -> None:
     await t.call("browser_navigate", {"url": f"{base}/shop.html"})
     await t.call("browser_navigate", {"url": f"{base}/login.html"})
@@ -417,6 +454,7 @@ def test_stdio_session():
                     await wait_for_holds_or_times_out(t, base)
                     await back_is_verified(t, base)
                     await watch_judges_the_steps_together(t, base)
+                    await reorder_is_taken_back_by_its_inverse_key(t, base)
                     await malformed_calls_are_rpc_errors(t)
                     sizes["seconds"] = round(time.monotonic() - started, 1)
                     return t.answers

@@ -321,6 +321,29 @@ def test_a_press_on_a_field_without_the_focus_focuses_it_first(page: Page, base:
         assert page.evaluate("() => document.activeElement.id") == "last"
 
 
+def test_a_press_that_moves_a_row_the_wrong_way_is_undone_by_its_declared_inverse(page: Page, base: str) -> None:
+    page.goto(base + "/reorder-refused.html")
+    p = Prufe(page)
+    olwen = Target("Olwen", role="listitem")
+    in_order = ["Aled", "Bryn", "Carys", "Olwen", "Rhys"]
+    speakers = "() => [...document.querySelectorAll('#speakers > li')].map((li) => li.textContent)"
+    up = {"action": {"kind": "press", "key": "Alt+ArrowUp", "target": {"role": "listitem", "name": "Olwen"}}}
+    # An unknown key in the inverse is refused before anything is sent.
+    with pytest.raises(PrufeError) as refused:
+        p.press(olwen, "Alt+ArrowDown", intent="Olwen moves up one place",
+                inverse=[{"action": {**up["action"], "key": "Alt+Upward"}}])
+    assert refused.value.code == "INVALID_ACTION", refused.value
+    assert "inverse[0]: unknown key" in str(refused.value), refused.value
+    assert page.evaluate(speakers) == in_order
+    # The key moves the row down, the intent says up: refused, taken back by the declared key.
+    with pytest.raises(VerificationFailed) as wrong:
+        p.press(olwen, "Alt+ArrowDown", intent="Olwen moves up one place", inverse=[up])
+    result = wrong.value.result
+    assert result is not None and result.verdict == "MISMATCH", wrong.value
+    assert result.record["undone"] >= 1 and result.record["undone"] == result.record["attempts"], result.record
+    assert page.evaluate(speakers) == in_order
+
+
 def test_a_native_dialog_is_dismissed_and_recorded_as_every_surface_words_it(page: Page, base: str) -> None:
     page.goto(base + "/hostile/20-native-dialogs.html")
     p = Prufe(page)

@@ -379,6 +379,19 @@ fn step(action: Action, intent: Option<&str>) -> Step {
     }
 }
 
+/// The inverse an `inverseKey` declares: that key, pressed on `target` (on the focus without
+/// one). The machine reads the key when the step starts and refuses one it does not know.
+fn inverse_key(key: Option<&str>, target: Option<&Target>) -> Vec<Step> {
+    key.map(|key| {
+        Step::new(Action::Press {
+            key: key.to_owned(),
+            target: target.cloned(),
+        })
+    })
+    .into_iter()
+    .collect()
+}
+
 /// The claims of a tool call's `expect`, read as the machine reads them: a malformed list is
 /// `INVALID_EXPECT`, answered before anything is sent.
 fn claims(v: &tools::Verified) -> Result<Vec<Claim>, prufe::core::Error> {
@@ -738,13 +751,10 @@ impl Worker {
                 match (from, to) {
                     (Err(a), _) | (_, Err(a)) => a.into(),
                     (Ok((r, target)), Ok((_, to))) => {
-                        let a = self
-                            .perform(
-                                v,
-                                Some(&r),
-                                step(Action::Drag { target, to }, p.verified.intent.as_deref()),
-                            )
-                            .await;
+                        let inverse = inverse_key(p.inverse_key.as_deref(), Some(&target));
+                        let drag = step(Action::Drag { target, to }, p.verified.intent.as_deref())
+                            .with_inverse(inverse);
+                        let a = self.perform(v, Some(&r), drag).await;
                         self.with_snapshot(a, p.verified.snapshot)
                     }
                 }
@@ -1150,18 +1160,22 @@ impl Worker {
         // The machine reads the key and refuses one it does not know.
         let key = p.key.clone();
         let intent = p.verified.intent.as_deref();
+        let inverse = p.inverse_key.as_deref();
         if p.element.reference().is_none() {
-            let press = Action::Press { key, target: None };
-            return self.perform(v, None, step(press, intent)).await;
+            let press = step(Action::Press { key, target: None }, intent);
+            let press = press.with_inverse(inverse_key(inverse, None));
+            return self.perform(v, None, press).await;
         }
         match self.target(v, p.element.reference(), "the element").await {
             Err(a) => a,
             Ok((r, target)) => {
+                let inverse = inverse_key(inverse, Some(&target));
                 let press = Action::Press {
                     key,
                     target: Some(target),
                 };
-                self.perform(v, Some(&r), step(press, intent)).await
+                let press = step(press, intent).with_inverse(inverse);
+                self.perform(v, Some(&r), press).await
             }
         }
     }

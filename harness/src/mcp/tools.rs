@@ -230,11 +230,17 @@ pub struct Drag {
     /// The older name of `endTarget`.
     #[serde(default)]
     pub end_ref: Option<String>,
+    /// A key that takes a wrong drop back, pressed on the dragged element (`Alt+ArrowDown`
+    /// where the list moves a row from the keyboard). Without it, a wrong drop stops with
+    /// IRREVERSIBLE_ACTION.
+    #[serde(default)]
+    pub inverse_key: Option<String>,
     #[serde(flatten)]
     pub verified: Verified,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PressKey {
     /// Name of the key to press or a character to generate, such as `ArrowLeft`, `a` or
     /// `Control+a`.
@@ -243,6 +249,11 @@ pub struct PressKey {
     /// to whatever has the focus.
     #[serde(flatten)]
     pub element: Element,
+    /// A key that takes a wrong effect back, pressed the same way (`Alt+ArrowUp` for an
+    /// `Alt+ArrowDown` that moves a row of a list). Without it, a wrong effect nothing
+    /// generic undoes (a reorder) stops with IRREVERSIBLE_ACTION.
+    #[serde(default)]
+    pub inverse_key: Option<String>,
     #[serde(flatten)]
     pub verified: Verified,
 }
@@ -540,8 +551,9 @@ const TOOLS: &[Declaration] = &[
     Declaration {
         name: "browser_drag",
         title: "Drag mouse",
-        description: "Perform drag and drop between two elements. A wrong drop has no known \
-                      inverse: prufe stops with IRREVERSIBLE_ACTION.",
+        description: "Perform drag and drop between two elements. A wrong drop is undone by \
+                      `inverseKey`, pressed on the dragged element; without it, it has no known \
+                      inverse and prufe stops with IRREVERSIBLE_ACTION.",
         kind: Kind::Acting,
         vision: false,
         schema: schema::<Drag>,
@@ -550,7 +562,9 @@ const TOOLS: &[Declaration] = &[
         name: "browser_press_key",
         title: "Press a key",
         description: "Press a key on the keyboard: on the element given (its ref), else on \
-                      whatever has the focus.",
+                      whatever has the focus. A wrong effect is undone; one nothing generic \
+                      undoes (a key that reorders a list) is undone by `inverseKey`, pressed the \
+                      same way, and without it prufe stops with IRREVERSIBLE_ACTION.",
         kind: Kind::Acting,
         vision: false,
         schema: schema::<PressKey>,
@@ -906,7 +920,17 @@ mod tests {
         let Call::PressKey(p) = parsed("browser_press_key", json!({"key": "Tab"})) else {
             panic!("not a press")
         };
-        assert_eq!(p.element.reference(), None);
+        assert_eq!((p.element.reference(), p.inverse_key), (None, None));
+        let press = json!({"key": "Alt+ArrowDown", "ref": "e4", "inverseKey": "Alt+ArrowUp"});
+        let Call::PressKey(p) = parsed("browser_press_key", press) else {
+            panic!("not a press")
+        };
+        assert_eq!(p.inverse_key.as_deref(), Some("Alt+ArrowUp"));
+        let drop = json!({"startRef": "e4", "endRef": "e3", "inverseKey": "Alt+ArrowDown"});
+        let Call::Drag(d) = parsed("browser_drag", drop) else {
+            panic!("not a drag")
+        };
+        assert_eq!(d.inverse_key.as_deref(), Some("Alt+ArrowDown"));
         let wheel = json!({"x": 185, "y": 285, "deltaY": 300});
         let Call::WheelXy(w) = parsed("browser_mouse_wheel_xy", wheel) else {
             panic!("not a wheel")

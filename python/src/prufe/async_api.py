@@ -270,8 +270,9 @@ class Prufe:
     async def select_option(self, target: TargetLike, label: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
         return await self._do(build(self._core, "select", target, intent=intent, expect=expect, option=label))
 
-    async def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
-        return await self._do(build(self._core, "press", target, intent=intent, expect=expect, key=key))
+    async def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None,
+                    inverse: Optional[list[dict[str, Any]]] = None) -> Result:
+        return await self._do(build(self._core, "press", target, intent=intent, expect=expect, inverse=inverse, key=key))
 
     async def hover(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
         return await self._do(build(self._core, "hover", target, intent=intent, expect=expect))

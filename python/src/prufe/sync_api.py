@@ -272,8 +272,9 @@ class Prufe:
     def select_option(self, target: TargetLike, label: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
         return self._do(build(self._core, "select", target, intent=intent, expect=expect, option=label))
 
-    def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
-        return self._do(build(self._core, "press", target, intent=intent, expect=expect, key=key))
+    def press(self, target: Optional[TargetLike], key: str, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None,
+                    inverse: Optional[list[dict[str, Any]]] = None) -> Result:
+        return self._do(build(self._core, "press", target, intent=intent, expect=expect, inverse=inverse, key=key))
 
     def hover(self, target: TargetLike, *, intent: Optional[str] = None, expect: Optional[Sequence[ClaimLike]] = None) -> Result:
         return self._do(build(self._core, "hover", target, intent=intent, expect=expect))

@@ -368,6 +368,9 @@ impl Run {
             if let Err(e) = self.step.action.name_keys() {
                 return self.fail(e);
             }
+            if let Err(e) = self.step.check_inverse() {
+                return self.fail(e);
+            }
         }
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },

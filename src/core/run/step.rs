@@ -2,7 +2,7 @@
 //! a point of an observation.
 
 use super::need::{Button, Point};
-use crate::core::error::Error;
+use crate::core::error::{Error, ErrorCode};
 use crate::core::expect::Claim;
 use crate::core::identity::{describe_element, describe_parts};
 use crate::core::judge::ActionKind;
@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One step: an action, the intent it serves, the typed claims its effect must bear out
-/// (`expect`, see `core::expect`), and for `upload` and `drag` the steps that undo it (no
-/// generic inverse exists for those).
+/// (`expect`, see `core::expect`), and the steps that undo it where no generic inverse
+/// exists (`inverse`: a file chosen, a drop, a key that reorders a list; see
+/// [`Step::check_inverse`] for what an inverse may be).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -149,6 +150,14 @@ fn default_steps() -> u32 {
     10
 }
 
+/// An inverse that declares an inverse of its own.
+pub const INVERSE_OF_INVERSE: &str = "an inverse step cannot declare its own inverse";
+/// A watch given as an inverse (or inside a watch).
+pub const NESTED_WATCH: &str = "watch cannot be nested inside another watch or an inverse";
+/// Claims on a step that runs unverified.
+pub const UNVERIFIED_EXPECT: &str =
+    "\"expect\" belongs to a verified step; an inverse or a watched step runs unverified";
+
 impl Step {
     pub fn new(action: Action) -> Step {
         Step {
@@ -172,6 +181,30 @@ impl Step {
     pub fn with_inverse(mut self, inverse: Vec<Step>) -> Step {
         self.inverse = inverse;
         self
+    }
+
+    /// Checks the declared inverse before anything is sent, and reads its keys into their
+    /// canonical names: each inverse step is an action run unverified, so it declares no
+    /// inverse, is no watch, carries no `expect`, and names only keys the table knows.
+    /// `INVALID_ACTION` otherwise, naming the inverse step (`inverse[1]: …`). The one check
+    /// every surface's inverse meets (a script's parser gives the same texts, located).
+    pub fn check_inverse(&mut self) -> Result<(), Error> {
+        for (i, step) in self.inverse.iter_mut().enumerate() {
+            let at = |message: &str| {
+                Error::new(ErrorCode::InvalidAction, format!("inverse[{i}]: {message}"))
+            };
+            if !step.inverse.is_empty() {
+                return Err(at(INVERSE_OF_INVERSE));
+            }
+            if matches!(step.action, Action::Watch { .. }) {
+                return Err(at(NESTED_WATCH));
+            }
+            if !step.expect.is_empty() {
+                return Err(at(UNVERIFIED_EXPECT));
+            }
+            step.action.name_keys().map_err(|e| at(&e.message))?;
+        }
+        Ok(())
     }
 }
 

@@ -96,6 +96,17 @@ export function packageSuite(lib) {
             assert.equal(await cartSize(page), 0, 'every wrong effect was undone');
             assert.match(last.error.explain(), /Verdict: {3}MISMATCH — the effect belongs to button\[Add Trousers L\]/);
             break;
+          case 'reorder key undone':
+            // A key that moves the row the other way from the intent: refused, and taken back
+            // by the key declared as its inverse on every attempt, the order as it was.
+            assert.ok(last.error instanceof VerificationFailed, last.error?.message);
+            assert.equal(last.record.verdict, 'MISMATCH');
+            assert.ok(last.record.undone >= 1 && last.record.undone === last.record.attempts, last.error.explain());
+            assert.deepEqual(
+              await page.evaluate(() => [...document.querySelectorAll('#speakers > li')].map((li) => li.textContent)),
+              ['Aled', 'Bryn', 'Carys', 'Olwen', 'Rhys'],
+            );
+            break;
           case 'overlay':
             assert.ok(last.error instanceof PrufeError);
             assert.equal(last.error.code, 'TARGET_OBSCURED');
@@ -347,6 +358,23 @@ export function packageSuite(lib) {
       const enter = await v.key('enter');
       assert.equal(enter.record.value, 'Enter');
       assert.equal(await page.evaluate(() => document.getElementById('status').textContent), 'Order placed');
+    });
+
+    test('an inverse that declares its own, or is a watch, is INVALID_ACTION, the list untouched', async (t) => {
+      const page = await lib.open(t, '/reorder-refused.html');
+      const v = await lib.verifier(page);
+      const olwen = { role: 'listitem', name: 'Olwen' };
+      const up = { action: { kind: 'press', key: 'Alt+ArrowUp', target: olwen } };
+      const order = () => page.evaluate(() => [...document.querySelectorAll('#speakers > li')].map((li) => li.textContent));
+      for (const [inverse, message] of [
+        [[{ ...up, inverse: [up] }], /^inverse\[0\]: an inverse step cannot declare its own inverse/],
+        [[up, { action: { kind: 'watch' } }], /^inverse\[1\]: watch cannot be nested/],
+      ]) {
+        const refused = await failure(v.press(olwen, 'Alt+ArrowDown', { intent: 'Olwen moves up one place', inverse }));
+        assert.equal(refused.code, 'INVALID_ACTION', refused.message);
+        assert.match(refused.message, message);
+        assert.deepEqual(await order(), ['Aled', 'Bryn', 'Carys', 'Olwen', 'Rhys']);
+      }
     });
 
     test('a press on a field without the focus focuses it first: a second Tab from the first field is a MATCH', async (t) => {

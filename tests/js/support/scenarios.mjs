@@ -47,7 +47,10 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
   const out = [];
   const target = async (t) => (BY_ELEMENT.has(t.role) ? lib.element(t) : t);
   for (const step of steps) {
-    const options = step.intent ? { intent: step.intent } : {};
+    const options = {
+      ...(step.intent ? { intent: step.intent } : {}),
+      ...(step.inverse ? { inverse: inverseOf(step.inverse) } : {}),
+    };
     let result;
     try {
       switch (step.action) {
@@ -120,6 +123,15 @@ export async function runScenario(v, steps, lib, { files = {} } = {}) {
     }
   }
   return out;
+}
+
+/**
+ * A script's inverse (one step or a list) as the package takes it: the machine's steps,
+ * `{ action: { kind, … }, intent? }`.
+ * @param {object | object[]} inverse
+ */
+export function inverseOf(inverse) {
+  return [inverse].flat().map(({ action, intent, ...fields }) => ({ action: { kind: action, ...fields }, ...(intent ? { intent } : {}) }));
 }
 
 /**
