@@ -77,7 +77,7 @@ export function locate(page, target) {
 async function setupStep(page, step) {
   const el = locate(page, step.target).first();
   switch (step.kind) {
-    case 'click': await el.click(); break;
+    case 'click': await el.click(step.force ? { force: true } : undefined); break;
     case 'fill': await el.fill(step.value); break;
     case 'press': await el.press(step.key); break;
     case 'check': await el.check(); break;
