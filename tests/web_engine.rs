@@ -984,6 +984,13 @@ fn cached_fingerprints_follow_every_change() {
     query(&c, "#note").remove_attribute("class").unwrap();
     sheet.delete_rule(0).unwrap();
     fp = check("text changed", &fp);
+    // A replay keeps each input's `type` from the capture: a change of it is walked again.
+    let name = query(&c, "input[aria-label=Name]");
+    name.set_attribute("type", "checkbox").unwrap();
+    fp = check("input type changed", &fp);
+    name.unchecked_ref::<web_sys::HtmlInputElement>()
+        .set_checked(true);
+    fp = check("changed input ticked", &fp);
     let pw: web_sys::HtmlInputElement = query(&c, "input[type=password]").unchecked_into();
     query(&c, "#echo").set_text_content(Some("echo second-secret"));
     fp = check("echo written", &fp);
