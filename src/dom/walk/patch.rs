@@ -26,6 +26,53 @@ fn in_label(node: &Node) -> bool {
             .is_some()
 }
 
+/// Attributes that name other elements by id. Those the engine reads make names (a
+/// `<label for>`, `aria-labelledby`) and lists (`list`); the rest are watched all the same.
+const BY_ID: &[&str] = &[
+    "for",
+    "list",
+    "aria-labelledby",
+    "aria-describedby",
+    "aria-controls",
+    "aria-details",
+    "aria-flowto",
+    "aria-owns",
+];
+
+/// Does an element of `node`'s tree name it by the id it had (`old`) or has now? Then its
+/// change of `id` can change another element's name or state, which re-walking `node` does
+/// not see (with duplicate ids, which of them a reference names depends on their order), and
+/// the patch gives up. An id of other characters than ASCII letters, digits, `-` and `_`
+/// counts as named (a selector would need escapes).
+fn referenced(node: &Node, old: Option<String>) -> bool {
+    let now = node.unchecked_ref::<web_sys::Element>().get_attribute("id");
+    let ids: Vec<String> = [old, now]
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_empty())
+        .collect();
+    if ids.is_empty() {
+        return false;
+    }
+    if ids.iter().any(|v| {
+        !v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    }) {
+        return true;
+    }
+    let mut selector = String::new();
+    for id in &ids {
+        for a in BY_ID {
+            if !selector.is_empty() {
+                selector.push(',');
+            }
+            selector.push_str(&format!("[{a}~=\"{id}\"]"));
+        }
+    }
+    let root = js::root_node(node);
+    js::query_one_js(&root, &JsString::from(selector)).is_some()
+}
+
 /// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
 const PATCH_ADDED: usize = 16;
 const PATCH_TARGETS: usize = 64;
@@ -77,7 +124,8 @@ impl Walk<'_> {
     /// changed content). A changed attribute the walk reads: its element's subtree is walked
     /// again in the same way. `None`, leaving `capture` to be thrown away, when the change
     /// reaches what a patch cannot redo exactly: a shadow tree, a frame, a slot, a custom
-    /// element, a label, a scope's first `<label>` or disabled control, an `id`, a landmark
+    /// element, a label, a scope's first `<label>` or disabled control, an `id` some element
+    /// names (see [`referenced`]), a landmark
     /// named by `aria-labelledby`, or the parent context of an element the walk did not
     /// capture.
     pub fn patch(
@@ -99,11 +147,14 @@ impl Walk<'_> {
                 "attributes" => {
                     // One the walk reads (the cache passes no other): walk its element again.
                     let name = r.attribute_name().unwrap_or_default();
-                    if matches!(name.as_str(), "id" | "for" | "slot" | "name") {
+                    if matches!(name.as_str(), "for" | "slot" | "name") {
                         return None;
                     }
                     let t = r.target()?;
                     if js::node_type(&t) != js::ELEMENT_NODE {
+                        return None;
+                    }
+                    if name == "id" && referenced(&t, r.old_value()) {
                         return None;
                     }
                     // Its whole subtree is walked again; other elements' styles can follow an
