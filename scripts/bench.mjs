@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { decodeSnapshot } from '../js/wire.mjs';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from '../tests/js/support/env.mjs';
+import { FULL, benchPage, change, plainWalk } from './bench-page.mjs';
 
 function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,54 +48,6 @@ const STALL_WINDOW_MS = 100;
 /** Calls before the timed ones, so that every method runs JIT-compiled code (V8 compiles
  * WebAssembly with a baseline tier first and optimises hot functions later). */
 const WARMUP = 8;
-/** Each block holds ten observable elements. */
-const PER_BLOCK = 10;
-/** Walk options that never cut the walk short, so every method sees the whole page. */
-const FULL = { maxElements: 100_000, budgetMs: 600_000 };
-
-/**
- * A page of `n / 10` blocks, each: a named region with a heading, a named list of four
- * items, two buttons, a link and a labelled input. Blocks are spread over a banner,
- * navigation, main, complementary and contentinfo landmarks.
- */
-function benchPage(n) {
-  const blocks = Math.max(1, Math.round(n / PER_BLOCK));
-  const landmarks = [
-    ['header', ''], ['nav', ' aria-label="Primary"'], ['main', ''], ['aside', ' aria-label="Related"'], ['footer', ''],
-  ];
-  // Most blocks go into main, a few into each of the other landmarks.
-  const share = (i) => (i % 10 < 6 ? 2 : [0, 1, 3, 4][i % 4]);
-  const parts = landmarks.map(() => []);
-  for (let i = 0; i < blocks; i++) {
-    parts[share(i)].push(`<section aria-label="Block ${i}">
-<h2>Block ${i}</h2>
-<ul id="list-${i}"><li>Item ${i}.1</li><li>Item ${i}.2</li><li>Item ${i}.3</li><li>Item ${i}.4</li></ul>
-<button type="button">Add ${i}</button> <button type="button" aria-pressed="false">Star ${i}</button>
-<a href="#item-${i}">Details ${i}</a> <label>Quantity ${i} <input type="number" value="${i % 7}"></label>
-</section>`);
-  }
-  const body = landmarks.map(([tag, attrs], k) => `<${tag}${attrs}>\n${parts[k].join('\n')}\n</${tag}>`).join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench ${n}</title><style>body.bench-odd .bench-hidden { display: none } [data-bench-hidden] { display: none } section { margin: 4px } html.bench-root section { padding: 1px }</style></head><body>\n${body}\n</body></html>`;
-}
-
-/** The plain JS baseline: one TreeWalker over every element, FNV-1a over tag and attributes. */
-function plainWalk() {
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-  let h = 0x811c9dc5;
-  const mix = (s) => {
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  };
-  for (let node = walker.currentNode; node; node = walker.nextNode()) {
-    const element = /** @type {Element} */ (node);
-    mix(element.tagName);
-    for (const attribute of element.attributes) {
-      mix(attribute.name);
-      mix(attribute.value);
-    }
-  }
-  return (h >>> 0).toString(16);
-}
-
 /** A blind JS observer that reads what is shown: one TreeWalker over every element, FNV-1a over
  * the tag and the computed `display` and `visibility` of each (after a style change, every
  * element's style is computed again, as the engine must). */
@@ -125,8 +78,9 @@ function styleWalk() {
  * again. The full walk is measured with a caller-declared sensitive selector, which turns
  * the cache off. Layout is forced outside the timing. Returns milliseconds. */
 async function inPage(page, name, runs, options, mutate = 'none') {
-  return page.evaluate(async ({ name, runs, options, walkSource, styleWalkSource, mutate, WARMUP }) => {
+  return page.evaluate(async ({ name, runs, options, walkSource, styleWalkSource, changeSource, mutate, WARMUP }) => {
     const walk = new Function(`return (${walkSource})();`);
+    const change = new Function('kind', 'i', `return (${changeSource})(kind, i);`);
     const call = {
       fingerprint: () => prufe.fingerprint(options),
       snapshot: () => prufe.snapshot(options),
@@ -135,20 +89,7 @@ async function inPage(page, name, runs, options, mutate = 'none') {
     }[name];
     const times = [];
     for (let i = -WARMUP; i < runs; i++) {
-      document.body.dataset.benchTick = String(i);
-      if (mutate === 'style') document.body.classList.toggle('bench-odd');
-      if (mutate === 'root') document.documentElement.classList.toggle('bench-root');
-      if (mutate === 'tree') {
-        const list = document.getElementById('list-0');
-        const item = document.createElement('li');
-        item.textContent = `Added ${i}`;
-        list.append(item);
-        if (list.children.length > 6) list.children[4].remove();
-      }
-      if (mutate === 'aria') {
-        const star = document.querySelector('button[aria-pressed]');
-        star.setAttribute('aria-pressed', i % 2 ? 'true' : 'false');
-      }
+      change(mutate, i);
       void document.body.offsetHeight;
       const start = performance.now();
       call();
@@ -156,7 +97,7 @@ async function inPage(page, name, runs, options, mutate = 'none') {
       if (i >= 0) times.push(ms);
     }
     return times;
-  }, { name, runs, options, walkSource: plainWalk.toString(), styleWalkSource: styleWalk.toString(), mutate, WARMUP });
+  }, { name, runs, options, walkSource: plainWalk.toString(), styleWalkSource: styleWalk.toString(), changeSource: change.toString(), mutate, WARMUP });
 }
 
 /** Times an operation driven from Node (round trip included), after two warm-up calls. */

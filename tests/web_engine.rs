@@ -1060,6 +1060,13 @@ fn cached_fingerprints_follow_every_change() {
     query(&c, "#note").remove_attribute("class").unwrap();
     sheet.delete_rule(0).unwrap();
     fp = check("text changed", &fp);
+    // A replay keeps each input's `type` from the capture: a change of it is walked again.
+    let name = query(&c, "input[aria-label=Name]");
+    name.set_attribute("type", "checkbox").unwrap();
+    fp = check("input type changed", &fp);
+    name.unchecked_ref::<web_sys::HtmlInputElement>()
+        .set_checked(true);
+    fp = check("changed input ticked", &fp);
     let pw: web_sys::HtmlInputElement = query(&c, "input[type=password]").unchecked_into();
     query(&c, "#echo").set_text_content(Some("echo second-secret"));
     fp = check("echo written", &fp);
@@ -1616,6 +1623,63 @@ fn names_read_from_elsewhere_follow_patches() {
     );
 }
 
+/// An `id` change is patched (its element walked again) where no element names that id, old
+/// or new: a list's id names the region of its items. Where one does (`aria-labelledby`), the
+/// patch gives up: with duplicate ids, an element earlier in the page taking a referenced id
+/// takes over the name, which walking it again alone would not see.
+#[wasm_bindgen_test]
+fn id_changes_are_patched_where_no_reference_names_them() {
+    let c = load(
+        r#"<main><ul id="rows"><li>One</li><li>Two</li></ul>
+        <span id="early">Early</span>
+        <button aria-labelledby="word">Buy</button><span id="word">Order</span>
+        <p>Far</p></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let check = |what: &str| -> Snapshot {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: fingerprints differ"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}");
+        assert_eq!(cached.texts, reference.texts, "{what}");
+        cached
+    };
+    let s = check("at first");
+    assert!(s.elements.iter().any(|e| e.region.ends_with("list:rows")));
+    let patches = dom::cache_patches();
+    query(&c, "#rows").set_id("lines");
+    let s = check("a list's id changed");
+    assert!(
+        s.elements.iter().any(|e| e.region.ends_with("list:lines")),
+        "{:?}",
+        s.elements
+    );
+    query(&c, "p").set_id("far");
+    check("an id given");
+    assert_eq!(
+        dom::cache_patches() - patches,
+        2,
+        "id changes nothing names were not patched"
+    );
+    assert_eq!(find(&s, Role::Button, "Order").role, Role::Button);
+    // Duplicate ids: the earlier element now names the button.
+    query(&c, "#early").set_id("word");
+    let s = check("a referenced id taken earlier in the page");
+    assert!(
+        try_find(&s, Role::Button, "Early").is_some(),
+        "{:?}",
+        s.elements
+    );
+}
+
 /// The places of the records (`within`) are kept with the visual memo between snapshots of
 /// an unchanged page, and found again after a change of the container's words (text edited
 /// in place, a label set, words hidden by a style): each time, what a full walk gives.
@@ -1772,7 +1836,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
               ['disabled', ['']], ['aria-pressed', ['true', 'mixed']], ['style', ['display: none', 'visibility: hidden', '']],
               ['type', ['checkbox', 'text', 'password']], ['aria-live', ['polite']], ['inert', ['']], ['href', ['#x']],
               ['aria-busy', ['true', 'false']], ['onclick', ['']], ['tabindex', ['0', '-1']],
-              ['class', ['tap', '']], ['aria-valuenow', [`${n % 100}`]],
+              ['class', ['tap', '']], ['aria-valuenow', [`${n % 100}`]], ['id', ['ref-0', 'ref-1', `i-${n}`]],
             ];
             const [name, values] = attributes[rnd(attributes.length)];
             if (e !== main) {

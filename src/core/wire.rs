@@ -91,8 +91,9 @@ struct Strings<'a> {
     index: FxHashMap<&'a str, usize>,
     /// Index of each role's name once used (`usize::MAX` before): no hashing per element.
     roles: Vec<usize>,
-    /// The last region asked for and its index: neighbours mostly share their region.
-    region: (&'a str, usize),
+    /// The last two regions asked for and their indexes, the latest first: neighbours mostly
+    /// share their region, or go back to the one around a list they follow.
+    region: [(&'a str, usize); 2],
 }
 
 impl<'a> Strings<'a> {
@@ -101,7 +102,7 @@ impl<'a> Strings<'a> {
             list: Vec::new(),
             index: FxHashMap::default(),
             roles: vec![usize::MAX; 256],
-            region: ("", 0),
+            region: [("", 0); 2],
         };
         s.of("");
         s
@@ -118,10 +119,16 @@ impl<'a> Strings<'a> {
 
     /// [`Strings::of`] a region (the same index as `of`, remembered for the next element).
     fn region(&mut self, v: &'a str) -> usize {
-        if v != self.region.0 {
-            self.region = (v, self.of(v));
+        if v == self.region[0].0 {
+            return self.region[0].1;
         }
-        self.region.1
+        let at = if v == self.region[1].0 {
+            self.region[1].1
+        } else {
+            self.of(v)
+        };
+        self.region = [(v, at), self.region[0]];
+        at
     }
 
     fn of(&mut self, v: &'a str) -> usize {

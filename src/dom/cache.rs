@@ -15,7 +15,7 @@
 //! seen. The capture is patched (`Walk::patch`: removed subtrees leave it, added subtrees
 //! and elements whose attributes changed are walked again in their parent's context, and
 //! every captured ancestor of a change names itself afresh from then on), or, when a patch
-//! cannot be exact (shadow trees, frames, labels, ids...), thrown away: the next call walks
+//! cannot be exact (shadow trees, frames, labels, ids other elements name...), thrown away: the next call walks
 //! in full and captures again. So it is, too, for:
 //! - a frame showing another document, a custom element gaining an open shadow root or
 //!   changing its closed-root look, a style sheet turning generated content on;

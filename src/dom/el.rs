@@ -6,6 +6,7 @@ use super::js;
 use super::role::{self, present, Attrs, Tag, A};
 use js_sys::{JsString, Object};
 use std::cell::OnceCell;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
 
@@ -182,7 +183,7 @@ pub struct El<'a> {
     pub present: u64,
     first: OnceCell<Option<web_sys::Element>>,
     shadow: OnceCell<Option<Node>>,
-    kind: OnceCell<String>,
+    kind: OnceCell<Rc<str>>,
 }
 
 impl<'a> El<'a> {
@@ -275,11 +276,27 @@ impl<'a> El<'a> {
 
     /// `<input type>`, trimmed and lowercased ("" when absent).
     pub fn input_type(&self) -> &str {
+        self.shared_input_type()
+    }
+
+    /// [`El::input_type`], shared: a capture keeps it with its element, since a change of
+    /// `type` is a mutation the cache patches (see [`El::with_input_type`]).
+    pub fn shared_input_type(&self) -> &Rc<str> {
         self.kind.get_or_init(|| {
             self.get(A::Type)
                 .map(|t| t.trim().to_ascii_lowercase())
                 .unwrap_or_default()
+                .into()
         })
+    }
+
+    /// The element with its [`El::input_type`] known (a capture's), so that a replay does not
+    /// read the attribute again.
+    pub fn with_input_type(self, kind: Option<&Rc<str>>) -> Self {
+        if let Some(kind) = kind {
+            let _ = self.kind.set(kind.clone());
+        }
+        self
     }
 
     /// Hidden to accname and to a person: `aria-hidden`, not rendered (no box and not

@@ -263,6 +263,8 @@ pub(in crate::dom) struct CachedElement {
     pub(super) record: Element,
     /// The role context its children are walked with (`ctx` is their walk context).
     pub(super) child_rc: RoleCtx,
+    /// An `<input>`'s `type` as the walk read it (a change of it is patched).
+    pub(super) input_type: Option<Rc<str>>,
     /// Unique in its capture (see [`Capture::maps`]).
     pub(super) uid: u32,
 }

@@ -852,6 +852,7 @@ impl<'a> Walk<'a> {
                         slow: self.last_slow,
                         record: found.record.clone(),
                         child_rc,
+                        input_type: input_type_of(&el),
                     }));
                 }
                 self.found.push(found);
@@ -942,6 +943,7 @@ impl<'a> Walk<'a> {
                         slow: self.last_slow,
                         record: found.record.clone(),
                         child_rc: rc,
+                        input_type: input_type_of(el),
                     }));
                 }
                 self.found.push(found);
@@ -984,6 +986,7 @@ impl<'a> Walk<'a> {
                     slow: self.last_slow,
                     record: found.record.clone(),
                     child_rc,
+                    input_type: input_type_of(el),
                 }));
             }
             self.found.push(found);
@@ -1251,6 +1254,11 @@ pub(super) fn is_closed_host(node: &web_sys::Element) -> bool {
         return true;
     }
     js::inner_text(node).unwrap_or_default().trim().is_empty()
+}
+
+/// What a capture keeps of an `<input>`'s `type` (see `El::with_input_type`).
+fn input_type_of(el: &El) -> Option<Rc<str>> {
+    (el.tag == Tag::Input).then(|| el.shared_input_type().clone())
 }
 
 /// A field sensitive by its own markup: a password, or a payment / one-time-code / password

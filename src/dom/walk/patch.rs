@@ -8,7 +8,8 @@ use crate::dom::el::El;
 use crate::dom::js;
 use crate::dom::role::{self, RoleCtx, Tag};
 use js_sys::JsString;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
+use std::cell::{Cell, OnceCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -25,11 +26,92 @@ fn in_label(node: &Node) -> bool {
             .is_some()
 }
 
+/// Attributes that name other elements by id. Those the engine reads make names (a
+/// `<label for>`, `aria-labelledby`) and lists (`list`); the rest are watched all the same.
+const BY_ID: &[&str] = &[
+    "for",
+    "list",
+    "aria-labelledby",
+    "aria-describedby",
+    "aria-controls",
+    "aria-details",
+    "aria-flowto",
+    "aria-owns",
+];
+
+/// Does an element of `node`'s tree name it by the id it had (`old`) or has now? Then its
+/// change of `id` can change another element's name or state, which re-walking `node` does
+/// not see (with duplicate ids, which of them a reference names depends on their order), and
+/// the patch gives up. An id of other characters than ASCII letters, digits, `-` and `_`
+/// counts as named (a selector would need escapes).
+fn referenced(node: &Node, old: Option<String>) -> bool {
+    let now = node.unchecked_ref::<web_sys::Element>().get_attribute("id");
+    let ids: Vec<String> = [old, now]
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_empty())
+        .collect();
+    if ids.is_empty() {
+        return false;
+    }
+    if ids.iter().any(|v| {
+        !v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    }) {
+        return true;
+    }
+    let mut selector = String::new();
+    for id in &ids {
+        for a in BY_ID {
+            if !selector.is_empty() {
+                selector.push(',');
+            }
+            selector.push_str(&format!("[{a}~=\"{id}\"]"));
+        }
+    }
+    let root = js::root_node(node);
+    js::query_one_js(&root, &JsString::from(selector)).is_some()
+}
+
 /// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
 const PATCH_ADDED: usize = 16;
 const PATCH_TARGETS: usize = 64;
 /// Largest removed or re-walked subtree looked into for captured entries.
 const PATCH_SUBTREE: u32 = 512;
+
+/// Look-ups by scan before [`Index`] builds its hash map.
+const SCANS: u32 = 8;
+
+/// Uid → index of a capture's entries, for the few look-ups a patch makes (the ancestors of
+/// its change points): a scan of the uids while they are few, a hash map once they are many.
+/// Building the map for every patch cost more than the rest of the patch of one list item
+/// on a page of 3,000 elements.
+struct Index {
+    uids: Vec<u32>,
+    scans: Cell<u32>,
+    map: OnceCell<FxHashMap<u32, usize>>,
+}
+
+impl Index {
+    fn new(uids: impl Iterator<Item = u32>) -> Index {
+        Index {
+            uids: uids.collect(),
+            scans: Cell::new(0),
+            map: OnceCell::new(),
+        }
+    }
+
+    fn get(&self, uid: u32) -> Option<usize> {
+        if self.map.get().is_none() && self.scans.get() < SCANS {
+            self.scans.set(self.scans.get() + 1);
+            return self.uids.iter().position(|&u| u == uid);
+        }
+        let map = self
+            .map
+            .get_or_init(|| self.uids.iter().enumerate().map(|(i, &u)| (u, i)).collect());
+        map.get(&uid).copied()
+    }
+}
 
 /// `Node.DOCUMENT_NODE`.
 const DOCUMENT_NODE: u16 = 9;
@@ -42,7 +124,8 @@ impl Walk<'_> {
     /// changed content). A changed attribute the walk reads: its element's subtree is walked
     /// again in the same way. `None`, leaving `capture` to be thrown away, when the change
     /// reaches what a patch cannot redo exactly: a shadow tree, a frame, a slot, a custom
-    /// element, a label, a scope's first `<label>` or disabled control, an `id`, a landmark
+    /// element, a label, a scope's first `<label>` or disabled control, an `id` some element
+    /// names (see [`referenced`]), a landmark
     /// named by `aria-labelledby`, or the parent context of an element the walk did not
     /// capture.
     pub fn patch(
@@ -64,11 +147,14 @@ impl Walk<'_> {
                 "attributes" => {
                     // One the walk reads (the cache passes no other): walk its element again.
                     let name = r.attribute_name().unwrap_or_default();
-                    if matches!(name.as_str(), "id" | "for" | "slot" | "name") {
+                    if matches!(name.as_str(), "for" | "slot" | "name") {
                         return None;
                     }
                     let t = r.target()?;
                     if js::node_type(&t) != js::ELEMENT_NODE {
+                        return None;
+                    }
+                    if name == "id" && referenced(&t, r.old_value()) {
                         return None;
                     }
                     // Its whole subtree is walked again; other elements' styles can follow an
@@ -143,14 +229,10 @@ impl Walk<'_> {
             return None;
         }
 
+        let element_at = Index::new(capture.elements.iter().map(|e| e.uid));
+        let text_at = Index::new(capture.texts.iter().map(|t| t.uid));
         {
             let (elements, _) = capture.maps();
-            let element_at: FxHashMap<u32, usize> = capture
-                .elements
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (e.uid, i))
-                .collect();
             if structural
                 .iter()
                 .filter(|n| js::is_connected(n))
@@ -163,7 +245,8 @@ impl Walk<'_> {
         // Entries of removed subtrees, and of subtrees walked again, go. Found through the
         // node → uid maps in those subtrees; for large ones every entry is checked instead.
         let (elements, texts) = capture.maps();
-        let mut drop_uids: FxHashSet<u32> = FxHashSet::default();
+        let mut keep_elements = vec![true; capture.elements.len()];
+        let mut keep_texts = vec![true; capture.texts.len()];
         let mut sweep = false;
         for n in removed
             .iter()
@@ -180,35 +263,25 @@ impl Walk<'_> {
             let nodes = std::iter::once(n.clone())
                 .chain((0..inside.length()).filter_map(|i| inside.item(i).map(Node::from)));
             for node in nodes {
-                for map in [&elements, &texts] {
+                for (map, at, keep) in [
+                    (&elements, &element_at, &mut keep_elements),
+                    (&texts, &text_at, &mut keep_texts),
+                ] {
                     if let Some(uid) = map.get(&node).as_f64() {
-                        drop_uids.insert(uid as u32);
+                        if let Some(i) = at.get(uid as u32) {
+                            keep[i] = false;
+                        }
                         map.delete(&node);
                     }
                 }
             }
         }
         let gone = |n: &Node| !js::is_connected(n) || roots.iter().any(|r| r.contains(Some(n)));
-        let (keep_elements, keep_texts): (Vec<bool>, Vec<bool>) = if sweep {
+        if sweep {
             *capture.maps.borrow_mut() = None;
-            (
-                capture.elements.iter().map(|e| !gone(&e.node)).collect(),
-                capture.texts.iter().map(|t| !gone(&t.node)).collect(),
-            )
-        } else {
-            (
-                capture
-                    .elements
-                    .iter()
-                    .map(|e| !drop_uids.contains(&e.uid))
-                    .collect(),
-                capture
-                    .texts
-                    .iter()
-                    .map(|t| !drop_uids.contains(&t.uid))
-                    .collect(),
-            )
-        };
+            keep_elements = capture.elements.iter().map(|e| !gone(&e.node)).collect();
+            keep_texts = capture.texts.iter().map(|t| !gone(&t.node)).collect();
+        }
         let mut kept = None;
         if keep_elements.contains(&false) || keep_texts.contains(&false) {
             let mut k = keep_elements.iter();
@@ -230,34 +303,24 @@ impl Walk<'_> {
 
         // Every captured ancestor of a change point may name itself from the changed content.
         let (elements, texts) = capture.maps();
-        let element_at: FxHashMap<u32, usize> = capture
-            .elements
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.uid, i))
-            .collect();
-        let text_at: FxHashMap<u32, usize> = capture
-            .texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.uid, i))
-            .collect();
+        let element_at = Index::new(capture.elements.iter().map(|e| e.uid));
+        let text_at = Index::new(capture.texts.iter().map(|t| t.uid));
         for t in &targets {
             let mut at = Some(t.clone());
             while let Some(node) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
                 if let Some(i) = elements
                     .get(&node)
                     .as_f64()
-                    .and_then(|u| element_at.get(&(u as u32)))
+                    .and_then(|u| element_at.get(u as u32))
                 {
-                    capture.elements[*i].slow = true;
+                    capture.elements[i].slow = true;
                 }
                 if let Some(i) = texts
                     .get(&node)
                     .as_f64()
-                    .and_then(|u| text_at.get(&(u as u32)))
+                    .and_then(|u| text_at.get(u as u32))
                 {
-                    capture.texts[*i].text = None;
+                    capture.texts[i].text = None;
                 }
                 at = js::parent_node(&node);
             }
@@ -377,7 +440,7 @@ impl Walk<'_> {
         root: &web_sys::Element,
         capture: &Capture,
         elements: &js_sys::Map,
-        element_at: &FxHashMap<u32, usize>,
+        element_at: &Index,
     ) -> Result<Option<(Rc<Ctx>, RoleCtx, bool)>, ()> {
         let mut plain = false;
         let mut at = js::parent_node(root.unchecked_ref());
@@ -407,10 +470,10 @@ impl Walk<'_> {
                 _ => return Err(()),
             }
             let el: web_sys::Element = node.unchecked_into();
-            if let Some(&i) = elements
+            if let Some(i) = elements
                 .get(&el)
                 .as_f64()
-                .and_then(|u| element_at.get(&(u as u32)))
+                .and_then(|u| element_at.get(u as u32))
             {
                 let e = &capture.elements[i];
                 if e.opaque
@@ -450,7 +513,7 @@ impl Walk<'_> {
         node: &Node,
         capture: &Capture,
         elements: &js_sys::Map,
-        element_at: &FxHashMap<u32, usize>,
+        element_at: &Index,
     ) -> bool {
         let mut at = Some(node.clone());
         while let Some(n) = at.filter(|n| js::node_type(n) == js::ELEMENT_NODE) {
@@ -458,9 +521,9 @@ impl Walk<'_> {
             match elements
                 .get(e)
                 .as_f64()
-                .and_then(|u| element_at.get(&(u as u32)))
+                .and_then(|u| element_at.get(u as u32))
             {
-                Some(&i) => {
+                Some(i) => {
                     let c = &capture.elements[i];
                     // A clickable, or a container named by a child (`legend`, `figcaption`,
                     // `summary`) whose plain runs exist only while it has a name.

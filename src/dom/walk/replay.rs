@@ -111,7 +111,8 @@ impl Walk<'_> {
         let hash_only = self.hash_only && !snapshot && self.redactor.is_empty();
         let mut slow_at = 0;
         for (i, e) in capture.elements.iter().enumerate() {
-            let el = El::cached(self.s, &e.node, e.tag, e.present);
+            let el = El::cached(self.s, &e.node, e.tag, e.present)
+                .with_input_type(e.input_type.as_ref());
             let visible = match memo {
                 Some(m) => m.visible[i],
                 None => {
