@@ -263,17 +263,17 @@ pub async fn fingerprint_over(engine: &Engine, background: &Background) -> Resul
 }
 
 /// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be
-/// reached (no context during a navigation); a real engine error (wasm refused, …) is
-/// returned.
+/// reached (no context during a navigation); a real engine error (wasm refused, …) or a
+/// browser that is gone is returned.
 async fn read(engine: &Engine, background: &Background) -> Result<(Option<String>, f64)> {
     let roots = match engine.roots().await {
         Ok(r) => r,
-        Err(e) if transient(&e) => return Ok((None, 0.0)),
+        Err(e) if transient(&e) && !e.is_fatal() => return Ok((None, 0.0)),
         Err(e) => return Err(e),
     };
     match engine.fingerprint(&roots, background).await {
         Ok(fp) => Ok((Some(fp), engine.quiet_for(&roots).await)),
-        Err(e) if transient(&e) => Ok((None, 0.0)),
+        Err(e) if transient(&e) && !e.is_fatal() => Ok((None, 0.0)),
         Err(e) => Err(e),
     }
 }
