@@ -99,10 +99,18 @@ declare namespace PrufeRun {
      * The settle loop, for a driver that reads a page of several roots itself: start with
      * the settle need and the first reads (`fingerprint` null while unreadable, `quietFor`
      * the least of the roots'), then after each `wait` ms read again and pass `settling`
-     * back, until `done` holds the answer for the machine.
+     * back, until `done` holds the answer for the machine. With `replaced` (when the settle
+     * began), the settle goes on after its document went away before the page's own loop
+     * answered: a change, the deadline still the need's from `replaced`.
      */
     settling(reads: { need: Need; now: number; fingerprint: string | null; quietFor: number }
+      | { need: Need; replaced: number; now: number; fingerprint: string | null; quietFor: number }
       | { settling: unknown; now: number; fingerprint: string | null; quietFor: number }): Settled;
+    /**
+     * The error a settle ends on when its deadline comes with no document to read (the
+     * `done` of `settling` then), for a driver that cannot run the loop without a document.
+     */
+    lost(): ErrorData;
     /**
      * The policy a run follows where the driver leaves a field out (`maxAttempts`,
      * `timing.quietMs`, `timing.timeoutMs`, …): the defaults a driver documents, read here

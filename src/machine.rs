@@ -93,6 +93,13 @@ pub fn defaults() -> Result<String, String> {
     api::defaults_text().map_err(thrown)
 }
 
+/// `lost()`: the error a settle ends on when its deadline comes and the page is still gone, as
+/// JSON text ([`api::lost_text`]), for a driver whose machine lives in the page.
+#[wasm_bindgen(js_name = lost)]
+pub fn lost() -> Result<String, String> {
+    api::lost_text().map_err(thrown)
+}
+
 /// `transient()`: the error codes of a page that could not answer now, as JSON text
 /// ([`api::transient_text`]); a driver asks again on one rather than end the step.
 #[wasm_bindgen(js_name = transient)]

@@ -13,7 +13,8 @@
 //! the same for a while. So after an action the wait first waits for the fingerprint to leave
 //! its pre-action value (an effect that starts 700 ms later is still seen), then for quiet; a
 //! page that never changes within `timeout_ms` is stable with an empty diff.
-//! A navigation makes the engine briefly unreachable; those polls count as changes.
+//! A navigation makes the engine briefly unreachable; those polls count as changes, and a
+//! document that does not come back by the deadline ends the step on the machine's error.
 //!
 //! What a settle means (learning the background while waiting before the action, looking
 //! again while the page says it is busy after it) is decided by the verification machine
@@ -23,7 +24,7 @@ use crate::error::Result;
 use crate::inject::Engine;
 use crate::observe::root_filters;
 use prufe::core::background::Background;
-use prufe::core::run::quiet::{Settling, Tick};
+use prufe::core::run::quiet::{Settling, Tick, UNREACHABLE};
 use prufe::core::run::{Answer, Need};
 use prufe::core::ErrorCode;
 use serde_json::json;
@@ -47,9 +48,6 @@ pub struct Stability {
     /// The wait ended on the shorter window (`SettleUntil::quick`): stable and changed.
     pub quick: bool,
 }
-
-/// Fingerprint stand-in while the engine cannot be reached (a document is being replaced).
-const UNREACHABLE: &str = "\u{0}unreachable";
 
 /// One settle as the machine asks it (`Need::Settle`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +88,8 @@ pub async fn stabilise(engine: &Engine, timing: Timing, since: Option<&str>) -> 
 /// `prufe::core::run::quiet`. A page of one document (no frame of another process) runs it
 /// itself, in one call (`prufe.settle`); a page whose frames have engines of their own is
 /// polled, every root's fingerprint and `quietFor` read per turn. A document replaced during
-/// the call is a change, and the rest of the wait is asked of the new one.
+/// the call is the machine's to judge (`Settling::replaced`): the rest of the wait is polled,
+/// unreachable reads as `None`, to the need's deadline.
 pub async fn settle(engine: &Engine, until: SettleUntil, since: Option<&str>) -> Result<Stability> {
     settle_over(engine, until, since, &Background::default()).await
 }
@@ -104,125 +103,22 @@ pub async fn settle_over(
     background: &Background,
 ) -> Result<Stability> {
     let start = Instant::now();
-    let mut navigated = false;
-    let ended = |a: Answer, navigated: bool| -> Result<Stability> {
-        match a {
-            Answer::Settled {
-                fingerprint,
-                stable,
-                changed,
-                ..
-            } => Ok(Stability {
-                stable,
-                fingerprint,
-                changed: changed || navigated,
-                waited: start.elapsed(),
-                busy: None,
-                quick: false,
-            }),
-            Answer::Quick { fingerprint, .. } => Ok(Stability {
-                stable: true,
-                fingerprint,
-                changed: true,
-                waited: start.elapsed(),
-                busy: None,
-                quick: true,
-            }),
-            other => Err(crate::Error::core(
-                ErrorCode::Internal,
-                format!("a settle was answered {:?}", other.name()),
-            )),
-        }
-    };
-    loop {
-        let left = until.timeout.saturating_sub(start.elapsed());
-        let need = need_of(until, since, left, background);
-        if navigated && until.stop_on_change {
-            let (fingerprint, _) = read(engine, background).await?;
-            return ended(
-                Answer::Settled {
-                    fingerprint: fingerprint.unwrap_or_else(|| UNREACHABLE.to_owned()),
-                    stable: false,
-                    changed: true,
-                    waited_ms: 0,
-                },
-                true,
-            );
-        }
-        let roots = match engine.roots().await {
-            Ok(r) => r,
-            Err(e) if transient(&e) => break,
-            Err(e) => return Err(e),
-        };
-        let [root] = roots.as_slice() else { break };
-        let Some(options) = root_filters(engine.filters(), &root.path) else {
-            break;
-        };
-        let mut asked = serde_json::to_value(&need)
-            .map_err(|e| crate::Error::core(ErrorCode::Internal, format!("settle need: {e}")))?;
-        // The page's own fingerprint is the one root's part of the merged one.
-        asked["since"] = json!(since.map(|s| own_part(s).unwrap_or(s)));
-        match engine
-            .call_once::<Answer>(
-                &root.frame,
-                "(P, a) => P.settle(a.need, a.options)",
-                &json!({ "need": asked, "options": options }),
-            )
-            .await
-        {
-            Ok(Answer::Settled {
-                fingerprint,
-                stable,
-                changed,
-                waited_ms,
-            }) => {
-                let fingerprint = if fingerprint.is_empty() {
-                    UNREACHABLE.to_owned()
-                } else {
-                    merged_of_one(&root.path, &fingerprint)
-                };
-                let answer = Answer::Settled {
-                    fingerprint,
-                    stable,
-                    changed,
-                    waited_ms,
-                };
-                return ended(answer, navigated);
-            }
-            Ok(Answer::Quick {
-                fingerprint,
-                waited_ms,
-            }) if !fingerprint.is_empty() => {
-                let fingerprint = merged_of_one(&root.path, &fingerprint);
-                return ended(
-                    Answer::Quick {
-                        fingerprint,
-                        waited_ms,
-                    },
-                    navigated,
-                );
-            }
-            Ok(other) => return ended(other, navigated),
-            Err(e) if transient(&e) && !e.is_fatal() => {
-                navigated = true;
-                if left.is_zero() {
-                    break;
-                }
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    // Polled over the protocol.
     let now = || start.elapsed().as_secs_f64() * 1000.0;
-    let need = need_of(
-        until,
-        since,
-        until.timeout.saturating_sub(start.elapsed()),
-        background,
-    );
+    let need = need_of(until, since, background);
+    let replaced = match in_page(engine, &need, since).await {
+        Ok(Some(answer)) => return ended(answer, start),
+        Ok(None) => false,
+        Err(e) if transient(&e) && !e.is_fatal() => true,
+        Err(e) => return Err(e),
+    };
+    // Polled over the protocol.
     let (fingerprint, quiet_for) = read(engine, background).await?;
-    let offset = now();
-    let Some((mut settling, mut tick)) = Settling::start(&need, 0.0, fingerprint, quiet_for) else {
+    let begun = if replaced {
+        Settling::replaced(&need, 0.0, now(), fingerprint, quiet_for)
+    } else {
+        Settling::start(&need, now(), fingerprint, quiet_for)
+    };
+    let Some((mut settling, mut tick)) = begun else {
         return Err(crate::Error::core(
             ErrorCode::Internal,
             "a settle need is a settle",
@@ -230,43 +126,102 @@ pub async fn settle_over(
     };
     loop {
         match tick {
-            Tick::Done(answer) => {
-                let answer = match answer {
-                    Answer::Settled {
-                        fingerprint,
-                        stable,
-                        changed,
-                        waited_ms,
-                    } if fingerprint.is_empty() => Answer::Settled {
-                        fingerprint: UNREACHABLE.to_owned(),
-                        stable,
-                        changed,
-                        waited_ms,
-                    },
-                    a => a,
-                };
-                return ended(answer, navigated);
-            }
+            Tick::Done(answer) => return ended(answer, start),
             Tick::Wait { ms } => {
                 tokio::time::sleep(Duration::from_secs_f64(ms / 1000.0)).await;
                 let (fingerprint, quiet_for) = read(engine, background).await?;
-                tick = settling.read(now() - offset, fingerprint, quiet_for);
+                tick = settling.read(now(), fingerprint, quiet_for);
             }
         }
     }
 }
 
-fn need_of(
-    until: SettleUntil,
-    since: Option<&str>,
-    left: Duration,
-    background: &Background,
-) -> Need {
+/// The settle asked of a page of one root in one call (`prufe.settle`), its fingerprint the
+/// merged one; `None` when the page has several roots (or none yet), to be polled.
+async fn in_page(engine: &Engine, need: &Need, since: Option<&str>) -> Result<Option<Answer>> {
+    let roots = match engine.roots().await {
+        Ok(r) => r,
+        Err(e) if transient(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let [root] = roots.as_slice() else {
+        return Ok(None);
+    };
+    let Some(options) = root_filters(engine.filters(), &root.path) else {
+        return Ok(None);
+    };
+    let mut asked = serde_json::to_value(need)
+        .map_err(|e| crate::Error::core(ErrorCode::Internal, format!("settle need: {e}")))?;
+    // The page's own fingerprint is the one root's part of the merged one.
+    asked["since"] = json!(since.map(|s| own_part(s).unwrap_or(s)));
+    let answer = engine
+        .call_once::<Answer>(
+            &root.frame,
+            "(P, a) => P.settle(a.need, a.options)",
+            &json!({ "need": asked, "options": options }),
+        )
+        .await?;
+    Ok(Some(match answer {
+        Answer::Settled {
+            fingerprint,
+            stable,
+            changed,
+            waited_ms,
+        } => Answer::Settled {
+            fingerprint: merged_of_one(&root.path, &fingerprint),
+            stable,
+            changed,
+            waited_ms,
+        },
+        Answer::Quick {
+            fingerprint,
+            waited_ms,
+        } => Answer::Quick {
+            fingerprint: merged_of_one(&root.path, &fingerprint),
+            waited_ms,
+        },
+        other => other,
+    }))
+}
+
+/// How the settle ended, as the machine answered it.
+fn ended(answer: Answer, start: Instant) -> Result<Stability> {
+    match answer {
+        Answer::Settled {
+            fingerprint,
+            stable,
+            changed,
+            ..
+        } => Ok(Stability {
+            stable,
+            fingerprint,
+            changed,
+            waited: start.elapsed(),
+            busy: None,
+            quick: false,
+        }),
+        Answer::Quick { fingerprint, .. } => Ok(Stability {
+            stable: true,
+            fingerprint,
+            changed: true,
+            waited: start.elapsed(),
+            busy: None,
+            quick: true,
+        }),
+        Answer::Failed { error } => Err(error.into()),
+        other => Err(crate::Error::core(
+            ErrorCode::Internal,
+            format!("a settle was answered {:?}", other.name()),
+        )),
+    }
+}
+
+fn need_of(until: SettleUntil, since: Option<&str>, background: &Background) -> Need {
     Need::Settle {
         since: since.map(str::to_owned),
         poll_ms: until.poll.as_millis() as u64,
         quiet_ms: until.quiet.as_millis() as u64,
-        timeout_ms: left.as_millis() as u64,
+        timeout_ms: until.timeout.as_millis() as u64,
         stop_on_change: until.stop_on_change,
         background: background.clone(),
         quick_ms: until.quick.as_millis() as u64,
@@ -308,17 +263,17 @@ pub async fn fingerprint_over(engine: &Engine, background: &Background) -> Resul
 }
 
 /// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be
-/// reached (no context during a navigation); a real engine error (wasm refused, …) is
-/// returned.
+/// reached (no context during a navigation); a real engine error (wasm refused, …) or a
+/// browser that is gone is returned.
 async fn read(engine: &Engine, background: &Background) -> Result<(Option<String>, f64)> {
     let roots = match engine.roots().await {
         Ok(r) => r,
-        Err(e) if transient(&e) => return Ok((None, 0.0)),
+        Err(e) if transient(&e) && !e.is_fatal() => return Ok((None, 0.0)),
         Err(e) => return Err(e),
     };
     match engine.fingerprint(&roots, background).await {
         Ok(fp) => Ok((Some(fp), engine.quiet_for(&roots).await)),
-        Err(e) if transient(&e) => Ok((None, 0.0)),
+        Err(e) if transient(&e) && !e.is_fatal() => Ok((None, 0.0)),
         Err(e) => Err(e),
     }
 }

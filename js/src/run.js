@@ -245,6 +245,13 @@
     },
   });
   // The target of a browser library's element, from what a package found for it.
+  // The error a settle ends on when its deadline comes with no document to read.
+  Object.defineProperty(api, 'lost', {
+    enumerable: true,
+    value: function lost() {
+      return call(glue.lost, []);
+    },
+  });
   // The error codes of a page that could not answer now: asked again, never a step's end.
   Object.defineProperty(api, 'transient', {
     enumerable: true,

@@ -21,8 +21,8 @@
 
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
-import { call, Failed, leaving, patiently, prepareInPage, readPage, send, sleep, TRANSIENT } from './page.js';
-import { answerAcross, elementAt, hitBoxesAcross } from './roots.js';
+import { call, Failed, leaving, patiently, prepareInPage, readPage, send, TRANSIENT } from './page.js';
+import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.js';
 
 /** @typedef {import('./page.js').Port} Port */
 /** @typedef {import('./page.js').Frames} Frames */
@@ -150,34 +150,22 @@ export async function answerNeed(port, need, options) {
 
 
 /**
- * `Need::Settle`, answered in the page in one call (`prufe.settle`, as the Python driver
- * answers it). A navigation ends the call with its document: that is a change, and the
- * wait goes on in the new document with what is left of the deadline.
+ * `Need::Settle`, answered in the page in one call (`prufe.settle`). A navigation ends the
+ * call with its document: the machine's loop goes on over reads from here (`settlePolled`).
  * @param {Port} port
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */
 export async function settle(port, need) {
   const begun = Date.now();
-  let asked = need;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const answer = await port.evaluate(settleInPage, asked);
-      if (answer.answer !== 'failed' || attempt >= 20) {
-        return answer.answer === 'settled' ? { ...answer, waitedMs: Date.now() - begun } : answer;
-      }
-    } catch (error) {
-      if (attempt >= 20) throw error;
-    }
-    const left = Math.max(0, need.timeoutMs - (Date.now() - begun));
-    asked = { ...need, since: need.since === null ? null : '\u0000replaced', timeoutMs: left };
-    await sleep(50);
-  }
+  const answer = await port.evaluate(settleInPage, need).catch(() => null);
+  if (!answer || (answer.answer === 'failed' && TRANSIENT.has(answer.error.code))) return settlePolled(port, null, need, begun);
+  return answer.answer === 'settled' ? { ...answer, waitedMs: Date.now() - begun } : answer;
 }
 
 /**
  * In the page: `prufe.settle(need)`; an engine not there yet (a document being replaced)
- * comes back as a failed answer, asked again.
+ * comes back as a failed answer.
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */

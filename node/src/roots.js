@@ -57,7 +57,7 @@ export async function answerAcross(port, frames, need, options) {
   const at = (/** @type {string} */ path) => rootPort(port, frames, path);
   switch (need.need) {
     case 'settle':
-      return settleAcross(port, frames, need);
+      return settlePolled(port, frames, need);
     case 'fingerprint':
       return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true, need.background)) };
     case 'observe':
@@ -172,21 +172,28 @@ async function fingerprintAcross(port, frames, strict, background) {
 }
 
 /**
- * `Need::Settle` over the joined fingerprint: the machine's settle loop (`prufeRun.settling`,
- * src/core/run/quiet.rs), the one `prufe.settle` runs inside one document, a step per read.
- * @param {Port} port @param {Frames} frames
+ * `Need::Settle` polled from here: the machine's settle loop (`prufeRun.settling`,
+ * src/core/run/quiet.rs), the one `prufe.settle` runs inside one document, a step per read
+ * of the roots' joined fingerprint (with `frames`) or the one root's, null while there is no
+ * document. With `replaced` (when the settle began), the page's own loop ended with its
+ * document: the machine goes on from there, to the need's deadline.
+ * @param {Port} port @param {Frames | null} frames
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
+ * @param {number | null} [replaced]
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function settleAcross(port, frames, need) {
+export async function settlePolled(port, frames, need, replaced = null) {
   const { settling } = await machine();
-  const begun = Date.now();
-  const first = await pulse(port, frames, false, need.background);
-  let step = settling({ need, now: 0, fingerprint: first.fingerprint, quietFor: first.quiet });
+  const begun = replaced ?? Date.now();
+  const read = async () => {
+    const { fingerprint, quiet } = frames ? await pulse(port, frames, false, need.background)
+      : await port.evaluate(pulseInPage, leaving(need.background, '') ?? null).catch(() => ({ fingerprint: null, quiet: 0 }));
+    return { now: Date.now() - begun, fingerprint, quietFor: quiet };
+  };
+  let step = settling(replaced === null ? { need, ...(await read()) } : { need, replaced: 0, ...(await read()) });
   while (!('done' in step)) {
     await sleep(Math.max(1, step.wait));
-    const read = await pulse(port, frames, false, need.background);
-    step = settling({ settling: step.settling, now: Date.now() - begun, fingerprint: read.fingerprint, quietFor: read.quiet });
+    step = settling({ settling: step.settling, ...(await read()) });
   }
   return step.done;
 }

@@ -12,7 +12,7 @@ use super::located::{self, Located};
 use super::redact::Redactor;
 use super::resolve::{self, Resolution};
 use super::run::dialogs::{self, Dialog};
-use super::run::quiet::{Settling, Tick};
+use super::run::quiet::{self, Settling, Tick};
 use super::run::record::error_lines;
 use super::run::screen::{self, HitBox, Pick, Screen};
 use super::run::trace::{self, Traced};
@@ -393,13 +393,17 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
 /// it; `{settling, now, fingerprint, quietFor}` goes on after a wait. The answer is
 /// `{settling, wait: ms}` (wait, read again and call again with this `settling`) or
 /// `{settling, done: Answer}` (hand the answer to the machine). `fingerprint` is `null`
-/// while the page cannot be read.
+/// while the page cannot be read. `{need, replaced: begun, now, …}` goes on with a settle
+/// begun at `begun` whose document went away before the page's own loop answered
+/// ([`Settling::replaced`]).
 pub fn settling_text(args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     struct Reads {
         #[serde(default)]
         need: Option<Need>,
+        #[serde(default)]
+        replaced: Option<f64>,
         #[serde(default)]
         settling: Option<Settling>,
         now: f64,
@@ -409,14 +413,17 @@ pub fn settling_text(args: &str) -> Result<String> {
     }
     let r: Reads = from_text(args, ErrorCode::InvalidArgument, "settling")?;
     let (settling, tick) = match (r.need, r.settling) {
-        (Some(need), None) => Settling::start(&need, r.now, r.fingerprint, r.quiet_for)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::InvalidArgument,
-                    "settling: the need is no settle",
-                )
-            })?,
-        (None, Some(mut s)) => {
+        (Some(need), None) => match r.replaced {
+            None => Settling::start(&need, r.now, r.fingerprint, r.quiet_for),
+            Some(begun) => Settling::replaced(&need, begun, r.now, r.fingerprint, r.quiet_for),
+        }
+        .ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidArgument,
+                "settling: the need is no settle",
+            )
+        })?,
+        (None, Some(mut s)) if r.replaced.is_none() => {
             let tick = s.read(r.now, r.fingerprint, r.quiet_for);
             (s, tick)
         }
@@ -439,6 +446,13 @@ pub fn settling_text(args: &str) -> Result<String> {
 /// read from the machine rather than written again.
 pub fn defaults_text() -> Result<String> {
     serde_json::to_string(&Policy::default()).map_err(internal)
+}
+
+/// `lost()` of the machine module: the error a settle ends on when its deadline comes with
+/// no document to read ([`quiet::lost`]), for a driver that cannot run the settle loop
+/// without a document (its machine lives in the page).
+pub fn lost_text() -> Result<String> {
+    serde_json::to_string(&quiet::lost()).map_err(internal)
 }
 
 /// `transient()` of the machine module: the codes of a page that could not answer now
@@ -733,10 +747,27 @@ mod tests {
         assert_eq!(done["answer"], "settled");
         assert_eq!(done["stable"], true);
         assert_eq!(done["waitedMs"], 100);
+        // A settle whose document went away at 300 ms and never came back: the machine's
+        // error at the need's deadline.
+        let gone = json!({ "need": need, "replaced": 0.0, "now": 300.0, "fingerprint": null });
+        let mut t: Value =
+            serde_json::from_str(&settling_text(&gone.to_string()).unwrap()).unwrap();
+        let mut now = 300.0;
+        while t["done"].is_null() {
+            now += t["wait"].as_f64().unwrap();
+            let go = json!({ "settling": t["settling"], "now": now, "fingerprint": null });
+            t = serde_json::from_str(&settling_text(&go.to_string()).unwrap()).unwrap();
+        }
+        assert_eq!(now, 1000.0);
+        assert_eq!(t["done"]["answer"], "failed");
+        let lost: Value = serde_json::from_str(&lost_text().unwrap()).unwrap();
+        assert_eq!(t["done"]["error"], lost);
+        assert_eq!(lost["code"], "NOT_READY");
         for bad in [
             json!({ "now": 0.0, "fingerprint": "a" }),
             json!({ "need": { "need": "fingerprint" }, "now": 0.0, "fingerprint": "a" }),
             json!({ "need": need, "settling": state, "now": 0.0, "fingerprint": "a" }),
+            json!({ "settling": state, "replaced": 0.0, "now": 0.0, "fingerprint": "a" }),
         ] {
             assert_eq!(
                 settling_text(&bad.to_string()).unwrap_err().code,

@@ -67,7 +67,7 @@ def source(name: str) -> str:
 
 
 #: What the machine says once per process (``World.machine_defaults``).
-_MACHINE: dict[str, Any] = {"defaults": None, "transient": None}
+_MACHINE: dict[str, Any] = {"defaults": None, "transient": None, "lost": None}
 
 
 class Gone(Exception):
@@ -81,7 +81,7 @@ _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing:
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 POINTS = _GUARD_RUN % "(a) => prufeDriver.points(a)"
-MACHINE_FACTS = _GUARD_RUN % "() => ({ defaults: prufeRun.defaults(), transient: prufeRun.transient() })"
+MACHINE_FACTS = _GUARD_RUN % "() => ({ defaults: prufeRun.defaults(), transient: prufeRun.transient(), lost: prufeRun.lost() })"
 # The record finished by the machine: its dialogs' lines, report, summary and trace entry, all
 # scrubbed of the caller's secrets (their forms listed anew when ``values`` is given).
 FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets : prufeRun.secretForms(a.values);"
@@ -229,10 +229,12 @@ class World:
 
     def machine_defaults(self) -> Gen:
         """The machine's default policy (``prufeRun.defaults()``), read once per process with
-        the codes of a page that cannot answer now (``prufeRun.transient()``)."""
+        the codes of a page that cannot answer now (``prufeRun.transient()``) and the error of a
+        settle whose page did not come back (``prufeRun.lost()``)."""
         if _MACHINE["defaults"] is None:
             facts = yield from self.call(MACHINE_FACTS, None)
             _MACHINE["transient"] = tuple(facts["transient"])
+            _MACHINE["lost"] = facts["lost"]
             _MACHINE["defaults"] = facts["defaults"]
         return _MACHINE["defaults"]
 
@@ -605,10 +607,6 @@ class World:
 
 
 PREPARE = _GUARD % "(a) => prufe.prepare(a.ref, a.hitTest, a.timeoutMs)"
-
-
-#: The fingerprint while the top document cannot be read (harness/src/stabilise.rs).
-UNREACHABLE = "\u0000unreachable"
 
 
 #: JPEG quality and the widest a picture is (harness/src/pictures.rs).
@@ -1136,7 +1134,9 @@ class Driver:
     def _settle(self, need: dict[str, Any]) -> Gen:
         """A settle polled over the roots: every frame root's fingerprint and ``quietFor``,
         then one call in the top document that joins them and steps the machine's settle
-        loop (``prufeRun.settling``); the loop says how long to wait and when it is done."""
+        loop (``prufeRun.settling``); the loop says how long to wait and when it is done. No
+        top document is told the loop at the next read that finds one; none by the need's
+        deadline ends the settle on the machine's error (``prufeRun.lost()``)."""
         start = time.monotonic()
 
         def now() -> float:
@@ -1144,7 +1144,6 @@ class Driver:
 
         settling: Any = None
         missed: Optional[float] = None
-        limit = float(need.get("timeoutMs") or 0) + 2000
         while True:
             roots = yield from self.world.roots()
             parts, quiet = [], []
@@ -1162,8 +1161,8 @@ class Driver:
                 # at the next read that finds one.
                 if missed is None:
                     missed = now()
-                if now() > limit:
-                    raise PrufeError("NOT_READY", "the page's document did not come back while settling") from None
+                if now() >= float(need["timeoutMs"]):
+                    raise PrufeError(_MACHINE["lost"]["code"], _MACHINE["lost"]["message"]) from None
                 yield op("sleep", max(float(need.get("pollMs") or 50), 1.0) / 1000)
                 continue
             missed = None
@@ -1173,8 +1172,6 @@ class Driver:
                 break
             settling = step["settling"]
             yield op("sleep", max(float(step["wait"]), 1.0) / 1000)
-        if not answer.get("fingerprint"):
-            answer["fingerprint"] = UNREACHABLE
         return answer
 
     def _prepare(self, need: dict[str, Any], routes: dict[str, dict[str, str]]) -> Gen:

@@ -226,7 +226,8 @@
    * (`prufeRun.settling`, src/core/run/quiet.rs): this document's fingerprint joined with the
    * other roots' (`parts`), the least `quietFor` of all (`quiet`, theirs). `settle` holds the
    * need (first read) or the loop's state, the driver's clock (`now`), and `missed`, when a
-   * read since the last step found no document (a navigation: a change for the loop).
+   * read since the last step found no document (a navigation: a change for the loop; before
+   * the first step, the settle goes on from a replaced document, begun at 0).
    */
   async function reading({ parts, quiet, settle }) {
     await prufe.ready;
@@ -234,16 +235,17 @@
     const own = prufe.fingerprint(leaving(settle.need.background, ''));
     const quietFor = Math.min(prufe.quietFor(), ...quiet);
     const fingerprint = prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]);
-    const reads = settle.missed == null ? [] : [{ now: settle.missed, fingerprint: null, quietFor: 0 }];
-    reads.push({ now: settle.now, fingerprint, quietFor });
-    let state = settle.settling;
-    let step = null;
-    for (const read of reads) {
-      step = prufeRun.settling(state == null ? { need: settle.need, ...read } : { settling: state, ...read });
-      if ('done' in step) break;
-      state = step.settling;
+    const read = { now: settle.now, fingerprint, quietFor };
+    if (settle.settling == null) {
+      const replaced = settle.missed == null ? {} : { replaced: 0 };
+      return { step: prufeRun.settling({ need: settle.need, ...replaced, ...read }) };
     }
-    return { step };
+    let step = { settling: settle.settling };
+    if (settle.missed != null) {
+      step = prufeRun.settling({ settling: step.settling, now: settle.missed, fingerprint: null, quietFor: 0 });
+      if ('done' in step) return { step };
+    }
+    return { step: prufeRun.settling({ settling: step.settling, ...read }) };
   }
 
   /**

@@ -14,14 +14,33 @@
 //!   came before the poll that saw it).
 //! - `stop_on_change` answers at the first move, unstable and changed.
 //! - An unreachable fingerprint (no document during a navigation) is never quiet, and a
-//!   change: a navigation during the wait counts as one.
+//!   change: a navigation during the wait counts as one. A driver whose call of the page's
+//!   own loop ended with its document goes on with [`Settling::replaced`], reading `None`
+//!   while there is no document. The wait goes on to the need's deadline, the one bound;
+//!   `stop_on_change` answers at the first read that finds a document again. A deadline that
+//!   comes with no document ends the settle on [`lost`] (`NOT_READY`), the same on every
+//!   surface: a driver that cannot run the stepper without a document (the Python one, whose
+//!   machine lives in the page) raises that error at the need's deadline.
 //! - Leaving `since` is judged on the part of the fingerprint the diff decides
 //!   (`core::fingerprint::diffed`), or, with `claims`, on the whole of it: the focus, the
 //!   order and the selection too. Quiet is judged on the whole of it either way.
 
 use super::need::{Answer, Need};
+use crate::core::error::{Error, ErrorCode};
 use crate::core::fingerprint::diffed;
 use serde::{Deserialize, Serialize};
+
+/// The fingerprint of a page that could not be read (no document during a navigation), where
+/// a driver must answer a fingerprint all the same: unequal to every page's own.
+pub const UNREACHABLE: &str = "\u{0}unreachable";
+
+/// The error a settle ends on when its deadline comes and no document has come back.
+pub fn lost() -> Error {
+    Error::new(
+        ErrorCode::NotReady,
+        "the page's document went away and did not come back before the step's timeout",
+    )
+}
 
 /// A settle in progress. Times are in ms on the driver's clock. A driver that keeps it
 /// between calls of the machine module (`prufeRun.settling`) holds its JSON as it is.
@@ -92,7 +111,7 @@ impl Settling {
             last_change: now,
             changed,
         };
-        let tick = if changed && s.stop_on_change {
+        let tick = if changed && s.stop_on_change && s.last.is_some() {
             s.done(now, false)
         } else if s.since.is_none()
             && s.last.is_some()
@@ -103,6 +122,23 @@ impl Settling {
         } else {
             s.decide(now, quiet_for)
         };
+        Some((s, tick))
+    }
+
+    /// Goes on with the settle of `need`, begun at `begun`, whose document went away before the
+    /// page's own loop answered (the loop ended with it): that was a change, and `now`'s read
+    /// (`None` while there is still no document) is the first since. The deadline stays the
+    /// one `need` set at `begun`.
+    pub fn replaced(
+        need: &Need,
+        begun: f64,
+        now: f64,
+        fingerprint: Option<String>,
+        quiet_for: f64,
+    ) -> Option<(Settling, Tick)> {
+        let (mut s, _) = Settling::start(need, begun, None, 0.0)?;
+        s.changed = true;
+        let tick = s.read(now, fingerprint, quiet_for);
         Some((s, tick))
     }
 
@@ -117,9 +153,10 @@ impl Settling {
             // What the page says of its quiet covers the value just read only from the next
             // read on.
             quiet_for = 0.0;
-            if self.changed && self.stop_on_change {
-                return self.done(now, false);
-            }
+        }
+        // The first move answers with the document it moved to.
+        if self.changed && self.stop_on_change && self.last.is_some() {
+            return self.done(now, false);
         }
         self.decide(now, quiet_for)
     }
@@ -148,8 +185,11 @@ impl Settling {
             return self.done(now, true);
         }
         if now >= self.deadline {
+            if !reachable {
+                return Tick::Done(Answer::Failed { error: lost() });
+            }
             // After an action that never changed anything, the page was quiet throughout.
-            return self.done(now, waiting && reachable);
+            return self.done(now, waiting);
         }
         let mut ms = self.poll_ms;
         if !waiting && reachable && quiet_for > 0.0 {
@@ -396,10 +436,12 @@ mod tests {
 
     #[test]
     fn an_unreachable_page_is_never_quiet_and_its_return_is_a_change() {
-        let (a, _) = run(&need(None, 250, 600, false), |_| None, |_| 1000.0);
-        assert_eq!(settled(&a), (String::new(), false, false, 600));
-        let (a, _) = run(&need(Some("old"), 250, 600, false), |_| None, |_| 0.0);
-        assert_eq!(settled(&a), (String::new(), false, true, 600));
+        // A document that never comes back ends the settle at its deadline, on the one error.
+        for since in [None, Some("old")] {
+            let (a, reads) = run(&need(since, 250, 600, false), |_| None, |_| 1000.0);
+            assert_eq!(a, Answer::Failed { error: lost() }, "{since:?}");
+            assert_eq!(reads, 13, "polled to the deadline");
+        }
         let navigating = |t: f64| match t {
             t if t < 100.0 => fp("old"),
             t if t < 300.0 => None,
@@ -417,6 +459,51 @@ mod tests {
         };
         let (a, _) = run(&need(Some("same"), 250, 1000, false), blink, |_| 0.0);
         assert_eq!(settled(&a), ("same".into(), true, true, 450));
+    }
+
+    /// Runs a settle whose page's own loop ended with its document at `at` ms.
+    fn run_replaced(n: &Need, at: f64, page: impl Fn(f64) -> Option<String>) -> (Answer, Vec<f64>) {
+        let (mut s, mut tick) = Settling::replaced(n, 0.0, at, page(at), 0.0).unwrap();
+        let mut reads = vec![at];
+        let mut now = at;
+        loop {
+            match tick {
+                Tick::Done(a) => return (a, reads),
+                Tick::Wait { ms } => {
+                    now += ms;
+                    reads.push(now);
+                    assert!(reads.len() < 1000, "the settle never ends");
+                    tick = s.read(now, page(now), 0.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_replaced_document_is_a_change_and_the_deadline_stays_the_needs() {
+        // The document went away at 400 ms; the next one answers from 1500 ms on (a slow
+        // navigation): a change, then quiet in the new document.
+        let late = |t: f64| (t >= 1500.0).then(|| "new".to_owned());
+        for since in [None, Some("old")] {
+            let (a, _) = run_replaced(&need(since, 250, 5000, false), 400.0, late);
+            assert_eq!(settled(&a), ("new".into(), true, true, 1750), "{since:?}");
+        }
+        // Even a new document that looks the same as the old one.
+        let (a, _) = run_replaced(&need(Some("old"), 250, 5000, false), 400.0, |_| fp("old"));
+        assert_eq!(settled(&a), ("old".into(), true, true, 650));
+        // The first move answers with the document it moved to, once there is one.
+        let (a, _) = run_replaced(&need(Some("old"), 250, 5000, true), 400.0, late);
+        assert_eq!(settled(&a), ("new".into(), false, true, 1500));
+        // Never back: the deadline the need set when the settle began, then the one error.
+        let (a, reads) = run_replaced(&need(Some("old"), 250, 2000, false), 400.0, |_| None);
+        assert_eq!(a, Answer::Failed { error: lost() });
+        assert_eq!(reads.last(), Some(&2000.0));
+        assert_eq!(lost().code, ErrorCode::NotReady);
+        let (a, _) = run_replaced(&need(None, 250, 2000, true), 400.0, |_| None);
+        assert_eq!(a, Answer::Failed { error: lost() });
+        // A page's own loop that never lost its document answers no differently.
+        let (a, _) = run(&need(Some("old"), 250, 2000, false), |_| fp("old"), |_| 0.0);
+        assert_eq!(settled(&a), ("old".into(), true, false, 2000));
     }
 
     #[test]
