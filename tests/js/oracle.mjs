@@ -34,10 +34,15 @@ const TARGET = 0.98;
  * engine does not read yet (names Chromium computes from CSS text-transform, a React Aria
  * table's header row), listed below as UNEXPLAINED. Their agreement is held to the floor
  * last measured, so it can only rise (92.53 % for names when they were added; 97.70 % once
- * text slotted into web components' shadow roots named their controls).
+ * text slotted into web components' shadow roots named their controls; 95.91 % once Ionic's
+ * page joined: Material Design's uppercase buttons and segment tabs, which Chromium names in
+ * capitals from CSS text-transform, and its range, whose `aria-labelledby` label holds the
+ * slider itself, which prufe reads as an embedded control's value, `Brightness 50`, as
+ * Playwright's getByRole does, and Chromium leaves out, `Brightness`; the floor sits one
+ * element under it, since a row or two depends on timing).
  */
 const LIBRARY_PAGES = 'corpus/';
-const LIBRARY_FLOOR = { role: 0.99, name: 0.977 };
+const LIBRARY_FLOOR = { role: 0.99, name: 0.957 };
 const REPORT = process.env.PRUFE_ORACLE_REPORT
   ? resolve(ROOT, process.env.PRUFE_ORACLE_REPORT)
   : join(ROOT, 'target', 'oracle-disagreements.md');
