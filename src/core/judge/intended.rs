@@ -324,8 +324,13 @@ impl<'a> Judge<'a> {
                     .as_deref()
                     .is_some_and(|v| e.is_appearance() && text::fold(e.label()).contains(v.trim()))
         };
+        // What appeared saying them shows the choice too, though it names nothing of the
+        // object: MUI's select shows the option it took as text beside the field
+        // ("Deutsch" for "Switch the language to Deutsch"), not as the field's value.
+        let shows_shared = |e: &Effect| e.is_appearance() && says_shared(e);
         if !shared.is_empty()
             && !support.iter().any(|(_, e)| says_shared(e))
+            && !effects.iter().any(shows_shared)
             && !effects.iter().any(from_target)
         {
             return Check::Open(format!(

@@ -33,6 +33,39 @@ fn what_the_name_and_the_intent_both_say_must_be_shown() {
     ]);
 }
 
+/// MUI's select shows the option it took as text beside its field, which names nothing of
+/// "language": that text showing the option's word is the choice shown.
+#[test]
+fn a_choice_shown_as_text_beside_its_field_is_shown() {
+    let mut field = el("c1", Role::Combobox, "Language", "region[Preferences]");
+    field.expanded = Some(true);
+    let before = Snapshot {
+        elements: vec![
+            field,
+            el("o1", Role::Option, "English", "list:language"),
+            el("o2", Role::Option, "Deutsch", "list:language"),
+            el("o3", Role::Option, "Español", "list:language"),
+        ],
+        texts: vec![text("English", "region[Preferences]")],
+        ..Default::default()
+    };
+    let chosen = |word: &str| {
+        let mut a = before.clone();
+        a.elements.truncate(1);
+        edit(&mut a, "c1", |e| e.expanded = Some(false));
+        a.texts = vec![text(word, "region[Preferences]")];
+        a
+    };
+    let deutsch = act(ActionKind::Click, Some(find(&before, "o2")));
+
+    #[rustfmt::skip]
+    run(vec![
+        case("the option's word shown", deutsch.clone(), before.clone(), chosen("Deutsch")).intent("Switch the language to Deutsch").want(M, Some("Deutsch"), ""),
+        case("another option's word shown", deutsch.clone(), before.clone(), chosen("Español")).intent("Switch the language to Deutsch").want(A, None, ""),
+        case("nothing shown", deutsch, before.clone(), chosen("English")).intent("Switch the language to Deutsch").want(A, None, ""),
+    ]);
+}
+
 #[test]
 fn a_name_given_word_for_word_must_be_shown_so() {
     let before = Snapshot {
