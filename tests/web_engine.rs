@@ -334,6 +334,25 @@ fn slotted_text_names_the_control_it_is_rendered_in() {
     );
 }
 
+/// A `div#veil` laid over `el`'s box, fixed in the viewport, appended to `c`.
+fn veil_over(c: &web_sys::Element, el: &web_sys::Element) {
+    let veil = document().create_element("div").unwrap();
+    let r = el.get_bounding_client_rect();
+    veil.set_attribute(
+        "style",
+        &format!(
+            "position: fixed; left: {}px; top: {}px; width: {}px; height: {}px",
+            r.left(),
+            r.top(),
+            r.width(),
+            r.height()
+        ),
+    )
+    .unwrap();
+    veil.set_attribute("id", "veil").unwrap();
+    c.append_child(&veil).unwrap();
+}
+
 #[wasm_bindgen_test]
 fn a_click_on_slotted_text_reaches_the_control_holding_the_slot() {
     let c = load(SLOTS);
@@ -356,21 +375,7 @@ fn a_click_on_slotted_text_reaches_the_control_holding_the_slot() {
     );
     // An element laid over the button still covers it: the rule reads the host's text only
     // where the page's hit test answers the host.
-    let veil = doc.create_element("div").unwrap();
-    let r = button.get_bounding_client_rect();
-    veil.set_attribute(
-        "style",
-        &format!(
-            "position: fixed; left: {}px; top: {}px; width: {}px; height: {}px",
-            r.left(),
-            r.top(),
-            r.width(),
-            r.height()
-        ),
-    )
-    .unwrap();
-    veil.set_attribute("id", "veil").unwrap();
-    c.append_child(&veil).unwrap();
+    veil_over(&c, &button);
     let by = dom::input::hit_node(&button, x, y).unwrap();
     assert_eq!(by.as_deref(), Some("div#veil"), "a real cover is still one");
 }
@@ -393,21 +398,7 @@ fn a_click_on_a_control_that_takes_no_pointer_input_reaches_its_host() {
     let (ox, oy) = center(&inner(&other, "button"));
     assert!(dom::input::hit_node(&tab, ox, oy).unwrap().is_some());
     // Something laid over the tab, not one of its holders, covers it.
-    let veil = document().create_element("div").unwrap();
-    let r = tab.get_bounding_client_rect();
-    veil.set_attribute(
-        "style",
-        &format!(
-            "position: fixed; left: {}px; top: {}px; width: {}px; height: {}px",
-            r.left(),
-            r.top(),
-            r.width(),
-            r.height()
-        ),
-    )
-    .unwrap();
-    veil.set_attribute("id", "veil").unwrap();
-    c.append_child(&veil).unwrap();
+    veil_over(&c, &tab);
     let by = dom::input::hit_node(&tab, x, y).unwrap();
     assert_eq!(by.as_deref(), Some("div#veil"), "a real cover is still one");
 }
