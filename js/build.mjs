@@ -192,7 +192,7 @@ async function pack(wasm, decoder) {
 }
 
 async function buildPage(version) {
-  const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-Oz' });
+  const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' });
   const decoder = await inflater();
   const packed = await pack(wasm, decoder);
   const PACKED = '/*!__PRUFE_WASM_DEFLATED_BASE64__*/';

@@ -23,4 +23,7 @@ fi
 
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+# The runner gives a browser run 20 s by default; the random-mutation test alone takes longer on
+# a loaded 2-core machine, and a loaded machine must not fail a suite that is right.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-600}"
 exec cargo test --target wasm32-unknown-unknown "${targets[@]}" "$@"
