@@ -1671,6 +1671,116 @@ fn id_changes_are_patched_where_no_reference_names_them() {
     );
 }
 
+/// An element added or removed holding an id some element names (`aria-labelledby`, a
+/// `<label for>`) can change that element's name far from the change: with duplicate ids the
+/// first in tree order is the one named. An added element that takes such an id first, or a
+/// removed one that held it, leaves every cached answer equal to a full walk's; an id nothing
+/// names, or a later duplicate, is still patched.
+#[wasm_bindgen_test]
+fn ids_added_or_removed_where_a_reference_names_them() {
+    let c = load(
+        r#"<main><div id="top"></div>
+        <button aria-labelledby="word">Buy</button><span id="word">Order</span>
+        <label for="mail">Email</label><input id="mail" placeholder="Typed">
+        <div id="pair"><input id="phone" class="one"><input id="phone" class="two" placeholder="Second"></div>
+        <label for="phone">Phone</label>
+        <p id="far">Far</p></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let doc = document();
+    let names = |what: &str| -> Vec<String> {
+        // Twice before the change: the second fingerprint keeps the visual memo it patches.
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: fingerprints differ"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}");
+        assert_eq!(cached.texts, reference.texts, "{what}");
+        dom::fingerprint(&Options::default()).unwrap();
+        cached
+            .elements
+            .iter()
+            .filter(|e| matches!(e.role, Role::Textbox | Role::Button))
+            .map(|e| e.name.clone())
+            .collect()
+    };
+    let span = |id: &str, text: &str| {
+        let s = doc.create_element("span").unwrap();
+        s.set_id(id);
+        s.set_text_content(Some(text));
+        s
+    };
+    let input = |id: &str| {
+        let i = doc.create_element("input").unwrap();
+        i.set_id(id);
+        i
+    };
+    let top = query(&c, "#top");
+    assert_eq!(names("at first"), ["Order", "Email", "Phone", "Second"]);
+    names("settled");
+    let patches = dom::cache_patches();
+    top.append_with_node_1(&span("other", "Other")).unwrap();
+    assert_eq!(
+        names("an id nothing names"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    query(&c, "#far")
+        .after_with_node_1(&span("word", "Late"))
+        .unwrap();
+    assert_eq!(
+        names("a later duplicate"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    assert_eq!(
+        dom::cache_patches() - patches,
+        2,
+        "ids that change no name were not patched"
+    );
+    let early = span("word", "Early");
+    top.append_with_node_1(&early).unwrap();
+    assert_eq!(
+        names("a referenced id added earlier in the page"),
+        ["Early", "Email", "Phone", "Second"]
+    );
+    early.remove();
+    assert_eq!(
+        names("the first of two duplicates removed"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    let wrapper = doc.create_element("div").unwrap();
+    wrapper.append_with_node_1(&span("word", "Nested")).unwrap();
+    top.append_with_node_1(&wrapper).unwrap();
+    assert_eq!(
+        names("a referenced id added inside a subtree"),
+        ["Nested", "Email", "Phone", "Second"]
+    );
+    wrapper.remove();
+    names("that subtree removed");
+    let field = input("mail");
+    top.append_with_node_1(&field).unwrap();
+    assert_eq!(
+        names("a label's id added earlier in the page"),
+        ["Email", "Order", "Typed", "Phone", "Second"]
+    );
+    field.remove();
+    assert_eq!(
+        names("the label's first field removed"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    query(&c, "#pair .one").remove();
+    assert_eq!(
+        names("the first of two labelled duplicates removed"),
+        ["Order", "Email", "Phone"]
+    );
+}
+
 /// The places of the records (`within`) are kept with the visual memo between snapshots of
 /// an unchanged page, and found again after a change of the container's words (text edited
 /// in place, a label set, words hidden by a style): each time, what a full walk gives.
@@ -1740,14 +1850,17 @@ const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a 
   <form aria-label="Checkout"><label>Name <input value="Ada"></label><button type="submit">Pay</button></form>
   <p>Some running <b>text</b> here.</p>
   <div class="holder"></div>
+  <div><button aria-labelledby="ref-0">Named</button><span id="ref-0">Ref zero</span>
+  <label for="fld-0">Field zero</label><input id="fld-0"></div>
 </main>
 <footer><p>Footer text</p></footer>"##;
 
 /// Child-list, text and attribute mutations patch the cache instead of walking the page
-/// again; after each of 2,400 random ones (added, removed, moved and wrapped elements, edited
-/// and added texts, ARIA, role, hidden, style, type... attributes set and removed; in the
-/// last two runs, half of them class changes that rules do and do not read) the fingerprint
-/// equals that of a full walk.
+/// again; after each of 2,400 random ones (added, removed, moved and wrapped elements, among
+/// them twins of ids a `<label for>` or an `aria-labelledby` names, edited and added texts,
+/// ARIA, role, hidden, style, type... attributes set and removed; in the last two runs, half
+/// of them class changes that rules do and do not read) the fingerprint equals that of a full
+/// walk.
 #[wasm_bindgen_test]
 async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let full = Options {
@@ -1785,6 +1898,9 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<div data-ap-sensitive><span>Secret ${n}</span></div>`,
           (n) => `<button aria-labelledby="ref-${n % 4} ref-${(n + 1) % 4}">Ref ${n}</button>`,
           (n) => `<span id="ref-${n % 4}">Target ${n}</span>`,
+          (n) => `<button aria-labelledby="ref-${n % 4}">One ref ${n}</button>`,
+          (n) => `<div><b id="ref-${n % 4}">Deep target ${n}</b></div>`,
+          (n) => `<input id="fld-${n % 3}" placeholder="Fld ${n}">`, (n) => `<label for="fld-${n % 3}">For ${n}</label>`,
           (n) => `<li>Task ${n} <button>Delete</button></li>`, (n) => `<article><h3>Post ${n}</h3><button>Like</button></article>`,
         ];
         const n = rnd(1000);
@@ -1799,7 +1915,12 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         switch (rnd(8)) {
           case 0: case 1: {
             const t = document.createElement('template');
-            t.innerHTML = snippets[rnd(snippets.length)](n);
+            // A third of the time, when some element names an id: a twin of that id's holder.
+            const named = [...main.querySelectorAll('[id]')]
+              .filter((e) => main.querySelector(`[aria-labelledby~="${e.id}"], [for="${e.id}"]`));
+            t.innerHTML = named.length && rnd(3) === 0
+              ? `<span id="${named[rnd(named.length)].id}">Twin ${n}</span>`
+              : snippets[rnd(snippets.length)](n);
             const where = pick(containers);
             where.insertBefore(t.content.firstChild, where.childNodes[rnd(where.childNodes.length + 1)] || null);
             return 'add';
