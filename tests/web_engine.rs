@@ -1240,8 +1240,10 @@ li:has(.mark) { display: none }
 /// A class change keeps the visual memo when no rule that names a changed token can match
 /// in its reach (a class no rule names, a rule whose subject matches nothing below), and
 /// drops it when one can: a rule hiding a descendant, `:has()`, a sibling combinator, a
-/// shadow root's own rules, `:host()`, and a sheet that cannot be read. Either way the
-/// fingerprint is that of a full walk.
+/// shadow root's own rules, `:host()`, and a sheet that cannot be read (the page holds a
+/// shadow root, so its capture is not one tree in document order and no part of the memo
+/// is kept: see `class_changes_read_again_only_what_their_rules_reach` for one tree).
+/// Either way the fingerprint is that of a full walk.
 #[wasm_bindgen_test]
 async fn class_changes_keep_the_memo_where_no_rule_reaches() {
     let c = load(CLASSED);
@@ -1380,6 +1382,156 @@ async fn class_changes_keep_the_memo_where_no_rule_reaches() {
         "memo used beside an unreadable sheet"
     );
     check("a class change beside an unreadable sheet");
+}
+
+const RESTYLED: &str = r#"<style>
+.shut > button, .shut > input { display: none }
+.folded .hint { display: none }
+.bare .cur { display: none }
+.sib + li { display: none }
+.lead ~ p { visibility: hidden }
+li:has(.mark) b { display: none }
+</style>
+<main>
+  <section id="box"><button>Hide me</button><input id="boxed"><span><button>Not a child</button></span></section>
+  <label for="boxed">Boxed field</label>
+  <div id="labels"><label for="q">Quantity <span class="hint">in units</span></label></div>
+  <input id="q" type="number" value="1">
+  <p id="total">Total <b class="cur">EUR</b></p>
+  <ul><li id="one">One</li><li>Two</li><li>Three <b id="bold">bold</b></li></ul>
+  <div><p id="first">First words</p><p>Second words</p><button>Beside</button></div>
+  <button id="far">Far</button>
+</main>"#;
+
+/// A class change whose rule can match elements below (or, with `+`/`~`, beside) the
+/// changed one keeps the visual memo but for those elements' subtrees: their visibility,
+/// the names read from nodes in or around them (a `<label for>` whose words a rule hides),
+/// and the texts holding them are read again. Each change leaves every answer equal to a
+/// full walk's; a `:has()` rule still drops the memo whole.
+#[wasm_bindgen_test]
+async fn class_changes_read_again_only_what_their_rules_reach() {
+    let c = load(RESTYLED);
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    sleep(60).await;
+    let check = |what: &str| -> String {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let again = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: memo and full walk disagree"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}: elements");
+        assert_eq!(cached.texts, reference.texts, "{what}: texts");
+        fp
+    };
+    check("warm-up");
+    let mut fp = check("settled");
+    let class = |selector: &str, token: &str, on: bool| {
+        let list = query(&c, selector).class_list();
+        if on {
+            list.add_1(token).unwrap();
+        } else {
+            list.remove_1(token).unwrap();
+        }
+    };
+    // Each change, then: is the memo used (in part), and what must the page show?
+    let shown = |s: &Snapshot, role: Role, name: &str| {
+        s.elements
+            .iter()
+            .any(|e| e.visible && e.role == role && e.label() == name)
+    };
+    let text = |s: &Snapshot, words: &str| s.texts.iter().any(|t| t.text == words);
+    type Step<'a> = (
+        &'a str,
+        Box<dyn Fn() + 'a>,
+        bool,
+        Box<dyn Fn(&Snapshot) -> bool + 'a>,
+    );
+    let steps: Vec<Step> = vec![
+        (
+            "children hidden, one labelled from outside",
+            Box::new(|| class("#box", "shut", true)),
+            true,
+            Box::new(|s| {
+                !shown(s, Role::Button, "Hide me")
+                    && !shown(s, Role::Textbox, "Boxed field")
+                    && shown(s, Role::Button, "Not a child")
+            }),
+        ),
+        (
+            "a label's words hidden where its field is not",
+            Box::new(|| class("#labels", "folded", true)),
+            true,
+            Box::new(|s| shown(s, Role::Spinbutton, "Quantity")),
+        ),
+        (
+            "words hidden inside a text",
+            Box::new(|| class("#total", "bare", true)),
+            true,
+            Box::new(|s| text(s, "Total") && !text(s, "Total EUR")),
+        ),
+        (
+            "a sibling hidden by `+`",
+            Box::new(|| class("#one", "sib", true)),
+            true,
+            Box::new(|s| !shown(s, Role::Listitem, "Two") && shown(s, Role::Listitem, "One")),
+        ),
+        (
+            "siblings hidden by `~`",
+            Box::new(|| class("#first", "lead", true)),
+            true,
+            Box::new(|s| !text(s, "Second words") && text(s, "First words")),
+        ),
+        (
+            "a class a `:has()` rule reads",
+            Box::new(|| class("#bold", "mark", true)),
+            false,
+            Box::new(|s| shown(s, Role::Listitem, "Three")),
+        ),
+        (
+            "all of it undone",
+            Box::new(|| {
+                class("#box", "shut", false);
+                class("#labels", "folded", false);
+                class("#total", "bare", false);
+                class("#one", "sib", false);
+                class("#first", "lead", false);
+            }),
+            true,
+            Box::new(|s| {
+                shown(s, Role::Button, "Hide me")
+                    && shown(s, Role::Textbox, "Boxed field")
+                    && shown(s, Role::Spinbutton, "Quantity in units")
+                    && text(s, "Total EUR")
+                    && shown(s, Role::Listitem, "Two")
+                    && text(s, "Second words")
+            }),
+        ),
+    ];
+    for (what, change, used, shows) in steps {
+        change();
+        let hits = dom::visual_memo_hits();
+        let first = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(
+            dom::visual_memo_hits() > hits,
+            used,
+            "{what}: memo used: {}",
+            !used
+        );
+        let now = check(what);
+        assert_eq!(first, now, "{what}: the first fingerprint after the change");
+        assert_ne!(now, fp, "{what}: the change went unseen");
+        let s = dom::snapshot(&full).unwrap();
+        assert!(shows(&s), "{what}: {:?} {:?}", s.elements, s.texts);
+        fp = now;
+    }
 }
 
 /// Pointer and focus events void the visual memo only where a rule matching those states

@@ -1,5 +1,6 @@
 //! Replay: the answer of a full walk, read from a capture (see [`Capture`]).
 
+use super::again::Again;
 use super::capture::{Capture, FormHash, Slow, TextMemo, Visual};
 use super::{deepest_focus, field_value, DocInfo, Found, Kind, Mode, Walk};
 use crate::core::fingerprint::observable_hash;
@@ -25,6 +26,17 @@ impl Walk<'_> {
                     .as_ref()
                     .is_none_or(|v| v.len() == capture.elements.len())
         });
+        // A memo whose facts hold but for some restyled subtrees (`Visual::read_again`):
+        // what those reach is read again, or all of it where the capture is out of order.
+        let again = memo
+            .filter(|m| !m.again.is_empty())
+            .map(|m| Again::new(capture, &m.again));
+        let (memo, again) = match again {
+            Some(None) => (None, None),
+            Some(again) => (memo, again),
+            None => (memo, None),
+        };
+        let restyled = |i: usize| again.as_ref().is_some_and(|a| a.elements[i]);
         self.namer.label_index = capture.label_index.clone();
         let snapshot = self.mode != Mode::Fingerprint;
         if snapshot {
@@ -46,6 +58,7 @@ impl Walk<'_> {
             frames: Vec::with_capacity(capture.frames.len()),
             form: 0,
             places: memo.and_then(|m| m.places.clone()),
+            again: Vec::new(),
         };
         // The documents again: sizes, hidden and in-view frames change without mutations.
         self.docs = capture
@@ -114,8 +127,8 @@ impl Walk<'_> {
             let el = El::cached(self.s, &e.node, e.tag, e.present)
                 .with_input_type(e.input_type.as_ref());
             let visible = match memo {
-                Some(m) => m.visible[i],
-                None => {
+                Some(m) if !restyled(i) => m.visible[i],
+                _ => {
                     !self.docs[e.ctx.doc].hidden
                         && self.s.visible(&e.node, e.ctx.scope.visibility)
                         && !el.is_hidden_twin()
@@ -138,6 +151,11 @@ impl Walk<'_> {
                         slow_at += 1;
                     }
                     m.slow.get(slow_at).filter(|s| s.at as usize == i)
+                });
+                // Read from a restyled subtree, or from nodes holding one: read again.
+                let kept = kept.filter(|k| match &again {
+                    None => true,
+                    Some(a) => !a.elements[i] && k.sources.as_ref().is_some_and(|s| !a.touches(s)),
                 });
                 let (r, sources) = match kept {
                     Some(kept) => {
@@ -183,10 +201,10 @@ impl Walk<'_> {
                 self.place_known(&e.node, &e.ctx, &mut r, known_view);
                 r
             };
-            let hash = (form_tag || hash_only).then(|| observable_hash(&record));
             if form_tag {
-                form.add(hash.unwrap_or_default());
+                form.add_state(&record);
             }
+            let hash = hash_only.then(|| observable_hash(&record));
             if let Some(v) = &mut out.in_view {
                 v.push(record.in_viewport);
             }
@@ -205,7 +223,17 @@ impl Walk<'_> {
             }
             let known = memo
                 .and_then(|m| m.texts.get(j))
-                .filter(|k| !matches!(k, TextMemo::Empty));
+                .filter(|k| !matches!(k, TextMemo::Empty))
+                .filter(|k| match &again {
+                    None => true,
+                    // A text of its own element's: only its visibility can have changed.
+                    // Any other reads what it holds, which a restyle below it can hide.
+                    Some(a) => {
+                        !a.texts[j]
+                            && (!matches!(k, TextMemo::Slow(_))
+                                || !a.touches(std::slice::from_ref(t.node.as_ref())))
+                    }
+                });
             let shown = match known {
                 Some(k) => !matches!(k, TextMemo::Hidden),
                 None => {
