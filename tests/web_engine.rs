@@ -1391,6 +1391,7 @@ const RESTYLED: &str = r#"<style>
 .sib + li { display: none }
 .lead ~ p { visibility: hidden }
 li:has(.mark) b { display: none }
+.short .long { display: none }
 </style>
 <main>
   <section id="box"><button>Hide me</button><input id="boxed"><span><button>Not a child</button></span></section>
@@ -1401,6 +1402,8 @@ li:has(.mark) b { display: none }
   <ul><li id="one">One</li><li>Two</li><li>Three <b id="bold">bold</b></li></ul>
   <div><p id="first">First words</p><p>Second words</p><button>Beside</button></div>
   <button id="far">Far</button>
+  <p>Price in <span aria-labelledby="cur"></span></p>
+  <div id="currency"><span id="cur">EUR <b class="long">euros</b></span></div>
 </main>"#;
 
 /// A class change whose rule can match elements below (or, with `+`/`~`, beside) the
@@ -1488,6 +1491,12 @@ async fn class_changes_read_again_only_what_their_rules_reach() {
             Box::new(|| class("#first", "lead", true)),
             true,
             Box::new(|s| !text(s, "Second words") && text(s, "First words")),
+        ),
+        (
+            "words hidden where a text's `aria-labelledby` reads them",
+            Box::new(|| class("#currency", "short", true)),
+            true,
+            Box::new(|s| text(s, "Price in EUR")),
         ),
         (
             "a class a `:has()` rule reads",
@@ -1705,6 +1714,7 @@ fn names_read_from_elsewhere_follow_patches() {
         <label>Quantity <input id="q" value="1"></label>
         <button aria-labelledby="word">Buy</button><span id="word">Buy</span>
         <button aria-labelledby="later">Soon</button>
+        <p>Total in <span aria-labelledby="unit"></span></p><span id="unit">EUR</span>
         <p id="far">Far</p></main>"#,
     );
     let full = Options {
@@ -1724,6 +1734,7 @@ fn names_read_from_elsewhere_follow_patches() {
         );
         let cached = dom::snapshot(&Options::default()).unwrap();
         assert_eq!(cached.elements, reference.elements, "{what}");
+        assert_eq!(cached.texts, reference.texts, "{what}");
         cached
             .elements
             .iter()
@@ -1757,8 +1768,17 @@ fn names_read_from_elsewhere_follow_patches() {
         .unwrap()
         .set_text_content(Some("Amount "));
     assert_eq!(names("the label's text"), ["Amount", "Order", "Now"]);
+    // A text whose words an `aria-labelledby` inside it reads from elsewhere.
+    query(&c, "#unit").set_text_content(Some("USD"));
+    assert_eq!(names("a text's named words"), ["Amount", "Order", "Now"]);
+    let s = dom::snapshot(&Options::default()).unwrap();
+    assert!(
+        s.texts.iter().any(|t| t.text == "Total in USD"),
+        "{:?}",
+        s.texts
+    );
     let patched = dom::cache_patches() - patches;
-    assert!(patched >= 5, "only {patched} of 6 changes were patched");
+    assert!(patched >= 6, "only {patched} of 7 changes were patched");
     assert!(
         memo_used.get() >= 4,
         "the visual memo was used {} times",

@@ -88,8 +88,8 @@ impl Visual {
         }
         // Indexes moved, and the page changed: placed again.
         self.places = None;
-        // Slow names depend on content elsewhere (labels, references, hidden descendants):
-        // those read from a subtree the change reached are read again, as are slow texts.
+        // Slow names and texts depend on content elsewhere (labels, references, hidden
+        // descendants): those read from a subtree the change reached are read again.
         let reached = reached(&p.touched);
         self.slow.retain(|s| {
             s.sources.as_ref().is_some_and(|nodes| {
@@ -99,8 +99,15 @@ impl Visual {
             })
         });
         for t in &mut self.texts {
-            if let TextMemo::Slow(_) = t {
-                *t = TextMemo::Shown;
+            if let TextMemo::Slow(_, sources) = t {
+                let holds = sources.as_ref().is_some_and(|nodes| {
+                    nodes
+                        .iter()
+                        .all(|n| js::is_connected(n) && !reached.has(n.as_ref()))
+                });
+                if !holds {
+                    *t = TextMemo::Shown;
+                }
             }
         }
         if !p.added_texts_known {
@@ -160,8 +167,10 @@ pub(super) enum TextMemo {
     Empty,
     /// Shown; its text is the capture's.
     Shown,
-    /// Shown; its text depends on more than its element and was read.
-    Slow(String),
+    /// Shown; its text depends on more than its element and was read: from the element and
+    /// the nodes named (as for [`Slow::sources`]; `None` when an `aria-labelledby` id
+    /// named no node).
+    Slow(String, Option<Rc<[Node]>>),
 }
 
 /// An order-sensitive hash of the form state a replay reads.

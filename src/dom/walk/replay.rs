@@ -224,15 +224,16 @@ impl Walk<'_> {
             let known = memo
                 .and_then(|m| m.texts.get(j))
                 .filter(|k| !matches!(k, TextMemo::Empty))
-                .filter(|k| match &again {
-                    None => true,
+                .filter(|k| match (&again, k) {
+                    (None, _) => true,
                     // A text of its own element's: only its visibility can have changed.
-                    // Any other reads what it holds, which a restyle below it can hide.
-                    Some(a) => {
-                        !a.texts[j]
-                            && (!matches!(k, TextMemo::Slow(_))
-                                || !a.touches(std::slice::from_ref(t.node.as_ref())))
+                    // Any other reads what it holds (and what its `aria-labelledby`s name),
+                    // which a restyle there can hide.
+                    (Some(a), TextMemo::Slow(_, Some(sources))) => {
+                        !a.texts[j] && !a.touches(sources)
                     }
+                    (Some(_), TextMemo::Slow(_, None)) => false,
+                    (Some(a), _) => !a.texts[j],
                 });
             let shown = match known {
                 Some(k) => !matches!(k, TextMemo::Hidden),
@@ -249,12 +250,14 @@ impl Walk<'_> {
                     out.texts.push(TextMemo::Shown);
                     None
                 }
-                (None, Some(TextMemo::Slow(text))) => {
-                    out.texts.push(TextMemo::Slow(text.clone()));
+                (None, Some(TextMemo::Slow(text, sources))) => {
+                    out.texts
+                        .push(TextMemo::Slow(text.clone(), sources.clone()));
                     Some(text.clone())
                 }
                 (None, _) => {
                     let el = El::cached(self.s, &t.node, t.tag, t.present);
+                    self.namer.forget();
                     let text = if t.kind == TextKind::Plain {
                         self.run_text(&el, &t.ctx)
                     } else {
@@ -262,7 +265,11 @@ impl Walk<'_> {
                         self.namer.labels = false;
                         self.namer.content(&el, true)
                     };
-                    out.texts.push(TextMemo::Slow(text.clone()));
+                    let sources = (!self.namer.unresolved).then(|| {
+                        let read = std::mem::take(&mut self.namer.read);
+                        std::iter::once(t.node.clone().into()).chain(read).collect()
+                    });
+                    out.texts.push(TextMemo::Slow(text.clone(), sources));
                     Some(text)
                 }
             };
