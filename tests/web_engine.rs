@@ -2071,6 +2071,7 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<button aria-labelledby="ref-${n % 4} ref-${(n + 1) % 4}">Ref ${n}</button>`,
           (n) => `<span id="ref-${n % 4}">Target ${n}</span>`,
           (n) => `<button aria-labelledby="ref-${n % 4}">One ref ${n}</button>`,
+          (n) => `<p>Words of <span aria-labelledby="ref-${n % 4}"></span></p>`,
           (n) => `<div><b id="ref-${n % 4}">Deep target ${n}</b></div>`,
           (n) => `<input id="fld-${n % 3}" placeholder="Fld ${n}">`, (n) => `<label for="fld-${n % 3}">For ${n}</label>`,
           (n) => `<li>Task ${n} <button>Delete</button></li>`, (n) => `<article><h3>Post ${n}</h3><button>Like</button></article>`,
