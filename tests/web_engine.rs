@@ -1240,8 +1240,10 @@ li:has(.mark) { display: none }
 /// A class change keeps the visual memo when no rule that names a changed token can match
 /// in its reach (a class no rule names, a rule whose subject matches nothing below), and
 /// drops it when one can: a rule hiding a descendant, `:has()`, a sibling combinator, a
-/// shadow root's own rules, `:host()`, and a sheet that cannot be read. Either way the
-/// fingerprint is that of a full walk.
+/// shadow root's own rules, `:host()`, and a sheet that cannot be read (the page holds a
+/// shadow root, so its capture is not one tree in document order and no part of the memo
+/// is kept: see `class_changes_read_again_only_what_their_rules_reach` for one tree).
+/// Either way the fingerprint is that of a full walk.
 #[wasm_bindgen_test]
 async fn class_changes_keep_the_memo_where_no_rule_reaches() {
     let c = load(CLASSED);
@@ -1380,6 +1382,165 @@ async fn class_changes_keep_the_memo_where_no_rule_reaches() {
         "memo used beside an unreadable sheet"
     );
     check("a class change beside an unreadable sheet");
+}
+
+const RESTYLED: &str = r#"<style>
+.shut > button, .shut > input { display: none }
+.folded .hint { display: none }
+.bare .cur { display: none }
+.sib + li { display: none }
+.lead ~ p { visibility: hidden }
+li:has(.mark) b { display: none }
+.short .long { display: none }
+</style>
+<main>
+  <section id="box"><button>Hide me</button><input id="boxed"><span><button>Not a child</button></span></section>
+  <label for="boxed">Boxed field</label>
+  <div id="labels"><label for="q">Quantity <span class="hint">in units</span></label></div>
+  <input id="q" type="number" value="1">
+  <p id="total">Total <b class="cur">EUR</b></p>
+  <ul><li id="one">One</li><li>Two</li><li>Three <b id="bold">bold</b></li></ul>
+  <div><p id="first">First words</p><p>Second words</p><button>Beside</button></div>
+  <button id="far">Far</button>
+  <p>Price in <span aria-labelledby="cur"></span></p>
+  <div id="currency"><span id="cur">EUR <b class="long">euros</b></span></div>
+</main>"#;
+
+/// A class change whose rule can match elements below (or, with `+`/`~`, beside) the
+/// changed one keeps the visual memo but for those elements' subtrees: their visibility,
+/// the names read from nodes in or around them (a `<label for>` whose words a rule hides),
+/// and the texts holding them are read again. Each change leaves every answer equal to a
+/// full walk's; a `:has()` rule still drops the memo whole.
+#[wasm_bindgen_test]
+async fn class_changes_read_again_only_what_their_rules_reach() {
+    let c = load(RESTYLED);
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    sleep(60).await;
+    let check = |what: &str| -> String {
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let again = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: memo and full walk disagree"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}: elements");
+        assert_eq!(cached.texts, reference.texts, "{what}: texts");
+        fp
+    };
+    check("warm-up");
+    let mut fp = check("settled");
+    let class = |selector: &str, token: &str, on: bool| {
+        let list = query(&c, selector).class_list();
+        if on {
+            list.add_1(token).unwrap();
+        } else {
+            list.remove_1(token).unwrap();
+        }
+    };
+    // Each change, then: is the memo used (in part), and what must the page show?
+    let shown = |s: &Snapshot, role: Role, name: &str| {
+        s.elements
+            .iter()
+            .any(|e| e.visible && e.role == role && e.label() == name)
+    };
+    let text = |s: &Snapshot, words: &str| s.texts.iter().any(|t| t.text == words);
+    type Step<'a> = (
+        &'a str,
+        Box<dyn Fn() + 'a>,
+        bool,
+        Box<dyn Fn(&Snapshot) -> bool + 'a>,
+    );
+    let steps: Vec<Step> = vec![
+        (
+            "children hidden, one labelled from outside",
+            Box::new(|| class("#box", "shut", true)),
+            true,
+            Box::new(|s| {
+                !shown(s, Role::Button, "Hide me")
+                    && !shown(s, Role::Textbox, "Boxed field")
+                    && shown(s, Role::Button, "Not a child")
+            }),
+        ),
+        (
+            "a label's words hidden where its field is not",
+            Box::new(|| class("#labels", "folded", true)),
+            true,
+            Box::new(|s| shown(s, Role::Spinbutton, "Quantity")),
+        ),
+        (
+            "words hidden inside a text",
+            Box::new(|| class("#total", "bare", true)),
+            true,
+            Box::new(|s| text(s, "Total") && !text(s, "Total EUR")),
+        ),
+        (
+            "a sibling hidden by `+`",
+            Box::new(|| class("#one", "sib", true)),
+            true,
+            Box::new(|s| !shown(s, Role::Listitem, "Two") && shown(s, Role::Listitem, "One")),
+        ),
+        (
+            "siblings hidden by `~`",
+            Box::new(|| class("#first", "lead", true)),
+            true,
+            Box::new(|s| !text(s, "Second words") && text(s, "First words")),
+        ),
+        (
+            "words hidden where a text's `aria-labelledby` reads them",
+            Box::new(|| class("#currency", "short", true)),
+            true,
+            Box::new(|s| text(s, "Price in EUR")),
+        ),
+        (
+            "a class a `:has()` rule reads",
+            Box::new(|| class("#bold", "mark", true)),
+            false,
+            Box::new(|s| shown(s, Role::Listitem, "Three")),
+        ),
+        (
+            "all of it undone",
+            Box::new(|| {
+                class("#box", "shut", false);
+                class("#labels", "folded", false);
+                class("#total", "bare", false);
+                class("#one", "sib", false);
+                class("#first", "lead", false);
+            }),
+            true,
+            Box::new(|s| {
+                shown(s, Role::Button, "Hide me")
+                    && shown(s, Role::Textbox, "Boxed field")
+                    && shown(s, Role::Spinbutton, "Quantity in units")
+                    && text(s, "Total EUR")
+                    && shown(s, Role::Listitem, "Two")
+                    && text(s, "Second words")
+            }),
+        ),
+    ];
+    for (what, change, used, shows) in steps {
+        change();
+        let hits = dom::visual_memo_hits();
+        let first = dom::fingerprint(&Options::default()).unwrap();
+        assert_eq!(
+            dom::visual_memo_hits() > hits,
+            used,
+            "{what}: memo used: {}",
+            !used
+        );
+        let now = check(what);
+        assert_eq!(first, now, "{what}: the first fingerprint after the change");
+        assert_ne!(now, fp, "{what}: the change went unseen");
+        let s = dom::snapshot(&full).unwrap();
+        assert!(shows(&s), "{what}: {:?} {:?}", s.elements, s.texts);
+        fp = now;
+    }
 }
 
 /// Pointer and focus events void the visual memo only where a rule matching those states
@@ -1553,6 +1714,7 @@ fn names_read_from_elsewhere_follow_patches() {
         <label>Quantity <input id="q" value="1"></label>
         <button aria-labelledby="word">Buy</button><span id="word">Buy</span>
         <button aria-labelledby="later">Soon</button>
+        <p>Total in <span aria-labelledby="unit"></span></p><span id="unit">EUR</span>
         <p id="far">Far</p></main>"#,
     );
     let full = Options {
@@ -1572,6 +1734,7 @@ fn names_read_from_elsewhere_follow_patches() {
         );
         let cached = dom::snapshot(&Options::default()).unwrap();
         assert_eq!(cached.elements, reference.elements, "{what}");
+        assert_eq!(cached.texts, reference.texts, "{what}");
         cached
             .elements
             .iter()
@@ -1605,8 +1768,17 @@ fn names_read_from_elsewhere_follow_patches() {
         .unwrap()
         .set_text_content(Some("Amount "));
     assert_eq!(names("the label's text"), ["Amount", "Order", "Now"]);
+    // A text whose words an `aria-labelledby` inside it reads from elsewhere.
+    query(&c, "#unit").set_text_content(Some("USD"));
+    assert_eq!(names("a text's named words"), ["Amount", "Order", "Now"]);
+    let s = dom::snapshot(&Options::default()).unwrap();
+    assert!(
+        s.texts.iter().any(|t| t.text == "Total in USD"),
+        "{:?}",
+        s.texts
+    );
     let patched = dom::cache_patches() - patches;
-    assert!(patched >= 5, "only {patched} of 6 changes were patched");
+    assert!(patched >= 6, "only {patched} of 7 changes were patched");
     assert!(
         memo_used.get() >= 4,
         "the visual memo was used {} times",
@@ -1668,6 +1840,116 @@ fn id_changes_are_patched_where_no_reference_names_them() {
         try_find(&s, Role::Button, "Early").is_some(),
         "{:?}",
         s.elements
+    );
+}
+
+/// An element added or removed holding an id some element names (`aria-labelledby`, a
+/// `<label for>`) can change that element's name far from the change: with duplicate ids the
+/// first in tree order is the one named. An added element that takes such an id first, or a
+/// removed one that held it, leaves every cached answer equal to a full walk's; an id nothing
+/// names, or a later duplicate, is still patched.
+#[wasm_bindgen_test]
+fn ids_added_or_removed_where_a_reference_names_them() {
+    let c = load(
+        r#"<main><div id="top"></div>
+        <button aria-labelledby="word">Buy</button><span id="word">Order</span>
+        <label for="mail">Email</label><input id="mail" placeholder="Typed">
+        <div id="pair"><input id="phone" class="one"><input id="phone" class="two" placeholder="Second"></div>
+        <label for="phone">Phone</label>
+        <p id="far">Far</p></main>"#,
+    );
+    let full = Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let doc = document();
+    let names = |what: &str| -> Vec<String> {
+        // Twice before the change: the second fingerprint keeps the visual memo it patches.
+        let fp = dom::fingerprint(&Options::default()).unwrap();
+        let reference = dom::snapshot(&full).unwrap();
+        assert_eq!(
+            fp,
+            full_fingerprint(&reference),
+            "{what}: fingerprints differ"
+        );
+        let cached = dom::snapshot(&Options::default()).unwrap();
+        assert_eq!(cached.elements, reference.elements, "{what}");
+        assert_eq!(cached.texts, reference.texts, "{what}");
+        dom::fingerprint(&Options::default()).unwrap();
+        cached
+            .elements
+            .iter()
+            .filter(|e| matches!(e.role, Role::Textbox | Role::Button))
+            .map(|e| e.name.clone())
+            .collect()
+    };
+    let span = |id: &str, text: &str| {
+        let s = doc.create_element("span").unwrap();
+        s.set_id(id);
+        s.set_text_content(Some(text));
+        s
+    };
+    let input = |id: &str| {
+        let i = doc.create_element("input").unwrap();
+        i.set_id(id);
+        i
+    };
+    let top = query(&c, "#top");
+    assert_eq!(names("at first"), ["Order", "Email", "Phone", "Second"]);
+    names("settled");
+    let patches = dom::cache_patches();
+    top.append_with_node_1(&span("other", "Other")).unwrap();
+    assert_eq!(
+        names("an id nothing names"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    query(&c, "#far")
+        .after_with_node_1(&span("word", "Late"))
+        .unwrap();
+    assert_eq!(
+        names("a later duplicate"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    assert_eq!(
+        dom::cache_patches() - patches,
+        2,
+        "ids that change no name were not patched"
+    );
+    let early = span("word", "Early");
+    top.append_with_node_1(&early).unwrap();
+    assert_eq!(
+        names("a referenced id added earlier in the page"),
+        ["Early", "Email", "Phone", "Second"]
+    );
+    early.remove();
+    assert_eq!(
+        names("the first of two duplicates removed"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    let wrapper = doc.create_element("div").unwrap();
+    wrapper.append_with_node_1(&span("word", "Nested")).unwrap();
+    top.append_with_node_1(&wrapper).unwrap();
+    assert_eq!(
+        names("a referenced id added inside a subtree"),
+        ["Nested", "Email", "Phone", "Second"]
+    );
+    wrapper.remove();
+    names("that subtree removed");
+    let field = input("mail");
+    top.append_with_node_1(&field).unwrap();
+    assert_eq!(
+        names("a label's id added earlier in the page"),
+        ["Email", "Order", "Typed", "Phone", "Second"]
+    );
+    field.remove();
+    assert_eq!(
+        names("the label's first field removed"),
+        ["Order", "Email", "Phone", "Second"]
+    );
+    query(&c, "#pair .one").remove();
+    assert_eq!(
+        names("the first of two labelled duplicates removed"),
+        ["Order", "Email", "Phone"]
     );
 }
 
@@ -1740,14 +2022,17 @@ const MUTABLE: &str = r##"<header><nav aria-label="Top"><a href="#a">Home</a><a 
   <form aria-label="Checkout"><label>Name <input value="Ada"></label><button type="submit">Pay</button></form>
   <p>Some running <b>text</b> here.</p>
   <div class="holder"></div>
+  <div><button aria-labelledby="ref-0">Named</button><span id="ref-0">Ref zero</span>
+  <label for="fld-0">Field zero</label><input id="fld-0"></div>
 </main>
 <footer><p>Footer text</p></footer>"##;
 
 /// Child-list, text and attribute mutations patch the cache instead of walking the page
-/// again; after each of 2,400 random ones (added, removed, moved and wrapped elements, edited
-/// and added texts, ARIA, role, hidden, style, type... attributes set and removed; in the
-/// last two runs, half of them class changes that rules do and do not read) the fingerprint
-/// equals that of a full walk.
+/// again; after each of 2,400 random ones (added, removed, moved and wrapped elements, among
+/// them twins of ids a `<label for>` or an `aria-labelledby` names, edited and added texts,
+/// ARIA, role, hidden, style, type... attributes set and removed; in the last two runs, half
+/// of them class changes that rules do and do not read) the fingerprint equals that of a full
+/// walk.
 #[wasm_bindgen_test]
 async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
     let full = Options {
@@ -1785,6 +2070,10 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
           (n) => `<div data-ap-sensitive><span>Secret ${n}</span></div>`,
           (n) => `<button aria-labelledby="ref-${n % 4} ref-${(n + 1) % 4}">Ref ${n}</button>`,
           (n) => `<span id="ref-${n % 4}">Target ${n}</span>`,
+          (n) => `<button aria-labelledby="ref-${n % 4}">One ref ${n}</button>`,
+          (n) => `<p>Words of <span aria-labelledby="ref-${n % 4}"></span></p>`,
+          (n) => `<div><b id="ref-${n % 4}">Deep target ${n}</b></div>`,
+          (n) => `<input id="fld-${n % 3}" placeholder="Fld ${n}">`, (n) => `<label for="fld-${n % 3}">For ${n}</label>`,
           (n) => `<li>Task ${n} <button>Delete</button></li>`, (n) => `<article><h3>Post ${n}</h3><button>Like</button></article>`,
         ];
         const n = rnd(1000);
@@ -1799,7 +2088,12 @@ async fn patched_fingerprints_equal_full_walks_through_random_mutations() {
         switch (rnd(8)) {
           case 0: case 1: {
             const t = document.createElement('template');
-            t.innerHTML = snippets[rnd(snippets.length)](n);
+            // A third of the time, when some element names an id: a twin of that id's holder.
+            const named = [...main.querySelectorAll('[id]')]
+              .filter((e) => main.querySelector(`[aria-labelledby~="${e.id}"], [for="${e.id}"]`));
+            t.innerHTML = named.length && rnd(3) === 0
+              ? `<span id="${named[rnd(named.length)].id}">Twin ${n}</span>`
+              : snippets[rnd(snippets.length)](n);
             const where = pick(containers);
             where.insertBefore(t.content.firstChild, where.childNodes[rnd(where.childNodes.length + 1)] || null);
             return 'add';

@@ -31,8 +31,9 @@
 //!   rule of any sheet mentions (presentational and user-agent-styled attributes and `id`
 //!   count) and but a `class` change no rule can restyle by ([`restyles`]: no rule names a
 //!   token that changed, or each such rule's subject compound matches nothing in the
-//!   change's reach; `core::classes` says what it reads and where it gives up); a sheet
-//!   added, removed, edited, enabled or disabled;
+//!   change's reach; `core::classes` says what it reads and where it gives up; where some
+//!   do match, only the facts read in or around their subtrees go, `Visual::read_again`);
+//!   a sheet added, removed, edited, enabled or disabled;
 //! - an event that changes what styles match or where things are: input, keys, drag and drop,
 //!   `toggle` (popovers), animation and transition events, resource loads, resize,
 //!   history and fullscreen changes; pointer and mouse movement and buttons, focus and the
@@ -282,18 +283,40 @@ fn classify(
     v
 }
 
-/// Can the class changes of `records` have changed a style of the capture's pages? Not when
-/// no element in their reach matches the subject of a rule that names a changed token
-/// (`core::classes::reach`). Assumed so where sheets cannot be read, and for a change
-/// reaching a custom element without an open shadow root, whose closed root's sheets (`:host(.x)`)
-/// cannot be.
-fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> bool {
+/// Most elements a class change's rules can match that [`restyles`] names one by one; past
+/// it, the subtree they all lie in.
+const MAX_SUBJECTS: u32 = 16;
+/// Most subtrees a memo reads again (`Visual::read_again`); past it, everything.
+const MAX_AGAIN: usize = 32;
+
+/// What class changes did to the styles of the capture's pages.
+enum Restyle {
+    /// Nothing.
+    None,
+    /// At most the styles of these elements (their subtrees', by inheritance).
+    Below(Vec<web_sys::Element>),
+    /// Anything.
+    All,
+}
+
+/// What can the class changes of `records` have changed of the capture's styles? Nothing
+/// when no element in their reach matches the subject of a rule that names a changed token
+/// (`core::classes::reach`); else the styles of the elements that do, and of what they hold:
+/// whether an element matches the subject compound is the same before and after, and the
+/// declarations of a rule apply to its subject, inherited below it (visibility has no other
+/// way out of an element's subtree, but through a container's size: with `@container` rules,
+/// anything). Anything, too, where sheets cannot be read, for a change reaching a custom
+/// element without an open shadow root, whose closed root's sheets (`:host(.x)`) cannot be,
+/// and where the capture is not one tree in document order (a replay finds the entries of a
+/// subtree by that order).
+fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> Restyle {
     if records.is_empty() {
-        return false;
+        return Restyle::None;
     }
     if sheets.unknown {
-        return true;
+        return Restyle::All;
     }
+    let by_subtree = capture.sortable() && !capture.unordered && !sheets.container;
     let mut targets: Vec<(web_sys::Element, Vec<String>)> = Vec::new();
     for (element, old) in records {
         let old = old.unwrap_or_default();
@@ -302,6 +325,7 @@ fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> bool {
             None => targets.push((element, vec![old])),
         }
     }
+    let mut below: Vec<web_sys::Element> = Vec::new();
     for (element, mut values) in targets {
         if !element.is_connected() {
             // Gone: the child-list record of its removal is patched.
@@ -315,7 +339,7 @@ fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> bool {
         }
         let subjects = match classes::reach(&sheets.classes, &tokens) {
             Reach::Nothing => continue,
-            Reach::Any => return true,
+            Reach::Any => return Restyle::All,
             Reach::Subjects(s) => s,
         };
         if capture
@@ -323,23 +347,41 @@ fn restyles(records: ClassRecords, sheets: &Sheets, capture: &Capture) -> bool {
             .iter()
             .any(|(custom, _)| element.contains(Some(custom)))
         {
-            return true;
+            return Restyle::All;
         }
         for s in subjects {
             let scope = if s.siblings {
                 match element.parent_element() {
                     Some(p) => p,
-                    None => return true,
+                    None => return Restyle::All,
                 }
             } else {
                 element.clone()
             };
-            if !matches!(scope.query_selector(&s.compound), Ok(None)) {
-                return true;
+            if !by_subtree {
+                if !matches!(scope.query_selector(&s.compound), Ok(None)) {
+                    return Restyle::All;
+                }
+                continue;
+            }
+            let Ok(found) = scope.query_selector_all(&s.compound) else {
+                return Restyle::All;
+            };
+            match found.length() {
+                0 => {}
+                n if n > MAX_SUBJECTS => below.push(scope),
+                n => below.extend((0..n).filter_map(|i| found.item(i)?.dyn_into().ok())),
+            }
+            if below.len() > MAX_AGAIN {
+                return Restyle::All;
             }
         }
     }
-    false
+    if below.is_empty() {
+        Restyle::None
+    } else {
+        Restyle::Below(below)
+    }
 }
 
 /// When the page last showed activity (any mutation or watched event, input included) and
@@ -759,8 +801,15 @@ impl Cache {
         // Class changes restyle nothing unless a rule naming a changed token can match in
         // their reach (read against the sheets as they are now).
         let classes = std::mem::take(&mut *self.classes.borrow_mut());
-        if !self.visual.get() && restyles(classes, &self.sheets.borrow(), &self.capture) {
-            self.visual.set(true);
+        if !self.visual.get() {
+            match restyles(classes, &self.sheets.borrow(), &self.capture) {
+                Restyle::None => {}
+                Restyle::Below(roots) => match &mut self.memo {
+                    Some(m) if m.again_len() + roots.len() <= MAX_AGAIN => m.read_again(roots),
+                    _ => self.visual.set(true),
+                },
+                Restyle::All => self.visual.set(true),
+            }
         }
         let mut env = sheets.sig;
         let mut view_env = 0u64;

@@ -35,7 +35,10 @@ pub(super) const CURSOR: u8 = 16;
 /// `:user-invalid`) and may then change more than paint: a pointer or focus event can
 /// change what is visible or where it is.
 const STATEFUL: u8 = 32;
-const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR | STATEFUL;
+/// A rule matches by container size (`@container`): a change of one element's box can
+/// restyle elements outside it.
+const CONTAINER: u8 = 64;
+const ALL: u8 = PSEUDO | VISIBILITY | UNKNOWN | STRUCTURAL | CURSOR | STATEFUL | CONTAINER;
 /// The bits a scope's scan reports.
 const SCOPE_BITS: u8 = PSEUDO | VISIBILITY | CURSOR;
 
@@ -53,6 +56,9 @@ pub struct Sheets {
     pub unknown: bool,
     /// Some rule matches by structure (see [`STRUCTURAL`]).
     pub structural: bool,
+    /// Some rule matches by container size (see [`CONTAINER`]), or some sheet could not
+    /// be read.
+    pub container: bool,
     /// Some rule may change layout or visibility on a pointer or focus event (see
     /// [`STATEFUL`]), or some sheet could not be read.
     pub stateful: bool,
@@ -196,6 +202,7 @@ impl StyleScan {
                 .wrapping_add(count);
             into.unknown |= bits & UNKNOWN != 0;
             into.structural |= bits & (STRUCTURAL | UNKNOWN) != 0;
+            into.container |= bits & (CONTAINER | UNKNOWN) != 0;
             into.stateful |= bits & (STATEFUL | UNKNOWN) != 0;
             for a in attrs.split(' ').filter(|a| !a.is_empty()) {
                 if !into.data_attrs.split(' ').any(|x| x == a) {
@@ -292,6 +299,9 @@ impl StyleScan {
             }
             if is_structural(&text) {
                 bits |= STRUCTURAL;
+            }
+            if text.contains("@container") {
+                bits |= CONTAINER;
             }
             if is_stateful(&text) {
                 bits |= STATEFUL;

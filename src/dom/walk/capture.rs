@@ -2,7 +2,7 @@
 //! the visual memo of a replay.
 
 use super::Ctx;
-use crate::core::fingerprint::{observable_hash, text_hash};
+use crate::core::fingerprint::{compared_value, observable_hash, text_hash};
 use crate::core::model::{limits, Element, Role, Text, TextKind};
 use crate::core::text::cap;
 use crate::dom::js;
@@ -41,6 +41,9 @@ pub struct Visual {
     /// (visibility) and the form state, as the memo's other facts do, so they hold while the
     /// memo does.
     pub places: Option<super::place::Places>,
+    /// Subtrees a class change may have restyled since these facts were read (see
+    /// [`Visual::read_again`]).
+    pub(super) again: Vec<web_sys::Element>,
 }
 
 /// The record of a slow element (one whose name or text reads more than its own attributes
@@ -85,8 +88,8 @@ impl Visual {
         }
         // Indexes moved, and the page changed: placed again.
         self.places = None;
-        // Slow names depend on content elsewhere (labels, references, hidden descendants):
-        // those read from a subtree the change reached are read again, as are slow texts.
+        // Slow names and texts depend on content elsewhere (labels, references, hidden
+        // descendants): those read from a subtree the change reached are read again.
         let reached = reached(&p.touched);
         self.slow.retain(|s| {
             s.sources.as_ref().is_some_and(|nodes| {
@@ -96,8 +99,15 @@ impl Visual {
             })
         });
         for t in &mut self.texts {
-            if let TextMemo::Slow(_) = t {
-                *t = TextMemo::Shown;
+            if let TextMemo::Slow(_, sources) = t {
+                let holds = sources.as_ref().is_some_and(|nodes| {
+                    nodes
+                        .iter()
+                        .all(|n| js::is_connected(n) && !reached.has(n.as_ref()))
+                });
+                if !holds {
+                    *t = TextMemo::Shown;
+                }
             }
         }
         if !p.added_texts_known {
@@ -129,6 +139,22 @@ impl Visual {
         Some(self)
     }
 
+    /// These facts hold but for the subtrees of `roots`, which a class change may have
+    /// restyled (the elements its rules can now match: `cache::restyles`): the next replay
+    /// reads again the visibility of what is inside them and every name or text read from
+    /// nodes inside or around them, and takes the rest from here. Whatever moved in the
+    /// layout, the viewport facts and the places go.
+    pub fn read_again(&mut self, roots: impl IntoIterator<Item = web_sys::Element>) {
+        self.again.extend(roots);
+        self.in_view = None;
+        self.places = None;
+    }
+
+    /// How many subtrees [`Visual::read_again`] marked.
+    pub fn again_len(&self) -> usize {
+        self.again.len()
+    }
+
     /// Were the viewport facts read (a snapshot replay)?
     pub fn has_view(&self) -> bool {
         self.in_view.is_some()
@@ -141,8 +167,10 @@ pub(super) enum TextMemo {
     Empty,
     /// Shown; its text is the capture's.
     Shown,
-    /// Shown; its text depends on more than its element and was read.
-    Slow(String),
+    /// Shown; its text depends on more than its element and was read: from the element and
+    /// the nodes named (as for [`Slow::sources`]; `None` when an `aria-labelledby` id
+    /// named no node).
+    Slow(String, Option<Rc<[Node]>>),
 }
 
 /// An order-sensitive hash of the form state a replay reads.
@@ -152,6 +180,21 @@ pub(super) struct FormHash(pub(super) u64);
 impl FormHash {
     pub(super) fn add(&mut self, h: u64) {
         self.0 = (self.0.rotate_left(5) ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    /// A form element's state: its value and states. Not its name or visibility, which
+    /// the memo gives, or a replay reads again for the subtrees a class change restyled
+    /// (`Visual::read_again`) without the rest of the form having changed.
+    pub(super) fn add_state(&mut self, r: &Element) {
+        use std::hash::{Hash, Hasher};
+        let mut h = siphasher::sip::SipHasher13::new();
+        r.checked.map(|t| t.as_str()).hash(&mut h);
+        r.pressed.map(|t| t.as_str()).hash(&mut h);
+        r.selected.hash(&mut h);
+        r.expanded.hash(&mut h);
+        r.disabled.hash(&mut h);
+        compared_value(r).hash(&mut h);
+        self.add(h.finish());
     }
 
     pub(super) fn add_str(&mut self, s: Option<&str>) {

@@ -62,6 +62,7 @@
 //! a capture; `patch` brings a capture up to date with mutation records. The element view
 //! (`El`) is `dom::el`, the style-sheet scan `dom::style`.
 
+mod again;
 mod capture;
 mod patch;
 mod place;

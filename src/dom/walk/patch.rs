@@ -8,7 +8,7 @@ use crate::dom::el::El;
 use crate::dom::js;
 use crate::dom::role::{self, RoleCtx, Tag};
 use js_sys::JsString;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::{Cell, OnceCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -73,6 +73,86 @@ fn referenced(node: &Node, old: Option<String>) -> bool {
     js::query_one_js(&root, &JsString::from(selector)).is_some()
 }
 
+/// The attributes by which the engine reads other elements by id: a `<label for>` names its
+/// control, `aria-labelledby` its targets.
+const NAMING: &[&str] = &["for", "aria-labelledby"];
+
+/// The ids of `node` and of the elements below it, into `out`.
+fn ids_in(node: &Node, out: &mut FxHashSet<String>) {
+    if js::node_type(node) != js::ELEMENT_NODE {
+        return;
+    }
+    let el: &web_sys::Element = node.unchecked_ref();
+    out.extend(el.get_attribute("id").filter(|v| !v.is_empty()));
+    let below = js::query_all_js(node, &JsString::from("[id]"));
+    for i in 0..below.length() {
+        if let Some(e) = below.item(i) {
+            out.extend(e.get_attribute("id").filter(|v| !v.is_empty()));
+        }
+    }
+}
+
+/// Can the subtrees child-list records `inserted` and `removed` have changed what an element
+/// that is not walked again (outside `roots`) names by id ([`NAMING`])? Yes when one of them
+/// names an id a removed subtree held, or an id an inserted subtree holds now first in its
+/// tree (with duplicate ids the first in tree order is the one named: an element added before
+/// another with a label's or an `aria-labelledby` target's id takes the name over, and one
+/// removed gives it back, to an element whose record says it has no such name). A later
+/// duplicate changes nothing. Ids compared as strings: no selector needs to spell them.
+fn ids_named(
+    inserted: &[Node],
+    removed: &[Node],
+    roots: &[web_sys::Element],
+    documents: &[web_sys::Document],
+) -> bool {
+    let (mut added, mut gone) = (FxHashSet::default(), FxHashSet::default());
+    for n in inserted {
+        ids_in(n, &mut added);
+    }
+    for n in removed {
+        ids_in(n, &mut gone);
+    }
+    if added.is_empty() && gone.is_empty() {
+        return false;
+    }
+    let naming = JsString::from("[for],[aria-labelledby]");
+    let first_inserted = |doc: &Node, id: &str| {
+        js::element_by_id(doc, id)
+            .is_some_and(|first| inserted.iter().any(|n| js::contains(n, &first)))
+    };
+    for doc in documents {
+        let doc: &Node = doc.as_ref();
+        let found = js::query_all_js(doc, &naming);
+        for i in 0..found.length() {
+            let Some(r) = found.item(i) else { continue };
+            let r: web_sys::Element = r.unchecked_into();
+            if roots
+                .iter()
+                .any(|root| root.contains(Some(r.unchecked_ref())))
+            {
+                // Walked again: it reads its names afresh.
+                continue;
+            }
+            for attr in NAMING {
+                let Some(value) = r.get_attribute(attr) else {
+                    continue;
+                };
+                let named =
+                    |id: &str| gone.contains(id) || (added.contains(id) && first_inserted(doc, id));
+                let hit = if *attr == "for" {
+                    named(&value)
+                } else {
+                    value.split_ascii_whitespace().any(named)
+                };
+                if hit {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Most added subtrees and change points one patch takes on; beyond, a full walk is cheaper.
 const PATCH_ADDED: usize = 16;
 const PATCH_TARGETS: usize = 64;
@@ -125,7 +205,8 @@ impl Walk<'_> {
     /// again in the same way. `None`, leaving `capture` to be thrown away, when the change
     /// reaches what a patch cannot redo exactly: a shadow tree, a frame, a slot, a custom
     /// element, a label, a scope's first `<label>` or disabled control, an `id` some element
-    /// names (see [`referenced`]), a landmark
+    /// names (see [`referenced`]), an element added or removed holding such an id (see
+    /// [`ids_named`]), a landmark
     /// named by `aria-labelledby`, or the parent context of an element the walk did not
     /// capture.
     pub fn patch(
@@ -140,6 +221,8 @@ impl Walk<'_> {
         // Change points of children and attributes (not of text alone).
         let mut structural: Vec<Node> = Vec::new();
         let mut added: Vec<web_sys::Element> = Vec::new();
+        // Elements child-list records added (`added` also holds attribute targets).
+        let mut inserted: Vec<Node> = Vec::new();
         let mut removed: Vec<Node> = Vec::new();
         let mut restyle = false;
         for r in records {
@@ -179,6 +262,7 @@ impl Walk<'_> {
                     for i in 0..list.length() {
                         let Some(n) = list.item(i) else { continue };
                         if js::node_type(&n) == js::ELEMENT_NODE && js::is_connected(&n) {
+                            inserted.push(n.clone());
                             added.push(n.unchecked_into());
                         }
                     }
@@ -226,6 +310,9 @@ impl Walk<'_> {
         if capture.frames.iter().any(|f| !js::is_connected(&f.node))
             || capture.roots.iter().any(|(r, _)| !js::is_connected(r))
         {
+            return None;
+        }
+        if ids_named(&inserted, &removed, &roots, &capture.documents) {
             return None;
         }
 

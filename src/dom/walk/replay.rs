@@ -1,5 +1,6 @@
 //! Replay: the answer of a full walk, read from a capture (see [`Capture`]).
 
+use super::again::Again;
 use super::capture::{Capture, FormHash, Slow, TextMemo, Visual};
 use super::{deepest_focus, field_value, DocInfo, Found, Kind, Mode, Walk};
 use crate::core::fingerprint::observable_hash;
@@ -25,6 +26,17 @@ impl Walk<'_> {
                     .as_ref()
                     .is_none_or(|v| v.len() == capture.elements.len())
         });
+        // A memo whose facts hold but for some restyled subtrees (`Visual::read_again`):
+        // what those reach is read again, or all of it where the capture is out of order.
+        let again = memo
+            .filter(|m| !m.again.is_empty())
+            .map(|m| Again::new(capture, &m.again));
+        let (memo, again) = match again {
+            Some(None) => (None, None),
+            Some(again) => (memo, again),
+            None => (memo, None),
+        };
+        let restyled = |i: usize| again.as_ref().is_some_and(|a| a.elements[i]);
         self.namer.label_index = capture.label_index.clone();
         let snapshot = self.mode != Mode::Fingerprint;
         if snapshot {
@@ -46,6 +58,7 @@ impl Walk<'_> {
             frames: Vec::with_capacity(capture.frames.len()),
             form: 0,
             places: memo.and_then(|m| m.places.clone()),
+            again: Vec::new(),
         };
         // The documents again: sizes, hidden and in-view frames change without mutations.
         self.docs = capture
@@ -114,8 +127,8 @@ impl Walk<'_> {
             let el = El::cached(self.s, &e.node, e.tag, e.present)
                 .with_input_type(e.input_type.as_ref());
             let visible = match memo {
-                Some(m) => m.visible[i],
-                None => {
+                Some(m) if !restyled(i) => m.visible[i],
+                _ => {
                     !self.docs[e.ctx.doc].hidden
                         && self.s.visible(&e.node, e.ctx.scope.visibility)
                         && !el.is_hidden_twin()
@@ -138,6 +151,11 @@ impl Walk<'_> {
                         slow_at += 1;
                     }
                     m.slow.get(slow_at).filter(|s| s.at as usize == i)
+                });
+                // Read from a restyled subtree, or from nodes holding one: read again.
+                let kept = kept.filter(|k| match &again {
+                    None => true,
+                    Some(a) => !a.elements[i] && k.sources.as_ref().is_some_and(|s| !a.touches(s)),
                 });
                 let (r, sources) = match kept {
                     Some(kept) => {
@@ -183,10 +201,10 @@ impl Walk<'_> {
                 self.place_known(&e.node, &e.ctx, &mut r, known_view);
                 r
             };
-            let hash = (form_tag || hash_only).then(|| observable_hash(&record));
             if form_tag {
-                form.add(hash.unwrap_or_default());
+                form.add_state(&record);
             }
+            let hash = hash_only.then(|| observable_hash(&record));
             if let Some(v) = &mut out.in_view {
                 v.push(record.in_viewport);
             }
@@ -205,7 +223,18 @@ impl Walk<'_> {
             }
             let known = memo
                 .and_then(|m| m.texts.get(j))
-                .filter(|k| !matches!(k, TextMemo::Empty));
+                .filter(|k| !matches!(k, TextMemo::Empty))
+                .filter(|k| match (&again, k) {
+                    (None, _) => true,
+                    // A text of its own element's: only its visibility can have changed.
+                    // Any other reads what it holds (and what its `aria-labelledby`s name),
+                    // which a restyle there can hide.
+                    (Some(a), TextMemo::Slow(_, Some(sources))) => {
+                        !a.texts[j] && !a.touches(sources)
+                    }
+                    (Some(_), TextMemo::Slow(_, None)) => false,
+                    (Some(a), _) => !a.texts[j],
+                });
             let shown = match known {
                 Some(k) => !matches!(k, TextMemo::Hidden),
                 None => {
@@ -221,12 +250,14 @@ impl Walk<'_> {
                     out.texts.push(TextMemo::Shown);
                     None
                 }
-                (None, Some(TextMemo::Slow(text))) => {
-                    out.texts.push(TextMemo::Slow(text.clone()));
+                (None, Some(TextMemo::Slow(text, sources))) => {
+                    out.texts
+                        .push(TextMemo::Slow(text.clone(), sources.clone()));
                     Some(text.clone())
                 }
                 (None, _) => {
                     let el = El::cached(self.s, &t.node, t.tag, t.present);
+                    self.namer.forget();
                     let text = if t.kind == TextKind::Plain {
                         self.run_text(&el, &t.ctx)
                     } else {
@@ -234,7 +265,11 @@ impl Walk<'_> {
                         self.namer.labels = false;
                         self.namer.content(&el, true)
                     };
-                    out.texts.push(TextMemo::Slow(text.clone()));
+                    let sources = (!self.namer.unresolved).then(|| {
+                        let read = std::mem::take(&mut self.namer.read);
+                        std::iter::once(t.node.clone().into()).chain(read).collect()
+                    });
+                    out.texts.push(TextMemo::Slow(text.clone(), sources));
                     Some(text)
                 }
             };
