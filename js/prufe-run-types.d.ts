@@ -435,7 +435,9 @@ declare namespace PrufeRun {
     }
     /**
      * Read the fingerprint once, leaving out `background` as `Need::Settle` does. Answer:
-     * `Answer::Fingerprint`.
+     * `Answer::Fingerprint`, or `Answer::Failed` with the error as it came when the page
+     * cannot give it (read once: the machine decides what a failure means, and a transient
+     * one is a move of the page it waits through).
      */
     | { need: 'fingerprint'; background?: Prufe.Background }
     /**

@@ -164,6 +164,8 @@ struct World {
     /// The page moves the focus away from this many fields focused next (a
     /// `Gesture::Focus` that does not hold).
     focus_refusals: u32,
+    /// How the next fingerprint reads fail, one entry per read (`None`: it is read).
+    fingerprint_fails: VecDeque<Option<ErrorCode>>,
     /// Input fails with this error.
     input_fails: Option<ErrorCode>,
     /// The input sent after this many inputs fails (once) with this error.
@@ -199,6 +201,7 @@ impl World {
             selected: None,
             focus_moves: false,
             focus_refusals: 0,
+            fingerprint_fails: VecDeque::new(),
             input_fails: None,
             input_fails_after: None,
             says_quiet: true,
@@ -340,8 +343,13 @@ impl World {
                     waited_ms: self.waited_ms,
                 }
             }
-            Need::Fingerprint { background } => Answer::Fingerprint {
-                fingerprint: self.fingerprint_over(background),
+            Need::Fingerprint { background } => match self.fingerprint_fails.pop_front() {
+                Some(Some(code)) => Answer::Failed {
+                    error: prufe::core::Error::new(code, "the fingerprint could not be read"),
+                },
+                _ => Answer::Fingerprint {
+                    fingerprint: self.fingerprint_over(background),
+                },
             },
             Need::Observe { sensitive } => {
                 if let Some(next) = self.observe_ticks.pop_front() {
@@ -1259,6 +1267,53 @@ fn navigations() {
                 let settles: Vec<_> = w.needs.iter().filter_map(|n| match n { Need::Settle { since, .. } => Some(since.clone()), _ => None }).collect();
                 assert_eq!(settles.last(), Some(&None), "a goto settles from no fingerprint");
                 assert!(matches!(w.needs.iter().rev().find(|n| matches!(n, Need::Settle { .. })), Some(Need::Settle { stop_on_change: true, .. })), "and learns what the new page changes by itself");
+            }),
+    ]);
+}
+
+/// A world whose fingerprint reads fail as `fails` says, one read each, in order.
+fn fingerprint_failing(fails: &[Option<ErrorCode>]) -> World {
+    World {
+        fingerprint_fails: fails.iter().copied().collect(),
+        ..World::new(shop())
+    }
+}
+
+#[test]
+fn a_fingerprint_the_page_cannot_give_now_is_a_move_the_machine_waits_through() {
+    let gone = Some(ErrorCode::BrowserError);
+    let kept_replacing: Vec<_> = std::iter::once(None)
+        .chain(std::iter::repeat_n(gone, 20))
+        .collect();
+    let describes = |w: &World| {
+        w.needs
+            .iter()
+            .filter(|n| matches!(n, Need::Describe { .. }))
+            .count()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a fingerprint read in a document being replaced: settled through, then the click", fingerprint_failing(&[gone]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| {
+                assert_eq!(clicks(w), 1);
+                assert!(w.fingerprint_fails.is_empty(), "the failed read was answered, not asked again by the driver");
+            }),
+        row("a fingerprint the engine refuses for good ends the step with its code, nothing sent", fingerprint_failing(&[Some(ErrorCode::WasmBlocked)]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(None, false, Some(ErrorCode::WasmBlocked), "could not be read")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("the document replaced right before the input: observed and resolved again, then the click", fingerprint_failing(&[None, gone]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 1);
+                // Described before and after the pointer's arrival, each time it was resolved.
+                assert_eq!(describes(w), 4, "the target was resolved again: {:?}", w.needs);
+            }),
+        row("a document replaced before every input: STALE_OBSERVATION, nothing clicked", fingerprint_failing(&kept_replacing), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(None, false, Some(ErrorCode::StaleObservation), "kept being replaced before input")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 0);
+                assert_eq!(describes(w) as u32, 2 * (prufe::core::run::MAX_RESCANS + 1));
             }),
     ]);
 }

@@ -21,7 +21,7 @@
 
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
-import { call, Failed, leaving, patiently, prepareInPage, readPage, send, TRANSIENT } from './page.js';
+import { call, Failed, leaving, prepareInPage, readPage, send, TRANSIENT } from './page.js';
 import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -122,8 +122,10 @@ export async function answerNeed(port, need, options) {
     switch (need.need) {
       case 'settle':
         return await settle(port, need);
+      // A page that cannot answer now fails the need as it came: the machine reads a
+      // transient failure as a move and waits through it.
       case 'fingerprint':
-        return { answer: 'fingerprint', fingerprint: await patiently(() => call(port, 'fingerprint', leaving(need.background, ''))) };
+        return { answer: 'fingerprint', fingerprint: await call(port, 'fingerprint', leaving(need.background, '')) };
       case 'observe':
         return await observe(port, need.sensitive);
       case 'describe':

@@ -21,7 +21,7 @@
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import {
-  call, Failed, focusInPage, focusSelectInPage, leaving, patiently, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
+  call, Failed, focusInPage, focusSelectInPage, leaving, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
 } from './page.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -59,7 +59,7 @@ export async function answerAcross(port, frames, need, options) {
     case 'settle':
       return settlePolled(port, frames, need);
     case 'fingerprint':
-      return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true, need.background)) };
+      return { answer: 'fingerprint', fingerprint: await fingerprintAcross(port, frames, true, need.background) };
     case 'observe':
       return observeAcross(port, frames, need.sensitive);
     case 'describe': {

@@ -89,7 +89,9 @@ pub enum Need {
         claims: bool,
     },
     /// Read the fingerprint once, leaving out `background` as [`Need::Settle`] does. Answer:
-    /// [`Answer::Fingerprint`].
+    /// [`Answer::Fingerprint`], or [`Answer::Failed`] with the error as it came when the page
+    /// cannot give it (read once: the machine decides what a failure means, and a transient
+    /// one is a move of the page it waits through).
     Fingerprint {
         #[serde(default, skip_serializing_if = "Background::is_empty")]
         background: Background,
