@@ -140,6 +140,8 @@ struct World {
     history: Vec<(Snapshot, String)>,
     destination: Option<Destination>,
     arbiter: bool,
+    /// The arbiter does not answer within the need's bound.
+    arbiter_silent: bool,
     /// Overrides `describe`: what the live node shows now.
     described: Option<Element>,
     /// Overrides the first `describe` only (the target moves once, then holds still).
@@ -188,6 +190,7 @@ impl World {
             history: Vec::new(),
             destination: None,
             arbiter: false,
+            arbiter_silent: false,
             described: None,
             described_once: None,
             refusal: None,
@@ -532,6 +535,12 @@ impl World {
                 }
                 Answer::Acted { steps }
             }
+            Need::Ask { timeout_ms, .. } if self.arbiter_silent => Answer::Failed {
+                error: prufe::core::Error::new(
+                    ErrorCode::Timeout,
+                    format!("the arbiter did not answer within {timeout_ms} ms"),
+                ),
+            },
             Need::Ask { .. } => Answer::Arbiter {
                 yes: self.arbiter,
                 detail: format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
@@ -857,6 +866,13 @@ fn semantic_steps() {
             .policy(|p| p.ambiguous = Ambiguous::Arbiter)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
             .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("arbiter says no"))),
+        row("ambiguous, the arbiter asked for at most ten seconds and silent: no, in the machine's words", World { arbiter: true, arbiter_silent: true, ..World::new(shop()) }, in_products(click("Add Shirt M")), stranger())
+            .policy(|p| p.ambiguous = Ambiguous::Arbiter)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
+            .then(|r, w, _| {
+                assert_eq!(r.arbiter.as_deref(), Some("NO (no answer within 10000 ms)"));
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Ask { timeout_ms: 10_000, .. })), "the bound is the need's: {:?}", w.needs);
+            }),
         row("busy until the deadline: AMBIGUOUS", busy_world, in_products(click("Add Shirt M")), still_spinning)
             .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
             .want(Some(A), true, None, "still said it was working at the deadline (progressbar[Loading] in cart/list:items is showing)")
@@ -2142,7 +2158,7 @@ fn watches() {
         Row { policy: arbiter, ..row("without an intent, the arbiter is asked about the watch", yes, watch(None), nothing()) }
             .want(Some(A), true, None, "")
             .then(|r, w, _| {
-                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question } => Some(question.clone()), _ => None }).expect("asked");
+                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question, .. } => Some(question.clone()), _ => None }).expect("asked");
                 assert_eq!((asked.action.as_str(), asked.target.as_deref()), ("watch", None));
                 assert_eq!(r.arbiter.as_deref(), Some("arbiter says yes"));
             }),

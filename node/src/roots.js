@@ -49,7 +49,7 @@ function rootPort(port, frames, path) {
  * @param {Port} port
  * @param {Frames} frames
  * @param {PrufeRun.Need} need
- * @param {{ policy?: PrufeRun.Policy, arbiter?: (q: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }> }} options
+ * @param {{ policy?: PrufeRun.Policy }} options
  * @returns {Promise<PrufeRun.Answer>}
  */
 export async function answerAcross(port, frames, need, options) {
@@ -88,9 +88,6 @@ export async function answerAcross(port, frames, need, options) {
       return (await gesture(port, frames, need.gesture)) ?? { answer: 'sent' };
     case 'read':
       return read(port, frames, need.read);
-    case 'ask':
-      if (options.arbiter) return { answer: 'arbiter', ...(await options.arbiter(need.question)) };
-      return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
     default:
       throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
   }

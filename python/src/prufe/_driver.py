@@ -1058,7 +1058,8 @@ class Driver:
                 if ask is None:
                     return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}
                 question = self.redactor.scrub_value(need["question"])
-                yes, detail = yield op("ask", ask, question)
+                # Within the machine's bound; no answer by then is its to word (``TIMEOUT``).
+                yes, detail = yield op("ask", ask, {"question": question, "timeoutMs": need["timeoutMs"]})
                 return {"answer": "arbiter", "yes": bool(yes), "detail": self.redactor.scrub(str(detail))}
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the need {kind!r}")
         except Failed as failed:

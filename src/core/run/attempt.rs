@@ -224,6 +224,12 @@ impl Run {
                 self.attempt.arbiter = Some(detail);
                 self.decided(yes)
             }
+            // An arbiter that did not answer in time says no, in the same words everywhere.
+            (Phase::Ask, Answer::Failed { error }) if error.code == ErrorCode::Timeout => {
+                let within = super::need::ASK_TIMEOUT_MS;
+                self.attempt.arbiter = Some(format!("NO (no answer within {within} ms)"));
+                self.decided(false)
+            }
             (Phase::Ask, Answer::Failed { error }) => {
                 self.attempt.arbiter = Some(format!("no answer: {error}"));
                 self.decided(false)
