@@ -435,7 +435,9 @@ declare namespace PrufeRun {
     }
     /**
      * Read the fingerprint once, leaving out `background` as `Need::Settle` does. Answer:
-     * `Answer::Fingerprint`.
+     * `Answer::Fingerprint`, or `Answer::Failed` with the error as it came when the page
+     * cannot give it (read once: the machine decides what a failure means, and a transient
+     * one is a move of the page it waits through).
      */
     | { need: 'fingerprint'; background?: Prufe.Background }
     /**
@@ -470,10 +472,12 @@ declare namespace PrufeRun {
      */
     | { need: 'act' }
     /**
-     * Ask the arbiter whether an AMBIGUOUS effect is the one intended. Answer:
-     * `Answer::Arbiter`.
+     * Ask the arbiter whether an AMBIGUOUS effect is the one intended, waiting at most
+     * `timeout_ms` (`ASK_TIMEOUT_MS`) for it. Answer: `Answer::Arbiter`; an arbiter that
+     * has not answered by then is answered `Answer::Failed` with `TIMEOUT`, which the
+     * machine words and counts as no.
      */
-    | { need: 'ask'; question: Question }
+    | { need: 'ask'; question: Question; timeoutMs: number }
     /**
      * The step is over: its record, with `error` set when it failed. Further answers are
      * ignored and the same record is returned.

@@ -140,6 +140,8 @@ struct World {
     history: Vec<(Snapshot, String)>,
     destination: Option<Destination>,
     arbiter: bool,
+    /// The arbiter does not answer within the need's bound.
+    arbiter_silent: bool,
     /// Overrides `describe`: what the live node shows now.
     described: Option<Element>,
     /// Overrides the first `describe` only (the target moves once, then holds still).
@@ -164,6 +166,8 @@ struct World {
     /// The page moves the focus away from this many fields focused next (a
     /// `Gesture::Focus` that does not hold).
     focus_refusals: u32,
+    /// How the next fingerprint reads fail, one entry per read (`None`: it is read).
+    fingerprint_fails: VecDeque<Option<ErrorCode>>,
     /// Input fails with this error.
     input_fails: Option<ErrorCode>,
     /// The input sent after this many inputs fails (once) with this error.
@@ -186,6 +190,7 @@ impl World {
             history: Vec::new(),
             destination: None,
             arbiter: false,
+            arbiter_silent: false,
             described: None,
             described_once: None,
             refusal: None,
@@ -199,6 +204,7 @@ impl World {
             selected: None,
             focus_moves: false,
             focus_refusals: 0,
+            fingerprint_fails: VecDeque::new(),
             input_fails: None,
             input_fails_after: None,
             says_quiet: true,
@@ -340,8 +346,13 @@ impl World {
                     waited_ms: self.waited_ms,
                 }
             }
-            Need::Fingerprint { background } => Answer::Fingerprint {
-                fingerprint: self.fingerprint_over(background),
+            Need::Fingerprint { background } => match self.fingerprint_fails.pop_front() {
+                Some(Some(code)) => Answer::Failed {
+                    error: prufe::core::Error::new(code, "the fingerprint could not be read"),
+                },
+                _ => Answer::Fingerprint {
+                    fingerprint: self.fingerprint_over(background),
+                },
             },
             Need::Observe { sensitive } => {
                 if let Some(next) = self.observe_ticks.pop_front() {
@@ -524,6 +535,12 @@ impl World {
                 }
                 Answer::Acted { steps }
             }
+            Need::Ask { timeout_ms, .. } if self.arbiter_silent => Answer::Failed {
+                error: prufe::core::Error::new(
+                    ErrorCode::Timeout,
+                    format!("the arbiter did not answer within {timeout_ms} ms"),
+                ),
+            },
             Need::Ask { .. } => Answer::Arbiter {
                 yes: self.arbiter,
                 detail: format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
@@ -849,6 +866,13 @@ fn semantic_steps() {
             .policy(|p| p.ambiguous = Ambiguous::Arbiter)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
             .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("arbiter says no"))),
+        row("ambiguous, the arbiter asked for at most ten seconds and silent: no, in the machine's words", World { arbiter: true, arbiter_silent: true, ..World::new(shop()) }, in_products(click("Add Shirt M")), stranger())
+            .policy(|p| p.ambiguous = Ambiguous::Arbiter)
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
+            .then(|r, w, _| {
+                assert_eq!(r.arbiter.as_deref(), Some("NO (no answer within 10000 ms)"));
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Ask { timeout_ms: 10_000, .. })), "the bound is the need's: {:?}", w.needs);
+            }),
         row("busy until the deadline: AMBIGUOUS", busy_world, in_products(click("Add Shirt M")), still_spinning)
             .policy(|p| { p.ambiguous = Ambiguous::Accept; p.timing = Timing { timeout_ms: 1_000, ..Timing::default() }; })
             .want(Some(A), true, None, "still said it was working at the deadline (progressbar[Loading] in cart/list:items is showing)")
@@ -1259,6 +1283,53 @@ fn navigations() {
                 let settles: Vec<_> = w.needs.iter().filter_map(|n| match n { Need::Settle { since, .. } => Some(since.clone()), _ => None }).collect();
                 assert_eq!(settles.last(), Some(&None), "a goto settles from no fingerprint");
                 assert!(matches!(w.needs.iter().rev().find(|n| matches!(n, Need::Settle { .. })), Some(Need::Settle { stop_on_change: true, .. })), "and learns what the new page changes by itself");
+            }),
+    ]);
+}
+
+/// A world whose fingerprint reads fail as `fails` says, one read each, in order.
+fn fingerprint_failing(fails: &[Option<ErrorCode>]) -> World {
+    World {
+        fingerprint_fails: fails.iter().copied().collect(),
+        ..World::new(shop())
+    }
+}
+
+#[test]
+fn a_fingerprint_the_page_cannot_give_now_is_a_move_the_machine_waits_through() {
+    let gone = Some(ErrorCode::BrowserError);
+    let kept_replacing: Vec<_> = std::iter::once(None)
+        .chain(std::iter::repeat_n(gone, 20))
+        .collect();
+    let describes = |w: &World| {
+        w.needs
+            .iter()
+            .filter(|n| matches!(n, Need::Describe { .. }))
+            .count()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a fingerprint read in a document being replaced: settled through, then the click", fingerprint_failing(&[gone]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| {
+                assert_eq!(clicks(w), 1);
+                assert!(w.fingerprint_fails.is_empty(), "the failed read was answered, not asked again by the driver");
+            }),
+        row("a fingerprint the engine refuses for good ends the step with its code, nothing sent", fingerprint_failing(&[Some(ErrorCode::WasmBlocked)]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(None, false, Some(ErrorCode::WasmBlocked), "could not be read")
+            .then(|_, w, _| assert!(w.inputs.is_empty())),
+        row("the document replaced right before the input: observed and resolved again, then the click", fingerprint_failing(&[None, gone]), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 1);
+                // Described before and after the pointer's arrival, each time it was resolved.
+                assert_eq!(describes(w), 4, "the target was resolved again: {:?}", w.needs);
+            }),
+        row("a document replaced before every input: STALE_OBSERVATION, nothing clicked", fingerprint_failing(&kept_replacing), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(None, false, Some(ErrorCode::StaleObservation), "kept being replaced before input")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 0);
+                assert_eq!(describes(w) as u32, 2 * (prufe::core::run::MAX_RESCANS + 1));
             }),
     ]);
 }
@@ -2087,7 +2158,7 @@ fn watches() {
         Row { policy: arbiter, ..row("without an intent, the arbiter is asked about the watch", yes, watch(None), nothing()) }
             .want(Some(A), true, None, "")
             .then(|r, w, _| {
-                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question } => Some(question.clone()), _ => None }).expect("asked");
+                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question, .. } => Some(question.clone()), _ => None }).expect("asked");
                 assert_eq!((asked.action.as_str(), asked.target.as_deref()), ("watch", None));
                 assert_eq!(r.arbiter.as_deref(), Some("arbiter says yes"));
             }),

@@ -18,8 +18,8 @@ use prufe::core::redact::Redactor;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// How long the arbiter may take, end to end.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the arbiter may take, end to end: the machine's bound (`Need::Ask`'s).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(prufe::core::run::need::ASK_TIMEOUT_MS);
 
 /// Most observed changes put in one question.
 pub const MAX_LINES: usize = 40;
@@ -128,24 +128,27 @@ pub fn parse_answer(body: &[u8]) -> Answer {
     }
 }
 
-/// Asks, within the configured timeout. Never fails: every failure is a NO (a build without
-/// the `judge-http` feature cannot ask, and always answers NO).
+/// Asks, within the configured timeout; `None` when no answer came by then (the machine
+/// words that). Never fails: every other failure is a NO (a build without the `judge-http`
+/// feature cannot ask, and always answers NO).
 #[cfg(not(feature = "judge-http"))]
-pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Answer {
+pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Option<Answer> {
     let _ = (config, q, redactor);
-    Answer {
+    Some(Answer {
         yes: false,
         detail: "NO (this build of prufe has no HTTP judge: the judge-http feature is off)".into(),
-    }
+    })
 }
 
-/// Asks, within the configured timeout. Never fails: every failure is a NO.
+/// Asks, within the configured timeout; `None` when no answer came by then (the machine
+/// words that). Never fails: every other failure is a NO.
 #[cfg(feature = "judge-http")]
-pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Answer {
+pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> Option<Answer> {
     let body = request_body(config, q, redactor);
     let work = async {
+        // Bounded as a whole below: a timeout of the client's own would answer first, in
+        // words of its own.
         let client = reqwest::Client::builder()
-            .timeout(config.timeout)
             .build()
             .map_err(|e| format!("no HTTP client: {e}"))?;
         let mut req = client
@@ -170,15 +173,12 @@ pub async fn ask(config: &ArbiterConfig, q: &Question, redactor: &Redactor) -> A
         Ok(bytes)
     };
     match tokio::time::timeout(config.timeout, work).await {
-        Err(_) => Answer {
-            yes: false,
-            detail: format!("NO (no answer within {} ms)", config.timeout.as_millis()),
-        },
-        Ok(Err(e)) => Answer {
+        Err(_) => None,
+        Ok(Err(e)) => Some(Answer {
             yes: false,
             detail: format!("NO ({e})"),
-        },
-        Ok(Ok(bytes)) => parse_answer(&bytes),
+        }),
+        Ok(Ok(bytes)) => Some(parse_answer(&bytes)),
     }
 }
 
@@ -326,6 +326,7 @@ mod tests {
             timeout: Duration::from_secs(5),
         };
         let a = ask(&config, &question(), &Redactor::default()).await;
+        let a = a.expect("an answer");
         assert!(a.yes, "{a:?}");
         let requests = seen.lock().unwrap().clone();
         assert_eq!(requests.len(), 1);
@@ -350,7 +351,8 @@ mod tests {
             model: "m".into(),
             timeout: Duration::from_secs(5),
         };
-        assert!(!ask(&config, &question(), &Redactor::default()).await.yes);
+        let hedged = ask(&config, &question(), &Redactor::default()).await;
+        assert!(hedged.is_some_and(|a| !a.yes));
 
         let (url, _) = stub("YES", 500, Duration::ZERO).await;
         let config = ArbiterConfig {
@@ -360,7 +362,11 @@ mod tests {
             timeout: Duration::from_secs(5),
         };
         let a = ask(&config, &question(), &Redactor::default()).await;
-        assert!(!a.yes && a.detail.contains("HTTP 500"), "{a:?}");
+        assert!(
+            a.as_ref()
+                .is_some_and(|a| !a.yes && a.detail.contains("HTTP 500")),
+            "{a:?}"
+        );
 
         let (url, _) = stub("YES", 200, Duration::from_millis(800)).await;
         let config = ArbiterConfig {
@@ -371,7 +377,7 @@ mod tests {
         };
         let started = std::time::Instant::now();
         let a = ask(&config, &question(), &Redactor::default()).await;
-        assert!(!a.yes, "{a:?}");
+        assert!(a.is_none(), "no answer in time: {a:?}");
         assert!(
             started.elapsed() < Duration::from_millis(700),
             "the timeout was not enforced"
@@ -383,7 +389,8 @@ mod tests {
             model: "m".into(),
             timeout: Duration::from_secs(2),
         };
-        assert!(!ask(&dead, &question(), &Redactor::default()).await.yes);
+        let refused = ask(&dead, &question(), &Redactor::default()).await;
+        assert!(refused.is_some_and(|a| !a.yes));
     }
 
     #[cfg(not(feature = "judge-http"))]
@@ -396,6 +403,10 @@ mod tests {
             timeout: Duration::from_secs(2),
         };
         let a = ask(&config, &question(), &Redactor::default()).await;
-        assert!(!a.yes && a.detail.contains("judge-http"), "{a:?}");
+        assert!(
+            a.as_ref()
+                .is_some_and(|a| !a.yes && a.detail.contains("judge-http")),
+            "{a:?}"
+        );
     }
 }

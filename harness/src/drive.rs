@@ -486,12 +486,27 @@ impl Tab<'_> {
                     }
                 }
             },
-            Need::Ask { question } => match self.arbiter {
+            Need::Ask {
+                question,
+                timeout_ms,
+            } => match self.arbiter {
                 Some(config) => {
-                    let a = arbiter::ask(config, question, self.redactor).await;
-                    Answer::Arbiter {
-                        yes: a.yes,
-                        detail: a.detail,
+                    // The machine's bound, and its words when nothing came by then.
+                    let config = ArbiterConfig {
+                        timeout: Duration::from_millis(*timeout_ms),
+                        ..config.clone()
+                    };
+                    match arbiter::ask(&config, question, self.redactor).await {
+                        Some(a) => Answer::Arbiter {
+                            yes: a.yes,
+                            detail: a.detail,
+                        },
+                        None => Answer::Failed {
+                            error: prufe::core::Error::new(
+                                ErrorCode::Timeout,
+                                format!("the arbiter did not answer within {timeout_ms} ms"),
+                            ),
+                        },
                     }
                 }
                 None => Answer::Arbiter {

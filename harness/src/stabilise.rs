@@ -243,23 +243,21 @@ fn merged_of_one(path: &str, fingerprint: &str) -> String {
 /// The verifier's last observation of a document and the fingerprint it was taken at.
 pub use prufe::core::run::Seen;
 
-/// The page's fingerprint now, as the wait loop reads it.
+/// The page's fingerprint now, as the coordinate steps' observation compares it around its
+/// capture: a page that cannot answer now (a navigation) reads as [`UNREACHABLE`], a change.
 pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
-    fingerprint_over(engine, &Background::default()).await
+    match fingerprint_over(engine, &Background::default()).await {
+        Err(e) if transient(&e) => Ok(UNREACHABLE.to_owned()),
+        read => read,
+    }
 }
 
-/// [`fingerprint_now`], leaving out what is in a slot of `background`.
+/// The page's fingerprint, leaving out what is in a slot of `background`: `Need::Fingerprint`.
+/// A page that cannot answer now is the error as it came; the machine reads a transient one
+/// as a move (`Run::next`), so no driver decides it.
 pub async fn fingerprint_over(engine: &Engine, background: &Background) -> Result<String> {
-    let roots = match engine.roots().await {
-        Ok(r) => r,
-        Err(e) if transient(&e) => return Ok(UNREACHABLE.to_owned()),
-        Err(e) => return Err(e),
-    };
-    match engine.fingerprint(&roots, background).await {
-        Ok(fp) => Ok(fp),
-        Err(e) if transient(&e) => Ok(UNREACHABLE.to_owned()),
-        Err(e) => Err(e),
-    }
+    let roots = engine.roots().await?;
+    engine.fingerprint(&roots, background).await
 }
 
 /// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be

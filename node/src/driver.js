@@ -21,7 +21,7 @@
 
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
-import { call, Failed, leaving, patiently, prepareInPage, readPage, send, TRANSIENT } from './page.js';
+import { call, Failed, leaving, prepareInPage, readPage, send, TRANSIENT } from './page.js';
 import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -115,6 +115,7 @@ export async function answerNeed(port, need, options) {
       if (!located.decided) located = points.locate({ ...ask, boxesNow: await hitBoxesAcross(port) });
       return { answer: 'under', element: located.decided ? located.element : element };
     }
+    if (need.need === 'ask') return await ask(need, options.arbiter);
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
@@ -122,8 +123,10 @@ export async function answerNeed(port, need, options) {
     switch (need.need) {
       case 'settle':
         return await settle(port, need);
+      // A page that cannot answer now fails the need as it came: the machine reads a
+      // transient failure as a move and waits through it.
       case 'fingerprint':
-        return { answer: 'fingerprint', fingerprint: await patiently(() => call(port, 'fingerprint', leaving(need.background, ''))) };
+        return { answer: 'fingerprint', fingerprint: await call(port, 'fingerprint', leaving(need.background, '')) };
       case 'observe':
         return await observe(port, need.sensitive);
       case 'describe':
@@ -136,15 +139,33 @@ export async function answerNeed(port, need, options) {
         return (await send(port, need.gesture)) ?? { answer: 'sent' };
       case 'read':
         return await read(port, need.read);
-      case 'ask':
-        if (options.arbiter) return { answer: 'arbiter', ...(await options.arbiter(need.question)) };
-        return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
       default:
         throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
     }
   } catch (error) {
     if (error instanceof Failed) return { answer: 'failed', error: error.error };
     return { answer: 'failed', error: { code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) } };
+  }
+}
+
+/**
+ * `Need::Ask`: the caller's arbiter, waited for as long as the need says; no answer by then is
+ * `TIMEOUT`, which the machine words and counts as no.
+ * @param {Extract<PrufeRun.Need, { need: 'ask' }>} need
+ * @param {Options['arbiter']} arbiter
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function ask(need, arbiter) {
+  if (!arbiter) return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((/** @type {(v: null) => void} */ done) => { timer = setTimeout(() => done(null), need.timeoutMs); });
+  try {
+    const answer = await Promise.race([arbiter(need.question), late]);
+    if (answer === null) return { answer: 'failed', error: { code: 'TIMEOUT', message: `the arbiter did not answer within ${need.timeoutMs} ms` } };
+    return { answer: 'arbiter', ...answer };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

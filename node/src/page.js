@@ -99,24 +99,6 @@ export function leaving(background, root) {
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /**
- * Retries a read while the page cannot answer (a new document is loading), for up to 2 s.
- * @template T
- * @param {() => Promise<T>} read
- * @returns {Promise<T>}
- */
-export async function patiently(read) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      const code = error instanceof Failed ? error.error.code : 'BROWSER_ERROR';
-      if (attempt >= 20 || !TRANSIENT.has(code)) throw error;
-      await sleep(100);
-    }
-  }
-}
-
-/**
  * In the page: `Need::Prepare`, answered by the bundle (`prufe.prepare`), as the Python
  * driver answers it.
  * @param {{ ref: string, hitTest: boolean, timeoutMs: number }} prepare

@@ -21,7 +21,7 @@
 import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import {
-  call, Failed, focusInPage, focusSelectInPage, leaving, patiently, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
+  call, Failed, focusInPage, focusSelectInPage, leaving, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
 } from './page.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -49,7 +49,7 @@ function rootPort(port, frames, path) {
  * @param {Port} port
  * @param {Frames} frames
  * @param {PrufeRun.Need} need
- * @param {{ policy?: PrufeRun.Policy, arbiter?: (q: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }> }} options
+ * @param {{ policy?: PrufeRun.Policy }} options
  * @returns {Promise<PrufeRun.Answer>}
  */
 export async function answerAcross(port, frames, need, options) {
@@ -59,7 +59,7 @@ export async function answerAcross(port, frames, need, options) {
     case 'settle':
       return settlePolled(port, frames, need);
     case 'fingerprint':
-      return { answer: 'fingerprint', fingerprint: await patiently(() => fingerprintAcross(port, frames, true, need.background)) };
+      return { answer: 'fingerprint', fingerprint: await fingerprintAcross(port, frames, true, need.background) };
     case 'observe':
       return observeAcross(port, frames, need.sensitive);
     case 'describe': {
@@ -88,9 +88,6 @@ export async function answerAcross(port, frames, need, options) {
       return (await gesture(port, frames, need.gesture)) ?? { answer: 'sent' };
     case 'read':
       return read(port, frames, need.read);
-    case 'ask':
-      if (options.arbiter) return { answer: 'arbiter', ...(await options.arbiter(need.question)) };
-      return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
     default:
       throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
   }
@@ -129,13 +126,30 @@ async function observeAcross(port, frames, sensitive) {
 
 /**
  * In a root's world: its fingerprint (leaving out a need's background) and how long it has
- * been quiet, in one call.
+ * been quiet, in one call; the engine's error as data, since evaluation loses its `.code`.
  * @param {Prufe.FingerprintOptions | null} options
- * @returns {Promise<{ fingerprint: string, quiet: number }>}
+ * @returns {Promise<{ fingerprint: string, quiet: number, error?: undefined } | { error: PrufeRun.ErrorData }>}
  */
 async function pulseInPage(options) {
-  await prufe.ready;
-  return { fingerprint: prufe.fingerprint(options ?? undefined), quiet: prufe.quietFor() };
+  try {
+    await prufe.ready;
+    return { fingerprint: prufe.fingerprint(options ?? undefined), quiet: prufe.quietFor() };
+  } catch (error) {
+    const e = /** @type {{ code?: string, message?: string }} */ (error ?? {});
+    return { error: { code: /** @type {Prufe.ErrorCode} */ (e.code ?? 'BROWSER_ERROR'), message: String(e.message ?? error) } };
+  }
+}
+
+/**
+ * A root's pulse, its engine's error thrown with its code.
+ * @param {Port} port
+ * @param {Prufe.FingerprintOptions | undefined} options
+ * @returns {Promise<{ fingerprint: string, quiet: number }>}
+ */
+async function pulseOf(port, options) {
+  const p = await port.evaluate(pulseInPage, options ?? null);
+  if (p.error) throw new Failed(p.error);
+  return p;
 }
 
 /**
@@ -151,12 +165,14 @@ async function pulse(port, frames, strict, background) {
   let quiet = Infinity;
   for (const { path } of await frames.roots()) {
     try {
-      const p = await rootPort(port, frames, path).evaluate(pulseInPage, leaving(background, path) ?? null);
+      const p = await pulseOf(rootPort(port, frames, path), leaving(background, path));
       parts.push({ path, fingerprint: p.fingerprint });
       quiet = Math.min(quiet, p.quiet);
     } catch (error) {
       if (path === '') {
-        if (strict) throw new Failed({ code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) });
+        // The engine's code as it came (the machine decides what it means); the browser
+        // library's own errors are BROWSER_ERROR.
+        if (strict) throw error instanceof Failed ? error : new Failed({ code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) });
         return { fingerprint: null, quiet: 0 };
       }
       parts.push({ path, fingerprint: null });
@@ -187,7 +203,7 @@ export async function settlePolled(port, frames, need, replaced = null) {
   const begun = replaced ?? Date.now();
   const read = async () => {
     const { fingerprint, quiet } = frames ? await pulse(port, frames, false, need.background)
-      : await port.evaluate(pulseInPage, leaving(need.background, '') ?? null).catch(() => ({ fingerprint: null, quiet: 0 }));
+      : await pulseOf(port, leaving(need.background, '')).catch(() => ({ fingerprint: null, quiet: 0 }));
     return { now: Date.now() - begun, fingerprint, quietFor: quiet };
   };
   let step = settling(replaced === null ? { need, ...(await read()) } : { need, replaced: 0, ...(await read()) });

@@ -6,7 +6,8 @@ neighbour, undone, the cart empty); a ref from before a navigation, or whose ele
 no longer shows (STALE_REFERENCE); a confirm() accepted when told beforehand; a secret
 typed from the secrets file, searched for in every answer, the server's log and its traces;
 a key pressed on a ref's element, a key chord and a wheel turned at a point (`--caps vision`),
-a reorder from the keyboard or by a drop taken back by its `inverseKey`,
+a reorder from the keyboard or by a drop taken back by its `inverseKey` (one key, or two for
+a drop two places off),
 waits for a text and for an element; malformed calls (JSON-RPC errors, and the server keeps
 serving).
 
@@ -366,6 +367,14 @@ async def reorder_is_taken_back_by_its_inverse_key(t: Transcript, base: str) -> 
     assert dropped.structured_content["error"]["code"] == "VERIFICATION_FAILED", text_of(dropped)
     assert dropped.structured_content["undone"] >= 1, text_of(dropped)
     assert speakers(text_of(await t.call("browser_snapshot"))) == in_order
+    # A drop two places off is taken back by two keys, pressed in order on the dragged row.
+    bryn = ref_of(tree, "listitem", "Bryn")
+    two_off = {"startTarget": olwen, "endTarget": bryn, "intent": "the order is saved", "inverseKey": ["Alt+ArrowDown", "Alt+ArrowDown"]}
+    dropped = await t.call("browser_drag", two_off)
+    assert dropped.structured_content["error"]["code"] == "VERIFICATION_FAILED", text_of(dropped)
+    assert dropped.structured_content["undone"] >= 1, text_of(dropped)
+    assert "undone, the page is back as before the action" in text_of(dropped), text_of(dropped)
+    assert speakers(text_of(await t.call("browser_snapshot"))) == in_order
     stopped = await t.call("browser_press_key", down)
     assert stopped.structured_content["error"]["code"] == "IRREVERSIBLE_ACTION", text_of(stopped)
     assert speakers(text_of(await t.call("browser_snapshot"))) == ["Aled", "Bryn", "Carys", "Rhys", "Olwen"]
@@ -388,6 +397,7 @@ async def malformed_calls_are_rpc_errors(t: Transcript) -> None:
         ("browser_fly", {}, "unknown tool"),
         ("browser_navigate", {}, "url"),
         ("browser_click", {"ref": 5}, "invalid type"),
+        ("browser_drag", {"startRef": "e1", "endRef": "e2", "inverseKey": []}, "empty list of keys"),
         ("browser_type", {"ref": "e1", "text": "x" * (10 * 1024 * 1024)}, "characters"),
     ]:
         try:

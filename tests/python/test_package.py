@@ -196,7 +196,7 @@ def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_ap
 
     # Sync Playwright holds this thread's event loop: the arbiter check runs on another.
     with ThreadPoolExecutor(1) as pool:
-        assert pool.submit(asyncio.run, decide(Broken(), {})).result()[0] is False
+        assert pool.submit(asyncio.run, decide(Broken(), {}, 10_000)).result()[0] is False
     assert "k-123" not in repr(OpenAIJudge(chat, api_key="k-123"))
 
 

@@ -379,17 +379,19 @@ fn step(action: Action, intent: Option<&str>) -> Step {
     }
 }
 
-/// The inverse an `inverseKey` declares: that key, pressed on `target` (on the focus without
-/// one). The machine reads the key when the step starts and refuses one it does not know.
-fn inverse_key(key: Option<&str>, target: Option<&Target>) -> Vec<Step> {
-    key.map(|key| {
-        Step::new(Action::Press {
-            key: key.to_owned(),
-            target: target.cloned(),
+/// The inverse an `inverseKey` declares: its keys, pressed in order on `target` (on the focus
+/// without one). The machine reads the keys when the step starts and refuses one it does not
+/// know.
+fn inverse_key(keys: Option<&tools::Keys>, target: Option<&Target>) -> Vec<Step> {
+    keys.map_or(&[][..], tools::Keys::keys)
+        .iter()
+        .map(|key| {
+            Step::new(Action::Press {
+                key: key.clone(),
+                target: target.cloned(),
+            })
         })
-    })
-    .into_iter()
-    .collect()
+        .collect()
 }
 
 /// The claims of a tool call's `expect`, read as the machine reads them: a malformed list is
@@ -751,7 +753,7 @@ impl Worker {
                 match (from, to) {
                     (Err(a), _) | (_, Err(a)) => a.into(),
                     (Ok((r, target)), Ok((_, to))) => {
-                        let inverse = inverse_key(p.inverse_key.as_deref(), Some(&target));
+                        let inverse = inverse_key(p.inverse_key.as_ref(), Some(&target));
                         let drag = step(Action::Drag { target, to }, p.verified.intent.as_deref())
                             .with_inverse(inverse);
                         let a = self.perform(v, Some(&r), drag).await;
@@ -1160,7 +1162,7 @@ impl Worker {
         // The machine reads the key and refuses one it does not know.
         let key = p.key.clone();
         let intent = p.verified.intent.as_deref();
-        let inverse = p.inverse_key.as_deref();
+        let inverse = p.inverse_key.as_ref();
         if p.element.reference().is_none() {
             let press = step(Action::Press { key, target: None }, intent);
             let press = press.with_inverse(inverse_key(inverse, None));

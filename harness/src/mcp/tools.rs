@@ -93,6 +93,56 @@ fn expect_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schema
 }
 
+/// The keys an `inverseKey` declares, pressed in order: one key (`Alt+ArrowUp`), or several
+/// (`["Alt+ArrowUp", "Alt+ArrowUp"]`, a drop two places off taken back one place at a time).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "KeysGiven")]
+pub struct Keys(Vec<String>);
+
+impl Keys {
+    pub fn keys(&self) -> &[String] {
+        &self.0
+    }
+}
+
+// `Keys` as a call writes it (its schema is the one a client is shown).
+#[derive(Deserialize, JsonSchema)]
+#[serde(
+    untagged,
+    expecting = "a key, or a non-empty list of keys pressed in order"
+)]
+enum KeysGiven {
+    /// One key.
+    One(String),
+    /// Several keys, pressed in order.
+    Many(#[schemars(length(min = 1))] Vec<String>),
+}
+
+impl TryFrom<KeysGiven> for Keys {
+    type Error = &'static str;
+    fn try_from(given: KeysGiven) -> Result<Keys, Self::Error> {
+        match given {
+            KeysGiven::One(key) => Ok(Keys(vec![key])),
+            KeysGiven::Many(keys) if keys.is_empty() => {
+                Err("an empty list of keys declares no inverse; leave the field out instead")
+            }
+            KeysGiven::Many(keys) => Ok(Keys(keys)),
+        }
+    }
+}
+
+impl JsonSchema for Keys {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Keys".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        KeysGiven::json_schema(generator)
+    }
+}
+
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct Navigate {
     /// The URL to navigate to.
@@ -231,10 +281,11 @@ pub struct Drag {
     #[serde(default)]
     pub end_ref: Option<String>,
     /// A key that takes a wrong drop back, pressed on the dragged element (`Alt+ArrowDown`
-    /// where the list moves a row from the keyboard). Without it, a wrong drop stops with
-    /// IRREVERSIBLE_ACTION.
+    /// where the list moves a row from the keyboard), or several pressed in order (a drop two
+    /// places off: `["Alt+ArrowDown", "Alt+ArrowDown"]`). Without it, a wrong drop stops
+    /// with IRREVERSIBLE_ACTION.
     #[serde(default)]
-    pub inverse_key: Option<String>,
+    pub inverse_key: Option<Keys>,
     #[serde(flatten)]
     pub verified: Verified,
 }
@@ -250,10 +301,10 @@ pub struct PressKey {
     #[serde(flatten)]
     pub element: Element,
     /// A key that takes a wrong effect back, pressed the same way (`Alt+ArrowUp` for an
-    /// `Alt+ArrowDown` that moves a row of a list). Without it, a wrong effect nothing
-    /// generic undoes (a reorder) stops with IRREVERSIBLE_ACTION.
+    /// `Alt+ArrowDown` that moves a row of a list), or several pressed in order. Without it,
+    /// a wrong effect nothing generic undoes (a reorder) stops with IRREVERSIBLE_ACTION.
     #[serde(default)]
-    pub inverse_key: Option<String>,
+    pub inverse_key: Option<Keys>,
     #[serde(flatten)]
     pub verified: Verified,
 }
@@ -552,8 +603,9 @@ const TOOLS: &[Declaration] = &[
         name: "browser_drag",
         title: "Drag mouse",
         description: "Perform drag and drop between two elements. A wrong drop is undone by \
-                      `inverseKey`, pressed on the dragged element; without it, it has no known \
-                      inverse and prufe stops with IRREVERSIBLE_ACTION.",
+                      `inverseKey` (a key, or keys pressed in order), pressed on the dragged \
+                      element; without it, it has no known inverse and prufe stops with \
+                      IRREVERSIBLE_ACTION.",
         kind: Kind::Acting,
         vision: false,
         schema: schema::<Drag>,
@@ -563,8 +615,9 @@ const TOOLS: &[Declaration] = &[
         title: "Press a key",
         description: "Press a key on the keyboard: on the element given (its ref), else on \
                       whatever has the focus. A wrong effect is undone; one nothing generic \
-                      undoes (a key that reorders a list) is undone by `inverseKey`, pressed the \
-                      same way, and without it prufe stops with IRREVERSIBLE_ACTION.",
+                      undoes (a key that reorders a list) is undone by `inverseKey` (a key, or \
+                      keys pressed in order), pressed the same way, and without it prufe stops \
+                      with IRREVERSIBLE_ACTION.",
         kind: Kind::Acting,
         vision: false,
         schema: schema::<PressKey>,
@@ -925,12 +978,24 @@ mod tests {
         let Call::PressKey(p) = parsed("browser_press_key", press) else {
             panic!("not a press")
         };
-        assert_eq!(p.inverse_key.as_deref(), Some("Alt+ArrowUp"));
-        let drop = json!({"startRef": "e4", "endRef": "e3", "inverseKey": "Alt+ArrowDown"});
+        assert_eq!(
+            p.inverse_key.as_ref().map(Keys::keys),
+            Some(&["Alt+ArrowUp".to_owned()][..])
+        );
+        let drop = json!({"startRef": "e4", "endRef": "e1", "inverseKey": ["Alt+ArrowDown", "Alt+ArrowDown"]});
         let Call::Drag(d) = parsed("browser_drag", drop) else {
             panic!("not a drag")
         };
-        assert_eq!(d.inverse_key.as_deref(), Some("Alt+ArrowDown"));
+        let twice = ["Alt+ArrowDown".to_owned(), "Alt+ArrowDown".to_owned()];
+        assert_eq!(d.inverse_key.as_ref().map(Keys::keys), Some(&twice[..]));
+        for wrong in [json!([]), json!(3), json!(["Alt+ArrowDown", 3])] {
+            let drop = json!({"startRef": "e4", "endRef": "e1", "inverseKey": wrong});
+            let Err(Invalid::Params(message)) = parse("browser_drag", Some(&object(drop)), false)
+            else {
+                panic!("{wrong} is no inverse")
+            };
+            assert!(message.contains("key"), "{message}");
+        }
         let wheel = json!({"x": 185, "y": 285, "deltaY": 300});
         let Call::WheelXy(w) = parsed("browser_mouse_wheel_xy", wheel) else {
             panic!("not a wheel")

@@ -345,8 +345,8 @@ class Core:
             raise (yield from self._ended(error, kind, started_at)) from None
         return self._finish(record)
 
-    async def _ask(self, question: dict[str, Any]) -> tuple[bool, str]:
-        return await _arbiter.decide(self.ai_judge, question)
+    async def _ask(self, asked: dict[str, Any]) -> tuple[bool, str]:
+        return await _arbiter.decide(self.ai_judge, asked["question"], int(asked["timeoutMs"]))
 
     def worded(self, run: Gen) -> Gen:
         """``run``; an error it raises without a record carries the machine's report."""

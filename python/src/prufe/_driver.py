@@ -217,6 +217,12 @@ class World:
         assert self.defaults is not None, "the machine's defaults are read at start"
         return int(self.defaults["timing"]["timeoutMs"])
 
+    @property
+    def poll_ms(self) -> int:
+        """How often a wait of the driver looks again: the machine's (known once ``start`` ran)."""
+        assert self.defaults is not None, "the machine's defaults are read at start"
+        return int(self.defaults["timing"]["pollMs"])
+
     def start(self) -> Gen:
         """Registers the engine for every new document and installs it in the current one, and
         reads the machine's defaults."""
@@ -455,12 +461,14 @@ class World:
     def _context(self, root: Root = TOP) -> Gen:
         if root.path == "":
             if self.context is None:
-                # A new document on its way (never during ``start``, which knows the context).
-                deadline = time.monotonic() + max(self.timeout_ms, 1000) * 2 / 1000
+                # A new document on its way (never during ``start``, which knows the context),
+                # looked for every ``pollMs`` for as long as a step's need may take: the
+                # caller's timeout, else the machine's (``prufeRun.defaults()``).
+                deadline = time.monotonic() + self.timeout_ms / 1000
                 while self.context is None:
                     if time.monotonic() >= deadline:
                         raise PrufeError("NOT_READY", "the page's new document did not answer in time")
-                    yield op("sleep", 0.02)
+                    yield op("sleep", self.poll_ms / 1000)
             return self.context
         context = yield from self.frame_context(root.session, root.frame)
         return context
@@ -765,17 +773,7 @@ class Driver:
     # -- the machine --------------------------------------------------------------------
 
     def _turn(self, payload: dict[str, Any]) -> Gen:
-        for _ in range(6):
-            try:
-                roots = yield from self.world.roots()
-                sent = dict(payload)
-                if len(roots) > 1:
-                    sent["roots"] = [r.path for r in roots]
-                return (yield from self.world.call(TURN, sent))
-            except Gone:
-                # The document was replaced mid-call: the same turn, on the new document.
-                yield op("sleep", 0.05)
-        raise PrufeError("NAVIGATION_FAILED", "the page kept replacing its document; the step was not finished")
+        return (yield from self._again(TURN, payload, "the step was not finished", routed=True))
 
     def verify(self, step: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """The record of one verified step (scrubbed of the caller's secrets)."""
@@ -872,15 +870,26 @@ class Driver:
             ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()}, "the error could not be reported")
         return done
 
-    def _again(self, fn: str, arg: Any, failed: str) -> Gen:
-        """``fn(arg)`` in the top document, sent again to the next one when it is replaced
-        meanwhile."""
-        for _ in range(6):
+    def _again(self, fn: str, arg: Any, failed: str, routed: bool = False) -> Gen:
+        """``fn(arg)`` in the top document (``routed``: with the roots' paths when the page has
+        several), sent again to the next document while it is replaced meanwhile: every
+        ``pollMs`` of the machine's timing, up to the step's timeout from the first loss."""
+        deadline: Optional[float] = None
+        while True:
             try:
-                return (yield from self.world.call(fn, arg))
+                sent = arg
+                if routed:
+                    roots = yield from self.world.roots()
+                    if len(roots) > 1:
+                        sent = {**arg, "roots": [r.path for r in roots]}
+                return (yield from self.world.call(fn, sent))
             except Gone:
-                yield op("sleep", 0.05)
-        raise PrufeError("NAVIGATION_FAILED", f"the page kept replacing its document; {failed}")
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + self.world.timeout_ms / 1000
+                elif now >= deadline:
+                    raise PrufeError("NAVIGATION_FAILED", f"the page kept replacing its document; {failed}") from None
+                yield op("sleep", self.world.poll_ms / 1000)
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""
@@ -1049,7 +1058,8 @@ class Driver:
                 if ask is None:
                     return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}
                 question = self.redactor.scrub_value(need["question"])
-                yes, detail = yield op("ask", ask, question)
+                # Within the machine's bound; no answer by then is its to word (``TIMEOUT``).
+                yes, detail = yield op("ask", ask, {"question": question, "timeoutMs": need["timeoutMs"]})
                 return {"answer": "arbiter", "yes": bool(yes), "detail": self.redactor.scrub(str(detail))}
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the need {kind!r}")
         except Failed as failed:

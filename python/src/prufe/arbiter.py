@@ -16,7 +16,10 @@ import urllib.error
 import urllib.request
 from typing import Any, Awaitable, Callable, Optional
 
-#: How long an arbiter may take, end to end, in seconds.
+from ._errors import PrufeError
+
+#: How long :class:`OpenAIJudge`'s request may take, in seconds, unless told otherwise; the
+#: arbiter as a whole is bounded by the machine (``Need::Ask``'s ``timeoutMs``).
 DEFAULT_TIMEOUT = 10.0
 #: Most observed changes put in one question.
 MAX_LINES = 40
@@ -53,12 +56,14 @@ def method_of(arbiter: Any) -> Callable[[dict[str, Any]], Awaitable[Any]]:
     return methods[0]  # type: ignore[no-any-return]
 
 
-async def decide(arbiter: Any, question: dict[str, Any], timeout: float = DEFAULT_TIMEOUT) -> tuple[bool, str]:
-    """Asks ``arbiter`` within ``timeout``; every failure, and every answer but yes, is no."""
+async def decide(arbiter: Any, question: dict[str, Any], timeout_ms: int) -> tuple[bool, str]:
+    """Asks ``arbiter`` within ``timeout_ms`` (the machine's bound, ``Need::Ask``'s); every
+    failure, and every answer but yes, is no. No answer by then raises ``TIMEOUT``: the machine
+    words it, as it does for every surface."""
     try:
-        answer = await asyncio.wait_for(method_of(arbiter)(question), timeout)
+        answer = await asyncio.wait_for(method_of(arbiter)(question), timeout_ms / 1000)
     except asyncio.TimeoutError:
-        return False, f"NO (no answer within {int(timeout * 1000)} ms)"
+        raise PrufeError("TIMEOUT", f"the arbiter did not answer within {timeout_ms} ms") from None
     except Exception as error:  # an arbiter that fails says no
         return False, f"NO ({type(error).__name__})"
     if isinstance(answer, tuple) and len(answer) == 2:

@@ -30,6 +30,14 @@ fn describe_or(element: Option<&Element>, otherwise: &str) -> String {
     element.map_or_else(|| otherwise.to_owned(), describe_element)
 }
 
+/// The error of a step whose page kept replacing its document before the input.
+fn replaced_before() -> Error {
+    Error::new(
+        ErrorCode::StaleObservation,
+        "the document kept being replaced before input; nothing was dispatched",
+    )
+}
+
 impl Run {
     /// A new attempt: settle, observe, find the target, act.
     pub(super) fn begin_attempt(&mut self) -> Need {
@@ -86,12 +94,7 @@ impl Run {
             (Phase::Before { again }, Answer::Observed { snapshot }) => {
                 self.on_before(snapshot, again)
             }
-            (Phase::Before { .. }, Answer::Unavailable) => self.rescan(|_| {
-                Error::new(
-                    ErrorCode::StaleObservation,
-                    "the document kept being replaced before input; nothing was dispatched",
-                )
-            }),
+            (Phase::Before { .. }, Answer::Unavailable) => self.rescan(|_| replaced_before()),
             (Phase::Describe { again }, Answer::Described { element }) => {
                 self.on_described(element, again)
             }
@@ -159,6 +162,13 @@ impl Run {
                 self.attempt.focused_first = true;
                 self.fingerprint0()
             }
+            // The document is being replaced right before the input: nothing is sent into it;
+            // settled and observed again, as a target that moved.
+            (Phase::Fingerprint0, Answer::Fingerprint { fingerprint })
+                if fingerprint == super::quiet::UNREACHABLE =>
+            {
+                self.rescan(|_| replaced_before())
+            }
             (Phase::Fingerprint0, Answer::Fingerprint { fingerprint }) => {
                 // What the pointer's arrival changed (a row's Delete button shown on hover, a
                 // tooltip) happened before the input: observed again, it is the baseline the
@@ -213,6 +223,12 @@ impl Run {
             (Phase::Ask, Answer::Arbiter { yes, detail }) => {
                 self.attempt.arbiter = Some(detail);
                 self.decided(yes)
+            }
+            // An arbiter that did not answer in time says no, in the same words everywhere.
+            (Phase::Ask, Answer::Failed { error }) if error.code == ErrorCode::Timeout => {
+                let within = super::need::ASK_TIMEOUT_MS;
+                self.attempt.arbiter = Some(format!("NO (no answer within {within} ms)"));
+                self.decided(false)
             }
             (Phase::Ask, Answer::Failed { error }) => {
                 self.attempt.arbiter = Some(format!("no answer: {error}"));

@@ -372,6 +372,7 @@ impl Run {
                 return self.fail(e);
             }
         }
+        let answer = self.unreadable(answer);
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
             (Phase::Start, Answer::Start) if self.mode == Mode::Look => self.begin_look(),
@@ -526,6 +527,26 @@ impl Run {
         self.ask(Need::Observe {
             sensitive: self.sensitive.clone(),
         })
+    }
+
+    /// A fingerprint the page could not give now: the need answered [`Answer::Failed`] with a
+    /// code of a page that cannot answer yet ([`ErrorCode::is_transient`]: a document being
+    /// replaced) is read as [`quiet::UNREACHABLE`], unequal to every page's own. The page moved;
+    /// what follows a move where the fingerprint was asked (a settle, which waits through the
+    /// navigation to its deadline, a look again, a rescan before the input) is the retry, and
+    /// the step's timeout its bound. A driver answers the failure as it came and never asks
+    /// again itself. Any other code ends the step where it is answered.
+    fn unreadable(&self, answer: Answer) -> Answer {
+        match answer {
+            Answer::Failed { error }
+                if self.pending == "fingerprint" && error.code.is_transient() =>
+            {
+                Answer::Fingerprint {
+                    fingerprint: quiet::UNREACHABLE.to_owned(),
+                }
+            }
+            answer => answer,
+        }
     }
 
     /// An answer that does not fit the need: the driver is out of step, so the run stops.

@@ -89,7 +89,9 @@ pub enum Need {
         claims: bool,
     },
     /// Read the fingerprint once, leaving out `background` as [`Need::Settle`] does. Answer:
-    /// [`Answer::Fingerprint`].
+    /// [`Answer::Fingerprint`], or [`Answer::Failed`] with the error as it came when the page
+    /// cannot give it (read once: the machine decides what a failure means, and a transient
+    /// one is a move of the page it waits through).
     Fingerprint {
         #[serde(default, skip_serializing_if = "Background::is_empty")]
         background: Background,
@@ -124,9 +126,11 @@ pub enum Need {
     /// unverified, or the caller's code) and answer once they are done. Answer:
     /// [`Answer::Acted`].
     Act,
-    /// Ask the arbiter whether an AMBIGUOUS effect is the one intended. Answer:
-    /// [`Answer::Arbiter`].
-    Ask { question: Question },
+    /// Ask the arbiter whether an AMBIGUOUS effect is the one intended, waiting at most
+    /// `timeout_ms` ([`ASK_TIMEOUT_MS`]) for it. Answer: [`Answer::Arbiter`]; an arbiter that
+    /// has not answered by then is answered [`Answer::Failed`] with `TIMEOUT`, which the
+    /// machine words and counts as no.
+    Ask { question: Question, timeout_ms: u64 },
     /// The step is over: its record, with `error` set when it failed. Further answers are
     /// ignored and the same record is returned.
     Done { record: Box<Record> },
@@ -302,6 +306,9 @@ pub struct Selection {
     #[serde(default)]
     pub end: Option<u32>,
 }
+
+/// How long the arbiter may take to answer a [`Need::Ask`], end to end, on every surface.
+pub const ASK_TIMEOUT_MS: u64 = 10_000;
 
 /// What the arbiter is asked. Every string in it is redacted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

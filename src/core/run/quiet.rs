@@ -30,8 +30,9 @@ use crate::core::error::{Error, ErrorCode};
 use crate::core::fingerprint::diffed;
 use serde::{Deserialize, Serialize};
 
-/// The fingerprint of a page that could not be read (no document during a navigation), where
-/// a driver must answer a fingerprint all the same: unequal to every page's own.
+/// The fingerprint of a page that could not be read (no document during a navigation):
+/// unequal to every page's own. The machine reads a `Need::Fingerprint` that failed with a
+/// transient code as this one (`Run::next`).
 pub const UNREACHABLE: &str = "\u{0}unreachable";
 
 /// The error a settle ends on when its deadline comes and no document has come back.

@@ -420,7 +420,10 @@ impl Run {
                     *s = r.scrub(s).into_owned();
                 }
                 self.phase = Phase::Ask;
-                self.ask(Need::Ask { question })
+                self.ask(Need::Ask {
+                    question,
+                    timeout_ms: super::need::ASK_TIMEOUT_MS,
+                })
             }
         }
     }
