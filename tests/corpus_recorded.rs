@@ -1,8 +1,8 @@
 //! The honest corpus's recorded evidence, judged by this checkout's judge.
 //!
 //! `fixtures/corpus/recorded.json.gz` holds, for every run of the honest corpus
-//! (`scripts/corpus.mjs`: actions on widgets of eight component libraries, each with and
-//! without an intent in three languages, and the injected faults), the machine's state at
+//! (`scripts/corpus.mjs`: actions on widgets of ten component libraries on nine pages, each
+//! with and without an intent in three languages, and the injected faults), the machine's state at
 //! its first judgement, as the live run kept it (`CORPUS_TAP`, packed by
 //! `scripts/corpus-record.mjs`). Judging them all again takes seconds, so every change of a
 //! judge rule meets the whole corpus in `make test`: an honest run must be MATCH unless

@@ -192,6 +192,37 @@ fn states_values_and_visibility() {
     assert!(find(&s, Role::Button, "Far below").visible);
 }
 
+/// A rich-text editor's body (Quill's, ProseMirror's: a `contenteditable` element with the
+/// textbox role) holds its text as its value, a line per paragraph, so that what is typed into
+/// it is seen as the field's value changing; a textbox that is not editable holds none.
+#[wasm_bindgen_test]
+fn a_rich_text_body_holds_its_text_as_its_value() {
+    let c = load(
+        r#"<div id="body" contenteditable="true" role="textbox" aria-multiline="true" aria-label="Message"><p>Hi Ana,</p></div>
+        <div role="textbox" aria-label="Read only box">Not editable</div>"#,
+    );
+    let lines = |s: &Snapshot| {
+        let value = find(s, Role::Textbox, "Message").value.clone();
+        value.map(|v| {
+            v.lines()
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+    };
+    let before = snap(Options::default());
+    assert_eq!(lines(&before).as_deref(), Some("Hi Ana,"));
+    assert_eq!(find(&before, Role::Textbox, "Read only box").value, None);
+    let p = document().create_element("p").unwrap();
+    p.set_text_content(Some("The report is attached."));
+    query(&c, "#body").append_child(&p).unwrap();
+    let after = snap(Options::default());
+    assert_eq!(
+        lines(&after).as_deref(),
+        Some("Hi Ana,|The report is attached.")
+    );
+}
+
 #[wasm_bindgen_test]
 fn shadow_dom_in_composed_order_and_closed_roots_opaque() {
     let c = load(SHADOW);

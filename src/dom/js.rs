@@ -251,6 +251,10 @@ extern "C" {
     #[wasm_bindgen(method, getter, js_name = innerText)]
     fn inner_text(this: &N) -> Option<String>;
 
+    /// `HTMLElement.isContentEditable` (undefined on an element that is not HTML).
+    #[wasm_bindgen(method, getter, js_name = isContentEditable)]
+    fn is_content_editable(this: &N) -> Option<bool>;
+
     /// A NodeList, HTMLCollection or HTMLOptionsCollection.
     pub type Collection;
     #[wasm_bindgen(method, getter)]
@@ -629,6 +633,14 @@ pub fn client_top(this: &Element) -> f64 {
 
 pub fn inner_text(this: &Element) -> Option<String> {
     this.unchecked_ref::<N>().inner_text()
+}
+
+/// Is the element where an editable region begins (`contenteditable`, its parent not
+/// editable): a rich-text editor's body.
+pub fn is_editing_host(this: &Element) -> bool {
+    this.unchecked_ref::<N>().is_content_editable() == Some(true)
+        && parent_element(this.unchecked_ref())
+            .is_none_or(|p| p.unchecked_ref::<N>().is_content_editable() != Some(true))
 }
 
 pub fn style_sheets(this: &Node) -> List {

@@ -70,6 +70,18 @@ impl<'a> Judge<'a> {
             return Some(format!("Enter picked the active option: {}", e.line()));
         }
         let focused = target.or_else(|| self.before.elements.iter().find(|e| e.focused));
+        // In a field of several lines (a `<textarea>`, a rich-text editor's body) Enter starts
+        // a new line: the field's value gains one, and the form it is in is not submitted.
+        let lines = |e: &Element| e.value.as_deref().map_or(0, |v| v.matches('\n').count());
+        if let Some((f, c)) = focused.and_then(|f| Some((f, self.target_change(f)?))) {
+            if c.has(Field::Value) && !c.after.sensitive && lines(&c.after) > lines(&c.before) {
+                return Some(format!(
+                    "Enter started a new line in {}: {}",
+                    describe_element(f),
+                    diff::line_changed(c)
+                ));
+            }
+        }
         if let Some(form) = focused.and_then(|f| form_region(&f.region)) {
             if let Some(e) = effects
                 .iter()

@@ -1270,11 +1270,15 @@ fn is_sensitive_field(el: &El) -> bool {
             || redact::is_sensitive_autocomplete(&el.get(A::Autocomplete).unwrap_or_default()))
 }
 
-/// The current value of a form field, as text (`select`: its chosen option's label).
+/// The current value of a form field, as text (`select`: its chosen option's label). A
+/// rich-text editor's body (an editing host: `contenteditable` under no editable parent) holds
+/// its rendered text, a line per paragraph, as Chromium's tree gives it as the value of such a
+/// textbox: what is typed there is its value, as in a `<textarea>`.
 pub fn field_value(el: &El) -> Option<String> {
     match el.tag {
         Tag::Select => name::selected_option_label(el.node).or(Some(String::new())),
         Tag::Input | Tag::Textarea | Tag::Output => js::value(el.node).as_string(),
+        _ if js::is_editing_host(el.node) => js::inner_text(el.node),
         _ => None,
     }
 }

@@ -68,9 +68,36 @@ export async function openCorpus() {
   };
 }
 
-/** A Playwright locator for a corpus target: by role and exact name (inside `region` when given). */
+/**
+ * A Playwright locator for a corpus target: by role and exact name, inside `region` when given
+ * (`role[name]`, as prufe names the region an element is in).
+ */
 export function locate(page, target) {
-  return page.getByRole(target.role, { name: target.name, exact: true });
+  const region = target.region ? /^([a-z]+)\[(.*)\]$/.exec(target.region) : null;
+  const scope = region ? page.getByRole(region[1], { name: region[2], exact: true }) : page;
+  return scope.getByRole(target.role, { name: target.name, exact: true });
+}
+
+/**
+ * In the page: focuses the editable `el` and selects the first occurrence of `word` in its
+ * text, as a double click on the word would (the editor hears `selectionchange`).
+ * @param {HTMLElement} el @param {string} word
+ */
+function selectText(el, word) {
+  el.focus();
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    const selection = document.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return;
+  }
+  throw new Error(`selectText: no "${word}" in the element`);
 }
 
 /** Does one unverified setup step with Playwright, then waits for what it shows (`then`). */
@@ -82,6 +109,7 @@ async function setupStep(page, step) {
     case 'press': await el.press(step.key); break;
     case 'check': await el.check(); break;
     case 'hover': await el.hover(); break;
+    case 'selectText': await el.evaluate(selectText, step.value); break;
     default: throw new Error(`setup: unknown kind ${step.kind}`);
   }
   if (step.then) await locate(page, step.then).first().waitFor({ state: 'visible' });

@@ -62,6 +62,16 @@ fn what_keys_do() {
         edit(a, "o1", |e| e.selected = Some(false));
         edit(a, "o2", |e| e.selected = Some(true));
     });
+    // A field of several lines in the form (a rich-text editor's body), focused; Enter gives
+    // its value a second line.
+    let mut typing = s.clone();
+    edit(&mut typing, "f1", |e| e.value = Some("Hi Ana,".into()));
+    let mut new_line = typing.clone();
+    edit(&mut new_line, "f1", |e| {
+        e.value = Some("Hi Ana,\n\n".into())
+    });
+    let mut same_line = typing.clone();
+    edit(&mut same_line, "f1", |e| e.value = Some("Hi Ana, ".into()));
     let tabbed = after(&|a| {
         edit(a, "f1", |e| e.focused = false);
         edit(a, "f2", |e| e.focused = true);
@@ -84,6 +94,8 @@ fn what_keys_do() {
         case("Enter submits a search, an intent in another language", enter_on_q1.clone(), searched.clone(), results.clone()).intent("Se listan los zapatos").want(M, Some("Search"), "Enter submitted what was typed"),
         case("Enter, results without what was typed, an intent in another language", enter_on_q1, searched.clone(), other_results.clone()).intent("Se listan los zapatos").want(A, None, ""),
         case("Enter submits, form goes away", press("Enter"), s.clone(), after(&|a| a.elements.retain(|e| e.region != FORM))).want(M, None, "Enter submitted form[Checkout]"),
+        case("Enter starts a new line in a field of several lines", press("Enter"), typing.clone(), new_line).want(M, None, "Enter started a new line in textbox[Email] in form[Checkout]"),
+        case("Enter that changed a field without a new line submits its form", press("Enter"), typing, same_line).want(M, None, "Enter submitted form[Checkout]"),
         case("Enter, but the form says it failed", press("Enter"), s.clone(), declined).want(A, None, "a failure message appeared"),
         case("Enter, effect outside the form", press("Enter"), s.clone(), elsewhere).want(A, None, "no target"),
         case("Enter picks the combo box's option", press("Enter"), s.clone(), picked).want(M, None, "Enter picked the active option: changed combobox[Shipping]"),
