@@ -1001,24 +1001,7 @@ fn cached_fingerprints_follow_every_change() {
         ..Default::default()
     };
     let check = |what: &str, previous: &str| -> String {
-        let fp = dom::fingerprint(&Options::default()).unwrap();
-        let again = dom::fingerprint(&Options::default()).unwrap();
-        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
-        let cached = dom::snapshot(&Options::default()).unwrap();
-        let reference = dom::snapshot(&full).unwrap();
-        assert_eq!(
-            fp,
-            full_fingerprint(&reference),
-            "{what}: cached fingerprint and full walk disagree"
-        );
-        assert_eq!(
-            cached.elements, reference.elements,
-            "{what}: cached snapshot and full walk disagree"
-        );
-        assert_eq!(
-            cached.texts, reference.texts,
-            "{what}: cached texts and full walk disagree"
-        );
+        let (fp, _) = agrees_with_full_walk(what);
         assert_ne!(fp, previous, "{what}: the change went unseen");
         fp
     };
@@ -1132,28 +1115,8 @@ x-pending:not(:defined) { display: none }
 #[wasm_bindgen_test]
 async fn visual_memo_sees_every_style_change() {
     let c = load(STYLED);
-    let full = Options {
-        sensitive: vec!["#never-matches".into()],
-        ..Default::default()
-    };
     // Fingerprints twice (the second may use the memo), then checks both against a full walk.
-    let check = |what: &str| -> (String, Snapshot) {
-        let fp = dom::fingerprint(&Options::default()).unwrap();
-        let again = dom::fingerprint(&Options::default()).unwrap();
-        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
-        let reference = dom::snapshot(&full).unwrap();
-        assert_eq!(
-            fp,
-            full_fingerprint(&reference),
-            "{what}: memo and full walk disagree"
-        );
-        assert_eq!(
-            dom::snapshot(&Options::default()).unwrap().elements,
-            reference.elements,
-            "{what}: cached snapshot and full walk disagree"
-        );
-        (fp, reference)
-    };
+    let check = agrees_with_full_walk;
     let visible = |s: &Snapshot, name: &str| find(s, Role::Button, name).visible;
     check("warm-up");
     let (fp, s) = check("settled");
@@ -1287,26 +1250,9 @@ async fn class_changes_keep_the_memo_where_no_rule_reaches() {
          <div id=\"inner\"><button>Inside</button></div>",
     );
     let inner: web_sys::Element = root.get_element_by_id("inner").unwrap();
-    let full = Options {
-        sensitive: vec!["#never-matches".into()],
-        ..Default::default()
-    };
     sleep(60).await;
     let check = |what: &str| -> (String, bool) {
-        let fp = dom::fingerprint(&Options::default()).unwrap();
-        let again = dom::fingerprint(&Options::default()).unwrap();
-        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
-        let reference = dom::snapshot(&full).unwrap();
-        assert_eq!(
-            fp,
-            full_fingerprint(&reference),
-            "{what}: memo and full walk disagree"
-        );
-        assert_eq!(
-            dom::snapshot(&Options::default()).unwrap().elements,
-            reference.elements,
-            "{what}: cached snapshot and full walk disagree"
-        );
+        let (fp, reference) = agrees_with_full_walk(what);
         (
             fp,
             reference
@@ -1450,21 +1396,7 @@ async fn class_changes_read_again_only_what_their_rules_reach() {
         ..Default::default()
     };
     sleep(60).await;
-    let check = |what: &str| -> String {
-        let fp = dom::fingerprint(&Options::default()).unwrap();
-        let again = dom::fingerprint(&Options::default()).unwrap();
-        assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
-        let reference = dom::snapshot(&full).unwrap();
-        assert_eq!(
-            fp,
-            full_fingerprint(&reference),
-            "{what}: memo and full walk disagree"
-        );
-        let cached = dom::snapshot(&Options::default()).unwrap();
-        assert_eq!(cached.elements, reference.elements, "{what}: elements");
-        assert_eq!(cached.texts, reference.texts, "{what}: texts");
-        fp
-    };
+    let check = |what: &str| -> String { agrees_with_full_walk(what).0 };
     check("warm-up");
     let mut fp = check("settled");
     let class = |selector: &str, token: &str, on: bool| {
@@ -1829,23 +1761,7 @@ fn id_changes_are_patched_where_no_reference_names_them() {
         <button aria-labelledby="word">Buy</button><span id="word">Order</span>
         <p>Far</p></main>"#,
     );
-    let full = Options {
-        sensitive: vec!["#never-matches".into()],
-        ..Default::default()
-    };
-    let check = |what: &str| -> Snapshot {
-        let fp = dom::fingerprint(&Options::default()).unwrap();
-        let reference = dom::snapshot(&full).unwrap();
-        assert_eq!(
-            fp,
-            full_fingerprint(&reference),
-            "{what}: fingerprints differ"
-        );
-        let cached = dom::snapshot(&Options::default()).unwrap();
-        assert_eq!(cached.elements, reference.elements, "{what}");
-        assert_eq!(cached.texts, reference.texts, "{what}");
-        cached
-    };
+    let check = |what: &str| -> Snapshot { agrees_with_full_walk(what).1 };
     let s = check("at first");
     assert!(s.elements.iter().any(|e| e.region.ends_with("list:rows")));
     let patches = dom::cache_patches();

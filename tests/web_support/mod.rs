@@ -168,3 +168,34 @@ pub fn full_fingerprint(reference: &Snapshot) -> String {
     );
     fp
 }
+
+/// The engine's answers on a page that did not change since they were asked agree with a full
+/// walk: two fingerprints in a row are equal (a quiet page keeps its fingerprint), equal to a
+/// full walk's, and a snapshot (which may be answered from the cache) has the full walk's
+/// elements and texts. Returns the fingerprint and the full walk's snapshot.
+#[allow(dead_code)]
+pub fn agrees_with_full_walk(what: &str) -> (String, Snapshot) {
+    let full = prufe::dom::Options {
+        sensitive: vec!["#never-matches".into()],
+        ..Default::default()
+    };
+    let fp = prufe::dom::fingerprint(&prufe::dom::Options::default()).unwrap();
+    let again = prufe::dom::fingerprint(&prufe::dom::Options::default()).unwrap();
+    assert_eq!(fp, again, "{what}: a quiet page keeps its fingerprint");
+    let cached = prufe::dom::snapshot(&prufe::dom::Options::default()).unwrap();
+    let reference = prufe::dom::snapshot(&full).unwrap();
+    assert_eq!(
+        fp,
+        full_fingerprint(&reference),
+        "{what}: cached fingerprint and full walk disagree"
+    );
+    assert_eq!(
+        cached.elements, reference.elements,
+        "{what}: cached snapshot and full walk disagree"
+    );
+    assert_eq!(
+        cached.texts, reference.texts,
+        "{what}: cached texts and full walk disagree"
+    );
+    (fp, reference)
+}
