@@ -375,11 +375,13 @@ impl Drop for Browser {
 }
 
 /// Removes a profile once its browser has exited. A child process still finishing may
-/// write into it for a moment after the browser exits: the removal is tried again then.
+/// write into it after the browser exits (a browser killed leaves its renderers and helpers
+/// to notice on their own, which on a loaded machine took over the half second this once
+/// waited): the removal is tried again every 50 ms, for up to 5 s.
 async fn remove_profile(profile: tempfile::TempDir) {
     let path = profile.path().to_path_buf();
     let _ = profile.close();
-    for _ in 0..10 {
+    for _ in 0..100 {
         if !path.exists() || std::fs::remove_dir_all(&path).is_ok() {
             return;
         }
