@@ -292,6 +292,49 @@ fn inner(host: &web_sys::Element, selector: &str) -> web_sys::Element {
 }
 
 #[wasm_bindgen_test]
+fn icons_hidden_from_assistive_technology_are_no_records() {
+    // MUI draws its icons as `<svg aria-hidden="true">`; Shoelace's `sl-icon` and Ionic's
+    // `ion-icon` hide themselves and draw an `<svg>` in their shadow root (Ionic's also says
+    // `role="img"`). Decoration, not records. A modal library's `aria-hidden` on a container
+    // or on a child of `<body>` hides nothing from a person: what is there stays.
+    load(
+        r#"<main>
+        <section aria-label="Own"><button>Delete <svg aria-hidden="true" width="10" height="10"><path d="M0 0h10v10z"/></svg></button>
+          <svg aria-hidden="true" width="10" height="10"></svg></section>
+        <section aria-label="Icon"><x-icon aria-hidden="true"><template shadowrootmode="open"><div><svg width="10" height="10"></svg></div></template></x-icon>
+          <x-icon role="img" aria-hidden="true"><template shadowrootmode="open"><svg width="10" height="10"></svg></template></x-icon></section>
+        <section aria-label="Named"><x-icon aria-hidden="true"><template shadowrootmode="open"><svg aria-label="Gear" width="10" height="10"></svg></template></x-icon></section>
+        <section aria-label="Plain"><svg width="10" height="10"></svg></section>
+        <section aria-label="Behind"><div aria-hidden="true"><svg width="10" height="10"></svg></div></section>
+        <section aria-label="Panel"><x-panel aria-hidden="true"><template shadowrootmode="open"><svg width="10" height="10"></svg><slot></slot></template><p>Inside</p></x-panel></section>
+        </main>"#,
+    );
+    let doc = document();
+    let body = doc.body().unwrap();
+    let sprite = doc
+        .create_element_ns(Some("http://www.w3.org/2000/svg"), "svg")
+        .unwrap();
+    sprite.set_attribute("aria-hidden", "true").unwrap();
+    body.append_child(&sprite).unwrap();
+    let s = snap(Options::default());
+    sprite.remove();
+    let images = |region: &str| {
+        s.elements
+            .iter()
+            .filter(|e| e.role == Role::Img && e.region == region)
+            .count()
+    };
+    assert_eq!(images("region[Own]"), 0, "{:?}", s.elements);
+    assert_eq!(images("region[Icon]"), 0, "{:?}", s.elements);
+    assert_eq!(find(&s, Role::Img, "Gear").region, "region[Named]");
+    assert_eq!(images("region[Plain]"), 1, "{:?}", s.elements);
+    assert_eq!(images("region[Behind]"), 1, "{:?}", s.elements);
+    assert_eq!(images("region[Panel]"), 1, "{:?}", s.elements);
+    assert_eq!(images(""), 1, "the child of <body>: {:?}", s.elements);
+    assert!(find(&s, Role::Button, "Delete").visible);
+}
+
+#[wasm_bindgen_test]
 fn a_custom_selects_hidden_native_twin_is_no_second_control() {
     // Ark UI's and Radix's select: the trigger people use, and a native `<select>` for forms
     // that hides itself from the eye and from assistive technology.

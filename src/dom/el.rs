@@ -231,6 +231,14 @@ impl<'a> El<'a> {
                     .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")))
     }
 
+    /// An icon component hidden from assistive technology: a custom element with a shadow
+    /// root, no light children and `aria-hidden="true"` (or `inert`), as `sl-icon` and
+    /// `ion-icon` hide themselves when they have no label. What it draws is decoration
+    /// (see `walk`). A modal library hides containers, which have children.
+    pub fn hides_icon(&self) -> bool {
+        self.tag == Tag::Custom && !self.has_children() && self.prunes()
+    }
+
     /// A `<select>` hidden from assistive technology by its own `aria-hidden` (or `inert`):
     /// the native twin a custom select keeps for forms (Ark UI's and Radix's hidden
     /// `<select>`), for neither the eye (visually hidden) nor a screen reader. Reported as
