@@ -33,9 +33,10 @@
 //!   `visibility: hidden`: `visible: false`, as below). The trade-off is decorative content
 //!   a page hides from assistive technology on purpose; it stays out of what is read where
 //!   it is noise: names still follow accname (an `aria-hidden` descendant adds nothing to a
-//!   name, see `dom::name`), and a *leaf* `aria-hidden` element whose text has no
+//!   name, see `dom::name`), a *leaf* `aria-hidden` element whose text has no
 //!   letter or digit (an icon glyph, a "•" or "|" separator) starts no plain run (see
-//!   `text`). Duplicated visual text next to a screen-reader label inside a control is in
+//!   `text`), and an unnamed image hidden in its own right or drawn by an icon component
+//!   that hides itself is no record (`is_decoration`). Duplicated visual text next to a screen-reader label inside a control is in
 //!   no run anyway (the control covers it); outside one it is a run, as a person reads it.
 //!   Secrets in such subtrees are found and redacted like everywhere else, since the walk
 //!   now passes their fields.
