@@ -346,7 +346,15 @@ fn a_custom_selects_hidden_native_twin_is_no_second_control() {
           <option>Economy</option><option>Business</option></select>
         <div aria-hidden="true"><button>Behind a modal</button><input aria-label="Note"></div>
         <input type="file" aria-label="Passport scan" aria-hidden="true" tabindex="-1"
-          style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)"></main>"#,
+          style="position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0)">
+        <section aria-label="Terms"><button type="button" role="checkbox" aria-checked="false" id="t">
+          </button><label for="t">Accept terms</label>
+          <input type="checkbox" aria-hidden="true" tabindex="-1"
+            style="position:absolute;pointer-events:none;opacity:0;margin:0;transform:translateX(-100%)"></section>
+        <section aria-label="Kept"><input type="checkbox" aria-hidden="true" tabindex="0" aria-label="Hidden but tabbable">
+          <div aria-hidden="true"><input type="radio" tabindex="-1" aria-label="Roving"></div></section>
+        <section aria-label="Value"><input aria-hidden="true" tabindex="-1" value="Ten"
+          style="position:absolute;opacity:0;pointer-events:none"></section></main>"#,
     );
     let s = snap(Options::default());
     let cabins: Vec<&Element> = s
@@ -368,6 +376,25 @@ fn a_custom_selects_hidden_native_twin_is_no_second_control() {
         .elements
         .iter()
         .any(|e| e.name == "Passport scan" && e.visible));
+    // Radix's checkbox keeps a native one for forms under it; MUI's select an input for
+    // its value: neither is a second, unnamed control.
+    let shown = |region: &str| {
+        s.elements
+            .iter()
+            .filter(|e| {
+                e.region == region && e.visible && !matches!(e.role, Role::Button | Role::Region)
+            })
+            .map(|e| format!("{:?}[{}]", e.role, e.name))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shown("region[Terms]"), ["Checkbox[Accept terms]"]);
+    assert_eq!(shown("region[Value]"), Vec::<String>::new());
+    // Only a field hidden in its own right and out of the tab order: a modal's aria-hidden
+    // around a roving radio, or a field hidden but still reached by Tab, stays.
+    assert_eq!(
+        shown("region[Kept]"),
+        ["Checkbox[Hidden but tabbable]", "Radio[Roving]"]
+    );
 }
 
 #[wasm_bindgen_test]

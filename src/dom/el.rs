@@ -239,15 +239,29 @@ impl<'a> El<'a> {
         self.tag == Tag::Custom && !self.has_children() && self.prunes()
     }
 
-    /// A `<select>` hidden from assistive technology by its own `aria-hidden` (or `inert`):
-    /// the native twin a custom select keeps for forms (Ark UI's and Radix's hidden
-    /// `<select>`), for neither the eye (visually hidden) nor a screen reader. Reported as
-    /// not visible, so it is never a second target beside the widget people use. A modal
-    /// library's `aria-hidden` on the page behind it sits on containers, not on controls.
-    /// Hidden inputs are left as they are: a file input hidden behind a custom button is
-    /// what an upload is given to.
+    /// A form field hidden from assistive technology by its own `aria-hidden` (or `inert`):
+    /// the native twin a custom widget keeps for forms, for neither the eye (visually
+    /// hidden, or `opacity: 0` under the widget) nor a screen reader. A `<select>` (Ark UI's
+    /// and Radix's hidden `<select>`), or an `<input>` also out of the tab order
+    /// (`tabindex="-1"`): Radix's checkbox and radio keep one, MUI's and Shoelace's selects
+    /// one for their value. Reported as not visible, so it is never a second, unnamed target
+    /// beside the widget people use. A modal library's `aria-hidden` on the page behind it
+    /// sits on containers, not on controls. A file input stays as it is: hidden behind a
+    /// custom button, it is what an upload is given to.
     pub fn is_hidden_twin(&self) -> bool {
-        self.tag == Tag::Select && self.prunes()
+        match self.tag {
+            Tag::Select => self.prunes(),
+            Tag::Input => {
+                self.has_bits(present::FOCUSABLE)
+                    && self.prunes()
+                    && !matches!(self.input_type(), "file" | "hidden")
+                    && self
+                        .node
+                        .get_attribute("tabindex")
+                        .is_some_and(|t| t.trim() == "-1")
+            }
+            _ => false,
+        }
     }
 
     /// The first child element (light DOM), read once: whether there is one, and where the
