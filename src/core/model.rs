@@ -175,6 +175,24 @@ impl Role {
         )
     }
 
+    /// Inline text semantics that format words (ARIA 1.3 `strong`, `emphasis`, `deletion`,
+    /// `insertion`, `code`, `mark`, `subscript`, `superscript`). Left out of every
+    /// observation but inside an editing host (a rich-text editor's body), where how the
+    /// words are formatted is what a formatting key or toolbar button changes.
+    pub fn is_formatting(self) -> bool {
+        matches!(
+            self,
+            Role::Strong
+                | Role::Emphasis
+                | Role::Deletion
+                | Role::Insertion
+                | Role::Code
+                | Role::Mark
+                | Role::Subscript
+                | Role::Superscript
+        )
+    }
+
     /// Roles that carry a text value a user edits.
     pub fn has_value(self) -> bool {
         matches!(
