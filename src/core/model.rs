@@ -145,7 +145,8 @@ impl Role {
 
     /// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
     /// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
-    /// `code`, `time`...) or table row groups would only add noise to every diff.
+    /// `code`, `time`...) or table row groups would only add noise to every diff (but for the
+    /// formatting inside an editing host: `is_formatting`).
     pub fn is_observable(self) -> bool {
         !matches!(
             self,
