@@ -223,6 +223,70 @@ fn a_rich_text_body_holds_its_text_as_its_value() {
     );
 }
 
+/// Inside a rich-text editor's body (an editing host) the words' formatting is observed: a
+/// `<strong>` (or the `<b>` a bold command writes) as `strong` named by its words, `<em>` and
+/// `<i>` as `emphasis`, `<code>` as `code`, in the host's region, coming and going as the
+/// editor formats words; the same markup outside an editing host, or under an element that is
+/// not editable, stays out of the observation. Each state as a full walk gives it.
+#[wasm_bindgen_test]
+fn formatting_inside_an_editing_host_is_observed() {
+    let c = load(
+        r#"<form aria-label="Compose"><div id="body" contenteditable="true" role="textbox" aria-multiline="true" aria-label="Message"><p id="line">Please review the draft</p></div>
+        <div id="plain" contenteditable="true"><p>A <em>plain</em> editable</p></div>
+        <p>Read <strong>this</strong> first, <code>npm test</code></p>
+        <div role="textbox" aria-label="Read only box"><strong>Not editable</strong></div></form>"#,
+    );
+    let formatting = |s: &Snapshot| -> Vec<(Role, String, String)> {
+        s.elements
+            .iter()
+            .filter(|e| e.role.is_formatting())
+            .map(|e| (e.role, e.name.clone(), e.region.clone()))
+            .collect()
+    };
+    let owned = |v: &[(Role, &str)]| -> Vec<(Role, String, String)> {
+        v.iter()
+            .map(|(r, n)| (*r, n.to_string(), "form[Compose]".to_string()))
+            .collect()
+    };
+    let (_, before) = agrees_with_full_walk("before");
+    assert_eq!(formatting(&before), owned(&[(Role::Emphasis, "plain")]));
+    let line = query(&c, "#line");
+    line.set_inner_html("Please <strong>review</strong> the draft");
+    let (_, bold) = agrees_with_full_walk("bold");
+    assert_eq!(
+        formatting(&bold),
+        owned(&[(Role::Strong, "review"), (Role::Emphasis, "plain")])
+    );
+    assert_eq!(
+        find(&bold, Role::Textbox, "Message")
+            .value
+            .as_deref()
+            .map(str::trim),
+        Some("Please review the draft"),
+        "the value is the words, not their formatting"
+    );
+    line.set_inner_html("<b>Please</b> <i>review</i> the <code>draft</code>");
+    let (_, written) = agrees_with_full_walk("b, i, code");
+    assert_eq!(
+        formatting(&written),
+        owned(&[
+            (Role::Strong, "Please"),
+            (Role::Emphasis, "review"),
+            (Role::Code, "draft"),
+            (Role::Emphasis, "plain"),
+        ])
+    );
+    line.set_inner_html("Please review the draft");
+    let (_, plain) = agrees_with_full_walk("unformatted");
+    assert_eq!(formatting(&plain), owned(&[(Role::Emphasis, "plain")]));
+    // Not editable any more: its formatting leaves the observation with it.
+    query(&c, "#plain")
+        .set_attribute("contenteditable", "false")
+        .unwrap();
+    let (_, none) = agrees_with_full_walk("not editable");
+    assert_eq!(formatting(&none), vec![]);
+}
+
 #[wasm_bindgen_test]
 fn shadow_dom_in_composed_order_and_closed_roots_opaque() {
     let c = load(SHADOW);

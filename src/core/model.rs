@@ -145,7 +145,8 @@ impl Role {
 
     /// Roles reported as elements. Paragraphs and live regions are reported as texts instead,
     /// `generic`/`none` have no identity of their own, and inline text semantics (`strong`,
-    /// `code`, `time`...) or table row groups would only add noise to every diff.
+    /// `code`, `time`...) or table row groups would only add noise to every diff (but for the
+    /// formatting inside an editing host: `is_formatting`).
     pub fn is_observable(self) -> bool {
         !matches!(
             self,
@@ -172,6 +173,24 @@ impl Role {
                 | Role::Term
                 | Role::Definition
                 | Role::Blockquote
+        )
+    }
+
+    /// Inline text semantics that format words (ARIA 1.3 `strong`, `emphasis`, `deletion`,
+    /// `insertion`, `code`, `mark`, `subscript`, `superscript`). Left out of every
+    /// observation but inside an editing host (a rich-text editor's body), where how the
+    /// words are formatted is what a formatting key or toolbar button changes.
+    pub fn is_formatting(self) -> bool {
+        matches!(
+            self,
+            Role::Strong
+                | Role::Emphasis
+                | Role::Deletion
+                | Role::Insertion
+                | Role::Code
+                | Role::Mark
+                | Role::Subscript
+                | Role::Superscript
         )
     }
 

@@ -322,6 +322,24 @@ impl Tag {
         )
     }
 
+    /// Inline tags that format words (`<strong>`, `<b>`, `<em>`, `<i>`, `<code>`, `<mark>`,
+    /// `<sub>`, `<sup>`, `<del>`, `<ins>`): observed inside an editing host only.
+    pub fn formats(self) -> bool {
+        matches!(
+            self,
+            Tag::B
+                | Tag::I
+                | Tag::Code
+                | Tag::Em
+                | Tag::Strong
+                | Tag::Mark
+                | Tag::Sub
+                | Tag::Sup
+                | Tag::Del
+                | Tag::Ins
+        )
+    }
+
     /// Natively focusable (the presentational role conflict rule needs it).
     pub fn is_natively_focusable(self) -> bool {
         matches!(
@@ -536,6 +554,8 @@ pub mod present {
     pub const OTHER_ARIA: u64 = 1 << 32;
     /// `onclick`: the element says it acts on a click.
     pub const ONCLICK: u64 = 1 << 33;
+    /// `contenteditable` (beside `FOCUSABLE`): the element may be an editing host.
+    pub const EDITABLE: u64 = 1 << 34;
 }
 
 /// The presence bit of an attribute name, if the engine cares about it.
@@ -573,7 +593,8 @@ pub fn attribute_bit(name: &str) -> u64 {
         "aria-hidden" => present::ARIA_HIDDEN,
         "inert" => present::INERT,
         "data-ap-sensitive" => present::DATA_AP_SENSITIVE,
-        "tabindex" | "contenteditable" => present::FOCUSABLE,
+        "tabindex" => present::FOCUSABLE,
+        "contenteditable" => present::FOCUSABLE | present::EDITABLE,
         n if n.starts_with("aria-") => present::OTHER_ARIA,
         _ => 0,
     }

@@ -6,10 +6,14 @@ use super::*;
 impl<'a> Judge<'a> {
     /// What the key of a press is meant to do, when it did it: Escape closes a popup (a
     /// dialog, listbox, menu or tooltip, or a control that was expanded), Enter submits the
-    /// focused form or picks the active option, Tab and Shift+Tab move focus. A failure
-    /// message next to it makes it AMBIGUOUS.
+    /// focused form or picks the active option, Tab and Shift+Tab move focus, a formatting
+    /// key formats the words of the field it is pressed in (`formatting`). A failure message
+    /// next to it makes it AMBIGUOUS.
     pub(super) fn key_effect(&self, target: Option<&'a Element>) -> Option<Finding> {
         let key = self.action.key.as_deref()?;
+        if let Some((f, _)) = self.formatting_key(target) {
+            return Some(f);
+        }
         let base = key.rsplit('+').next().unwrap_or(key);
         let effects = Effect::all(self.diff);
         let found = match base {

@@ -38,7 +38,8 @@
 //! dropped (only those changing is AMBIGUOUS "no effect yet"), and a page `busy` still
 //! working is never MATCH. A `press` with a key and no intent is MATCH when the key did its
 //! job (Escape closed a popup, Enter submitted the focused form or picked an option, Tab
-//! moved focus). A `drag` whose target kept its place in the diff is judged by its position
+//! moved focus, Control+B made the selected words of an editor's body bold). A `drag` whose
+//! target kept its place in the diff is judged by its position
 //! among its list's items, since a reorder leaves the multiset diff empty. A `fill` shown
 //! with formatting only added ("(555) 123-4567" for "5551234567") holds the requested value.
 //!
@@ -57,7 +58,8 @@
 //! The parts, by what each decides: `effects` (an observed difference as evidence and its
 //! relation to the target), `candidates` (who a name may point to), `attribution` (a click's
 //! effects by own state, names, rows, and an action done twice), `intended` (the claims of an
-//! intent against the effects), `keys` (Escape, Enter, Tab, a reorder by drag), `actions`
+//! intent against the effects), `keys` (Escape, Enter, Tab, a reorder by drag), `formatting`
+//! (Control+B, Control+I in a rich-text editor's body), `actions`
 //! (click, hover, watch, fill, check, select, steppers) and `wording` (reasons no rule owns).
 //! Their tables of cases are in `tests/`, one file for each part.
 //!
@@ -85,6 +87,7 @@ mod actions;
 mod attribution;
 mod candidates;
 mod effects;
+mod formatting;
 mod intended;
 mod keys;
 #[cfg(test)]
@@ -470,6 +473,14 @@ impl<'a> Judge<'a> {
             }
         }
         if kind == ActionKind::Press {
+            // A formatting key whose format went wrong (or elsewhere) is refused whatever the
+            // intent reads of the words it formatted; one whose format the intent says, of the
+            // words it formatted, is done.
+            if let Some((f, said)) = self.formatting_key(target) {
+                if f.verdict == VerdictKind::Mismatch || said {
+                    return f;
+                }
+            }
             if let Some(f) = self.escaped(target) {
                 return f;
             }

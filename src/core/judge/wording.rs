@@ -26,6 +26,10 @@ pub(super) fn role_words(role: Role) -> &'static str {
         Role::Tabpanel => "tab panel",
         Role::Textbox => "text box",
         Role::Treeitem => "tree item",
+        // The words' formatting in a rich-text editor's body, as a person names it.
+        Role::Strong => "bold",
+        Role::Emphasis => "italic",
+        Role::Deletion => "strikethrough",
         Role::Generic | Role::None | Role::Unknown => "",
         other => other.as_str(),
     }

@@ -158,6 +158,9 @@ pub(super) struct Ctx {
     busy: bool,
     /// Inside an observed control (or a clickable): no clickable here.
     in_control: bool,
+    /// Inside an editing host (a rich-text editor's body): the words' formatting
+    /// (`<strong>`, `<em>`...) is observed here, and only here.
+    in_editing: bool,
     /// What the current tree scope (document or shadow root) contains at all.
     scope: Scope,
     /// The dialog this is inside (`dialog[Edit profile]`, `dialog` without a name): a
@@ -580,7 +583,8 @@ impl<'a> Walk<'a> {
         if el.tag.is_skipped() {
             return None;
         }
-        if !el.tag.is_semantic() && !el.has_bits(role::RELEVANT_BITS) {
+        let formats = ctx.in_editing && el.tag.formats();
+        if !el.tag.is_semantic() && !el.has_bits(role::RELEVANT_BITS) && !formats {
             return self.plain(&el, ctx, rc, run);
         }
         let tag = el.tag;
@@ -600,7 +604,15 @@ impl<'a> Walk<'a> {
         let s = self.s;
         let global = el.has_bits(role::GLOBAL_BITS);
         let decided = role::compute_role(tag, &el, &rc, &mut || named, &mut || global);
-        let role = decided.role;
+        let role = match decided.role {
+            // SPEC DIFFERENCE: in an editing host `<b>` and `<i>` are what a bold or italic
+            // command writes (`execCommand`), the words' formatting as `<strong>` and `<em>`.
+            Role::Generic if ctx.in_editing && !decided.explicit && tag == Tag::B => Role::Strong,
+            Role::Generic if ctx.in_editing && !decided.explicit && tag == Tag::I => Role::Emphasis,
+            role => role,
+        };
+        // Formatting inside an editing host is observed: its words, by their role.
+        let formatted = ctx.in_editing && role.is_formatting();
 
         // Context for this element and its descendants.
         let parent_in_text = ctx.in_text;
@@ -612,6 +624,11 @@ impl<'a> Walk<'a> {
         if tag == Tag::Label && !ctx.in_label {
             let mut c = edit(&mut changed, &ctx);
             c.in_label = true;
+            changed = Some(c);
+        }
+        if !ctx.in_editing && editing_host(&el) {
+            let mut c = edit(&mut changed, &ctx);
+            c.in_editing = true;
             changed = Some(c);
         }
         if el.has_bits(role::RELEVANT_BITS) {
@@ -704,6 +721,7 @@ impl<'a> Walk<'a> {
         }
         // A role-less element that acts as a control (see `text`).
         let clickable = !role.is_observable()
+            && !formatted
             && text_kind.is_none()
             && !matches!(tag, Tag::Iframe | Tag::Frame | Tag::Slot)
             && self.is_clickable(&el, &ctx);
@@ -712,7 +730,7 @@ impl<'a> Walk<'a> {
             || clickable
             || tag == Tag::Label
             || ctx.sensitive
-            || (role.is_observable() && role.allows_name_from_content());
+            || ((role.is_observable() || formatted) && role.allows_name_from_content());
         if covers && !ctx.covered {
             let mut c = edit(&mut changed, &ctx);
             c.covered = true;
@@ -728,7 +746,7 @@ impl<'a> Walk<'a> {
         }
 
         // Visibility, asked only when something is reported.
-        let observable = role.is_observable() || clickable;
+        let observable = role.is_observable() || clickable || formatted;
         let doc_hidden = self.docs[ctx.doc].hidden;
         let scope_visibility = ctx.scope.visibility;
         let mut visible_cache: Option<bool> = None;
@@ -897,6 +915,14 @@ impl<'a> Walk<'a> {
     /// An element without semantics of its own: only its children matter, unless it is an
     /// opaque custom element.
     fn plain(&mut self, el: &El, ctx: Rc<Ctx>, rc: RoleCtx, run: bool) -> Option<Level> {
+        let ctx = if !ctx.in_editing && editing_host(el) {
+            Rc::new(Ctx {
+                in_editing: true,
+                ..(*ctx).clone()
+            })
+        } else {
+            ctx
+        };
         let child_rc = RoleCtx {
             parent_is_list: false,
             parent_list_presentational: false,
@@ -1269,6 +1295,13 @@ pub(super) fn is_closed_host(node: &web_sys::Element) -> bool {
         return true;
     }
     js::inner_text(node).unwrap_or_default().trim().is_empty()
+}
+
+/// Is `el` an editing host (`contenteditable` under no editable parent)? Asked only of an
+/// element with a `contenteditable` attribute, so a page without one pays a bit test per
+/// element.
+fn editing_host(el: &El) -> bool {
+    el.has_bits(present::EDITABLE) && js::is_editing_host(el.node)
 }
 
 /// What a capture keeps of an `<input>`'s `type` (see `El::with_input_type`).

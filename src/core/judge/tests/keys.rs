@@ -198,3 +198,81 @@ fn drag_press_upload_goto() {
         case("click on a button that takes focus", act(ActionKind::Click, Some(find(&s, "b1"))), s.clone(), focused_button).want(X, None, "no effect"),
     ]);
 }
+
+/// Two rich-text editors' bodies, each in its region with a toolbar toggle: the words the key
+/// formats are observed as `strong` / `emphasis` records in the host's region.
+#[test]
+fn formatting_keys() {
+    let (mail, notes) = ("form[Compose]", "form[Compose]/region[Private notes]");
+    let body = |r: &str, name: &str, value: &str, region: &str| Element {
+        value: Some(value.into()),
+        focused: r == "b1",
+        ..el(r, Role::Textbox, name, region)
+    };
+    let toggle = |r: &str, region: &str| Element {
+        pressed: Some(Tristate::False),
+        ..el(r, Role::Button, "Bold", region)
+    };
+    let s = Snapshot {
+        elements: vec![
+            toggle("t1", mail),
+            body("b1", "Message", "Please review the draft", mail),
+            toggle("t2", notes),
+            body("b2", "Notes", "Call Ana on Friday", notes),
+        ],
+        ..Default::default()
+    };
+    let with = |f: &dyn Fn(&mut Snapshot)| {
+        let mut a = s.clone();
+        f(&mut a);
+        a
+    };
+    let format = |role: Role, words: &'static str, region: &'static str| {
+        move |a: &mut Snapshot| a.elements.push(el("f1", role, words, region))
+    };
+    let bold = with(&format(Role::Strong, "review", mail));
+    let italic = with(&format(Role::Emphasis, "review", mail));
+    let bold_and_pressed = with(&|a| {
+        format(Role::Strong, "review", mail)(a);
+        edit(a, "t1", |e| e.pressed = Some(Tristate::True));
+    });
+    let released = with(&|a| {
+        format(Role::Strong, "review", mail)(a);
+        edit(a, "t1", |e| e.pressed = Some(Tristate::Mixed));
+    });
+    let other_editor = with(&format(Role::Strong, "Friday", notes));
+    let other_words = with(&format(Role::Strong, "Friday", mail));
+    let bold_and_text = with(&|a| {
+        format(Role::Strong, "review", mail)(a);
+        a.texts.push(text("Draft saved", "banner"));
+    });
+    let key = |k: &str| Action {
+        key: Some(k.into()),
+        ..act(ActionKind::Press, Some(find(&s, "b1")))
+    };
+    let unbold = |k: &str| Action {
+        key: Some(k.into()),
+        ..act(ActionKind::Press, Some(find(&bold, "b1")))
+    };
+
+    #[rustfmt::skip]
+    run(vec![
+        case("Control+B makes the words bold", key("Control+B"), s.clone(), bold.clone()).want(M, Some("Message"), "Control+B made words bold in textbox[Message] in form[Compose]: appeared strong[review]"),
+        case("Meta+b makes the words bold", key("Meta+b"), s.clone(), bold.clone()).want(M, Some("Message"), "made words bold"),
+        case("Control+B turns the host's toolbar toggle on too", key("Control+B"), s.clone(), bold_and_pressed.clone()).want(M, Some("Message"), "made words bold"),
+        case("Control+B takes bold off", unbold("Control+B"), bold.clone(), s.clone()).want(M, Some("Message"), "took bold off words"),
+        case("Control+I makes the words italic", key("Control+I"), s.clone(), italic.clone()).want(M, Some("Message"), "made words italic"),
+        case("Control+B that made the words italic", key("Control+B"), s.clone(), italic.clone()).want(X, Some("Message"), "meant to make its words bold, but: appeared emphasis[review]"),
+        case("Control+B that made them italic, with an intent naming the word", key("Control+B"), s.clone(), italic.clone()).intent("The word review is bold").want(X, Some("Message"), "meant to make its words bold"),
+        case("Control+B that landed in the other editor", key("Control+B"), s.clone(), other_editor.clone()).want(X, Some("Message"), "the formatting changed outside it: appeared strong[Friday]"),
+        case("Control+B formatting words the host does not hold", key("Control+B"), s.clone(), other_words).want(X, Some("Message"), "outside it"),
+        case("Control+B and a toggle that went the other way", key("Control+B"), s.clone(), released).want(A, None, ""),
+        case("Control+B and an effect it does not explain", key("Control+B"), s.clone(), bold_and_text).want(A, None, ""),
+        case("Control+B, nothing", key("Control+B"), s.clone(), s.clone()).want(X, None, "no effect"),
+        case("Shift+B is typing, not formatting", key("Shift+B"), s.clone(), bold.clone()).want(A, None, ""),
+        case("Control+B with an intent that says the format", key("Control+B"), s.clone(), bold.clone()).intent("Make the selected word bold").want(M, Some("Message"), "made words bold in textbox[Message] in form[Compose]: appeared strong[review] in form[Compose], as the intent says"),
+        case("Control+B, an intent naming other words of the host", key("Control+B"), s.clone(), bold.clone()).intent("Make the word draft bold").want(A, None, ""),
+        case("Control+I, an intent saying bold", key("Control+I"), s.clone(), italic.clone()).intent("Make the selected word bold").want(A, None, ""),
+        case("Control+B, the toggle on, with an intent", key("Control+B"), s.clone(), bold_and_pressed).intent("The word review is bold").want(M, Some("Message"), ""),
+    ]);
+}
