@@ -2988,32 +2988,21 @@ fn rows_of_unnamed_controls() {
             hover_reveals(w, *at);
         }
     });
-    let honest_toggle: React = Box::new(|g, w| match g {
-        Gesture::MoveTo { at } => hover_reveals(w, *at),
-        Gesture::Click { at, .. } => {
-            if let Some(hit) = at_point(&w.page, *at) {
-                for e in &mut w.page.elements {
-                    if e.reference == hit.reference {
-                        e.checked = Some(prufe::core::Tristate::True);
+    let honest_toggle = || -> React {
+        Box::new(|g, w| match g {
+            Gesture::MoveTo { at } => hover_reveals(w, *at),
+            Gesture::Click { at, .. } => {
+                if let Some(hit) = at_point(&w.page, *at) {
+                    for e in &mut w.page.elements {
+                        if e.reference == hit.reference {
+                            e.checked = Some(prufe::core::Tristate::True);
+                        }
                     }
                 }
             }
-        }
-        _ => {}
-    });
-    let honest_toggle_again: React = Box::new(|g, w| match g {
-        Gesture::MoveTo { at } => hover_reveals(w, *at),
-        Gesture::Click { at, .. } => {
-            if let Some(hit) = at_point(&w.page, *at) {
-                for e in &mut w.page.elements {
-                    if e.reference == hit.reference {
-                        e.checked = Some(prufe::core::Tristate::True);
-                    }
-                }
-            }
-        }
-        _ => {}
-    });
+            _ => {}
+        })
+    };
     let honest_delete: React = Box::new(|g, w| match g {
         Gesture::MoveTo { at } => hover_reveals(w, *at),
         Gesture::Click { at, .. } => {
@@ -3039,11 +3028,11 @@ fn rows_of_unnamed_controls() {
         row("a swallowed click after a hover reveal", World::new(todos()), toggle.clone(), swallowed)
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
             .then(|_, w, _| assert_eq!(clicks(w), 1)),
-        row("an honest toggle in a row", World::new(todos()), toggle.clone(), honest_toggle)
+        row("an honest toggle in a row", World::new(todos()), toggle.clone(), honest_toggle())
             .want(Some(M), true, None, "checkbox in listitem[Walk dog]"),
         // The document is replaced while it is observed again after the pointer's arrival:
         // settled and observed again, then the click, never an answer out of step.
-        row("a document replaced while observed after the pointer's arrival", World { observe_unavailable: VecDeque::from([false, true]), ..World::new(todos()) }, toggle, honest_toggle_again)
+        row("a document replaced while observed after the pointer's arrival", World { observe_unavailable: VecDeque::from([false, true]), ..World::new(todos()) }, toggle, honest_toggle())
             .want(Some(M), true, None, "checkbox in listitem[Walk dog]")
             .then(|_, w, _| {
                 assert_eq!(clicks(w), 1);

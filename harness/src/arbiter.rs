@@ -115,18 +115,10 @@ fn failed(why: String) -> Answer {
     }
 }
 
-/// Asks, within the configured timeout, and answers the machine's [`Need::Ask`]
-/// (`prufe::core::run::Need`): what the endpoint said, cut to `max_chars`; `TIMEOUT` when no
-/// answer came by then; the failure otherwise (a build without the `judge-http` feature cannot
-/// ask). The machine reads and words each.
+/// A build without the `judge-http` feature cannot ask: [`ask`] answers this.
 #[cfg(not(feature = "judge-http"))]
-pub async fn ask(
-    config: &ArbiterConfig,
-    q: &Question,
-    redactor: &Redactor,
-    max_chars: usize,
-) -> Answer {
-    let _ = (config, q, redactor, max_chars);
+pub async fn ask(config: &ArbiterConfig, q: &Question, r: &Redactor, max: usize) -> Answer {
+    let _ = (config, q, r, max);
     failed("this build of prufe has no HTTP judge: the judge-http feature is off".into())
 }
 
