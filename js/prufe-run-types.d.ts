@@ -473,11 +473,13 @@ declare namespace PrufeRun {
     | { need: 'act' }
     /**
      * Ask the arbiter whether an AMBIGUOUS effect is the one intended, waiting at most
-     * `timeout_ms` (`ASK_TIMEOUT_MS`) for it. Answer: `Answer::Arbiter`; an arbiter that
-     * has not answered by then is answered `Answer::Failed` with `TIMEOUT`, which the
-     * machine words and counts as no.
+     * `timeout_ms` (`ASK_TIMEOUT_MS`) for it. Answer: `Answer::Arbiter` with what it
+     * said, cut to `max_chars` (`super::arbiter::SAID_MAX_CHARS`), which the machine
+     * reads; `Answer::NoArbiter` when none is configured; an arbiter that has not answered
+     * by then is answered `Answer::Failed` with `TIMEOUT`, and one that could not be asked
+     * `Answer::Failed` saying why. The machine words each and counts it as no.
      */
-    | { need: 'ask'; question: Question; timeoutMs: number }
+    | { need: 'ask'; question: Question; timeoutMs: number; maxChars: number }
     /**
      * The step is over: its record, with `error` set when it failed. Further answers are
      * ignored and the same record is returned.
@@ -569,7 +571,15 @@ declare namespace PrufeRun {
       }[];
       inputMsAgo?: number | null;
     }
-    | { answer: 'arbiter'; yes: boolean; detail: string }
+    /**
+     * What the arbiter said, as it said it: an OpenAI-compatible chat completion's body,
+     * or the JSON of what a caller's arbiter returned (`"YES"`, `true`, `{ "yes", "detail" }`,
+     * `[yes, detail]`), at most the need's `max_chars`. The machine reads it
+     * (`super::arbiter::read`): only a clean yes approves.
+     */
+    | { answer: 'arbiter'; said: string }
+    /** No arbiter is configured: the machine words it and counts it as no. */
+    | { answer: 'noArbiter' }
     /**
      * The watched actions are done; `steps` is how many steps the driver performed for
      * them (0 when the caller's code acted).

@@ -83,6 +83,12 @@ declare namespace PrufeRun {
       { decided: true; element: ElementRecord | null } | { decided: false };
     /** CSS pixels per image pixel. */
     scale(screen: Screen): Prufe.Point;
+    /**
+     * After a screenshot's capture taken between two fingerprints (`tries` from 1): capture
+     * `again` while the page changed meanwhile (three captures at most); the last is kept,
+     * `stable` when the page had settled and did not change during it.
+     */
+    captured(args: { tries: number; before: string; after: string; settled: boolean }): { again: boolean; stable: boolean };
   }
 
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */
@@ -124,6 +130,12 @@ declare namespace PrufeRun {
      * on one. A new array on every call.
      */
     transient(): Prufe.ErrorCode[];
+    /**
+     * How many times a call that met a destroyed execution context (a navigation raced it)
+     * is sent again, to the document's new one: a transport's own matter, one bound for
+     * every driver.
+     */
+    resends(): number;
     /**
      * The record's `dialogs` lines of the JavaScript dialogs a step heard, in the order they
      * opened: `alert "Saved!" dismissed`, the message capped, at most 20 lines.

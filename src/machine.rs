@@ -107,6 +107,13 @@ pub fn transient() -> Result<String, String> {
     api::transient_text().map_err(thrown)
 }
 
+/// `resends()`: how many times a call that met a destroyed execution context is sent again,
+/// to the new one ([`api::resends_text`]).
+#[wasm_bindgen(js_name = resends)]
+pub fn resends() -> Result<String, String> {
+    api::resends_text().map_err(thrown)
+}
+
 /// `dialogs(heard)`: the record's `dialogs` lines of the JavaScript dialogs a step heard,
 /// `[{type, message, accepted}]` in JSON text ([`api::dialogs_text`]).
 #[wasm_bindgen(js_name = dialogs)]

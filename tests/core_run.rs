@@ -137,11 +137,17 @@ struct World {
     /// Changes the page makes by itself just before an observation is taken (after the
     /// settle that came before it).
     observe_ticks: VecDeque<Snapshot>,
+    /// How the next observations go, one entry per observation: `true`, the document is
+    /// being replaced (`Answer::Unavailable`); `false`, it is taken.
+    observe_unavailable: VecDeque<bool>,
     history: Vec<(Snapshot, String)>,
     destination: Option<Destination>,
     arbiter: bool,
     /// The arbiter does not answer within the need's bound.
     arbiter_silent: bool,
+    /// What the driver answers the arbiter's need with, in place of the arbiter's own
+    /// `{ yes, detail }` (a chat reply, no arbiter, a failure).
+    arbiter_answer: Option<Answer>,
     /// Overrides `describe`: what the live node shows now.
     described: Option<Element>,
     /// Overrides the first `describe` only (the target moves once, then holds still).
@@ -187,10 +193,12 @@ impl World {
             later: VecDeque::new(),
             ticks: VecDeque::new(),
             observe_ticks: VecDeque::new(),
+            observe_unavailable: VecDeque::new(),
             history: Vec::new(),
             destination: None,
             arbiter: false,
             arbiter_silent: false,
+            arbiter_answer: None,
             described: None,
             described_once: None,
             refusal: None,
@@ -354,6 +362,9 @@ impl World {
                     fingerprint: self.fingerprint_over(background),
                 },
             },
+            Need::Observe { .. } if self.observe_unavailable.pop_front() == Some(true) => {
+                Answer::Unavailable
+            }
             Need::Observe { sensitive } => {
                 if let Some(next) = self.observe_ticks.pop_front() {
                     self.page = next;
@@ -541,9 +552,15 @@ impl World {
                     format!("the arbiter did not answer within {timeout_ms} ms"),
                 ),
             },
+            Need::Ask { .. } if self.arbiter_answer.is_some() => {
+                self.arbiter_answer.clone().unwrap()
+            }
             Need::Ask { .. } => Answer::Arbiter {
-                yes: self.arbiter,
-                detail: format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
+                said: serde_json::json!({
+                    "yes": self.arbiter,
+                    "detail": format!("arbiter says {}", if self.arbiter { "yes" } else { "no" }),
+                })
+                .to_string(),
             },
             Need::Done { .. } => unreachable!("done"),
         }
@@ -635,6 +652,38 @@ struct Row {
     attempts: u32,
     undone: u32,
     check: Check,
+}
+
+/// An AMBIGUOUS click (`react`: an effect no name explains) put to the arbiter, whose need is answered `answer`: approved when the
+/// machine words it `says` "YES" (or the arbiter's own yes), else retried and failed.
+fn arbiter_row(name: &'static str, answer: Answer, says: &'static str, react: React) -> Row {
+    let world = World {
+        arbiter_answer: Some(answer),
+        ..World::new(shop())
+    };
+    let approved = says == "YES" || !says.starts_with("NO");
+    let r = row(name, world, in_products(click("Add Shirt M")), react)
+        .policy(|p| p.ambiguous = Ambiguous::Arbiter);
+    let r = match approved {
+        true => r.want(Some(A), true, None, ""),
+        false => r
+            .want(Some(A), false, Some(ErrorCode::VerificationFailed), "")
+            .tries(2, 2),
+    };
+    r.then(move |rec, _, _| assert_eq!(rec.arbiter.as_deref(), Some(says)))
+}
+
+/// The arbiter's answer: `text` as an OpenAI-compatible chat completion's body.
+fn chat(text: &str) -> Answer {
+    said(
+        &serde_json::json!({ "choices": [{ "message": { "role": "assistant", "content": text } }] })
+            .to_string(),
+    )
+}
+
+/// The arbiter's answer: `text` as it said it.
+fn said(text: &str) -> Answer {
+    Answer::Arbiter { said: text.into() }
 }
 
 fn row(name: &'static str, world: World, step: Step, react: React) -> Row {
@@ -865,7 +914,25 @@ fn semantic_steps() {
         row("ambiguous, the arbiter says no", World::new(shop()), in_products(click("Add Shirt M")), stranger())
             .policy(|p| p.ambiguous = Ambiguous::Arbiter)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
-            .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("arbiter says no"))),
+            .then(|r, _, _| assert_eq!(r.arbiter.as_deref(), Some("NO (arbiter says no)"))),
+        arbiter_row("the arbiter's chat reply, a clean yes with a period, approves", chat("  Yes.\n"), "YES", stranger())
+            .then(|r, w, _| {
+                assert_eq!(r.arbiter.as_deref(), Some("YES"));
+                assert!(w.needs.iter().any(|n| matches!(n, Need::Ask { max_chars: 4096, .. })), "the bound the driver cuts a reply to is the need's: {:?}", w.needs);
+            }),
+        arbiter_row("the arbiter's chat reply hedges: no, quoted", chat("Probably yes"), r#"NO (answered "Probably yes")"#, stranger()),
+        arbiter_row("the arbiter's chat reply says yes twice: no", chat("YES YES"), r#"NO (answered "YES YES")"#, stranger()),
+        arbiter_row("the arbiter's chat reply is empty: no", chat(""), r#"NO (answered "")"#, stranger()),
+        arbiter_row("the arbiter's reply is not JSON: no", said("YES, but not JSON {"), "NO (the reply was not JSON)", stranger()),
+        arbiter_row("the arbiter's chat reply has no message content: no", said(r#"{"choices":[]}"#), "NO (the reply had no message content)", stranger()),
+        arbiter_row("a caller's arbiter returns the word YES", said(r#""yes""#), "YES", stranger()),
+        arbiter_row("a caller's arbiter returns true", said("true"), "YES", stranger()),
+        arbiter_row("a caller's arbiter returns false", said("false"), "NO (answered false)", stranger()),
+        arbiter_row("a caller's arbiter returns a truthy non-boolean: no", said(r#"{"yes":"yes","detail":"sure"}"#), "NO (sure)", stranger()),
+        arbiter_row("a caller's arbiter returns yes and why", said(r#"[true,"the section is gone"]"#), "the section is gone", stranger()),
+        arbiter_row("a caller's arbiter returns something else: no", said(r#"{"verdict":"YES"}"#), r#"NO (answered {"verdict":"YES"})"#, stranger()),
+        arbiter_row("no arbiter is configured: no, in the machine's words", Answer::NoArbiter, "NO (no arbiter is configured)", stranger()),
+        arbiter_row("the arbiter could not be asked: no, saying why", Answer::Failed { error: prufe::core::Error::new(ErrorCode::BrowserError, "HTTP 500") }, "NO (HTTP 500)", stranger()),
         row("ambiguous, the arbiter asked for at most ten seconds and silent: no, in the machine's words", World { arbiter: true, arbiter_silent: true, ..World::new(shop()) }, in_products(click("Add Shirt M")), stranger())
             .policy(|p| p.ambiguous = Ambiguous::Arbiter)
             .want(Some(A), false, Some(ErrorCode::VerificationFailed), "").tries(2, 2)
@@ -2436,8 +2503,26 @@ fn scrolls() {
     }]);
     let mut moved = World::new(s.clone());
     moved.page.elements.swap(0, 1);
+    let mut replaced = World::new(s.clone());
+    replaced.wheel = VecDeque::from([at_scroll(300.0)]);
+    replaced.fingerprint_fails = VecDeque::from([Some(ErrorCode::NotReady)]);
+    let mut replacing = World::new(s.clone());
+    replacing.fingerprint_fails = std::iter::repeat_n(Some(ErrorCode::NotReady), 10).collect();
     #[rustfmt::skip]
     run_rows(vec![
+        row("a document replaced right before the wheel gets none: settled, the point checked again, then scrolled", replaced, scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, true, None, "scrolled from (0, 0) to (0, 300)")
+            .then(|_, w, _| {
+                let locates = w.needs.iter().filter(|n| matches!(n, Need::Locate { .. })).count();
+                assert_eq!(locates, 2, "the point is checked again on the page that came: {:?}", w.needs);
+                assert!(matches!(&w.inputs[..], [Gesture::Wheel { .. }]), "one wheel, into the page that came: {:?}", w.inputs);
+            }),
+        row("a document replaced before every wheel: nothing is scrolled, STALE_OBSERVATION", replacing, scroll_at(&s, "b1", 300.0), nothing())
+            .want(None, false, Some(ErrorCode::StaleObservation), "the document kept being replaced before input; nothing was dispatched")
+            .then(|_, w, run| {
+                assert!(w.inputs.is_empty(), "{:?}", w.inputs);
+                assert!(run.scrolled().is_none());
+            }),
         row("a scroll that moves waits until two reads agree", moving, scroll_at(&s, "b1", 300.0), nothing())
             .want(None, true, None, "div#products in list[Products] scrolled from (0, 0) to (0, 300)")
             .then(|r, w, run| {
@@ -2903,19 +2988,21 @@ fn rows_of_unnamed_controls() {
             hover_reveals(w, *at);
         }
     });
-    let honest_toggle: React = Box::new(|g, w| match g {
-        Gesture::MoveTo { at } => hover_reveals(w, *at),
-        Gesture::Click { at, .. } => {
-            if let Some(hit) = at_point(&w.page, *at) {
-                for e in &mut w.page.elements {
-                    if e.reference == hit.reference {
-                        e.checked = Some(prufe::core::Tristate::True);
+    let honest_toggle = || -> React {
+        Box::new(|g, w| match g {
+            Gesture::MoveTo { at } => hover_reveals(w, *at),
+            Gesture::Click { at, .. } => {
+                if let Some(hit) = at_point(&w.page, *at) {
+                    for e in &mut w.page.elements {
+                        if e.reference == hit.reference {
+                            e.checked = Some(prufe::core::Tristate::True);
+                        }
                     }
                 }
             }
-        }
-        _ => {}
-    });
+            _ => {}
+        })
+    };
     let honest_delete: React = Box::new(|g, w| match g {
         Gesture::MoveTo { at } => hover_reveals(w, *at),
         Gesture::Click { at, .. } => {
@@ -2941,8 +3028,17 @@ fn rows_of_unnamed_controls() {
         row("a swallowed click after a hover reveal", World::new(todos()), toggle.clone(), swallowed)
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
             .then(|_, w, _| assert_eq!(clicks(w), 1)),
-        row("an honest toggle in a row", World::new(todos()), toggle, honest_toggle)
+        row("an honest toggle in a row", World::new(todos()), toggle.clone(), honest_toggle())
             .want(Some(M), true, None, "checkbox in listitem[Walk dog]"),
+        // The document is replaced while it is observed again after the pointer's arrival:
+        // settled and observed again, then the click, never an answer out of step.
+        row("a document replaced while observed after the pointer's arrival", World { observe_unavailable: VecDeque::from([false, true]), ..World::new(todos()) }, toggle, honest_toggle())
+            .want(Some(M), true, None, "checkbox in listitem[Walk dog]")
+            .then(|_, w, _| {
+                assert_eq!(clicks(w), 1);
+                let observed = w.needs.iter().filter(|n| matches!(n, Need::Observe { .. })).count();
+                assert!(observed >= 4, "before, after the arrival (replaced), before again, after: {:?}", w.needs);
+            }),
         // Hidden until its row is hovered: the pointer goes onto the row first.
         row("a Delete shown on hover", World::new(todos()), delete.clone(), honest_delete)
             .want(Some(M), true, None, "listitem[Pay rent]")
@@ -3623,4 +3719,83 @@ fn a_reorder_alone_is_taken_back_by_the_inverse_the_step_declares() {
             })
             .collect(),
     );
+}
+
+/// A coordinate step's screenshot, captured between two fingerprints: again while the page
+/// changed meanwhile, three captures at most, stable only when settled and unchanged; asked
+/// through the machine module's `points("captured")`, as every driver asks it.
+#[test]
+fn a_screenshot_is_captured_again_while_the_page_changes_three_times_at_most() {
+    let rows: &[(&str, u32, &str, &str, bool, bool, bool)] = &[
+        // name, tries, before, after, settled → again, stable
+        (
+            "unchanged after a settle: kept, stable",
+            1,
+            "a",
+            "a",
+            true,
+            false,
+            true,
+        ),
+        (
+            "unchanged without a settle: kept, not stable",
+            1,
+            "a",
+            "a",
+            false,
+            false,
+            false,
+        ),
+        (
+            "changed on the first capture: again",
+            1,
+            "a",
+            "b",
+            true,
+            true,
+            false,
+        ),
+        (
+            "changed on the second capture: again",
+            2,
+            "b",
+            "c",
+            true,
+            true,
+            false,
+        ),
+        (
+            "changed on the third capture: kept, not stable",
+            3,
+            "c",
+            "d",
+            true,
+            false,
+            false,
+        ),
+        (
+            "unchanged on the third capture: kept, stable",
+            3,
+            "c",
+            "c",
+            true,
+            false,
+            true,
+        ),
+    ];
+    for (name, tries, before, after, settled, again, stable) in rows {
+        let args = serde_json::json!({ "tries": tries, "before": before, "after": after, "settled": settled });
+        let kept: serde_json::Value = serde_json::from_str(
+            &prufe::core::api::points_text("captured", &args.to_string()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            kept,
+            serde_json::json!({ "again": again, "stable": stable }),
+            "{name}"
+        );
+    }
+    assert_eq!(prufe::core::run::capture::CAPTURE_TRIES, 3);
+    let bad = prufe::core::api::points_text("captured", r#"{"tries":1}"#).unwrap_err();
+    assert_eq!(bad.code, ErrorCode::InvalidArgument);
 }

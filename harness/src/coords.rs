@@ -75,6 +75,7 @@ use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
 use prufe::core::run;
+use prufe::core::run::capture;
 use prufe::core::run::screen::{self, Pick};
 use prufe::core::run::Record as Outcome;
 use serde::Serialize;
@@ -452,10 +453,11 @@ impl Executor {
         } else {
             true
         };
+        // Captured again while the page changed meanwhile: the machine's rule.
         let mut tries = 0;
-        let (captured, boxes, unchanged) = loop {
+        let (captured, boxes, kept) = loop {
             tries += 1;
-            let fp0 = fingerprint_now(&engine).await?;
+            let before = fingerprint_now(&engine).await?;
             let roots = engine.roots().await?;
             let top = roots
                 .first()
@@ -463,9 +465,15 @@ impl Executor {
             let captured = page::capture(&engine, top, self.max_width).await?;
             let frames = page::root_boxes(&engine, &roots).await;
             let boxes = page::hit_boxes(&engine, &roots, &frames).await?;
-            let unchanged = fingerprint_now(&engine).await? == fp0;
-            if unchanged || tries >= 3 {
-                break (captured, boxes, unchanged);
+            let after = fingerprint_now(&engine).await?;
+            let kept = capture::captured(&capture::Capture {
+                tries,
+                before,
+                after,
+                settled,
+            });
+            if !kept.again {
+                break (captured, boxes, kept);
             }
         };
         self.issued += 1;
@@ -477,7 +485,7 @@ impl Executor {
             capture_width: captured.capture.width,
             capture_height: captured.capture.height,
             device_pixel_ratio: captured.device_pixel_ratio,
-            stable: settled && unchanged,
+            stable: kept.stable,
             path: None,
             png_base64: String::new(),
         };

@@ -489,30 +489,18 @@ impl Tab<'_> {
             Need::Ask {
                 question,
                 timeout_ms,
+                max_chars,
             } => match self.arbiter {
+                // Within the machine's bound; it reads and words what comes back.
                 Some(config) => {
-                    // The machine's bound, and its words when nothing came by then.
                     let config = ArbiterConfig {
                         timeout: Duration::from_millis(*timeout_ms),
                         ..config.clone()
                     };
-                    match arbiter::ask(&config, question, self.redactor).await {
-                        Some(a) => Answer::Arbiter {
-                            yes: a.yes,
-                            detail: a.detail,
-                        },
-                        None => Answer::Failed {
-                            error: prufe::core::Error::new(
-                                ErrorCode::Timeout,
-                                format!("the arbiter did not answer within {timeout_ms} ms"),
-                            ),
-                        },
-                    }
+                    let max_chars = usize::try_from(*max_chars).unwrap_or(usize::MAX);
+                    arbiter::ask(&config, question, self.redactor, max_chars).await
                 }
-                None => Answer::Arbiter {
-                    yes: false,
-                    detail: "no arbiter configured".into(),
-                },
+                None => Answer::NoArbiter,
             },
             Need::Done { .. } | Need::Act => unreachable!("the drive loop returns on these"),
         })

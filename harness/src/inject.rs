@@ -16,7 +16,8 @@
 //! from `Runtime.executionContextCreated` (name `"prufe"`, `auxData.frameId`) and dropped on
 //! `executionContextDestroyed`/`executionContextsCleared`; a frame with no known context asks
 //! `Page.createIsolatedWorld`, which returns the world's current context. A call that meets a
-//! destroyed context (a navigation raced it) forgets it and retries once.
+//! destroyed context (a navigation raced it) forgets it and is sent again, as often as the
+//! machine allows ([`ErrorCode::RESENDS`]: a transport's matter, the call never reached a page).
 //!
 //! **Bundle.** Read at run time, not embedded: `PRUFE_BUNDLE` if set, else
 //! `js/dist/prufe.js` next to the crate (`CARGO_MANIFEST_DIR/..`), else `prufe.js` beside the
@@ -794,7 +795,9 @@ impl Engine {
                  message: String((e && e.message) || e), \
                  candidates: (e && Array.isArray(e.candidates)) ? e.candidates.slice(0, 10) : [] }}; }} }})()"
         );
-        let mut retried = !retry;
+        // Sent again to the new context while the one it was addressed to is destroyed, as
+        // often as the machine allows.
+        let mut resends = if retry { ErrorCode::RESENDS } else { 0 };
         loop {
             let ctx = self.context(frame).await?;
             let sent = tokio::time::timeout(
@@ -807,18 +810,18 @@ impl Engine {
             .map_err(|_| Error::Timeout(format!("the engine did not answer within {} ms", self.call_timeout.as_millis())))?;
             let r = match sent {
                 Ok(r) => r,
-                Err(e) if !retried && is_context_gone(&e) => {
+                Err(e) if resends > 0 && is_context_gone(&e) => {
                     self.forget(frame, ctx);
-                    retried = true;
+                    resends -= 1;
                     continue;
                 }
                 Err(e) => return Err(e),
             };
             if let Some(ex) = r.get("exceptionDetails") {
                 let text = exception_text(ex);
-                if !retried && text.contains("context") {
+                if resends > 0 && text.contains("context") {
                     self.forget(frame, ctx);
-                    retried = true;
+                    resends -= 1;
                     continue;
                 }
                 return Err(Error::core(ErrorCode::Internal, text));
@@ -861,7 +864,7 @@ impl Engine {
                try {{ return P[{via}]({r}); }} catch (e) {{ return {{ ok: false, code: (e && e.code) || 'STALE_REFERENCE', message: String((e && e.message) || e) }}; }} }})()",
             r = Value::String(reference.to_owned())
         );
-        let mut retried = false;
+        let mut resends = ErrorCode::RESENDS;
         loop {
             let ctx = self.context(frame).await?;
             let session = self.session_of(frame);
@@ -871,9 +874,9 @@ impl Engine {
             .await;
             let r = match r {
                 Ok(r) => r,
-                Err(e) if !retried && is_context_gone(&e) => {
+                Err(e) if resends > 0 && is_context_gone(&e) => {
                     self.forget(frame, ctx);
-                    retried = true;
+                    resends -= 1;
                     continue;
                 }
                 Err(e) => return Err(e),

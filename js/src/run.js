@@ -201,7 +201,7 @@
   // frames of other origins with an engine of their own.
   rules('frames', glue.frames, ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters']);
   // The rules of a coordinate step's points (src/core/run/screen.rs).
-  rules('points', glue.points, ['aim', 'locate', 'scale']);
+  rules('points', glue.points, ['aim', 'locate', 'scale', 'captured']);
   // The settle loop, one step per call, for a driver that reads several roots itself.
   Object.defineProperty(api, 'settling', {
     enumerable: true,
@@ -257,6 +257,13 @@
     enumerable: true,
     value: function transient() {
       return call(glue.transient, []);
+    },
+  });
+  // How many times a call that met a destroyed execution context is sent again.
+  Object.defineProperty(api, 'resends', {
+    enumerable: true,
+    value: function resends() {
+      return call(glue.resends, []);
     },
   });
   Object.defineProperty(api, 'located', {

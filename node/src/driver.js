@@ -31,8 +31,9 @@ import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.j
  * @typedef {object} Options
  * @property {PrufeRun.Policy} [policy]
  * @property {PrufeRun.Seen | null} [seen] the last step's `seen`, for the background
- * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [arbiter]
- *   decides AMBIGUOUS under `ambiguous: 'arbiter'`; without one, the answer is no
+ * @property {(question: PrufeRun.Question) => Promise<unknown>} [arbiter]
+ *   decides AMBIGUOUS under `ambiguous: 'arbiter'`; what it returns goes to the machine, which
+ *   reads it (only a clean yes approves); without one, the answer is no
  * @property {(run: any) => void} [onJudged] hears the machine's state right after it judged an attempt
  * @property {(need: PrufeRun.Need, answer: PrufeRun.Answer) => void} [trace] sees every pair
  * @property {() => Promise<void>} [act] a watch's watched code, run at its `act` need; what it
@@ -149,25 +150,29 @@ export async function answerNeed(port, need, options) {
 }
 
 /**
- * `Need::Ask`: the caller's arbiter, waited for as long as the need says; no answer by then is
- * `TIMEOUT`, which the machine words and counts as no.
+ * `Need::Ask`: the caller's arbiter, waited for as long as the need says; what it returned
+ * goes to the machine as JSON, cut to the need's `maxChars`, and the machine reads it. No
+ * answer by then is `TIMEOUT`, which the machine words and counts as no.
  * @param {Extract<PrufeRun.Need, { need: 'ask' }>} need
  * @param {Options['arbiter']} arbiter
  * @returns {Promise<PrufeRun.Answer>}
  */
 async function ask(need, arbiter) {
-  if (!arbiter) return { answer: 'arbiter', yes: false, detail: 'no arbiter: an AMBIGUOUS effect is not approved' };
+  if (!arbiter) return { answer: 'noArbiter' };
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  const late = new Promise((/** @type {(v: null) => void} */ done) => { timer = setTimeout(() => done(null), need.timeoutMs); });
+  const late = new Promise((/** @type {(v: typeof LATE) => void} */ done) => { timer = setTimeout(() => done(LATE), need.timeoutMs); });
   try {
     const answer = await Promise.race([arbiter(need.question), late]);
-    if (answer === null) return { answer: 'failed', error: { code: 'TIMEOUT', message: `the arbiter did not answer within ${need.timeoutMs} ms` } };
-    return { answer: 'arbiter', ...answer };
+    if (answer === LATE) return { answer: 'failed', error: { code: 'TIMEOUT', message: `the arbiter did not answer within ${need.timeoutMs} ms` } };
+    return { answer: 'arbiter', said: String(JSON.stringify(answer ?? null)).slice(0, need.maxChars) };
   } finally {
     clearTimeout(timer);
   }
 }
+
+/** What the arbiter's timer answers: no arbiter returns it. */
+const LATE = Symbol('late');
 
 
 /**

@@ -51,7 +51,7 @@ const rules = await machine();
  *   (each left out: the machine's default, `defaults()` of the machine module; node/types
  *   documents them)
  * @property {'reject' | 'accept'} [ambiguous] what an AMBIGUOUS effect comes to without a judge
- * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail: string }>} [judge]
+ * @property {(question: PrufeRun.Question) => Promise<{ yes: boolean, detail?: string } | boolean | string>} [judge]
  *   the arbiter asked about an AMBIGUOUS effect; it never overrides MATCH or MISMATCH
  * @property {string[]} [regions] observe only these regions
  * @property {string[]} [ignoreRegions] never observe these regions
@@ -530,21 +530,23 @@ export class Verifier {
       if (a.answer !== 'fingerprint') throw new PrufeError(a.answer === 'failed' ? a.error.code : 'BROWSER_ERROR', a.answer === 'failed' ? a.error.message : 'no fingerprint');
       return a.fingerprint;
     };
+    // Captured again while the page changed meanwhile: the machine's rule.
+    const points = (await machine()).points;
     let captured;
     let boxes;
-    let unchanged = false;
-    for (let tries = 1; tries <= 3 && !unchanged; tries++) {
+    let kept = { again: true, stable: false };
+    for (let tries = 1; kept.again; tries++) {
       const before = await fingerprint();
       captured = await capturePng(port, world.session, this.#secrets, this.#maxWidth);
       boxes = await hitBoxesAcross(port);
-      unchanged = (await fingerprint()) === before;
+      kept = points.captured({ tries, before, after: await fingerprint(), settled: stable });
     }
     const c = /** @type {Awaited<ReturnType<typeof capturePng>>} */ (captured);
     this.#issued += 1;
     const id = `obs-${this.#issued}`;
-    const scale = (await machine()).points.scale({ id, image: c.image, capture: c.capture, dpr: c.dpr });
+    const scale = points.scale({ id, image: c.image, capture: c.capture, dpr: c.dpr });
     this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes: /** @type {PrufeRun.HitBox[]} */ (boxes) };
-    return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable: stable && unchanged };
+    return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable: kept.stable };
   }
 
   /**

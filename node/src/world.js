@@ -15,7 +15,8 @@
 // - contexts are tracked from `Runtime.executionContextCreated` (name "prufe",
 //   `auxData.frameId`) and dropped on `executionContextDestroyed` / `…Cleared`; a frame with
 //   no known context asks `Page.createIsolatedWorld` again; a call that meets a destroyed
-//   context (a navigation raced it) forgets it and retries once.
+//   context (a navigation raced it) forgets it and is sent again, as often as the machine's
+//   `resends()` allows.
 //
 // Roots. The engine in a document walks it and its same-origin frames (their elements carry
 // `frame` "0", "0.1", …); a frame of another origin is an opaque `iframe` to it. Every such
@@ -33,6 +34,9 @@
 import { readFileSync } from 'node:fs';
 import { goBackOn } from './driver.js';
 import { machine } from './machine.js';
+
+/** How many times a call that met a destroyed context is sent again: the machine's bound. */
+const RESENDS = (await machine()).resends();
 
 /** The isolated world's name, as the harness names it. */
 export const WORLD = 'prufe';
@@ -464,8 +468,9 @@ export class World {
   }
 
   /**
-   * An expression in the engine's world of a frame (the main frame by default); retried once
-   * in a new context when its context was destroyed meanwhile.
+   * An expression in the engine's world of a frame (the main frame by default); sent again in
+   * the new context when its context was destroyed meanwhile, as often as the machine's
+   * `resends()` allows (a transport's matter: the call never reached a page).
    * @param {string} expression
    * @param {boolean} returnByValue
    * @param {string} [frame]
@@ -481,7 +486,7 @@ export class World {
         return { ...reply, session: context.session };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (attempt === 0 && /context|Execution context was destroyed|Cannot find/i.test(message)) {
+        if (attempt < RESENDS && /context|Execution context was destroyed|Cannot find/i.test(message)) {
           for (const [f, c] of this.contexts) if (c === context) this.contexts.delete(f);
           continue;
         }

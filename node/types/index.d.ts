@@ -45,8 +45,12 @@ export interface Options {
   quickMs?: number;
   /** What an AMBIGUOUS effect comes to without a judge (default `reject`). */
   ambiguous?: 'reject' | 'accept';
-  /** The arbiter of AMBIGUOUS effects; it never overrides MATCH or MISMATCH. */
-  judge?: (question: Question) => Promise<{ yes: boolean; detail: string }>;
+  /**
+   * The arbiter of AMBIGUOUS effects; it never overrides MATCH or MISMATCH. Only a clean yes
+   * approves: `{ yes: true, detail? }` (the detail is recorded), `true`, or the word `YES`;
+   * anything else is no, and so is no answer within 10 s.
+   */
+  judge?: (question: Question) => Promise<{ yes: boolean; detail?: string } | boolean | string>;
   regions?: string[];
   ignoreRegions?: string[];
   /** One trace record per step, as `prufe run --trace-dir` writes them. */

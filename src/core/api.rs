@@ -11,6 +11,7 @@ use super::judge::{judge, Action, JudgeOptions, Verdict};
 use super::located::{self, Located};
 use super::redact::Redactor;
 use super::resolve::{self, Resolution};
+use super::run::capture::Capture;
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{self, Settling, Tick};
 use super::run::record::error_lines;
@@ -461,6 +462,12 @@ pub fn transient_text() -> Result<String> {
     serde_json::to_string(ErrorCode::TRANSIENT).map_err(internal)
 }
 
+/// `resends()` of the machine module: how many times a call that met a destroyed execution
+/// context is sent again to the new one ([`ErrorCode::RESENDS`]).
+pub fn resends_text() -> Result<String> {
+    serde_json::to_string(&ErrorCode::RESENDS).map_err(internal)
+}
+
 /// `dialogs(dialogs)` of the machine module: the record's `dialogs` lines of the JavaScript
 /// dialogs a step heard (`[{type, message, accepted}]`, in the order they opened), worded
 /// and capped by [`dialogs::lines`].
@@ -526,6 +533,8 @@ pub fn scrub_text(args: &str) -> Result<String> {
 ///   `boxes`; `{decided: false}` when they disagree and `boxesNow` (the boxes taken now) is
 ///   needed to decide.
 /// - `scale`: a screen → CSS pixels per image pixel, `{x, y}`.
+/// - `captured`: a screenshot's capture, `{tries, before, after, settled}` → `{again,
+///   stable}`: capture again while the page changed meanwhile ([`super::run::capture`]).
 pub fn points_text(op: &str, args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -570,10 +579,14 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
             let s: Screen = from_text(args, ErrorCode::InvalidArgument, "scale")?;
             serde_json::to_value(s.scale())
         }
+        "captured" => {
+            let c: Capture = from_text(args, ErrorCode::InvalidArgument, "captured")?;
+            serde_json::to_value(super::run::capture::captured(&c))
+        }
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
-                format!("points: unknown rule {other:?} (aim, locate, scale)"),
+                format!("points: unknown rule {other:?} (aim, locate, scale, captured)"),
             ))
         }
     };

@@ -112,6 +112,13 @@ impl ErrorCode {
         ErrorCode::Timeout,
     ];
 
+    /// How many times a driver sends a call again, to the document's new execution context,
+    /// when the one it was addressed to was destroyed before the call ran (a navigation raced
+    /// it). A transport's own matter: the machine names a root, never a context, and the call
+    /// never reached a page, so nothing was answered to read again; one bound for every
+    /// driver: the harness reads this, the packages `prufeRun.resends()`.
+    pub const RESENDS: u32 = 1;
+
     /// Is this a code of a page that could not answer now ([`ErrorCode::TRANSIENT`])?
     pub fn is_transient(self) -> bool {
         Self::TRANSIENT.contains(&self)

@@ -190,13 +190,15 @@ def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_ap
         async def decide(self, question: dict[str, Any]) -> bool:
             raise RuntimeError("down")
 
-    from prufe.arbiter import decide
+    from prufe.arbiter import answer
 
     from concurrent.futures import ThreadPoolExecutor
 
-    # Sync Playwright holds this thread's event loop: the arbiter check runs on another.
+    # Sync Playwright holds this thread's event loop: the arbiter check runs on another. An
+    # arbiter that fails answers the machine its failure, which the machine words as no.
     with ThreadPoolExecutor(1) as pool:
-        assert pool.submit(asyncio.run, decide(Broken(), {}, 10_000)).result()[0] is False
+        failed = pool.submit(asyncio.run, answer(Broken(), {}, 10_000, 4096)).result()
+        assert failed == {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": "RuntimeError"}}
     assert "k-123" not in repr(OpenAIJudge(chat, api_key="k-123"))
 
 

@@ -345,8 +345,8 @@ class Core:
             raise (yield from self._ended(error, kind, started_at)) from None
         return self._finish(record)
 
-    async def _ask(self, asked: dict[str, Any]) -> tuple[bool, str]:
-        return await _arbiter.decide(self.ai_judge, asked["question"], int(asked["timeoutMs"]))
+    async def _ask(self, need: dict[str, Any]) -> dict[str, Any]:
+        return await _arbiter.answer(self.ai_judge, need["question"], int(need["timeoutMs"]), int(need["maxChars"]))
 
     def worded(self, run: Gen) -> Gen:
         """``run``; an error it raises without a record carries the machine's report."""

@@ -98,7 +98,8 @@ class Coords:
 
     def _observe(self, settle: bool) -> Gen:
         """Settles (when asked), then captures the viewport covered and the hit boxes behind
-        it, again while the page changed meanwhile (three tries), and issues the next id."""
+        it, again while the page changed meanwhile (the machine's rule, `points.captured`), and
+        issues the next id."""
         driver = self.core.driver
         self.latest, self._screen = None, None
         stable = True
@@ -108,14 +109,16 @@ class Coords:
                     "timeoutMs": timing["timeoutMs"], "stopOnChange": False}
             settled = yield from driver._settle(need)
             stable = bool(settled.get("stable"))
-        for tries in range(1, 4):
+        # Captured again while the page changed meanwhile: the machine's rule.
+        tries, kept = 0, {"again": True}
+        while kept["again"]:
+            tries += 1
             before = yield from driver.call("fingerprint")
             yield from driver.world.roots()
             shot, css, _, covered = yield from driver.covered_capture(self._params, [], [])
             boxes = yield from self.core.driver.hit_boxes()
-            unchanged = (yield from driver.call("fingerprint")) == before
-            if unchanged or tries == 3:
-                break
+            after = yield from driver.call("fingerprint")
+            kept = yield from driver.world.points_rule("captured", {"tries": tries, "before": before, "after": after, "settled": stable})
         png = base64.b64decode(shot["data"])
         size = _png_size(png)
         if size is None:
@@ -131,7 +134,7 @@ class Coords:
         scale = yield from driver.world.points_rule("scale", screen)
         self.latest = Shot(id=screen["id"], width=float(size[0]), height=float(size[1]),
                            capture_width=screen["capture"]["width"], capture_height=screen["capture"]["height"],
-                           device_pixel_ratio=css["dpr"], stable=stable and unchanged, png=png, masked=masked,
+                           device_pixel_ratio=css["dpr"], stable=bool(kept["stable"]), png=png, masked=masked,
                            scale=(scale["x"], scale["y"]))
         self._screen = {**screen, "boxes": boxes}
         return self.latest

@@ -67,7 +67,11 @@ def source(name: str) -> str:
 
 
 #: What the machine says once per process (``World.machine_defaults``).
-_MACHINE: dict[str, Any] = {"defaults": None, "transient": None, "lost": None}
+_MACHINE: dict[str, Any] = {"defaults": None, "transient": None, "lost": None, "resends": 0}
+
+
+#: How many installs a call may need before it runs: the engine, then the machine and driver.
+_INSTALLS = 2
 
 
 class Gone(Exception):
@@ -81,7 +85,7 @@ _GUARD_RUN = "async (a) => { if (typeof prufe === 'undefined') return { missing:
 TURN = _GUARD_RUN % "(a) => prufeDriver.turn(a)"
 FRAMES = _GUARD_RUN % "(a) => prufeDriver.frames(a)"
 POINTS = _GUARD_RUN % "(a) => prufeDriver.points(a)"
-MACHINE_FACTS = _GUARD_RUN % "() => ({ defaults: prufeRun.defaults(), transient: prufeRun.transient(), lost: prufeRun.lost() })"
+MACHINE_FACTS = _GUARD_RUN % "() => ({ defaults: prufeRun.defaults(), transient: prufeRun.transient(), lost: prufeRun.lost(), resends: prufeRun.resends() })"
 # The record finished by the machine: its dialogs' lines, report, summary and trace entry, all
 # scrubbed of the caller's secrets (their forms listed anew when ``values`` is given).
 FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets : prufeRun.secretForms(a.values);"
@@ -235,12 +239,14 @@ class World:
 
     def machine_defaults(self) -> Gen:
         """The machine's default policy (``prufeRun.defaults()``), read once per process with
-        the codes of a page that cannot answer now (``prufeRun.transient()``) and the error of a
-        settle whose page did not come back (``prufeRun.lost()``)."""
+        the codes of a page that cannot answer now (``prufeRun.transient()``), the error of a
+        settle whose page did not come back (``prufeRun.lost()``) and how many times a call is
+        sent again when a navigation took what it needs meanwhile (``prufeRun.resends()``)."""
         if _MACHINE["defaults"] is None:
             facts = yield from self.call(MACHINE_FACTS, None)
             _MACHINE["transient"] = tuple(facts["transient"])
             _MACHINE["lost"] = facts["lost"]
+            _MACHINE["resends"] = int(facts["resends"])
             _MACHINE["defaults"] = facts["defaults"]
         return _MACHINE["defaults"]
 
@@ -527,8 +533,10 @@ class World:
 
     def call(self, fn: str, arg: Any, root: Root = TOP) -> Gen:
         """``fn(arg)`` in the engine's world of ``root``, the engine and the driver (and in the
-        top document the machine) installed first."""
-        for _ in range(4):
+        top document the machine) installed first: each missing piece once (the engine; then
+        the machine and the driver), and the call sent again as often as the machine allows
+        (``prufeRun.resends()``) when a navigation took them meanwhile."""
+        for _ in range(_INSTALLS + 1 + _MACHINE["resends"]):
             reply = yield from self._raw(fn, arg, root)
             if not isinstance(reply, dict) or not reply.get("missing"):
                 return reply["value"] if isinstance(reply, dict) else reply
@@ -1056,11 +1064,10 @@ class Driver:
                 return self.requests.heard()
             if kind == "ask":
                 if ask is None:
-                    return {"answer": "arbiter", "yes": False, "detail": "no arbiter: an AMBIGUOUS effect is not approved"}
-                question = self.redactor.scrub_value(need["question"])
-                # Within the machine's bound; no answer by then is its to word (``TIMEOUT``).
-                yes, detail = yield op("ask", ask, {"question": question, "timeoutMs": need["timeoutMs"]})
-                return {"answer": "arbiter", "yes": bool(yes), "detail": self.redactor.scrub(str(detail))}
+                    return {"answer": "noArbiter"}
+                # Within the machine's bound; it reads and words what comes back.
+                asked: dict[str, Any] = yield op("ask", ask, {**need, "question": self.redactor.scrub_value(need["question"])})
+                return asked
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the need {kind!r}")
         except Failed as failed:
             return {"answer": "failed", "error": failed.error}

@@ -2,9 +2,11 @@
 and fail-closed: anything but a clean yes is no, and so is no answer within the time bound.
 
 Any object with one async method that takes the question (a dict: ``action``, ``target``,
-``intent``, ``observed``, ``reason``, ``stable``) and returns ``True``, ``"YES"`` or
-``(yes, detail)`` is an arbiter. :class:`OpenAIJudge` asks any OpenAI-compatible chat
-completions endpoint, with the CLI's prompt (harness/src/arbiter.rs).
+``intent``, ``observed``, ``reason``, ``stable``) is an arbiter. What it returns goes to the
+machine as it is (as JSON), which reads it as every surface does: ``True``, ``"YES"`` or
+``(True, detail)`` approve, anything else is no. :class:`OpenAIJudge` asks any
+OpenAI-compatible chat completions endpoint, with the CLI's prompt (harness/src/arbiter.rs),
+and hands the machine the reply's body as it came.
 """
 
 from __future__ import annotations
@@ -33,11 +35,8 @@ SYSTEM = (
 )
 
 
-def is_clean_yes(text: str) -> bool:
-    word = text.strip()
-    if word.endswith("."):
-        word = word[:-1]
-    return word.lower() == "yes"
+class Unanswered(Exception):
+    """Asking failed, for a reason the machine quotes (an HTTP status, a request that failed)."""
 
 
 def method_of(arbiter: Any) -> Callable[[dict[str, Any]], Awaitable[Any]]:
@@ -56,24 +55,21 @@ def method_of(arbiter: Any) -> Callable[[dict[str, Any]], Awaitable[Any]]:
     return methods[0]  # type: ignore[no-any-return]
 
 
-async def decide(arbiter: Any, question: dict[str, Any], timeout_ms: int) -> tuple[bool, str]:
-    """Asks ``arbiter`` within ``timeout_ms`` (the machine's bound, ``Need::Ask``'s); every
-    failure, and every answer but yes, is no. No answer by then raises ``TIMEOUT``: the machine
-    words it, as it does for every surface."""
+async def answer(arbiter: Any, question: dict[str, Any], timeout_ms: int, max_chars: int) -> dict[str, Any]:
+    """The machine's answer to its ``ask`` need: what ``arbiter`` returned within
+    ``timeout_ms`` (the need's bound), as JSON cut to ``max_chars`` (a chat endpoint's raw
+    body as it came), for the machine to read; ``TIMEOUT`` when nothing came by then, and the
+    failure when asking failed. The machine words each."""
     try:
-        answer = await asyncio.wait_for(method_of(arbiter)(question), timeout_ms / 1000)
+        said = await asyncio.wait_for(method_of(arbiter)(question), timeout_ms / 1000)
     except asyncio.TimeoutError:
-        raise PrufeError("TIMEOUT", f"the arbiter did not answer within {timeout_ms} ms") from None
+        return {"answer": "failed", "error": {"code": "TIMEOUT", "message": f"the arbiter did not answer within {timeout_ms} ms"}}
+    except Unanswered as error:
+        return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": str(error)}}
     except Exception as error:  # an arbiter that fails says no
-        return False, f"NO ({type(error).__name__})"
-    if isinstance(answer, tuple) and len(answer) == 2:
-        yes, detail = answer
-        return yes is True, str(detail) if yes is True else f"NO ({detail})"
-    if answer is True:
-        return True, "YES"
-    if isinstance(answer, str) and is_clean_yes(answer):
-        return True, "YES"
-    return False, f"NO (answered {str(answer)[:40]!r})"
+        return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": type(error).__name__}}
+    text = said.decode("utf-8", "replace") if isinstance(said, bytes) else json.dumps(said, default=repr, ensure_ascii=False)
+    return {"answer": "arbiter", "said": text[:max_chars]}
 
 
 class OpenAIJudge:
@@ -118,20 +114,14 @@ class OpenAIJudge:
             data: bytes = response.read()
             return data
 
-    async def judge(self, question: dict[str, Any]) -> tuple[bool, str]:
+    async def judge(self, question: dict[str, Any]) -> bytes:
+        """The endpoint's reply body, as it came (the machine reads it)."""
         body = self.request_body(question)
         try:
-            reply = await asyncio.wait_for(asyncio.to_thread(self._post, body), self.timeout)
+            return await asyncio.wait_for(asyncio.to_thread(self._post, body), self.timeout)
         except asyncio.TimeoutError:
-            return False, f"no answer within {int(self.timeout * 1000)} ms"
+            raise Unanswered(f"no answer within {int(self.timeout * 1000)} ms") from None
         except urllib.error.HTTPError as error:
-            return False, f"HTTP {error.code}"
+            raise Unanswered(f"HTTP {error.code}") from None
         except Exception as error:
-            return False, f"request failed: {type(error).__name__}"
-        try:
-            content = json.loads(reply)["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            return False, "the reply had no message content"
-        if isinstance(content, str) and is_clean_yes(content):
-            return True, "YES"
-        return False, f"answered {str(content).strip()[:40]!r}"
+            raise Unanswered(f"request failed: {type(error).__name__}") from None

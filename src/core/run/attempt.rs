@@ -31,7 +31,7 @@ fn describe_or(element: Option<&Element>, otherwise: &str) -> String {
 }
 
 /// The error of a step whose page kept replacing its document before the input.
-fn replaced_before() -> Error {
+pub(super) fn replaced_before() -> Error {
     Error::new(
         ErrorCode::StaleObservation,
         "the document kept being replaced before input; nothing was dispatched",
@@ -187,6 +187,9 @@ impl Run {
                 }
                 self.input()
             }
+            // The document is being replaced while it is observed again after the pointer's
+            // arrival: nothing is sent into it; settled and observed again, as before.
+            (Phase::Rebase, Answer::Unavailable) => self.rescan(|_| replaced_before()),
             (Phase::Rebase, Answer::Observed { snapshot }) => {
                 self.attempt.before = snapshot;
                 self.input()
@@ -220,23 +223,24 @@ impl Run {
             }
             (Phase::ReadAddress, Answer::Address { url }) => self.followed(url),
             (Phase::ReadAddress, Answer::Failed { .. }) => self.followed(String::new()),
-            (Phase::Ask, Answer::Arbiter { yes, detail }) => {
-                self.attempt.arbiter = Some(detail);
-                self.decided(yes)
-            }
-            // An arbiter that did not answer in time says no, in the same words everywhere.
+            // What the arbiter said, read and worded by the machine, the same everywhere.
+            (Phase::Ask, Answer::Arbiter { said }) => self.arbitrated(super::arbiter::read(&said)),
+            (Phase::Ask, Answer::NoArbiter) => self.arbitrated(super::arbiter::none()),
             (Phase::Ask, Answer::Failed { error }) if error.code == ErrorCode::Timeout => {
-                let within = super::need::ASK_TIMEOUT_MS;
-                self.attempt.arbiter = Some(format!("NO (no answer within {within} ms)"));
-                self.decided(false)
+                self.arbitrated(super::arbiter::silent(super::need::ASK_TIMEOUT_MS))
             }
             (Phase::Ask, Answer::Failed { error }) => {
-                self.attempt.arbiter = Some(format!("no answer: {error}"));
-                self.decided(false)
+                self.arbitrated(super::arbiter::failed(&error.message))
             }
             (_, Answer::Failed { error }) => self.fail(error),
             (_, other) => self.out_of_step(&other),
         }
+    }
+
+    /// The arbiter's reading: recorded, and the step decided by it.
+    fn arbitrated(&mut self, reading: super::arbiter::Reading) -> Need {
+        self.attempt.arbiter = Some(reading.detail);
+        self.decided(reading.yes)
     }
 
     fn on_before(&mut self, snapshot: Snapshot, again: bool) -> Need {

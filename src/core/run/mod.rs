@@ -28,9 +28,11 @@
 //! settle → observe → act (the driver lets the watched actions happen) → settle → observe →
 //! judge by the intent alone → policy | arbiter, never undone.
 
+pub mod arbiter;
 mod attaching;
 mod attempt;
 mod back;
+pub mod capture;
 pub mod chord;
 pub mod dialogs;
 pub mod drag;

@@ -127,10 +127,16 @@ pub enum Need {
     /// [`Answer::Acted`].
     Act,
     /// Ask the arbiter whether an AMBIGUOUS effect is the one intended, waiting at most
-    /// `timeout_ms` ([`ASK_TIMEOUT_MS`]) for it. Answer: [`Answer::Arbiter`]; an arbiter that
-    /// has not answered by then is answered [`Answer::Failed`] with `TIMEOUT`, which the
-    /// machine words and counts as no.
-    Ask { question: Question, timeout_ms: u64 },
+    /// `timeout_ms` ([`ASK_TIMEOUT_MS`]) for it. Answer: [`Answer::Arbiter`] with what it
+    /// said, cut to `max_chars` ([`super::arbiter::SAID_MAX_CHARS`]), which the machine
+    /// reads; [`Answer::NoArbiter`] when none is configured; an arbiter that has not answered
+    /// by then is answered [`Answer::Failed`] with `TIMEOUT`, and one that could not be asked
+    /// [`Answer::Failed`] saying why. The machine words each and counts it as no.
+    Ask {
+        question: Question,
+        timeout_ms: u64,
+        max_chars: u64,
+    },
     /// The step is over: its record, with `error` set when it failed. Further answers are
     /// ignored and the same record is returned.
     Done { record: Box<Record> },
@@ -413,10 +419,15 @@ pub enum Answer {
         input_ms_ago: Option<f64>,
         requests: Vec<super::requests::Heard>,
     },
+    /// What the arbiter said, as it said it: an OpenAI-compatible chat completion's body,
+    /// or the JSON of what a caller's arbiter returned (`"YES"`, `true`, `{ "yes", "detail" }`,
+    /// `[yes, detail]`), at most the need's `max_chars`. The machine reads it
+    /// ([`super::arbiter::read`]): only a clean yes approves.
     Arbiter {
-        yes: bool,
-        detail: String,
+        said: String,
     },
+    /// No arbiter is configured: the machine words it and counts it as no.
+    NoArbiter,
     /// The watched actions are done; `steps` is how many steps the driver performed for
     /// them (0 when the caller's code acted).
     Acted {
@@ -455,6 +466,7 @@ impl Answer {
             Answer::Selection { .. } => "selection",
             Answer::Network { .. } => "network",
             Answer::Arbiter { .. } => "arbiter",
+            Answer::NoArbiter => "noArbiter",
             Answer::Acted { .. } => "acted",
             Answer::Failed { .. } => "failed",
         }

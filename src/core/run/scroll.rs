@@ -1,7 +1,9 @@
 //! A wheel turn at a point (`Action::ScrollAt`), as needs: check that the point still shows
 //! what the observation showed there ([`Need::Locate`]; `TARGET_CHANGED` and nothing sent
 //! otherwise), find the scroll container under it and where it stands ([`Read::Scroll`]),
-//! turn the wheel, and wait until the container stops moving.
+//! turn the wheel, and wait until the container stops moving. A document being replaced right
+//! before the wheel gets none: the machine settles and checks the point again, as before other
+//! input.
 //!
 //! **When a scroll is over.** Wheel scrolling may animate, and the fingerprint does not hash
 //! scroll positions, so the settle alone cannot say. The machine settles and reads the
@@ -33,6 +35,9 @@ pub(super) enum At {
     Container,
     /// Waiting for the fingerprint before the wheel.
     Fingerprint,
+    /// The document was being replaced right before the wheel: waiting for it to settle,
+    /// then the point is checked again.
+    Resettle,
     /// Waiting for the wheel to be sent.
     Wheel,
     /// Waiting for a settle after the wheel.
@@ -79,7 +84,10 @@ impl Run {
     /// What a scroll did, once it is over; `None` for every other run, and for a scroll
     /// that stopped before the wheel.
     pub fn scrolled(&self) -> Option<Scrolled> {
-        let s = self.scrolling.as_ref().filter(|_| self.is_done())?;
+        let s = self
+            .scrolling
+            .as_ref()
+            .filter(|_| self.is_done() && self.dispatched)?;
         let bare = |p: &ScrollPosition| ScrollPosition {
             container: None,
             ..p.clone()
@@ -112,6 +120,7 @@ impl Run {
         self.attempts = 1;
         self.attempt = Default::default();
         self.attempt.left_ms = self.policy.timing.timeout_ms;
+        self.rescans = 0;
         self.seen = None;
         self.phase = Phase::Scroll { at: At::Locate };
         self.ask(Need::Locate { at })
@@ -152,6 +161,26 @@ impl Run {
                 ErrorCode::BrowserError,
                 "no scroll container could be found under the point; nothing was scrolled",
             )),
+            // The document is being replaced right before the wheel: nothing is sent into it;
+            // settled, and the point checked again on the page that comes, as before other
+            // input (at most `MAX_RESCANS` times, then `STALE_OBSERVATION`).
+            (At::Fingerprint, Answer::Fingerprint { fingerprint })
+                if fingerprint == super::quiet::UNREACHABLE =>
+            {
+                self.rescans += 1;
+                if self.rescans > super::MAX_RESCANS {
+                    return self.fail(super::attempt::replaced_before());
+                }
+                self.phase = Phase::Scroll { at: At::Resettle };
+                let need = self.settle_need(None, self.attempt.left_ms, false);
+                self.ask(need)
+            }
+            (At::Resettle, Answer::Settled { waited_ms, .. }) => {
+                let a = &mut self.attempt;
+                a.left_ms = a.left_ms.saturating_sub(waited_ms);
+                self.phase = Phase::Scroll { at: At::Locate };
+                self.ask(Need::Locate { at: point })
+            }
             (At::Fingerprint, Answer::Fingerprint { fingerprint }) => {
                 self.attempt.fp0 = fingerprint;
                 self.dispatched = true;

@@ -423,6 +423,7 @@ impl Run {
                 self.ask(Need::Ask {
                     question,
                     timeout_ms: super::need::ASK_TIMEOUT_MS,
+                    max_chars: super::arbiter::SAID_MAX_CHARS as u64,
                 })
             }
         }
