@@ -480,13 +480,13 @@ fn position_line(effects: &[Effect<'_>]) -> Option<(String, u32, u32, u32)> {
         }
         let changed: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
         let number = |w: &str| w.parse::<u32>().ok();
-        let (x, y, last) = match changed.as_slice() {
-            &[i] => match (number(&a[i]), number(&b[i])) {
+        let (x, y, last) = match *changed.as_slice() {
+            [i] => match (number(&a[i]), number(&b[i])) {
                 (Some(x), Some(y)) => (x, y, b.iter().filter_map(|w| number(w)).max()?),
                 _ if i + 1 < a.len() => month_step(&a[i..=i + 1], &b[i..=i + 1])?,
                 _ => return None,
             },
-            &[i, j] if j == i + 1 => {
+            [i, j] if j == i + 1 => {
                 month_step(&a[i..=j], &b[i..=j]).or_else(|| range_step(&a[i..=j], &b[i..=j], &b))?
             }
             _ => return None,
