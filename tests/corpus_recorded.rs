@@ -1,7 +1,7 @@
 //! The honest corpus's recorded evidence, judged by this checkout's judge.
 //!
 //! `fixtures/corpus/recorded.json.gz` holds, for every run of the honest corpus
-//! (`scripts/corpus.mjs`: actions on widgets of ten component libraries on nine pages, each
+//! (`scripts/corpus.mjs`: actions on widgets of thirteen component libraries on ten pages, each
 //! with and without an intent in three languages, and the injected faults), the machine's state at
 //! its first judgement, as the live run kept it (`CORPUS_TAP`, packed by
 //! `scripts/corpus-record.mjs`). Judging them all again takes seconds, so every change of a

@@ -39,10 +39,13 @@ const TARGET = 0.98;
  * capitals from CSS text-transform, and its range, whose `aria-labelledby` label holds the
  * slider itself, which prufe reads as an embedded control's value, `Brightness 50`, as
  * Playwright's getByRole does, and Chromium leaves out, `Brightness`; the floor sits one
- * element under it, since a row or two depends on timing).
+ * element under it, since a row or two depends on timing; 93.06 % once the grid page joined:
+ * Chromium names every row of AG Grid, MUI X's grid and the calendar from its cells, and
+ * prufe reads a row as a nameless container known by its text, the names of its own controls
+ * left to them).
  */
 const LIBRARY_PAGES = 'corpus/';
-const LIBRARY_FLOOR = { role: 0.99, name: 0.957 };
+const LIBRARY_FLOOR = { role: 0.99, name: 0.929 };
 const REPORT = process.env.PRUFE_ORACLE_REPORT
   ? resolve(ROOT, process.env.PRUFE_ORACLE_REPORT)
   : join(ROOT, 'target', 'oracle-disagreements.md');

@@ -185,6 +185,21 @@ impl<'a> Judge<'a> {
                 mismatch(format!("the target was to be {word}, but: {line}"), Some(t))
             };
         }
+        // A box named for what its next press does (MUI X's row checkbox, "Select row" →
+        // "Unselect row") is a new element to the diff: the one in its place that took the
+        // asked state under its new name is the target.
+        if let Some((was, now)) = self.renamed(t) {
+            if state(now) == Some(want) && state(was) != Some(want) {
+                return matched(
+                    format!(
+                        "the target is now {word}, renamed for its next press: {} is now {}",
+                        describe_element(was),
+                        describe_element(now)
+                    ),
+                    Some(t),
+                );
+            }
+        }
         if let Some(other) = self
             .diff
             .changed
@@ -399,6 +414,52 @@ impl<'a> Judge<'a> {
     }
 }
 
+impl<'a> Judge<'a> {
+    /// A column header's press orders its grid's rows (the Authoring Practices' sortable
+    /// table; AG Grid and MUI X sort on a header click, their virtualised rows going and
+    /// coming in the new order): rows of the header's own grid, and their cells, that came,
+    /// went or moved are the header's effect, when nothing else of the grid changed.
+    pub(super) fn sorted_its_rows(
+        &self,
+        t: &'a Element,
+        effects: &[Effect<'a>],
+    ) -> Option<Finding> {
+        if t.role != Role::Columnheader || self.action.kind != ActionKind::Click {
+            return None;
+        }
+        let of_grid = |el: &Element| el.frame == t.frame && el.region == t.region;
+        let rowish = |el: &Element| {
+            matches!(
+                el.role,
+                Role::Row | Role::Gridcell | Role::Cell | Role::Rowheader
+            ) || (el.label().trim().is_empty() && matches!(el.role, Role::Generic | Role::None))
+        };
+        let mut rows = effects.iter().filter(|e| match *e {
+            Effect::Appeared(el) | Effect::Disappeared(el) => el.role == Role::Row && of_grid(el),
+            Effect::Moved(m) => m.after.role == Role::Row && of_grid(&m.after),
+            _ => false,
+        });
+        let first = rows.next()?;
+        let other_in_grid = effects.iter().any(|e| match *e {
+            Effect::Appeared(el) | Effect::Disappeared(el) => of_grid(el) && !rowish(el),
+            Effect::Moved(m) => of_grid(&m.after) && !rowish(&m.after),
+            Effect::Changed(c) => of_grid(&c.after) && !same_ref(&c.after, t) && !rowish(&c.after),
+            _ => false,
+        });
+        if other_in_grid {
+            return None;
+        }
+        let found = matched(
+            format!(
+                "the rows of the header's grid changed order: {}",
+                first.line()
+            ),
+            Some(t),
+        );
+        Some(self.with_intent(found, effects, t))
+    }
+}
+
 /// A shown position among `effects`: a line that replaced another with one number changed
 /// ("page 1 of 3" → "page 2 of 3"), its words, the two numbers and the largest number shown.
 fn position_line(effects: &[Effect<'_>]) -> Option<(String, u32, u32, u32)> {
@@ -417,16 +478,70 @@ fn position_line(effects: &[Effect<'_>]) -> Option<(String, u32, u32, u32)> {
         if a.len() != b.len() {
             return None;
         }
-        let mut changed = a.iter().zip(&b).filter(|(x, y)| x != y);
-        let (x, y) = changed.next()?;
-        if changed.next().is_some() {
-            return None;
-        }
-        let (x, y) = (x.parse::<u32>().ok()?, y.parse::<u32>().ok()?);
-        let last = b.iter().filter_map(|w| w.parse::<u32>().ok()).max()?;
+        let changed: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        let number = |w: &str| w.parse::<u32>().ok();
+        let (x, y, last) = match *changed.as_slice() {
+            [i] => match (number(&a[i]), number(&b[i])) {
+                (Some(x), Some(y)) => (x, y, b.iter().filter_map(|w| number(w)).max()?),
+                _ if i + 1 < a.len() => month_step(&a[i..=i + 1], &b[i..=i + 1])?,
+                _ => return None,
+            },
+            [i, j] if j == i + 1 => {
+                month_step(&a[i..=j], &b[i..=j]).or_else(|| range_step(&a[i..=j], &b[i..=j], &b))?
+            }
+            _ => return None,
+        };
         Some((e.line(), x, y, last))
     })
 }
+
+/// A pagination's shown range that moved ("1–5 of 12" → "6–10 of 12", MUI's table
+/// pagination): the page each range is on, counted in the longer range's length (the last
+/// page may hold fewer), and the last page of the largest number shown.
+fn range_step(was: &[String], now: &[String], all: &[String]) -> Option<(u32, u32, u32)> {
+    let n = |w: &String| w.parse::<u32>().ok().filter(|&k| k > 0);
+    let (a1, a2, b1, b2) = (n(&was[0])?, n(&was[1])?, n(&now[0])?, n(&now[1])?);
+    if a2 < a1 || b2 < b1 {
+        return None;
+    }
+    let size = (a2 - a1 + 1).max(b2 - b1 + 1);
+    let total = all.iter().filter_map(n).max()?;
+    let page = |first: u32| (first - 1) / size + 1;
+    Some((page(a1), page(b1), total.div_ceil(size)))
+}
+
+/// A calendar's month that turned ("December 2026" → "January 2027", a date picker's
+/// caption): the months counted from year zero; a calendar has no last month.
+fn month_step(was: &[String], now: &[String]) -> Option<(u32, u32, u32)> {
+    let at = |w: &[String]| {
+        let month = MONTHS
+            .iter()
+            .position(|names| names.contains(&w[0].as_str()))? as u32;
+        let year = w[1]
+            .parse::<u32>()
+            .ok()
+            .filter(|y| (1000..10000).contains(y))?;
+        Some(year * 12 + month)
+    };
+    Some((at(was)?, at(now)?, u32::MAX))
+}
+
+/// The months by name, January first, as a calendar's caption writes them (folded: English,
+/// Spanish, German, French).
+const MONTHS: [&[&str]; 12] = [
+    &["january", "enero", "januar", "janvier"],
+    &["february", "febrero", "februar", "fevrier"],
+    &["march", "marzo", "marz", "mars"],
+    &["april", "abril", "avril"],
+    &["may", "mayo", "mai"],
+    &["june", "junio", "juni", "juin"],
+    &["july", "julio", "juli", "juillet"],
+    &["august", "agosto", "aout"],
+    &["september", "septiembre", "septembre"],
+    &["october", "octubre", "oktober", "octobre"],
+    &["november", "noviembre", "novembre"],
+    &["december", "diciembre", "dezember", "decembre"],
+];
 
 impl<'a> Judge<'a> {
     /// A menu item whose menu closed, and nothing else changed (a "Share" that copies a link,

@@ -55,6 +55,9 @@ impl<'a> Judge<'a> {
         if let Some(f) = self.paged(t, effects) {
             return f;
         }
+        if let Some(f) = self.sorted_its_rows(t, effects) {
+            return f;
+        }
         if let Some(f) = self.closed_its_menu(t, effects) {
             return f;
         }
@@ -104,6 +107,17 @@ impl<'a> Judge<'a> {
                 );
                 return self.with_intent(found, effects, t);
             }
+        }
+        // A tooltip shows when the pointer comes to rest on its control (MUI's pagination
+        // buttons): the pointer's arrival, not the press. A press whose only effect is the
+        // target's tooltip did nothing.
+        let tooltip = |e: &Effect| matches!(*e, Effect::Appeared(el) if el.role == Role::Tooltip);
+        if self.action.kind == ActionKind::Click
+            && !effects.is_empty()
+            && effects.iter().all(tooltip)
+        {
+            return self
+                .no_effect("only a tooltip showed, as the pointer came to rest on the target");
         }
         let candidates = Candidates::new(t, self.before, self.after);
         let (named, variants) = self.named(&candidates, effects);
@@ -211,8 +225,19 @@ impl<'a> Judge<'a> {
     /// intent that names the other row explains it.
     pub(super) fn in_other_row(&self, t: &'a Element) -> Option<Finding> {
         let place = t.within.as_deref()?;
-        let (kind, _) = place.strip_suffix(']')?.split_once('[')?;
+        let (kind, key) = place.strip_suffix(']')?.split_once('[')?;
         let effects = Effect::all(self.diff);
+        // The target's own row, named with the target's name first (MUI X's "Select row Chen
+        // Wei"), renamed as the target was ("Unselect row Chen Wei"): still the target's row.
+        let renamed = self.renamed(t);
+        let own_row = |el: &Element| {
+            renamed.is_some_and(|(was, now)| {
+                [was, now].iter().any(|x| {
+                    text::normalize_key(el.label())
+                        == text::normalize_key(&format!("{} {key}", x.label()))
+                })
+            })
+        };
         let other = effects.iter().find(|e| {
             if is_deselected_sibling(e, Some(t), &effects) || self.is_reveal_rename(e, &effects) {
                 return false;
@@ -220,6 +245,9 @@ impl<'a> Judge<'a> {
             let Some(el) = e.element() else {
                 return false;
             };
+            if el.role.as_str() == kind && own_row(el) {
+                return false;
+            }
             // A named control's place only describes it: the diff pairs twins of one name
             // ("Delete todo" in every row) as it finds them, so only the place of an element
             // without a label, which its identity holds, says which row changed.

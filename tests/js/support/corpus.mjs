@@ -70,11 +70,14 @@ export async function openCorpus() {
 
 /**
  * A Playwright locator for a corpus target: by role and exact name, inside `region` when given
- * (`role[name]`, as prufe names the region an element is in).
+ * (`role[name]`, as prufe names the region an element is in) and inside the container `in`
+ * names when given.
  */
 export function locate(page, target) {
   const region = target.region ? /^([a-z]+)\[(.*)\]$/.exec(target.region) : null;
-  const scope = region ? page.getByRole(region[1], { name: region[2], exact: true }) : page;
+  let scope = region ? page.getByRole(region[1], { name: region[2], exact: true }) : page;
+  // Chromium names a row by all its cells, the target's own among them: the row's name holds prufe's.
+  if (target.in) scope = scope.getByRole(target.in.role, { name: target.in.name });
   return scope.getByRole(target.role, { name: target.name, exact: true });
 }
 

@@ -316,6 +316,7 @@ fn todo() -> Snapshot {
 
 mod actions;
 mod attribution;
+mod grids;
 mod intended;
 mod keys;
 mod page;
