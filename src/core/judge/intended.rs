@@ -475,6 +475,14 @@ impl<'a> Judge<'a> {
                 ));
             }
         }
+        // A number the intent gives must be shown ("becomes 12" is not a quantity of 13); a
+        // count ("2 shirts") is held above, by the effects counted.
+        if let Some(n) = self.number_unshown(effects, target, claims.count.as_ref().map(|c| c.n)) {
+            return Check::Open(format!(
+                "the intent says {n}, but no effect shows it ({})",
+                best.line()
+            ));
+        }
         Check::Holds(best)
     }
 

@@ -90,6 +90,7 @@ mod effects;
 mod formatting;
 mod intended;
 mod keys;
+mod numbers;
 #[cfg(test)]
 mod tests;
 mod wording;

@@ -680,3 +680,35 @@ fn an_intent_that_names_the_target_and_its_container() {
         case("a sentence about something else", italic, page(false, false), page(true, false)).intent("The order is shipped").want(A, None, ""),
     ]);
 }
+
+#[test]
+fn numbers_the_intent_gives() {
+    // AG Grid's quantity cell edited in place, and the status line the app writes.
+    let mut s = shop();
+    s.elements.push(Element {
+        value: Some("10".into()),
+        ..el("q1", Role::Spinbutton, "Quantity", "main")
+    });
+    let enter = Action {
+        key: Some("Enter".into()),
+        ..act(ActionKind::Press, Some(find(&s, "q1")))
+    };
+    let set = |v: &str| {
+        let mut a = s.clone();
+        edit(&mut a, "q1", |e| e.value = Some(v.into()));
+        a.texts.push(text(&format!("Order 1003: quantity {v}"), "main"));
+        a
+    };
+    #[rustfmt::skip]
+    run(vec![
+        case("the number shown", enter.clone(), s.clone(), set("12")).intent("The quantity of order 1003 becomes 12").want(M, Some("Quantity"), ""),
+        case("another number shown", enter.clone(), s.clone(), set("13")).intent("The quantity of order 1003 becomes 12").want(A, None, "the intent says 12, but no effect shows it"),
+        case("a step of one thing", enter.clone(), s.clone(), set("12")).intent("The quantity of order 1003 goes up by 2").want(M, Some("Quantity"), ""),
+        case("a step it did not take", enter.clone(), s.clone(), set("13")).intent("The quantity of order 1003 goes up by 2").want(A, None, "the intent says 2"),
+        case("no number given", enter, s.clone(), set("13")).intent("The quantity of order 1003 changes").want(M, Some("Quantity"), ""),
+    ]);
+    assert_eq!(
+        crate::core::judge::numbers::numbers("the 2nd item, v2, H2O, 1003 and 12."),
+        [1003, 12]
+    );
+}
