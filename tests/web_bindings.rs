@@ -296,6 +296,60 @@ fn num(v: &JsValue, key: &str) -> f64 {
 }
 
 #[wasm_bindgen_test]
+fn a_row_clipped_by_its_scrolling_grid_is_out_of_view() {
+    // AG Grid renders spare rows above and below what its own viewport shows: inside the
+    // window, clipped by the grid's scroll box. A person scrolls the grid first.
+    let c = load(
+        r#"<main>
+      <div id="grid" style="height: 60px; overflow: auto">
+        <button id="first" style="display: block; height: 40px">Order 1001</button>
+        <button id="spare" style="display: block; height: 40px">Order 1002</button>
+        <button style="display: block; height: 40px">Order 1003</button>
+      </div>
+      <div style="width: 200px; height: 60px; overflow: hidden; white-space: nowrap">
+        <button style="width: 300px">Slide 1</button><button id="slide">Slide 2</button>
+      </div>
+    </main>"#,
+    );
+    let first = ref_of(&query(&c, "#first"));
+    let spare = ref_of(&query(&c, "#spare"));
+    assert_eq!(get(&b::bounds(first).unwrap(), "inView"), JsValue::TRUE);
+    let b_spare = b::bounds(spare.clone()).unwrap();
+    let (vw, vh) = (
+        web_sys::window()
+            .unwrap()
+            .inner_width()
+            .unwrap()
+            .as_f64()
+            .unwrap(),
+        web_sys::window()
+            .unwrap()
+            .inner_height()
+            .unwrap()
+            .as_f64()
+            .unwrap(),
+    );
+    let p = get(&b_spare, "point");
+    assert!(num(&p, "y") < vh && num(&p, "x") < vw, "in the window");
+    assert_eq!(
+        get(&b_spare, "inView"),
+        JsValue::FALSE,
+        "clipped by the grid"
+    );
+    b::scroll_into_view(spare.clone()).unwrap();
+    assert_eq!(get(&b::bounds(spare).unwrap(), "inView"), JsValue::TRUE);
+    // A track nobody scrolls by hand (`overflow: hidden`, a carousel's) is not reached into:
+    // its hidden slide is left to the hit test.
+    let slide = ref_of(&query(&c, "#slide"));
+    let s = b::bounds(slide).unwrap();
+    assert!(
+        num(&get(&s, "point"), "x") > 200.0,
+        "beyond the track's box"
+    );
+    assert_eq!(get(&s, "inView"), JsValue::TRUE);
+}
+
+#[wasm_bindgen_test]
 fn box_scroll_and_hit_test_answer_for_input() {
     let c = load(
         r#"<main>

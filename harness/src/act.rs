@@ -124,7 +124,9 @@ pub async fn prepare(
         None => return Err(refusal(ready::no_visible_area(&what))),
     };
     let (vw, vh) = viewport(engine).await?;
-    if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh {
+    // A point inside the window may still lie outside a scroll box around the element (a
+    // virtualised grid's spare rows): the page engine's box says so (`inView`).
+    if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh || !boxed().await?.in_view {
         engine
             .cmd_on(
                 &handle,
@@ -164,11 +166,14 @@ pub async fn prepare(
 
 /// `prufe.box`: an element's border box in its document's viewport.
 #[derive(Debug, Clone, Copy, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Bounds {
     x: f64,
     y: f64,
     width: f64,
     height: f64,
+    /// Its point lies in its document's viewport and in every scroll box around it.
+    in_view: bool,
 }
 
 impl Bounds {

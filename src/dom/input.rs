@@ -171,8 +171,61 @@ pub(super) fn bounds_of(el: &web_sys::Element) -> Result<Bounds> {
         width: r.right() - r.left(),
         height: r.bottom() - r.top(),
         point,
-        in_view: point.is_some_and(|p| p.x >= 0.0 && p.y >= 0.0 && p.x < vw && p.y < vh),
+        in_view: point.is_some_and(|p| {
+            p.x >= 0.0 && p.y >= 0.0 && p.x < vw && p.y < vh && !clipped(el, p.x - ox, p.y - oy)
+        }),
     })
+}
+
+/// (`x`, `y`), in `el`'s own document's viewport, lies outside the visible box of a scroll
+/// container around `el` (an ancestor in the flat tree with `overflow: auto` or `scroll`
+/// and more to scroll on that axis, short of `<body>`, whose overflow is the viewport's): it
+/// is drawn there only once that container is scrolled to it. A virtualised grid keeps rows rendered above and below what
+/// its own viewport shows (AG Grid's spare rows); a person scrolls the grid first, and so
+/// does `prepare` (`scrollIntoView` scrolls every container on the way).
+fn clipped(el: &web_sys::Element, x: f64, y: f64) -> bool {
+    let Some(view) = js::owner_document(el.unchecked_ref()).and_then(|d| js::default_view(&d))
+    else {
+        return false;
+    };
+    let none = JsString::from("");
+    let (ox, oy) = (JsString::from("overflow-x"), JsString::from("overflow-y"));
+    let mut at = flat_parent(el);
+    for _ in 0..512 {
+        let Some(a) = at else {
+            break;
+        };
+        let name = js::local_name(&a);
+        if name == "body" || name == "html" {
+            break;
+        }
+        let style = js::computed_style(&view, &a, &none);
+        // What a person can scroll: `auto` or `scroll` (a carousel's `hidden` track is turned
+        // by its own buttons, not by reaching into it).
+        let scrolls = |v: String| v == "auto" || v == "scroll";
+        let (sx, sy) = (scrolls(style.property(&ox)), scrolls(style.property(&oy)));
+        if sx || sy {
+            let r = js::rect(&a);
+            let (left, top) = (r.left() + js::client_left(&a), r.top() + js::client_top(&a));
+            let n = |key: &str| number(a.as_ref(), key);
+            let (w, h) = (n("clientWidth"), n("clientHeight"));
+            let out_x = sx && n("scrollWidth") > w && (x < left || x >= left + w);
+            let out_y = sy && n("scrollHeight") > h && (y < top || y >= top + h);
+            if w > 0.0 && h > 0.0 && (out_x || out_y) {
+                return true;
+            }
+        }
+        at = flat_parent(&a);
+    }
+    false
+}
+
+/// The parent in the flat tree: the slot an element is assigned to, else its parent, else
+/// its shadow root's host.
+fn flat_parent(el: &web_sys::Element) -> Option<web_sys::Element> {
+    js::assigned_slot(el.unchecked_ref())
+        .or_else(|| js::parent_element(el.unchecked_ref()))
+        .or_else(|| js::host(&js::root_node(el.unchecked_ref())))
 }
 
 /// `prufe.scrollIntoView(ref)`: scrolls every scroll container on the way (frames included)

@@ -696,7 +696,8 @@ fn numbers_the_intent_gives() {
     let set = |v: &str| {
         let mut a = s.clone();
         edit(&mut a, "q1", |e| e.value = Some(v.into()));
-        a.texts.push(text(&format!("Order 1003: quantity {v}"), "main"));
+        a.texts
+            .push(text(&format!("Order 1003: quantity {v}"), "main"));
         a
     };
     #[rustfmt::skip]
