@@ -101,6 +101,9 @@ pub async fn prepare(
     } else {
         None
     };
+    // The last box read, when the page was not still: it says whether a scroll box clips
+    // the element as well as the one read below would.
+    let mut held: Option<Bounds> = None;
     while let Some(before) = last {
         tokio::time::sleep(TWO_FRAMES).await;
         let b = boxed().await?;
@@ -108,6 +111,7 @@ pub async fn prepare(
             return Err(refusal(ready::empty_box(&what)));
         }
         if ready::holds_still(before.extent(), b.extent()) {
+            held = Some(b);
             break;
         }
         last = Some(b);
@@ -126,7 +130,14 @@ pub async fn prepare(
     let (vw, vh) = viewport(engine).await?;
     // A point inside the window may still lie outside a scroll box around the element (a
     // virtualised grid's spare rows): the page engine's box says so (`inView`).
-    if point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh || !boxed().await?.in_view {
+    let outside = point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh;
+    let clipped = || async {
+        match &held {
+            Some(b) => Ok(!b.in_view),
+            None => boxed().await.map(|b| !b.in_view),
+        }
+    };
+    if outside || clipped().await? {
         engine
             .cmd_on(
                 &handle,
