@@ -3052,6 +3052,81 @@ fn rows_of_unnamed_controls() {
     ]);
 }
 
+/// A data grid's column headers: each shows its sort and menu buttons only while the pointer
+/// is over it, and reads their names into its own then (MUI X, as Chromium names it).
+fn grid_headers() -> Snapshot {
+    let mut page = shop();
+    page.elements.clear();
+    page.texts.clear();
+    let region = "main/list:Customers";
+    for column in ["Name", "Orders"] {
+        page.elements.push(el(
+            &format!("h-{column}"),
+            Role::Columnheader,
+            column,
+            region,
+        ));
+        for (id, name) in [
+            ("s", format!("Sort {column} in ascending order")),
+            ("m", format!("{column} column menu")),
+        ] {
+            page.elements.push(Element {
+                visible: false,
+                ..el(&format!("{id}-{column}"), Role::Button, &name, region)
+            });
+        }
+    }
+    page
+}
+
+/// Hovering a header shows its buttons and lengthens its name; `words` is what the page
+/// puts in it (a recycled header puts others).
+fn hover_header(w: &mut World, at: Point, words: &str) {
+    let Some(hit) = at_point(&w.page, at) else {
+        return;
+    };
+    let column = hit.name.split(' ').next().unwrap_or_default().to_owned();
+    for e in &mut w.page.elements {
+        if e.reference == format!("h-{column}") {
+            e.name = format!("{column} {words}");
+        } else if e.role == Role::Button && e.reference.ends_with(&format!("-{column}")) {
+            e.visible = true;
+        }
+    }
+}
+
+#[test]
+fn a_header_whose_name_grows_by_the_buttons_it_shows_on_hover_is_still_the_target() {
+    let sorting = |words: &'static str| -> React {
+        Box::new(move |g, w| match g {
+            Gesture::MoveTo { at } => hover_header(w, *at, words),
+            Gesture::Click { .. } => w
+                .page
+                .texts
+                .push(text("Customers sorted by orders", "main")),
+            _ => {}
+        })
+    };
+    let sort = Step::new(Action::Click {
+        target: Target::new("columnheader", "Orders"),
+    })
+    .with_intent("the customers are sorted by orders");
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a header reads its revealed buttons once hovered", World::new(grid_headers()), sort.clone(), sorting("Sort Orders column menu"))
+            .want(Some(M), true, None, "")
+            .then(|r, w, _| {
+                assert_eq!(clicks(w), 1);
+                // Named as it was resolved, before the pointer came.
+                assert_eq!(r.target.as_deref(), Some("columnheader[Orders] in main/list:Customers"));
+            }),
+        // Words no hidden control of the grid carries: the header changed under the pointer.
+        row("a header that reads other words once hovered", World::new(grid_headers()), sort, sorting("Refunds"))
+            .want(None, false, Some(ErrorCode::TargetNotFound), "columnheader[Orders]")
+            .then(|_, w, _| assert_eq!(clicks(w), 0)),
+    ]);
+}
+
 const BOARD: &str = "region[Board]";
 
 /// A board of three lists without names, told apart by the ids that give their items a

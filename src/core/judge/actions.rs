@@ -440,8 +440,14 @@ impl<'a> Judge<'a> {
             _ => false,
         });
         let first = rows.next()?;
+        // The header's own controls, named for its column and renamed for their next press
+        // (MUI X's "Sort Orders in ascending order" becomes "… descending order"), go and
+        // come with the sort: the header's doing too. Another column's say another name.
+        let own_control = |el: &Element| names_column(el.label(), t.label());
         let other_in_grid = effects.iter().any(|e| match *e {
-            Effect::Appeared(el) | Effect::Disappeared(el) => of_grid(el) && !rowish(el),
+            Effect::Appeared(el) | Effect::Disappeared(el) => {
+                of_grid(el) && !rowish(el) && !own_control(el)
+            }
             Effect::Moved(m) => of_grid(&m.after) && !rowish(&m.after),
             Effect::Changed(c) => of_grid(&c.after) && !same_ref(&c.after, t) && !rowish(&c.after),
             _ => false,
@@ -458,6 +464,16 @@ impl<'a> Judge<'a> {
         );
         Some(self.with_intent(found, effects, t))
     }
+}
+
+/// Does `label` carry the column name `column` as whole words ("Sort Orders in ascending
+/// order" carries "Orders"; "Sort Name …" does not, nor "Reorders")?
+fn names_column(label: &str, column: &str) -> bool {
+    let words = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
+    let (label, column) = (words(label), words(column));
+    !column.is_empty()
+        && label.len() > column.len()
+        && label.windows(column.len()).any(|w| w == column.as_slice())
 }
 
 /// A shown position among `effects`: a line that replaced another with one number changed

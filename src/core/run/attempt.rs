@@ -347,8 +347,21 @@ impl Run {
         let Some(t) = self.attempt.target.clone() else {
             return self.out_of_step(&Answer::Described { element: live });
         };
+        // Described again after the pointer's arrival, a target may read longer: the controls
+        // it shows while hovered are in its name now. It is the same target (see `grown`).
+        let grown = again
+            && live
+                .as_ref()
+                .is_some_and(|l| super::grown::on_arrival(&t, l, &self.attempt.before));
+        if let (true, Some(l)) = (grown, &live) {
+            // Known by its new ref; named as it was resolved, before the pointer came.
+            self.attempt.target = Some(Element {
+                reference: l.reference.clone(),
+                ..t.clone()
+            });
+        }
         match live {
-            Some(live) if Identity::of(&live) == Identity::of(&t) => {
+            Some(live) if grown || Identity::of(&live) == Identity::of(&t) => {
                 if live.disabled {
                     return self.fail(Error::new(
                         ErrorCode::TargetDisabled,
@@ -369,7 +382,7 @@ impl Run {
                 }
                 self.phase = Phase::Prepare { again };
                 self.ask(Need::Prepare {
-                    reference: t.reference,
+                    reference: if grown { live.reference } else { t.reference },
                     hit_test: again || self.step.action.needs_hit_test(),
                 })
             }

@@ -37,6 +37,7 @@ pub mod chord;
 pub mod dialogs;
 pub mod drag;
 mod fill;
+mod grown;
 pub mod inverse;
 mod key;
 mod look;

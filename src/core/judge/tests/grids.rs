@@ -155,12 +155,31 @@ fn a_column_header_orders_its_rows() {
     beside
         .elements
         .push(el("x", Role::Button, "Export", ORDERS));
+    // Each header's sort button, named for its column and renamed for its next press.
+    let with_sort = |page: &Snapshot, total: &str, order: &str| {
+        let mut page = page.clone();
+        page.elements.push(el(
+            "st",
+            Role::Button,
+            &format!("Sort Total in {total} order"),
+            ORDERS,
+        ));
+        page.elements.push(el(
+            "so",
+            Role::Button,
+            &format!("Sort Order in {order} order"),
+            ORDERS,
+        ));
+        page
+    };
     let by_total = act(ActionKind::Click, Some(find(&before, "h2")));
 
     #[rustfmt::skip]
     run(vec![
         case("the rows come in a new order", by_total.clone(), before.clone(), sorted.clone()).want(M, Some("Total"), "the rows of the header's grid changed order"),
-        case("with an intent in another language", by_total.clone(), before.clone(), sorted).intent("Los pedidos se ordenan por total").want(M, Some("Total"), "the rows of the header's grid changed order"),
+        case("with an intent in another language", by_total.clone(), before.clone(), sorted.clone()).intent("Los pedidos se ordenan por total").want(M, Some("Total"), "the rows of the header's grid changed order"),
+        case("the header's own sort button renamed for its next press", by_total.clone(), with_sort(&before, "ascending", "ascending"), with_sort(&sorted, "descending", "ascending")).want(M, Some("Total"), "the rows of the header's grid changed order"),
+        case("another column's sort button renamed", by_total.clone(), with_sort(&before, "ascending", "ascending"), with_sort(&sorted, "ascending", "descending")).want(A, None, ""),
         case("something else of the grid came too", by_total, before, beside).want(A, None, ""),
     ]);
 }
