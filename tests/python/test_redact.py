@@ -67,3 +67,24 @@ def test_an_error_no_page_can_scrub_is_held_back_when_there_are_secrets() -> Non
     Nowhere.redactor.learn(["hunter22"], ["hunter22"])
     held = ended()
     assert held.code == "TARGET_NOT_FOUND" and "hunter22" not in str(held), held
+
+
+def test_the_arbiter_is_asked_with_the_sessions_secrets_scrubbed(page: Page, base: str) -> None:
+    # A secret of the session (not of this step: the machine knows only the step's) that the
+    # page's notice happens to contain reaches the arbiter as [redacted], in the question and
+    # in the machine's prompt built from it.
+    asked: list[dict[str, Any]] = []
+
+    class Recorded:
+        async def decide(self, question: dict[str, Any]) -> bool:
+            asked.append(question)
+            return True
+
+    page.goto(base + "/hostile/01-prompt-injection.html")
+    p = Prufe(page, ai_judge=Recorded())
+    run(p._core.driver.secret("discount banner"), p._port)
+    clicked = p.click(page.locator("#inject"))
+    assert clicked.verdict == "AMBIGUOUS" and clicked.ok, clicked.reason
+    assert len(asked) == 1
+    text = str(asked[0])
+    assert "discount banner" not in text and REDACTED in asked[0]["chat"]["messages"][1]["content"], text
