@@ -351,6 +351,19 @@ declare namespace PrufeRun {
     /** Why the judge could not decide. */
     reason: string;
     stable: boolean;
+    /**
+     * The OpenAI-compatible chat request the machine asks with (`prompt`), built from the
+     * fields above: an arbiter that asks a model adds the model's name and POSTs it.
+     */
+    chat: {
+      temperature: number;
+      max_tokens: number;
+      messages: {
+        /** `system` or `user`. */
+        role: string;
+        content: string;
+      }[];
+    };
   }
 
   /** The record of one step. Every string in it is redacted. */

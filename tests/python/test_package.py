@@ -162,7 +162,15 @@ def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_ap
     # "Confirm delete" without an intent is AMBIGUOUS: the endpoint decides.
     _FakeChat.answers[:] = ["YES"]
     page.goto(base + "/confirm-dialog.html")
-    p = Prufe(page, ai_judge=OpenAIJudge(chat, api_key="k-123"))
+    judge = OpenAIJudge(chat, api_key="k-123", model="m-1")
+    asked: list[dict[str, Any]] = []
+
+    class Recorded:
+        async def decide(self, question: dict[str, Any]) -> bytes:
+            asked.append(question)
+            return await judge.judge(question)
+
+    p = Prufe(page, ai_judge=Recorded())
     p.click(page.get_by_role("button", name="Delete account"))
     assert _FakeChat.seen == [], "a MATCH never reaches the arbiter"
     confirmed = p.click(page.get_by_role("button", name="Confirm delete"))
@@ -170,6 +178,9 @@ def test_the_arbiter_is_asked_only_for_ambiguous_effects_and_only_a_clean_yes_ap
     assert len(_FakeChat.seen) == 1
     prompt = _FakeChat.seen[0]["messages"][1]["content"]
     assert "UNTRUSTED JSON" in prompt and "Confirm delete" in prompt
+    # The request is the machine's (the question's ``chat``), the judge's model added.
+    assert _FakeChat.seen[0] == {"model": "m-1", **asked[0]["chat"]} == judge.request_body(asked[0])
+    assert _FakeChat.seen[0]["max_tokens"] == 3 and _FakeChat.seen[0]["messages"][0]["role"] == "system"
     # A proven MISMATCH never reaches it.
     page.goto(base + "/recycled-list.html")
     with pytest.raises(VerificationFailed):

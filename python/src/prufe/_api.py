@@ -360,15 +360,19 @@ class Core:
     def _ended(self, error: PrufeError, kind: Optional[str], started_at: Optional[str]) -> Gen:
         """``error``, which ended a step before it had a record, scrubbed of the caller's secrets,
         with the machine's report (``explain``); with ``kind``, the step's trace entry written
-        (the machine's). Without a page to ask, the report is the code and message alone and the
-        entry is lost."""
-        clean = error_for(error.code, self.redactor.scrub(error.message), error.result, error.candidates)
-        clean.observation = error.observation
-        ended = {"action": kind, "code": clean.code, "reason": str(clean), "startedAt": started_at} if kind is not None else None
+        (the machine's). Without a page to ask, the report is the code alone, the message too
+        when there is no secret it could hold, and the entry is lost."""
+        ended = {"action": kind, "code": error.code, "reason": str(error), "startedAt": started_at} if kind is not None else None
         try:
-            done = yield from self.driver.ended({"code": clean.code, "message": clean.message, "candidates": clean.candidates}, ended)
+            done = yield from self.driver.ended({"code": error.code, "message": error.message, "candidates": error.candidates}, ended)
         except Exception:
+            held = bool(self.redactor.secrets())
+            message = "the message is held back: no page could scrub it of the caller's secrets" if held else error.message
+            clean = error_for(error.code, message, error.result, error.candidates)
+            clean.observation = error.observation
             return clean
+        clean = error_for(error.code, str(done["message"]), error.result, error.candidates)
+        clean.observation = error.observation
         clean.report = str(done["explain"])
         if done["trace"] is not None:
             self._trace(done["trace"], ok=False)
@@ -390,12 +394,12 @@ class Core:
         code = str(error.get("code"))
         if code in _VERIFICATION:
             # The machine's words, as every surface says them.
-            failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result)
+            failure = error_for(code, str(error.get("message", "")), result)
             log.warning("%s", failure)
             self._trace(self.driver.entry, ok=False)
             raise failure
         # With its record: ``explain()`` is the machine's report, as the CLI and Node print it.
-        failure = error_for(code, self.redactor.scrub(str(error.get("message", ""))), result, error.get("candidates"))
+        failure = error_for(code, str(error.get("message", "")), result, error.get("candidates"))
         failure.record = record  # type: ignore[attr-defined]
         log.warning("%s", failure)
         self._trace(self.driver.entry, ok=False)

@@ -95,9 +95,11 @@ FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets
                          " return { secrets, done: secrets.length > 0 ? prufeRun.scrub(secrets, done) : done }; }")
 # The report and trace entry of a step that ended before it had a record: the machine's
 # (``explain`` of the error, ``trace`` of the ended step), scrubbed of the caller's secrets.
-ENDED = _GUARD_RUN % ("(a) => { const done = { explain: prufeRun.explain({ error: a.error }),"
+ENDED = _GUARD_RUN % ("(a) => { const done = { message: a.error.message, explain: prufeRun.explain({ error: a.error }),"
                       " trace: a.ended === null ? null : prufeRun.trace({ step: 0, ended: a.ended }) };"
                       " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
+# Any JSON value scrubbed of the caller's secrets by the machine (``prufeRun.scrub``).
+SCRUB = _GUARD_RUN % "(a) => prufeRun.scrub(a.secrets, a.value)"
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 LOCATED = _GUARD_RUN % "(found) => prufeRun.located(found)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
@@ -869,10 +871,17 @@ class Driver:
         scrubbed: dict[str, Any] = done["record"]
         return scrubbed
 
+    def scrubbed(self, value: Any) -> Gen:
+        """``value`` (any JSON value) scrubbed of the caller's secrets by the machine
+        (``prufeRun.scrub``), in a page call of its own when there are secrets."""
+        if not self.redactor.secrets():
+            return value
+        return (yield from self._again(SCRUB, {"secrets": self.redactor.secrets(), "value": value}, "the value could not be scrubbed"))
+
     def ended(self, error: dict[str, Any], ended: Optional[dict[str, Any]]) -> Gen:
-        """The report of ``error``, which ended a step before it had a record, and the trace
-        entry of that step (``ended``: action, code, reason, startedAt), both worded by the
-        machine and scrubbed of the caller's secrets by it, in one call."""
+        """The message and report of ``error``, which ended a step before it had a record, and
+        the trace entry of that step (``ended``: action, code, reason, startedAt), worded by
+        the machine and scrubbed of the caller's secrets by it, in one call."""
         yield from self.world.start()
         done: dict[str, Any] = yield from self._again(
             ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()}, "the error could not be reported")
@@ -1065,8 +1074,11 @@ class Driver:
             if kind == "ask":
                 if ask is None:
                     return {"answer": "noArbiter"}
-                # Within the machine's bound; it reads and words what comes back.
-                asked: dict[str, Any] = yield op("ask", ask, {**need, "question": self.redactor.scrub_value(need["question"])})
+                # The question scrubbed of every secret of the session (the machine knows the
+                # step's), or not asked: no. Within the machine's bound; it reads and words
+                # what comes back.
+                question = yield from self.scrubbed(need["question"])
+                asked: dict[str, Any] = yield op("ask", ask, {**need, "question": question})
                 return asked
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the need {kind!r}")
         except Failed as failed:
@@ -1075,8 +1087,8 @@ class Driver:
             return {"answer": "failed", "error": {"code": error.code, "message": error.message}}
         except Gone as error:
             return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": str(error)}}
-        except Exception as error:  # the browser library's own errors
-            return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": self.redactor.scrub(str(error))}}
+        except Exception as error:  # the browser library's own errors (the record is scrubbed when finished)
+            return {"answer": "failed", "error": {"code": "BROWSER_ERROR", "message": str(error)}}
 
     # -- a page of several roots ------------------------------------------------------
 

@@ -14,20 +14,19 @@ Python has no WebAssembly runtime of its own: the machine runs in the page. So
 - a secret's forms are asked of the machine once, when the secret is registered
   (``Driver.secret``; a fill into a field that turns out sensitive is registered by that same
   ``FINISHED`` call);
-- an error that ended a step before it had a record: its message here, its report and trace
-  entry by the machine in the page call that words them (``_driver.ENDED``);
-- what leaves Python without passing through a page call (an error raised before the page
-  answers, the arbiter's question and answer) is scrubbed here with the machine's list, in the machine's order, by the same replace loop as core
-  ``Redactor::scrub``. This module decides nothing about the forms.
+- an error that ended a step before it had a record: its message, report and trace entry by
+  the machine in the page call that words them (``_driver.ENDED``); with no page to answer,
+  its message is held back when there are secrets it could hold;
+- the arbiter's question, which holds the page's text: by the machine in a page call of its
+  own (``Driver.scrubbed``, ``prufeRun.scrub``) before the arbiter is asked.
+
+This module keeps the list and decides nothing: it has no replace loop of its own.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 REDACTED = "[redacted]"
-# What a secret is replaced by while the others are looked for (core ``redact::HELD``).
-HELD = "\uffff"
 
 
 class Redactor:
@@ -55,23 +54,3 @@ class Redactor:
         """The forms of every secret, in the order they are replaced (what a picture must cover
         wherever the page shows them)."""
         return list(self._forms)
-
-    def scrub(self, text: str) -> str:
-        held = False
-        for form in self._forms:
-            if form in text:
-                text = text.replace(form, HELD)
-                held = True
-        return text.replace(HELD, REDACTED) if held else text
-
-    def scrub_value(self, value: Any) -> Any:
-        """Every string of a JSON value scrubbed, keys included."""
-        if not self._forms:
-            return value
-        if isinstance(value, str):
-            return self.scrub(value)
-        if isinstance(value, list):
-            return [self.scrub_value(item) for item in value]
-        if isinstance(value, dict):
-            return {self.scrub(str(k)): self.scrub_value(v) for k, v in value.items()}
-        return value

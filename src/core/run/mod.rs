@@ -46,6 +46,7 @@ pub mod need;
 mod point;
 mod pointer;
 pub mod policy;
+pub mod prompt;
 pub mod quiet;
 pub mod ready;
 pub mod record;
@@ -63,7 +64,10 @@ mod wait;
 mod watch;
 
 pub use navigation::Destination;
-pub use need::{Answer, Button, Gesture, Need, Point, Question, Read, ScrollPosition, Selection};
+pub use need::{
+    Answer, Button, Chat, ChatMessage, Gesture, Need, Point, Question, Read, ScrollPosition,
+    Selection,
+};
 pub use policy::{Ambiguous, Policy, Timing};
 pub use record::Record;
 pub use screen::{HitBox, Pick, Screen, Size};

@@ -329,6 +329,30 @@ pub struct Question {
     /// Why the judge could not decide.
     pub reason: String,
     pub stable: bool,
+    /// The OpenAI-compatible chat request the machine asks with (`prompt`), built from the
+    /// fields above: an arbiter that asks a model adds the model's name and POSTs it.
+    pub chat: Chat,
+}
+
+/// An OpenAI-compatible chat completions request without its `model`, in that API's own
+/// field names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Chat {
+    pub temperature: u32,
+    pub max_tokens: u32,
+    pub messages: Vec<ChatMessage>,
+}
+
+/// One message of a [`Chat`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ChatMessage {
+    /// `system` or `user`.
+    pub role: String,
+    pub content: String,
 }
 
 /// The driver's answer to the last need.

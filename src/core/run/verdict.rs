@@ -407,6 +407,7 @@ impl Run {
                     observed: v.diff.lines.clone(),
                     reason: v.reason.clone(),
                     stable: self.attempt.stable_before && self.attempt.stable_after,
+                    chat: Default::default(),
                 };
                 let mut question = question;
                 let r = self.redactor();
@@ -419,6 +420,7 @@ impl Run {
                 {
                     *s = r.scrub(s).into_owned();
                 }
+                question.chat = super::prompt::chat(&question);
                 self.phase = Phase::Ask;
                 self.ask(Need::Ask {
                     question,
