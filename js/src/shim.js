@@ -7,9 +7,10 @@
 // several times faster than a string literal of the same length (half the bytes, half the
 // scan and less to hand to each document); the comment is read back through
 // `Function.prototype.toString`, which returns a function's source text exactly. After the
-// page's first scripts, the browser's own `DecompressionStream` inflates it and
-// `WebAssembly.compile` compiles it on background threads; a decoder of a few kilobytes that
-// is wasm itself (js/inflate) inflates it synchronously where that cannot be used.
+// page's first scripts, the browser's own `DecompressionStream` inflates it into
+// `WebAssembly.compileStreaming`, which compiles what has come while the rest is inflated; a
+// decoder of a few kilobytes that is wasm itself (js/inflate) inflates it synchronously where
+// that cannot be used.
 //
 // Contract (docs/DESIGN.md, "window.prufe"):
 // - one self-contained classic script: no module syntax, no fetch, no global besides `prufe`;
@@ -80,6 +81,7 @@
   var stringSlice = String.prototype.slice;
   var functionSource = Function.prototype.toString;
   var wasmCompile = WasmRef ? WasmRef.compile : null;
+  var wasmCompileStreaming = WasmRef && typeof WasmRef.compileStreaming === 'function' ? WasmRef.compileStreaming : null;
   var consoleRef = typeof console !== 'undefined' ? console : null;
   var warn = consoleRef && typeof consoleRef.warn === 'function' ? consoleRef.warn : null;
 
@@ -249,8 +251,8 @@
     return typedSubarray.call(heap, output, input);
   }
 
-  // The engine's wasm inflated by the browser, as a promise of an ArrayBuffer; null where the
-  // browser has no such inflate.
+  // The engine's wasm inflated by the browser, as a stream of its bytes; null where the browser
+  // has no such inflate.
   function inflateNatively() {
     if (ResponseCtor === null || !responseBody || typeof responseBody.get !== 'function' || typeof responseBytes !== 'function'
       || DecompressionCtor === null || typeof pipeThrough !== 'function') {
@@ -263,7 +265,14 @@
       return null;
     }
     var body = responseBody.get.call(new ResponseCtor(decodeBase64(packedText())));
-    return responseBytes.call(new ResponseCtor(pipeThrough.call(body, stream)));
+    return pipeThrough.call(body, stream);
+  }
+
+  // A response of the inflated wasm, as `compileStreaming` takes it. The init dictionaries
+  // have no prototype: the constructor reads members they lack (`status`, an iterator), and
+  // must find none of the page's.
+  function wasmResponse(body) {
+    return new ResponseCtor(body, { __proto__: null, headers: { __proto__: null, 'content-type': 'application/wasm' } });
   }
 
   // Runs `task` once, in a task of its own: at the scheduler's background priority, and at
@@ -494,8 +503,18 @@
     promiseThen.call(wasmCompile.call(WasmRef, wasm), compiledAs, refused);
   }
 
-  // The browser's inflate, then its asynchronous compile (on its background threads); where
-  // it has no such inflate, the decoder's, then the same compile.
+  // The inflated stream read to its end, then compiled.
+  function compileInflated(inflated) {
+    promiseThen.call(responseBytes.call(new ResponseCtor(inflated)), function (wasm) {
+      if (state === LOADING) promiseThen.call(wasmCompile.call(WasmRef, wasm), compiledAs, refused);
+    }, refused);
+  }
+
+  // The browser's inflate streamed into its compile, which works on its background threads on
+  // what has come while the rest is inflated. Where the browser has no `compileStreaming` or
+  // refuses it for any reason, the browser's inflate to the end, then `WebAssembly.compile`,
+  // whose refusal is the one reported; where it has no such inflate, the decoder's, then the
+  // same compile.
   function compileAsynchronously() {
     if (state !== LOADING || compiling) return;
     var inflated = inflateNatively();
@@ -504,9 +523,21 @@
       return;
     }
     compiling = true;
-    promiseThen.call(inflated, function (wasm) {
-      if (state === LOADING) promiseThen.call(wasmCompile.call(WasmRef, wasm), compiledAs, refused);
-    }, refused);
+    var streamed = null;
+    if (wasmCompileStreaming !== null) {
+      try {
+        streamed = wasmCompileStreaming.call(WasmRef, wasmResponse(inflated));
+      } catch (_) {
+        // A compile that cannot start streaming: the inflate to the end below.
+      }
+    }
+    if (streamed === null) {
+      compileInflated(inflated);
+      return;
+    }
+    promiseThen.call(streamed, compiledAs, function () {
+      if (state === LOADING) compileInflated(inflateNatively());
+    });
   }
 
   // At injection the engine only installs its API: the decode, the inflate and the start of

@@ -13,14 +13,24 @@ const CSP_PAGE = '/drivers/csp-no-wasm.html';
 
 /**
  * An init script: counts the page's synchronous (`new WebAssembly.Module`) and asynchronous
- * (`WebAssembly.compile`) compiles in `window.compiles`; `withoutInflate` takes the browser's
- * `DecompressionStream` away first.
+ * (`WebAssembly.compile`, `WebAssembly.compileStreaming`) compiles in `window.compiles`;
+ * `withoutInflate` takes the browser's `DecompressionStream` away first, `withoutStreaming`
+ * makes `compileStreaming` refuse every response.
  */
-function countCompiles({ withoutInflate }) {
+function countCompiles({ withoutInflate, withoutStreaming }) {
   const Module = WebAssembly.Module;
   const compile = WebAssembly.compile;
+  const compileStreaming = WebAssembly.compileStreaming;
   if (withoutInflate) delete window.DecompressionStream;
-  window.compiles = { sync: 0, async: 0 };
+  window.compiles = { sync: 0, async: 0, refused: 0 };
+  WebAssembly.compileStreaming = function (source) {
+    if (withoutStreaming) {
+      window.compiles.refused++;
+      return Promise.reject(new TypeError('no streaming compile here'));
+    }
+    window.compiles.async++;
+    return compileStreaming.call(WebAssembly, source);
+  };
   const counting = function (bytes) {
     window.compiles.sync++;
     return new Module(bytes);
@@ -309,7 +319,20 @@ describe('Playwright and WebAssembly refused', () => {
       return { compiles: { ...window.compiles }, works: typeof prufe.fingerprint() };
     });
     // The one synchronous compile is the decoder's (a few kilobytes), not the engine's.
-    assert.deepEqual(result, { compiles: { sync: 1, async: 1 }, works: 'string' });
+    assert.deepEqual(result, { compiles: { sync: 1, async: 1, refused: 0 }, works: 'string' });
+    assert.deepEqual(problems, []);
+  });
+
+  test('where the streaming compile is refused, the engine is inflated to the end and compiled', async (t) => {
+    const { page, problems } = await openPage(t);
+    await page.addInitScript(countCompiles, { withoutStreaming: true });
+    await page.addInitScript({ path: BUNDLE });
+    await page.goto(server.url('/drivers/basic.html'));
+    const result = await page.evaluate(async () => {
+      await prufe.ready;
+      return { compiles: { ...window.compiles }, works: typeof prufe.fingerprint() };
+    });
+    assert.deepEqual(result, { compiles: { sync: 0, async: 1, refused: 1 }, works: 'string' });
     assert.deepEqual(problems, []);
   });
 
@@ -382,10 +405,10 @@ describe('Playwright and WebAssembly refused', () => {
       return { atFirstScript: window.atFirstScript, compiled, works: typeof prufe.fingerprint(), after: { ...window.compiles } };
     });
     assert.deepEqual(result, {
-      atFirstScript: { sync: 0, async: 0 },
-      compiled: { sync: 0, async: 1 },
+      atFirstScript: { sync: 0, async: 0, refused: 0 },
+      compiled: { sync: 0, async: 1, refused: 0 },
       works: 'string',
-      after: { sync: 0, async: 1 },
+      after: { sync: 0, async: 1, refused: 0 },
     });
     assert.deepEqual(problems, []);
   });
