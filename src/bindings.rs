@@ -8,7 +8,7 @@
 //! whole snapshot, where building it field by field (`serde_wasm_bindgen`) costs a call per
 //! field, about ten times slower at 3,000 elements; a page that replaces `JSON.parse` later
 //! does not see or change the result. A snapshot object, the largest result, crosses as its
-//! wire string (`core::wire`, a sixth of the JSON) that the loader turns into the same
+//! wire string (`core::wire`, an eighth of the JSON) that the loader turns into the same
 //! objects (`dom::js::snapshot_object`): at 3,000 elements, less than half the time the
 //! JSON took. Untrusted
 //! input (targets, observations, actions coming from a page or an agent) is read as

@@ -240,7 +240,7 @@ impl Engine {
         let roots = self.roots().await?;
         let mut parts = Vec::with_capacity(roots.len());
         for root in &roots {
-            // The compact wire form: a sixth of the bytes through the protocol.
+            // The compact wire form: an eighth of the bytes through the protocol.
             let mut options = json!({ "sensitive": sensitive.for_root(&root.path), "wire": true });
             if let Some(budget) = self.filters().budget_ms {
                 options["budgetMs"] = json!(budget);

@@ -327,7 +327,7 @@
 
   // The snapshot object of a wire string (src/core/wire.rs documents the layout; js/wire.mjs
   // reads it the same way outside the page). The engine writes the wire string and this
-  // builds the objects: a sixth of the text to make and parse, and one object literal per
+  // builds the objects: an eighth of the text to make and parse, and one object literal per
   // element, where JSON of the objects costs a key and a value read from text each.
   //
   // Exactly the objects `JSON.parse` would give for the snapshot's JSON: the same keys in the
@@ -367,22 +367,27 @@
     return e;
   }
 
-  // One element row: [ref, role, name, region, flags, frame?, href?, value?, valueHash?,
-  // level?, text?, within?], trailing defaults cut.
-  function wireElement(r, strings, tag) {
+  // One element row: [ref, role, name, region, flags, text?, href?, value?, level?, within?,
+  // valueHash?, frame?], cut after its last field that is there, a missing one before it `0`
+  // (`null` for level); `ref` a step from the last numbered ref, `last` (a one-slot array).
+  function wireElement(r, strings, tag, last) {
     var n = r.length;
     var f = r[4];
-    var ref = typeof r[0] === 'number' ? 'e' + r[0] + '-' + tag : r[0];
+    var ref = r[0];
+    if (typeof ref === 'number') {
+      last[0] += ref + 1;
+      ref = 'e' + last[0] + '-' + tag;
+    }
     var role = strings[r[1]];
     var name = r[2];
     var region = strings[r[3]];
-    var frame = n > 5 ? strings[r[5]] : '';
-    var href = n > 6 ? r[6] : null;
-    var value = n > 7 ? r[7] : null;
-    var valueHash = n > 8 ? r[8] : null;
-    var level = n > 9 ? r[9] : null;
-    var text = n > 10 ? r[10] : null;
-    var within = n > 11 ? r[11] : null;
+    var text = n > 5 && r[5] !== 0 ? r[5] : null;
+    var href = n > 6 && r[6] !== 0 ? r[6] : null;
+    var value = n > 7 && r[7] !== 0 ? r[7] : null;
+    var level = n > 8 ? r[8] : null;
+    var within = n > 9 && r[9] !== 0 ? r[9] : null;
+    var valueHash = n > 10 && r[10] !== 0 ? r[10] : null;
+    var frame = n > 11 ? strings[r[11]] : '';
     var checked = TRISTATE[(f >> 6) & 3];
     var pressed = TRISTATE[(f >> 8) & 3];
     var selected = BOOLEAN[(f >> 10) & 3];
@@ -420,7 +425,8 @@
     var strings = w.strings;
     var tag = w.tag;
     var elements = w.elements;
-    for (var i = 0; i < elements.length; i++) elements[i] = wireElement(elements[i], strings, tag);
+    var last = [0];
+    for (var i = 0; i < elements.length; i++) elements[i] = wireElement(elements[i], strings, tag, last);
     var texts = w.texts;
     for (var j = 0; j < texts.length; j++) {
       var t = texts[j];

@@ -206,7 +206,7 @@ async function settleInPage(need) {
 }
 
 /**
- * A snapshot in the wire form (a sixth of the bytes), decoded here.
+ * A snapshot in the wire form (an eighth of the bytes), decoded here.
  * @param {Port} port
  * @param {string[]} sensitive
  * @returns {Promise<PrufeRun.Answer>}

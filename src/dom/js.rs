@@ -577,7 +577,7 @@ pub fn builds_snapshots() -> bool {
 }
 
 /// The snapshot object of `wire` (`core::wire::encode` of a snapshot), built by the loader's
-/// `snapshotOf`: the wire string is a sixth of the snapshot's JSON, and the loader makes
+/// `snapshotOf`: the wire string is an eighth of the snapshot's JSON, and the loader makes
 /// each element object with one literal, where `JSON.parse` reads every key and value of
 /// every object from text. `None` without the probe, or if it threw.
 pub fn snapshot_object(wire: &str) -> Option<JsValue> {

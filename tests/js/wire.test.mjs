@@ -104,12 +104,26 @@ test('a list page moves about a sixth of the bytes', async () => {
 });
 
 test('anything but a wire snapshot is INVALID_SNAPSHOT', () => {
-  const good = JSON.stringify({ wire: 1, context: { tab: 't', epoch: 1, snapshot: 's1' }, hasMore: false, tag: 'x', strings: ['', 'button'], elements: [[1, 1, 'Go', 0, 2]], texts: [] });
+  const good = JSON.stringify({ wire: 2, context: { tab: 't', epoch: 1, snapshot: 's1' }, hasMore: false, tag: 'x', strings: ['', 'button'], elements: [[0, 1, 'Go', 0, 2]], texts: [] });
   assert.equal(decodeSnapshot(good).elements[0].ref, 'e1-x');
   assert.equal(decodeSnapshot(good).elements[0].name, 'Go');
-  for (const bad of ['', 'null', '{}', '[1]', good.replace('"wire":1', '"wire":2'), good.replace('[1,1,"Go",0,2]', '[1,9,"Go",0,2]'),
-    good.replace('[1,1,"Go",0,2]', '[1,1,"Go",0,65536]'), good.replace('[1,1,"Go",0,2]', '[1,1,7,0,2]'), good.replace('[1,1,"Go",0,2]', '[1,1]'),
-    good.replace('[1,1,"Go",0,2]', `[1,1,"Go",0,${3 << 10}]`)]) {
+  const row = '[0,1,"Go",0,2]';
+  for (const bad of ['', 'null', '{}', '[1]', good.replace('"wire":2', '"wire":1'), good.replace(row, '[0,9,"Go",0,2]'),
+    good.replace(row, '[0,1,"Go",0,65536]'), good.replace(row, '[0,1,7,0,2]'), good.replace(row, '[0,1]'),
+    good.replace(row, `[0,1,"Go",0,${3 << 10}]`), good.replace(row, '[-2,1,"Go",0,2]'), good.replace(row, '[0.5,1,"Go",0,2]'),
+    good.replace(row, '[0,1,"Go",0,2,1]'), good.replace(row, '[0,1,"Go",0,2,null]'), good.replace(row, '[0,1,"Go",0,2,0,0,0,"2"]')]) {
     assert.throws(() => decodeSnapshot(bad), (error) => error.code === 'INVALID_SNAPSHOT', bad);
   }
+});
+
+test('refs are steps from the last numbered one, and a tail writes what is missing as 0', () => {
+  const wire = JSON.stringify({
+    wire: 2, context: { tab: 't', epoch: 1, snapshot: 's1' }, hasMore: false, tag: 'x', strings: ['', 'listitem', 'heading', 'f1'],
+    elements: [[2, 1, '', 0, 2, 'Item'], ['own', 2, 'Block', 0, 2, 0, 0, 0, 2], [-2, 2, 'Add', 0, 2, 0, 0, 0, null, 'Block', 0, 3]],
+    texts: [],
+  });
+  const [item, heading, twin] = decodeSnapshot(wire).elements;
+  assert.deepEqual([item.ref, item.text, item.href], ['e3-x', 'Item', null]);
+  assert.deepEqual([heading.ref, heading.level, heading.value, 'text' in heading], ['own', 2, null, false]);
+  assert.deepEqual([twin.ref, twin.within, twin.frame, 'level' in twin, 'valueHash' in twin], ['e2-x', 'Block', 'f1', false, false]);
 });
