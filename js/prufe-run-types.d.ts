@@ -228,6 +228,13 @@ declare namespace PrufeRun {
     maxAttempts?: number;
     /** Judge only these regions (prefixes). */
     regions?: string[];
+    /**
+     * The forms of every secret the caller registered in the session so far (the
+     * module's `secretForms`, a driver's list as it holds it). The run scrubs them, with the
+     * step's own, from all it says: the record, an error, the arbiter's question. Never
+     * shown; left out of the policy's JSON when empty.
+     */
+    secrets?: string[];
     timing?: Timing;
   }
 

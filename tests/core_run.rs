@@ -2188,6 +2188,14 @@ fn watches() {
     };
     let mut yes = watching(with_shirt(), None, 0);
     yes.arbiter = true;
+    let mut yes_again = watching(with_shirt(), None, 0);
+    yes_again.arbiter = true;
+    // A secret the caller registered before this step, which the page happens to show.
+    let session_secret = Policy {
+        ambiguous: Ambiguous::Arbiter,
+        secrets: vec!["Shirt M".into()],
+        ..Policy::default()
+    };
     let mut thanks = Snapshot {
         elements: vec![el(
             "h1",
@@ -2228,6 +2236,15 @@ fn watches() {
                 let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question, .. } => Some(question.clone()), _ => None }).expect("asked");
                 assert_eq!((asked.action.as_str(), asked.target.as_deref()), ("watch", None));
                 assert_eq!(r.arbiter.as_deref(), Some("arbiter says yes"));
+            }),
+        Row { policy: session_secret, ..row("the arbiter's question and the record are scrubbed of the session's secrets", yes_again, watch(None), nothing()) }
+            .want(Some(A), true, None, "")
+            .then(|r, w, _| {
+                let asked = w.needs.iter().find_map(|n| match n { Need::Ask { question, .. } => Some(question.clone()), _ => None }).expect("asked");
+                let sent = serde_json::to_string(&asked).unwrap();
+                assert!(!sent.contains("Shirt M"), "{sent}");
+                assert!(asked.observed.iter().any(|l| l.contains("[redacted]")), "{:?}", asked.observed);
+                assert!(!serde_json::to_string(r).unwrap().contains("Shirt M"), "{:?}", r.lines);
             }),
         row("a watch that loaded a new document is judged on it", watching(thanks, Some("http://shop.test/thanks"), 1), watch(Some("the order is placed")), nothing())
             .want(Some(M), true, None, "")

@@ -498,7 +498,7 @@ impl Tab<'_> {
                         ..config.clone()
                     };
                     let max_chars = usize::try_from(*max_chars).unwrap_or(usize::MAX);
-                    arbiter::ask(&config, question, self.redactor, max_chars).await
+                    arbiter::ask(&config, question, max_chars).await
                 }
                 None => Answer::NoArbiter,
             },

@@ -674,6 +674,7 @@ impl Verifier {
             timing: self.opts.timing,
             regions: self.opts.regions.clone(),
             ignore_regions: self.opts.ignore_regions.clone(),
+            secrets: self.redactor.secrets().to_vec(),
         }
     }
 

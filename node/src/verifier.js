@@ -200,6 +200,13 @@ export class Verifier {
     return policy;
   }
 
+  /** The policy a run is started with: the session's secrets with it, for the machine to scrub. */
+  get #runPolicy() {
+    const policy = this.policy;
+    if (this.#secrets.length > 0) policy.secrets = this.#secrets;
+    return policy;
+  }
+
   /** @param {unknown} target @param {StepOptions} [options] */
   click(target, options) {
     return this.#verified(async () => ({ kind: 'click', target: await this.#target(target) }), options);
@@ -292,7 +299,7 @@ export class Verifier {
     const step = { action: { kind: 'watch' }, intent: intent ?? null };
     if (expect) step.expect = expect;
     this.#seen = null;
-    return this.#run((m) => m.start(step, this.policy, null), {
+    return this.#run((m) => m.start(step, this.#runPolicy, null), {
       arbiter: this.#arbiter(),
       act: async () => {
         await fn();
@@ -310,7 +317,7 @@ export class Verifier {
    */
   look() {
     const seen = this.#seen;
-    return this.#called(() => this.#run((m) => m.look(this.policy, seen), {}, { keepSeen: true }));
+    return this.#called(() => this.#run((m) => m.look(this.#runPolicy, seen), {}, { keepSeen: true }));
   }
 
   /**
@@ -325,7 +332,7 @@ export class Verifier {
     if (until && typeof until === 'object' && 'sensitive' in until && until.sensitive && typeof until.value === 'string') {
       this.#addSecret(until.value);
     }
-    const wait = () => this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.policy), {}, { keepSeen: true });
+    const wait = () => this.#run((m) => m.wait(until, options.timeoutMs ?? null, this.#runPolicy), {}, { keepSeen: true });
     if (this.#issued === 0) return this.#called(wait);
     // After a screenshot, a wait ends with a fresh one, as every coordinate step does.
     this.#observed = null;
@@ -480,7 +487,7 @@ export class Verifier {
     return this.#observing(async () => {
       this.#seen = null;
       try {
-        return await this.#run((m) => m.start(step, this.policy, null), {
+        return await this.#run((m) => m.start(step, this.#runPolicy, null), {
           arbiter: this.#arbiter(), boxes: how.boxes, camera: how.camera ? this.#newCamera() : undefined,
         }, { onRecord: how.onRecord, onRun: (run) => how.onRun?.(/** @type {any} */ (run).attempt?.focus ?? null) });
       } finally {
@@ -576,10 +583,9 @@ export class Verifier {
     return this.#finish(record);
   }
 
-  /** The caller's judge of AMBIGUOUS effects, asked with a scrubbed question. */
+  /** The caller's judge of AMBIGUOUS effects, asked the machine's question (scrubbed by it). */
   #arbiter() {
-    const judge = this.#options.judge;
-    return judge ? async (/** @type {PrufeRun.Question} */ question) => judge(this.#scrub(question)) : undefined;
+    return this.#options.judge;
   }
 
   /**
@@ -615,7 +621,7 @@ export class Verifier {
       throw this.#scrub(asPrufeError(error));
     }
     const seen = this.#seen;
-    return this.#run((m) => m.start(step, this.policy, seen), {
+    return this.#run((m) => m.start(step, this.#runPolicy, seen), {
       arbiter: this.#arbiter(),
       camera: this.#newCamera(),
       onJudged: this.#options.onJudged,

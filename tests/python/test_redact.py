@@ -1,7 +1,8 @@
 """Caller secrets are scrubbed by the machine (``prufeRun.scrub``, core ``Redactor::scrub``)
-in the page, also what leaves Python without a record: the arbiter's question
-(``Driver.scrubbed``) and an error that ended a step before it had one (``_driver.ENDED``).
-Python keeps the machine's list of forms and has no replace loop of its own."""
+in the page, also what leaves Python without a record: the arbiter's question (the machine
+is given the session's secrets with the policy) and an error that ended a step before it had
+one (``_driver.ENDED``). Python keeps the machine's list of forms and has no replace loop of
+its own."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ from prufe._redact import REDACTED, Redactor
 from prufe.sync_api import Prufe, run
 
 
-def scrubbed(page: Page, secrets: list[str], value: Any) -> Any:
+def scrubbed(page: Page, secrets: list[str], message: str) -> Any:
+    """An error's message as the machine words and scrubs it for Python (``Driver.ended``)."""
     p = Prufe(page)
     for secret in secrets:
         run(p._core.driver.secret(secret), p._port)
-    return run(p._core.driver.scrubbed(value), p._port)
+    done = run(p._core.driver.ended({"code": "TARGET_NOT_FOUND", "message": message, "candidates": []}, None), p._port)
+    assert REDACTED in done["explain"] or not secrets, done
+    return done["message"]
 
 
 def test_a_short_secret_is_not_found_in_the_word_another_became(page: Page, base: str) -> None:
@@ -26,19 +30,11 @@ def test_a_short_secret_is_not_found_in_the_word_another_became(page: Page, base
     assert scrubbed(page, ["hunter2", "act", "dac"], "pw hunter2, act, redacted") == "pw [redacted], [redacted], red[redacted]ed"
 
 
-def test_longest_first_keys_included_and_untouched_text(page: Page, base: str) -> None:
+def test_longest_first_and_the_machines_forms(page: Page, base: str) -> None:
     page.goto(base + "/recycled-list.html")
-    value = {"4111 1111": ["card 4111 1111 1111, then 4111 1111", 3], "nothing here": None}
-    assert scrubbed(page, ["4111 1111", "4111 1111 1111"], value) == {
-        REDACTED: [f"card {REDACTED}, then {REDACTED}", 3], "nothing here": None}
+    assert scrubbed(page, ["4111 1111", "4111 1111 1111"], "card 4111 1111 1111, then 4111 1111") == f"card {REDACTED}, then {REDACTED}"
     # The machine's forms: the value percent-encoded too.
     assert scrubbed(page, ["a b&c"], "q=a%20b%26c") == f"q={REDACTED}"
-
-
-def test_no_secret_no_page_call(page: Page, base: str) -> None:
-    page.goto(base + "/recycled-list.html")
-    p = Prufe(page)
-    assert list(p._core.driver.scrubbed({"x": "y"})) == []
 
 
 def test_an_error_no_page_can_scrub_is_held_back_when_there_are_secrets() -> None:
@@ -70,9 +66,9 @@ def test_an_error_no_page_can_scrub_is_held_back_when_there_are_secrets() -> Non
 
 
 def test_the_arbiter_is_asked_with_the_sessions_secrets_scrubbed(page: Page, base: str) -> None:
-    # A secret of the session (not of this step: the machine knows only the step's) that the
-    # page's notice happens to contain reaches the arbiter as [redacted], in the question and
-    # in the machine's prompt built from it.
+    # A secret of the session (not of this step: the machine is given it with the policy)
+    # that the page's notice happens to contain reaches the arbiter as [redacted], in the
+    # question and in the machine's prompt built from it.
     asked: list[dict[str, Any]] = []
 
     class Recorded:

@@ -98,8 +98,6 @@ FINISHED = _GUARD_RUN % ("(a) => { const secrets = a.values === null ? a.secrets
 ENDED = _GUARD_RUN % ("(a) => { const done = { message: a.error.message, explain: prufeRun.explain({ error: a.error }),"
                       " trace: a.ended === null ? null : prufeRun.trace({ step: 0, ended: a.ended }) };"
                       " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
-# Any JSON value scrubbed of the caller's secrets by the machine (``prufeRun.scrub``).
-SCRUB = _GUARD_RUN % "(a) => prufeRun.scrub(a.secrets, a.value)"
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 LOCATED = _GUARD_RUN % "(found) => prufeRun.located(found)"
 READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
@@ -871,13 +869,6 @@ class Driver:
         scrubbed: dict[str, Any] = done["record"]
         return scrubbed
 
-    def scrubbed(self, value: Any) -> Gen:
-        """``value`` (any JSON value) scrubbed of the caller's secrets by the machine
-        (``prufeRun.scrub``), in a page call of its own when there are secrets."""
-        if not self.redactor.secrets():
-            return value
-        return (yield from self._again(SCRUB, {"secrets": self.redactor.secrets(), "value": value}, "the value could not be scrubbed"))
-
     def ended(self, error: dict[str, Any], ended: Optional[dict[str, Any]]) -> Gen:
         """The message and report of ``error``, which ended a step before it had a record, and
         the trace entry of that step (``ended``: action, code, reason, startedAt), worded by
@@ -916,7 +907,12 @@ class Driver:
             self.requests = yield op("listen_requests")
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1
-        begin = {"step": step, "policy": self.config.policy(), "seen": seen, **(other or {})}
+        # The session's secrets go with the policy: the machine scrubs its record, errors and
+        # the arbiter's question of them.
+        policy = self.config.policy()
+        if self.redactor.secrets():
+            policy["secrets"] = self.redactor.secrets()
+        begin = {"step": step, "policy": policy, "seen": seen, **(other or {})}
         turn = yield from self._turn({"begin": begin, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on()})
         if turn.get("refused"):
             raise PrufeError(turn["refused"]["code"], turn["refused"]["message"])
@@ -1074,11 +1070,10 @@ class Driver:
             if kind == "ask":
                 if ask is None:
                     return {"answer": "noArbiter"}
-                # The question scrubbed of every secret of the session (the machine knows the
-                # step's), or not asked: no. Within the machine's bound; it reads and words
-                # what comes back.
-                question = yield from self.scrubbed(need["question"])
-                asked: dict[str, Any] = yield op("ask", ask, {**need, "question": question})
+                # The question as the machine scrubbed it (of the session's secrets, given
+                # with the policy). Within the machine's bound; it reads and words what comes
+                # back.
+                asked: dict[str, Any] = yield op("ask", ask, need)
                 return asked
             raise Failed("INVALID_ARGUMENT", f"this driver does not know the need {kind!r}")
         except Failed as failed:

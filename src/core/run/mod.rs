@@ -522,8 +522,10 @@ impl Run {
         }
     }
 
+    /// The session's secrets (the policy's forms) and the step's own.
     fn redactor(&self) -> Redactor {
         let mut r = Redactor::default();
+        r.add_forms(self.policy.secrets.iter().cloned());
         for s in &self.secrets {
             r.add_secret_and_encodings(s);
         }

@@ -57,6 +57,12 @@ pub struct Policy {
     pub regions: Vec<String>,
     /// Leave these regions out of the judgement.
     pub ignore_regions: Vec<String>,
+    /// The forms of every secret the caller registered in the session so far (the
+    /// module's `secretForms`, a driver's list as it holds it). The run scrubs them, with the
+    /// step's own, from all it says: the record, an error, the arbiter's question. Never
+    /// shown; left out of the policy's JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<String>,
 }
 
 impl Default for Policy {
@@ -67,6 +73,7 @@ impl Default for Policy {
             timing: Timing::default(),
             regions: Vec::new(),
             ignore_regions: Vec::new(),
+            secrets: Vec::new(),
         }
     }
 }

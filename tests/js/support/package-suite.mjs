@@ -519,6 +519,27 @@ export function packageSuite(lib) {
       assert.ok(asked[0].observed.length > 0);
     });
 
+    test('the judge is asked the machine question, scrubbed of a secret given in an earlier step', async (t) => {
+      const page = await lib.open(t, '/confirm-dialog.html');
+      const asked = [];
+      const v = await lib.verifier(page, {
+        timeoutMs: 2000,
+        judge: async (question) => { asked.push(question); return { yes: true }; },
+      });
+      // Given as sensitive in a step that found no field: a secret of the session from then on.
+      const missed = await v.fill({ role: 'textbox', name: 'Recovery phrase' }, 'Account deleted', { sensitive: true }).then(() => null, (e) => e);
+      assert.equal(missed?.code, 'TARGET_NOT_FOUND');
+      assert.equal((await v.click({ role: 'button', name: 'Delete account' })).verdict, 'MATCH');
+      const r = await v.click({ role: 'button', name: 'Confirm delete' });
+      assert.equal(r.verdict, 'AMBIGUOUS');
+      assert.equal(asked.length, 1);
+      const sent = JSON.stringify(asked[0]);
+      assert.ok(!sent.includes('Account deleted'), sent);
+      assert.ok(asked[0].observed.some((line) => line.includes('[redacted]')), sent);
+      assert.ok(asked[0].chat.messages[1].content.includes('[redacted]'), 'the prompt is built from the scrubbed question');
+      assert.ok(!JSON.stringify(r.record).includes('Account deleted'));
+    });
+
     test('a secret the page echoes everywhere appears in no result, error, trace or output', async (t) => {
       const page = await lib.open(t, '/hostile/08-secret-echo.html');
       const traces = mkdtempSync(join(tmpdir(), 'prufe-traces-'));
