@@ -8,6 +8,9 @@
 //! started just before it but heard of after counts too, which only makes the wait longer),
 //! while it is under way and until `recent_ms` after it ended (its response may still be at
 //! work). A request heard of before the input (a long poll, a stream) is never waited for.
+//! Before the first input every request the driver heard of counts the same way: the page is
+//! still loading (a frame's document, a script, the data it shows), and a page that keeps a
+//! stream open waits the full window before its first action, as it always did.
 
 use serde::{Deserialize, Serialize};
 
@@ -23,15 +26,12 @@ pub struct Heard {
     pub ended_ms_ago: Option<f64>,
 }
 
-/// How many of `requests` are at work for the input sent `input_ms_ago` (none before the
-/// first input).
+/// How many of `requests` are at work for the input sent `input_ms_ago`; before the first
+/// input (`None`), for the page's loading.
 pub fn pending(input_ms_ago: Option<f64>, requests: &[Heard], recent_ms: u64) -> u32 {
-    let Some(input) = input_ms_ago else {
-        return 0;
-    };
     requests
         .iter()
-        .filter(|r| r.heard_ms_ago <= input)
+        .filter(|r| input_ms_ago.is_none_or(|input| r.heard_ms_ago <= input))
         .filter(|r| r.ended_ms_ago.is_none_or(|ended| ended < recent_ms as f64))
         .count() as u32
 }
@@ -54,7 +54,9 @@ mod tests {
         let framed = heard(70.0, Some(40.0));
         let done = heard(75.0, Some(10.0));
         let all = [poll, save, framed, done];
-        assert_eq!(pending(None, &all, 30), 0, "no input yet");
+        // No input yet: the page is loading, every request under way or just ended counts.
+        assert_eq!(pending(None, &all, 30), 3, "no input yet");
+        assert_eq!(pending(None, &[framed], 30), 0, "ended long enough ago");
         assert_eq!(
             pending(Some(100.0), &[poll], 30),
             0,
