@@ -3,8 +3,8 @@
 // --target no-modules) → wasm-opt, each with its wasm inlined:
 // - js/dist/prufe.js: the in-page engine (default features, profile `page`), one classic
 //   script wrapped by js/src/shim.js that installs `window.prufe`, minified by esbuild; its
-//   wasm is deflated and unpacked at injection by the decoder of js/inflate (a wasm module
-//   of a few kilobytes, built here too);
+//   wasm is deflated, carried as ASCII text and read back after injection by the decoder of
+//   js/inflate (a wasm module of a few kilobytes, built here too);
 // - js/dist/prufe-run.mjs and js/dist/prufe-run.js: the DOM-free machine module
 //   (`--no-default-features --features machine`, profile `machine`), wrapped by
 //   js/src/run.js, as an ES module and as a classic script that defines `prufeRun`.
@@ -168,8 +168,9 @@ async function inflater() {
   return readFileSync(optimised);
 }
 
-/// `wasm` deflated, and proven to come back whole through the decoder the bundle uses, laid
-/// out in its memory as js/src/shim.js lays it out (the output, then the input).
+/// `wasm` deflated and written as text (js/inflate/src/text.rs: seven ASCII characters for six
+/// bytes), and proven to come back whole through the decoder the bundle uses, laid out in its
+/// memory as js/src/shim.js lays it out (the output, then the deflated bytes, then the text).
 ///
 /// The encoder is Zopfli (`@gfx/zopfli`, pinned in package.json: wasm, no native code), whose
 /// output any inflater reads. Measured on the page engine's 669,592 bytes of wasm: zlib at
@@ -180,22 +181,29 @@ async function pack(wasm, decoder) {
     zopfli.deflate(wasm, { numiterations: 5 }, (error, out) => (error ? failed(error) : done(Buffer.from(out))));
   });
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoder), {});
+  const chars = packed.length + Math.ceil(packed.length / 6);
   const output = exports.memory.buffer.byteLength;
   const input = output + wasm.length;
-  exports.memory.grow(Math.ceil((input + packed.length) / 65536) - (output >> 16));
-  new Uint8Array(exports.memory.buffer).set(packed, input);
-  const ok = exports.inflate_raw(input, packed.length, output, wasm.length);
-  if (ok !== 1 || !Buffer.from(exports.memory.buffer, output, wasm.length).equals(wasm)) {
+  const text = input + packed.length;
+  exports.memory.grow(Math.ceil((text + chars) / 65536) - (output >> 16));
+  const heap = () => new Uint8Array(exports.memory.buffer);
+  heap().set(packed, input);
+  if (exports.text_encode(input, packed.length, text, chars) !== 1) throw new Error('js/inflate cannot write the deflated engine as text');
+  const written = Buffer.from(heap().slice(text, text + chars));
+  heap().fill(0, output, text);
+  const ok = exports.text_decode(text, chars, input, packed.length) === 1
+    && exports.inflate_raw(input, packed.length, output, wasm.length) === 1;
+  if (!ok || !Buffer.from(exports.memory.buffer, output, wasm.length).equals(wasm)) {
     throw new Error('js/inflate does not give back the deflated engine');
   }
-  return packed;
+  return { packed, text: written.toString('latin1') };
 }
 
 async function buildPage(version) {
   const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' });
   const decoder = await inflater();
-  const packed = await pack(wasm, decoder);
-  const PACKED = '/*!__PRUFE_WASM_DEFLATED_BASE64__*/';
+  const { packed, text } = await pack(wasm, decoder);
+  const PACKED = '/*!__PRUFE_WASM_PACKED__*/';
   const template = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
     __PRUFE_VERSION_TEXT__: version,
     __PRUFE_VERSION__: JSON.stringify(version),
@@ -206,7 +214,7 @@ async function buildPage(version) {
   // Minified before the wasm goes in: the shim's and the glue's comments and indentation are
   // a tenth of the script. `/*!` comments (the licence line, the wasm's place) are kept.
   const minified = transformSync(template, { minify: true, legalComments: 'inline', target: 'es2017' }).code;
-  const bundle = fill(minified, 'the minified js/src/shim.js', { [PACKED]: `/*!${packed.toString('base64')}*/` });
+  const bundle = fill(minified, 'the minified js/src/shim.js', { [PACKED]: `/*!${text}*/` });
   // A classic script, not a module: compiling it as one proves there is no import/export.
   new vm.Script(bundle, { filename: 'prufe.js' });
   write(OUT, bundle);
