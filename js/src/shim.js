@@ -275,9 +275,9 @@
     return new Uint8ArrayCtor(memoryBuffer.call(inflater.memory), output, WASM_BYTES);
   }
 
-  // The engine's wasm inflated by the browser, as a stream of its bytes; null where the browser
-  // has no such inflate.
-  function inflateNatively() {
+  // The engine's wasm inflated by the browser from the deflated bytes `packed()` gives, as a
+  // stream of its bytes; null where the browser has no such inflate.
+  function inflateNatively(packed) {
     if (ResponseCtor === null || !responseBody || typeof responseBody.get !== 'function' || typeof responseBytes !== 'function'
       || DecompressionCtor === null || typeof pipeThrough !== 'function') {
       return null;
@@ -288,11 +288,7 @@
     } catch (_) {
       return null;
     }
-    // The response takes a copy of the bytes.
-    var inflater = decoder();
-    var at = memoryBuffer.call(inflater.memory).byteLength;
-    var length = readPacked(inflater, at);
-    var body = responseBody.get.call(new ResponseCtor(new Uint8ArrayCtor(memoryBuffer.call(inflater.memory), at, length)));
+    var body = responseBody.get.call(new ResponseCtor(packed()));
     return pipeThrough.call(body, stream);
   }
 
@@ -551,7 +547,18 @@
   // same compile.
   function compileAsynchronously() {
     if (state !== LOADING || compiling) return;
-    var inflated = inflateNatively();
+    // The deflated bytes, read back once (a response takes a copy of them).
+    var bytes = null;
+    var packed = function () {
+      if (bytes === null) {
+        var inflater = decoder();
+        var at = memoryBuffer.call(inflater.memory).byteLength;
+        var length = readPacked(inflater, at);
+        bytes = new Uint8ArrayCtor(memoryBuffer.call(inflater.memory), at, length);
+      }
+      return bytes;
+    };
+    var inflated = inflateNatively(packed);
     if (inflated === null) {
       compileLater(unpack());
       return;
@@ -570,7 +577,7 @@
       return;
     }
     promiseThen.call(streamed, compiledAs, function () {
-      if (state === LOADING) compileInflated(inflateNatively());
+      if (state === LOADING) compileInflated(inflateNatively(packed));
     });
   }
 
