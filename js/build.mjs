@@ -132,6 +132,71 @@ async function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) 
   };
 }
 
+/// An unsigned LEB128 number of `bytes` from `at` on: [value, the offset after it].
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (byte < 0x80) return [value, at];
+  }
+}
+
+function lebBytes(value) {
+  const out = [];
+  do {
+    const byte = value % 128;
+    value = Math.floor(value / 128);
+    out.push(value > 0 ? byte | 0x80 : byte);
+  } while (value > 0);
+  return Buffer.from(out);
+}
+
+/// The engine's wasm and glue with its imports renamed `_0`, `_1`, … in both. wasm-bindgen names
+/// every import after its binding and a hash (`__wbg_getBoundingClientRect_…`: 225 imports,
+/// 7,522 characters), and the glue's import object, keyed by those names, is parsed by every
+/// document the engine is injected into. Every name must appear in the glue exactly once, as a
+/// key; every import must be a function.
+function shortenImports({ glue, wasm }) {
+  const out = [wasm.subarray(0, 8)];
+  let renamed = glue;
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at];
+    const [size, start] = leb(wasm, at + 1);
+    const end = start + size;
+    if (id !== 2) {
+      out.push(wasm.subarray(at, end));
+      at = end;
+      continue;
+    }
+    let [count, i] = leb(wasm, start);
+    const section = [lebBytes(count)];
+    for (let n = 0; n < count; n++) {
+      const [moduleLength, moduleAt] = leb(wasm, i);
+      const [nameLength, nameAt] = leb(wasm, moduleAt + moduleLength);
+      const name = wasm.subarray(nameAt, nameAt + nameLength).toString('latin1');
+      const kind = wasm[nameAt + nameLength];
+      if (kind !== 0) throw new Error(`the engine's import ${name} is not a function; js/build.mjs shortenImports must learn its kind`);
+      const [, next] = leb(wasm, nameAt + nameLength + 1);
+      const short = `_${n.toString(36)}`;
+      const uses = renamed.split(new RegExp(`\\b${name}\\b`)).length - 1;
+      const keys = renamed.split(new RegExp(`\\b${name}(?=\\s*:)`));
+      if (uses !== 1 || keys.length !== 2) throw new Error(`the glue names the import ${name} ${uses} times, not once as a key`);
+      renamed = keys.join(short);
+      section.push(wasm.subarray(i, moduleAt + moduleLength), lebBytes(short.length), Buffer.from(short, 'latin1'), wasm.subarray(nameAt + nameLength, next));
+      i = next;
+    }
+    if (i !== end) throw new Error('the engine\'s import section has bytes after its imports');
+    const body = Buffer.concat(section);
+    out.push(Buffer.from([2]), lebBytes(body.length), body);
+    at = end;
+  }
+  return { glue: renamed, wasm: Buffer.concat(out) };
+}
+
 /// Fills a loader's placeholders. Function replacers: the glue contains `$` sequences that a
 /// string replacement would expand.
 function fill(template, file, values) {
@@ -200,7 +265,10 @@ async function pack(wasm, decoder) {
 }
 
 async function buildPage(version) {
-  const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' });
+  const { glue, wasm } = shortenImports(await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' }));
+  for (const { name } of WebAssembly.Module.imports(new WebAssembly.Module(wasm))) {
+    if (!new RegExp(`\\b${name}\\s*:`).test(glue)) throw new Error(`the glue has no import ${name}`);
+  }
   const decoder = await inflater();
   const { packed, text } = await pack(wasm, decoder);
   const PACKED = '/*!__PRUFE_WASM_PACKED__*/';
