@@ -33,16 +33,16 @@ const SIZES = option('sizes', '300,3000,30000').split(',').filter(Boolean).map(N
 const RUNS = Number(option('runs', '15'));
 /** Fresh pages the injection-to-ready time is the median of. */
 const INJECT = Number(option('inject', '40'));
-/** What every document pays for the engine: the targets, and the figures measured before the
- * engine was compiled at injection (docs/speed.md: two runs, wasm deflated and inflated by the
- * browser in a background task after a 50 ms bound). */
+/** What every document pays for the engine: the targets, and the figures of the two `make bench`
+ * runs before the engine's wasm was carried as text of seven ASCII characters for six bytes and
+ * its imports were renamed (docs/speed.md: base64 in the comment, load 2.7 and 3.5). */
 const INJECTION_TARGETS = { readyMs: 30, blockedMs: 5 };
 const INJECTION_BEFORE = {
-  ready: '65.4–66.7 ms',
-  run: '5.0–5.3 ms',
-  cold: '9.5–10.1 ms',
-  warm: '0.35–14.0 ms',
-  stall: 'not measured',
+  ready: '56.4–63.9 ms',
+  run: '5.55–5.60 ms',
+  cold: '3.15–4.40 ms',
+  warm: '4.15–9.10 ms',
+  stall: '0.00–3.45 ms',
 };
 /** Calls before the timed ones, so that every method runs JIT-compiled code (V8 compiles
  * WebAssembly with a baseline tier first and optimises hot functions later). */
