@@ -50,6 +50,10 @@ test('the bundle is ASCII, and the text of the engine in its comment holds no li
   assert.doesNotMatch(text, /[\n\v\f\r\x1c-\x1e/<]/);
 });
 
+test('the engine\'s imports go by short names, not by wasm-bindgen\'s binding and hash', () => {
+  assert.doesNotMatch(bundleSource(), /__wbg_\w+_[0-9a-f]{16}\b/);
+});
+
 /** `ready` and a call in a realm with WebAssembly and `globals` but no browser: the decoder of
  * the bundle reads the engine's text back and inflates it, and the engine compiles. */
 async function compiledIn(globals) {
