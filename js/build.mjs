@@ -3,8 +3,8 @@
 // --target no-modules) → wasm-opt, each with its wasm inlined:
 // - js/dist/prufe.js: the in-page engine (default features, profile `page`), one classic
 //   script wrapped by js/src/shim.js that installs `window.prufe`, minified by esbuild; its
-//   wasm is deflated and unpacked at injection by the decoder of js/inflate (a wasm module
-//   of a few kilobytes, built here too);
+//   wasm is deflated, carried as ASCII text and read back after injection by the decoder of
+//   js/inflate (a wasm module of a few kilobytes, built here too);
 // - js/dist/prufe-run.mjs and js/dist/prufe-run.js: the DOM-free machine module
 //   (`--no-default-features --features machine`, profile `machine`), wrapped by
 //   js/src/run.js, as an ES module and as a classic script that defines `prufeRun`.
@@ -132,6 +132,71 @@ async function wasmArtifact({ label, features, profile, outName, opt = '-O3' }) 
   };
 }
 
+/// An unsigned LEB128 number of `bytes` from `at` on: [value, the offset after it].
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (byte < 0x80) return [value, at];
+  }
+}
+
+function lebBytes(value) {
+  const out = [];
+  do {
+    const byte = value % 128;
+    value = Math.floor(value / 128);
+    out.push(value > 0 ? byte | 0x80 : byte);
+  } while (value > 0);
+  return Buffer.from(out);
+}
+
+/// The engine's wasm and glue with its imports renamed `_0`, `_1`, … in both. wasm-bindgen names
+/// every import after its binding and a hash (`__wbg_getBoundingClientRect_…`: 225 imports,
+/// 7,522 characters), and the glue's import object, keyed by those names, is parsed by every
+/// document the engine is injected into. Every name must appear in the glue exactly once, as a
+/// key; every import must be a function.
+function shortenImports({ glue, wasm }) {
+  const out = [wasm.subarray(0, 8)];
+  let renamed = glue;
+  let at = 8;
+  while (at < wasm.length) {
+    const id = wasm[at];
+    const [size, start] = leb(wasm, at + 1);
+    const end = start + size;
+    if (id !== 2) {
+      out.push(wasm.subarray(at, end));
+      at = end;
+      continue;
+    }
+    let [count, i] = leb(wasm, start);
+    const section = [lebBytes(count)];
+    for (let n = 0; n < count; n++) {
+      const [moduleLength, moduleAt] = leb(wasm, i);
+      const [nameLength, nameAt] = leb(wasm, moduleAt + moduleLength);
+      const name = wasm.subarray(nameAt, nameAt + nameLength).toString('latin1');
+      const kind = wasm[nameAt + nameLength];
+      if (kind !== 0) throw new Error(`the engine's import ${name} is not a function; js/build.mjs shortenImports must learn its kind`);
+      const [, next] = leb(wasm, nameAt + nameLength + 1);
+      const short = `_${n.toString(36)}`;
+      const uses = renamed.split(new RegExp(`\\b${name}\\b`)).length - 1;
+      const keys = renamed.split(new RegExp(`\\b${name}(?=\\s*:)`));
+      if (uses !== 1 || keys.length !== 2) throw new Error(`the glue names the import ${name} ${uses} times, not once as a key`);
+      renamed = keys.join(short);
+      section.push(wasm.subarray(i, moduleAt + moduleLength), lebBytes(short.length), Buffer.from(short, 'latin1'), wasm.subarray(nameAt + nameLength, next));
+      i = next;
+    }
+    if (i !== end) throw new Error('the engine\'s import section has bytes after its imports');
+    const body = Buffer.concat(section);
+    out.push(Buffer.from([2]), lebBytes(body.length), body);
+    at = end;
+  }
+  return { glue: renamed, wasm: Buffer.concat(out) };
+}
+
 /// Fills a loader's placeholders. Function replacers: the glue contains `$` sequences that a
 /// string replacement would expand.
 function fill(template, file, values) {
@@ -168,8 +233,9 @@ async function inflater() {
   return readFileSync(optimised);
 }
 
-/// `wasm` deflated, and proven to come back whole through the decoder the bundle uses, laid
-/// out in its memory as js/src/shim.js lays it out (the output, then the input).
+/// `wasm` deflated and written as text (js/inflate/src/text.rs: seven ASCII characters for six
+/// bytes), and proven to come back whole through the decoder the bundle uses, laid out in its
+/// memory as js/src/shim.js lays it out (the output, then the deflated bytes, then the text).
 ///
 /// The encoder is Zopfli (`@gfx/zopfli`, pinned in package.json: wasm, no native code), whose
 /// output any inflater reads. Measured on the page engine's 669,592 bytes of wasm: zlib at
@@ -180,22 +246,32 @@ async function pack(wasm, decoder) {
     zopfli.deflate(wasm, { numiterations: 5 }, (error, out) => (error ? failed(error) : done(Buffer.from(out))));
   });
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decoder), {});
+  const chars = packed.length + Math.ceil(packed.length / 6);
   const output = exports.memory.buffer.byteLength;
   const input = output + wasm.length;
-  exports.memory.grow(Math.ceil((input + packed.length) / 65536) - (output >> 16));
-  new Uint8Array(exports.memory.buffer).set(packed, input);
-  const ok = exports.inflate_raw(input, packed.length, output, wasm.length);
-  if (ok !== 1 || !Buffer.from(exports.memory.buffer, output, wasm.length).equals(wasm)) {
+  const text = input + packed.length;
+  exports.memory.grow(Math.ceil((text + chars) / 65536) - (output >> 16));
+  const heap = () => new Uint8Array(exports.memory.buffer);
+  heap().set(packed, input);
+  if (exports.text_encode(input, packed.length, text, chars) !== 1) throw new Error('js/inflate cannot write the deflated engine as text');
+  const written = Buffer.from(heap().slice(text, text + chars));
+  heap().fill(0, output, text);
+  const ok = exports.text_decode(text, chars, input, packed.length) === 1
+    && exports.inflate_raw(input, packed.length, output, wasm.length) === 1;
+  if (!ok || !Buffer.from(exports.memory.buffer, output, wasm.length).equals(wasm)) {
     throw new Error('js/inflate does not give back the deflated engine');
   }
-  return packed;
+  return { packed, text: written.toString('latin1') };
 }
 
 async function buildPage(version) {
-  const { glue, wasm } = await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' });
+  const { glue, wasm } = shortenImports(await wasmArtifact({ label: 'page engine', features: [], profile: 'page', outName: 'prufe', opt: '-O3' }));
+  for (const { name } of WebAssembly.Module.imports(new WebAssembly.Module(wasm))) {
+    if (!new RegExp(`\\b${name}\\s*:`).test(glue)) throw new Error(`the glue has no import ${name}`);
+  }
   const decoder = await inflater();
-  const packed = await pack(wasm, decoder);
-  const PACKED = '/*!__PRUFE_WASM_DEFLATED_BASE64__*/';
+  const { packed, text } = await pack(wasm, decoder);
+  const PACKED = '/*!__PRUFE_WASM_PACKED__*/';
   const template = fill(readFileSync(SHIM, 'utf8'), 'js/src/shim.js', {
     __PRUFE_VERSION_TEXT__: version,
     __PRUFE_VERSION__: JSON.stringify(version),
@@ -206,7 +282,7 @@ async function buildPage(version) {
   // Minified before the wasm goes in: the shim's and the glue's comments and indentation are
   // a tenth of the script. `/*!` comments (the licence line, the wasm's place) are kept.
   const minified = transformSync(template, { minify: true, legalComments: 'inline', target: 'es2017' }).code;
-  const bundle = fill(minified, 'the minified js/src/shim.js', { [PACKED]: `/*!${packed.toString('base64')}*/` });
+  const bundle = fill(minified, 'the minified js/src/shim.js', { [PACKED]: `/*!${text}*/` });
   // A classic script, not a module: compiling it as one proves there is no import/export.
   new vm.Script(bundle, { filename: 'prufe.js' });
   write(OUT, bundle);

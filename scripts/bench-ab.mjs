@@ -8,14 +8,22 @@
 //
 //   node scripts/bench-ab.mjs BEFORE.js AFTER.js [--n 3000] [--rounds 20] [--per 10]
 //     [--only plain,tree,aria,settled,style,snapshot]
+//   node scripts/bench-ab.mjs BEFORE.js AFTER.js --inject 20
 //
 // Kinds: plain (the plain walk), settled (fingerprint polling a settled page), tree, aria,
 // style, root (the fingerprint after that change, as in scripts/bench.mjs), snapshot (in
 // page, settled), snapshotTree (in page, after a list item came and went).
+//
+// With `--inject N`, what every document pays instead (scripts/bench-inject.mjs, the rows of
+// `make bench`), N samples of each, the bundles and a page without the engine taken in turn
+// within every sample: the injected script's own parse and run, injection to `ready`, and the
+// page's first script delayed in a fresh context (cold) and in a tab that loads it again
+// (warm), with the longest task after it.
 
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, serve } from '../tests/js/support/env.mjs';
+import { coldOnce, injectOnce, injectionPages, warmTab } from './bench-inject.mjs';
 import { FULL, benchPage, change, plainWalk } from './bench-page.mjs';
 
 function option(name, fallback) {
@@ -32,6 +40,7 @@ const N = Number(option('n', '3000'));
 const ROUNDS = Number(option('rounds', '20'));
 const PER = Number(option('per', '10'));
 const KINDS = option('only', 'plain,settled,tree,aria,style,snapshot').split(',');
+const INJECT = Number(option('inject', '0'));
 /** Calls of each kind before the timed ones (see WARMUP in scripts/bench.mjs). */
 const WARMUP = 8;
 
@@ -65,7 +74,59 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** `--inject`: every row per bundle (and the first script's figures without the engine), each
+ * sample of every bundle in one round, the order turned round every round; medians. */
+async function injectionAB(browser, server, sources) {
+  const rows = [['run', "the injected script's own parse and run"], ['ready', 'injection to ready'],
+    ['cold', 'first script at, fresh context'], ['warm', 'first script at, same tab'], ['stall', 'longest task after it']];
+  const builds = [{ name: 'no engine', source: null }, ...sources].map((b) => ({ ...b, times: Object.fromEntries(rows.map(([k]) => [k, []])) }));
+  const tabs = [];
+  for (const b of builds) tabs.push(await warmTab(browser, server, b.source));
+  try {
+    for (const [i, tab] of tabs.entries()) await tab.load(`warmup-${i}`);
+    for (let r = 0; r < INJECT; r++) {
+      const order = r % 2 ? [...builds.keys()].reverse() : [...builds.keys()];
+      for (const i of order) {
+        const b = builds[i];
+        if (b.source !== null) {
+          const { ready, run } = await injectOnce(browser, server, b.source);
+          b.times.ready.push(ready);
+          b.times.run.push(run);
+        }
+        const cold = await coldOnce(browser, server, b.source);
+        b.times.cold.push(cold.first);
+        b.times.stall.push(cold.stall);
+        const warm = await tabs[i].load(`${r}`);
+        b.times.warm.push(warm.first);
+        b.times.stall.push(warm.stall);
+      }
+    }
+  } finally {
+    for (const tab of tabs) await tab.close();
+  }
+  // On a loaded machine a sample is only ever made slower (the renderer waits for the CPU), so
+  // the first quartile is printed beside the median.
+  const quartile = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 4)];
+  process.stdout.write(`${INJECT} samples of each, alternating, medians (first quartiles) in ms\n`);
+  process.stdout.write(''.padEnd(40) + builds.map((b) => b.name.slice(-24).padStart(26)).join('') + '\n');
+  for (const [key, label] of rows) {
+    const cell = (xs) => (xs.length ? `${median(xs).toFixed(2)} (${quartile(xs).toFixed(2)})` : '');
+    process.stdout.write(label.padEnd(40) + builds.map((b) => cell(b.times[key]).padStart(26)).join('') + '\n');
+  }
+}
+
 const isolated = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+if (INJECT > 0) {
+  const server = await serve({ pages: injectionPages() });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+  try {
+    await injectionAB(browser, server, bundles.map((bundle) => ({ name: bundle, source: readFileSync(bundle, 'utf8') })));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  process.exit(0);
+}
 const server = await serve({ pages: { '/bench.html': benchPage(N) }, headers: { '/bench.html': isolated } });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 try {

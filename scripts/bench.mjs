@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { decodeSnapshot } from '../js/wire.mjs';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from '../tests/js/support/env.mjs';
+import { STALL_WINDOW_MS, coldOnce, injectOnce, injectionPages, warmTab } from './bench-inject.mjs';
 import { FULL, benchPage, change, plainWalk } from './bench-page.mjs';
 
 function option(name, fallback) {
@@ -32,19 +33,17 @@ const SIZES = option('sizes', '300,3000,30000').split(',').filter(Boolean).map(N
 const RUNS = Number(option('runs', '15'));
 /** Fresh pages the injection-to-ready time is the median of. */
 const INJECT = Number(option('inject', '40'));
-/** What every document pays for the engine: the targets, and the figures measured before the
- * engine was compiled at injection (docs/speed.md: two runs, wasm deflated and inflated by the
- * browser in a background task after a 50 ms bound). */
+/** What every document pays for the engine: the targets, and the figures of the two `make bench`
+ * runs before the engine's wasm was carried as text of seven ASCII characters for six bytes and
+ * its imports were renamed (docs/speed.md: base64 in the comment, load 2.7 and 3.5). */
 const INJECTION_TARGETS = { readyMs: 30, blockedMs: 5 };
 const INJECTION_BEFORE = {
-  ready: '65.4–66.7 ms',
-  run: '5.0–5.3 ms',
-  cold: '9.5–10.1 ms',
-  warm: '0.35–14.0 ms',
-  stall: 'not measured',
+  ready: '56.4–63.9 ms',
+  run: '5.55–5.60 ms',
+  cold: '3.15–4.40 ms',
+  warm: '4.15–9.10 ms',
+  stall: '0.00–3.45 ms',
 };
-/** How long the page's first script watches its main thread for the longest task. */
-const STALL_WINDOW_MS = 100;
 /** Calls before the timed ones, so that every method runs JIT-compiled code (V8 compiles
  * WebAssembly with a baseline tier first and optimises hot functions later). */
 const WARMUP = 8;
@@ -176,33 +175,15 @@ async function measure(browser, server, n) {
   }
 }
 
-/**
- * Injection to `ready`, what every document and frame pays: `samples` times, a fresh browser
- * context (its own renderer, so nothing an earlier page compiled is reused) gets three init
- * scripts (`Page.addScriptToEvaluateOnNewDocument`), run in order: one notes `performance.now()`, the next is
- * the bundle (so its parse and compile are inside the interval), the last notes how long the
- * bundle's own script took (its parse and run: the page's main thread held before the page's
- * scripts) and awaits `prufe.ready`. Returns both, in milliseconds.
- */
+/** Injection to `ready` and the injected script's own parse and run over `samples` fresh
+ * pages (scripts/bench-inject.mjs, injectOnce), in milliseconds. */
 async function injection(browser, server, bundle, samples) {
   const ready = [];
   const run = [];
   for (let i = 0; i < samples; i++) {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      for (const content of [
-        'globalThis.__benchInjected = performance.now();',
-        bundle,
-        'globalThis.__benchRun = performance.now() - globalThis.__benchInjected; globalThis.__benchReady = prufe.ready.then(() => performance.now() - globalThis.__benchInjected);',
-      ]) await page.addInitScript({ content });
-      await page.goto(server.url('/inject.html'));
-      const [r, ms] = await page.evaluate(async () => [await globalThis.__benchReady, globalThis.__benchRun]);
-      ready.push(r);
-      run.push(ms);
-    } finally {
-      await context.close();
-    }
+    const sample = await injectOnce(browser, server, bundle);
+    ready.push(sample.ready);
+    run.push(sample.run);
   }
   return { ready, run };
 }
@@ -211,50 +192,34 @@ async function injection(browser, server, bundle, samples) {
  * The page's main thread blocked by the injection, what every document pays: before its own
  * scripts run, the time from the response's first byte to the page's first inline script
  * (the first element of its head); after, the longest task in the STALL_WINDOW_MS that follow
- * it (the gap between two messages the script keeps posting itself). Each with the engine
- * injected at document start and without it, `samples` times each, alternating. Cold: each
- * load in a fresh browser context (its own renderer, nothing compiled before). Warm: the same
- * tab loading the page again (what the second and later documents of a session pay); the
- * longest task is taken over both. Returns medians in milliseconds.
+ * it. Each with the engine injected at document start and without it, `samples` times each,
+ * alternating. Cold: each load in a fresh browser context (its own renderer, nothing compiled
+ * before). Warm: the same tab loading the page again (what the second and later documents of a
+ * session pay); the longest task is taken over both. Returns medians in milliseconds.
  */
 async function blocking(browser, server, bundle, samples) {
-  const firstScript = async (page) => {
-    await page.waitForFunction(() => globalThis.__benchStall !== undefined);
-    return page.evaluate(() => [globalThis.__benchFirstScript - performance.getEntriesByType('navigation')[0].responseStart, globalThis.__benchStall]);
-  };
   const cold = { bare: [], injected: [] };
   const stall = { bare: [], injected: [] };
   for (let i = 0; i < samples; i++) {
     for (const key of ['bare', 'injected']) {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        if (key === 'injected') await page.addInitScript({ content: bundle });
-        await page.goto(server.url('/first-script.html'));
-        const [ms, longest] = await firstScript(page);
-        cold[key].push(ms);
-        stall[key].push(longest);
-      } finally {
-        await context.close();
-      }
+      const { first, stall: longest } = await coldOnce(browser, server, key === 'injected' ? bundle : null);
+      cold[key].push(first);
+      stall[key].push(longest);
     }
   }
   const warm = { bare: [], injected: [] };
   for (const key of ['bare', 'injected']) {
-    const context = await browser.newContext();
+    const tab = await warmTab(browser, server, key === 'injected' ? bundle : null);
     try {
-      const page = await context.newPage();
-      if (key === 'injected') await page.addInitScript({ content: bundle });
       for (let i = -2; i < samples; i++) {
-        await page.goto(server.url(`/first-script.html?${key}${i}`));
-        const [ms, longest] = await firstScript(page);
+        const { first, stall: longest } = await tab.load(`${key}${i}`);
         if (i >= 0) {
-          warm[key].push(ms);
+          warm[key].push(first);
           stall[key].push(longest);
         }
       }
     } finally {
-      await context.close();
+      await tab.close();
     }
   }
   const of = ({ bare, injected }) => ({ bareMs: median(bare), injectedMs: median(injected), blockedMs: Math.max(0, median(injected) - median(bare)) });
@@ -278,13 +243,7 @@ async function main() {
   const bundle = readFileSync(BUNDLE);
   const last = lastRecorded();
   const pages = Object.fromEntries(SIZES.map((n) => [`/bench-${n}.html`, benchPage(n)]));
-  // The first script notes when it ran, then the longest gap between the messages it posts
-  // itself for STALL_WINDOW_MS: the longest task of anyone else on the main thread.
-  const watch = `(function () { var c = new MessageChannel(), last = performance.now(), end = last + ${STALL_WINDOW_MS}, max = 0;`
-    + ' c.port1.onmessage = function () { var t = performance.now(); if (t - last > max) max = t - last; last = t;'
-    + ' if (t < end) c.port2.postMessage(0); else globalThis.__benchStall = max; }; c.port2.postMessage(0); })();';
-  pages['/first-script.html'] = `<!doctype html><html lang="en"><head><script>globalThis.__benchFirstScript = performance.now(); ${watch}</script><meta charset="utf-8"><title>First script</title></head><body><main><h1>First script</h1><button type="button">Go</button></main></body></html>`;
-  pages['/inject.html'] = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inject</title></head><body><main><h1>Inject</h1><button type="button">Go</button></main></body></html>';
+  Object.assign(pages, injectionPages());
   const server = await serve({ pages });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
   const results = [];

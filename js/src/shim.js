@@ -2,15 +2,16 @@
 // The loader of the in-page engine. `js/build.mjs` fills in the wasm-bindgen glue and the
 // inlined wasm and writes the one classic script `js/dist/prufe.js`, minified.
 //
-// The engine's wasm is inlined deflated (RFC 1951), as base64 inside a comment: every
-// document and frame parses this script before its own, and a JS engine scans a comment
-// several times faster than a string literal of the same length (half the bytes, half the
-// scan and less to hand to each document); the comment is read back through
-// `Function.prototype.toString`, which returns a function's source text exactly. After the
-// page's first scripts, the browser's own `DecompressionStream` inflates it into
-// `WebAssembly.compileStreaming`, which compiles what has come while the rest is inflated; a
-// decoder of a few kilobytes that is wasm itself (js/inflate) inflates it synchronously where
-// that cannot be used.
+// The engine's wasm is inlined deflated (RFC 1951), as text inside a comment: every document
+// and frame parses this script before its own, and a JS engine scans a comment several times
+// faster than a string literal of the same length (half the bytes, half the scan and less to
+// hand to each document); the comment is read back through `Function.prototype.toString`,
+// which returns a function's source text exactly. The text is seven ASCII characters for six
+// bytes (js/inflate/src/text.rs), where base64 spends eight. After the page's first scripts, a
+// decoder of a few kilobytes that is wasm itself (js/inflate) reads the text back, and the
+// browser's own `DecompressionStream` inflates it into `WebAssembly.compileStreaming`, which
+// compiles what has come while the rest is inflated; the same decoder inflates it
+// synchronously where that cannot be used.
 //
 // Contract (docs/DESIGN.md, "window.prufe"):
 // - one self-contained classic script: no module syntax, no fetch, no global besides `prufe`;
@@ -42,7 +43,6 @@
   var regexpTest = RegExp.prototype.test;
   var CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
   var Uint8ArrayCtor = Uint8Array;
-  var setFromBase64 = typeof Uint8Array.prototype.setFromBase64 === 'function' ? Uint8Array.prototype.setFromBase64 : null;
   // The native decoder where the browser has one (Chromium 140+, Firefox 133+, Safari 18.2+):
   // it decodes the inlined wasm in well under a millisecond, where the loop below, run cold,
   // takes several. A page that could replace it could as well replace `WebAssembly.Module`.
@@ -57,8 +57,11 @@
   var memoryGrow = WasmRef && WasmRef.Memory ? WasmRef.Memory.prototype.grow : null;
   var memoryBufferProperty = WasmRef && WasmRef.Memory ? getOwnPropertyDescriptor(WasmRef.Memory.prototype, 'buffer') : null;
   var memoryBuffer = memoryBufferProperty && typeof memoryBufferProperty.get === 'function' ? memoryBufferProperty.get : null;
-  var typedSet = Uint8Array.prototype.set;
-  var typedSubarray = Uint8Array.prototype.subarray;
+  // The comment's text into the decoder's memory: the browser's UTF-8 encoder, which writes an
+  // ASCII character as its byte, else a loop.
+  var TextEncoderCtor = typeof TextEncoder === 'function' ? TextEncoder : null;
+  var encodeInto = TextEncoderCtor && typeof TextEncoderCtor.prototype.encodeInto === 'function' ? TextEncoderCtor.prototype.encodeInto : null;
+  var charCodeAt = String.prototype.charCodeAt;
   // The browser's own inflate: the deflated bytes read through a `DecompressionStream` into a
   // `Response`, whose bytes are then compiled.
   var ResponseCtor = typeof Response === 'function' ? Response : null;
@@ -204,12 +207,13 @@
   } catch (error) {
     glueError = error;
   }
-  // The engine's wasm, deflated, as base64 in the comment; and its size unpacked.
-  var PACKED = function () {/*!__PRUFE_WASM_DEFLATED_BASE64__*/};
+  // The engine's wasm, deflated, as text in the comment; and its size unpacked.
+  var PACKED = function () {/*!__PRUFE_WASM_PACKED__*/};
   var WASM_BYTES = __PRUFE_WASM_BYTES__;
-  // The decoder (js/inflate): exports `memory` and `inflate_raw(input, length, output, size)`.
-  // It inflates synchronously: for a call that comes before the engine is compiled, and in a
-  // browser without `DecompressionStream('deflate-raw')`.
+  // The decoder (js/inflate): exports `memory`, `text_decode(text, chars, output, size)` and
+  // `inflate_raw(input, length, output, size)`. It reads the text back, and inflates
+  // synchronously: for a call that comes before the engine is compiled, and in a browser
+  // without `DecompressionStream('deflate-raw')`.
   var INFLATE_BASE64 = '__PRUFE_INFLATE_BASE64__';
 
   function packedText() {
@@ -219,41 +223,61 @@
     return stringSlice.call(source, start, end);
   }
 
-  // Decodes `text` into `heap` from `at` on; returns the number of bytes written.
-  function writeBase64(heap, at, text) {
-    if (setFromBase64 !== null) {
+  // An instance of the decoder.
+  function decoder() {
+    return new WasmInstance(new WasmModule(decodeBase64(INFLATE_BASE64)), {}).exports;
+  }
+
+  // The decoder's memory, grown to hold `end` bytes at least.
+  function grown(memory, end) {
+    var size = memoryBuffer.call(memory).byteLength;
+    if (end > size) memoryGrow.call(memory, (end - size + 65535) >> 16);
+    return memoryBuffer.call(memory);
+  }
+
+  // ASCII `text` written into `buffer` from `at` on, a byte a character.
+  function writeText(buffer, at, text) {
+    var view = new Uint8ArrayCtor(buffer, at, text.length);
+    if (encodeInto !== null) {
       try {
-        return setFromBase64.call(typedSubarray.call(heap, at), text).written;
+        if (encodeInto.call(new TextEncoderCtor(), text, view).written === text.length) return;
       } catch (_) {
-        // Not the native decoder: decode below.
+        // Not the browser's encoder: the loop below.
       }
     }
-    var decoded = decodeBase64(text);
-    typedSet.call(heap, decoded, at);
-    return decoded.length;
+    for (var i = 0; i < text.length; i++) view[i] = charCodeAt.call(text, i);
+  }
+
+  // The engine's wasm, deflated, read back from the comment into the memory of `inflater` (a
+  // decoder's exports) from `at` on, the text itself written after it; returns its length.
+  function readPacked(inflater, at) {
+    var text = packedText();
+    var chars = text.length;
+    var length = chars - ((chars + 6) / 7 | 0);
+    writeText(grown(inflater.memory, at + length + chars), at + length, text);
+    if (inflater.text_decode(at + length, chars, at, length) !== 1) {
+      throw makeError('INTERNAL', 'the engine inlined in this script is damaged');
+    }
+    return length;
   }
 
   // Inflates the engine's wasm in the memory of an instance of the decoder, grown past what
   // the decoder itself uses to hold the output and, after it, the deflated input; returns a
   // view of the output.
   function unpack() {
-    var inflater = new WasmInstance(new WasmModule(decodeBase64(INFLATE_BASE64)), {});
-    var memory = inflater.exports.memory;
-    var output = memoryBuffer.call(memory).byteLength;
+    var inflater = decoder();
+    var output = memoryBuffer.call(inflater.memory).byteLength;
     var input = output + WASM_BYTES;
-    var text = packedText();
-    memoryGrow.call(memory, ((input + (text.length >> 2) * 3 + 65535) >> 16) - (output >> 16));
-    var heap = new Uint8ArrayCtor(memoryBuffer.call(memory));
-    var length = writeBase64(heap, input, text);
-    if (inflater.exports.inflate_raw(input, length, output, WASM_BYTES) !== 1) {
+    var length = readPacked(inflater, input);
+    if (inflater.inflate_raw(input, length, output, WASM_BYTES) !== 1) {
       throw makeError('INTERNAL', 'the engine inlined in this script is damaged');
     }
-    return typedSubarray.call(heap, output, input);
+    return new Uint8ArrayCtor(memoryBuffer.call(inflater.memory), output, WASM_BYTES);
   }
 
-  // The engine's wasm inflated by the browser, as a stream of its bytes; null where the browser
-  // has no such inflate.
-  function inflateNatively() {
+  // The engine's wasm inflated by the browser from the deflated bytes `packed()` gives, as a
+  // stream of its bytes; null where the browser has no such inflate.
+  function inflateNatively(packed) {
     if (ResponseCtor === null || !responseBody || typeof responseBody.get !== 'function' || typeof responseBytes !== 'function'
       || DecompressionCtor === null || typeof pipeThrough !== 'function') {
       return null;
@@ -264,7 +288,7 @@
     } catch (_) {
       return null;
     }
-    var body = responseBody.get.call(new ResponseCtor(decodeBase64(packedText())));
+    var body = responseBody.get.call(new ResponseCtor(packed()));
     return pipeThrough.call(body, stream);
   }
 
@@ -523,7 +547,18 @@
   // same compile.
   function compileAsynchronously() {
     if (state !== LOADING || compiling) return;
-    var inflated = inflateNatively();
+    // The deflated bytes, read back once (a response takes a copy of them).
+    var bytes = null;
+    var packed = function () {
+      if (bytes === null) {
+        var inflater = decoder();
+        var at = memoryBuffer.call(inflater.memory).byteLength;
+        var length = readPacked(inflater, at);
+        bytes = new Uint8ArrayCtor(memoryBuffer.call(inflater.memory), at, length);
+      }
+      return bytes;
+    };
+    var inflated = inflateNatively(packed);
     if (inflated === null) {
       compileLater(unpack());
       return;
@@ -542,7 +577,7 @@
       return;
     }
     promiseThen.call(streamed, compiledAs, function () {
-      if (state === LOADING) compileInflated(inflateNatively());
+      if (state === LOADING) compileInflated(inflateNatively(packed));
     });
   }
 

@@ -40,3 +40,37 @@ test('in a bare realm where even the glue cannot start, injection still throws n
   const sandbox = vm.createContext({});
   assert.deepEqual(await runIn(sandbox), { ready: 'WASM_BLOCKED', call: 'WASM_BLOCKED', version: crateVersion() });
 });
+
+test('the bundle is ASCII, and the text of the engine in its comment holds no line break and no /', () => {
+  const source = bundleSource();
+  assert.match(source, /^[\x01-\x7e\n]*$/);
+  const at = source.indexOf('/*!', 1);
+  const text = source.slice(at + 3, source.indexOf('*/', at));
+  assert.ok(text.length > 100_000, `the engine's comment is ${text.length} characters`);
+  assert.doesNotMatch(text, /[\n\v\f\r\x1c-\x1e/<]/);
+});
+
+test('the engine\'s imports go by short names, not by wasm-bindgen\'s binding and hash', () => {
+  assert.doesNotMatch(bundleSource(), /__wbg_\w+_[0-9a-f]{16}\b/);
+});
+
+/** `ready` and a call in a realm with WebAssembly and `globals` but no browser: the decoder of
+ * the bundle reads the engine's text back and inflates it, and the engine compiles. */
+async function compiledIn(globals) {
+  const sandbox = vm.createContext({ console: { warn() {}, error() {} }, TextDecoder, WebAssembly, ...globals });
+  vm.runInContext(bundleSource(), sandbox);
+  return vm.runInContext(`prufe.ready.then(() => 'resolved', (error) => error.code + ': ' + error.message)`, sandbox);
+}
+
+test('outside a browser the engine is read back from its text, inflated and compiled', async () => {
+  assert.equal(await compiledIn({ TextEncoder }), 'resolved');
+});
+
+test('without TextEncoder.prototype.encodeInto the engine is read back from its text character by character', async () => {
+  class TextEncoderWithoutInto {
+    encode(text) {
+      return new TextEncoder().encode(text);
+    }
+  }
+  assert.equal(await compiledIn({ TextEncoder: TextEncoderWithoutInto }), 'resolved');
+});

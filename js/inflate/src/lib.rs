@@ -1,4 +1,5 @@
-//! A raw DEFLATE (RFC 1951) decoder, compiled to a wasm module of a few kilobytes that the
+//! A raw DEFLATE (RFC 1951) decoder and the reader of the text the deflated engine is carried
+//! as ([`text`]), compiled to a wasm module of a few kilobytes that the
 //! page bundle (`js/src/shim.js`) instantiates synchronously to unpack the engine's wasm,
 //! which `js/build.mjs` inlines deflated: 0.4 of the bytes, and the decoder runs at compiled
 //! speed where the same decoder in JavaScript, run cold at injection, takes several times as
@@ -10,6 +11,8 @@
 //! nothing panics on input.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
+
+pub mod text;
 
 // RFC 1951 §3.2.5: lengths and distances of the length/literal symbols 257..285 and the
 // distance symbols 0..29, and §3.2.7: the order of the code length code lengths.
@@ -288,6 +291,44 @@ pub unsafe extern "C" fn inflate_raw(
     let input = unsafe { core::slice::from_raw_parts(input, input_len) };
     let output = unsafe { core::slice::from_raw_parts_mut(output, output_len) };
     u32::from(inflate(input, output).is_some())
+}
+
+/// The wasm export: the text of `input_len` bytes at `input` ([`text::encode`]) written to
+/// the `output_len` bytes at `output`. Returns 1 when `output_len` is the text's length and the
+/// text was written, 0 otherwise. Used by js/build.mjs only.
+///
+/// # Safety
+/// As for [`inflate_raw`].
+#[cfg(target_arch = "wasm32")]
+#[no_mangle]
+pub unsafe extern "C" fn text_encode(
+    input: *const u8,
+    input_len: usize,
+    output: *mut u8,
+    output_len: usize,
+) -> u32 {
+    let input = unsafe { core::slice::from_raw_parts(input, input_len) };
+    let output = unsafe { core::slice::from_raw_parts_mut(output, output_len) };
+    u32::from(text::encode(input, output).is_some())
+}
+
+/// The wasm export: the `input_len` characters at `input` read back ([`text::decode`]) into the
+/// `output_len` bytes at `output`. Returns 1 when the input is a text of exactly that many
+/// bytes, 0 otherwise.
+///
+/// # Safety
+/// As for [`inflate_raw`].
+#[cfg(target_arch = "wasm32")]
+#[no_mangle]
+pub unsafe extern "C" fn text_decode(
+    input: *const u8,
+    input_len: usize,
+    output: *mut u8,
+    output_len: usize,
+) -> u32 {
+    let input = unsafe { core::slice::from_raw_parts(input, input_len) };
+    let output = unsafe { core::slice::from_raw_parts_mut(output, output_len) };
+    u32::from(text::decode(input, output).is_some())
 }
 
 #[cfg(target_arch = "wasm32")]
