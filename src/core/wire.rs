@@ -29,7 +29,9 @@
 //! less to move out of the page and less to parse on either side.
 //!
 //! [`decode`] gives back exactly the snapshot [`encode`] was given (`js/wire.mjs` does the
-//! same for JavaScript callers).
+//! same for JavaScript callers). A reader that holds a snapshot of the same document gets a
+//! delta against it instead (`core::wire_delta`): this layout with a `base`, its lists edit
+//! scripts whose rows are these rows.
 
 use super::error::{Error, ErrorCode, Result};
 use super::model::{Context, Element, Role, Snapshot, Text, TextKind, Tristate};
@@ -519,7 +521,13 @@ impl<'a> Rows<'a> {
     }
 
     /// A text row's fields.
-    pub(super) fn text(&self, kind: TextKind, text: &str, region: usize, frame: usize) -> Result<Text> {
+    pub(super) fn text(
+        &self,
+        kind: TextKind,
+        text: &str,
+        region: usize,
+        frame: usize,
+    ) -> Result<Text> {
         Ok(Text {
             kind,
             text: text.to_owned(),

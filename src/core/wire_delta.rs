@@ -361,7 +361,12 @@ mod tests {
         for i in 1..=n {
             s.elements.push(Element {
                 text: (i % 3 == 0).then(|| format!("Item {i}")),
-                ..el(&format!("e{i}-t"), Role::Button, &format!("Add {i}"), "main")
+                ..el(
+                    &format!("e{i}-t"),
+                    Role::Button,
+                    &format!("Add {i}"),
+                    "main",
+                )
             });
         }
         for i in 0..5 {
@@ -410,7 +415,8 @@ mod tests {
         b.elements[10].name = "Added".into();
         b.elements[11].pressed = Some(crate::core::model::Tristate::True);
         b.elements.remove(20);
-        b.elements.insert(30, el("e51-t", Role::Link, "New", "main"));
+        b.elements
+            .insert(30, el("e51-t", Role::Link, "New", "main"));
         b.texts[2].text = "Changed".into();
         b.has_more = true;
         let delta = round_trip(&a, &b);
