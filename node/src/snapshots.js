@@ -32,6 +32,8 @@ export async function snapshotOf(page, port, path, sensitive) {
   let roots = held.get(page);
   if (!roots) held.set(page, (roots = new Map()));
   const base = roots.get(path) ?? null;
+  // Asked again from the full form after any failure.
+  roots.delete(path);
   const options = base ? { sensitive, wire: true, base: snapshotId(base) } : { sensitive, wire: true };
   const snapshot = decodeSnapshot(await call(port, 'snapshot', options), base);
   roots.set(path, snapshot);
