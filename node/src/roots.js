@@ -94,8 +94,9 @@ export async function answerAcross(port, frames, need, options) {
 }
 
 /**
- * Each root's snapshot (wire form, a delta where it can be), the page's merged from them. A frame that cannot answer
- * (navigating) stays opaque; the top not answering is `unavailable`, as on one root.
+ * Each root's snapshot (wire form, a delta where it can be: snapshots.js), the page's merged
+ * from them. A frame that cannot answer (navigating) stays opaque; the top not answering is
+ * `unavailable`, as on one root.
  * @param {Port} port @param {Frames} frames @param {string[]} sensitive merged refs
  * @returns {Promise<PrufeRun.Answer>}
  */
