@@ -40,6 +40,12 @@ declare namespace Prufe {
     sensitive?: string[];
     /** `snapshot` answers with the compact wire string instead (read it with js/wire.mjs). */
     wire?: boolean;
+    /**
+     * With `wire`: the id of the snapshot the caller holds (`snapshotId` of js/wire.mjs); the
+     * answer is a delta against it while the engine keeps it (its last three wire answers,
+     * taken with the same options), else the full form. `decodeSnapshot(wire, held)` reads both.
+     */
+    base?: string;
   }
 
   interface FingerprintOptions extends SnapshotOptions {
@@ -77,7 +83,7 @@ declare namespace Prufe {
     readonly version: string;
     /** Resolves when the engine can answer; rejects with `WASM_BLOCKED`. */
     readonly ready: Promise<void>;
-    /** The compact wire form, for callers outside the page: `decodeSnapshot` of js/wire.mjs. */
+    /** The compact wire form, for callers outside the page: `decodeSnapshot` of js/wire.mjs (a delta with `base`). */
     snapshot(options: SnapshotOptions & { wire: true }): string;
     snapshot(options?: SnapshotOptions): Snapshot;
     /** Equal fingerprints ⇔ an empty diff between the snapshots they stand for. */

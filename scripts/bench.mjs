@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { decodeSnapshot } from '../js/wire.mjs';
+import { decodeSnapshot, snapshotId } from '../js/wire.mjs';
 import { BUNDLE, CHROMIUM, CHROMIUM_FLAGS, ROOT, serve } from '../tests/js/support/env.mjs';
 import { STALL_WINDOW_MS, coldOnce, injectOnce, injectionPages, warmTab } from './bench-inject.mjs';
 import { FULL, benchPage, change, plainWalk } from './bench-page.mjs';
@@ -112,6 +112,27 @@ async function fromNode(page, runs, operation) {
   return times;
 }
 
+/** Times a snapshot taken to Node in the wire form after `mutate` (`change` of
+ * bench-page.mjs, outside the timing: 'aria' toggles one button's `aria-pressed`, so the
+ * snapshot has one changed row; 'none' changes what no snapshot shows). With `delta`, as a
+ * verified step takes it once it has observed the page: a delta against the snapshot held
+ * (`base`), decoded onto it; else the full form, decoded. */
+async function wireFromNode(page, runs, mutate, delta) {
+  let held = decodeSnapshot(await page.evaluate((o) => prufe.snapshot({ ...o, wire: true }), FULL));
+  const times = [];
+  for (let i = -WARMUP; i < runs; i++) {
+    await page.evaluate(({ changeSource, mutate, i }) => new Function('kind', 'i', `return (${changeSource})(kind, i);`)(mutate, i), { changeSource: change.toString(), mutate, i });
+    const start = performance.now();
+    const base = delta ? snapshotId(held) : undefined;
+    const wire = await page.evaluate(({ o, base }) => prufe.snapshot({ ...o, wire: true, base }), { o: FULL, base });
+    held = decodeSnapshot(wire, held);
+    const ms = performance.now() - start;
+    if (delta && !JSON.parse(wire).base) throw new Error('bench: the engine answered the full form where a delta was asked for');
+    if (i >= 0) times.push(ms);
+  }
+  return times;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -127,7 +148,10 @@ const METHODS = [
   ['fingerprintFull', 'prufe.fingerprint (in page, full walk: cache off)'],
   ['snapshot', 'prufe.snapshot (in page)'],
   ['snapshotFull', 'prufe.snapshot (in page, full walk after a list item came and went)'],
-  ['snapshotWire', 'prufe.snapshot (to Node, wire form, decoded)'],
+  ['snapshotWire', 'prufe.snapshot (to Node, wire form, decoded: a first snapshot)'],
+  ['snapshotWireAria', 'prufe.snapshot (to Node, wire form, decoded, after an ARIA state toggled)'],
+  ['snapshotDelta', 'prufe.snapshot (to Node, a delta applied, after an ARIA state toggled)'],
+  ['snapshotDeltaSame', 'prufe.snapshot (to Node, a delta applied, nothing shown changed)'],
   ['snapshotRoundTrip', 'prufe.snapshot (to Node, as JSON objects)'],
   ['plainWalk', 'plain TreeWalker hash (in page)'],
   ['styleWalk', 'getComputedStyle walk (in page, after a root style change)'],
@@ -161,6 +185,12 @@ async function measure(browser, server, n) {
       // As the harness fetches it: the compact wire string, decoded where it arrives.
       snapshotWire: await fromNode(page, runs, async () => decodeSnapshot(await page.evaluate((o) => prufe.snapshot({ ...o, wire: true }), FULL))),
       // As a driver would fetch it: one JSON string over the protocol, parsed in Node.
+      // A verified step's "after" (one element changed) in the full form and as the Node
+      // package takes it, a delta against the last snapshot; and its "before" (the page as the
+      // last step's "after" left it) as a delta.
+      snapshotWireAria: await wireFromNode(page, runs, 'aria', false),
+      snapshotDelta: await wireFromNode(page, runs, 'aria', true),
+      snapshotDeltaSame: await wireFromNode(page, runs, 'none', true),
       snapshotRoundTrip: await fromNode(page, runs, async () => JSON.parse(await page.evaluate((o) => JSON.stringify(prufe.snapshot(o)), FULL))),
       plainWalk: await inPage(page, 'plainWalk', runs),
       styleWalk: await inPage(page, 'styleWalk', runs, undefined, 'root'),
@@ -312,6 +342,9 @@ async function main() {
   out(`| snapshot, full walk (in page) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotFull', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (in page) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshot', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, wire) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotWire', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
+  out(`| snapshot (to Node, wire, after an ARIA toggle) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotWireAria', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
+  out(`| snapshot (to Node, delta, after an ARIA toggle) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotDelta', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
+  out(`| snapshot (to Node, delta, nothing shown changed) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotDeltaSame', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, JSON objects) / ariaSnapshot | ${results.map((r) => ratio(r, 'snapshotRoundTrip', 'ariaSnapshot').toFixed(3)).join(' | ')} |`);
   out(`| snapshot (to Node, wire) / getFullAXTree | ${results.map((r) => ratio(r, 'snapshotWire', 'axTree').toFixed(3)).join(' | ')} |`);
   out();
@@ -334,7 +367,12 @@ async function main() {
     target('fingerprintAfterClassChange', 'fingerprint after a class change / plain walk', 'fingerprintStyle', 'plainWalk', 0.5);
     target('fingerprintAfterRootStyleChange', 'fingerprint after a root style change / getComputedStyle walk', 'fingerprintRoot', 'styleWalk', 1.3);
     target('snapshotInPage', 'snapshot in page / ariaSnapshot', 'snapshot', 'ariaSnapshot', 0.025, 3);
-    target('snapshotWire', 'snapshot to Node in the wire form / ariaSnapshot', 'snapshotWire', 'ariaSnapshot', 0.025, 3);
+    // A verified step observes before and after its action, each a delta against the last
+    // observation (its "before" against the last step's "after", nothing shown changed since;
+    // its "after" against its "before", its effect changed); only a page's first observation
+    // is the full form. The target is stated on the "after", the dearer of the two.
+    const r3 = (k) => (at.medians[k] / at.medians.ariaSnapshot).toFixed(3);
+    target('snapshotToNode', `snapshot to Node as a verified step takes it, a delta after an ARIA toggle (its "after"; its "before", nothing changed: ${r3('snapshotDeltaSame')}×; a page's first, full: ${r3('snapshotWire')}×) / ariaSnapshot`, 'snapshotDelta', 'ariaSnapshot', 0.025, 3);
   }
   // Linear in N: the cost exponent between consecutive sizes, log(t2/t1) / log(n2/n1), stays
   // near 1 (≤ 1.3 allows for cache effects on large DOMs); quadratic behaviour shows as ~2.

@@ -136,24 +136,32 @@ pub fn version() -> String {
     crate::VERSION.to_owned()
 }
 
-/// An object, or with `{ wire: true }` the compact wire string (`core::wire`). The object is
-/// built from the wire string by the loader where it handed over its builder
-/// (`dom::js::snapshot_object`), else crosses as JSON.
+/// An object, or with `{ wire: true }` the compact wire string (`core::wire`; with `base`,
+/// maybe a delta: `core::wire_delta`). The object is built from the wire string by the
+/// loader where it handed over its builder (`dom::js::snapshot_object`), else crosses as JSON.
 #[wasm_bindgen]
 pub fn snapshot(options: JsValue) -> JsResult {
     arg::<dom::Options>(options, ErrorCode::InvalidOptions, "snapshot options")
-        .and_then(|o| dom::snapshot(&o).map(|s| (o.wire, s)))
-        .and_then(|(wire, s)| {
-            if !wire && !dom::js::builds_snapshots() {
-                return to_js(&s);
-            }
-            let text = crate::core::wire::encode(&s);
-            match wire {
-                true => Ok(JsValue::from_str(&text)),
-                false => dom::js::snapshot_object(&text).map_or_else(|| to_js(&s), Ok),
-            }
+        .and_then(|o| match o.wire {
+            true => dom::snapshot_wire(&o).map(|text| JsValue::from_str(&text)),
+            false => snapshot_value(&o),
         })
         .map_err(|e| js_error(&e))
+}
+
+fn snapshot_value(o: &dom::Options) -> Result<JsValue> {
+    if o.base.is_some() {
+        return Err(Error::new(
+            ErrorCode::InvalidOptions,
+            "snapshot options: base names the snapshot a wire reader holds; add wire: true",
+        ));
+    }
+    let s = dom::snapshot(o)?;
+    if !dom::js::builds_snapshots() {
+        return to_js(&s);
+    }
+    let text = crate::core::wire::encode(&s);
+    dom::js::snapshot_object(&text).map_or_else(|| to_js(&s), Ok)
 }
 
 #[wasm_bindgen]

@@ -875,3 +875,55 @@ fn fields_selects_and_destinations() {
     assert_eq!(destination("#q")["url"], json!(format!("{origin}/search")));
     assert_eq!(destination("#lone"), Value::Null);
 }
+
+/// `snapshot({ wire: true, base })` on a live page: a delta while the engine keeps the base,
+/// which `core::wire_delta::apply` turns into the full answer's snapshot; the full form for a
+/// base it does not keep; a typed field's value in neither.
+#[wasm_bindgen_test]
+fn a_wire_delta_is_the_full_answer() {
+    use prufe::core::wire::decode;
+    use prufe::core::wire_delta::{apply, id_of};
+    let root = load(SHOP);
+    let wire = |base: Option<&str>| -> String {
+        let mut o = json!({ "wire": true, "sensitive": ["input:not([type])"] });
+        if let Some(base) = base {
+            o["base"] = json!(base);
+        }
+        b::snapshot(js(o)).unwrap().as_string().unwrap()
+    };
+    let same_call = |mut s: Snapshot| {
+        s.context.snapshot.clear();
+        s
+    };
+    let mut held = decode(&wire(None)).unwrap();
+    let cart = query(&root, "#cart");
+    let changes: Vec<Box<dyn Fn()>> = vec![
+        Box::new(|| cart.set_inner_html("<li>Shirt M – 1 × 20 €</li>")),
+        Box::new(|| query(&root, "#add").set_text_content(Some("Add Shirt L"))),
+        Box::new(|| {
+            let email: web_sys::HtmlInputElement =
+                query(&root, "input[aria-label=Email]").unchecked_into();
+            email.set_value("grace@example.com");
+        }),
+        Box::new(|| cart.set_inner_html("")),
+    ];
+    for (i, change) in changes.iter().enumerate() {
+        change();
+        let delta = wire(Some(&id_of(&held.context)));
+        let full = decode(&wire(None)).unwrap();
+        assert!(delta.contains("\"base\":"), "change {i}: {delta}");
+        assert!(delta.len() * 2 < serde_json::to_string(&full).unwrap().len() / 4);
+        for secret in ["grace@example.com", "s3cret-pass!"] {
+            assert!(!delta.contains(secret), "change {i}: {delta}");
+        }
+        let applied = apply(&held, &delta).unwrap();
+        assert_eq!(same_call(applied.clone()), same_call(full), "change {i}");
+        held = applied;
+    }
+    let unknown = wire(Some("1-s1"));
+    assert!(!unknown.contains("\"base\":"), "{unknown}");
+    assert_eq!(
+        code_of(&b::snapshot(js(json!({ "base": "1-s1" }))).unwrap_err()),
+        "INVALID_OPTIONS"
+    );
+}

@@ -19,10 +19,10 @@
 // page of one root as here. Type-checked against js/prufe.d.ts and js/prufe-run.d.ts by
 // `tsc --noEmit -p js`.
 
-import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import { call, Failed, leaving, prepareInPage, readPage, send, TRANSIENT } from './page.js';
 import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.js';
+import { snapshotOf } from './snapshots.js';
 
 /** @typedef {import('./page.js').Port} Port */
 /** @typedef {import('./page.js').Frames} Frames */
@@ -206,15 +206,15 @@ async function settleInPage(need) {
 }
 
 /**
- * A snapshot in the wire form (an eighth of the bytes), decoded here.
+ * A snapshot in the wire form (an eighth of the bytes; a delta against the last one taken
+ * here when the engine keeps that), decoded here.
  * @param {Port} port
  * @param {string[]} sensitive
  * @returns {Promise<PrufeRun.Answer>}
  */
 export async function observe(port, sensitive) {
   try {
-    const wire = await call(port, 'snapshot', { sensitive, wire: true });
-    return { answer: 'observed', snapshot: decodeSnapshot(wire) };
+    return { answer: 'observed', snapshot: await snapshotOf(port, port, '', sensitive) };
   } catch (error) {
     if (error instanceof Failed && !TRANSIENT.has(error.error.code)) throw error;
     return { answer: 'unavailable' };

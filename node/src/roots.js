@@ -18,11 +18,11 @@
 // - locate descends into the root whose `<iframe>` is under the point, and the focused
 //   element into the root whose `<iframe>` holds the focus.
 
-import { decodeSnapshot } from '../dist/wire.mjs';
 import { machine } from './machine.js';
 import {
   call, Failed, focusInPage, focusSelectInPage, leaving, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
 } from './page.js';
+import { snapshotOf } from './snapshots.js';
 
 /** @typedef {import('./page.js').Port} Port */
 /** @typedef {import('./page.js').Frames} Frames */
@@ -94,8 +94,9 @@ export async function answerAcross(port, frames, need, options) {
 }
 
 /**
- * Each root's snapshot (wire form), the page's merged from them. A frame that cannot answer
- * (navigating) stays opaque; the top not answering is `unavailable`, as on one root.
+ * Each root's snapshot (wire form, a delta where it can be: snapshots.js), the page's merged
+ * from them. A frame that cannot answer (navigating) stays opaque; the top not answering is
+ * `unavailable`, as on one root.
  * @param {Port} port @param {Frames} frames @param {string[]} sensitive merged refs
  * @returns {Promise<PrufeRun.Answer>}
  */
@@ -110,8 +111,7 @@ async function observeAcross(port, frames, sensitive) {
   const parts = [];
   for (const { path } of await frames.roots()) {
     try {
-      const wire = await call(rootPort(port, frames, path), 'snapshot', { sensitive: local.get(path) ?? [], wire: true });
-      parts.push({ path, snapshot: decodeSnapshot(wire) });
+      parts.push({ path, snapshot: await snapshotOf(port, rootPort(port, frames, path), path, local.get(path) ?? []) });
     } catch (error) {
       if (path !== '') {
         parts.push({ path, snapshot: null });

@@ -27,6 +27,7 @@ pub mod states;
 pub mod text;
 pub mod until;
 pub mod wire;
+pub mod wire_delta;
 
 #[cfg(test)]
 mod testing;

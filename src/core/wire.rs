@@ -29,7 +29,9 @@
 //! less to move out of the page and less to parse on either side.
 //!
 //! [`decode`] gives back exactly the snapshot [`encode`] was given (`js/wire.mjs` does the
-//! same for JavaScript callers).
+//! same for JavaScript callers). A reader that holds a snapshot of the same document gets a
+//! delta against it instead (`core::wire_delta`): this layout with a `base`, its lists edit
+//! scripts whose rows are these rows.
 
 use super::error::{Error, ErrorCode, Result};
 use super::model::{Context, Element, Role, Snapshot, Text, TextKind, Tristate};
@@ -99,7 +101,7 @@ fn bool_of(bits: u64) -> Result<Option<bool>> {
     }
 }
 
-fn invalid(what: impl std::fmt::Display) -> Error {
+pub(super) fn invalid(what: impl std::fmt::Display) -> Error {
     Error::new(
         ErrorCode::InvalidSnapshot,
         format!("not a wire snapshot: {what}"),
@@ -107,7 +109,7 @@ fn invalid(what: impl std::fmt::Display) -> Error {
 }
 
 /// Interned strings, in order of first use.
-struct Strings<'a> {
+pub(super) struct Strings<'a> {
     list: Vec<&'a str>,
     index: FxHashMap<&'a str, usize>,
     /// Index of each role's name once used (`usize::MAX` before): no hashing per element.
@@ -118,7 +120,7 @@ struct Strings<'a> {
 }
 
 impl<'a> Strings<'a> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let mut s = Strings {
             list: Vec::new(),
             index: FxHashMap::default(),
@@ -130,7 +132,7 @@ impl<'a> Strings<'a> {
     }
 
     /// [`Strings::of`] a role's name.
-    fn role(&mut self, role: Role) -> usize {
+    pub(super) fn role(&mut self, role: Role) -> usize {
         let at = role as u8 as usize;
         if self.roles[at] == usize::MAX {
             self.roles[at] = self.of(role.as_str());
@@ -139,7 +141,7 @@ impl<'a> Strings<'a> {
     }
 
     /// [`Strings::of`] a region (the same index as `of`, remembered for the next element).
-    fn region(&mut self, v: &'a str) -> usize {
+    pub(super) fn region(&mut self, v: &'a str) -> usize {
         if v == self.region[0].0 {
             return self.region[0].1;
         }
@@ -152,7 +154,7 @@ impl<'a> Strings<'a> {
         at
     }
 
-    fn of(&mut self, v: &'a str) -> usize {
+    pub(super) fn of(&mut self, v: &'a str) -> usize {
         if let Some(i) = self.index.get(v) {
             return *i;
         }
@@ -162,7 +164,7 @@ impl<'a> Strings<'a> {
     }
 }
 
-fn push_json_str(out: &mut Vec<u8>, s: &str) {
+pub(super) fn push_json_str(out: &mut Vec<u8>, s: &str) {
     // What serde_json escapes: control characters, quotes and backslashes. Without them the
     // string is written as it is, as serde_json would write it.
     if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
@@ -176,7 +178,7 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
     let _ = serde_json::to_writer(&mut *out, s);
 }
 
-fn push_num(out: &mut Vec<u8>, n: u64) {
+pub(super) fn push_num(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
@@ -197,14 +199,18 @@ fn ref_number(reference: &str, tag: &str) -> Option<u64> {
     n.parse().ok()
 }
 
-/// The wire form of `s` (see the module documentation).
-pub fn encode(s: &Snapshot) -> String {
-    let tag = s
-        .elements
+/// The tag of a snapshot's refs: that of its first element's ref (`e{n}-{tag}`), or `""`.
+pub(super) fn tag_of(s: &Snapshot) -> &str {
+    s.elements
         .first()
         .and_then(|e| e.reference.split_once('-'))
         .map(|(_, t)| t)
-        .unwrap_or("");
+        .unwrap_or("")
+}
+
+/// The wire form of `s` (see the module documentation).
+pub fn encode(s: &Snapshot) -> String {
+    let tag = tag_of(s);
     let mut strings = Strings::new();
     let mut rows: Vec<u8> = Vec::with_capacity(s.elements.len() * 40);
     rows.push(b'[');
@@ -214,81 +220,35 @@ pub fn encode(s: &Snapshot) -> String {
         if i > 0 {
             rows.push(b',');
         }
-        rows.push(b'[');
-        match ref_number(&e.reference, tag) {
-            Some(n) => {
-                push_int(&mut rows, n as i64 - last as i64 - 1);
-                last = n;
-            }
-            None => push_json_str(&mut rows, &e.reference),
-        }
-        rows.push(b',');
-        push_num(&mut rows, strings.role(e.role) as u64);
-        rows.push(b',');
-        push_json_str(&mut rows, &e.name);
-        rows.push(b',');
-        push_num(&mut rows, strings.region(&e.region) as u64);
-        rows.push(b',');
-        let flags = (e.disabled as u64 * DISABLED)
-            | (e.visible as u64 * VISIBLE)
-            | (e.in_viewport as u64 * IN_VIEWPORT)
-            | (e.focused as u64 * FOCUSED)
-            | (e.sensitive as u64 * SENSITIVE)
-            | (e.opaque as u64 * OPAQUE)
-            | (tristate_bits(e.checked) << CHECKED)
-            | (tristate_bits(e.pressed) << PRESSED)
-            | (bool_bits(e.selected) << SELECTED)
-            | (bool_bits(e.expanded) << EXPANDED)
-            | (e.busy as u64 * BUSY)
-            | (e.clickable as u64 * CLICKABLE);
-        push_num(&mut rows, flags);
-        // The optional tail, cut after its last field that is there.
-        let frame = if e.frame.is_empty() {
-            0
-        } else {
-            strings.of(&e.frame) as u64
-        };
-        let tail: [Option<Tail>; 7] = [
-            e.text.as_deref().map(Tail::Str),
-            e.href.as_deref().map(Tail::Str),
-            e.value.as_deref().map(Tail::Str),
-            e.level.map(|l| Tail::Num(l as u64)),
-            e.within.as_deref().map(Tail::Str),
-            e.value_hash.as_deref().map(Tail::Str),
-            (frame != 0).then_some(Tail::Num(frame)),
-        ];
-        let used = tail.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
-        for (k, t) in tail[..used].iter().enumerate() {
-            rows.push(b',');
-            match t {
-                Some(Tail::Num(n)) => push_num(&mut rows, *n),
-                Some(Tail::Str(v)) => push_json_str(&mut rows, v),
-                None if k == LEVEL_AT => rows.extend_from_slice(b"null"),
-                None => rows.push(b'0'),
-            }
-        }
-        rows.push(b']');
+        push_element(&mut rows, &mut strings, e, tag, &mut last);
     }
     rows.extend_from_slice(b"],\"texts\":[");
     for (i, t) in s.texts.iter().enumerate() {
         if i > 0 {
             rows.push(b',');
         }
-        rows.push(b'[');
-        push_json_str(&mut rows, text_kind(t.kind));
-        rows.push(b',');
-        push_json_str(&mut rows, &t.text);
-        rows.push(b',');
-        push_num(&mut rows, strings.region(&t.region) as u64);
-        rows.push(b',');
-        push_num(&mut rows, strings.of(&t.frame) as u64);
-        rows.push(b']');
+        push_text(&mut rows, &mut strings, t);
     }
     rows.extend_from_slice(b"]}");
+    envelope(None, s, tag, &strings, &rows)
+}
 
+/// `{"wire":2,("base":…,)"context":…,"hasMore":…,"tag":…,"strings":[…],"elements":` and
+/// `rows`, which holds the rest (the elements' list, the texts and the closing brace).
+pub(super) fn envelope(
+    base: Option<&str>,
+    s: &Snapshot,
+    tag: &str,
+    strings: &Strings,
+    rows: &[u8],
+) -> String {
     let mut out: Vec<u8> = Vec::with_capacity(rows.len() + 256);
     out.extend_from_slice(b"{\"wire\":");
     push_num(&mut out, VERSION);
+    if let Some(base) = base {
+        out.extend_from_slice(b",\"base\":");
+        push_json_str(&mut out, base);
+    }
     out.extend_from_slice(b",\"context\":");
     let _ = serde_json::to_writer(&mut out, &s.context);
     out.extend_from_slice(b",\"hasMore\":");
@@ -303,9 +263,86 @@ pub fn encode(s: &Snapshot) -> String {
         push_json_str(&mut out, v);
     }
     out.extend_from_slice(b"],\"elements\":");
-    out.extend_from_slice(&rows);
+    out.extend_from_slice(rows);
     // Only valid UTF-8 was written: JSON punctuation and serde_json's string output.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// One element's row; `last` is the number of the last ref spelled `e{n}-{tag}` before it.
+pub(super) fn push_element<'a>(
+    rows: &mut Vec<u8>,
+    strings: &mut Strings<'a>,
+    e: &'a Element,
+    tag: &str,
+    last: &mut u64,
+) {
+    rows.push(b'[');
+    match ref_number(&e.reference, tag) {
+        Some(n) => {
+            push_int(rows, n as i64 - *last as i64 - 1);
+            *last = n;
+        }
+        None => push_json_str(rows, &e.reference),
+    }
+    rows.push(b',');
+    push_num(rows, strings.role(e.role) as u64);
+    rows.push(b',');
+    push_json_str(rows, &e.name);
+    rows.push(b',');
+    push_num(rows, strings.region(&e.region) as u64);
+    rows.push(b',');
+    let flags = (e.disabled as u64 * DISABLED)
+        | (e.visible as u64 * VISIBLE)
+        | (e.in_viewport as u64 * IN_VIEWPORT)
+        | (e.focused as u64 * FOCUSED)
+        | (e.sensitive as u64 * SENSITIVE)
+        | (e.opaque as u64 * OPAQUE)
+        | (tristate_bits(e.checked) << CHECKED)
+        | (tristate_bits(e.pressed) << PRESSED)
+        | (bool_bits(e.selected) << SELECTED)
+        | (bool_bits(e.expanded) << EXPANDED)
+        | (e.busy as u64 * BUSY)
+        | (e.clickable as u64 * CLICKABLE);
+    push_num(rows, flags);
+    // The optional tail, cut after its last field that is there.
+    let frame = if e.frame.is_empty() {
+        0
+    } else {
+        strings.of(&e.frame) as u64
+    };
+    let tail: [Option<Tail>; 7] = [
+        e.text.as_deref().map(Tail::Str),
+        e.href.as_deref().map(Tail::Str),
+        e.value.as_deref().map(Tail::Str),
+        e.level.map(|l| Tail::Num(l as u64)),
+        e.within.as_deref().map(Tail::Str),
+        e.value_hash.as_deref().map(Tail::Str),
+        (frame != 0).then_some(Tail::Num(frame)),
+    ];
+    let used = tail.iter().rposition(Option::is_some).map_or(0, |p| p + 1);
+    for (k, t) in tail[..used].iter().enumerate() {
+        rows.push(b',');
+        match t {
+            Some(Tail::Num(n)) => push_num(rows, *n),
+            Some(Tail::Str(v)) => push_json_str(rows, v),
+            None if k == LEVEL_AT => rows.extend_from_slice(b"null"),
+            None => rows.push(b'0'),
+        }
+    }
+    rows.push(b']');
+}
+
+/// One text's row.
+pub(super) fn push_text<'a>(rows: &mut Vec<u8>, strings: &mut Strings<'a>, t: &'a Text) {
+    rows.push(b'[');
+    push_json_str(rows, text_kind(t.kind));
+    rows.push(b',');
+    push_json_str(rows, &t.text);
+    rows.push(b',');
+    push_num(rows, strings.region(&t.region) as u64);
+    rows.push(b',');
+    push_num(rows, strings.of(&t.frame) as u64);
+    rows.push(b']');
 }
 
 enum Tail<'a> {
@@ -329,6 +366,9 @@ fn text_kind(k: TextKind) -> &'static str {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Wire {
     wire: u64,
+    /// Only a delta has it (`core::wire_delta`).
+    #[serde(default)]
+    base: Option<String>,
     context: Context,
     has_more: bool,
     tag: String,
@@ -337,41 +377,85 @@ struct Wire {
     texts: Vec<(TextKind, String, usize, usize)>,
 }
 
-/// The snapshot a wire string holds; `INVALID_SNAPSHOT` for anything else.
+/// The snapshot a wire string holds; `INVALID_SNAPSHOT` for anything else (a delta too:
+/// `core::wire_delta::apply` reads that against its base).
 pub fn decode(text: &str) -> Result<Snapshot> {
     let w: Wire = serde_json::from_str(text).map_err(invalid)?;
-    if w.wire != VERSION {
+    check_version(w.wire)?;
+    if let Some(base) = w.base {
         return Err(invalid(format!(
-            "layout version {}, expected {VERSION}",
-            w.wire
+            "a delta against the snapshot {base}: apply it to that snapshot"
         )));
     }
-    let string = |i: usize| -> Result<&str> {
-        w.strings
+    let rows = Rows::new(&w.strings, &w.tag);
+    let mut elements = Vec::with_capacity(w.elements.len());
+    for row in &w.elements {
+        elements.push(rows.element(row)?);
+    }
+    let mut texts = Vec::with_capacity(w.texts.len());
+    for (kind, text, region, frame) in &w.texts {
+        texts.push(rows.text(*kind, text, *region, *frame)?);
+    }
+    Ok(Snapshot {
+        context: w.context,
+        has_more: w.has_more,
+        elements,
+        texts,
+    })
+}
+
+pub(super) fn check_version(wire: u64) -> Result<()> {
+    if wire != VERSION {
+        return Err(invalid(format!(
+            "layout version {wire}, expected {VERSION}"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads rows against one string table and tag; remembers the last numbered ref.
+pub(super) struct Rows<'a> {
+    strings: &'a [String],
+    tag: &'a str,
+    last: std::cell::Cell<u64>,
+}
+
+impl<'a> Rows<'a> {
+    pub(super) fn new(strings: &'a [String], tag: &'a str) -> Self {
+        Rows {
+            strings,
+            tag,
+            last: std::cell::Cell::new(0),
+        }
+    }
+
+    fn string(&self, i: usize) -> Result<&'a str> {
+        self.strings
             .get(i)
             .map(String::as_str)
             .ok_or_else(|| invalid(format!("string index {i} out of range")))
-    };
-    let index = |v: &Value| -> Result<usize> {
-        v.as_u64()
-            .map(|n| n as usize)
-            .ok_or_else(|| invalid(format!("expected a string index, got {v}")))
-    };
-    // A string field of the tail: not there when cut or written `0`.
-    let opt_str = |v: Option<&Value>| -> Result<Option<String>> {
-        match v {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(Value::Number(n)) if n.as_u64() == Some(0) => Ok(None),
-            Some(other) => Err(invalid(format!("expected a string or 0, got {other}"))),
-        }
-    };
-    let mut elements = Vec::with_capacity(w.elements.len());
-    let mut last: u64 = 0;
-    for row in &w.elements {
+    }
+
+    /// An element row (see the module documentation).
+    pub(super) fn element(&self, row: &[Value]) -> Result<Element> {
+        let index = |v: &Value| -> Result<usize> {
+            v.as_u64()
+                .map(|n| n as usize)
+                .ok_or_else(|| invalid(format!("expected a string index, got {v}")))
+        };
+        // A string field of the tail: not there when cut or written `0`.
+        let opt_str = |v: Option<&Value>| -> Result<Option<String>> {
+            match v {
+                None => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(Value::Number(n)) if n.as_u64() == Some(0) => Ok(None),
+                Some(other) => Err(invalid(format!("expected a string or 0, got {other}"))),
+            }
+        };
         if !(5..=12).contains(&row.len()) {
             return Err(invalid(format!("an element row of {} fields", row.len())));
         }
+        let last = self.last.get();
         let reference = match &row[0] {
             Value::Number(d) => match d
                 .as_i64()
@@ -379,27 +463,27 @@ pub fn decode(text: &str) -> Result<Snapshot> {
                 .filter(|n| *n >= 0)
             {
                 Some(n) => {
-                    last = n as u64;
-                    format!("e{n}-{}", w.tag)
+                    self.last.set(n as u64);
+                    format!("e{n}-{}", self.tag)
                 }
                 None => return Err(invalid(format!("ref {d}"))),
             },
             Value::String(s) => s.clone(),
             other => return Err(invalid(format!("ref {other}"))),
         };
-        let role = Role::parse(string(index(&row[1])?)?).unwrap_or(Role::Unknown);
+        let role = Role::parse(self.string(index(&row[1])?)?).unwrap_or(Role::Unknown);
         let name = match &row[2] {
             Value::String(s) => s.clone(),
             other => return Err(invalid(format!("name {other}"))),
         };
-        let region = string(index(&row[3])?)?.to_owned();
+        let region = self.string(index(&row[3])?)?.to_owned();
         let flags = row[4]
             .as_u64()
             .filter(|f| *f < 1 << 16)
             .ok_or_else(|| invalid(format!("flags {}", row[4])))?;
         let frame = match row.get(FRAME) {
             None => String::new(),
-            Some(v) => string(index(v)?)?.to_owned(),
+            Some(v) => self.string(index(v)?)?.to_owned(),
         };
         let level = match row.get(LEVEL) {
             None | Some(Value::Null) => None,
@@ -409,7 +493,7 @@ pub fn decode(text: &str) -> Result<Snapshot> {
                     .ok_or_else(|| invalid(format!("level {v}")))? as u8,
             ),
         };
-        elements.push(Element {
+        Ok(Element {
             reference,
             role,
             name,
@@ -433,23 +517,24 @@ pub fn decode(text: &str) -> Result<Snapshot> {
             opaque: flags & OPAQUE != 0,
             busy: flags & BUSY != 0,
             clickable: flags & CLICKABLE != 0,
-        });
+        })
     }
-    let mut texts = Vec::with_capacity(w.texts.len());
-    for (kind, text, region, frame) in &w.texts {
-        texts.push(Text {
-            kind: *kind,
-            text: text.clone(),
-            region: string(*region)?.to_owned(),
-            frame: string(*frame)?.to_owned(),
-        });
+
+    /// A text row's fields.
+    pub(super) fn text(
+        &self,
+        kind: TextKind,
+        text: &str,
+        region: usize,
+        frame: usize,
+    ) -> Result<Text> {
+        Ok(Text {
+            kind,
+            text: text.to_owned(),
+            region: self.string(region)?.to_owned(),
+            frame: self.string(frame)?.to_owned(),
+        })
     }
-    Ok(Snapshot {
-        context: w.context.clone(),
-        has_more: w.has_more,
-        elements,
-        texts,
-    })
 }
 
 #[cfg(test)]

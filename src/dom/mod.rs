@@ -39,6 +39,7 @@ use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::fingerprint::{with_claims, Claims, Fingerprint};
 use crate::core::identity::Identity;
 use crate::core::model::{limits, Context, Element, Snapshot, Text};
+use crate::core::wire_delta::Sent;
 use serde::Deserialize;
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -66,6 +67,10 @@ pub struct Options {
     /// for callers outside the page, where the bytes moved cost more than the walk.
     #[serde(default)]
     pub wire: bool,
+    /// With `wire`: the id of the snapshot the caller holds (`core::wire_delta::id_of`); the
+    /// answer is a delta against it when the engine still keeps it.
+    #[serde(default)]
+    pub base: Option<String>,
     /// The fingerprint leaves out elements and texts in these slots (what the page changes
     /// by itself, `core::background`), in the merged page's terms.
     #[serde(default)]
@@ -90,6 +95,8 @@ struct Engine {
     /// replay of the same cache reuses an entry whose identity is unchanged instead of
     /// looking the node up again, while no ref was replaced anywhere (`Refs::generation`).
     ref_memo: Option<RefMemo>,
+    /// The last snapshots answered in the wire form, the bases of the next deltas.
+    sent: Sent,
     /// The background the last fingerprint left out: `quietFor`, read after it, leaves it
     /// out too (`dom::quiet`).
     quiet_background: Background,
@@ -174,6 +181,7 @@ impl Engine {
             refs: refs::Refs::new(tag),
             cache: None,
             ref_memo: None,
+            sent: Sent::default(),
             quiet_background: Background::default(),
             claim_keys: claims::Keys::default(),
         })
@@ -519,6 +527,26 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
             texts,
         })
     })
+}
+
+/// `prufe.snapshot({ wire: true, base? })`: the wire form, a delta against `base` when the
+/// engine keeps that snapshot and took it with the same options (`core::wire_delta`).
+pub fn snapshot_wire(opts: &Options) -> Result<String> {
+    let s = snapshot(opts)?;
+    // What decides the snapshot's content; `wire`, `base` and the fingerprint's own options
+    // do not.
+    let asked = format!(
+        "{:?}",
+        (
+            &opts.tab,
+            opts.max_elements,
+            opts.budget_ms,
+            &opts.sensitive,
+            &opts.regions,
+            &opts.ignore_regions
+        )
+    );
+    with_engine(|eng| Ok(eng.sent.answer(asked, opts.base.as_deref(), s)))
 }
 
 /// `prufe.targetOf(ref, options)`: the target that names the element of `ref` as a person

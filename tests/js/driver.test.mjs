@@ -145,6 +145,31 @@ describe('the driver over the machine, with Playwright', () => {
     assert.deepEqual(problems, []);
   });
 
+  test('after its first observation of a root the driver asks for deltas, and reaches the same record', async (t) => {
+    const { page, problems } = await openPage(t, '/shop.html');
+    const asked = [];
+    const plain = playwrightPort(page);
+    const port = { ...plain, evaluate: (fn, arg) => {
+      if (arg?.name === 'snapshot') asked.push(arg.args[0]);
+      return plain.evaluate(fn, arg);
+    } };
+    const observed = [];
+    const trace = (need, answer) => { if (answer.answer === 'observed') observed.push(answer.snapshot); };
+    const first = await verify(port, ADD_SHIRT, { trace });
+    assert.deepEqual(decided(first.record), CLI['/shop.html']);
+    const second = await verify(port, ADD_SHIRT, { seen: first.seen, trace });
+    assert.equal(second.record.verdict, 'MATCH', second.record.reason);
+    assert.ok(asked.length >= 4, JSON.stringify(asked));
+    assert.equal(asked[0].base, undefined);
+    assert.ok(asked.slice(1).every((o) => typeof o.base === 'string'), JSON.stringify(asked));
+    // Each observation is what the page shows: the last one is a full snapshot taken now.
+    const now = await page.evaluate(() => prufe.snapshot());
+    const last = observed.at(-1);
+    assert.deepEqual(last.elements, now.elements);
+    assert.deepEqual(last.texts, now.texts);
+    assert.deepEqual(problems, []);
+  });
+
   test('the same records as a live run of the CLI', { skip: !process.env.PRUFE_CLI && 'set PRUFE_CLI to a prufe binary' }, async (t) => {
     for (const path of Object.keys(CLI)) {
       const { page } = await openPage(t, path);
