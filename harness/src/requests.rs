@@ -98,7 +98,11 @@ mod tests {
         let t = Instant::now();
         let mut r = Requests::default();
         r.started("s", "poll", ms(t, 0));
-        assert_eq!(at_work(&r, 0, ms(t, 1)), 0, "no input yet");
+        assert_eq!(
+            at_work(&r, 0, ms(t, 1)),
+            1,
+            "no input yet: the page is loading"
+        );
         r.mark(ms(t, 10));
         r.ended("s", "poll", ms(t, 11));
         assert_eq!(at_work(&r, 100, ms(t, 12)), 0, "the long poll is older");
