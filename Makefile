@@ -68,11 +68,11 @@ FORCE:
 
 # The npm package `prufe` (node/) ships the bundle, the machine module, the wire decoder and
 # their types in node/dist/, copied there from the build above (gitignored).
-NODE_DIST := node/dist/prufe.js node/dist/prufe-run.mjs node/dist/wire.mjs node/dist/prufe.d.ts node/dist/prufe-types.d.ts node/dist/prufe-run.d.ts node/dist/prufe-run-types.d.ts
+NODE_DIST := node/dist/prufe.js node/dist/prufe-work.js node/dist/prufe-run.mjs node/dist/wire.mjs node/dist/prufe.d.ts node/dist/prufe-types.d.ts node/dist/prufe-run.d.ts node/dist/prufe-run-types.d.ts
 
 node: $(NODE_DIST)
 
-$(NODE_DIST) &: $(BUNDLE) $(MACHINE) js/wire.mjs js/prufe.d.ts js/prufe-types.d.ts js/prufe-run.d.ts js/prufe-run-types.d.ts node/build.mjs
+$(NODE_DIST) &: $(BUNDLE) $(MACHINE) js/src/work.js js/wire.mjs js/prufe.d.ts js/prufe-types.d.ts js/prufe-run.d.ts js/prufe-run-types.d.ts node/build.mjs
 	node node/build.mjs
 
 # The fixture apps (React, Vue, Radix UI pages under fixtures/apps), bundled from npm packages
@@ -278,7 +278,11 @@ fuzz:
 # The Python package (python/): its engine files copied from js/dist, the package installed
 # (editable) by scripts/setup.sh.
 PY_ENGINE := python/src/prufe/engine
-python: $(PY_ENGINE)/prufe.js $(PY_ENGINE)/prufe-run.js
+python: $(PY_ENGINE)/prufe.js $(PY_ENGINE)/prufe-run.js $(PY_ENGINE)/prufe-work.js
+
+$(PY_ENGINE)/prufe-work.js: js/src/work.js
+	mkdir -p $(PY_ENGINE)
+	cp $< $@
 
 $(PY_ENGINE)/%.js: js/dist/%.js
 	mkdir -p $(PY_ENGINE)

@@ -1,5 +1,5 @@
 // Copies what the package ships from the engine's build into node/dist/: the in-page bundle
-// (js/dist/prufe.js), the machine module (js/dist/prufe-run.mjs and its types) and the wire
+// (js/dist/prufe.js) and its work watch (js/src/work.js), the machine module (js/dist/prufe-run.mjs and its types) and the wire
 // decoder (js/wire.mjs). Run by `make node` after `make bundle`; node/dist/ is not committed.
 
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
@@ -12,6 +12,7 @@ const dist = join(here, 'dist');
 
 const FILES = [
   ['js/dist/prufe.js', 'prufe.js'],
+  ['js/src/work.js', 'prufe-work.js'],
   ['js/dist/prufe-run.mjs', 'prufe-run.mjs'],
   ['js/wire.mjs', 'wire.mjs'],
   ['js/prufe.d.ts', 'prufe.d.ts'],

@@ -411,6 +411,10 @@ fn watch_targets(page: &Page, shared: &Shared) {
     }));
 }
 
+/// The work watch, run in each document's main world beside the engine: it tells the engine
+/// when timers an input set off are still to run.
+const WORK_WATCH: &str = include_str!("../../js/src/work.js");
+
 /// Enables what the engine needs in one session and installs it in every new document
 /// there, its own out-of-process frames included (`Target.setAutoAttach`, paused at their
 /// start until [`watch_targets`] has installed the engine in them).
@@ -430,6 +434,13 @@ async fn install_in(page: &Page, bundle: &Bundle) -> Result<()> {
         page,
         "Page.addScriptToEvaluateOnNewDocument",
         json!({ "source": bundle.source(), "worldName": WORLD, "runImmediately": true }),
+    )
+    .await?;
+    // The page's own timers are seen from its main world only (js/src/work.js).
+    send(
+        page,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": WORK_WATCH, "runImmediately": true }),
     )
     .await?;
     send(

@@ -1117,6 +1117,39 @@ async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
     s.close().await;
 }
 
+#[tokio::test]
+async fn a_click_whose_effect_comes_from_a_timer_it_set_settles_after_the_timer() {
+    let opts = Options {
+        timing: prufe_harness::Timing {
+            quick_ms: 50,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    // Archive shows "Archiving" at once and "Archived" from a timer 150 ms later: the page's
+    // work watch (js/src/work.js) tells the engine the timer is still to run, so the shorter
+    // window does not end on the first change.
+    let mut s = Session::open_with("slow-save.html", opts).await;
+    let o =
+        s.v.click(target("button", "Archive"), Some("archive the order"))
+            .await
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.explain()));
+    assert_match(&o);
+    assert!(
+        o.lines
+            .iter()
+            .any(|l| l == "appeared text 'Archived' in main"),
+        "{}",
+        o.explain()
+    );
+    assert!(
+        !o.lines.iter().any(|l| l.contains("Archiving")),
+        "{}",
+        o.explain()
+    );
+    s.close().await;
+}
+
 /// The order of the speakers on `reorder-refused.html`.
 async fn speakers(s: &mut Session) -> Vec<String> {
     s.snapshot()

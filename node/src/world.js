@@ -58,6 +58,17 @@ export function bundleSource() {
   return source;
 }
 
+const WORK = new URL('../dist/prufe-work.js', import.meta.url);
+
+/** @type {string | null} */
+let work = null;
+
+/** The work watch's source (js/src/work.js), run in each document's main world; read once. */
+function workSource() {
+  if (work === null) work = readFileSync(WORK, 'utf8');
+  return work;
+}
+
 /**
  * A DevTools session as both libraries give one: `send` and `on`.
  * @typedef {object} Session
@@ -288,6 +299,8 @@ export class World {
       worldName: WORLD,
       runImmediately: true,
     });
+    // The page's own timers are seen from its main world only (dist/prufe-work.js).
+    await session.send('Page.addScriptToEvaluateOnNewDocument', { source: workSource(), runImmediately: true });
     await session.send('Runtime.enable');
     // Frames of another site, each a target of its own, attach to this session from now on.
     await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });

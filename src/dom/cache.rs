@@ -136,6 +136,13 @@ const WINDOW_EVENTS: &[&str] = &[
 /// moved it already counts.
 const BOUNDARY_EVENTS: &[&str] = &["pointerover", "pointerout", "mouseover", "mouseout"];
 
+/// The page's timers that an input set off, as the work watch run in its main world tells
+/// (js/src/work.js): asked `prufe:ask`, it answers `prufe:work` at once while one is still
+/// to run; `prufe:idle` when the last has run. While one is to run the page is not quiet;
+/// its quiet counts from the end.
+const WORK_EVENTS: &[&str] = &["prufe:work", "prufe:idle"];
+const ASK_WORK: &str = "prufe:ask";
+
 /// Events that do not leave a shadow root but can change styles or layout inside it.
 const SHADOW_EVENTS: &[&str] = &["toggle", "beforetoggle", "load", "change"];
 
@@ -464,6 +471,9 @@ pub struct Cache {
     on_scroll: Closure<dyn FnMut(JsValue)>,
     on_user: Closure<dyn FnMut(JsValue)>,
     on_boundary: Closure<dyn FnMut(JsValue)>,
+    /// A document answered that timers an input set off are still to run ([`WORK_EVENTS`]).
+    working: Rc<Cell<bool>>,
+    on_work: Closure<dyn FnMut(JsValue)>,
 }
 
 /// Which of the cache's listeners an event goes to.
@@ -473,6 +483,7 @@ enum Listener {
     Scroll,
     User,
     Boundary,
+    Work,
 }
 
 /// What [`Cache::check`] found.
@@ -571,6 +582,17 @@ impl Cache {
             })
         };
         let (on_user, on_boundary) = (state_event(true), state_event(false));
+        let working = Rc::new(Cell::new(false));
+        let on_work = {
+            let (working, changed_at) = (working.clone(), changed_at.clone());
+            Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                if event.unchecked_ref::<web_sys::Event>().type_() == WORK_EVENTS[0] {
+                    working.set(true);
+                } else {
+                    changed_at.active(js::now());
+                }
+            })
+        };
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let init = web_sys::MutationObserverInit::new();
         init.set_subtree(true);
@@ -604,6 +626,8 @@ impl Cache {
             on_scroll,
             on_user,
             on_boundary,
+            working,
+            on_work,
         };
         cache.listen();
         Some(cache)
@@ -611,9 +635,12 @@ impl Cache {
 
     /// How long, in ms, no mutation of any scope the capture watches and no event that may
     /// change a style, a layout or a scroll position has come; 0 while an animation or a
-    /// transition runs.
+    /// transition runs, or timers an input set off are still to run.
     pub fn quiet_ms(&self) -> f64 {
-        if self.dirty.get() || self.capture.roots.iter().any(|(r, _)| js::animating(r)) {
+        if self.dirty.get()
+            || self.working()
+            || self.capture.roots.iter().any(|(r, _)| js::animating(r))
+        {
             return 0.0;
         }
         (js::now() - self.changed_at.activity.get()).max(0.0)
@@ -623,6 +650,7 @@ impl Cache {
     /// (see `dom::quiet`) does not count, nor does an animation of it.
     pub fn quiet_ms_outside(&self, background: &Background) -> f64 {
         if self.dirty.get()
+            || self.working()
             || self
                 .capture
                 .roots
@@ -633,6 +661,18 @@ impl Cache {
         }
         let last = self.changed_at.log.borrow().last_outside(background);
         (js::now() - last).max(0.0)
+    }
+
+    /// Does a document of the capture say that timers an input set off are still to run? Each
+    /// is asked, and its work watch answers while the question is dispatched.
+    fn working(&self) -> bool {
+        self.working.set(false);
+        for doc in &self.capture.documents {
+            if let Ok(ask) = web_sys::Event::new(ASK_WORK) {
+                let _ = doc.unchecked_ref::<EventTarget>().dispatch_event(&ask);
+            }
+        }
+        self.working.get()
     }
 
     /// How long, in ms, nothing that can change what the engine observes has happened: no
@@ -654,12 +694,14 @@ impl Cache {
             .on_boundary
             .as_ref()
             .unchecked_ref::<js_sys::Function>();
+        let work = self.on_work.as_ref().unchecked_ref::<js_sys::Function>();
         let mut add = |target: &EventTarget, kind: &'static str, to: Listener| {
             let f = match to {
                 Listener::Visual => visual,
                 Listener::Scroll => scroll,
                 Listener::User => user,
                 Listener::Boundary => boundary,
+                Listener::Work => work,
             };
             if target
                 .add_event_listener_with_callback_and_bool(kind, f, true)
@@ -678,6 +720,9 @@ impl Cache {
             }
             for kind in BOUNDARY_EVENTS {
                 add(target, kind, Listener::Boundary);
+            }
+            for kind in WORK_EVENTS {
+                add(target, kind, Listener::Work);
             }
             add(target, "scroll", Listener::Scroll);
             if let Some(window) = js::default_view(doc) {
@@ -898,6 +943,7 @@ impl Drop for Cache {
                 Listener::Scroll => &self.on_scroll,
                 Listener::User => &self.on_user,
                 Listener::Boundary => &self.on_boundary,
+                Listener::Work => &self.on_work,
             }
             .as_ref()
             .unchecked_ref::<js_sys::Function>();

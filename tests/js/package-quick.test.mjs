@@ -122,8 +122,81 @@ for (const [name, launch] of Object.entries(LIBRARIES)) {
       // The shorter window ended on "Saving" while the request was under way.
       assert.ok(asked.some(underWay), JSON.stringify(asked));
     });
+
+    test('a click whose effect comes from a timer it set is judged on the page after the timer', async (t) => {
+      const { page, button } = await lib.open();
+      t.after(() => page.close());
+      const v = await lib.prufe(page, { quickMs: 50 });
+      const result = await v.click(await button('Archive'), { intent: 'archive the order' });
+      assert.equal(result.verdict, 'MATCH', result.explain());
+      // The page's work watch (js/src/work.js) told the engine its 150 ms timer was still
+      // to run: the shorter window did not end on "Archiving".
+      assert.ok(result.record.lines.includes("appeared text 'Archived' in main"), result.explain());
+      assert.ok(!result.record.lines.some((l) => l.includes('Archiving')), result.explain());
+    });
   });
 }
+
+describe('the work watch', () => {
+  test('passes timeouts on unchanged and answers while one an input set off is still to run', async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+    try {
+      const page = await browser.newPage();
+      await page.addInitScript({ path: new URL('../../js/src/work.js', import.meta.url).pathname });
+      await page.goto(`${origin}/`);
+      // A second run in the same window does nothing.
+      await page.addScriptTag({ path: new URL('../../js/src/work.js', import.meta.url).pathname });
+      const ask = () => page.evaluate(() => {
+        let working = false;
+        const heard = () => { working = true; };
+        document.addEventListener('prufe:work', heard);
+        document.dispatchEvent(new Event('prufe:ask'));
+        document.removeEventListener('prufe:work', heard);
+        return working;
+      });
+      // Before any input nothing is followed: the page's own loops are not work.
+      await page.evaluate(() => { window.early = setTimeout(() => {}, 100); });
+      assert.equal(await ask(), false, 'a timeout set before any input');
+      await page.mouse.click(5, 5);
+      const ran = await page.evaluate(() => new Promise((done) => {
+        const seen = [];
+        const idle = () => seen.push('idle');
+        document.addEventListener('prufe:idle', idle);
+        const self = { name: 'self' };
+        const asked = () => {
+          let w = false;
+          const heard = () => { w = true; };
+          document.addEventListener('prufe:work', heard);
+          document.dispatchEvent(new Event('prufe:ask'));
+          document.removeEventListener('prufe:work', heard);
+          return w;
+        };
+        const id = setTimeout(function (a, b) { seen.push([this === window, a, b, asked()]); }, 40, 'a', 2);
+        seen.push(['id', typeof id === 'number', asked()]);
+        const cleared = setTimeout(() => seen.push('never'), 60);
+        clearTimeout(cleared);
+        const long = setTimeout(() => {}, 5000);
+        setTimeout('window.fromString = 1', 10);
+        setTimeout(() => {
+          clearTimeout(long);
+          seen.push(['after', asked(), window.fromString, self.name]);
+          done(seen);
+        }, 120);
+      }));
+      assert.deepEqual(ran, [
+        ['id', true, true],
+        // While its own function runs, the timeout is still to run; the one set for later too.
+        [true, 'a', 2, true],
+        // Asked inside the last followed timeout's own function: still working; then idle.
+        ['after', true, 1, 'self'],
+        'idle',
+      ]);
+      assert.equal(await ask(), false, 'nothing is left to run');
+    } finally {
+      await browser.close();
+    }
+  });
+});
 
 describe('the request ledger', () => {
   test('records what was heard of since the input, for the machine to count', () => {

@@ -99,6 +99,17 @@ def test_a_click_whose_effect_comes_with_a_slow_response_is_judged_on_the_page_a
     assert any(under_way(a) for a in asked), asked
 
 
+def test_a_click_whose_effect_comes_from_a_timer_it_set_is_judged_on_the_page_after_the_timer(page: Page, origin: str) -> None:
+    page.goto(origin + "/")
+    p = Prufe(page, quick_ms=50)
+    result = p.click(page.get_by_role("button", name="Archive"), intent="archive the order")
+    assert result.verdict == "MATCH", result.explain()
+    # The page's work watch told the engine its 150 ms timer was still to run: the shorter
+    # window did not end on "Archiving".
+    assert "appeared text 'Archived' in main" in result.lines, result.explain()
+    assert not any("Archiving" in line for line in result.lines), result.explain()
+
+
 def test_quick_ms_must_be_a_whole_number(page: Page) -> None:
     with pytest.raises(PrufeError) as out:
         Prufe(page, quick_ms=-5)

@@ -281,6 +281,8 @@ class World:
         yield op("cdp", "Page.enable", {}, session)
         tree = yield op("cdp", "Page.getFrameTree", {}, session)
         yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": bundle, "worldName": WORLD, "runImmediately": True}, session)
+        # The page's own timers are seen from its main world only (engine/prufe-work.js).
+        yield op("cdp", "Page.addScriptToEvaluateOnNewDocument", {"source": source("engine/prufe-work.js"), "runImmediately": True}, session)
         yield op("cdp", "Page.setBypassCSP", {"enabled": True}, session)
         if machine:
             # The machine only in top documents, compiled while the page loads: a new
