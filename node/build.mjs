@@ -1,6 +1,7 @@
 // Copies what the package ships from the engine's build into node/dist/: the in-page bundle
-// (js/dist/prufe.js) and its work watch (js/src/work.js), the machine module (js/dist/prufe-run.mjs and its types) and the wire
-// decoder (js/wire.mjs). Run by `make node` after `make bundle`; node/dist/ is not committed.
+// (js/dist/prufe.js) and the work watch run beside it (js/src/work.js), the machine module
+// (js/dist/prufe-run.mjs and its types) and the wire decoder (js/wire.mjs). Run by `make node`
+// after `make bundle`; node/dist/ is not committed.
 
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';

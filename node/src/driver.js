@@ -264,7 +264,8 @@ async function read(port, what) {
 }
 
 /**
- * Playwright for Node. Inject the bundle first: `page.addInitScript({ path: 'js/dist/prufe.js' })`.
+ * Playwright for Node. Inject the bundle first: `page.addInitScript({ path: 'js/dist/prufe.js' })`,
+ * and the work watch beside it (`js/src/work.js`) for the shorter window to see the page's timers.
  * @param {import('playwright-core').Page} page
  * @returns {Port}
  */

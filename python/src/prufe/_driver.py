@@ -260,8 +260,10 @@ class World:
     def _install(self) -> Gen:
         bundle = source("engine/prufe.js")
         if not self.isolated:
-            yield op("add_init_script", bundle)
+            for script in (bundle, source("engine/prufe-work.js")):
+                yield op("add_init_script", script)
             yield op("main_evaluate", "(s) => { if (typeof prufe === 'undefined') (0, eval)(s); }", bundle)
+            yield op("main_evaluate", "(s) => (0, eval)(s)", source("engine/prufe-work.js"))
             return
         yield op("open_cdp", self.on_event)
         tree = yield from self._prepare_session("", machine=True)
