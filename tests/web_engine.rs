@@ -1888,6 +1888,49 @@ fn names_read_from_elsewhere_follow_patches() {
 /// patch gives up: with duplicate ids, an element earlier in the page taking a referenced id
 /// takes over the name, which walking it again alone would not see.
 #[wasm_bindgen_test]
+fn an_aria_state_no_rule_reads_keeps_the_viewport_facts() {
+    let c = load(
+        r#"<style>.panel { display: none; height: 3000px } [aria-expanded="true"] .panel { display: block }</style>
+        <main><button id="star" aria-pressed="false">Star</button>
+        <div id="more" aria-expanded="false"><button>More</button><div class="panel">Panel</div></div>
+        <button>Below</button><div style="height: 3000px"></div><button>Far</button></main>"#,
+    );
+    window_scroll_top();
+    let s = agrees_with_full_walk("at first").1;
+    assert!(find(&s, Role::Button, "Below").in_viewport);
+    assert!(!find(&s, Role::Button, "Far").in_viewport);
+    // A state no rule reads moves nothing: the snapshot reads the viewport facts of the
+    // re-walked button alone.
+    let reads = dom::view_reads();
+    query(&c, "#star")
+        .set_attribute("aria-pressed", "true")
+        .unwrap();
+    let s = agrees_with_full_walk("a state no rule reads").1;
+    assert_eq!(find(&s, Role::Button, "Star").pressed, Some(Tristate::True));
+    assert!(
+        dom::view_reads() - reads <= 1,
+        "{} viewport reads for one changed button",
+        dom::view_reads() - reads
+    );
+    // A state a rule reads shows the panel, which pushes the button below out of view: read
+    // again, all of it.
+    let reads = dom::view_reads();
+    query(&c, "#more")
+        .set_attribute("aria-expanded", "true")
+        .unwrap();
+    let s = agrees_with_full_walk("a state a rule reads").1;
+    assert!(!find(&s, Role::Button, "Below").in_viewport);
+    assert!(
+        dom::view_reads() - reads >= 4,
+        "the viewport facts were not read again"
+    );
+}
+
+fn window_scroll_top() {
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+}
+
+#[wasm_bindgen_test]
 fn id_changes_are_patched_where_no_reference_names_them() {
     let c = load(
         r#"<main><ul id="rows"><li>One</li><li>Two</li></ul>

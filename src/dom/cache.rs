@@ -761,13 +761,24 @@ impl Cache {
         };
         // Another capture: refs memos keyed by the old one no longer hold.
         self.id = next_id();
-        self.view.set(true);
+        // Only `aria-*` attributes that no rule mentions changed: nothing moved, and the
+        // viewport facts of the elements kept still hold.
+        let layout_holds = !p.restyle
+            && reuse.patch.iter().all(|r| {
+                r.type_() == "attributes"
+                    && r.attribute_name().is_some_and(|n| {
+                        n.starts_with("aria-") && !self.sheets.borrow().styles_attribute(&n)
+                    })
+            });
+        if !layout_holds {
+            self.view.set(true);
+        }
         // Old elements keep their visibility unless a rule matches by structure (an
         // attribute rule without sibling or `:has()` parts reaches the re-walked subtree only).
         let carry =
             !p.restyle && !self.sheets.borrow().structural && self.capture.documents.len() == 1;
         self.memo = match (carry, self.memo.take()) {
-            (true, Some(m)) => m.patched(&p),
+            (true, Some(m)) => m.patched(&p, layout_holds),
             _ => None,
         };
         if self.memo.is_none() {

@@ -116,6 +116,7 @@ thread_local! {
     static VISUAL_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static PATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static PLACE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static VIEW_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many times the cache was patched after child-list or text mutations (tests).
@@ -131,6 +132,11 @@ pub fn visual_memo_hits() -> u64 {
 /// How many snapshots took their records' places from the visual memo (tests).
 pub fn place_memo_hits() -> u64 {
     PLACE_HITS.with(|c| c.get())
+}
+
+/// How many elements snapshot replays read the viewport facts of so far (tests).
+pub fn view_reads() -> u64 {
+    VIEW_READS.with(|c| c.get())
 }
 
 /// How many fingerprints were answered from the cache so far (diagnostics and tests).
@@ -339,6 +345,7 @@ impl Engine {
                         VISUAL_HITS.with(|h| h.set(h.get() + 1));
                     }
                     places = Some(visual.places.clone());
+                    VIEW_READS.with(|h| h.set(h.get() + w.view_reads));
                     c.keep(visual, reuse, used);
                 }
                 _ => {

@@ -7,7 +7,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Node;
 
 /// What the style sheets of a scope may do: generate content (`::before`/`::after`) or hide
-/// with `visibility`, which `data-*` attributes their selectors or `attr()` read, and which
+/// with `visibility`, which `data-*` and `aria-*` attributes their selectors or `attr()`
+/// read, and which
 /// of their selectors may name a class. Each
 /// sheet is read once per change of its rule count: the answer is cached in a `WeakMap`
 /// keyed by the sheet, which lives as long as the engine.
@@ -48,8 +49,9 @@ pub struct Sheets {
     /// Number of sheets, their rule counts, disabled flags and identities (the number of
     /// their reading), hashed: when it changes, any style may have changed.
     pub sig: u64,
-    /// The `data-*` attribute names mentioned anywhere in a rule, each followed by a space.
-    pub data_attrs: String,
+    /// The `data-*` and `aria-*` attribute names mentioned anywhere in a rule, each followed
+    /// by a space.
+    pub attrs: String,
     /// The preludes of every rule that may mention a class (`core::classes::preludes`).
     pub classes: String,
     /// Some sheet could not be read.
@@ -65,16 +67,14 @@ pub struct Sheets {
 }
 
 impl Sheets {
-    /// Could a change of attribute `name` (not one the walk reads) change a style? Only
-    /// `data-*` attributes that no rule mentions are proven harmless: every other
-    /// attribute may be presentational or matched by the user-agent style sheet.
+    /// Could a change of attribute `name` change a style? Only `data-*` and `aria-*`
+    /// attributes that no rule mentions are proven harmless (the user-agent style sheet
+    /// matches neither): every other attribute may be presentational or matched by it.
     pub fn styles_attribute(&self, name: &str) -> bool {
-        if self.unknown || !name.starts_with("data-") {
+        if self.unknown || !(name.starts_with("data-") || name.starts_with("aria-")) {
             return true;
         }
-        self.data_attrs
-            .split(' ')
-            .any(|a| a.eq_ignore_ascii_case(name))
+        self.attrs.split(' ').any(|a| a.eq_ignore_ascii_case(name))
     }
 }
 
@@ -151,14 +151,20 @@ fn is_stateful(text: &str) -> bool {
         .all(|d| d.split_once(':').is_some_and(|(p, _)| paint_only(p)))
 }
 
-/// The `data-*` names a rule's text mentions (selectors, `attr()`, anywhere: a class named
-/// `data-x` counts too, which only costs a needless re-read).
-fn data_attrs_of(text: &str, out: &mut String) {
+/// The `data-*` and `aria-*` names a rule's text mentions (selectors, `attr()`, anywhere: a
+/// class named `data-x` counts too, which only costs a needless re-read).
+fn attrs_of(text: &str, out: &mut String) {
+    for prefix in ["data-", "aria-"] {
+        prefixed_attrs_of(text, prefix, out);
+    }
+}
+
+fn prefixed_attrs_of(text: &str, prefix: &str, out: &mut String) {
     let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(at) = text[from..].find("data-") {
+    while let Some(at) = text[from..].find(prefix) {
         let start = from + at;
-        let mut end = start + 5;
+        let mut end = start + prefix.len();
         while end < bytes.len()
             && (bytes[end].is_ascii_alphanumeric() || matches!(bytes[end], b'-' | b'_'))
         {
@@ -189,7 +195,7 @@ impl StyleScan {
     }
 
     /// Adds the sheets of `root` to `into` (see [`Sheets`]); returns what [`StyleScan::scan`]
-    /// would, from the same reads. Without `attrs`, `data_attrs` and `classes` are left
+    /// would, from the same reads. Without `attrs`, `attrs` and `classes` are left
     /// alone: the caller needs them only when the signature changed.
     pub fn sheets(&self, root: &Node, into: &mut Sheets, attrs: bool) -> u8 {
         let mut sig = into.sig;
@@ -205,9 +211,9 @@ impl StyleScan {
             into.container |= bits & (CONTAINER | UNKNOWN) != 0;
             into.stateful |= bits & (STATEFUL | UNKNOWN) != 0;
             for a in attrs.split(' ').filter(|a| !a.is_empty()) {
-                if !into.data_attrs.split(' ').any(|x| x == a) {
-                    into.data_attrs.push_str(a);
-                    into.data_attrs.push(' ');
+                if !into.attrs.split(' ').any(|x| x == a) {
+                    into.attrs.push_str(a);
+                    into.attrs.push(' ');
                 }
             }
             into.classes.push_str(classes);
@@ -280,7 +286,7 @@ impl StyleScan {
                     Some(inner) => self.sheet(&inner, true, &mut |b, _, a: &str, c: &str| {
                         bits |= b;
                         for name in a.split(' ').filter(|x| !x.is_empty()) {
-                            data_attrs_of(name, &mut attrs);
+                            attrs_of(name, &mut attrs);
                         }
                         classes.push_str(c);
                     }),
@@ -306,7 +312,7 @@ impl StyleScan {
             if is_stateful(&text) {
                 bits |= STATEFUL;
             }
-            data_attrs_of(&text, &mut attrs);
+            attrs_of(&text, &mut attrs);
             classes::preludes(&text, &mut classes);
         }
         let reading = self.readings.get() + 1;

@@ -24,8 +24,9 @@ pub struct Visual {
     pub(super) slow: Vec<Slow>,
     /// Per captured text.
     pub(super) texts: Vec<TextMemo>,
-    /// Per captured element, when read (snapshots).
-    pub(super) in_view: Option<Vec<bool>>,
+    /// Per captured element, when read (snapshots); `None` for one a patch added after
+    /// (read by the next replay).
+    pub(super) in_view: Option<Vec<Option<bool>>>,
     /// `in_view` was read from the page by this replay (not carried over).
     pub view_read: bool,
     /// This replay took its visibility from a memo (else it read it from the page).
@@ -61,11 +62,24 @@ pub(super) struct Slow {
 impl Visual {
     /// The memo of a patched capture (see [`Walk::patch`]), when its facts carry over:
     /// dropped entries go, appended ones come with what the patch read, and every slow
-    /// record and text is read again.
-    pub fn patched(mut self, p: &Patched) -> Option<Visual> {
+    /// record and text is read again. The viewport facts carry over only with
+    /// `layout_holds` (the caller knows the change moved nothing: see `cache`), those of
+    /// appended elements to be read.
+    pub fn patched(mut self, p: &Patched, layout_holds: bool) -> Option<Visual> {
+        if !layout_holds {
+            self.in_view = None;
+        }
         if let Some((elements, texts)) = &p.kept {
             if elements.len() != self.visible.len() || texts.len() != self.texts.len() {
                 return None;
+            }
+            if let Some(v) = &mut self.in_view {
+                if v.len() != elements.len() {
+                    self.in_view = None;
+                } else {
+                    let mut keep = elements.iter();
+                    v.retain(|_| *keep.next().unwrap_or(&false));
+                }
             }
             let mut keep = elements.iter();
             self.visible.retain(|_| *keep.next().unwrap_or(&false));
@@ -114,11 +128,22 @@ impl Visual {
             return None;
         }
         self.visible.extend(&p.added_visible);
+        if let Some(v) = &mut self.in_view {
+            v.extend(p.added_visible.iter().map(|_| None));
+            if v.len() != self.visible.len() {
+                self.in_view = None;
+            }
+        }
         self.texts
             .extend((0..p.added_texts).map(|_| TextMemo::Shown));
         if let Some(order) = &p.order.0 {
             if !permute(&mut self.visible, order) {
                 return None;
+            }
+            if let Some(v) = &mut self.in_view {
+                if !permute(v, order) {
+                    self.in_view = None;
+                }
             }
             // The slow records move with their elements (`order` is a permutation now).
             let mut to = vec![0u32; order.len()];
@@ -135,7 +160,6 @@ impl Visual {
                 return None;
             }
         }
-        self.in_view = None;
         Some(self)
     }
 

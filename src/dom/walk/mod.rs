@@ -291,6 +291,8 @@ pub struct Walk<'a> {
     /// Fingerprint replays may hash into [`Walk::hashed`] instead of keeping records (set by
     /// callers that filter nothing by region).
     pub hash_only: bool,
+    /// How many elements a snapshot replay read the viewport facts of, having none kept.
+    pub view_reads: u64,
     /// What a hash-only replay hashed (elements and texts it kept no record of).
     pub hashed: Fingerprint,
     focused: Option<web_sys::Element>,
@@ -323,6 +325,7 @@ impl<'a> Walk<'a> {
             capture: None,
             last_slow: false,
             hash_only: false,
+            view_reads: 0,
             hashed: Fingerprint::default(),
             redactor: Redactor::default(),
             found: Vec::new(),

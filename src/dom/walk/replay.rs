@@ -135,7 +135,10 @@ impl Walk<'_> {
                 }
             };
             out.visible.push(visible);
-            let known_view = view_memo.map(|v| v[i]);
+            let known_view = view_memo.and_then(|v| v[i]);
+            if snapshot && known_view.is_none() {
+                self.view_reads += 1;
+            }
             let form_tag = matches!(
                 e.tag,
                 Tag::Input | Tag::Textarea | Tag::Select | Tag::Option
@@ -206,7 +209,7 @@ impl Walk<'_> {
             }
             let hash = hash_only.then(|| observable_hash(&record));
             if let Some(v) = &mut out.in_view {
-                v.push(record.in_viewport);
+                v.push(Some(record.in_viewport));
             }
             if let (true, Some(h)) = (hash_only, hash) {
                 self.hashed.add_hash(h);
