@@ -253,10 +253,10 @@ bench: setup
 	@$(MAKE) --no-print-directory bundle node apps corpus
 	node scripts/bench.mjs
 	node scripts/driver-lines.mjs
-	node scripts/corpus.mjs
+	node scripts/corpus.mjs --quick-ms 0
 	node scripts/corpus.mjs --quick-ms 50 --out bench/corpus-quick.md
 	cargo bench -q -p prufe --bench diff
-	cargo run --release -q -p prufe-harness --example click_bench -- --out bench/click.md
+	cargo run --release -q -p prufe-harness --example click_bench -- --quick-ms 0 --out bench/click.md
 	cargo run --release -q -p prufe-harness --example click_bench -- --quick-ms 50 --out bench/click-quick.md
 	cargo build --release -q -p prufe-harness --bin prufe
 	node scripts/scale.mjs
@@ -264,7 +264,7 @@ bench: setup
 	scripts/grid.sh install
 	node scripts/scale_grid.mjs --out bench/scale-grid.md
 	python3 scripts/mcp_bench.py
-	cargo run --release -q -p prufe-harness --example fault_bench -- --out bench/faults.md
+	cargo run --release -q -p prufe-harness --example fault_bench -- --quick-ms 0 --out bench/faults.md
 	cargo run --release -q -p prufe-harness --example fault_bench -- --quick-ms 50 --out bench/faults-quick.md
 
 corpus-test: bundle node corpus

@@ -8,8 +8,9 @@
 //   node scripts/corpus.mjs [--only PREFIX] [--write-known] [--out bench/corpus.md]
 //                           [--quick-ms N] [--save FILE] [--from FILE [--note TEXT]] [--ids FILE]
 //
-// --quick-ms verifies with the shorter quiet window of N ms (the verifier's `quickMs`; `make
-// bench` writes bench/corpus-quick.md with 50).
+// --quick-ms verifies with the shorter quiet window of N ms (the verifier's `quickMs`; left out,
+// the machine's default; 0, the full window: `make bench` writes bench/corpus.md with 0 and
+// bench/corpus-quick.md with 50).
 // --only runs the entries whose id starts with PREFIX (`rac.`, `mui.dialog`), prints, and
 // writes nothing. --write-known records every honest run that was not MATCH in
 // fixtures/corpus/known-refusals.json, the list tests/js/corpus.test.mjs allows. --save
@@ -31,8 +32,9 @@ function option(name, fallback) {
 const only = option('only', null);
 const out = join(ROOT, option('out', 'bench/corpus.md'));
 const writeKnown = process.argv.includes('--write-known');
-const quickMs = Number(option('quick-ms', '0'));
-if (!Number.isInteger(quickMs) || quickMs < 0) {
+const quickOption = option('quick-ms', null);
+const quickMs = quickOption === null ? null : Number(quickOption);
+if (quickMs !== null && (!Number.isInteger(quickMs) || quickMs < 0)) {
   console.error('--quick-ms takes a whole number of milliseconds');
   process.exit(2);
 }
@@ -62,7 +64,7 @@ if (from) {
   const corpus = await openCorpus();
   try {
     outcomes = await runAll(corpus, runs, {
-      options: quickMs ? { quickMs } : {},
+      options: quickMs === null ? {} : { quickMs },
       onResult(run, o) {
         done += 1;
         const mark = passed(run, o) ? 'ok ' : 'NO ';
@@ -124,9 +126,9 @@ say();
 say('`node scripts/corpus.mjs` (also run by `make bench`): actions on component libraries\' own widgets');
 say('(fixtures/corpus, described in its README.md), each run without an intent and with each of its');
 say('English, Spanish and German sentences, verified by the npm package under Playwright with the');
-if (quickMs) {
-  say(`default policy (ambiguous: reject, no judge) but the shorter quiet window (\`quickMs: ${quickMs}\`); and faults`);
-  say('injected into the same pages, which must not be MATCH.');
+if (quickMs !== null) {
+  say(`default policy (ambiguous: reject, no judge) but the quiet window after an effect \`quickMs: ${quickMs}\`${quickMs === 0 ? ' (always the full window)' : ''}; and`);
+  say('faults injected into the same pages, which must not be MATCH.');
 } else {
   say('default policy (ambiguous: reject, no judge); and faults injected into the same pages, which');
   say('must not be MATCH.');

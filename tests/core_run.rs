@@ -857,6 +857,8 @@ fn semantic_steps() {
     };
     let mut done_too_late = World::new(shop());
     done_too_late.waited_ms = 400;
+    // A spinner turns: the page never says it is quiet while it shows one.
+    done_too_late.says_quiet = false;
     done_too_late
         .later
         .extend([spinning(false), spinning(true)]);
@@ -1073,6 +1075,7 @@ fn a_shorter_window_after_the_effect_stands_on_the_page_and_its_requests() {
             in_products(click("Add Shirt M")),
             cart_reaction("Add Shirt M", "Shirt M", true),
         )
+        .policy(|p: &mut Policy| p.timing.quick_ms = 0)
         .want(Some(VerdictKind::Match), true, None, "Shirt M")
         .then(|_, w, _| {
             assert!(!asked_network(w));

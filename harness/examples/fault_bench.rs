@@ -970,10 +970,11 @@ async fn main() {
         .filter(|r| *r > 0)
         .unwrap_or(3);
     let out = flag(&args, "--out").map(PathBuf::from);
-    // The shorter quiet window after an effect (`Timing::quick_ms`); 0, the default: none.
+    // The shorter quiet window after an effect (`Timing::quick_ms`): the machine's default
+    // unless given; 0: none, the full window.
     let quick_ms: u64 = flag(&args, "--quick-ms")
         .and_then(|q| q.parse().ok())
-        .unwrap_or(0);
+        .unwrap_or(prufe::core::run::Timing::default().quick_ms);
     let strict = args.iter().any(|a| a == "--strict");
     match run(runs, quick_ms).await {
         Ok((table, met)) => {

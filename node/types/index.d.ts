@@ -37,7 +37,7 @@ export interface Options {
   /** How often a settle reads the page's fingerprint, in ms (default 50). */
   pollMs?: number;
   /**
-   * The shorter quiet window, in ms (default 0: off): after an effect, a settle ends this long
+   * The shorter quiet window, in ms (default 50; 0 turns it off, always `quietMs`): after an effect, a settle ends this long
    * after the page last changed when the page shows no sign of change (no mutation, no
    * animation) and no request it started since the input is under way or ended within it.
    * Timers are not seen: an effect a page delays with `setTimeout` past it is missed.

@@ -44,7 +44,7 @@ test('scripted turns of a click: fingerprint, settle, observe, describe, prepare
   let { run, need } = start(CLICK);
   assert.deepEqual(need, { need: 'fingerprint' });
   ({ run, need } = next(run, { answer: 'fingerprint', fingerprint: 'f0' }));
-  assert.deepEqual(need, { need: 'settle', since: null, pollMs: 50, quietMs: 250, timeoutMs: 5000, stopOnChange: true });
+  assert.deepEqual(need, { need: 'settle', since: null, pollMs: 50, quietMs: 250, timeoutMs: 5000, stopOnChange: true, quickMs: 50 });
   ({ run, need } = next(run, { answer: 'settled', fingerprint: 'f0', stable: true, changed: false, waitedMs: 260 }));
   assert.deepEqual(need, { need: 'observe', sensitive: [] });
   ({ run, need } = next(run, { answer: 'observed', snapshot: shop('s1') }));
@@ -66,7 +66,7 @@ test('a policy and timing reach the needs', () => {
 
 test('defaults() is the policy a run follows where the driver leaves a field out', () => {
   const d = machine.default.defaults();
-  assert.deepEqual(d, { maxAttempts: 2, ambiguous: 'reject', timing: { pollMs: 50, quietMs: 250, timeoutMs: 5000, quickMs: 0 }, regions: [], ignoreRegions: [] });
+  assert.deepEqual(d, { maxAttempts: 2, ambiguous: 'reject', timing: { pollMs: 50, quietMs: 250, timeoutMs: 5000, quickMs: 50 }, regions: [], ignoreRegions: [] });
   const { need } = start(CLICK, { timing: {} }, null);
   assert.equal(need.need, 'fingerprint');
   d.timing.timeoutMs = 1;

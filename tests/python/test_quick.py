@@ -85,6 +85,19 @@ def test_an_honest_click_on_a_still_page_is_match_through_a_quick_settle(page: P
     assert asked and not any(under_way(a) for a in asked), asked
 
 
+def test_the_shorter_window_is_the_default_and_zero_turns_it_off(page: Page, origin: str, asked: list[dict[str, Any]]) -> None:
+    page.goto(origin + "/")
+    # Left out: the machine's default window (50 ms), so the requests are listened to.
+    result = Prufe(page).click(page.get_by_role("button", name="Like"), intent="like the order")
+    assert result.verdict == "MATCH", result.explain()
+    assert asked, "the default settle ended on the shorter window and read the network"
+    asked.clear()
+    page.goto(origin + "/")
+    result = Prufe(page, quick_ms=0).click(page.get_by_role("button", name="Like"), intent="like the order")
+    assert result.verdict == "MATCH", result.explain()
+    assert not asked, "with 0 the full window is waited: the network is never read"
+
+
 def test_a_click_whose_effect_comes_with_a_slow_response_is_judged_on_the_page_after_it(page: Page, origin: str,
                                                                                        asked: list[dict[str, Any]]) -> None:
     page.goto(origin + "/")

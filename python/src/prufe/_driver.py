@@ -741,7 +741,7 @@ class Config:
     quiet_ms: Optional[int]
     timeout_ms: Optional[int]
     has_arbiter: bool = False
-    #: The shorter quiet window (``Timing::quick_ms``); ``None`` is the machine's default (off).
+    #: The shorter quiet window (``Timing::quick_ms``); ``None`` is the machine's default (50 ms).
     quick_ms: Optional[int] = None
     #: Take the pictures of each step (the trace decides which it keeps).
     pictures: bool = False
@@ -905,9 +905,11 @@ class Driver:
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
         """Starts a run of ``step``, or the run ``other`` names (a look, a wait)."""
-        if self.config.quick_ms and self.requests is None:
-            # Only the shorter window asks about requests; the listeners are added by the
-            # port at the first step, on the page's own loop (not where the verifier was made).
+        quick = self.config.quick_ms if self.config.quick_ms is not None else (self.world.defaults or {}).get("timing", {}).get("quickMs", 0)
+        if quick and self.requests is None:
+            # Only the shorter window (the caller's, or the machine's default) asks about
+            # requests; the listeners are added by the port at the first step, on the page's
+            # own loop (not where the verifier was made).
             self.requests = yield op("listen_requests")
         seen = json.loads(self.seen) if self.seen else None
         self.round_trips = 1

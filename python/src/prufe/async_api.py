@@ -218,7 +218,7 @@ class Prufe:
     :class:`PrufeError` with its code when nothing could be done.
 
     ``max_attempts``, ``quiet_ms`` and ``timeout_ms`` left ``None`` are the machine's defaults
-    (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (off by default):
+    (its ``defaults()``, the CLI's). ``quick_ms`` is the shorter quiet window (50 ms by default, 0 turns it off):
     after an effect, a settle ends that long after the page last changed when the page shows
     no sign of change and no request it started since the input is under way or ended within
     it (the page's ``request`` events, heard from its first step on); a timer is not

@@ -25,7 +25,7 @@ impl Default for Timing {
             poll_ms: 50,
             quiet_ms: 250,
             timeout_ms: 5_000,
-            quick_ms: 0,
+            quick_ms: 50,
         }
     }
 }
