@@ -1800,6 +1800,69 @@ fn refs_follow_identity_changes_between_cached_snapshots() {
     );
 }
 
+/// Refs kept through patches follow their nodes: twin buttons whose rows are added,
+/// removed and moved keep their refs, a new one gets its own, and only the rows walked again
+/// are looked up.
+#[wasm_bindgen_test]
+fn refs_follow_their_nodes_through_patches() {
+    let c = load(
+        r#"<main><ul id="rows"><li id="a">Alpha <button>Delete</button></li>
+        <li id="b">Beta <button>Delete</button></li><li id="g">Gamma <button>Delete</button></li></ul></main>"#,
+    );
+    let refs = |s: &Snapshot| -> Vec<(String, String)> {
+        s.elements
+            .iter()
+            .filter(|e| e.role == Role::Button)
+            .map(|e| (e.within.clone().unwrap_or_default(), e.reference.clone()))
+            .collect()
+    };
+    let row_of = |reference: &str| -> String {
+        dom::element(reference)
+            .unwrap()
+            .parent_element()
+            .unwrap()
+            .id()
+    };
+    let before = refs(&agrees_with_full_walk("at first").1);
+    assert_eq!(before.len(), 3, "{before:?}");
+    // The refs a cached snapshot handed out are what the next one keeps.
+    dom::snapshot(&Options::default()).unwrap();
+    let doc = document();
+    let zero = doc.create_element("li").unwrap();
+    zero.set_id("z");
+    zero.set_inner_html("Zero <button>Delete</button>");
+    let rows = query(&c, "#rows");
+    rows.prepend_with_node_1(&zero).unwrap();
+    query(&c, "#b").remove();
+    rows.prepend_with_node_1(&query(&c, "#g")).unwrap();
+    // The cached snapshot looks up the rows it walked again (the new one and the moved one,
+    // each a row and a button) and none of the others.
+    let lookups = dom::ref_lookups();
+    let cached = dom::snapshot(&Options::default()).unwrap();
+    let looked_up = dom::ref_lookups() - lookups;
+    assert!(
+        looked_up <= 4 && cached.elements.len() == 8,
+        "{looked_up} of {} refs looked up",
+        cached.elements.len()
+    );
+    let s = agrees_with_full_walk("rows added, removed and moved").1;
+    assert_eq!(refs(&cached), refs(&s));
+    let after = refs(&s);
+    let wanted: Vec<&str> = after.iter().map(|(_, r)| r.as_str()).collect();
+    assert_eq!(
+        wanted.iter().map(|r| row_of(r)).collect::<Vec<_>>(),
+        ["g", "z", "a"]
+    );
+    for (place, reference) in &before {
+        if !place.contains("Beta") {
+            assert!(
+                after.contains(&(place.clone(), reference.clone())),
+                "{place}: {reference} not kept in {after:?}"
+            );
+        }
+    }
+}
+
 /// Names read from elsewhere (a `<label>`, `aria-labelledby` targets) stay right through
 /// patches, which keep such records unless the change reached what they read: a change far
 /// from them, one inside a target, a target that comes only later, rows added before them

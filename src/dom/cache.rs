@@ -441,7 +441,8 @@ fn event_node(event: &JsValue) -> Option<web_sys::Node> {
 }
 
 pub struct Cache {
-    /// Unique per cache of this engine.
+    /// Unique per cache of this engine, kept through patches: a captured element keeps its
+    /// uid while it stays captured, and the uids of one cache are never given twice.
     pub id: u64,
     capture: Capture,
     observer: web_sys::MutationObserver,
@@ -759,8 +760,6 @@ impl Cache {
         let Some(p) = walk.patch(&mut self.capture, &reuse.patch) else {
             return false;
         };
-        // Another capture: refs memos keyed by the old one no longer hold.
-        self.id = next_id();
         // Only `aria-*` attributes that no rule mentions changed: nothing moved, and the
         // viewport facts of the elements kept still hold.
         let layout_holds = !p.restyle

@@ -91,9 +91,10 @@ struct Engine {
     refs: refs::Refs,
     /// The last complete fingerprint walk, while the page has not changed (see `cache`).
     cache: Option<cache::Cache>,
-    /// The refs the last snapshot answered from a cache handed out, per captured element. A
-    /// replay of the same cache reuses an entry whose identity is unchanged instead of
-    /// looking the node up again, while no ref was replaced anywhere (`Refs::generation`).
+    /// The refs the last snapshot answered from a cache handed out, by captured element's
+    /// uid. A replay of the same cache, patched since or not, reuses an entry whose identity
+    /// is unchanged instead of looking the node up again, while no ref was replaced anywhere
+    /// (`Refs::generation`).
     ref_memo: Option<RefMemo>,
     /// The last snapshots answered in the wire form, the bases of the next deltas.
     sent: Sent,
@@ -107,7 +108,8 @@ struct Engine {
 struct RefMemo {
     cache: u64,
     generation: u64,
-    entries: Vec<(u32, u32)>,
+    /// Uid → (identity, ref index).
+    entries: rustc_hash::FxHashMap<u32, (u32, u32)>,
 }
 
 thread_local! {
@@ -117,6 +119,7 @@ thread_local! {
     static PATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static PLACE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static VIEW_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static REF_LOOKUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many times the cache was patched after child-list or text mutations (tests).
@@ -132,6 +135,11 @@ pub fn visual_memo_hits() -> u64 {
 /// How many snapshots took their records' places from the visual memo (tests).
 pub fn place_memo_hits() -> u64 {
     PLACE_HITS.with(|c| c.get())
+}
+
+/// How many refs snapshots looked up by their node so far, having none kept (tests).
+pub fn ref_lookups() -> u64 {
+    REF_LOOKUPS.with(|c| c.get())
 }
 
 /// How many elements snapshot replays read the viewport facts of so far (tests).
@@ -322,7 +330,12 @@ impl Engine {
                 .is_some_and(|c| c.capture().len() <= wopts.max_elements && !c.capture().unordered)
         });
         let doc = document()?;
-        let replay_of = reuse.as_ref().and(self.cache.as_ref()).map(|c| c.id);
+        // A snapshot replay gives one record per captured element, in capture order.
+        let replay_of = reuse
+            .as_ref()
+            .and(self.cache.as_ref())
+            .filter(|_| mode == walk::Mode::Snapshot)
+            .map(|c| (c.id, c.capture().element_uids()));
         let (found, texts, has_more, fresh, hashed) = {
             let mut w = walk::Walk::new(self.strings, mode, wopts, &self.styles, self.key);
             let mut fresh = None;
@@ -417,12 +430,13 @@ impl Engine {
     }
 }
 
-/// What [`Engine::observe`] found, and the id of the cache it replayed, if it did.
+/// What [`Engine::observe`] found, and the id of the cache it replayed with the uids of its
+/// records, if it did.
 struct Observed {
     found: Vec<walk::Found>,
     texts: Vec<Text>,
     has_more: bool,
-    replay_of: Option<u64>,
+    replay_of: Option<(u64, Vec<u32>)>,
     /// What a hash-only replay hashed instead of returning records.
     hashed: Fingerprint,
 }
@@ -489,36 +503,39 @@ pub fn snapshot(opts: &Options) -> Result<Snapshot> {
             replay_of,
             ..
         } = eng.observe(walk::Mode::Snapshot, &wopts, false)?;
-        let memo = match (eng.ref_memo.take(), replay_of) {
-            (Some(m), Some(of))
-                if m.cache == of
-                    && m.generation == eng.refs.generation
-                    && m.entries.len() == found.len() =>
-            {
+        let replay_of = replay_of.filter(|(_, uids)| uids.len() == found.len());
+        let memo = match (eng.ref_memo.take(), &replay_of) {
+            (Some(m), Some((of, _))) if m.cache == *of && m.generation == eng.refs.generation => {
                 m.entries
             }
-            _ => Vec::new(),
+            _ => Default::default(),
         };
-        let mut kept = Vec::with_capacity(if replay_of.is_some() { found.len() } else { 0 });
+        let uids = replay_of.as_ref().map(|(_, u)| u.as_slice());
+        let mut kept = rustc_hash::FxHashMap::default();
+        kept.reserve(uids.map_or(0, <[u32]>::len));
         let mut elements = Vec::with_capacity(found.len());
         for (i, f) in found.into_iter().enumerate() {
             let mut r = f.record;
             if let Some(node) = &f.node {
                 let identity = identity32(&r);
-                let index = match memo.get(i) {
+                let uid = uids.map(|u| u[i]);
+                let index = match uid.and_then(|u| memo.get(&u)) {
                     Some(&(same, index)) if same == identity => index,
-                    _ => eng.refs.assign_index(node, identity),
+                    _ => {
+                        REF_LOOKUPS.with(|c| c.set(c.get() + 1));
+                        eng.refs.assign_index(node, identity)
+                    }
                 };
                 r.reference = eng.refs.format(index);
-                if replay_of.is_some() {
-                    kept.push((identity, index));
+                if let Some(uid) = uid {
+                    kept.insert(uid, (identity, index));
                 }
             }
             if keep_region(opts, &r.region) {
                 elements.push(r);
             }
         }
-        eng.ref_memo = replay_of.map(|cache| RefMemo {
+        eng.ref_memo = replay_of.map(|(cache, _)| RefMemo {
             cache,
             generation: eng.refs.generation,
             entries: kept,

@@ -311,6 +311,11 @@ impl Capture {
         pair[visible as usize]
     }
 
+    /// The uid of each captured element, in capture order (a snapshot replay's records).
+    pub(in crate::dom) fn element_uids(&self) -> Vec<u32> {
+        self.elements.iter().map(|e| e.uid).collect()
+    }
+
     /// Observable elements captured (what a replay would count against `maxElements`).
     pub(in crate::dom) fn len(&self) -> usize {
         self.elements.len()
