@@ -2165,6 +2165,28 @@ fn places_kept_between_snapshots_follow_every_change() {
         both("listitem[Walk dog]", "listitem[Feed cat]")
     );
     assert!(dom::place_memo_hits() > hits, "the places were not kept");
+    // A state that no name or word reads is patched: only the button walked again is
+    // placed again (the reference walk places both).
+    query(&c, "button")
+        .set_attribute("aria-pressed", "true")
+        .unwrap();
+    let reference = dom::snapshot(&full).unwrap();
+    let reads = dom::place_reads();
+    let cached = dom::snapshot(&Options::default()).unwrap();
+    assert_eq!(cached.elements, reference.elements, "a state no word reads");
+    assert_eq!(
+        dom::place_reads() - reads,
+        1,
+        "the places were not kept through a state",
+    );
+    // An ARIA attribute that hides words places again.
+    query(&c, ".t")
+        .set_attribute("aria-hidden", "true")
+        .unwrap();
+    let hidden = places("a container's words hidden by aria-hidden");
+    assert_ne!(hidden[0].as_deref(), Some("listitem[Walk dog]"));
+    query(&c, ".t").remove_attribute("aria-hidden").unwrap();
+    places("settled again");
     query(&c, ".t").set_text_content(Some("Walk cat"));
     assert_eq!(
         places("a container's words edited"),

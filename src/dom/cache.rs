@@ -224,6 +224,24 @@ fn fnv(s: &str) -> u64 {
 /// Most child-list and text records kept for a patch; past them the capture is void.
 const MAX_PENDING: usize = 256;
 
+/// ARIA states that no accessible name, no element's own words, no role and no visibility
+/// reads (`dom::name`: an embedded control's value reads `aria-selected`, `aria-valuenow`
+/// and `aria-valuetext`; hiding reads `aria-hidden`): a change of one leaves every record's
+/// place (`walk::place`) as it was.
+// https://www.w3.org/TR/accname-1.2/#comp_embedded_control
+const PLACELESS_STATES: &[&str] = &[
+    "aria-pressed",
+    "aria-checked",
+    "aria-expanded",
+    "aria-current",
+    "aria-busy",
+    "aria-disabled",
+    "aria-invalid",
+    "aria-sort",
+    "aria-required",
+    "aria-readonly",
+];
+
 /// Elements whose `class` changed, each with the value it had before (`oldValue`).
 type ClassRecords = Vec<(web_sys::Element, Option<String>)>;
 
@@ -772,12 +790,19 @@ impl Cache {
         if !layout_holds {
             self.view.set(true);
         }
+        // Of those, states no name, word, role or visibility reads: every container keeps
+        // its words, so what each element found for its place holds.
+        let places_hold = layout_holds
+            && reuse.patch.iter().all(|r| {
+                r.attribute_name()
+                    .is_some_and(|n| PLACELESS_STATES.contains(&n.as_str()))
+            });
         // Old elements keep their visibility unless a rule matches by structure (an
         // attribute rule without sibling or `:has()` parts reaches the re-walked subtree only).
         let carry =
             !p.restyle && !self.sheets.borrow().structural && self.capture.documents.len() == 1;
         self.memo = match (carry, self.memo.take()) {
-            (true, Some(m)) => m.patched(&p, layout_holds),
+            (true, Some(m)) => m.patched(&p, layout_holds, places_hold),
             _ => None,
         };
         if self.memo.is_none() {
@@ -936,11 +961,18 @@ impl Cache {
     }
 
     /// Keeps the places a snapshot gave the records of the replay just kept (see
-    /// `Visual::places`).
-    pub fn keep_places(&mut self, places: walk::Places) {
+    /// `Visual::places` and `Visual::place_words`).
+    pub fn keep_places(&mut self, (places, words): (walk::Places, Option<walk::PlaceWords>)) {
         if let Some(m) = &mut self.memo {
             m.places = Some(places);
+            m.place_words = words;
         }
+    }
+
+    /// What the records of the replay just kept found for their places, by uid, while it
+    /// holds.
+    pub fn place_words(&self) -> Option<walk::PlaceWords> {
+        self.memo.as_ref().and_then(|m| m.place_words.clone())
     }
 }
 

@@ -120,6 +120,7 @@ thread_local! {
     static PLACE_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static VIEW_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static REF_LOOKUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static PLACE_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many times the cache was patched after child-list or text mutations (tests).
@@ -140,6 +141,11 @@ pub fn place_memo_hits() -> u64 {
 /// How many refs snapshots looked up by their node so far, having none kept (tests).
 pub fn ref_lookups() -> u64 {
     REF_LOOKUPS.with(|c| c.get())
+}
+
+/// How many records snapshots looked a place up for so far, having none known (tests).
+pub fn place_reads() -> u64 {
+    PLACE_READS.with(|c| c.get())
 }
 
 /// How many elements snapshot replays read the viewport facts of so far (tests).
@@ -377,13 +383,19 @@ impl Engine {
                         PLACE_HITS.with(|h| h.set(h.get() + 1));
                         w.keep_places(&kept);
                     }
-                    // A replay: its memo keeps the places for the next one.
-                    (Some(None), Some(c)) => c.keep_places(w.place_records(true)),
+                    // A replay: its memo keeps the places for the next one, and what each
+                    // element found, by uid, where that held.
+                    (Some(None), Some(c)) => {
+                        let known = c.place_words();
+                        let uids = replay_of.as_ref().map(|(_, u)| u.as_slice());
+                        c.keep_places(w.place_records(true, uids, known.as_ref()));
+                    }
                     _ => {
-                        w.place_records(true);
+                        w.place_records(true, None, None);
                     }
                 }
             }
+            PLACE_READS.with(|h| h.set(h.get() + w.place_reads));
             (w.found, w.texts, w.has_more, fresh, w.hashed)
         };
         // A walk with caller-declared secrets neither captures nor voids the cache.
@@ -414,7 +426,7 @@ impl Engine {
         };
         let found = {
             let mut w = self.walk(walk::Mode::Find, &opts, Some(set))?;
-            w.place_records(false);
+            w.place_records(false, None, None);
             w.found.into_iter().collect::<Vec<_>>()
         };
         Ok(found
@@ -749,7 +761,7 @@ fn element_checked(reference: &str, walk_it: bool) -> Result<web_sys::Element> {
             let targets = js_sys::Set::new(&JsValue::UNDEFINED);
             targets.add(&set[0]);
             let mut w = eng.walk(walk::Mode::Find, &opts, Some(targets))?;
-            w.place_records(false);
+            w.place_records(false, None, None);
             w.found.into_iter().map(|f| f.record).collect::<Vec<_>>()
         };
         let record = records.into_iter().next().ok_or_else(|| {

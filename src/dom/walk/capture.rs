@@ -42,6 +42,11 @@ pub struct Visual {
     /// (visibility) and the form state, as the memo's other facts do, so they hold while the
     /// memo does.
     pub places: Option<super::place::Places>,
+    /// What each record that needed a place found, by captured element's uid: it outlives
+    /// `places` through a patch of states no word reads (see `cache`), where elements may
+    /// move but no container's words change, so that only the re-walked records are placed
+    /// again.
+    pub place_words: Option<super::place::PlaceWords>,
     /// Subtrees a class change may have restyled since these facts were read (see
     /// [`Visual::read_again`]).
     pub(super) again: Vec<web_sys::Element>,
@@ -64,8 +69,9 @@ impl Visual {
     /// dropped entries go, appended ones come with what the patch read, and every slow
     /// record and text is read again. The viewport facts carry over only with
     /// `layout_holds` (the caller knows the change moved nothing: see `cache`), those of
-    /// appended elements to be read.
-    pub fn patched(mut self, p: &Patched, layout_holds: bool) -> Option<Visual> {
+    /// appended elements to be read. What each element's place was carries over only with
+    /// `places_hold` (the caller knows no container's words changed).
+    pub fn patched(mut self, p: &Patched, layout_holds: bool, places_hold: bool) -> Option<Visual> {
         if !layout_holds {
             self.in_view = None;
         }
@@ -100,8 +106,12 @@ impl Visual {
             let mut keep = texts.iter();
             self.texts.retain(|_| *keep.next().unwrap_or(&false));
         }
-        // Indexes moved, and the page changed: placed again.
+        // Indexes moved: placed again; what each element found holds unless a container's
+        // words may have changed.
         self.places = None;
+        if !places_hold {
+            self.place_words = None;
+        }
         // Slow names and texts depend on content elsewhere (labels, references, hidden
         // descendants): those read from a subtree the change reached are read again.
         let reached = reached(&p.touched);
@@ -172,6 +182,7 @@ impl Visual {
         self.again.extend(roots);
         self.in_view = None;
         self.places = None;
+        self.place_words = None;
     }
 
     /// How many subtrees [`Visual::read_again`] marked.

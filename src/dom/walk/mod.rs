@@ -71,7 +71,7 @@ mod replay;
 mod text;
 
 pub use capture::{Capture, Visual};
-pub use place::Places;
+pub use place::{PlaceWords, Places};
 
 use super::control;
 use super::el::{El, Strings};
@@ -293,6 +293,8 @@ pub struct Walk<'a> {
     pub hash_only: bool,
     /// How many elements a snapshot replay read the viewport facts of, having none kept.
     pub view_reads: u64,
+    /// How many records [`Walk::place_records`] looked a place up for, having none known.
+    pub place_reads: u64,
     /// What a hash-only replay hashed (elements and texts it kept no record of).
     pub hashed: Fingerprint,
     focused: Option<web_sys::Element>,
@@ -326,6 +328,7 @@ impl<'a> Walk<'a> {
             last_slow: false,
             hash_only: false,
             view_reads: 0,
+            place_reads: 0,
             hashed: Fingerprint::default(),
             redactor: Redactor::default(),
             found: Vec::new(),

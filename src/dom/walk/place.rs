@@ -28,6 +28,11 @@ const CONTAINERS: &str = "li,tr,article,[role=listitem],[role=row],[role=treeite
 /// The places [`Walk::place_records`] gave: index into `found`, and the place (scrubbed).
 pub type Places = Rc<[(u32, String)]>;
 
+/// What [`Walk::place_records`] found for each record that needed a place, by its captured
+/// element's uid: the place (scrubbed), or none. It holds for an element as long as no
+/// container's words changed (see `Visual::place_words`), wherever the element moved.
+pub type PlaceWords = Rc<FxHashMap<u32, Option<String>>>;
+
 /// At most this many containers are climbed past because they show no words of their own
 /// (a cell-less row inside a named one).
 const MAX_CLIMB: usize = 4;
@@ -37,7 +42,16 @@ impl Walk<'_> {
     /// up by ref) only records without a label are placed: that is what their identity
     /// holds, and what a re-check at dispatch compares. Returns the places given, by index
     /// into `found`, for [`Walk::keep_places`].
-    pub fn place_records(&mut self, all_twins: bool) -> Places {
+    ///
+    /// With `uids` (each found record's captured element, in order), also what each record
+    /// that needed a place found, by uid; one in `known` is not looked up again.
+    pub fn place_records(
+        &mut self,
+        all_twins: bool,
+        uids: Option<&[u32]>,
+        known: Option<&PlaceWords>,
+    ) -> (Places, Option<PlaceWords>) {
+        let uids = uids.filter(|u| u.len() == self.found.len());
         let mut twins: FxHashMap<(Role, &str, &str), u32> = FxHashMap::default();
         if all_twins {
             for f in &self.found {
@@ -63,14 +77,27 @@ impl Walk<'_> {
             .collect();
         drop(twins);
         if !needs.iter().any(|n| *n) {
-            return Rc::from([]);
+            return (Rc::from([]), uids.map(|_| Rc::default()));
         }
         let memo = js_sys::Map::new();
         let mut places: Vec<(usize, String)> = Vec::new();
+        // Known already, and scrubbed then.
+        let mut reused: Vec<(u32, String)> = Vec::new();
+        // Looked up now.
+        let mut looked_up: Vec<usize> = Vec::new();
         for (i, need) in needs.iter().enumerate() {
             if !need {
                 continue;
             }
+            let uid = uids.map(|u| u[i]);
+            if let Some(found) = uid.and_then(|u| known?.get(&u)) {
+                if let Some(place) = found {
+                    reused.push((i as u32, place.clone()));
+                }
+                continue;
+            }
+            looked_up.push(i);
+            self.place_reads += 1;
             let Some(node) = self.found[i].node.clone() else {
                 continue;
             };
@@ -96,7 +123,7 @@ impl Walk<'_> {
                 from = js::parent_element(&container);
             }
         }
-        let places: Places = places
+        let mut places = places
             .into_iter()
             .map(|(i, place)| {
                 let place = match self.redactor.scrub(&place) {
@@ -105,9 +132,30 @@ impl Walk<'_> {
                 };
                 (i as u32, place)
             })
-            .collect();
+            .collect::<Vec<_>>();
+        // What each element found, by uid: the known entries as they were (an element gone
+        // keeps its entry: a uid is never given twice), with those looked up now.
+        let words = uids.map(|u| match known {
+            Some(k) if looked_up.is_empty() => k.clone(),
+            _ => {
+                // Entries of elements long gone are let go once they outnumber the records.
+                let mut w: FxHashMap<u32, Option<String>> = known
+                    .filter(|k| k.len() <= 2 * u.len())
+                    .map(|k| (**k).clone())
+                    .unwrap_or_default();
+                for &i in &looked_up {
+                    w.insert(u[i], None);
+                }
+                for (i, place) in places.iter() {
+                    w.insert(u[*i as usize], Some(place.clone()));
+                }
+                Rc::new(w)
+            }
+        });
+        places.append(&mut reused);
+        let places: Places = places.into();
         self.keep_places(&places);
-        places
+        (places, words)
     }
 
     /// Gives the found records the places of an earlier [`Walk::place_records`] over the

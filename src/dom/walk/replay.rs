@@ -58,6 +58,7 @@ impl Walk<'_> {
             frames: Vec::with_capacity(capture.frames.len()),
             form: 0,
             places: memo.and_then(|m| m.places.clone()),
+            place_words: memo.and_then(|m| m.place_words.clone()),
             again: Vec::new(),
         };
         // The documents again: sizes, hidden and in-view frames change without mutations.
