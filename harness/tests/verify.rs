@@ -1063,19 +1063,22 @@ async fn a_link_whose_handler_sends_elsewhere_is_a_typed_error_and_goes_back() {
     s.close().await;
 }
 
+/// Options with the shorter quiet window of 50 ms, whatever the default.
+fn quick() -> Options {
+    Options {
+        timing: prufe_harness::Timing {
+            quick_ms: 50,
+            ..Default::default()
+        },
+        ..Options::default()
+    }
+}
+
 #[tokio::test]
 async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
-    let quick = prufe_harness::Timing {
-        quick_ms: 50,
-        ..Default::default()
-    };
-    let opts = || Options {
-        timing: quick,
-        ..Options::default()
-    };
     // The focus moves and nothing else: the fingerprint's claims see it, so the settle after
     // the key ends on the shorter window instead of looking after a full one.
-    let mut s = Session::open_with("real/keys-widgets.html?lang=en", opts()).await;
+    let mut s = Session::open_with("real/keys-widgets.html?lang=en", quick()).await;
     let o =
         s.v.press("Tab", Some(target("textbox", "First name")), None)
             .await
@@ -1093,7 +1096,7 @@ async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
     s.close().await;
 
     // A drop that only reorders the list: the same.
-    let mut s = Session::open_with("real/order.html?kind=html5&lang=en", opts()).await;
+    let mut s = Session::open_with("real/order.html?kind=html5&lang=en", quick()).await;
     let o =
         s.v.drag(
             target("listitem", "Task C"),
@@ -1119,17 +1122,10 @@ async fn a_tab_and_a_reorder_settle_on_the_shorter_window() {
 
 #[tokio::test]
 async fn a_click_whose_effect_comes_from_a_timer_it_set_settles_after_the_timer() {
-    let opts = Options {
-        timing: prufe_harness::Timing {
-            quick_ms: 50,
-            ..Default::default()
-        },
-        ..Options::default()
-    };
     // Archive shows "Archiving" at once and "Archived" from a timer 150 ms later: the page's
     // work watch (js/src/work.js) tells the engine the timer is still to run, so the shorter
     // window does not end on the first change.
-    let mut s = Session::open_with("slow-save.html", opts).await;
+    let mut s = Session::open_with("slow-save.html", quick()).await;
     let o =
         s.v.click(target("button", "Archive"), Some("archive the order"))
             .await

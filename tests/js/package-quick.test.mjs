@@ -143,17 +143,21 @@ describe('the work watch', () => {
     try {
       const page = await browser.newPage();
       await page.addInitScript({ path: new URL('../../js/src/work.js', import.meta.url).pathname });
+      // What the engine asks: does the watch answer `prufe:work` at once?
+      await page.addInitScript(() => {
+        window.askWork = () => {
+          let working = false;
+          const heard = () => { working = true; };
+          document.addEventListener('prufe:work', heard);
+          document.dispatchEvent(new Event('prufe:ask'));
+          document.removeEventListener('prufe:work', heard);
+          return working;
+        };
+      });
       await page.goto(`${origin}/`);
       // A second run in the same window does nothing.
       await page.addScriptTag({ path: new URL('../../js/src/work.js', import.meta.url).pathname });
-      const ask = () => page.evaluate(() => {
-        let working = false;
-        const heard = () => { working = true; };
-        document.addEventListener('prufe:work', heard);
-        document.dispatchEvent(new Event('prufe:ask'));
-        document.removeEventListener('prufe:work', heard);
-        return working;
-      });
+      const ask = () => page.evaluate(() => window.askWork());
       // Before any input nothing is followed: the page's own loops are not work.
       await page.evaluate(() => { window.early = setTimeout(() => {}, 100); });
       assert.equal(await ask(), false, 'a timeout set before any input');
@@ -163,14 +167,7 @@ describe('the work watch', () => {
         const idle = () => seen.push('idle');
         document.addEventListener('prufe:idle', idle);
         const self = { name: 'self' };
-        const asked = () => {
-          let w = false;
-          const heard = () => { w = true; };
-          document.addEventListener('prufe:work', heard);
-          document.dispatchEvent(new Event('prufe:ask'));
-          document.removeEventListener('prufe:work', heard);
-          return w;
-        };
+        const asked = window.askWork;
         const id = setTimeout(function (a, b) { seen.push([this === window, a, b, asked()]); }, 40, 'a', 2);
         seen.push(['id', typeof id === 'number', asked()]);
         const cleared = setTimeout(() => seen.push('never'), 60);
