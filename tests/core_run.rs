@@ -2452,6 +2452,52 @@ fn keys() {
     ]);
 }
 
+/// What a coordinate step carries is checked by the machine before anything is sent, with
+/// the words every surface gives (the CLI's request reader calls the same checks).
+#[test]
+fn a_text_or_a_drag_past_its_limits_is_refused_before_anything_is_sent() {
+    let s = form_and_tasks();
+    let drag = |steps: u32| {
+        Step::new(Action::DragAt {
+            from: Point { x: 5.0, y: 5.0 },
+            to: Point { x: 25.0, y: 5.0 },
+            steps,
+            expected: None,
+            expected_to: None,
+            shown: None,
+        })
+    };
+    const TEXT: &str = "\"text\" must hold 1 to 10000 characters";
+    const STEPS: &str = "\"steps\" must be an integer from 1 to 200";
+    let long = "é".repeat(10_001);
+    let nothing_sent = |_: &Record, w: &World, _: &Run| {
+        assert!(w.needs.is_empty() && w.inputs.is_empty(), "{:?}", w.needs)
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("an empty text", World::new(s.clone()), type_text("", false, None), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), TEXT).tries(0, 0).then(nothing_sent),
+        row("a text of 10,001 characters", World::new(s.clone()), type_text(&long, false, None), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), TEXT).tries(0, 0).then(nothing_sent),
+        row("a drag of no moves", World::new(s.clone()), drag(0), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), STEPS).tries(0, 0).then(nothing_sent),
+        row("a drag of 201 moves", World::new(s.clone()), drag(201), nothing())
+            .want(None, false, Some(ErrorCode::InvalidAction), STEPS).tries(0, 0).then(nothing_sent),
+    ]);
+    // At the limits, the steps are sent.
+    for step in [type_text(&"é".repeat(10_000), false, None), drag(200)] {
+        let mut w = World::new(s.clone());
+        let (r, _) = drive(&mut w, step, Policy::default(), None, nothing());
+        assert_ne!(
+            r.error.as_ref().map(|e| e.code),
+            Some(ErrorCode::InvalidAction),
+            "{}",
+            r.reason
+        );
+        assert!(!w.needs.is_empty(), "{}", r.reason);
+    }
+}
+
 #[test]
 fn a_pressed_key_is_judged_and_sent_by_its_name() {
     let press = |key: &str| {

@@ -19,7 +19,7 @@
 use crate::wire::{self, Object, Seg};
 use prufe::core::error::{Error, ErrorCode};
 use prufe::core::model::Role;
-use prufe::core::run::{chord, screen};
+use prufe::core::run::{chord, screen, step};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -355,12 +355,7 @@ impl Request {
             observation: observation_id(Some(observation))?,
             steps: match steps {
                 None => 10,
-                Some(n) if (1..=u64::from(MAX_DRAG_STEPS)).contains(&n) => n as u32,
-                Some(_) => {
-                    return Err(invalid(format!(
-                        "\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"
-                    )))
-                }
+                Some(n) => step::check_drag_steps(n as f64)?,
             },
             intent: checked_intent(intent)?,
         })
@@ -376,13 +371,9 @@ impl Request {
         })
     }
 
-    /// A `type` of `text` (1 to [`MAX_TYPE_CHARS`] characters) into the focused field.
+    /// A `type` of `text` (1 to [`step::MAX_TYPE_CHARS`] characters) into the focused field.
     pub fn type_text(text: String, sensitive: bool) -> Result<Request, Error> {
-        if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
-            return Err(invalid(format!(
-                "\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"
-            )));
-        }
+        step::check_type_text(&text)?;
         Ok(Request::Type { text, sensitive })
     }
 
@@ -418,10 +409,6 @@ impl Request {
 
 pub use prufe::core::until::{in_region, Postcondition};
 
-/// The longest text a `type` request may carry.
-pub const MAX_TYPE_CHARS: usize = 10_000;
-/// The most intermediate moves a drag may ask for.
-pub const MAX_DRAG_STEPS: u32 = 200;
 /// The longest deadline a `wait` may ask for, in milliseconds.
 pub const MAX_WAIT_MS: u64 = 600_000;
 /// The longest intent sentence accepted, in characters.

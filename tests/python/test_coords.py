@@ -95,7 +95,7 @@ def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words
     page.goto(base + "/shop.html")
     p = Prufe(page, trace_dir=tmp_path)
     with pytest.raises(PrufeError) as out:
-        p.type("")
+        p.type(5)  # type: ignore[arg-type]
     assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
     assert out.value.explain() == f"Error:     {out.value.message}\n"
     shot = p.screenshot()
@@ -113,6 +113,11 @@ def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words
     entry = json.loads((tmp_path / name).read_text())
     assert name == f"0001-{entry['action']}-invalid-action.json", name
     assert (entry["step"], entry["error"], entry["ok"], entry["reason"]) == (1, "INVALID_ACTION", False, str(out.value))
+    # A text's length is the machine's to check, in the words the CLI gives.
+    with pytest.raises(PrufeError) as out:
+        p.type("")
+    assert (out.value.code, out.value.message) == ("INVALID_ACTION", '"text" must hold 1 to 10000 characters'), out.value
+    assert len(records(tmp_path)) == 2
 
 
 @pytest.mark.parametrize(("host", "address", "region"), [

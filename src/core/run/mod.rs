@@ -375,6 +375,9 @@ impl Run {
             if let Err(e) = self.step.action.name_keys() {
                 return self.fail(e);
             }
+            if let Err(e) = self.step.action.check_limits() {
+                return self.fail(e);
+            }
             if let Err(e) = self.step.check_inverse() {
                 return self.fail(e);
             }

@@ -14,15 +14,12 @@
 //! to itself.
 
 use super::need::{Button, Point};
-use super::step::Action;
+use super::step::{check_drag_steps, Action};
 use crate::core::error::{Error, ErrorCode, Result};
 use crate::core::identity::Identity;
 use crate::core::model::Element;
 use crate::core::text::cap;
 use serde::{Deserialize, Serialize};
-
-/// The most moves a drag may ask for.
-pub const MAX_DRAG_STEPS: u32 = 200;
 
 /// A size in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -217,17 +214,12 @@ pub fn aim(latest: Option<&Screen>, quoted: Option<&str>, pick: &Pick) -> Result
             }
         }
         Pick::DragAt { from, to, steps } => {
-            if !(steps.fract() == 0.0 && (1.0..=f64::from(MAX_DRAG_STEPS)).contains(&steps)) {
-                return Err(Error::new(
-                    ErrorCode::InvalidAction,
-                    format!("\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"),
-                ));
-            }
+            let steps = check_drag_steps(steps)?;
             let (a, b) = (screen.to_css(from), screen.to_css(to));
             Action::DragAt {
                 from: a,
                 to: b,
-                steps: steps as u32,
+                steps,
                 expected: under(a),
                 expected_to: under(b),
                 shown: shown(from),

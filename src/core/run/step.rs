@@ -146,6 +146,38 @@ pub enum Action {
     },
 }
 
+/// The longest text a typing step may carry, in characters.
+pub const MAX_TYPE_CHARS: usize = 10_000;
+
+/// The limits of what a typing step carries: `INVALID_ACTION` for an empty text or one of
+/// more than [`MAX_TYPE_CHARS`] characters. The one check of every surface: the machine's at
+/// the start of a run, and the CLI's as it reads a request.
+pub fn check_type_text(text: &str) -> Result<(), Error> {
+    if text.is_empty() || text.chars().count() > MAX_TYPE_CHARS {
+        return Err(Error::new(
+            ErrorCode::InvalidAction,
+            format!("\"text\" must hold 1 to {MAX_TYPE_CHARS} characters"),
+        ));
+    }
+    Ok(())
+}
+
+/// The most moves a drag may ask for.
+pub const MAX_DRAG_STEPS: u32 = 200;
+
+/// The moves of a drag: `INVALID_ACTION` unless an integer from 1 to [`MAX_DRAG_STEPS`]. The
+/// one check of every surface: the machine's at the start of a run, the screenshot's aim
+/// (`screen::aim`) and the CLI's as it reads a request.
+pub fn check_drag_steps(steps: f64) -> Result<u32, Error> {
+    if !(steps.fract() == 0.0 && (1.0..=f64::from(MAX_DRAG_STEPS)).contains(&steps)) {
+        return Err(Error::new(
+            ErrorCode::InvalidAction,
+            format!("\"steps\" must be an integer from 1 to {MAX_DRAG_STEPS}"),
+        ));
+    }
+    Ok(steps as u32)
+}
+
 fn default_steps() -> u32 {
     10
 }
@@ -203,6 +235,7 @@ impl Step {
                 return Err(at(UNVERIFIED_EXPECT));
             }
             step.action.name_keys().map_err(|e| at(&e.message))?;
+            step.action.check_limits().map_err(|e| at(&e.message))?;
         }
         Ok(())
     }
@@ -319,6 +352,16 @@ impl Action {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The limits of what a coordinate step carries ([`check_type_text`],
+    /// [`check_drag_steps`]), checked before anything is sent.
+    pub(super) fn check_limits(&self) -> Result<(), Error> {
+        match self {
+            Action::TypeText { text, .. } => check_type_text(text),
+            Action::DragAt { steps, .. } => check_drag_steps(f64::from(*steps)).map(|_| ()),
+            _ => Ok(()),
+        }
     }
 
     /// What the action carries, as records show it (a secret as `[redacted]`).

@@ -351,6 +351,13 @@ export function packageSuite(lib) {
       const unknown = await failure(v.key('Hyper+a'));
       assert.equal(unknown.code, 'INVALID_ACTION', unknown.message);
       assert.match(unknown.message, /unknown key "Hyper"/);
+      // A text's length is the machine's to check, in the words the CLI gives; nothing typed.
+      for (const text of ['', 'x'.repeat(10_001)]) {
+        const refused = await failure(v.type(text));
+        assert.equal(refused.code, 'INVALID_ACTION', refused.message);
+        assert.match(refused.message, /"text" must hold 1 to 10000 characters/);
+      }
+      assert.equal(await page.evaluate(() => document.getElementById('name').value), '');
       const pressed = await v.press({ role: 'textbox', name: 'Name' }, 'return', { intent: "'Order placed' appears" });
       assert.equal(pressed.verdict, 'MATCH', pressed.reason);
       assert.equal(pressed.record.value, 'Enter');
