@@ -89,6 +89,15 @@ declare namespace PrufeRun {
      * `stable` when the page had settled and did not change during it.
      */
     captured(args: { tries: number; before: string; after: string; settled: boolean }): { again: boolean; stable: boolean };
+    /** The widest image asked for, given back; `INVALID_ACTION` unless a number of at least 1 or null. */
+    maxWidth(maxWidth: number | null): number | null;
+    /**
+     * How a screenshot of the visual viewport (CSS pixels, `Page.getLayoutMetrics`) is taken:
+     * the capture's size in device pixels, the pixel ratio counted, and the clip that downscales
+     * it to `maxWidth` (null: the capture is the image).
+     */
+    framing(args: { view: { pageX: number; pageY: number; clientWidth: number; clientHeight: number; dpr: number }; maxWidth: number | null }):
+      { full: { width: number; height: number }; dpr: number; clip: { x: number; y: number; width: number; height: number; scale: number } | null };
   }
 
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */

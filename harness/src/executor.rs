@@ -317,11 +317,7 @@ impl Request {
     /// A `screenshot`, downscaled to `max_width` (at least 1) when given.
     pub fn screenshot(max_width: Option<f64>) -> Result<Request, Error> {
         Ok(Request::Screenshot {
-            max_width: match max_width {
-                Some(v) if v.is_finite() && v >= 1.0 => Some(v),
-                Some(_) => return Err(invalid("\"maxWidth\" must be a number of at least 1")),
-                None => None,
-            },
+            max_width: screen::check_max_width(max_width)?,
         })
     }
 

@@ -9,6 +9,7 @@
 
 import { boxesAcross, coverAcross, uncoverAcross } from './roots.js';
 import { PrufeError } from './errors.js';
+import { machine } from './machine.js';
 import { call } from './page.js';
 
 export const QUALITY = 60;
@@ -74,18 +75,18 @@ export async function capturePng(port, session, secrets, maxWidth) {
   let data;
   let full;
   let dpr;
+  let clip;
   try {
     await coverAcross(port, { sensitive: [], secrets });
     const m = await session.send('Page.getLayoutMetrics');
     const css = m.cssVisualViewport ?? m.visualViewport;
     const ratio = (await call(port, 'page')).devicePixelRatio;
-    dpr = Number.isFinite(ratio) && ratio > 0 ? ratio : 1;
-    full = { width: Math.round(css.clientWidth * dpr), height: Math.round(css.clientHeight * dpr) };
+    // A ratio JSON cannot carry goes as 0, which the machine counts as 1.
+    const view = { pageX: css.pageX, pageY: css.pageY, clientWidth: css.clientWidth, clientHeight: css.clientHeight, dpr: Number.isFinite(ratio) ? ratio : 0 };
+    ({ full, dpr, clip } = (await machine()).points.framing({ view, maxWidth }));
     /** @type {Record<string, unknown>} */
     const params = { format: 'png', captureBeyondViewport: false };
-    if (maxWidth && maxWidth < full.width) {
-      params.clip = { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight, scale: maxWidth / full.width };
-    }
+    if (clip) params.clip = clip;
     ({ data } = await session.send('Page.captureScreenshot', params));
   } finally {
     await uncoverAcross(port);
@@ -93,7 +94,7 @@ export async function capturePng(port, session, secrets, maxWidth) {
   const png = Buffer.from(data, 'base64');
   const image = pngSize(png);
   if (!image) throw new PrufeError('BROWSER_ERROR', 'the browser returned no PNG screenshot');
-  return { png, image, capture: maxWidth && maxWidth < full.width ? full : image, dpr };
+  return { png, image, capture: clip ? full : image, dpr };
 }
 
 /**

@@ -349,12 +349,12 @@ export class Verifier {
    * @returns {Promise<Shot>}
    */
   screenshot(options = {}) {
-    return this.#called(() => {
-      const w = options.maxWidth;
-      if (w !== undefined && !(typeof w === 'number' && Number.isFinite(w) && w >= 1)) {
-        throw new PrufeError('INVALID_ACTION', '"maxWidth" must be a number of at least 1');
+    return this.#called(async () => {
+      try {
+        this.#maxWidth = (await machine()).points.maxWidth(options.maxWidth ?? null);
+      } catch (error) {
+        throw asPrufeError(error);
       }
-      this.#maxWidth = w ?? null;
       this.#seen = null;
       return this.#observe(true).catch((error) => {
         throw this.#scrub(asPrufeError(error));

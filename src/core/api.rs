@@ -535,6 +535,9 @@ pub fn scrub_text(args: &str) -> Result<String> {
 /// - `scale`: a screen → CSS pixels per image pixel, `{x, y}`.
 /// - `captured`: a screenshot's capture, `{tries, before, after, settled}` → `{again,
 ///   stable}`: capture again while the page changed meanwhile ([`super::run::capture`]).
+/// - `maxWidth`: the widest image asked for (a number or `null`), given back when it is one
+///   (`INVALID_ACTION` otherwise: [`screen::check_max_width`]).
+/// - `framing`: `{view, maxWidth}` → how the screenshot is taken ([`screen::framing`]).
 pub fn points_text(op: &str, args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -583,10 +586,33 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
             let c: Capture = from_text(args, ErrorCode::InvalidArgument, "captured")?;
             serde_json::to_value(super::run::capture::captured(&c))
         }
+        "maxWidth" => {
+            // Anything but a number or null (a string, a number JSON cannot carry) is refused
+            // as a number out of range is.
+            let w = match serde_json::from_str::<serde_json::Value>(args) {
+                Ok(serde_json::Value::Null) => None,
+                Ok(serde_json::Value::Number(n)) => n.as_f64(),
+                _ => Some(f64::NAN),
+            };
+            serde_json::to_value(screen::check_max_width(w)?)
+        }
+        "framing" => {
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "camelCase", deny_unknown_fields)]
+            struct Framed {
+                view: screen::Viewport,
+                max_width: Option<f64>,
+            }
+            let f: Framed = from_text(args, ErrorCode::InvalidArgument, "framing")?;
+            serde_json::to_value(screen::framing(&f.view, f.max_width))
+        }
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
-                format!("points: unknown rule {other:?} (aim, locate, scale, captured)"),
+                format!(
+                    "points: unknown rule {other:?} (aim, locate, scale, captured, maxWidth, \
+                     framing)"
+                ),
             ))
         }
     };
@@ -679,6 +705,34 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(nan.code, ErrorCode::InvalidAction);
+        // The widest image asked for: given back, or refused in one wording, whatever came.
+        assert_eq!(points_text("maxWidth", "640").unwrap(), "640.0");
+        assert_eq!(points_text("maxWidth", "null").unwrap(), "null");
+        for bad in ["0.5", "\"NaN\"", "\"wide\"", "NaN", "[1]"] {
+            let e = points_text("maxWidth", bad).unwrap_err();
+            assert_eq!(
+                (e.code, e.message.as_str()),
+                (
+                    ErrorCode::InvalidAction,
+                    "\"maxWidth\" must be a number of at least 1"
+                ),
+                "{bad}"
+            );
+        }
+        let framed: Value = serde_json::from_str(
+            &points_text(
+                "framing",
+                &json!({"view": {"pageX": 0, "pageY": 10, "clientWidth": 800, "clientHeight": 600, "dpr": 2}, "maxWidth": 800})
+                    .to_string(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            framed,
+            json!({"full": {"width": 1600.0, "height": 1200.0}, "dpr": 2.0,
+                   "clip": {"x": 0.0, "y": 10.0, "width": 800.0, "height": 600.0, "scale": 0.5}})
+        );
         let boxes = &screen["boxes"];
         let locate = |args: Value| -> Value {
             serde_json::from_str(&points_text("locate", &args.to_string()).unwrap()).unwrap()

@@ -98,6 +98,11 @@ def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words
         p.type(5)  # type: ignore[arg-type]
     assert out.value.code == "INVALID_ACTION" and out.value.result is None, out.value
     assert out.value.explain() == f"Error:     {out.value.message}\n"
+    # The widest image asked for is the machine's to check, in the words the CLI gives.
+    for max_width in (0, float("nan"), float("inf")):
+        with pytest.raises(PrufeError) as out:
+            p.screenshot(max_width=max_width)
+        assert (out.value.code, out.value.message) == ("INVALID_ACTION", '"maxWidth" must be a number of at least 1'), max_width
     shot = p.screenshot()
     with pytest.raises(PrufeError) as out:
         p.drag_at((1, 1), (2, 2), observation=shot.id, steps=0)

@@ -14,7 +14,7 @@ use crate::inject::{owner_box_in_top, send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Role};
-use prufe::core::run::{ScrollPosition, Selection};
+use prufe::core::run::{screen, ScrollPosition, Selection};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -79,23 +79,23 @@ async fn visual_viewport(engine: &Engine) -> Result<(f64, f64, f64, f64)> {
 
 /// Captures the viewport as PNG, downscaled to at most `max_width` pixels wide.
 pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Result<Captured> {
-    let (px, py, width, height) = visual_viewport(engine).await?;
-    let dpr = engine
+    let (page_x, page_y, client_width, client_height) = visual_viewport(engine).await?;
+    let ratio = engine
         .call_value(&top.frame, "(P) => P.page()", &Value::Null)
         .await?["devicePixelRatio"]
         .as_f64()
-        .filter(|d| d.is_finite() && *d > 0.0)
-        .unwrap_or(1.0);
-    let full = Size {
-        width: (width * dpr).round(),
-        height: (height * dpr).round(),
+        .unwrap_or(0.0);
+    let view = screen::Viewport {
+        page_x,
+        page_y,
+        client_width,
+        client_height,
+        dpr: ratio,
     };
-    let scale = max_width
-        .filter(|w| *w < full.width)
-        .map(|w| w / full.width);
+    let framing = screen::framing(&view, max_width);
     let mut params = json!({ "format": "png", "captureBeyondViewport": false });
-    if let Some(s) = scale {
-        params["clip"] = json!({ "x": px, "y": py, "width": width, "height": height, "scale": s });
+    if let Some(clip) = framing.clip {
+        params["clip"] = json!(clip);
     }
     let r = send(engine.page(), "Page.captureScreenshot", params).await?;
     let png = r["data"].as_str().unwrap_or_default().to_owned();
@@ -107,9 +107,13 @@ pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Res
     })?;
     Ok(Captured {
         png,
-        capture: if scale.is_some() { full } else { image },
+        capture: if framing.clip.is_some() {
+            framing.full
+        } else {
+            image
+        },
         image,
-        device_pixel_ratio: dpr,
+        device_pixel_ratio: framing.dpr,
     })
 }
 

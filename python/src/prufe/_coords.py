@@ -49,9 +49,12 @@ class Shot:
         return x * self.scale[0], y * self.scale[1]
 
 
-def _round(v: float) -> float:
-    """Half away from zero, as Rust's ``f64::round``."""
-    return float(math.floor(v + 0.5))
+def _carried(value: Any) -> Any:
+    """A number as JSON carries it to the machine: one that is not finite goes as its text,
+    which the machine refuses as any value of the wrong type."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def _point(x: Any, y: Any) -> dict[str, Any]:
@@ -84,15 +87,15 @@ class Coords:
         #: The hit boxes of the screenshot the next step's points were aimed on.
         self._aimed: Optional[list[dict[str, Any]]] = None
         self.max_width: Optional[float] = None
+        self._framing: dict[str, Any] = {}
         self.intended: Optional[dict[str, Any]] = None
 
     # -- screenshots ----------------------------------------------------------------------
 
     def screenshot(self, max_width: Optional[float]) -> Gen:
-        if max_width is not None and not (math.isfinite(max_width) and max_width >= 1):
-            raise PrufeError("INVALID_ACTION", "max_width must be a number of at least 1")
         yield from self.core.driver.world.start()
-        self.max_width = max_width
+        # The machine's check, in its words (a number JSON cannot carry goes as its text).
+        self.max_width = yield from self.core.driver.world.points_rule("maxWidth", _carried(max_width))
         shot: Shot = yield from self._observe(settle=True)
         return shot
 
@@ -123,8 +126,9 @@ class Coords:
         size = _png_size(png)
         if size is None:
             raise PrufeError("BROWSER_ERROR", "the browser returned no PNG screenshot")
-        full = (_round(css["clientWidth"] * css["dpr"]), _round(css["clientHeight"] * css["dpr"]))
-        scaled = self.max_width is not None and self.max_width < full[0]
+        framing = self._framing
+        full = (framing["full"]["width"], framing["full"]["height"])
+        scaled = framing["clip"] is not None
         self.issued += 1
         k = size[0] / css["clientWidth"]
         masked = tuple({key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")} for b in covered["boxes"])
@@ -139,12 +143,15 @@ class Coords:
         self._screen = {**screen, "boxes": boxes}
         return self.latest
 
-    def _params(self, css: dict[str, Any], dpr: float) -> dict[str, Any]:
+    def _params(self, css: dict[str, Any], dpr: float) -> Gen:
+        """The capture's parameters: the machine's framing of the viewport (``points.framing``),
+        kept for the screenshot it makes."""
+        view = {"pageX": css["pageX"], "pageY": css["pageY"], "clientWidth": css["clientWidth"],
+                "clientHeight": css["clientHeight"], "dpr": dpr}
+        self._framing = yield from self.core.driver.world.points_rule("framing", {"view": view, "maxWidth": self.max_width})
         params: dict[str, Any] = {"format": "png", "captureBeyondViewport": False}
-        full = _round(css["clientWidth"] * dpr)
-        if self.max_width is not None and self.max_width < full:
-            params["clip"] = {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"],
-                              "scale": self.max_width / full}
+        if self._framing["clip"] is not None:
+            params["clip"] = self._framing["clip"]
         return params
 
     def _fresh(self) -> Gen:

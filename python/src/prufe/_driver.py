@@ -16,6 +16,7 @@ leave I/O to their callers.
 from __future__ import annotations
 
 import base64
+import inspect
 import json
 import time
 from dataclasses import dataclass
@@ -989,11 +990,12 @@ class Driver:
             "masked": [scaled(b) for b in covered["boxes"]],
         }
 
-    def covered_capture(self, params: Callable[[dict[str, Any], float], dict[str, Any]], refs: list[str], sensitive: list[str]) -> Gen:
-        """One ``Page.captureScreenshot`` (``params(viewport, pixel ratio)``) taken while the
-        engine covers every secret of every root (``prufe.cover``; a root that cannot cover
-        means no capture: the error is raised), with the boxes of ``refs`` and of what was
-        covered in top-viewport pixels; uncovered after, whatever happens."""
+    def covered_capture(self, params: Callable[[dict[str, Any], float], Union[dict[str, Any], Gen]], refs: list[str], sensitive: list[str]) -> Gen:
+        """One ``Page.captureScreenshot`` (``params(viewport, pixel ratio)``, or what the
+        generator it gives returns) taken while the engine covers every secret of every root
+        (``prufe.cover``; a root that cannot cover means no capture: the error is raised), with
+        the boxes of ``refs`` and of what was covered in top-viewport pixels; uncovered after,
+        whatever happens."""
         roots = self.world._roots
         covered_roots: list[Root] = []
         try:
@@ -1007,7 +1009,11 @@ class Driver:
             css = metrics["cssVisualViewport"]
             device = (metrics.get("visualViewport") or {}).get("clientWidth") or css["clientWidth"]
             dpr = max(1.0, device / css["clientWidth"]) if css["clientWidth"] else 1.0
-            shot = yield op("cdp", "Page.captureScreenshot", params(css, dpr))
+            made = params(css, dpr)
+            if inspect.isgenerator(made):
+                # Parameters the machine decides (a page call of their own).
+                made = yield from made
+            shot = yield op("cdp", "Page.captureScreenshot", made)
         finally:
             for root in covered_roots:
                 try:

@@ -50,6 +50,77 @@ impl HitBox {
     }
 }
 
+/// The widest image a screenshot may be asked for: `INVALID_ACTION` unless a finite number of
+/// at least 1 (none: the capture as it is). The one check of every surface.
+pub fn check_max_width(max_width: Option<f64>) -> Result<Option<f64>> {
+    match max_width {
+        Some(w) if !(w.is_finite() && w >= 1.0) => Err(Error::new(
+            ErrorCode::InvalidAction,
+            "\"maxWidth\" must be a number of at least 1",
+        )),
+        w => Ok(w),
+    }
+}
+
+/// The visual viewport a screenshot captures, in CSS pixels (`Page.getLayoutMetrics`'s
+/// `cssVisualViewport`: `pageX`, `pageY`, `clientWidth`, `clientHeight`), with the page's
+/// device pixel ratio.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Viewport {
+    pub page_x: f64,
+    pub page_y: f64,
+    pub client_width: f64,
+    pub client_height: f64,
+    /// The device pixel ratio; anything not a number above zero counts as 1.
+    pub dpr: f64,
+}
+
+/// The region and scale of a downscaled capture (`Page.captureScreenshot`'s `clip`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Clip {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    pub scale: f64,
+}
+
+/// How a screenshot of the viewport is taken: the capture's size in device pixels, the pixel
+/// ratio it was counted with, and the clip that downscales it when the image asked for is
+/// narrower (none: the capture is the image, and [`Screen::capture`] is the image's size).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Framing {
+    pub full: Size,
+    pub dpr: f64,
+    pub clip: Option<Clip>,
+}
+
+/// The framing of a screenshot of `view` at most `max_width` pixels wide: every driver takes
+/// its screenshots so ([`check_max_width`] first).
+pub fn framing(view: &Viewport, max_width: Option<f64>) -> Framing {
+    let dpr = if view.dpr.is_finite() && view.dpr > 0.0 {
+        view.dpr
+    } else {
+        1.0
+    };
+    let full = Size {
+        width: (view.client_width * dpr).round(),
+        height: (view.client_height * dpr).round(),
+    };
+    let clip = max_width.filter(|w| *w < full.width).map(|w| Clip {
+        x: view.page_x,
+        y: view.page_y,
+        width: view.client_width,
+        height: view.client_height,
+        scale: w / full.width,
+    });
+    Framing { full, dpr, clip }
+}
+
 /// What a screenshot issued: the id a step quotes, the size of the image the caller saw
 /// (points are given in its pixels), the capture's size in device pixels before any
 /// downscale, the page's pixel ratio, and the hit boxes taken with it.
@@ -326,6 +397,66 @@ pub fn reconcile(
 mod tests {
     use super::*;
     use crate::core::model::Role;
+
+    #[test]
+    fn a_screenshot_is_downscaled_only_where_the_image_asked_for_is_narrower() {
+        let view = Viewport {
+            page_x: 0.0,
+            page_y: 120.0,
+            client_width: 1280.0,
+            client_height: 800.0,
+            dpr: 2.0,
+        };
+        let f = framing(&view, Some(640.0));
+        assert_eq!(
+            f.full,
+            Size {
+                width: 2560.0,
+                height: 1600.0
+            }
+        );
+        assert_eq!(
+            f.clip,
+            Some(Clip {
+                x: 0.0,
+                y: 120.0,
+                width: 1280.0,
+                height: 800.0,
+                scale: 0.25
+            })
+        );
+        // Not narrower, or not asked: the capture is the image.
+        assert_eq!(framing(&view, Some(2560.0)).clip, None);
+        assert_eq!(framing(&view, None).clip, None);
+        // A ratio that is no number above zero counts as 1.
+        for dpr in [0.0, -1.0, f64::NAN] {
+            let f = framing(&Viewport { dpr, ..view }, Some(640.0));
+            assert_eq!((f.dpr, f.full.width), (1.0, 1280.0));
+            assert_eq!(f.clip.map(|c| c.scale), Some(0.5));
+        }
+        // Half a device pixel rounds away from zero, as every driver counted it.
+        let odd = framing(
+            &Viewport {
+                client_width: 333.0,
+                client_height: 201.0,
+                dpr: 1.5,
+                ..view
+            },
+            None,
+        );
+        assert_eq!((odd.full.width, odd.full.height), (500.0, 302.0));
+    }
+
+    #[test]
+    fn the_widest_image_asked_for_is_a_number_of_at_least_1() {
+        assert_eq!(check_max_width(None).unwrap(), None);
+        assert_eq!(check_max_width(Some(1.0)).unwrap(), Some(1.0));
+        for bad in [0.5, 0.0, -3.0, f64::NAN, f64::INFINITY] {
+            let e = check_max_width(Some(bad)).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidAction);
+            assert_eq!(e.message, "\"maxWidth\" must be a number of at least 1");
+        }
+    }
 
     fn element(role: Role, name: &str) -> Element {
         Element {

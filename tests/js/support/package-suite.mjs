@@ -243,6 +243,12 @@ export function packageSuite(lib) {
       const page = await lib.open(t, '/shop.html');
       await page.evaluate(() => document.querySelectorAll('#catalogue button')[0].setAttribute('id', 'first-add'));
       const v = await lib.verifier(page);
+      // The widest image asked for is the machine's to check, in the words the CLI gives.
+      for (const maxWidth of [0, Number.NaN, Infinity, /** @type {any} */ ('wide')]) {
+        const refused = await failure(v.screenshot({ maxWidth }));
+        assert.equal(refused.code, 'INVALID_ACTION', refused.message);
+        assert.equal(refused.message, '"maxWidth" must be a number of at least 1');
+      }
       const shot = await v.screenshot();
       assert.equal(shot.id, 'obs-1');
       assert.deepEqual([...shot.png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
