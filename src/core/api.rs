@@ -123,7 +123,7 @@ pub fn run_next(run: &Value, answer: &Value) -> Result<Turn> {
 /// A step that does not read: `INVALID_EXPECT` when its `expect` is what is wrong (the
 /// claims are read again on their own, only on this failing path), `INVALID_ACTION`
 /// otherwise.
-fn step_error(e: serde_json::Error, step: Option<Value>) -> Error {
+fn step_error(e: impl std::fmt::Display, step: Option<Value>) -> Error {
     if let Some(Err(bad)) = step
         .as_ref()
         .and_then(|s| s.get("expect"))
@@ -134,10 +134,35 @@ fn step_error(e: serde_json::Error, step: Option<Value>) -> Error {
     Error::new(ErrorCode::InvalidAction, format!("step: {e}"))
 }
 
-/// Reads JSON text (empty text is `null`) straight into `T`.
+/// Reads JSON text (empty text is `null`) straight into `T`. A refusal names where in the
+/// caller's value it is (`pick.at.x: invalid type: …`), the same whatever order and spacing
+/// each driver writes its JSON in, rather than a line and column of that text.
 fn from_text<T: DeserializeOwned>(text: &str, code: ErrorCode, what: &str) -> Result<T> {
     let text = if text.trim().is_empty() { "null" } else { text };
-    serde_json::from_str(text).map_err(|e| Error::new(code, format!("{what}: {e}")))
+    serde_json::from_str(text)
+        .map_err(|e| Error::new(code, format!("{what}: {}", located::<T>(text, e))))
+}
+
+/// What refused `text` as a `T`, and where: read again with the path tracked, on the error's
+/// path only (tracking it costs every read of a run's snapshots).
+fn located<T: DeserializeOwned>(text: &str, e: serde_json::Error) -> String {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let (path, inner) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Err(again) => (again.path().to_string(), again.into_inner()),
+        Ok(_) => (".".to_owned(), e),
+    };
+    // serde_json's own words, without the position it adds to them.
+    let words = match (inner.line(), inner.to_string()) {
+        (0, w) => w,
+        (_, w) => w
+            .rfind(" at line ")
+            .map_or(w.clone(), |i| w[..i].to_owned()),
+    };
+    if path == "." {
+        words
+    } else {
+        format!("{path}: {words}")
+    }
 }
 
 /// [`run_start`] over JSON text, as the machine module (`js/dist/prufe-run.mjs`) calls it:
@@ -147,8 +172,8 @@ fn from_text<T: DeserializeOwned>(text: &str, code: ErrorCode, what: &str) -> Re
 /// 40% slower in the module (measured at 3,000 elements) for 6% less code.
 pub fn run_start_text(step: &str, policy: &str, seen: &str) -> Result<Turn> {
     let text = if step.trim().is_empty() { "null" } else { step };
-    let step: Step =
-        serde_json::from_str(text).map_err(|e| step_error(e, serde_json::from_str(text).ok()))?;
+    let step: Step = serde_json::from_str(text)
+        .map_err(|e| step_error(located::<Step>(text, e), serde_json::from_str(text).ok()))?;
     let policy: Option<Policy> = from_text(policy, ErrorCode::InvalidOptions, "run policy")?;
     let seen: Option<Seen> = from_text(seen, ErrorCode::InvalidSnapshot, "seen")?;
     let mut run = Run::new(step, policy.unwrap_or_default()).with_seen(seen);
@@ -705,6 +730,11 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(nan.code, ErrorCode::InvalidAction);
+        // Where in the caller's value, not where in the text each driver lays out its way.
+        assert_eq!(
+            nan.message,
+            "a pointer step: pick: invalid type: null, expected f64"
+        );
         // The widest image asked for: given back, or refused in one wording, whatever came.
         assert_eq!(points_text("maxWidth", "640").unwrap(), "640.0");
         assert_eq!(points_text("maxWidth", "null").unwrap(), "null");

@@ -104,6 +104,11 @@ def test_an_error_without_a_record_is_reported_and_traced_in_the_machine_s_words
             p.screenshot(max_width=max_width)
         assert (out.value.code, out.value.message) == ("INVALID_ACTION", '"maxWidth" must be a number of at least 1'), max_width
     shot = p.screenshot()
+    # A number JSON cannot carry is refused in the words the npm package gets too.
+    with pytest.raises(PrufeError) as out:
+        p.click_at(float("nan"), 10, observation=shot.id)
+    assert (out.value.code, out.value.message) == ("INVALID_ACTION", 'a pointer step: pick: invalid type: string "NaN", expected f64')
+    shot = p.screenshot()
     with pytest.raises(PrufeError) as out:
         p.drag_at((1, 1), (2, 2), observation=shot.id, steps=0)
     assert out.value.explain() == f"Error:     {out.value.message}\n", out.value

@@ -50,21 +50,17 @@ class Shot:
 
 
 def _carried(value: Any) -> Any:
-    """A number as JSON carries it to the machine: one that is not finite goes as its text,
-    which the machine refuses as any value of the wrong type."""
+    """A number as JSON carries it to the machine: one that is not finite goes as its text, as
+    JavaScript writes it (the npm package sends the same), which the machine refuses as any
+    value of the wrong type, in the same words."""
     if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     return value
 
 
 def _point(x: Any, y: Any) -> dict[str, Any]:
-    """A point as JSON carries it: a number that is not finite goes as ``null`` (which the
-    machine refuses)."""
-    return {"x": _finite(x), "y": _finite(y)}
-
-
-def _finite(v: Any) -> Any:
-    return None if isinstance(v, float) and not math.isfinite(v) else v
+    """A point as JSON carries it (``_carried``)."""
+    return {"x": _carried(x), "y": _carried(y)}
 
 
 def _png_size(png: bytes) -> Optional[tuple[int, int]]:
@@ -183,12 +179,12 @@ class Coords:
         return result
 
     def drag_at(self, from_: tuple[float, float], to: tuple[float, float], observation: Optional[str], steps: int, intent: Optional[str]) -> Gen:
-        action = yield from self._aim(observation, {"kind": "dragAt", "from": _point(*from_), "to": _point(*to), "steps": _finite(steps)})
+        action = yield from self._aim(observation, {"kind": "dragAt", "from": _point(*from_), "to": _point(*to), "steps": _carried(steps)})
         result: Result = yield from self._step(action, intent)
         return result
 
     def scroll_at(self, x: float, y: float, dx: float, dy: float, observation: Optional[str]) -> Gen:
-        action = yield from self._aim(observation, {"kind": "scrollAt", "at": _point(x, y), "dx": _finite(dx), "dy": _finite(dy)})
+        action = yield from self._aim(observation, {"kind": "scrollAt", "at": _point(x, y), "dx": _carried(dx), "dy": _carried(dy)})
         result: Result = yield from self._step(action, None)
         return result
 

@@ -257,6 +257,10 @@ export function packageSuite(lib) {
       const at = await pointOf(page, '#first-add', shot);
       const outside = await failure(v.clickAt(shot.width + 5, 10));
       assert.equal(outside.code, 'POINT_OUT_OF_BOUNDS', outside.message);
+      // A number JSON cannot carry is refused in the words the Python package gets too.
+      const nan = await failure(v.clickAt(Number.NaN, 10));
+      assert.equal(nan.code, 'INVALID_ACTION', nan.message);
+      assert.equal(nan.message, 'a pointer step: pick: invalid type: string "NaN", expected f64');
       const r = await v.clickAt(at.x, at.y, { observation: 'obs-1', intent: 'the cart gains a shirt' });
       assert.equal(r.verdict, 'MATCH', r.reason);
       assert.equal(r.record.action, 'click_at');
