@@ -186,17 +186,18 @@
   // A frozen object of rules, one function per `op` of the export `fn(op, args)`; arguments are
   // plain values only (a ref is a string, never JSON text).
   // A number JSON cannot carry (NaN, an infinity) goes as its text, and is refused as any
-  // value of the wrong type is, rather than read as null.
+  // value of the wrong type is, rather than read as null: for the rules of a caller's points
+  // only (a replacer costs a call per value, and the frames' rules carry whole snapshots).
   function carried(key, value) {
     return typeof value === 'number' && !isFinite(value) ? String(value) : value;
   }
-  function rules(name, fn, ops) {
+  function rules(name, fn, ops, replacer) {
     var out = {};
     ops.forEach(function (op) {
       Object.defineProperty(out, op, {
         enumerable: true,
         value: function (args) {
-          return call(fn, [op, JSONRef.stringify(args === undefined ? null : args, carried)]);
+          return call(fn, [op, JSONRef.stringify(args === undefined ? null : args, replacer)]);
         },
       });
     });
@@ -206,7 +207,7 @@
   // frames of other origins with an engine of their own.
   rules('frames', glue.frames, ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters']);
   // The rules of a coordinate step's points (src/core/run/screen.rs).
-  rules('points', glue.points, ['aim', 'locate', 'scale', 'captured', 'maxWidth', 'framing']);
+  rules('points', glue.points, ['aim', 'locate', 'scale', 'captured', 'maxWidth', 'framing'], carried);
   // The settle loop, one step per call, for a driver that reads several roots itself.
   Object.defineProperty(api, 'settling', {
     enumerable: true,

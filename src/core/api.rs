@@ -135,8 +135,9 @@ fn step_error(e: impl std::fmt::Display, step: Option<Value>) -> Error {
 }
 
 /// Reads JSON text (empty text is `null`) straight into `T`. A refusal names where in the
-/// caller's value it is (`pick.at.x: invalid type: …`), the same whatever order and spacing
-/// each driver writes its JSON in, rather than a line and column of that text.
+/// caller's value it is (`screen.dpr: invalid type: …`; a tagged value such as a pick is
+/// named as a whole), the same whatever order and spacing each driver writes its JSON in,
+/// rather than a line and column of that text.
 fn from_text<T: DeserializeOwned>(text: &str, code: ErrorCode, what: &str) -> Result<T> {
     let text = if text.trim().is_empty() { "null" } else { text };
     serde_json::from_str(text)
@@ -152,12 +153,12 @@ fn located<T: DeserializeOwned>(text: &str, e: serde_json::Error) -> String {
         Ok(_) => (".".to_owned(), e),
     };
     // serde_json's own words, without the position it adds to them.
-    let words = match (inner.line(), inner.to_string()) {
-        (0, w) => w,
-        (_, w) => w
-            .rfind(" at line ")
-            .map_or(w.clone(), |i| w[..i].to_owned()),
-    };
+    let mut words = inner.to_string();
+    if inner.line() > 0 {
+        if let Some(i) = words.rfind(" at line ") {
+            words.truncate(i);
+        }
+    }
     if path == "." {
         words
     } else {
