@@ -469,13 +469,33 @@ declare namespace PrufeRun {
     /** The live record of a ref (`prufe.describe`). Answer: `Answer::Described`. */
     | { need: 'describe'; ref: string }
     /**
-     * Make the element behind a ref ready for input: a stable, non-empty box; in view
-     * (else scroll it there and answer `Answer::Scrolled`); with `hit_test`, the page's
-     * hit test at its centre lands on it. Answer: `Answer::Prepared` with the point input
-     * goes to, or `Answer::Refused` saying why it is not ready. Input on a ref afterwards
-     * goes to the node this prepare found.
+     * Make the element behind a ref ready for input, in the root the ref names: a stable,
+     * non-empty box; in view (else scroll it there and answer `Answer::Scrolled`); with
+     * `hit_test`, the root document's hit test at its centre lands on it. Answer:
+     * `Answer::Prepared` with the point input goes to, or `Answer::Refused` saying why
+     * it is not ready; a point in that root's own viewport (the machine moves a frame's to
+     * the top viewport: `Need::Frame`). Input on a ref afterwards goes to the node this
+     * prepare found.
      */
     | { need: 'prepare'; ref: string; hitTest: boolean }
+    /**
+     * Where a frame root shows: the `<iframe>` content box, in the top viewport, of every
+     * root from the top down to the root at `path` (`frames.parent`'s chain, the top itself
+     * left out, the root at `path` last), and the top viewport's size. Answer:
+     * `Answer::Frame`.
+     */
+    | { need: 'frame'; path: string }
+    /**
+     * What input at `at` (a point of the viewport of the root just above the root at
+     * `path`) lands on in that document when not on the `<iframe>` of `path` or inside it
+     * (`prufe.hitTest` called on the `<iframe>`). Answer: `Answer::Hit`.
+     */
+    | { need: 'hitFrame'; path: string; at: Prufe.Point }
+    /**
+     * Scroll the `<iframe>` of the root at `path` into view in every document above it.
+     * Answer: `Answer::Scrolled`.
+     */
+    | { need: 'revealFrame'; path: string }
     /**
      * The observable element under a point now (`prufe.at`, reconciled with the hit boxes
      * of the observation the point was chosen on). Answer: `Answer::Under`.
@@ -539,6 +559,22 @@ declare namespace PrufeRun {
      */
     | { answer: 'refused'; refusal: Prufe.Refusal }
     | { answer: 'under'; element?: Prufe.ElementRecord | null }
+    /** `Need::Frame`'s chain, top down, and the top viewport. */
+    | {
+      answer: 'frame';
+      chain: {
+        /** The root's path (`0`, `0.1`). */
+        path: string;
+        /** The content box, in top-viewport CSS pixels. */
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+      }[];
+      viewport: { width: number; height: number };
+    }
+    /** `None`: input there reaches the frame; else what it lands on (`tag#id.class "text"`). */
+    | { answer: 'hit'; by?: string | null }
     | { answer: 'sent' }
     /**
      * What `Gesture::Focus` left: the focus on the element or inside it (`held`), or

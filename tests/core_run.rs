@@ -7,7 +7,7 @@ use prufe::core::fingerprint::{diffed, with_claims, Claims, Fingerprint};
 use prufe::core::judge::VerdictKind::{self, Ambiguous as A, Match as M, Mismatch as X};
 use prufe::core::model::{Context, Element, Role, Snapshot, Text, TextKind};
 use prufe::core::resolve::Target;
-use prufe::core::run::ready::Refusal;
+use prufe::core::run::ready::{FrameBox, Refusal, Size};
 use prufe::core::run::requests::Heard;
 use prufe::core::run::{
     Action, Ambiguous, Answer, Button, Destination, Gesture, Need, Point, Policy, Read, Record,
@@ -154,6 +154,9 @@ struct World {
     described_once: Option<Element>,
     /// The answer to every `prepare`: the element is not ready for input.
     refusal: Option<Refusal>,
+    /// What covers every frame's `<iframe>` in the document above it (a veil of the top
+    /// document); every frame shows at the top viewport's origin.
+    frame_veil: Option<String>,
     /// What the page shows once a watch's actions are done, at which address when they
     /// loaded a new document, and how many steps the driver says it performed.
     acted: Option<(Snapshot, Option<String>, u32)>,
@@ -202,6 +205,7 @@ impl World {
             described: None,
             described_once: None,
             refusal: None,
+            frame_veil: None,
             acted: None,
             waited_ms: 300,
             inputs: Vec::new(),
@@ -562,6 +566,35 @@ impl World {
                 })
                 .to_string(),
             },
+            Need::Frame { path } => {
+                let mut chain = Vec::new();
+                let mut at = String::new();
+                for part in path.split('.') {
+                    at = if at.is_empty() {
+                        part.into()
+                    } else {
+                        format!("{at}.{part}")
+                    };
+                    chain.push(FrameBox {
+                        path: at.clone(),
+                        x: 0.0,
+                        y: 0.0,
+                        width: 10_000.0,
+                        height: 10_000.0,
+                    });
+                }
+                Answer::Frame {
+                    chain,
+                    viewport: Size {
+                        width: 10_000.0,
+                        height: 10_000.0,
+                    },
+                }
+            }
+            Need::HitFrame { .. } => Answer::Hit {
+                by: self.frame_veil.clone(),
+            },
+            Need::RevealFrame { .. } => Answer::Scrolled,
             Need::Done { .. } => unreachable!("done"),
         }
     }
@@ -1192,6 +1225,56 @@ fn wallet_attached() -> Snapshot {
     page.elements
         .push(el("1:b1", Role::Button, "Pay", "frame[0]/form[Card]"));
     page
+}
+
+#[test]
+fn a_target_in_a_frame_root_is_placed_and_hit_tested_by_the_machine() {
+    let framed = || {
+        let mut page = shop();
+        page.elements
+            .push(el("f0:b1", Role::Button, "Pay", "frame[0]/form[Card]"));
+        page
+    };
+    let pay = || {
+        Step::new(Action::Click {
+            target: Target {
+                region: Some("frame[0]/form[Card]".into()),
+                ..target("button", "Pay")
+            },
+        })
+    };
+    let paid = || -> React {
+        Box::new(|g, w| {
+            if let Gesture::Click { at, .. } = g {
+                if at_point(&w.page, *at).is_some_and(|e| e.name == "Pay") {
+                    w.page
+                        .texts
+                        .push(text("Payment accepted", "frame[0]/form[Card]"));
+                }
+            }
+        })
+    };
+    let mut veiled = World::new(framed());
+    veiled.frame_veil = Some("div.veil".into());
+    let asked = |w: &World, name: &str| {
+        w.needs
+            .iter()
+            .filter(|n| serde_json::to_value(n).unwrap()["need"] == name)
+            .count()
+    };
+    #[rustfmt::skip]
+    run_rows(vec![
+        row("a frame's target: its place asked, the frame hit-tested above it, clicked", World::new(framed()), pay(), paid())
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 1);
+                assert!(asked(w, "frame") >= 1 && asked(w, "hitFrame") >= 1, "{:?}", w.needs);
+                assert!(w.needs.iter().all(|n| !matches!(n, Need::Frame { path } if path != "0")));
+            }),
+        row("a veil over the frame: TARGET_OBSCURED in the machine's words, nothing sent", veiled, pay(), paid())
+            .want(None, false, Some(ErrorCode::TargetObscured), "is covered by div.veil")
+            .then(move |_, w, _| assert!(w.inputs.is_empty(), "{:?}", w.inputs)),
+    ]);
 }
 
 #[test]

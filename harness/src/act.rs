@@ -25,7 +25,7 @@ use crate::inject::Engine;
 use crate::observe::{root_of, route, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
-use prufe::core::run::ready;
+use prufe::core::run::ready::{self, Refusal};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -61,6 +61,8 @@ pub enum Prepared {
     Ready(Actionable),
     /// It was out of view and has been scrolled; observe again before acting.
     Scrolled,
+    /// Input at its point lands elsewhere in its root's document (the machine words it).
+    Refused(Refusal),
 }
 
 /// How long two animation frames take at 60 Hz: the box is read again after it.
@@ -123,11 +125,17 @@ pub async fn prepare(
         }
     }
 
-    let mut point = match centre(engine, &handle).await? {
+    let top = match centre(engine, &handle).await? {
         Some(p) => p,
         None => return Err(refusal(ready::no_visible_area(&what))),
     };
-    let (vw, vh) = viewport(engine).await?;
+    // The root's own viewport: a frame's point is answered in it, and the machine moves it
+    // to the top viewport and asks each document above for its hit test (core `run::lift`).
+    let (origin, (vw, vh)) = frame_view(engine, root).await?;
+    let mut point = Point {
+        x: top.x - origin.x,
+        y: top.y - origin.y,
+    };
     // A point inside the window may still lie outside a scroll box around the element (a
     // virtualised grid's spare rows): the page engine's box says so (`inView`).
     let outside = point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh;
@@ -149,21 +157,12 @@ pub async fn prepare(
     }
 
     if hit_test {
-        if let Some(by) =
-            crate::hit::covered_by(engine, roots, root, &handle, point.x, point.y).await?
-        {
+        if let Some(by) = crate::hit::covers(engine, &handle, point.x, point.y).await? {
             // A visually hidden control is operated through its label, as the page engine's
             // prepare does (`dom::input::label_in_reach`).
-            match label_point(engine, roots, root, local, &handle, (vw, vh)).await? {
+            match label_point(engine, root, local, &handle, origin, (vw, vh)).await? {
                 Some(at) => point = at,
-                None => {
-                    return Err(Error::TargetObscured {
-                        target: what,
-                        by,
-                        x: point.x,
-                        y: point.y,
-                    })
-                }
+                None => return Ok(Prepared::Refused(Refusal::Covered { by, point })),
             }
         }
     }
@@ -173,6 +172,16 @@ pub async fn prepare(
         frame: root.frame.clone(),
         reference: local.to_owned(),
     }))
+}
+
+/// A root's `<iframe>` content box's origin in the top viewport, and the root's viewport
+/// size (the top document's for the top).
+async fn frame_view(engine: &Engine, root: &Root) -> Result<(Point, (f64, f64))> {
+    if root.path.is_empty() {
+        return Ok((Point { x: 0.0, y: 0.0 }, viewport(engine).await?));
+    }
+    let (_, [x, y, w, h]) = crate::inject::owner_box_in_top(engine, &root.frame).await?;
+    Ok((Point { x, y }, (w, h)))
 }
 
 /// `prufe.box`: an element's border box in its document's viewport.
@@ -203,15 +212,15 @@ fn refusal(e: prufe::core::error::Error) -> Error {
 
 /// Where a click reaches a control whose own point it does not: the centre of the `<label>`
 /// the page engine chooses (`prufe.labelInReach`: the first of its labels in view whose hit
-/// test reaches it), read from the label's own quads in top-viewport pixels and hit-tested
-/// again through every root above, as the control's own point is. `None` when no label is in
-/// reach.
+/// test reaches it), read from the label's own quads and moved into the root's viewport
+/// (`origin` off), and hit-tested again in the root's document, as the control's own point
+/// is. `None` when no label is in reach.
 async fn label_point(
     engine: &Engine,
-    roots: &[Root],
     root: &Root,
     reference: &str,
     handle: &str,
+    origin: Point,
     (vw, vh): (f64, f64),
 ) -> Result<Option<Point>> {
     let label = match engine
@@ -225,10 +234,14 @@ async fn label_point(
     let Some(p) = centre(engine, &label).await? else {
         return Ok(None);
     };
+    let p = Point {
+        x: p.x - origin.x,
+        y: p.y - origin.y,
+    };
     if p.x < 0.0 || p.y < 0.0 || p.x >= vw || p.y >= vh {
         return Ok(None);
     }
-    let reached = crate::hit::covered_by(engine, roots, root, handle, p.x, p.y)
+    let reached = crate::hit::covers(engine, handle, p.x, p.y)
         .await?
         .is_none();
     Ok(reached.then_some(p))
@@ -264,7 +277,8 @@ async fn centre(engine: &Engine, handle: &str) -> Result<Option<Point>> {
     Ok(None)
 }
 
-async fn viewport(engine: &Engine) -> Result<(f64, f64)> {
+/// The top viewport's size in CSS pixels, scroll bars left out.
+pub async fn viewport(engine: &Engine) -> Result<(f64, f64)> {
     let m = engine.cmd("Page.getLayoutMetrics", json!({})).await?;
     let v = if m.get("cssLayoutViewport").is_some() {
         &m["cssLayoutViewport"]

@@ -17,6 +17,7 @@ use crate::stabilise::{fingerprint_over, settle_over, SettleUntil, Timing};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
 use prufe::core::redact::Redactor;
+use prufe::core::run::ready::Size;
 use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -405,7 +406,28 @@ impl Tab<'_> {
                         d.observed_at = None;
                         Answer::Scrolled
                     }
+                    Prepared::Refused(refusal) => Answer::Refused { refusal },
                 }
+            }
+            Need::Frame { path } => {
+                let roots = self.roots_of(d).await?;
+                let (width, height) = act::viewport(&e).await?;
+                Answer::Frame {
+                    chain: crate::hit::frame_chain(&e, &roots, path).await?,
+                    viewport: Size { width, height },
+                }
+            }
+            Need::HitFrame { path, at } => {
+                let roots = self.roots_of(d).await?;
+                Answer::Hit {
+                    by: crate::hit::hit_frame(&e, &roots, path, *at).await?,
+                }
+            }
+            Need::RevealFrame { path } => {
+                let roots = self.roots_of(d).await?;
+                crate::hit::reveal_frame(&e, &roots, path).await?;
+                d.observed_at = None;
+                Answer::Scrolled
             }
             Need::Locate { at } => {
                 let roots = self.roots_of(d).await?;

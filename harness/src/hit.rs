@@ -5,9 +5,10 @@
 //! coordinates `DOM.getContentQuads` gives and `Input.dispatchMouseEvent` takes), then into
 //! an open shadow root's `elementFromPoint`, then into a same-origin frame's document with
 //! the point moved to the frame's content box (border and padding off). A cross-origin frame
-//! is another root (see `observe`): the parent's hit must land on its `<iframe>`, and the
-//! frame's own world is asked with the point offset by the `<iframe>`'s content box as
-//! DevTools reports it.
+//! is another root (see `observe`): a target there is hit-tested in its own document, and the
+//! machine asks each document above whether input reaches the frame's `<iframe>` (core
+//! `run::lift`; the needs `frame`, `hitFrame` and `revealFrame` are answered here), the
+//! `<iframe>`'s content box as DevTools reports it.
 //!
 //! Chromium 156: `DOM.getNodeForLocation` reads its point in document coordinates, so on a
 //! scrolled page it tested another place than the one clicked (every target below the fold
@@ -15,54 +16,86 @@
 
 use crate::error::{Error, Result};
 use crate::inject::{owner_box_in_top, Engine};
-use crate::observe::Root;
+use crate::observe::{root_of, Root};
 use prufe::core::error::ErrorCode;
+use prufe::core::run::ready::FrameBox;
+use prufe::core::run::Point;
 use serde_json::json;
 
 /// Called on an element node: does the deepest hit at a viewport point of its document land
 /// on it, inside it, or on a `<label>` forwarding to it? (`prufe.hitTest`)
 const HIT: &str = "function (x, y) { return globalThis.prufe.hitTest(this, x, y); }";
 
-/// What covers `handle` (an element of `root`, in `root`'s world) at the top-viewport point
-/// (`x`, `y`); `None` when a click there lands on it.
-pub async fn covered_by(
-    engine: &Engine,
-    roots: &[Root],
-    root: &Root,
-    handle: &str,
-    x: f64,
-    y: f64,
-) -> Result<Option<String>> {
-    // The chain of roots from the top document down to the element's root.
-    let mut chain = vec![root.clone()];
-    while let Some(parent) = parent_root(roots, &chain[chain.len() - 1]) {
-        chain.push(parent.clone());
-    }
-    chain.reverse();
-    if !chain[0].path.is_empty() {
-        return Err(Error::core(
-            ErrorCode::BrowserError,
-            "the element's frame is not inside the observed page",
-        ));
-    }
-    // The point in each root's own viewport: the top one's, less the root's <iframe>
-    // content box.
-    let mut at = (x, y);
-    for pair in chain.windows(2) {
-        let (outer, inner) = (&pair[0], &pair[1]);
-        let owner = frame_owner(engine, inner).await?;
-        let owner_handle = engine.resolve_node(&outer.frame, owner.backend).await?;
-        if let Some(by) = ask(engine, &owner_handle, at.0, at.1).await? {
-            return Ok(Some(by));
-        }
-        at = (x - owner.x, y - owner.y);
-    }
-    ask(engine, handle, at.0, at.1).await
-}
-
-async fn ask(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
+/// What covers `handle` (an element, in its root's world) at (`x`, `y`) of its document's
+/// viewport; `None` when input there lands on it.
+pub async fn covers(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
     let r = engine.call_on(handle, HIT, &[json!(x), json!(y)]).await?;
     Ok(r.as_str().map(str::to_owned))
+}
+
+/// `Need::Frame`: the `<iframe>` content box, in the top viewport, of every root from the top
+/// down to the root at `path` (the top itself left out).
+pub async fn frame_chain(engine: &Engine, roots: &[Root], path: &str) -> Result<Vec<FrameBox>> {
+    let mut chain = Vec::new();
+    let mut root = root_of(roots, path)?;
+    while !root.path.is_empty() {
+        let owner = frame_owner(engine, root).await?;
+        chain.push(FrameBox {
+            path: root.path.clone(),
+            x: owner.x,
+            y: owner.y,
+            width: owner.width,
+            height: owner.height,
+        });
+        root = above(roots, root)?;
+    }
+    chain.reverse();
+    Ok(chain)
+}
+
+/// `Need::HitFrame`: what input at `at` (a point of the viewport of the root above the root
+/// at `path`) lands on there when not on that root's `<iframe>`.
+pub async fn hit_frame(
+    engine: &Engine,
+    roots: &[Root],
+    path: &str,
+    at: Point,
+) -> Result<Option<String>> {
+    let inner = root_of(roots, path)?;
+    let outer = above(roots, inner)?;
+    let owner = frame_owner(engine, inner).await?;
+    let handle = engine.resolve_node(&outer.frame, owner.backend).await?;
+    covers(engine, &handle, at.x, at.y).await
+}
+
+/// `Need::RevealFrame`: the `<iframe>` of the root at `path` scrolled into view in every
+/// document above it, the innermost first.
+pub async fn reveal_frame(engine: &Engine, roots: &[Root], path: &str) -> Result<()> {
+    let mut root = root_of(roots, path)?;
+    while !root.path.is_empty() {
+        let outer = above(roots, root)?;
+        let owner = frame_owner(engine, root).await?;
+        let handle = engine.resolve_node(&outer.frame, owner.backend).await?;
+        engine
+            .cmd_on(
+                &handle,
+                "DOM.scrollIntoViewIfNeeded",
+                json!({ "objectId": handle }),
+            )
+            .await?;
+        root = outer;
+    }
+    Ok(())
+}
+
+/// The root above `root`, which must be one of the page's.
+fn above<'r>(roots: &'r [Root], root: &Root) -> Result<&'r Root> {
+    parent_root(roots, root).ok_or_else(|| {
+        Error::core(
+            ErrorCode::BrowserError,
+            "the element's frame is not inside the observed page",
+        )
+    })
 }
 
 /// The root whose document holds `root`'s frame: the longest other root path that `root`'s
@@ -73,16 +106,24 @@ fn parent_root<'r>(roots: &'r [Root], root: &Root) -> Option<&'r Root> {
     roots.iter().find(|r| r.path == parent)
 }
 
-/// A frame's `<iframe>`: its node, and its content box's top-left in top-viewport pixels.
+/// A frame's `<iframe>`: its node, and its content box in top-viewport pixels.
 struct Owner {
     backend: i64,
     x: f64,
     y: f64,
+    width: f64,
+    height: f64,
 }
 
 async fn frame_owner(engine: &Engine, root: &Root) -> Result<Owner> {
-    let (backend, [x, y, ..]) = owner_box_in_top(engine, &root.frame).await?;
-    Ok(Owner { backend, x, y })
+    let (backend, [x, y, width, height]) = owner_box_in_top(engine, &root.frame).await?;
+    Ok(Owner {
+        backend,
+        x,
+        y,
+        width,
+        height,
+    })
 }
 
 #[cfg(test)]

@@ -415,6 +415,40 @@ async fn cross_origin_iframe_is_observed_and_acted_in() {
 }
 
 #[tokio::test]
+async fn a_frame_below_the_fold_is_scrolled_to_and_a_veiled_frame_is_obscured() {
+    let mut s = Session::open("frames/far-frame.html").await;
+    let pay = || target_in("button", "Pay", "frame[0]/form[Card]");
+    let o = s.v.click(pay(), None).await.expect("MATCH");
+    assert_match(&o);
+    let snap = s.snapshot().await;
+    assert!(
+        snap.texts
+            .iter()
+            .any(|t| t.text == "Payment accepted" && t.region.starts_with("frame[0]")),
+        "{:?}",
+        snap.texts
+    );
+    let url = s.url("frames/veiled-frame.html");
+    s.v.open(&url).await.expect("the veiled page opens");
+    let e = s.v.click(pay(), None).await.expect_err("covered");
+    assert_eq!(e.code(), ErrorCode::TargetObscured, "{e}");
+    // Worded by the machine, the point in the top viewport, as through every driver.
+    let message = e.to_string();
+    assert!(
+        message.contains("button[Pay] in frame[0]/form[Card] is covered by div.veil at (")
+            && message.ends_with("; nothing was clicked"),
+        "{message}"
+    );
+    let snap = s.snapshot().await;
+    assert!(
+        !snap.texts.iter().any(|t| t.text == "Payment accepted"),
+        "nothing was clicked: {:?}",
+        snap.texts
+    );
+    s.close().await;
+}
+
+#[tokio::test]
 async fn watch_judges_by_the_intent_alone_both_ways() {
     let mut s = Session::open("shop.html").await;
     let add = || {

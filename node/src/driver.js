@@ -120,7 +120,8 @@ export async function answerNeed(port, need, options) {
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
-    if (roots && roots.length > 1) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
+    const across = need.need === 'frame' || need.need === 'hitFrame' || need.need === 'revealFrame';
+    if (roots && (roots.length > 1 || across)) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
       case 'settle':
         return await settle(port, need);

@@ -39,9 +39,13 @@ import { machine } from './machine.js';
  * @typedef {object} Frames
  * @property {() => Promise<{ path: string }[]>} roots top first; cached by the port
  * @property {<A, R>(path: string, fn: (arg: A) => R | Promise<R>, arg: A) => Promise<R>} evaluateIn
- * @property {(path: string, point: PrufeRun.Point, how?: { hit?: boolean, scroll?: boolean }) =>
- *   Promise<{ at: PrufeRun.Point, by: string | null, out: boolean, box: { x: number, y: number, width: number, height: number } | null }>} lift
+ * @property {(path: string, point: PrufeRun.Point) =>
+ *   Promise<{ at: PrufeRun.Point, box: { x: number, y: number, width: number, height: number } | null }>} lift
  *   a root's point in the top viewport (see `World.lift`)
+ * @property {(path: string, at: PrufeRun.Point) => Promise<string | null>} hitOwner
+ *   what covers the root's `<iframe>` in the document above (`Need::HitFrame`)
+ * @property {(path: string) => Promise<void>} reveal the root's `<iframe>` scrolled into view
+ * @property {() => Promise<{ width: number, height: number }>} viewport the top viewport
  * @property {(ref: string, files: string[], path?: string) => Promise<void>} setFiles
  */
 

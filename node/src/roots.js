@@ -13,8 +13,8 @@
 //   to that root's engine with its own ref, and the elements it answers are adopted into the
 //   page's terms;
 // - points: an engine answers in its document's viewport; each `<iframe>` content box's
-//   origin on the way up is added, and prepare's hit test must land on each `<iframe>` in
-//   its own document too (else TARGET_OBSCURED names what covers it);
+//   origin on the way up is added (boxes, locate); a prepare is answered in the ref's root,
+//   and the machine places it and asks for the hit tests above (src/core/run/lift.rs);
 // - locate descends into the root whose `<iframe>` is under the point, and the focused
 //   element into the root whose `<iframe>` holds the focus.
 
@@ -67,23 +67,19 @@ export async function answerAcross(port, frames, need, options) {
       return { answer: 'described', element: rules.adopt({ path, element: await call(at(path), 'describe', ref) }) };
     }
     case 'prepare': {
+      // In the ref's own root, its point in that root's viewport: the machine moves it to
+      // the top viewport and asks the documents above (`frame`, `hitFrame`, `revealFrame`).
       const timeoutMs = options.policy?.timing?.timeoutMs ?? (await machine()).defaults().timing.timeoutMs;
       const { path, ref } = route(rules, need.ref);
-      /** @type {PrufeRun.Answer} */
-      const answer = await at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });
-      if (path === '') return answer;
-      if (answer.answer === 'refused' && answer.refusal.kind === 'covered') {
-        // Covered inside its own document: the point in the top viewport, as prepared.
-        const { at: point } = await frames.lift(path, answer.refusal.point);
-        return { answer: 'refused', refusal: { ...answer.refusal, point } };
-      }
-      if (answer.answer !== 'prepared') return answer;
-      const lifted = await frames.lift(path, answer.point, { hit: need.hitTest, scroll: true });
-      if (lifted.out) return { answer: 'scrolled' };
-      // The machine words the refusal, naming the target as the merged page does.
-      if (lifted.by) return { answer: 'refused', refusal: { kind: 'covered', by: lifted.by, point: lifted.at } };
-      return { answer: 'prepared', point: lifted.at };
+      return at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });
     }
+    case 'frame':
+      return frameChain(frames, need.path);
+    case 'hitFrame':
+      return { answer: 'hit', by: await frames.hitOwner(need.path, need.at) };
+    case 'revealFrame':
+      await frames.reveal(need.path);
+      return { answer: 'scrolled' };
     case 'input':
       return (await gesture(port, frames, need.gesture)) ?? { answer: 'sent' };
     case 'read':
@@ -91,6 +87,24 @@ export async function answerAcross(port, frames, need, options) {
     default:
       throw new Failed({ code: 'INVALID_ARGUMENT', message: `this driver does not know the need ${JSON.stringify(need)}` });
   }
+}
+
+/**
+ * `Need::Frame`: the `<iframe>` content box of every root from the top down to the root at
+ * `path` (`frames.parent`'s chain), in the top viewport, and the top viewport's size.
+ * @param {Frames} frames @param {string} path
+ * @returns {Promise<PrufeRun.Answer>}
+ */
+async function frameChain(frames, path) {
+  const rules = (await machine()).frames;
+  const paths = (await frames.roots()).map((r) => r.path);
+  const chain = [];
+  for (let p = path; p; p = rules.parent({ paths, path: p }) ?? '') {
+    const { box } = await frames.lift(p, { x: 0, y: 0 });
+    if (!box) throw new Failed({ code: 'STALE_REFERENCE', message: `frame ${JSON.stringify(p)} is no longer on the page` });
+    chain.unshift({ path: p, ...box });
+  }
+  return { answer: 'frame', chain, viewport: await frames.viewport() };
 }
 
 /**

@@ -159,32 +159,24 @@ class ChildSession {
 const FRAME_INDEX = 'async function () { await prufe.ready; return prufe.frameIndex(this); }';
 
 /**
- * Called on an `<iframe>` in its document's prufe world with a point of the frame's viewport:
- * the point in the document's viewport (the content box's origin added), whether it lies in
- * that viewport (else the frame is scrolled into view when `scroll`), what input there would
- * land on when not the frame (`prufe.hitTest`), and the content box.
+ * Called on an `<iframe>` in its document's prufe world: its content box in the document's
+ * viewport.
  */
-const LIFT = `async function (x, y, hit, scroll) {
+const CONTENT_BOX = `async function () {
   await prufe.ready;
   const r = this.getBoundingClientRect();
   const cs = getComputedStyle(this);
   const px = (name) => parseFloat(cs.getPropertyValue(name)) || 0;
-  const ox = r.left + px('border-left-width') + px('padding-left');
-  const oy = r.top + px('border-top-width') + px('padding-top');
-  const box = {
-    x: ox, y: oy,
+  return {
+    x: r.left + px('border-left-width') + px('padding-left'),
+    y: r.top + px('border-top-width') + px('padding-top'),
     width: Math.max(0, r.width - px('border-left-width') - px('padding-left') - px('border-right-width') - px('padding-right')),
     height: Math.max(0, r.height - px('border-top-width') - px('padding-top') - px('border-bottom-width') - px('padding-bottom')),
   };
-  const at = { x: x + ox, y: y + oy };
-  const root = document.documentElement;
-  const vw = root.clientWidth || innerWidth, vh = root.clientHeight || innerHeight;
-  if (at.x < 0 || at.y < 0 || at.x >= vw || at.y >= vh) {
-    if (scroll) this.scrollIntoView({ block: 'center', inline: 'center' });
-    return { at, box, out: true, by: null };
-  }
-  return { at, box, out: false, by: hit ? prufe.hitTest(this, at.x, at.y) : null };
 }`;
+
+/** Called on an element: what input at a point of its document's viewport lands on when not on it (`prufe.hitTest`). */
+const HIT = 'async function (x, y) { await prufe.ready; return prufe.hitTest(this, x, y); }';
 
 export class World {
   /** @param {Session} session */
@@ -397,32 +389,72 @@ export class World {
 
   /**
    * A point of a root's viewport in the top viewport: each `<iframe>` content box's origin
-   * added on the way up. With `hit`, input at the point must land on each `<iframe>` in its
-   * own document; else `by` says what it lands on. `out` when the point lies outside a
-   * viewport on the way; with `scroll`, that frame was scrolled into view and the walk ends
-   * there. `box`: the root's `<iframe>` content box, in the top viewport.
+   * added on the way up. `box`: the root's `<iframe>` content box, in the top viewport.
    * @param {string} path @param {{ x: number, y: number }} point
-   * @param {{ hit?: boolean, scroll?: boolean }} [how]
-   * @returns {Promise<{ at: { x: number, y: number }, by: string | null, out: boolean, box: { x: number, y: number, width: number, height: number } | null }>}
+   * @returns {Promise<{ at: { x: number, y: number }, box: { x: number, y: number, width: number, height: number } | null }>}
    */
-  async lift(path, point, { hit = false, scroll = false } = {}) {
+  async lift(path, point) {
     let at = point;
     /** @type {{ x: number, y: number, width: number, height: number } | null} */
     let box = null;
-    let out = false;
     for (let frame = await this.frameOf(path); frame !== this.mainFrame;) {
-      const up = await this.onOwner(frame, LIFT, [at.x, at.y, hit, scroll]);
+      const b = /** @type {{ x: number, y: number, width: number, height: number }} */ (await this.onOwner(frame, CONTENT_BOX, []));
       // The first box is in its parent's viewport; every frame further up moves it as well.
-      const b = /** @type {{ x: number, y: number, width: number, height: number }} */ (up.box);
       box = box === null ? b : { x: box.x + b.x, y: box.y + b.y, width: box.width, height: box.height };
-      out ||= up.out;
-      if (up.by || (up.out && scroll)) return { at: up.at, by: up.by, out, box: null };
-      at = up.at;
+      at = { x: at.x + b.x, y: at.y + b.y };
       const parent = this.frames.get(frame)?.parentId;
       if (!parent) break;
       frame = parent;
     }
-    return { at, by: null, out, box };
+    return { at, box };
+  }
+
+  /**
+   * What input at `at`, a point of the viewport of the document holding the `<iframe>` of
+   * the root at `path`, lands on when not on that `<iframe>` (`Need::HitFrame`).
+   * @param {string} path @param {{ x: number, y: number }} at
+   * @returns {Promise<string | null>}
+   */
+  async hitOwner(path, at) {
+    const frame = await this.frameOf(path);
+    const roots = new Set((await this.roots()).map((r) => r.frame));
+    // A same-origin frame between is part of the document above: input must reach its
+    // `<iframe>` too, the point moved into its viewport on the way down.
+    const levels = [frame];
+    for (let f = this.frames.get(frame)?.parentId; f && f !== this.mainFrame && !roots.has(f); f = this.frames.get(f)?.parentId) {
+      levels.unshift(f);
+    }
+    let here = at;
+    for (const level of levels) {
+      const by = await this.onOwner(level, HIT, [here.x, here.y]);
+      if (typeof by === 'string') return by;
+      const b = await this.onOwner(level, CONTENT_BOX, []);
+      here = { x: here.x - b.x, y: here.y - b.y };
+    }
+    return null;
+  }
+
+  /**
+   * The `<iframe>` of the root at `path` scrolled into view in every document above it
+   * (`Need::RevealFrame`).
+   * @param {string} path
+   */
+  async reveal(path) {
+    for (let frame = await this.frameOf(path); frame !== this.mainFrame;) {
+      const parentId = this.frames.get(frame)?.parentId;
+      if (!parentId) break;
+      const session = this.frameSessions.get(parentId) ?? this.session;
+      const { backendNodeId } = await session.send('DOM.getFrameOwner', { frameId: frame });
+      await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId });
+      frame = parentId;
+    }
+  }
+
+  /** The top viewport's size in CSS pixels, scroll bars left out. */
+  async viewport() {
+    const m = await this.session.send('Page.getLayoutMetrics');
+    const v = m.cssLayoutViewport ?? m.layoutViewport;
+    return { width: v.clientWidth, height: v.clientHeight };
   }
 
   /**

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
@@ -192,6 +193,31 @@ def test_a_name_in_two_roots_is_refused_never_guessed(base: str, host: str) -> N
             assert _frame(page).get_by_role("status").inner_text() == ""
             # Named with its frame, the same click is the frame's.
             assert p.click(Target("Pay", role="button", frame="0")).verdict == "MATCH"
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize("host", list(HOSTS.values()), ids=list(HOSTS))
+def test_a_frame_below_the_fold_is_scrolled_to_and_a_veiled_frame_is_obscured(base: str, host: str) -> None:
+    from prufe.sync_api import Prufe
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(base.replace("127.0.0.1", host) + "/frames/far-frame.html")
+            _wait_for_frame(page)
+            assert Prufe(page).click(Target("Pay", role="button", frame="0"), intent=INTENT).verdict == "MATCH"
+            assert page.evaluate("scrollY") > 0, "the top document scrolled to the frame"
+            page.goto(base.replace("127.0.0.1", host) + "/es/covered-frame.html")
+            _wait_for_frame(page)
+            with pytest.raises(PrufeError) as covered:
+                Prufe(page, timeout_ms=2000).click(Target("Pay", role="button", frame="0"))
+            assert covered.value.code == "TARGET_OBSCURED", covered.value
+            # Worded by the machine, the point in the top viewport, as through every driver.
+            assert re.fullmatch(r"button\[Pay\] in frame\[0\]\S* is covered by div#veil at \(\d+, \d+\); nothing was clicked",
+                                covered.value.message), covered.value.message
+            assert _frame(page).get_by_role("status").inner_text() == "", "nothing was clicked"
         finally:
             browser.close()
 

@@ -572,8 +572,8 @@ class World:
             raise PrufeError("BROWSER_ERROR", str(reply["exceptionDetails"].get("text", "")))
         return reply["result"].get("value")
 
-    def hit_owner(self, outer: Root, inner: Root, x: float, y: float) -> Gen:
-        """What covers ``inner``'s ``<iframe>`` in ``outer``'s document at (x, y) of that
+    def hit_owner(self, inner: Root, x: float, y: float) -> Gen:
+        """What covers ``inner``'s ``<iframe>`` in the document above it at (x, y) of that
         document's viewport; ``None`` when input there reaches the frame."""
         backend = yield from self.owner(inner.frame)
         parent = self._frames[self._frames[inner.frame].parent or ""]
@@ -1135,7 +1135,20 @@ class Driver:
             extra["adopt"] = root.path
             return {"answer": "described", "element": element}
         if kind == "prepare":
-            return (yield from self._prepare(need, routes))
+            # In the ref's own root, its point in that root's viewport: the machine moves it
+            # to the top viewport and asks the documents above (``frame``, ``hitFrame``,
+            # ``revealFrame``).
+            root, there = self._where(routes, need["ref"])
+            prepared: dict[str, Any] = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.world.timeout_ms}, root)
+            return prepared
+        if kind == "frame":
+            return (yield from self._frame(need["path"]))
+        if kind == "hitFrame":
+            by = yield from self.world.hit_owner(self.world.root_of(need["path"]), need["at"]["x"], need["at"]["y"])
+            return {"answer": "hit", "by": by}
+        if kind == "revealFrame":
+            yield from self.world.scroll_owner(self.world.root_of(need["path"]))
+            return {"answer": "scrolled"}
         if kind == "read":
             read = need["read"]
             if read["kind"] == "focused":
@@ -1210,40 +1223,21 @@ class Driver:
             yield op("sleep", max(float(step["wait"]), 1.0) / 1000)
         return answer
 
-    def _prepare(self, need: dict[str, Any], routes: dict[str, dict[str, str]]) -> Gen:
-        """Prepare in the ref's root, the point moved to the top viewport, and with a hit test
-        every ancestor document asked whether input there reaches the frame
-        (harness/src/hit.rs ``covered_by``)."""
-        root, there = self._where(routes, need["ref"])
-        reply = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.world.timeout_ms}, root)
-        covered = reply.get("answer") == "refused" and reply["refusal"].get("point")
-        if reply.get("answer") != "prepared" and not covered:
-            return reply
-        ox, oy = yield from self.world.owner_origin(root)
-        if covered:
-            # Covered inside its own document: the point in the top viewport, as prepared.
-            point = reply["refusal"]["point"]
-            return {"answer": "refused", "refusal": {**reply["refusal"], "point": {"x": point["x"] + ox, "y": point["y"] + oy}}}
-        x, y = reply["point"]["x"] + ox, reply["point"]["y"] + oy
+    def _frame(self, path: str) -> Gen:
+        """``Need::Frame``: the ``<iframe>`` content box, in the top viewport, of every root
+        from the top down to the root at ``path``, and the top viewport's size."""
+        root = self.world.root_of(path)
+        chain: list[dict[str, Any]] = []
+        while root.path:
+            x, y, width, height = yield from self.world.owner_box(root)
+            chain.insert(0, {"path": root.path, "x": x, "y": y, "width": width, "height": height})
+            parent = self.world.parent_root(root)
+            if parent is None:
+                raise Failed("BROWSER_ERROR", "the element's frame is not inside the observed page")
+            root = parent
         metrics = yield op("cdp", "Page.getLayoutMetrics", {})
-        view = metrics["cssVisualViewport"]
-        if not (0 <= x < view["clientWidth"] and 0 <= y < view["clientHeight"]):
-            yield from self.world.scroll_owner(root)
-            return {"answer": "scrolled"}
-        if need["hitTest"]:
-            chain = [root]
-            while chain[-1].path:
-                parent = self.world.parent_root(chain[-1])
-                if parent is None:
-                    raise Failed("BROWSER_ERROR", "the element's frame is not inside the observed page")
-                chain.append(parent)
-            chain.reverse()
-            for outer, inner in zip(chain, chain[1:]):
-                bx, by_ = (0.0, 0.0) if not outer.path else (yield from self.world.owner_origin(outer))
-                by = yield from self.world.hit_owner(outer, inner, x - bx, y - by_)
-                if by:
-                    return {"answer": "refused", "refusal": {"kind": "covered", "by": by, "point": {"x": x, "y": y}}}
-        return {"answer": "prepared", "point": {"x": x, "y": y}}
+        view = metrics.get("cssLayoutViewport") or metrics["layoutViewport"]
+        return {"answer": "frame", "chain": chain, "viewport": {"width": view["clientWidth"], "height": view["clientHeight"]}}
 
     def _locate(self, at: dict[str, float]) -> Gen:
         """The element under ``at`` now, reconciled with the screenshot's boxes by the

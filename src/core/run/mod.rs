@@ -40,6 +40,7 @@ mod fill;
 mod grown;
 pub mod inverse;
 mod key;
+mod lift;
 mod look;
 pub mod navigation;
 pub mod need;
@@ -308,6 +309,9 @@ pub struct Run {
     /// A field being filled by its ref (the step's own input, or an undo's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     filling: Option<fill::Filling>,
+    /// A prepare of a ref in a frame, moved to the top viewport (`lift`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lifting: Option<lift::Lifting>,
     pending: String,
     phase: Phase,
 }
@@ -343,6 +347,7 @@ impl Run {
             scrolling: None,
             typing: None,
             filling: None,
+            lifting: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -382,6 +387,16 @@ impl Run {
                 return self.fail(e);
             }
         }
+        let answer = match self.lifting.take() {
+            Some(lifting) => match lifting.on(answer) {
+                lift::Lifted::Ask(lifting, need) => {
+                    self.lifting = Some(lifting);
+                    return self.ask(need);
+                }
+                lift::Lifted::Done(answer) => answer,
+            },
+            None => answer,
+        };
         let answer = self.unreadable(answer);
         match (self.phase.clone(), answer) {
             (Phase::Done { record }, _) => Need::Done { record },
@@ -503,6 +518,9 @@ impl Run {
 
     /// Records the need the run now waits on, for the message of an answer that does not fit.
     fn ask(&mut self, need: Need) -> Need {
+        if self.lifting.is_none() {
+            self.lifting = lift::Lifting::of(&need);
+        }
         self.pending = serde_json::to_value(&need)
             .ok()
             .and_then(|v| v["need"].as_str().map(str::to_owned))

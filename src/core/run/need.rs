@@ -9,7 +9,7 @@
 
 use super::navigation::Destination;
 pub use super::point::Point;
-use super::ready::Refusal;
+use super::ready::{FrameBox, Refusal, Size};
 use super::record::Record;
 use crate::core::background::Background;
 use crate::core::error::Error;
@@ -105,16 +105,30 @@ pub enum Need {
         #[serde(rename = "ref")]
         reference: String,
     },
-    /// Make the element behind a ref ready for input: a stable, non-empty box; in view
-    /// (else scroll it there and answer [`Answer::Scrolled`]); with `hit_test`, the page's
-    /// hit test at its centre lands on it. Answer: [`Answer::Prepared`] with the point input
-    /// goes to, or [`Answer::Refused`] saying why it is not ready. Input on a ref afterwards
-    /// goes to the node this prepare found.
+    /// Make the element behind a ref ready for input, in the root the ref names: a stable,
+    /// non-empty box; in view (else scroll it there and answer [`Answer::Scrolled`]); with
+    /// `hit_test`, the root document's hit test at its centre lands on it. Answer:
+    /// [`Answer::Prepared`] with the point input goes to, or [`Answer::Refused`] saying why
+    /// it is not ready; a point in that root's own viewport (the machine moves a frame's to
+    /// the top viewport: [`Need::Frame`]). Input on a ref afterwards goes to the node this
+    /// prepare found.
     Prepare {
         #[serde(rename = "ref")]
         reference: String,
         hit_test: bool,
     },
+    /// Where a frame root shows: the `<iframe>` content box, in the top viewport, of every
+    /// root from the top down to the root at `path` (`frames.parent`'s chain, the top itself
+    /// left out, the root at `path` last), and the top viewport's size. Answer:
+    /// [`Answer::Frame`].
+    Frame { path: String },
+    /// What input at `at` (a point of the viewport of the root just above the root at
+    /// `path`) lands on in that document when not on the `<iframe>` of `path` or inside it
+    /// (`prufe.hitTest` called on the `<iframe>`). Answer: [`Answer::Hit`].
+    HitFrame { path: String, at: Point },
+    /// Scroll the `<iframe>` of the root at `path` into view in every document above it.
+    /// Answer: [`Answer::Scrolled`].
+    RevealFrame { path: String },
     /// The observable element under a point now (`prufe.at`, reconciled with the hit boxes
     /// of the observation the point was chosen on). Answer: [`Answer::Under`].
     Locate { at: Point },
@@ -406,6 +420,15 @@ pub enum Answer {
     Under {
         element: Option<Element>,
     },
+    /// [`Need::Frame`]'s chain, top down, and the top viewport.
+    Frame {
+        chain: Vec<FrameBox>,
+        viewport: Size,
+    },
+    /// `None`: input there reaches the frame; else what it lands on (`tag#id.class "text"`).
+    Hit {
+        by: Option<String>,
+    },
     Sent,
     /// What [`Gesture::Focus`] left: the focus on the element or inside it (`held`), or
     /// elsewhere (the page moved it, or the element takes no focus from a script).
@@ -479,6 +502,8 @@ impl Answer {
             Answer::Scrolled => "scrolled",
             Answer::Refused { .. } => "refused",
             Answer::Under { .. } => "under",
+            Answer::Frame { .. } => "frame",
+            Answer::Hit { .. } => "hit",
             Answer::Sent => "sent",
             Answer::Focus { .. } => "focus",
             Answer::Value { .. } => "value",

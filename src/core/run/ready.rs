@@ -12,6 +12,10 @@
 //! A driver that answers in the page reports a refusal as data ([`Refusal`], answer
 //! `refused`); the machine words it with its own name for the target, the one of the merged
 //! page, so a step in a frame reads the same whichever driver ran it.
+//!
+//! A target in a frame root is prepared in that root, its point in the frame's own viewport;
+//! the machine then moves it to the top viewport and asks each document above whether input
+//! there reaches the frame (`super::lift`).
 
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +59,30 @@ pub const TWO_FRAMES_MS: f64 = 34.0;
 
 /// An element's border box: x, y, width, height in CSS pixels.
 pub type Extent = [f64; 4];
+
+/// A frame root's `<iframe>`: its content box in the top document's viewport (what a point
+/// of the frame's own viewport is moved by, and where the frame shows).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FrameBox {
+    /// The root's path (`0`, `0.1`).
+    pub path: String,
+    /// The content box, in top-viewport CSS pixels.
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// A viewport's size in CSS pixels, scroll bars left out.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
 
 /// Did the box hold still between two reads?
 pub fn holds_still(before: Extent, now: Extent) -> bool {
