@@ -98,6 +98,13 @@ declare namespace PrufeRun {
      */
     framing(args: { view: { pageX: number; pageY: number; clientWidth: number; clientHeight: number; dpr: number }; maxWidth: number | null }):
       { full: { width: number; height: number }; dpr: number; clip: { x: number; y: number; width: number; height: number; scale: number } | null };
+    /**
+     * How a step's picture is taken, as `Page.captureScreenshot`'s parameters: the visual
+     * viewport (CSS pixels) as a JPEG at most 800 pixels wide, the pixel ratio counted from
+     * `deviceWidth` (`visualViewport.clientWidth` of the layout metrics).
+     */
+    picture(args: { view: { pageX: number; pageY: number; clientWidth: number; clientHeight: number }; deviceWidth: number | null }):
+      { format: 'jpeg'; quality: number; captureBeyondViewport: false; clip: { x: number; y: number; width: number; height: number; scale: number } };
   }
 
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */

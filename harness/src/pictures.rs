@@ -22,9 +22,9 @@
 //! `prufe.uncover`. A root that cannot be covered means no picture: the capture is skipped,
 //! never taken half covered. The cover is taken away whatever the capture did.
 //!
-//! **Size.** `Page.captureScreenshot`, JPEG quality [`QUALITY`], the viewport only, scaled
-//! so the image is at most [`MAX_WIDTH`] pixels wide: 11-14 kB a picture on
-//! `fixtures/trace-pictures.html`.
+//! **Size.** `Page.captureScreenshot` with the machine's parameters of a step's picture
+//! (`core::run::screen::picture`, the same through every driver): JPEG, the viewport only,
+//! at most 800 pixels wide: 11-14 kB a picture on `fixtures/trace-pictures.html`.
 
 use crate::error::{Error, Result};
 use crate::inject::Engine;
@@ -32,15 +32,12 @@ use crate::observe::{root_of, route, Root, Sensitive};
 use prufe::core::diff::{diff, DiffOptions};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
+use prufe::core::run::screen::{self, Viewport};
 use prufe::core::run::Point;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// JPEG quality of a picture.
-pub const QUALITY: u32 = 60;
-/// The widest a picture is, in pixels.
-pub const MAX_WIDTH: f64 = 800.0;
 /// The most effect elements outlined in one picture.
 pub const MAX_EFFECT: usize = 24;
 
@@ -353,33 +350,28 @@ pub async fn capture(
     })
 }
 
-/// The viewport as a JPEG at most [`MAX_WIDTH`] wide: (bytes, width, height, viewport
+/// The viewport as a JPEG at most 800 pixels wide: (bytes, width, height, viewport
 /// width in CSS pixels).
 async fn screenshot(engine: &Engine) -> Result<(Vec<u8>, u32, u32, f64)> {
     // Through the watchdog: a crashed or hung tab ends the capture at once.
     let m = engine.cmd("Page.getLayoutMetrics", json!({})).await?;
     let css = &m["cssVisualViewport"];
     let n = |k: &str| css[k].as_f64().unwrap_or(0.0);
-    let (px, py, width, height) = (n("pageX"), n("pageY"), n("clientWidth"), n("clientHeight"));
-    // Device pixels per CSS pixel: the visual viewport's width in each.
-    let device = m["visualViewport"]["clientWidth"].as_f64().unwrap_or(width);
-    let dpr = if width > 0.0 {
-        (device / width).max(1.0)
-    } else {
-        1.0
+    let view = Viewport {
+        page_x: n("pageX"),
+        page_y: n("pageY"),
+        client_width: n("clientWidth"),
+        client_height: n("clientHeight"),
+        dpr: 1.0,
     };
-    let full = width * dpr;
-    let scale = if full > MAX_WIDTH {
-        MAX_WIDTH / full
-    } else {
-        1.0
-    };
-    let params = json!({
-        "format": "jpeg",
-        "quality": QUALITY,
-        "captureBeyondViewport": false,
-        "clip": { "x": px, "y": py, "width": width, "height": height, "scale": scale },
-    });
+    let width = view.client_width;
+    let picture = screen::picture(&view, m["visualViewport"]["clientWidth"].as_f64());
+    let params = serde_json::to_value(picture).map_err(|e| {
+        Error::core(
+            ErrorCode::Internal,
+            format!("the picture's parameters: {e}"),
+        )
+    })?;
     let r = engine.cmd("Page.captureScreenshot", params).await?;
     let jpeg = crate::coords::page::decode_base64(r["data"].as_str().unwrap_or_default())
         .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the screenshot is not base64"))?;

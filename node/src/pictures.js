@@ -12,8 +12,6 @@ import { PrufeError } from './errors.js';
 import { machine } from './machine.js';
 import { call } from './page.js';
 
-export const QUALITY = 60;
-export const MAX_WIDTH = 800;
 const MAX_EFFECT = 24;
 const WHEN = ['off', 'failures', 'all'];
 
@@ -180,13 +178,8 @@ export class Camera {
         covered = await coverAcross(this.port, { sensitive: this.sensitive, secrets: this.secrets() });
         const m = await this.session.send('Page.getLayoutMetrics');
         css = m.cssVisualViewport;
-        const dpr = m.visualViewport && css.clientWidth ? Math.max(1, m.visualViewport.clientWidth / css.clientWidth) : 1;
-        const full = css.clientWidth * dpr;
-        const scale = full > MAX_WIDTH ? MAX_WIDTH / full : 1;
-        ({ data } = await this.session.send('Page.captureScreenshot', {
-          format: 'jpeg', quality: QUALITY, captureBeyondViewport: false,
-          clip: { x: css.pageX, y: css.pageY, width: css.clientWidth, height: css.clientHeight, scale },
-        }));
+        const params = (await machine()).points.picture({ view: css, deviceWidth: m.visualViewport?.clientWidth ?? null });
+        ({ data } = await this.session.send('Page.captureScreenshot', params));
       } finally {
         await uncoverAcross(this.port);
       }

@@ -564,6 +564,8 @@ pub fn scrub_text(args: &str) -> Result<String> {
 /// - `maxWidth`: the widest image asked for (a number or `null`), given back when it is one
 ///   (`INVALID_ACTION` otherwise: [`screen::check_max_width`]).
 /// - `framing`: `{view, maxWidth}` → how the screenshot is taken ([`screen::framing`]).
+/// - `picture`: `{view, deviceWidth}` → how a step's picture is taken, the parameters of
+///   `Page.captureScreenshot` ([`screen::picture`]; `view`'s `dpr` may be left out).
 pub fn points_text(op: &str, args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -632,12 +634,37 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
             let f: Framed = from_text(args, ErrorCode::InvalidArgument, "framing")?;
             serde_json::to_value(screen::framing(&f.view, f.max_width))
         }
+        "picture" => {
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "camelCase", deny_unknown_fields)]
+            struct Pictured {
+                view: Css,
+                device_width: Option<f64>,
+            }
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Css {
+                page_x: f64,
+                page_y: f64,
+                client_width: f64,
+                client_height: f64,
+            }
+            let p: Pictured = from_text(args, ErrorCode::InvalidArgument, "picture")?;
+            let view = screen::Viewport {
+                page_x: p.view.page_x,
+                page_y: p.view.page_y,
+                client_width: p.view.client_width,
+                client_height: p.view.client_height,
+                dpr: 1.0,
+            };
+            serde_json::to_value(screen::picture(&view, p.device_width))
+        }
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
                 format!(
                     "points: unknown rule {other:?} (aim, locate, scale, captured, maxWidth, \
-                     framing)"
+                     framing, picture)"
                 ),
             ))
         }
@@ -763,6 +790,21 @@ mod tests {
             framed,
             json!({"full": {"width": 1600.0, "height": 1200.0}, "dpr": 2.0,
                    "clip": {"x": 0.0, "y": 10.0, "width": 800.0, "height": 600.0, "scale": 0.5}})
+        );
+        // Layout metrics' viewports as they come (with fields the rule does not read).
+        let pictured: Value = serde_json::from_str(
+            &points_text(
+                "picture",
+                &json!({"view": {"pageX": 0, "pageY": 10, "clientWidth": 1600, "clientHeight": 900, "offsetX": 0, "zoom": 1}, "deviceWidth": 3200})
+                    .to_string(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            pictured,
+            json!({"format": "jpeg", "quality": 60, "captureBeyondViewport": false,
+                   "clip": {"x": 0.0, "y": 10.0, "width": 1600.0, "height": 900.0, "scale": 0.25}})
         );
         let boxes = &screen["boxes"];
         let locate = |args: Value| -> Value {

@@ -630,10 +630,6 @@ class World:
 PREPARE = _GUARD % "(a) => prufe.prepare(a.ref, a.hitTest, a.timeoutMs)"
 
 
-#: JPEG quality and the widest a picture is (harness/src/pictures.rs).
-QUALITY = 60
-MAX_WIDTH = 800.0
-
 
 def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
     """Width and height of a JPEG, from its start-of-frame segment."""
@@ -961,11 +957,11 @@ class Driver:
         effect: list[str] = list(picture.get("effect") or [])
         refs = ([target] if target else []) + effect
 
-        def params(css: dict[str, Any], dpr: float) -> dict[str, Any]:
-            full = css["clientWidth"] * dpr
-            scale = MAX_WIDTH / full if full > MAX_WIDTH else 1.0
-            return {"format": "jpeg", "quality": QUALITY, "captureBeyondViewport": False,
-                    "clip": {"x": css["pageX"], "y": css["pageY"], "width": css["clientWidth"], "height": css["clientHeight"], "scale": scale}}
+        def params(css: dict[str, Any], dpr: float) -> Gen:
+            # The machine's parameters of a step's picture (``points.picture``).
+            view = {k: css[k] for k in ("pageX", "pageY", "clientWidth", "clientHeight")}
+            made: dict[str, Any] = yield from self.world.points_rule("picture", {"view": view, "deviceWidth": css["clientWidth"] * dpr})
+            return made
 
         try:
             shot, css, boxes, covered = yield from self.covered_capture(params, refs, picture.get("sensitive") or [])
