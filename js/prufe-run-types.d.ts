@@ -327,8 +327,23 @@ declare namespace PrufeRun {
      * `Answer::Address`.
      */
     | { kind: 'previous' }
-    /** The focused observable element. Answer: `Answer::Focused`. */
+    /**
+     * The focused observable element of the top document: the `<iframe>` of a frame of
+     * another origin when the focus is inside one, which the machine follows
+     * (`Read::Roots`, `Read::FocusedIn`). Answer: `Answer::Focused`.
+     */
     | { kind: 'focused' }
+    /**
+     * The paths of the page's roots: the top document (`""`) and every frame of another
+     * origin with an engine of its own. Answer: `Answer::Roots`.
+     */
+    | { kind: 'roots' }
+    /**
+     * Whether the document of the root at `path` has the focus (`document.hasFocus()`), and
+     * its focused observable element, in that root's own terms. Answer:
+     * `Answer::FocusedIn`.
+     */
+    | { kind: 'focusedIn'; path: string }
     /**
      * With `at`, the scroll container under that point (the page when none is), kept for
      * the reads without `at`, which say where that one stands now. Answer:
@@ -587,6 +602,10 @@ declare namespace PrufeRun {
     | { answer: 'destination'; destination?: Prufe.Destination | null }
     | { answer: 'address'; url: string }
     | { answer: 'focused'; element?: Prufe.ElementRecord | null }
+    /** `Read::Roots`: the top first. */
+    | { answer: 'roots'; paths: string[] }
+    /** `Read::FocusedIn`. */
+    | { answer: 'focusedIn'; has: boolean; element?: Prufe.ElementRecord | null }
     /** `None`: no container is kept (the document was replaced). */
     | {
       answer: 'position';

@@ -189,6 +189,40 @@ struct World {
 }
 
 impl World {
+    /// Whether the document of the root at `path` holds the focus, and its focused element
+    /// in that root's terms: the element itself, or the `<iframe>` of the root inside that
+    /// holds it.
+    fn focused_in(&self, path: &str) -> (bool, Option<Element>) {
+        let Some(f) = self.page.elements.iter().find(|e| e.focused) else {
+            return (path.is_empty(), None);
+        };
+        let (at, local) = prufe::core::frames::route(&f.reference);
+        let inside = path.is_empty() || at == path || at.starts_with(&format!("{path}."));
+        if !inside {
+            return (false, None);
+        }
+        if at == path {
+            return (
+                true,
+                Some(Element {
+                    reference: local.into(),
+                    ..f.clone()
+                }),
+            );
+        }
+        let rest = if path.is_empty() {
+            at
+        } else {
+            &at[path.len() + 1..]
+        };
+        let index = rest.split('.').next().unwrap_or_default();
+        let frame = Element {
+            opaque: true,
+            ..el(&format!("fr{index}"), Role::Iframe, "Card payment", "main")
+        };
+        (true, Some(frame))
+    }
+
     fn new(page: Snapshot) -> World {
         World {
             page,
@@ -489,9 +523,24 @@ impl World {
                         .map(|(_, u)| u.clone())
                         .unwrap_or_default(),
                 },
+                // A focus inside a frame root shows in the top document as its `<iframe>`.
                 Read::Focused => Answer::Focused {
-                    element: self.page.elements.iter().find(|e| e.focused).cloned(),
+                    element: self.focused_in("").1,
                 },
+                Read::Roots => {
+                    let mut paths = vec![String::new()];
+                    for e in &self.page.elements {
+                        let (path, _) = prufe::core::frames::route(&e.reference);
+                        if !paths.iter().any(|p| p == path) {
+                            paths.push(path.to_owned());
+                        }
+                    }
+                    Answer::Roots { paths }
+                }
+                Read::FocusedIn { path } => {
+                    let (has, element) = self.focused_in(path);
+                    Answer::FocusedIn { has, element }
+                }
                 // `n` requests heard of since the input and under way, beside a long poll
                 // heard of before it (never waited for) and one that ended long ago.
                 Read::Network { .. } => match self.requests {
@@ -1275,6 +1324,47 @@ fn a_target_in_a_frame_root_is_placed_and_hit_tested_by_the_machine() {
             .want(None, false, Some(ErrorCode::TargetObscured), "is covered by div.veil")
             .then(move |_, w, _| assert!(w.inputs.is_empty(), "{:?}", w.inputs)),
     ]);
+}
+
+#[test]
+fn a_focus_inside_a_frame_root_is_followed_by_the_machine() {
+    let mut page = shop();
+    page.elements.push(Element {
+        value: Some(String::new()),
+        ..el("f0:t1", Role::Textbox, "Card number", "frame[0]/form[Card]")
+    });
+    let focus_on_click: React = Box::new(|g, w| {
+        if let Gesture::Click { at, .. } = g {
+            if let Some(i) = at_point(&w.page, *at).and_then(|e| {
+                let r = e.reference.clone();
+                w.page.elements.iter().position(|x| x.reference == r)
+            }) {
+                w.page.elements[i].focused = true;
+            }
+        }
+    });
+    let step = click_at(&page, "f0:t1");
+    let mut world = World::new(page);
+    let (record, run) = drive(&mut world, step, Policy::default(), None, focus_on_click);
+    assert_eq!(clicks(&world), 1, "{}", record.reason);
+    let focused = run.focused().expect("the focus is known");
+    assert_eq!(
+        (focused.reference.as_str(), focused.role),
+        ("f0:t1", Role::Textbox),
+        "the field inside the frame, in the page's terms"
+    );
+    let asked = |kind: &str| {
+        world
+            .needs
+            .iter()
+            .filter(|n| matches!(n, Need::Read { read } if serde_json::to_value(read).unwrap()["kind"] == kind))
+            .count()
+    };
+    assert!(
+        asked("roots") >= 1 && asked("focusedIn") >= 1,
+        "{:?}",
+        world.needs
+    );
 }
 
 #[test]

@@ -1,19 +1,12 @@
-//! Acting like a user: actionability checks, then real input through `Input.*`.
+//! Acting like a user: real input through `Input.*`, and the reads and gestures that go to a
+//! ref's node.
 //!
 //! Input goes through the browser's input pipeline (`Input.dispatchMouseEvent`,
 //! `Input.insertText`, `Input.dispatchKeyEvent`), so the page sees trusted events in the
-//! order a person would cause them. Before any input the element must be:
-//! - **visible** with a non-empty box;
-//! - **stable**: the same box across two animation frames (a sliding panel is not clicked
-//!   mid-flight);
-//! - **in view**: otherwise it is scrolled into view and the caller observes again, since a
-//!   scroll may re-render a virtualised list;
-//! - **the one hit**: the page's own hit test (`elementFromPoint` at the click point, in
-//!   viewport coordinates, through shadow roots and frames; see `hit`) must land on the
-//!   element or inside it (a label forwarding to it counts), or else at the centre of one of
-//!   its `<label>`s, where the input then goes (a visually hidden input inside the label a
-//!   person clicks; the page engine's rule, `prufe.labelInReach`). Otherwise the error is
-//!   `TARGET_OBSCURED`, naming what covers it, and nothing is dispatched.
+//! order a person would cause them. Whether an element is ready for input (a stable,
+//! non-empty box in view, the page's hit test landing on it or on a label that forwards to
+//! it) is the page engine's `prufe.prepare` (src/dom/prepare.rs), as through every driver,
+//! and across frames the machine's (core `run::lift`, with `hit`).
 //!
 //! All page-side helpers run in the isolated world (see `inject`), so a page cannot spoof the
 //! answers by patching `Element.prototype`.
@@ -25,18 +18,16 @@ use crate::inject::Engine;
 use crate::observe::{root_of, route, Root};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
-use prufe::core::run::ready::{self, Refusal};
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A point in the top document's viewport, in CSS pixels.
 pub use prufe::core::run::Point;
 
-/// Where and on what input will land.
+/// The node behind a ref, for the reads and gestures that go to it.
 #[derive(Debug, Clone)]
 pub struct Actionable {
-    pub point: Point,
     /// Remote handle on the live element, in its root's world.
     pub handle: String,
     /// The DevTools frame id of the root whose world holds the handle.
@@ -53,228 +44,6 @@ impl Actionable {
             .call_value(&self.frame, function, &json!(self.reference))
             .await
     }
-}
-
-/// The result of preparing an element for input.
-#[derive(Debug, Clone)]
-pub enum Prepared {
-    Ready(Actionable),
-    /// It was out of view and has been scrolled; observe again before acting.
-    Scrolled,
-    /// Input at its point lands elsewhere in its root's document (the machine words it).
-    Refused(Refusal),
-}
-
-/// How long two animation frames take at 60 Hz: the box is read again after it.
-const TWO_FRAMES: Duration = Duration::from_millis(ready::TWO_FRAMES_MS as u64);
-
-/// Checks that `element` can take input now, and where. With `known`, the handle of a
-/// prepare of the same node a moment ago whose box was stable then, the box is read once
-/// rather than across two frames: a box that moved since shows as another point.
-pub async fn prepare(
-    engine: &Engine,
-    roots: &[Root],
-    element: &Element,
-    hit_test: bool,
-    timeout: Duration,
-    known: Option<&Actionable>,
-) -> Result<Prepared> {
-    let what = prufe::core::identity::describe_element(element);
-    let (path, local) = route(&element.reference);
-    let root = root_of(roots, path)?;
-    let handle = match known {
-        Some(a) => a.handle.clone(),
-        None => engine.element_handle(&root.frame, local, None).await?,
-    };
-
-    let deadline = Instant::now() + timeout;
-    let reference = local.to_owned();
-    let boxed = || async {
-        engine
-            .call::<Bounds>(&root.frame, "(P, r) => P.box(r)", &json!(reference))
-            .await
-    };
-    // A box moves only through a mutation, an event that changes styles or layout, or an
-    // animation; a page that shows none of these for two frames (`prufe.stillFor`, 0 while
-    // anything animates) holds its boxes still, and one read suffices.
-    let still = engine.still_for(roots).await >= ready::TWO_FRAMES_MS;
-    let mut last = if known.is_none() && !still {
-        Some(boxed().await?)
-    } else {
-        None
-    };
-    // The last box read, when the page was not still: it says whether a scroll box clips
-    // the element as well as the one read below would.
-    let mut held: Option<Bounds> = None;
-    while let Some(before) = last {
-        tokio::time::sleep(TWO_FRAMES).await;
-        let b = boxed().await?;
-        if ready::is_empty(b.extent()) {
-            return Err(refusal(ready::empty_box(&what)));
-        }
-        if ready::holds_still(before.extent(), b.extent()) {
-            held = Some(b);
-            break;
-        }
-        last = Some(b);
-        if Instant::now() >= deadline {
-            return Err(refusal(ready::kept_moving(
-                &what,
-                timeout.as_millis() as u64,
-            )));
-        }
-    }
-
-    let top = match centre(engine, &handle).await? {
-        Some(p) => p,
-        None => return Err(refusal(ready::no_visible_area(&what))),
-    };
-    // The root's own viewport: a frame's point is answered in it, and the machine moves it
-    // to the top viewport and asks each document above for its hit test (core `run::lift`).
-    let (origin, (vw, vh)) = frame_view(engine, root).await?;
-    let mut point = Point {
-        x: top.x - origin.x,
-        y: top.y - origin.y,
-    };
-    // A point inside the window may still lie outside a scroll box around the element (a
-    // virtualised grid's spare rows): the page engine's box says so (`inView`).
-    let outside = point.x < 0.0 || point.y < 0.0 || point.x >= vw || point.y >= vh;
-    let clipped = || async {
-        match &held {
-            Some(b) => Ok(!b.in_view),
-            None => boxed().await.map(|b| !b.in_view),
-        }
-    };
-    if outside || clipped().await? {
-        engine
-            .cmd_on(
-                &handle,
-                "DOM.scrollIntoViewIfNeeded",
-                json!({ "objectId": handle }),
-            )
-            .await?;
-        return Ok(Prepared::Scrolled);
-    }
-
-    if hit_test {
-        if let Some(by) = crate::hit::covers(engine, &handle, point.x, point.y).await? {
-            // A visually hidden control is operated through its label, as the page engine's
-            // prepare does (`dom::input::label_in_reach`).
-            match label_point(engine, root, local, &handle, origin, (vw, vh)).await? {
-                Some(at) => point = at,
-                None => return Ok(Prepared::Refused(Refusal::Covered { by, point })),
-            }
-        }
-    }
-    Ok(Prepared::Ready(Actionable {
-        point,
-        handle,
-        frame: root.frame.clone(),
-        reference: local.to_owned(),
-    }))
-}
-
-/// A root's `<iframe>` content box's origin in the top viewport, and the root's viewport
-/// size (the top document's for the top).
-async fn frame_view(engine: &Engine, root: &Root) -> Result<(Point, (f64, f64))> {
-    if root.path.is_empty() {
-        return Ok((Point { x: 0.0, y: 0.0 }, viewport(engine).await?));
-    }
-    let (_, [x, y, w, h]) = crate::inject::owner_box_in_top(engine, &root.frame).await?;
-    Ok((Point { x, y }, (w, h)))
-}
-
-/// `prufe.box`: an element's border box in its document's viewport.
-#[derive(Debug, Clone, Copy, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Bounds {
-    x: f64,
-    y: f64,
-    width: f64,
-    height: f64,
-    /// Its point lies in its document's viewport and in every scroll box around it.
-    in_view: bool,
-}
-
-impl Bounds {
-    fn extent(&self) -> ready::Extent {
-        [self.x, self.y, self.width, self.height]
-    }
-}
-
-/// A refusal of `core::run::ready` as the harness's error (nothing was dispatched).
-fn refusal(e: prufe::core::error::Error) -> Error {
-    Error::NotActionable {
-        code: e.code,
-        message: e.message,
-    }
-}
-
-/// Where a click reaches a control whose own point it does not: the centre of the `<label>`
-/// the page engine chooses (`prufe.labelInReach`: the first of its labels in view whose hit
-/// test reaches it), read from the label's own quads and moved into the root's viewport
-/// (`origin` off), and hit-tested again in the root's document, as the control's own point
-/// is. `None` when no label is in reach.
-async fn label_point(
-    engine: &Engine,
-    root: &Root,
-    reference: &str,
-    handle: &str,
-    origin: Point,
-    (vw, vh): (f64, f64),
-) -> Result<Option<Point>> {
-    let label = match engine
-        .element_handle(&root.frame, reference, Some("labelInReach"))
-        .await
-    {
-        Ok(label) => label,
-        Err(e) if e.code() == ErrorCode::TargetObscured => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let Some(p) = centre(engine, &label).await? else {
-        return Ok(None);
-    };
-    let p = Point {
-        x: p.x - origin.x,
-        y: p.y - origin.y,
-    };
-    if p.x < 0.0 || p.y < 0.0 || p.x >= vw || p.y >= vh {
-        return Ok(None);
-    }
-    let reached = crate::hit::covers(engine, handle, p.x, p.y)
-        .await?
-        .is_none();
-    Ok(reached.then_some(p))
-}
-
-/// The centre of the element's first non-empty content quad, in top-viewport coordinates.
-async fn centre(engine: &Engine, handle: &str) -> Result<Option<Point>> {
-    let quads = engine
-        .cmd_on(handle, "DOM.getContentQuads", json!({ "objectId": handle }))
-        .await?;
-    // An out-of-process frame's quads are in its own viewport.
-    let (dx, dy) = engine.handle_offset(handle).await?;
-    for q in quads["quads"].as_array().into_iter().flatten() {
-        let Some(v) = q.as_array() else { continue };
-        let n: Vec<f64> = v.iter().filter_map(Value::as_f64).collect();
-        if n.len() != 8 {
-            continue;
-        }
-        let area = ((n[0] * n[3] - n[2] * n[1])
-            + (n[2] * n[5] - n[4] * n[3])
-            + (n[4] * n[7] - n[6] * n[5])
-            + (n[6] * n[1] - n[0] * n[7]))
-            .abs()
-            / 2.0;
-        if area < 1.0 {
-            continue;
-        }
-        return Ok(Some(Point {
-            x: dx + (n[0] + n[2] + n[4] + n[6]) / 4.0,
-            y: dy + (n[1] + n[3] + n[5] + n[7]) / 4.0,
-        }));
-    }
-    Ok(None)
 }
 
 /// The top viewport's size in CSS pixels, scroll bars left out.

@@ -1078,12 +1078,12 @@ mod tests {
         let line = json_line(
             2,
             "click",
-            &Err(Error::TargetObscured {
-                target: "button[x]".into(),
-                by: "div".into(),
-                x: 0.0,
-                y: 0.0,
-            }),
+            &Err(Error::Core(prufe::core::run::ready::covered(
+                "button[x]",
+                "div",
+                0.0,
+                0.0,
+            ))),
         );
         assert_eq!(line["error"], "TARGET_OBSCURED");
         assert_eq!(line["verdict"], serde_json::Value::Null);

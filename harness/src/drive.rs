@@ -8,7 +8,7 @@
 //! the errors that end the whole run (a crashed page, a closed browser), which stop the drive
 //! at once.
 
-use crate::act::{self, Actionable, Prepared};
+use crate::act::{self, Actionable};
 use crate::arbiter::{self, ArbiterConfig};
 use crate::error::{Error, Result};
 use crate::inject::Engine;
@@ -19,8 +19,7 @@ use prufe::core::model::Element;
 use prufe::core::redact::Redactor;
 use prufe::core::run::ready::Size;
 use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
-use serde_json::Value;
-use std::collections::HashMap;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,8 +30,6 @@ pub(crate) struct Drive {
     last: Option<Observation>,
     /// When it was taken.
     observed_at: Option<std::time::Instant>,
-    /// The node each prepared ref was found at, and where input goes.
-    prepared: HashMap<String, Actionable>,
     /// How many needs were answered (round trips of a driver of the machine).
     pub(crate) needs: u32,
     /// How many settles after the step's input ended on the shorter window
@@ -287,15 +284,11 @@ impl Tab<'_> {
 
     /// The live node of a ref: where prepare found it, else looked up now.
     async fn actionable(&self, d: &Drive, reference: &str) -> Result<Actionable> {
-        if let Some(a) = d.prepared.get(reference) {
-            return Ok(a.clone());
-        }
         let roots = self.roots_of(d).await?;
         let (path, local) = crate::observe::route(reference);
         let root = crate::observe::root_of(&roots, path)?;
         let handle = self.engine.element_handle(&root.frame, local, None).await?;
         Ok(Actionable {
-            point: Point { x: 0.0, y: 0.0 },
             handle,
             frame: root.frame.clone(),
             reference: local.to_owned(),
@@ -351,7 +344,6 @@ impl Tab<'_> {
                             d.frames = crate::coords::page::root_boxes(&e, &o.roots).await;
                         }
                         let snapshot = o.snapshot.clone();
-                        d.prepared.clear();
                         d.last = Some(o);
                         d.observed_at = Some(std::time::Instant::now());
                         Answer::Observed { snapshot }
@@ -390,24 +382,24 @@ impl Tab<'_> {
                 reference,
                 hit_test,
             } => {
+                // The page engine's prepare (`prufe.prepare`, src/dom/prepare.rs), as every
+                // driver answers it: in the ref's own root, its point in that root's viewport
+                // (the machine moves a frame's to the top viewport: core `run::lift`).
                 let roots = self.roots_of(d).await?;
-                let element = Self::element_of(d, reference);
-                let timeout = Duration::from_millis(self.timing.timeout_ms);
-                // A second prepare of the node (with the pointer arrived) reads its box once.
-                let known = d.prepared.get(reference).cloned();
-                match act::prepare(&e, &roots, &element, *hit_test, timeout, known.as_ref()).await?
-                {
-                    Prepared::Ready(a) => {
-                        let point = a.point;
-                        d.prepared.insert(reference.clone(), a);
-                        Answer::Prepared { point }
-                    }
-                    Prepared::Scrolled => {
-                        d.observed_at = None;
-                        Answer::Scrolled
-                    }
-                    Prepared::Refused(refusal) => Answer::Refused { refusal },
+                let (path, local) = crate::observe::route(reference);
+                let root = crate::observe::root_of(&roots, path)?;
+                let args = json!({ "ref": local, "hitTest": hit_test, "timeoutMs": self.timing.timeout_ms });
+                let answer: Answer = e
+                    .call(
+                        &root.frame,
+                        "(P, a) => P.prepare(a.ref, a.hitTest, a.timeoutMs)",
+                        &args,
+                    )
+                    .await?;
+                if matches!(answer, Answer::Scrolled) {
+                    d.observed_at = None;
                 }
+                answer
             }
             Need::Frame { path } => {
                 let roots = self.roots_of(d).await?;
@@ -479,9 +471,24 @@ impl Tab<'_> {
                 },
                 Read::Focused => {
                     let roots = self.roots_of(d).await?;
+                    let top = crate::observe::root_of(&roots, "")?;
                     Answer::Focused {
-                        element: crate::coords::page::focused(&e, &roots).await?,
+                        element: crate::coords::page::focused_in(&e, top).await?.1,
                     }
+                }
+                Read::Roots => Answer::Roots {
+                    paths: self
+                        .roots_of(d)
+                        .await?
+                        .into_iter()
+                        .map(|r| r.path)
+                        .collect(),
+                },
+                Read::FocusedIn { path } => {
+                    let roots = self.roots_of(d).await?;
+                    let root = crate::observe::root_of(&roots, path)?;
+                    let (has, element) = crate::coords::page::focused_in(&e, root).await?;
+                    Answer::FocusedIn { has, element }
                 }
                 Read::Scroll { at } => {
                     let roots = e.roots().await?;

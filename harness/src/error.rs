@@ -71,22 +71,6 @@ pub enum Error {
         cause: Box<Error>,
     },
 
-    /// The point where input would land belongs to another element. Nothing was dispatched.
-    #[error(
-        "TARGET_OBSCURED: {}",
-        prufe::core::run::ready::covered(target, by, *x, *y).message
-    )]
-    TargetObscured {
-        target: String,
-        by: String,
-        x: f64,
-        y: f64,
-    },
-
-    /// A precondition of input (visible, stable, in view) did not hold. Nothing was dispatched.
-    #[error("{code}: {message}")]
-    NotActionable { code: ErrorCode, message: String },
-
     /// The script file is not valid; reported before any action runs.
     #[error("INVALID_SCRIPT: {0}")]
     Script(String),
@@ -153,8 +137,6 @@ impl Error {
             Error::VerificationFailed(_) => ErrorCode::VerificationFailed,
             Error::UndoFailed { .. } => ErrorCode::UndoFailed,
             Error::IrreversibleAction { .. } => ErrorCode::IrreversibleAction,
-            Error::TargetObscured { .. } => ErrorCode::TargetObscured,
-            Error::NotActionable { code, .. } => *code,
             Error::Script(_) => ErrorCode::InvalidScript,
             Error::Unsupported(_) => ErrorCode::InvalidOptions,
             Error::Launch(_) | Error::Cdp(_) => ErrorCode::BrowserError,
@@ -280,16 +262,6 @@ impl Error {
                 }
                 Error::Core(e)
             }
-            Error::TargetObscured { target, by, x, y } => Error::TargetObscured {
-                target: s(target),
-                by: s(by),
-                x,
-                y,
-            },
-            Error::NotActionable { code, message } => Error::NotActionable {
-                code,
-                message: s(message),
-            },
             Error::Navigation(m) => Error::Navigation(s(m)),
             Error::Timeout(m) => Error::Timeout(s(m)),
             Error::Launch(m) => Error::Launch(s(m)),
@@ -310,12 +282,7 @@ mod tests {
             (Error::Script("x".into()), "INVALID_SCRIPT"),
             (Error::Launch("x".into()), "BROWSER_ERROR"),
             (
-                Error::TargetObscured {
-                    target: "a".into(),
-                    by: "b".into(),
-                    x: 1.0,
-                    y: 2.0,
-                },
+                Error::Core(prufe::core::run::ready::covered("a", "b", 1.0, 2.0)),
                 "TARGET_OBSCURED",
             ),
             (

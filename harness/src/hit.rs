@@ -28,7 +28,7 @@ const HIT: &str = "function (x, y) { return globalThis.prufe.hitTest(this, x, y)
 
 /// What covers `handle` (an element, in its root's world) at (`x`, `y`) of its document's
 /// viewport; `None` when input there lands on it.
-pub async fn covers(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
+async fn covers(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<String>> {
     let r = engine.call_on(handle, HIT, &[json!(x), json!(y)]).await?;
     Ok(r.as_str().map(str::to_owned))
 }

@@ -162,12 +162,12 @@ mod tests {
         let o = outcome("typed hunter22 into the field");
         let p1 = w.write(1, Some(&o), "fill", None, &r, None).unwrap();
         assert_eq!(p1.file_name().unwrap(), "0001-fill-match.json");
-        let e = crate::Error::TargetObscured {
-            target: "button[Pay]".into(),
-            by: "div#veil".into(),
-            x: 1.0,
-            y: 1.0,
-        };
+        let e = crate::Error::Core(prufe::core::run::ready::covered(
+            "button[Pay]",
+            "div#veil",
+            1.0,
+            1.0,
+        ));
         let p2 = w.write(2, None, "click", Some(&e), &r, None).unwrap();
         assert_eq!(p2.file_name().unwrap(), "0002-click-target-obscured.json");
         let wrong = Outcome {

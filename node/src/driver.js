@@ -120,7 +120,8 @@ export async function answerNeed(port, need, options) {
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
-    const across = need.need === 'frame' || need.need === 'hitFrame' || need.need === 'revealFrame';
+    const across = need.need === 'frame' || need.need === 'hitFrame' || need.need === 'revealFrame'
+      || (need.need === 'read' && (need.read.kind === 'roots' || need.read.kind === 'focusedIn'));
     if (roots && (roots.length > 1 || across)) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
       case 'settle':
@@ -257,6 +258,8 @@ async function read(port, what) {
       return { answer: 'destination', destination: await call(port, 'destination', what.ref) };
     case 'focused':
       return { answer: 'focused', element: await call(port, 'focused') };
+    case 'roots':
+      return { answer: 'roots', paths: [''] };
     case 'selection':
       return { answer: 'selection', selection: await call(port, 'selection', what.ref) };
     default:

@@ -15,8 +15,8 @@
 // - points: an engine answers in its document's viewport; each `<iframe>` content box's
 //   origin on the way up is added (boxes, locate); a prepare is answered in the ref's root,
 //   and the machine places it and asks for the hit tests above (src/core/run/lift.rs);
-// - locate descends into the root whose `<iframe>` is under the point, and the focused
-//   element into the root whose `<iframe>` holds the focus.
+// - locate descends into the root whose `<iframe>` is under the point; the focus is read in
+//   the top document and the machine follows it into the roots (src/core/run/focus.rs).
 
 import { machine } from './machine.js';
 import {
@@ -304,34 +304,6 @@ async function hasFocusInPage() {
 }
 
 /**
- * The focused element, through the roots whose `<iframe>` holds the focus.
- * @param {Port} port @param {Frames} frames
- * @returns {Promise<Prufe.ElementRecord | null>}
- */
-async function focusedAcross(port, frames) {
-  const rules = (await machine()).frames;
-  const paths = (await frames.roots()).map((r) => r.path);
-  let path = '';
-  /** @type {Prufe.ElementRecord | null} */
-  let element = await call(port, 'focused');
-  while (element?.opaque && element.role === 'iframe') {
-    let inner = null;
-    for (const child of paths.filter((p) => p !== '' && rules.parent({ paths, path: p }) === path)) {
-      if (await frames.evaluateIn(child, hasFocusInPage, null).catch(() => false)) {
-        inner = child;
-        break;
-      }
-    }
-    if (inner === null) break;
-    const found = await call(rootPort(port, frames, inner), 'focused');
-    if (!found) break;
-    path = inner;
-    element = found;
-  }
-  return rules.adopt({ path, element });
-}
-
-/**
  * `Need::Read`, routed by its ref (a hash by the ref of the field it is for: keys are per
  * document).
  * @param {Port} port @param {Frames} frames @param {PrufeRun.Read} what
@@ -354,8 +326,16 @@ async function read(port, frames, what) {
       const { path, ref } = route(rules, what.ref);
       return { answer: 'destination', destination: await call(rootPort(port, frames, path), 'destination', ref) };
     }
+    // The top document's focus; the machine follows it into the frames (`roots`,
+    // `focusedIn`: src/core/run/focus.rs).
     case 'focused':
-      return { answer: 'focused', element: await focusedAcross(port, frames) };
+      return { answer: 'focused', element: await call(port, 'focused') };
+    case 'roots':
+      return { answer: 'roots', paths: (await frames.roots()).map((r) => r.path) };
+    case 'focusedIn': {
+      const at = rootPort(port, frames, what.path);
+      return { answer: 'focusedIn', has: await at.evaluate(hasFocusInPage, null), element: await call(at, 'focused') };
+    }
     case 'selection': {
       const { path, ref } = route(rules, what.ref);
       return { answer: 'selection', selection: await call(rootPort(port, frames, path), 'selection', ref) };

@@ -1,7 +1,7 @@
 //! `prufe.prepare(ref, hitTest, timeoutMs)`: the machine's prepare need
-//! (`core::run::Need::Prepare`) answered inside the page, once for every driver of the
-//! bundle (the Node and Python packages; the CDP harness answers it over the protocol, with
-//! frames of other processes).
+//! (`core::run::Need::Prepare`) answered inside the page, once for every driver (the CLI, the
+//! Node and Python packages), in the root the ref names; a frame's point is moved to the top
+//! viewport and hit-tested in the documents above by the machine (`core::run::lift`).
 //!
 //! The element of the ref, checked once, must have a non-empty box that holds still across
 //! two animation frames (a page that showed no mutation, no layout event and no animation
@@ -10,7 +10,7 @@
 //! page's hit test at the point must reach it, or else at the point of one of its `<label>`s,
 //! which then is where input goes (a visually hidden input inside the label a person clicks:
 //! `input::label_in_reach`). Every refusal is a `refused` answer, data without words: the
-//! machine words it (`core::run::ready`, which the harness uses too) with its own name for
+//! machine words it (`core::run::ready`) with its own name for
 //! the target, so the records agree whatever drove the step.
 
 use super::input::{bounds_of, hit_node, label_in_reach, scroll_node_into_view, Bounds};

@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 const AT: &str = "(P, a) => P.at(a.x, a.y)";
 
 /// The focused observable element, through shadow roots and same-origin frames.
-const FOCUSED: &str = "(P) => P.focused()";
+const FOCUS_HERE: &str = "(P) => ({ has: document.hasFocus(), element: P.focused() })";
 
 /// Boxes of the visible observable elements that meet the viewport, and whether each is the
 /// topmost at the centre of its visible part.
@@ -207,28 +207,17 @@ pub async fn element_at(
     Ok(hit)
 }
 
-/// The focused observable element (through shadow roots and frames), in merged terms.
-pub async fn focused(engine: &Engine, roots: &[Root]) -> Result<Option<Element>> {
-    let top = roots
-        .first()
-        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
-    let f: Option<Element> = engine.call(&top.frame, FOCUSED, &Value::Null).await?;
-    if let Some(e) = &f {
-        if e.role == Role::Iframe && e.opaque {
-            // Focus is inside a cross-origin frame: ask the deepest root that has a focus.
-            let mut inner_roots: Vec<&Root> = roots.iter().filter(|r| !r.path.is_empty()).collect();
-            inner_roots.sort_by_key(|r| std::cmp::Reverse(r.path.split('.').count()));
-            for root in inner_roots {
-                if let Ok(Some(inner)) = engine
-                    .call::<Option<Element>>(&root.frame, FOCUSED, &Value::Null)
-                    .await
-                {
-                    return Ok(Some(adopt(&root.path, inner)));
-                }
-            }
-        }
+/// The focused observable element of the root at `root` (through shadow roots and frames of
+/// its own origin), in that root's terms, and whether its document has the focus. The
+/// machine follows a focus inside a frame of another origin (core `run::focus`).
+pub async fn focused_in(engine: &Engine, root: &Root) -> Result<(bool, Option<Element>)> {
+    #[derive(serde::Deserialize)]
+    struct Here {
+        has: bool,
+        element: Option<Element>,
     }
-    Ok(f)
+    let here: Here = engine.call(&root.frame, FOCUS_HERE, &Value::Null).await?;
+    Ok((here.has, here.element))
 }
 
 /// Finds and keeps the scroll container under `p` (top document); where it stands, named.

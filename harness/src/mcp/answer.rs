@@ -675,12 +675,12 @@ mod tests {
             text,
             "TARGET_AMBIGUOUS: 2 elements match\n- candidate button \"Remove\" in cart [ref=e1]\n"
         );
-        let obscured = Error::TargetObscured {
-            target: "button[Pay]".into(),
-            by: "div#veil".into(),
-            x: 1.0,
-            y: 2.0,
-        };
+        let obscured = Error::Core(prufe::core::run::ready::covered(
+            "button[Pay]",
+            "div#veil",
+            1.0,
+            2.0,
+        ));
         let shaped = shape(&obscured, &refs);
         assert_eq!(shaped.code, ErrorCode::TargetObscured);
         assert!(

@@ -1069,6 +1069,14 @@ class Driver:
                 return answer or {"answer": "sent"}
             if kind == "locate":
                 return (yield from self._locate(need["at"]))
+            if kind == "read" and need["read"]["kind"] == "roots":
+                # The machine follows the focus into the roots (src/core/run/focus.rs).
+                return {"answer": "roots", "paths": [r.path for r in (self.world._roots if routes is not None else [TOP])]}
+            if kind == "read" and need["read"]["kind"] == "focusedIn":
+                here = yield from self.world.call(FOCUS_HERE, None, self.world.root_of(need["read"]["path"]))
+                if here.get("error"):
+                    raise PrufeError(here["error"]["code"], here["error"]["message"])
+                return {"answer": "focusedIn", "has": bool(here.get("has")), "element": here.get("element")}
             if kind == "read" and need["read"]["kind"] == "address":
                 return {"answer": "address", "url": (yield op("url"))}
             if kind == "read" and need["read"]["kind"] == "network":
@@ -1147,12 +1155,6 @@ class Driver:
             return {"answer": "scrolled"}
         if kind == "read":
             read = need["read"]
-            if read["kind"] == "focused":
-                for root in sorted(roots, key=lambda r: -len(r.path)):
-                    reply = yield from self._quietly(FOCUS_HERE, None, root)
-                    if reply.get("has") and reply.get("element") or root.path == "":
-                        extra["adopt"] = root.path
-                        return {"answer": "focused", "element": reply.get("element")}
             if read.get("ref") is None:
                 return None
             root, there = self._where(routes, read["ref"])

@@ -35,7 +35,6 @@
       case 'prepare':
         return route(need.ref).path !== '';
       case 'read':
-        if (need.read.kind === 'focused') return true;
         return need.read.ref != null && route(need.read.ref).path !== '';
       default:
         return false;

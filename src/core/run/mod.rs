@@ -37,6 +37,7 @@ pub mod chord;
 pub mod dialogs;
 pub mod drag;
 mod fill;
+mod focus;
 mod grown;
 pub mod inverse;
 mod key;
@@ -312,6 +313,9 @@ pub struct Run {
     /// A prepare of a ref in a frame, moved to the top viewport (`lift`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lifting: Option<lift::Lifting>,
+    /// A read of the focus, followed into the frames it is in (`focus`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    focusing: Option<focus::Focusing>,
     pending: String,
     phase: Phase,
 }
@@ -348,6 +352,7 @@ impl Run {
             typing: None,
             filling: None,
             lifting: None,
+            focusing: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -394,6 +399,16 @@ impl Run {
                     return self.ask(need);
                 }
                 lift::Lifted::Done(answer) => answer,
+            },
+            None => answer,
+        };
+        let answer = match self.focusing.take() {
+            Some(focusing) => match focusing.on(answer) {
+                focus::Focused::Ask(focusing, need) => {
+                    self.focusing = Some(*focusing);
+                    return self.ask(need);
+                }
+                focus::Focused::Done(answer) => answer,
             },
             None => answer,
         };
@@ -520,6 +535,9 @@ impl Run {
     fn ask(&mut self, need: Need) -> Need {
         if self.lifting.is_none() {
             self.lifting = lift::Lifting::of(&need);
+        }
+        if self.focusing.is_none() {
+            self.focusing = focus::Focusing::of(&need);
         }
         self.pending = serde_json::to_value(&need)
             .ok()

@@ -268,8 +268,17 @@ pub enum Read {
     /// The address of the tab's previous history entry, empty when there is none. Answer:
     /// [`Answer::Address`].
     Previous,
-    /// The focused observable element. Answer: [`Answer::Focused`].
+    /// The focused observable element of the top document: the `<iframe>` of a frame of
+    /// another origin when the focus is inside one, which the machine follows
+    /// ([`Read::Roots`], [`Read::FocusedIn`]). Answer: [`Answer::Focused`].
     Focused,
+    /// The paths of the page's roots: the top document (`""`) and every frame of another
+    /// origin with an engine of its own. Answer: [`Answer::Roots`].
+    Roots,
+    /// Whether the document of the root at `path` has the focus (`document.hasFocus()`), and
+    /// its focused observable element, in that root's own terms. Answer:
+    /// [`Answer::FocusedIn`].
+    FocusedIn { path: String },
     /// With `at`, the scroll container under that point (the page when none is), kept for
     /// the reads without `at`, which say where that one stands now. Answer:
     /// [`Answer::Position`].
@@ -451,6 +460,15 @@ pub enum Answer {
     Focused {
         element: Option<Element>,
     },
+    /// [`Read::Roots`]: the top first.
+    Roots {
+        paths: Vec<String>,
+    },
+    /// [`Read::FocusedIn`].
+    FocusedIn {
+        has: bool,
+        element: Option<Element>,
+    },
     /// `None`: no container is kept (the document was replaced).
     Position {
         position: Option<ScrollPosition>,
@@ -511,6 +529,8 @@ impl Answer {
             Answer::Destination { .. } => "destination",
             Answer::Address { .. } => "address",
             Answer::Focused { .. } => "focused",
+            Answer::Roots { .. } => "roots",
+            Answer::FocusedIn { .. } => "focusedIn",
             Answer::Position { .. } => "position",
             Answer::Selection { .. } => "selection",
             Answer::Network { .. } => "network",

@@ -1,7 +1,6 @@
 //! When a target is ready for input, and the words of each refusal: once for every driver
-//! that answers a [`super::Need::Prepare`] (the page's own `prufe.prepare`,
-//! `src/dom/prepare.rs`, and the harness over the protocol, `harness/src/act.rs`, which
-//! takes its point from the browser's quads across frames of other processes).
+//! that answers a [`super::Need::Prepare`], each with the page's own `prufe.prepare`
+//! (`src/dom/prepare.rs`) in the target's root.
 //!
 //! A box holds still when it is read twice [`TWO_FRAMES_MS`] apart and moved by less than
 //! half a pixel on every side, or once on a page that `quietFor` says showed no mutation,
