@@ -472,14 +472,10 @@ class World:
     def _context(self, root: Root = TOP) -> Gen:
         if root.path == "":
             if self.context is None:
-                # A new document on its way (never during ``start``, which knows the context),
-                # looked for every ``pollMs`` for as long as a step's need may take: the
-                # caller's timeout, else the machine's (``prufeRun.defaults()``).
-                deadline = time.monotonic() + self.timeout_ms / 1000
-                while self.context is None:
-                    if time.monotonic() >= deadline:
-                        raise PrufeError("NOT_READY", "the page's new document did not answer in time")
-                    yield op("sleep", self.poll_ms / 1000)
+                # A new document whose world has not been seen yet: made now, as for a frame
+                # (a document being replaced fails the call as it came; the machine decides
+                # what that means and how long it waits).
+                self.context = yield from self.frame_context("", self.main_frame)
             return self.context
         context = yield from self.frame_context(root.session, root.frame)
         return context
