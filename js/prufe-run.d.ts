@@ -9,6 +9,9 @@
 /// <reference path="prufe-run-types.d.ts" />
 
 declare namespace PrufeRun {
+  /** A box in CSS pixels of the top viewport, or in an image's pixels. */
+  type Rect = { x: number; y: number; width: number; height: number };
+
   type Target = Prufe.Target;
   type ElementRecord = Prufe.ElementRecord;
   type Snapshot = Prufe.Snapshot;
@@ -105,6 +108,15 @@ declare namespace PrufeRun {
      */
     picture(args: { view: { pageX: number; pageY: number; clientWidth: number; clientHeight: number }; deviceWidth: number | null }):
       { format: 'jpeg'; quality: number; captureBeyondViewport: false; clip: { x: number; y: number; width: number; height: number; scale: number } };
+    /**
+     * What a step's picture marks, measured in the page (CSS pixels of the top viewport), in
+     * the image's pixels to a tenth: the target's box, the effect's boxes with an area, the
+     * point input went to, the covered boxes; `scale` is image pixels per CSS pixel.
+     */
+    marks(args: {
+      imageWidth: number; cssWidth: number; target: Rect | null; effect: (Rect | null)[];
+      point: { x: number; y: number } | null; masked: Rect[];
+    }): { scale: number; target: Rect | null; effect: Rect[]; point: { x: number; y: number } | null; masked: Rect[] };
   }
 
   /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */

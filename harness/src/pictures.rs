@@ -32,7 +32,8 @@ use crate::observe::{root_of, route, Root, Sensitive};
 use prufe::core::diff::{diff, DiffOptions};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Snapshot;
-use prufe::core::run::screen::{self, Viewport};
+use prufe::core::run::picture;
+use prufe::core::run::screen::Viewport;
 use prufe::core::run::Point;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -103,41 +104,24 @@ impl std::fmt::Display for Screenshots {
 }
 
 /// A box, in CSS pixels of the top viewport (from the engine) or in image pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-}
+pub use prufe::core::run::picture::Rect;
 
-impl Rect {
-    fn moved(self, dx: f64, dy: f64) -> Rect {
-        Rect {
-            x: self.x + dx,
-            y: self.y + dy,
-            ..self
-        }
-    }
-
-    fn scaled(self, k: f64) -> Rect {
-        let r = |v: f64| (v * k * 10.0).round() / 10.0;
-        Rect {
-            x: r(self.x),
-            y: r(self.y),
-            width: r(self.width),
-            height: r(self.height),
-        }
+/// `r` moved by (`dx`, `dy`): a frame root's box in the top viewport.
+fn moved(r: Rect, dx: f64, dy: f64) -> Rect {
+    Rect {
+        x: r.x + dx,
+        y: r.y + dy,
+        ..r
     }
 }
 
-/// One picture and what it shows, in image pixels.
+/// One picture and what it shows, in image pixels (`core::run::picture::marks`).
 #[derive(Debug, Clone)]
 pub struct Shot {
     pub jpeg: Vec<u8>,
     pub width: u32,
     pub height: u32,
-    /// Image pixels per CSS pixel.
+    /// Image pixels per CSS pixel, to four decimals.
     pub scale: f64,
     pub target: Option<Rect>,
     pub effect: Vec<Rect>,
@@ -172,10 +156,10 @@ impl Pictures {
                     "file": file,
                     "width": s.width,
                     "height": s.height,
-                    "scale": (s.scale * 10_000.0).round() / 10_000.0,
+                    "scale": s.scale,
                     "target": s.target,
                     "effect": s.effect,
-                    "point": s.point.map(|p| json!({ "x": (p.x * 10.0).round() / 10.0, "y": (p.y * 10.0).round() / 10.0 })),
+                    "point": s.point,
                     "masked": s.masked,
                 }),
             );
@@ -290,7 +274,7 @@ pub async fn capture(
             .unwrap_or_default();
         for (local, b) in locals.iter().zip(boxes) {
             if let Some(b) = b.filter(|b| b.width > 0.0 && b.height > 0.0) {
-                found.insert(crate::observe::merged_ref(path, local), b.moved(dx, dy));
+                found.insert(crate::observe::merged_ref(path, local), moved(b, dx, dy));
             }
         }
     }
@@ -307,7 +291,7 @@ pub async fn capture(
             Ok(c) => {
                 covered.push(root);
                 let (dx, dy) = offset(&root.path).unwrap_or((0.0, 0.0));
-                masked.extend(c.boxes.into_iter().map(|b| b.moved(dx, dy)));
+                masked.extend(c.boxes.into_iter().map(|b| moved(b, dx, dy)));
             }
             Err(e) => {
                 failure = Some(e);
@@ -325,28 +309,23 @@ pub async fn capture(
             .await;
     }
     let (jpeg, width, height, css_width) = shot?;
-    let k = if css_width > 0.0 {
-        f64::from(width) / css_width
-    } else {
-        1.0
-    };
+    let m = picture::marks(&picture::Measured {
+        image_width: f64::from(width),
+        css_width,
+        target: marks.target.and_then(|t| found.get(t)).copied(),
+        effect: marks.effect.iter().map(|r| found.get(r).copied()).collect(),
+        point: marks.point,
+        masked,
+    });
     Ok(Shot {
         jpeg,
         width,
         height,
-        scale: k,
-        target: marks.target.and_then(|t| found.get(t)).map(|b| b.scaled(k)),
-        effect: marks
-            .effect
-            .iter()
-            .filter_map(|r| found.get(r))
-            .map(|b| b.scaled(k))
-            .collect(),
-        point: marks.point.map(|p| Point {
-            x: p.x * k,
-            y: p.y * k,
-        }),
-        masked: masked.into_iter().map(|b| b.scaled(k)).collect(),
+        scale: m.scale,
+        target: m.target,
+        effect: m.effect,
+        point: m.point,
+        masked: m.masked,
     })
 }
 
@@ -365,7 +344,7 @@ async fn screenshot(engine: &Engine) -> Result<(Vec<u8>, u32, u32, f64)> {
         dpr: 1.0,
     };
     let width = view.client_width;
-    let picture = screen::picture(&view, m["visualViewport"]["clientWidth"].as_f64());
+    let picture = picture::picture(&view, m["visualViewport"]["clientWidth"].as_f64());
     let params = serde_json::to_value(picture).map_err(|e| {
         Error::core(
             ErrorCode::Internal,

@@ -33,12 +33,6 @@ export function screenshotsOption(value) {
  * @typedef {{ before?: Shot, after?: Shot }} Pictures
  */
 
-/** @param {Rect} b @param {number} k */
-const scaled = (b, k) => ({
-  x: Math.round(b.x * k * 10) / 10, y: Math.round(b.y * k * 10) / 10,
-  width: Math.round(b.width * k * 10) / 10, height: Math.round(b.height * k * 10) / 10,
-});
-
 /** Width and height of a JPEG, from its start-of-frame segment. @param {Buffer} j */
 export function jpegSize(j) {
   if (j.length < 4 || j[0] !== 0xff || j[1] !== 0xd8) return null;
@@ -186,15 +180,13 @@ export class Camera {
       const jpeg = Buffer.from(data, 'base64');
       const size = jpegSize(jpeg);
       if (!size) return null;
-      const k = size.width / css.clientWidth;
-      const target = this.target && boxes[0] ? scaled(boxes[0], k) : null;
-      const effectBoxes = boxes.slice(this.target ? 1 : 0).filter((b) => b && b.width > 0 && b.height > 0).map((b) => scaled(/** @type {Rect} */ (b), k));
-      return {
-        jpeg, width: size.width, height: size.height, scale: Math.round(k * 10000) / 10000, target,
-        effect: effectBoxes,
-        point: this.point ? { x: Math.round(this.point.x * k * 10) / 10, y: Math.round(this.point.y * k * 10) / 10 } : null,
-        masked: covered.boxes.map((/** @type {Rect} */ b) => scaled(b, k)),
-      };
+      // In the image's pixels, as the machine marks them (`points.marks`).
+      const marks = (await machine()).points.marks({
+        imageWidth: size.width, cssWidth: css.clientWidth,
+        target: this.target ? boxes[0] : null, effect: boxes.slice(this.target ? 1 : 0),
+        point: this.point, masked: covered.boxes,
+      });
+      return { jpeg, width: size.width, height: size.height, ...marks };
     } catch {
       return null;
     }

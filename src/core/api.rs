@@ -565,7 +565,9 @@ pub fn scrub_text(args: &str) -> Result<String> {
 ///   (`INVALID_ACTION` otherwise: [`screen::check_max_width`]).
 /// - `framing`: `{view, maxWidth}` → how the screenshot is taken ([`screen::framing`]).
 /// - `picture`: `{view, deviceWidth}` → how a step's picture is taken, the parameters of
-///   `Page.captureScreenshot` ([`screen::picture`]; `view`'s `dpr` may be left out).
+///   `Page.captureScreenshot` ([`super::run::picture::picture`]).
+/// - `marks`: what a picture marks as measured in the page → in the image's pixels
+///   ([`super::run::picture::marks`]).
 pub fn points_text(op: &str, args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -657,14 +659,19 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
                 client_height: p.view.client_height,
                 dpr: 1.0,
             };
-            serde_json::to_value(screen::picture(&view, p.device_width))
+            serde_json::to_value(super::run::picture::picture(&view, p.device_width))
+        }
+        "marks" => {
+            let m: super::run::picture::Measured =
+                from_text(args, ErrorCode::InvalidArgument, "marks")?;
+            serde_json::to_value(super::run::picture::marks(&m))
         }
         other => {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
                 format!(
                     "points: unknown rule {other:?} (aim, locate, scale, captured, maxWidth, \
-                     framing, picture)"
+                     framing, picture, marks)"
                 ),
             ))
         }

@@ -130,20 +130,24 @@ class Coords:
         masked = tuple({key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")} for b in covered["boxes"])
         screen = {"id": f"obs-{self.issued}", "image": {"width": float(size[0]), "height": float(size[1])},
                   "capture": {"width": full[0], "height": full[1]} if scaled else {"width": float(size[0]), "height": float(size[1])},
-                  "dpr": css["dpr"]}
+                  "dpr": framing["dpr"]}
         scale = yield from driver.world.points_rule("scale", screen)
         self.latest = Shot(id=screen["id"], width=float(size[0]), height=float(size[1]),
                            capture_width=screen["capture"]["width"], capture_height=screen["capture"]["height"],
-                           device_pixel_ratio=css["dpr"], stable=bool(kept["stable"]), png=png, masked=masked,
+                           device_pixel_ratio=framing["dpr"], stable=bool(kept["stable"]), png=png, masked=masked,
                            scale=(scale["x"], scale["y"]))
         self._screen = {**screen, "boxes": boxes}
         return self.latest
 
-    def _params(self, css: dict[str, Any], dpr: float) -> Gen:
-        """The capture's parameters: the machine's framing of the viewport (``points.framing``),
-        kept for the screenshot it makes."""
+    def _params(self, css: dict[str, Any], _device_width: Optional[float]) -> Gen:
+        """The capture's parameters: the machine's framing of the viewport (``points.framing``)
+        with the page's own pixel ratio, kept for the screenshot it makes."""
+        # The page's own pixel ratio, as the CLI and the npm package count it (one that is not
+        # a number above zero the machine counts as 1).
+        page = yield from self.core.driver.call("page")
+        ratio = page.get("devicePixelRatio") if isinstance(page, dict) else None
         view = {"pageX": css["pageX"], "pageY": css["pageY"], "clientWidth": css["clientWidth"],
-                "clientHeight": css["clientHeight"], "dpr": dpr}
+                "clientHeight": css["clientHeight"], "dpr": ratio if isinstance(ratio, (int, float)) and math.isfinite(ratio) else 0}
         self._framing = yield from self.core.driver.world.points_rule("framing", {"view": view, "maxWidth": self.max_width})
         params: dict[str, Any] = {"format": "png", "captureBeyondViewport": False}
         if self._framing["clip"] is not None:

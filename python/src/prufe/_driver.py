@@ -16,7 +16,6 @@ leave I/O to their callers.
 from __future__ import annotations
 
 import base64
-import inspect
 import json
 import time
 from dataclasses import dataclass
@@ -953,10 +952,10 @@ class Driver:
         effect: list[str] = list(picture.get("effect") or [])
         refs = ([target] if target else []) + effect
 
-        def params(css: dict[str, Any], dpr: float) -> Gen:
+        def params(css: dict[str, Any], device_width: Optional[float]) -> Gen:
             # The machine's parameters of a step's picture (``points.picture``).
             view = {k: css[k] for k in ("pageX", "pageY", "clientWidth", "clientHeight")}
-            made: dict[str, Any] = yield from self.world.points_rule("picture", {"view": view, "deviceWidth": css["clientWidth"] * dpr})
+            made: dict[str, Any] = yield from self.world.points_rule("picture", {"view": view, "deviceWidth": device_width})
             return made
 
         try:
@@ -967,24 +966,17 @@ class Driver:
         size = jpeg_size(jpeg)
         if size is None:
             return
-        k = size[0] / css["clientWidth"]
+        # In the image's pixels, as the machine marks them (``points.marks``).
+        measured = {"imageWidth": size[0], "cssWidth": css["clientWidth"],
+                    "target": (boxes[0] if boxes else None) if target else None, "effect": boxes[1 if target else 0:],
+                    "point": self._point, "masked": covered["boxes"]}
+        marks: dict[str, Any] = yield from self.world.points_rule("marks", measured)
+        self.shots[which] = {"jpeg": jpeg, "width": size[0], "height": size[1], **marks}
 
-        def scaled(b: dict[str, float]) -> dict[str, float]:
-            return {key: round(b[key] * k, 1) for key in ("x", "y", "width", "height")}
-
-        target_box = boxes[0] if target and boxes and boxes[0] else None
-        effect_boxes = [b for b in boxes[1 if target else 0:] if b and b["width"] > 0 and b["height"] > 0]
-        self.shots[which] = {
-            "jpeg": jpeg, "width": size[0], "height": size[1], "scale": round(k, 4),
-            "target": scaled(target_box) if target_box else None,
-            "effect": [scaled(b) for b in effect_boxes],
-            "point": {"x": round(self._point["x"] * k, 1), "y": round(self._point["y"] * k, 1)} if self._point else None,
-            "masked": [scaled(b) for b in covered["boxes"]],
-        }
-
-    def covered_capture(self, params: Callable[[dict[str, Any], float], Union[dict[str, Any], Gen]], refs: list[str], sensitive: list[str]) -> Gen:
-        """One ``Page.captureScreenshot`` (``params(viewport, pixel ratio)``, or what the
-        generator it gives returns) taken while the engine covers every secret of every root
+    def covered_capture(self, params: Callable[[dict[str, Any], Optional[float]], Gen], refs: list[str], sensitive: list[str]) -> Gen:
+        """One ``Page.captureScreenshot`` (what the generator ``params(visual viewport in CSS
+        pixels, its width in device pixels)`` returns, both from the layout metrics as they
+        come: the machine decides from them) taken while the engine covers every secret of every root
         (``prufe.cover``; a root that cannot cover means no capture: the error is raised), with
         the boxes of ``refs`` and of what was covered in top-viewport pixels; uncovered after,
         whatever happens."""
@@ -999,12 +991,7 @@ class Driver:
                 boxes, covered = yield from self._cover_roots(roots, refs, sensitive, covered_roots)
             metrics = yield op("cdp", "Page.getLayoutMetrics", {})
             css = metrics["cssVisualViewport"]
-            device = (metrics.get("visualViewport") or {}).get("clientWidth") or css["clientWidth"]
-            dpr = max(1.0, device / css["clientWidth"]) if css["clientWidth"] else 1.0
-            made = params(css, dpr)
-            if inspect.isgenerator(made):
-                # Parameters the machine decides (a page call of their own).
-                made = yield from made
+            made = yield from params(css, (metrics.get("visualViewport") or {}).get("clientWidth"))
             shot = yield op("cdp", "Page.captureScreenshot", made)
         finally:
             for root in covered_roots:
@@ -1012,7 +999,7 @@ class Driver:
                     yield from self.call("uncover", root=root)
                 except Exception:  # the other roots are still uncovered
                     pass
-        return shot, {**css, "dpr": dpr}, boxes, covered
+        return shot, css, boxes, covered
 
     def _cover_roots(self, roots: list[Root], refs: list[str], sensitive: list[str], covered_roots: list[Root]) -> Gen:
         """Every root's secrets covered (a root that cannot cover means no picture), and the

@@ -45,6 +45,7 @@ mod lift;
 mod look;
 pub mod navigation;
 pub mod need;
+pub mod picture;
 mod point;
 mod pointer;
 pub mod policy;

@@ -121,56 +121,6 @@ pub fn framing(view: &Viewport, max_width: Option<f64>) -> Framing {
     Framing { full, dpr, clip }
 }
 
-/// The JPEG quality of a step's picture.
-pub const PICTURE_QUALITY: u32 = 60;
-
-/// The most pixels wide a step's picture is (11–14 kB a picture on the demo shop).
-pub const PICTURE_MAX_WIDTH: f64 = 800.0;
-
-/// How a step's picture is taken: `Page.captureScreenshot`'s parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
-pub struct Picture {
-    /// Always `jpeg`.
-    pub format: &'static str,
-    pub quality: u32,
-    pub capture_beyond_viewport: bool,
-    pub clip: Clip,
-}
-
-/// A step's picture of the visual viewport `view` (its `dpr` not read): the whole viewport,
-/// a JPEG of [`PICTURE_QUALITY`] scaled to at most [`PICTURE_MAX_WIDTH`] pixels wide. The
-/// pixel ratio is the visual viewport's width in device pixels (`device_width`,
-/// `Page.getLayoutMetrics`'s `visualViewport.clientWidth`) over its width in CSS pixels, at
-/// least 1; 1 when either is unknown.
-pub fn picture(view: &Viewport, device_width: Option<f64>) -> Picture {
-    let width = view.client_width;
-    let device = device_width.filter(|d| d.is_finite()).unwrap_or(width);
-    let dpr = if width > 0.0 {
-        (device / width).max(1.0)
-    } else {
-        1.0
-    };
-    let full = width * dpr;
-    Picture {
-        format: "jpeg",
-        quality: PICTURE_QUALITY,
-        capture_beyond_viewport: false,
-        clip: Clip {
-            x: view.page_x,
-            y: view.page_y,
-            width,
-            height: view.client_height,
-            scale: if full > PICTURE_MAX_WIDTH {
-                PICTURE_MAX_WIDTH / full
-            } else {
-                1.0
-            },
-        },
-    }
-}
-
 /// What a screenshot issued: the id a step quotes, the size of the image the caller saw
 /// (points are given in its pixels), the capture's size in device pixels before any
 /// downscale, the page's pixel ratio, and the hit boxes taken with it.
@@ -864,47 +814,5 @@ mod tests {
         }
         // Nothing shown there then: a hit now is a change, whatever the boxes say now.
         assert_eq!(reconcile(&[], &then, at, Some(card.clone())), Some(card));
-    }
-
-    #[test]
-    fn a_steps_picture_is_the_viewport_at_most_800_pixels_wide() {
-        let view = |w: f64| Viewport {
-            page_x: 0.0,
-            page_y: 40.0,
-            client_width: w,
-            client_height: 600.0,
-            dpr: 0.0,
-        };
-        let p = picture(&view(1280.0), Some(2560.0));
-        assert_eq!(
-            (p.format, p.quality, p.capture_beyond_viewport),
-            ("jpeg", 60, false)
-        );
-        assert_eq!(
-            p.clip,
-            Clip {
-                x: 0.0,
-                y: 40.0,
-                width: 1280.0,
-                height: 600.0,
-                scale: 800.0 / 2560.0
-            }
-        );
-        assert_eq!(
-            picture(&view(640.0), Some(640.0)).clip.scale,
-            1.0,
-            "narrow: as it is"
-        );
-        assert_eq!(
-            picture(&view(640.0), Some(320.0)).clip.scale,
-            1.0,
-            "a ratio below 1 counts as 1"
-        );
-        assert_eq!(
-            picture(&view(1000.0), None).clip.scale,
-            0.8,
-            "no device width: ratio 1"
-        );
-        assert_eq!(picture(&view(0.0), None).clip.scale, 1.0);
     }
 }
