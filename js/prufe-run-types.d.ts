@@ -15,8 +15,8 @@ declare namespace PrufeRun {
   }
 
   /**
-   * The box of an observable element (`prufe.hitBoxes`), in CSS pixels of the top viewport at
-   * the moment of the screenshot.
+   * The box of an observable element (`prufe.hitBoxes`), in CSS pixels of a viewport: the top
+   * one in a screenshot's boxes, a root's own in what that root answers.
    */
   interface HitBox {
     element: Prufe.ElementRecord;
@@ -345,6 +345,23 @@ declare namespace PrufeRun {
      */
     | { kind: 'focusedIn'; path: string }
     /**
+     * The observable element under `at`, a point of the viewport of the root at `path`
+     * (`prufe.at` there), in that root's own terms: an `<iframe>` of another root is an
+     * opaque `iframe` record, which the machine looks into itself (`run::locate`). Answer:
+     * `Answer::Under`.
+     */
+    | { kind: 'under'; path: string; at: Prufe.Point }
+    /**
+     * The hit boxes of the root at `path` (`prufe.hitBoxes` there), in its own viewport and
+     * terms. Answer: `Answer::HitBoxes`.
+     */
+    | { kind: 'hitBoxes'; path: string }
+    /**
+     * The hit boxes of the observation the step's points were chosen on, as the driver
+     * keeps them (top-viewport CSS pixels, the page's terms). Answer: `Answer::Aimed`.
+     */
+    | { kind: 'aimed' }
+    /**
      * With `at`, the scroll container under that point (the page when none is), kept for
      * the reads without `at`, which say where that one stands now. Answer:
      * `Answer::Position`.
@@ -494,12 +511,11 @@ declare namespace PrufeRun {
      */
     | { need: 'prepare'; ref: string; hitTest: boolean }
     /**
-     * Where a frame root shows: the `<iframe>` content box, in the top viewport, of every
-     * root from the top down to the root at `path` (`frames.parent`'s chain, the top itself
-     * left out, the root at `path` last), and the top viewport's size. Answer:
-     * `Answer::Frame`.
+     * Where frame roots show: the `<iframe>` content box, in the top viewport, of the root
+     * at each of `paths` (in their order; one whose `<iframe>` is no longer on the page
+     * left out), and the top viewport's size. Answer: `Answer::Frame`.
      */
-    | { need: 'frame'; path: string }
+    | { need: 'frame'; paths: string[] }
     /**
      * What input at `at` (a point of the viewport of the root just above the root at
      * `path`) lands on in that document when not on the `<iframe>` of `path` or inside it
@@ -511,11 +527,6 @@ declare namespace PrufeRun {
      * Answer: `Answer::Scrolled`.
      */
     | { need: 'revealFrame'; path: string }
-    /**
-     * The observable element under a point now (`prufe.at`, reconciled with the hit boxes
-     * of the observation the point was chosen on). Answer: `Answer::Under`.
-     */
-    | { need: 'locate'; at: Prufe.Point }
     /** Send a gesture through the browser's input pipeline. Answer: `Answer::Sent`. */
     | { need: 'input'; gesture: Gesture }
     /** Read something back from the page. Answer: the `Read`'s own answer. */
@@ -574,7 +585,11 @@ declare namespace PrufeRun {
      */
     | { answer: 'refused'; refusal: Prufe.Refusal }
     | { answer: 'under'; element?: Prufe.ElementRecord | null }
-    /** `Need::Frame`'s chain, top down, and the top viewport. */
+    /** `Read::HitBoxes`. */
+    | { answer: 'hitBoxes'; boxes: HitBox[] }
+    /** `Read::Aimed`: `None` when the step was not aimed on an observation. */
+    | { answer: 'aimed'; boxes?: HitBox[] | null }
+    /** `Need::Frame`'s boxes, in the order asked, and the top viewport. */
     | {
       answer: 'frame';
       chain: {

@@ -78,12 +78,6 @@ declare namespace PrufeRun {
      * `POINT_OUT_OF_BOUNDS` or `INVALID_ACTION`.
      */
     aim(args: { screen: Screen | null; observation?: string | null; pick: Pick }): Action;
-    /**
-     * The element under `at` the page's hit test found, reconciled with the screenshot's
-     * boxes; `decided: false` asks again with `boxesNow`, the boxes taken now.
-     */
-    locate(args: { boxes: HitBox[]; at: Prufe.Point; element: ElementRecord | null; boxesNow?: HitBox[] | null }):
-      { decided: true; element: ElementRecord | null } | { decided: false };
     /** CSS pixels per image pixel. */
     scale(screen: Screen): Prufe.Point;
     /**

@@ -441,9 +441,6 @@ impl World {
                     point: point_of(&self.page, reference),
                 },
             },
-            Need::Locate { at } => Answer::Under {
-                element: at_point(&self.page, *at),
-            },
             Need::Input { gesture } => {
                 if let Some(code) = self.input_fails {
                     return Answer::Failed {
@@ -541,6 +538,13 @@ impl World {
                     let (has, element) = self.focused_in(path);
                     Answer::FocusedIn { has, element }
                 }
+                // The world's elements are all in the top document's viewport.
+                Read::Under { path, at } if path.is_empty() => Answer::Under {
+                    element: at_point(&self.page, *at),
+                },
+                Read::Under { .. } => Answer::Under { element: None },
+                Read::Aimed => Answer::Aimed { boxes: None },
+                Read::HitBoxes { .. } => Answer::HitBoxes { boxes: vec![] },
                 // `n` requests heard of since the input and under way, beside a long poll
                 // heard of before it (never waited for) and one that ended long ago.
                 Read::Network { .. } => match self.requests {
@@ -615,23 +619,17 @@ impl World {
                 })
                 .to_string(),
             },
-            Need::Frame { path } => {
-                let mut chain = Vec::new();
-                let mut at = String::new();
-                for part in path.split('.') {
-                    at = if at.is_empty() {
-                        part.into()
-                    } else {
-                        format!("{at}.{part}")
-                    };
-                    chain.push(FrameBox {
-                        path: at.clone(),
+            Need::Frame { paths } => {
+                let chain = paths
+                    .iter()
+                    .map(|p| FrameBox {
+                        path: p.clone(),
                         x: 0.0,
                         y: 0.0,
                         width: 10_000.0,
                         height: 10_000.0,
-                    });
-                }
+                    })
+                    .collect();
                 Answer::Frame {
                     chain,
                     viewport: Size {
@@ -1318,7 +1316,7 @@ fn a_target_in_a_frame_root_is_placed_and_hit_tested_by_the_machine() {
             .then(move |_, w, _| {
                 assert_eq!(clicks(w), 1);
                 assert!(asked(w, "frame") >= 1 && asked(w, "hitFrame") >= 1, "{:?}", w.needs);
-                assert!(w.needs.iter().all(|n| !matches!(n, Need::Frame { path } if path != "0")));
+                assert!(w.needs.iter().all(|n| !matches!(n, Need::Frame { paths } if paths != &["0"])));
             }),
         row("a veil over the frame: TARGET_OBSCURED in the machine's words, nothing sent", veiled, pay(), paid())
             .want(None, false, Some(ErrorCode::TargetObscured), "is covered by div.veil")
@@ -2752,7 +2750,7 @@ fn scrolls() {
         row("a document replaced right before the wheel gets none: settled, the point checked again, then scrolled", replaced, scroll_at(&s, "b1", 300.0), nothing())
             .want(None, true, None, "scrolled from (0, 0) to (0, 300)")
             .then(|_, w, _| {
-                let locates = w.needs.iter().filter(|n| matches!(n, Need::Locate { .. })).count();
+                let locates = w.needs.iter().filter(|n| matches!(n, Need::Read { read: Read::Under { .. } })).count();
                 assert_eq!(locates, 2, "the point is checked again on the page that came: {:?}", w.needs);
                 assert!(matches!(&w.inputs[..], [Gesture::Wheel { .. }]), "one wheel, into the page that came: {:?}", w.inputs);
             }),
@@ -2773,10 +2771,11 @@ fn scrolls() {
                 assert!(done.moved && done.after.top == 300.0 && done.before.top == 0.0, "{done:?}");
                 assert_eq!(done.after.container, None);
                 assert_eq!(settles(w), 3, "150, 300, then 300 again: {:?}", w.needs);
+                let wheel = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Wheel { .. } })).expect("a wheel");
+                let after = w.needs[wheel..].iter().find(|n| matches!(n, Need::Settle { .. }));
                 assert!(
-                    matches!(&w.needs[4], Need::Settle { since: Some(_), timeout_ms: 250, .. }),
-                    "the first wait after the wheel is a quiet window from the fingerprint before: {:?}",
-                    w.needs[4]
+                    matches!(after, Some(Need::Settle { since: Some(_), timeout_ms: 250, .. })),
+                    "the first wait after the wheel is a quiet window from the fingerprint before: {after:?}"
                 );
                 assert!(matches!(&w.inputs[..], [Gesture::Wheel { dy, .. }] if *dy == 300.0));
             }),

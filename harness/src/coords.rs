@@ -391,7 +391,7 @@ impl Executor {
     /// What is under the point (`x`, `y`) of the latest image now: the element, or
     /// `TARGET_CHANGED` when it is not the one the image showed there (the check a pointer
     /// step makes before its input). Sends no input and keeps the observation quotable.
-    pub async fn probe(&self, v: &Verifier, x: f64, y: f64) -> StepResult<Option<Element>> {
+    pub async fn probe(&self, v: &mut Verifier, x: f64, y: f64) -> StepResult<Option<Element>> {
         let id = self.latest().map(|o| o.id.clone()).unwrap_or_default();
         Request::click_at(Point { x, y }, id, Button::Left, None)
             .and_then(|request| check_against_observation(&request, self.latest()))
@@ -401,10 +401,14 @@ impl Executor {
             .as_ref()
             .ok_or_else(|| Error::core(ErrorCode::StaleObservation, "take a screenshot first"))?;
         let p = observed.to_css(Point { x, y });
-        let engine = v.engine().clone();
-        let roots = engine.roots().await?;
-        let frames = page::root_boxes(&engine, &roots).await;
-        let now = pointer::locate(&engine, &roots, &frames, &observed.boxes, p)
+        let mut drive = Drive::pointer(Pointer::new(
+            observed.boxes.clone(),
+            self.ledger.clone(),
+            self.event_timeout,
+            self.pointer,
+        ));
+        let now = v
+            .locate(p, &mut drive)
             .await
             .map_err(|e| Failure::from(e).scrub(v.redactor()))?;
         match screen::changed(p, observed.identity_at(p), now.as_ref(), "nothing was sent") {

@@ -3,7 +3,7 @@
 //! The machine decides everything a step's verification decides (when to look again, what
 //! the effect means, which inverse to try, when to stop); this module only answers its needs
 //! over the DevTools Protocol: settle, read the fingerprint, observe, describe a ref, prepare
-//! a target, locate the element under a point, send input, read back, ask the arbiter. Each
+//! a target, read the element under a point in one root, send input, read back, ask the arbiter. Each
 //! need gets exactly one answer; a failed operation is answered with its typed error, except
 //! the errors that end the whole run (a crashed page, a closed browser), which stop the drive
 //! at once.
@@ -17,6 +17,7 @@ use crate::stabilise::{fingerprint_over, settle_over, SettleUntil, Timing};
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
 use prufe::core::redact::Redactor;
+use prufe::core::run::locate::{Located, Locating};
 use prufe::core::run::ready::Size;
 use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
 use serde_json::{json, Value};
@@ -40,8 +41,6 @@ pub(crate) struct Drive {
     pub(crate) unmoved: u32,
     /// The step's input was sent.
     sent: bool,
-    /// The boxes of the latest observation's frames, for a pointer step.
-    frames: Vec<crate::coords::page::RootBox>,
     /// A pointer step's side: the observation its points were chosen on, and its input.
     pub(crate) pointer: Option<crate::coords::pointer::Pointer>,
     /// The step's pictures, when the trace keeps them (see `pictures`).
@@ -163,6 +162,33 @@ impl Tab<'_> {
                     error: core_error(&e),
                 },
             };
+        }
+    }
+
+    /// The element under `at` now, a point of the top viewport, found by the machine's
+    /// locate (core `run::locate`) over this tab's answers: through the frames under it,
+    /// reconciled with the boxes of the pointer's observation.
+    pub(crate) async fn locate(&mut self, at: Point, d: &mut Drive) -> Result<Option<Element>> {
+        let (mut locating, mut need) = Locating::start(at);
+        loop {
+            let answer = match self.answer(&need, d).await {
+                Ok(a) => a,
+                Err(e) if e.is_fatal() => return Err(e),
+                Err(e) => Answer::Failed {
+                    error: core_error(&e),
+                },
+            };
+            match locating.on(answer) {
+                Located::Ask(next, asked) => (locating, need) = (*next, asked),
+                Located::Done(Answer::Under { element }) => return Ok(element),
+                Located::Done(Answer::Failed { error }) => return Err(Error::Core(error)),
+                Located::Done(other) => {
+                    return Err(Error::core(
+                        ErrorCode::Internal,
+                        format!("a locate ended on {}", other.name()),
+                    ))
+                }
+            }
         }
     }
 
@@ -340,9 +366,6 @@ impl Tab<'_> {
                 }
                 match e.observe(self.sensitive).await {
                     Ok(o) => {
-                        if d.pointer.is_some() {
-                            d.frames = crate::coords::page::root_boxes(&e, &o.roots).await;
-                        }
                         let snapshot = o.snapshot.clone();
                         d.last = Some(o);
                         d.observed_at = Some(std::time::Instant::now());
@@ -401,11 +424,11 @@ impl Tab<'_> {
                 }
                 answer
             }
-            Need::Frame { path } => {
+            Need::Frame { paths } => {
                 let roots = self.roots_of(d).await?;
                 let (width, height) = act::viewport(&e).await?;
                 Answer::Frame {
-                    chain: crate::hit::frame_chain(&e, &roots, path).await?,
+                    chain: crate::hit::frame_boxes(&e, &roots, paths).await,
                     viewport: Size { width, height },
                 }
             }
@@ -420,14 +443,6 @@ impl Tab<'_> {
                 crate::hit::reveal_frame(&e, &roots, path).await?;
                 d.observed_at = None;
                 Answer::Scrolled
-            }
-            Need::Locate { at } => {
-                let roots = self.roots_of(d).await?;
-                let element = match &d.pointer {
-                    Some(p) => p.locate(&e, &roots, &d.frames, *at).await?,
-                    None => crate::coords::page::element_at(&e, &roots, &d.frames, *at).await?,
-                };
-                Answer::Under { element }
             }
             Need::Input { gesture } => {
                 // A pointer that only moves changes the page only through what `stillFor`
@@ -483,6 +498,25 @@ impl Tab<'_> {
                         .into_iter()
                         .map(|r| r.path)
                         .collect(),
+                },
+                // One root's, in its own viewport and terms: the machine looks into the
+                // frames under a point and moves the boxes (core `run::locate`).
+                Read::Under { path, at } => {
+                    let roots = self.roots_of(d).await?;
+                    let root = crate::observe::root_of(&roots, path)?;
+                    Answer::Under {
+                        element: crate::coords::page::element_at(&e, root, *at).await?,
+                    }
+                }
+                Read::HitBoxes { path } => {
+                    let roots = self.roots_of(d).await?;
+                    let root = crate::observe::root_of(&roots, path)?;
+                    Answer::HitBoxes {
+                        boxes: crate::coords::page::hit_boxes_of(&e, root).await?,
+                    }
+                }
+                Read::Aimed => Answer::Aimed {
+                    boxes: d.pointer.as_ref().map(|p| p.boxes().to_vec()),
                 },
                 Read::FocusedIn { path } => {
                     let roots = self.roots_of(d).await?;

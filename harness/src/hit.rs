@@ -33,24 +33,25 @@ async fn covers(engine: &Engine, handle: &str, x: f64, y: f64) -> Result<Option<
     Ok(r.as_str().map(str::to_owned))
 }
 
-/// `Need::Frame`: the `<iframe>` content box, in the top viewport, of every root from the top
-/// down to the root at `path` (the top itself left out).
-pub async fn frame_chain(engine: &Engine, roots: &[Root], path: &str) -> Result<Vec<FrameBox>> {
-    let mut chain = Vec::new();
-    let mut root = root_of(roots, path)?;
-    while !root.path.is_empty() {
-        let owner = frame_owner(engine, root).await?;
-        chain.push(FrameBox {
-            path: root.path.clone(),
-            x: owner.x,
-            y: owner.y,
-            width: owner.width,
-            height: owner.height,
-        });
-        root = above(roots, root)?;
+/// `Need::Frame`: the `<iframe>` content box, in the top viewport, of the root at each of
+/// `paths` (one no longer on the page left out).
+pub async fn frame_boxes(engine: &Engine, roots: &[Root], paths: &[String]) -> Vec<FrameBox> {
+    let mut out = Vec::new();
+    for path in paths {
+        let Some(root) = roots.iter().find(|r| &r.path == path) else {
+            continue;
+        };
+        if let Ok(owner) = frame_owner(engine, root).await {
+            out.push(FrameBox {
+                path: path.clone(),
+                x: owner.x,
+                y: owner.y,
+                width: owner.width,
+                height: owner.height,
+            });
+        }
     }
-    chain.reverse();
-    Ok(chain)
+    out
 }
 
 /// `Need::HitFrame`: what input at `at` (a point of the viewport of the root above the root

@@ -811,6 +811,15 @@ impl Verifier {
         self.tab().drive(run, d).await
     }
 
+    /// The element under `at` now, found by the machine's locate over this tab's answers.
+    pub(crate) async fn locate(
+        &mut self,
+        at: prufe::core::run::Point,
+        d: &mut Drive,
+    ) -> Result<Option<prufe::core::model::Element>> {
+        self.tab().locate(at, d).await
+    }
+
     /// Waits until `until` holds, at most `timeout_ms`: the machine's wait (`Run::wait`),
     /// which looks again each time the page moves and at least every 500 ms. Returns its
     /// record (`POSTCONDITION_TIMEOUT` in `error` when the deadline came first) and the last

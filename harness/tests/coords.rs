@@ -547,7 +547,7 @@ async fn an_unchanged_page_never_reads_as_changed() {
                     (i as f64 + 0.5) * shot.width / 16.0,
                     (j as f64 + 0.5) * shot.height / 12.0,
                 );
-                match e.probe(&s.v, x.floor(), y.floor()).await {
+                match e.probe(&mut s.v, x.floor(), y.floor()).await {
                     Ok(el) => {
                         seen.insert(el.map(|el| el.label().to_owned()));
                     }
@@ -564,7 +564,7 @@ async fn an_unchanged_page_never_reads_as_changed() {
             Some("obs-1"),
             "probing sends nothing and keeps the observation"
         );
-        let f = e.probe(&s.v, shot.width + 1.0, 1.0).await.unwrap_err();
+        let f = e.probe(&mut s.v, shot.width + 1.0, 1.0).await.unwrap_err();
         assert_eq!(f.code(), ErrorCode::PointOutOfBounds);
         s.close().await;
     }

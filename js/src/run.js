@@ -207,7 +207,7 @@
   // frames of other origins with an engine of their own.
   rules('frames', glue.frames, ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters']);
   // The rules of a coordinate step's points (src/core/run/screen.rs).
-  rules('points', glue.points, ['aim', 'locate', 'scale', 'captured', 'maxWidth', 'framing', 'picture', 'marks'], carried);
+  rules('points', glue.points, ['aim', 'scale', 'captured', 'maxWidth', 'framing', 'picture', 'marks'], carried);
   // The settle loop, one step per call, for a driver that reads several roots itself.
   Object.defineProperty(api, 'settling', {
     enumerable: true,

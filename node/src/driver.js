@@ -21,7 +21,7 @@
 
 import { machine } from './machine.js';
 import { call, Failed, leaving, prepareInPage, readPage, send, TRANSIENT } from './page.js';
-import { answerAcross, elementAt, hitBoxesAcross, settlePolled } from './roots.js';
+import { answerAcross, settlePolled } from './roots.js';
 import { snapshotOf } from './snapshots.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -105,23 +105,14 @@ export async function answerNeed(port, need, options) {
   try {
     // A page of one root (the common case) is answered by its engine alone, as before; the
     // roots are cached, so this costs nothing once they are known.
-    if (need.need === 'locate') {
-      const element = await elementAt(port, need.at);
-      if (!options.boxes) return { answer: 'under', element };
-      // Reconciled with the observation's boxes by the machine, which asks for the boxes now
-      // when the two hit tests disagree.
-      const ask = { boxes: options.boxes, at: need.at, element };
-      const points = (await machine()).points;
-      let located = points.locate(ask);
-      if (!located.decided) located = points.locate({ ...ask, boxesNow: await hitBoxesAcross(port) });
-      return { answer: 'under', element: located.decided ? located.element : element };
-    }
+    // The boxes of the observation a coordinate step was aimed on, as they were handed in.
+    if (need.need === 'read' && need.read.kind === 'aimed') return { answer: 'aimed', boxes: options.boxes ?? null };
     if (need.need === 'ask') return await ask(need, options.arbiter);
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
     const across = need.need === 'frame' || need.need === 'hitFrame' || need.need === 'revealFrame'
-      || (need.need === 'read' && (need.read.kind === 'roots' || need.read.kind === 'focusedIn'));
+      || (need.need === 'read' && ['roots', 'focusedIn', 'under', 'hitBoxes'].includes(need.read.kind));
     if (roots && (roots.length > 1 || across)) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
       case 'settle':
@@ -260,6 +251,10 @@ async function read(port, what) {
       return { answer: 'focused', element: await call(port, 'focused') };
     case 'roots':
       return { answer: 'roots', paths: [''] };
+    case 'under':
+      return { answer: 'under', element: await call(port, 'at', what.at.x, what.at.y) };
+    case 'hitBoxes':
+      return { answer: 'hitBoxes', boxes: await call(port, 'hitBoxes') };
     case 'selection':
       return { answer: 'selection', selection: await call(port, 'selection', what.ref) };
     default:

@@ -12,11 +12,12 @@
 // - a ref names its root (`f<path>:<ref>`): describe, prepare, reads and gestures on it go
 //   to that root's engine with its own ref, and the elements it answers are adopted into the
 //   page's terms;
-// - points: an engine answers in its document's viewport; each `<iframe>` content box's
-//   origin on the way up is added (boxes, locate); a prepare is answered in the ref's root,
-//   and the machine places it and asks for the hit tests above (src/core/run/lift.rs);
-// - locate descends into the root whose `<iframe>` is under the point; the focus is read in
-//   the top document and the machine follows it into the roots (src/core/run/focus.rs).
+// - points: an engine answers in its document's viewport; a prepare, the element under a
+//   point and its hit boxes are answered in one root, and the machine places them in the top
+//   viewport (src/core/run/lift.rs, src/core/run/locate.rs); the boxes of a screenshot and
+//   of a picture are moved here by each `<iframe>` content box's origin;
+// - the focus is read in the top document and the machine follows it into the roots
+//   (src/core/run/focus.rs).
 
 import { machine } from './machine.js';
 import {
@@ -74,7 +75,7 @@ export async function answerAcross(port, frames, need, options) {
       return at(path).evaluate(prepareInPage, { ref, hitTest: need.hitTest, timeoutMs });
     }
     case 'frame':
-      return frameChain(frames, need.path);
+      return frameBoxes(frames, need.paths);
     case 'hitFrame':
       return { answer: 'hit', by: await frames.hitOwner(need.path, need.at) };
     case 'revealFrame':
@@ -90,19 +91,16 @@ export async function answerAcross(port, frames, need, options) {
 }
 
 /**
- * `Need::Frame`: the `<iframe>` content box of every root from the top down to the root at
- * `path` (`frames.parent`'s chain), in the top viewport, and the top viewport's size.
- * @param {Frames} frames @param {string} path
+ * `Need::Frame`: the `<iframe>` content box of the root at each path, in the top viewport (a
+ * frame no longer on the page left out), and the top viewport's size.
+ * @param {Frames} frames @param {string[]} paths
  * @returns {Promise<PrufeRun.Answer>}
  */
-async function frameChain(frames, path) {
-  const rules = (await machine()).frames;
-  const paths = (await frames.roots()).map((r) => r.path);
+async function frameBoxes(frames, paths) {
   const chain = [];
-  for (let p = path; p; p = rules.parent({ paths, path: p }) ?? '') {
-    const { box } = await frames.lift(p, { x: 0, y: 0 });
-    if (!box) throw new Failed({ code: 'STALE_REFERENCE', message: `frame ${JSON.stringify(p)} is no longer on the page` });
-    chain.unshift({ path: p, ...box });
+  for (const path of paths) {
+    const { box } = await frames.lift(path, { x: 0, y: 0 });
+    if (box) chain.push({ path, ...box });
   }
   return { answer: 'frame', chain, viewport: await frames.viewport() };
 }
@@ -229,18 +227,6 @@ export async function settlePolled(port, frames, need, replaced = null) {
 }
 
 /**
- * The observable element under a top-viewport point (`Need::Locate`), on a page of one root
- * or several.
- * @param {Port} port @param {PrufeRun.Point} at
- * @returns {Promise<Prufe.ElementRecord | null>}
- */
-export async function elementAt(port, at) {
-  const roots = port.frames ? await port.frames.roots() : null;
-  if (!port.frames || !roots || roots.length === 1) return call(port, 'at', at.x, at.y);
-  return locateAcross(port, port.frames, at);
-}
-
-/**
  * The boxes of every root's visible observable elements that meet the viewport
  * (`prufe.hitBoxes`), in top-viewport CSS pixels, the elements in the page's terms; a frame
  * that cannot answer is left out.
@@ -267,35 +253,6 @@ export async function hitBoxesAcross(port) {
     }
   }
   return out;
-}
-
-/**
- * The observable element under a top-viewport point, through the roots whose `<iframe>` is
- * under it.
- * @param {Port} port @param {Frames} frames @param {PrufeRun.Point} point
- * @returns {Promise<Prufe.ElementRecord | null>}
- */
-async function locateAcross(port, frames, point) {
-  const rules = (await machine()).frames;
-  const paths = (await frames.roots()).map((r) => r.path);
-  let path = '';
-  let here = point;
-  for (;;) {
-    /** @type {Prufe.ElementRecord | null} */
-    const element = await call(rootPort(port, frames, path), 'at', here.x, here.y);
-    if (!element?.opaque || element.role !== 'iframe') return rules.adopt({ path, element });
-    let inner = null;
-    for (const child of paths.filter((p) => p !== '' && rules.parent({ paths, path: p }) === path)) {
-      const { box } = await frames.lift(child, { x: 0, y: 0 });
-      if (box && point.x >= box.x && point.y >= box.y && point.x < box.x + box.width && point.y < box.y + box.height) {
-        inner = { child, at: { x: point.x - box.x, y: point.y - box.y } };
-        break;
-      }
-    }
-    if (!inner) return rules.adopt({ path, element });
-    path = inner.child;
-    here = inner.at;
-  }
 }
 
 /** In a root's world: whether the focus is in its document (or a frame of it). */
@@ -336,6 +293,12 @@ async function read(port, frames, what) {
       const at = rootPort(port, frames, what.path);
       return { answer: 'focusedIn', has: await at.evaluate(hasFocusInPage, null), element: await call(at, 'focused') };
     }
+    // In one root, in its own viewport and terms: the machine looks into the frames under a
+    // point and moves and adopts the boxes (src/core/run/locate.rs).
+    case 'under':
+      return { answer: 'under', element: await call(rootPort(port, frames, what.path), 'at', what.at.x, what.at.y) };
+    case 'hitBoxes':
+      return { answer: 'hitBoxes', boxes: await call(rootPort(port, frames, what.path), 'hitBoxes') };
     case 'selection': {
       const { path, ref } = route(rules, what.ref);
       return { answer: 'selection', selection: await call(rootPort(port, frames, path), 'selection', ref) };

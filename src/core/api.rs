@@ -15,9 +15,9 @@ use super::run::capture::Capture;
 use super::run::dialogs::{self, Dialog};
 use super::run::quiet::{self, Settling, Tick};
 use super::run::record::error_lines;
-use super::run::screen::{self, HitBox, Pick, Screen};
+use super::run::screen::{self, Pick, Screen};
 use super::run::trace::{self, Traced};
-use super::run::{Answer, Need, Point, Policy, Record, Run, Seen, Step};
+use super::run::{Answer, Need, Policy, Record, Run, Seen, Step};
 use super::until::Postcondition;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -554,10 +554,6 @@ pub fn scrub_text(args: &str) -> Result<String> {
 /// - `aim`: `{screen, observation?, pick}` → the machine's action for the [`Pick`] (image
 ///   pixels checked against the latest `screen`, the one `observation` names), or the error
 ///   (`STALE_OBSERVATION`, `POINT_OUT_OF_BOUNDS`, `INVALID_ACTION`) thrown.
-/// - `locate`: `{boxes, at, element, boxesNow?}` → `{decided: true, element}`, the element
-///   under `at` the page's hit test found (`element`) reconciled with the screenshot's
-///   `boxes`; `{decided: false}` when they disagree and `boxesNow` (the boxes taken now) is
-///   needed to decide.
 /// - `scale`: a screen → CSS pixels per image pixel, `{x, y}`.
 /// - `captured`: a screenshot's capture, `{tries, before, after, settled}` → `{again,
 ///   stable}`: capture again while the page changed meanwhile ([`super::run::capture`]).
@@ -577,15 +573,6 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
         observation: Option<String>,
         pick: Pick,
     }
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields)]
-    struct Locate {
-        boxes: Vec<HitBox>,
-        at: Point,
-        element: Option<super::model::Element>,
-        #[serde(default)]
-        boxes_now: Option<Vec<HitBox>>,
-    }
     let value = match op {
         "aim" => {
             let a: Aim = from_text(args, ErrorCode::InvalidAction, "a pointer step")?;
@@ -594,19 +581,6 @@ pub fn points_text(op: &str, args: &str) -> Result<String> {
                 a.observation.as_deref(),
                 &a.pick,
             )?)
-        }
-        "locate" => {
-            let l: Locate = from_text(args, ErrorCode::InvalidArgument, "locate")?;
-            match l.boxes_now {
-                _ if screen::agrees(&l.boxes, l.at, l.element.as_ref()) => {
-                    Ok(serde_json::json!({ "decided": true, "element": l.element }))
-                }
-                None => Ok(serde_json::json!({ "decided": false })),
-                Some(now) => {
-                    let element = screen::reconcile(&l.boxes, &now, l.at, l.element);
-                    Ok(serde_json::json!({ "decided": true, "element": element }))
-                }
-            }
         }
         "scale" => {
             let s: Screen = from_text(args, ErrorCode::InvalidArgument, "scale")?;
@@ -812,24 +786,6 @@ mod tests {
             pictured,
             json!({"format": "jpeg", "quality": 60, "captureBeyondViewport": false,
                    "clip": {"x": 0.0, "y": 10.0, "width": 1600.0, "height": 900.0, "scale": 0.25}})
-        );
-        let boxes = &screen["boxes"];
-        let locate = |args: Value| -> Value {
-            serde_json::from_str(&points_text("locate", &args.to_string()).unwrap()).unwrap()
-        };
-        let at = json!({"x": 10, "y": 10});
-        assert_eq!(
-            locate(json!({"boxes": boxes, "at": at, "element": boxes[0]["element"]}))["decided"],
-            true
-        );
-        assert_eq!(
-            locate(json!({"boxes": boxes, "at": at, "element": null})),
-            json!({"decided": false})
-        );
-        assert_eq!(
-            locate(json!({"boxes": boxes, "at": at, "element": null, "boxesNow": boxes}))
-                ["element"]["name"],
-            "Save"
         );
         assert_eq!(
             points_text("scale", &screen.to_string()).unwrap(),

@@ -148,6 +148,23 @@ pub fn parent<'p>(paths: &[&'p str], path: &str) -> Option<&'p str> {
         .max_by_key(|p| p.len())
 }
 
+/// The roots from just below the top down to the root at `path`, each the [`parent`] of the
+/// next among `paths`: the frames a point of that root passes on its way to the top
+/// viewport. Empty for the top, or for a path that is not among `paths`.
+pub fn chain(paths: &[String], path: &str) -> Vec<String> {
+    let all: Vec<&str> = paths.iter().map(String::as_str).collect();
+    if path.is_empty() || !all.contains(&path) {
+        return Vec::new();
+    }
+    let mut out = vec![path.to_owned()];
+    let mut here = path;
+    while let Some(up) = parent(&all, here).filter(|p| !p.is_empty()) {
+        out.insert(0, up.to_owned());
+        here = up;
+    }
+    out
+}
+
 /// One root's share of an observation: its snapshot, or `None` when it could not answer
 /// (a frame navigating away mid-walk stays an opaque `iframe` of its parent).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -456,6 +473,19 @@ mod tests {
         assert_eq!(parent(&paths, "0.1"), Some("0"));
         assert_eq!(parent(&paths, "0.1.2"), Some("0.1"));
         assert_eq!(parent(&paths, "10"), Some(""), "1 is not a parent of 10");
+    }
+
+    #[test]
+    fn a_chain_runs_from_the_top_down_through_roots_only() {
+        let paths: Vec<String> = ["", "0", "0.1.2", "1"].map(String::from).to_vec();
+        assert_eq!(
+            chain(&paths, "0.1.2"),
+            ["0", "0.1.2"],
+            "0.1 is of 0's origin"
+        );
+        assert_eq!(chain(&paths, "1"), ["1"]);
+        assert!(chain(&paths, "").is_empty());
+        assert!(chain(&paths, "2").is_empty(), "not a root");
     }
 
     #[test]

@@ -281,8 +281,11 @@ for (const lib of LIBRARIES) {
           assert.match(pay.ref, /^f0:/);
           const box = await page.frameLocator('iframe').getByRole('button', { name: 'Pay' }).boundingBox();
           const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-          const under = await answerNeed(port, { need: 'locate', at }, {});
-          assert.equal(under.element?.ref, pay.ref);
+          // The top document shows the frame's `<iframe>` there; the machine looks into it
+          // (a TARGET_CHANGED otherwise: the step expects Pay).
+          const top = await answerNeed(port, { need: 'read', read: { kind: 'under', path: '', at } }, {});
+          assert.equal(top.answer === 'under' && top.element?.role, 'iframe');
+          assert.equal(top.answer === 'under' && top.element?.opaque, true);
           const { record } = await verify(port, { action: { kind: 'clickAt', at, expected: pay }, intent: 'the payment is accepted' });
           assert.equal(record.verdict, 'MATCH', record.reason);
           assert.equal(await lib.status(page), 'Payment accepted');

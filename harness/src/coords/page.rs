@@ -13,9 +13,8 @@ use crate::executor::{HitBox, Point, Size};
 use crate::inject::{owner_box_in_top, send, Engine};
 use crate::observe::{adopt, Root};
 use prufe::core::error::ErrorCode;
-use prufe::core::model::{Element, Role};
+use prufe::core::model::Element;
 use prufe::core::run::{screen, ScrollPosition, Selection};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The observable element under a point of the root's viewport.
@@ -49,20 +48,12 @@ pub struct Captured {
     pub device_pixel_ratio: f64,
 }
 
-/// The content box of a cross-origin root's `<iframe>`, in top-viewport CSS pixels.
+/// The origin of a cross-origin root's `<iframe>` content box, in top-viewport CSS pixels.
 #[derive(Debug, Clone)]
 pub struct RootBox {
     pub root: Root,
     pub x: f64,
     pub y: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl RootBox {
-    fn contains(&self, p: Point) -> bool {
-        p.x >= self.x && p.y >= self.y && p.x < self.x + self.width && p.y < self.y + self.height
-    }
 }
 
 /// The viewport, in CSS pixels: (pageX, pageY, width, height).
@@ -121,30 +112,16 @@ pub async fn capture(engine: &Engine, top: &Root, max_width: Option<f64>) -> Res
 pub async fn root_boxes(engine: &Engine, roots: &[Root]) -> Vec<RootBox> {
     let mut out = Vec::new();
     for root in roots.iter().filter(|r| !r.path.is_empty()) {
-        let Ok((_, [x, y, width, height])) = owner_box_in_top(engine, &root.frame).await else {
+        let Ok((_, [x, y, _, _])) = owner_box_in_top(engine, &root.frame).await else {
             continue;
         };
         out.push(RootBox {
             root: root.clone(),
             x,
             y,
-            width,
-            height,
         });
     }
-    // Deepest frames first: a point inside a nested frame belongs to it.
-    out.sort_by_key(|b| std::cmp::Reverse(b.root.path.split('.').count()));
     out
-}
-
-#[derive(Deserialize)]
-struct WireBox {
-    element: Element,
-    x: f64,
-    y: f64,
-    width: f64,
-    height: f64,
-    topmost: bool,
 }
 
 /// The hit boxes of every root, in top-viewport CSS pixels, identities in merged terms.
@@ -157,7 +134,7 @@ pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> R
             // A frame whose box is unknown cannot be placed; its content stays unobserved.
             None => continue,
         };
-        let wire: Vec<WireBox> = match engine.call(&root.frame, HIT_BOXES, &json!({})).await {
+        let wire = match hit_boxes_of(engine, root).await {
             Ok(w) => w,
             Err(_) if !root.path.is_empty() => continue,
             Err(e) => return Err(e),
@@ -165,46 +142,25 @@ pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> R
         out.extend(wire.into_iter().map(|w| HitBox {
             x: w.x + ox,
             y: w.y + oy,
-            width: w.width,
-            height: w.height,
-            topmost: w.topmost,
             element: adopt(&root.path, w.element),
+            ..w
         }));
     }
     Ok(out)
 }
 
-/// The observable element under `p` now (`prufe.at`), through shadow roots, same-origin
-/// frames and, for an opaque cross-origin frame, inside it.
-pub async fn element_at(
-    engine: &Engine,
-    roots: &[Root],
-    frames: &[RootBox],
-    p: Point,
-) -> Result<Option<Element>> {
-    let top = roots
-        .first()
-        .ok_or_else(|| Error::core(ErrorCode::BrowserError, "no document to ask"))?;
-    let hit: Option<Element> = engine
-        .call(&top.frame, AT, &json!({ "x": p.x, "y": p.y }))
-        .await?;
-    if let Some(e) = &hit {
-        if e.role == Role::Iframe && e.opaque {
-            for b in frames.iter().filter(|b| b.contains(p)) {
-                let inner: Result<Option<Element>> = engine
-                    .call(
-                        &b.root.frame,
-                        AT,
-                        &json!({ "x": p.x - b.x, "y": p.y - b.y }),
-                    )
-                    .await;
-                if let Ok(Some(inner)) = inner {
-                    return Ok(Some(adopt(&b.root.path, inner)));
-                }
-            }
-        }
-    }
-    Ok(hit)
+/// The hit boxes of one root (`prufe.hitBoxes`), in its own viewport and terms.
+pub async fn hit_boxes_of(engine: &Engine, root: &Root) -> Result<Vec<HitBox>> {
+    engine.call(&root.frame, HIT_BOXES, &json!({})).await
+}
+
+/// The observable element under `p`, a point of `root`'s viewport, in that root's terms
+/// (`prufe.at`, through shadow roots and same-origin frames; a frame of another origin is an
+/// opaque `iframe` record, which the machine looks into: core `run::locate`).
+pub async fn element_at(engine: &Engine, root: &Root, p: Point) -> Result<Option<Element>> {
+    engine
+        .call(&root.frame, AT, &json!({ "x": p.x, "y": p.y }))
+        .await
 }
 
 /// The focused observable element of the root at `root` (through shadow roots and frames of

@@ -4,15 +4,11 @@
 //! goes through the tab's ledger, released whatever happens.
 
 use super::input::{self, lock, Input, SharedLedger};
-use super::page::{self, RootBox};
 use crate::error::{Error, Result};
 use crate::executor::{encode_chord, HitBox, Point};
 use crate::inject::Engine;
-use crate::observe::Root;
 use prufe::core::error::ErrorCode;
-use prufe::core::model::Element;
 use prufe::core::run;
-use prufe::core::run::screen;
 use std::time::Duration;
 
 /// The driver's side of a pointer step: the hit boxes of the observation its points were
@@ -49,19 +45,9 @@ impl Pointer {
         }
     }
 
-    /// The element under `at` now, reconciled with the observation: when the hit test and
-    /// the observation disagree on an unchanged page (an element whose centre is covered, a
-    /// frame element snapshots do not list), the element the boxes show is the answer,
-    /// unless the boxes give another answer now or the element under the point appeared
-    /// there since.
-    pub(crate) async fn locate(
-        &self,
-        engine: &Engine,
-        roots: &[Root],
-        frames: &[RootBox],
-        at: Point,
-    ) -> Result<Option<Element>> {
-        locate(engine, roots, frames, &self.boxes, at).await
+    /// The boxes of the observation the step's points were chosen on (`Read::Aimed`).
+    pub(crate) fn boxes(&self) -> &[HitBox] {
+        &self.boxes
     }
 
     /// Sends a gesture of a coordinate step (the pointer's, a wheel turn, a key chord on
@@ -147,23 +133,4 @@ impl Pointer {
             }
         }
     }
-}
-
-/// The answer to the machine's `Need::Locate`: the element under `at` now, reconciled with
-/// the boxes of the observation the point was chosen on (`then`) by the machine's rules
-/// (`screen::agrees`, `screen::reconcile`), the boxes now asked only when the two hit tests
-/// disagree.
-pub(crate) async fn locate(
-    engine: &Engine,
-    roots: &[Root],
-    frames: &[RootBox],
-    then: &[HitBox],
-    at: Point,
-) -> Result<Option<Element>> {
-    let now = page::element_at(engine, roots, frames, at).await?;
-    if screen::agrees(then, at, now.as_ref()) {
-        return Ok(now);
-    }
-    let boxes_now = page::hit_boxes(engine, roots, frames).await?;
-    Ok(screen::reconcile(then, &boxes_now, at, now))
 }

@@ -427,17 +427,6 @@ class World:
                 return f.id
         return self.main_frame
 
-    def parent_root(self, root: Root) -> Optional[Root]:
-        """The root whose document holds ``root``'s frame (``frames.parent``'s rule, read off
-        the frame tree)."""
-        frame = self._frames.get(root.frame)
-        while frame is not None and frame.parent:
-            for r in self._roots:
-                if r.frame == frame.parent or (r.path == "" and frame.parent == self.main_frame):
-                    return r
-            frame = self._frames.get(frame.parent)
-        return None
-
     def root_of(self, path: str) -> Root:
         for r in self._roots:
             if r.path == path:
@@ -644,7 +633,7 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "locate", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network"))
+    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
 
 
 #: At most this many requests are kept for one input, the newest.
@@ -1050,8 +1039,9 @@ class Driver:
                     self.requests.mark()
                 answer = yield from self._send(need["gesture"], routes or {})
                 return answer or {"answer": "sent"}
-            if kind == "locate":
-                return (yield from self._locate(need["at"]))
+            if kind == "read" and need["read"]["kind"] == "aimed":
+                # The boxes of the observation a coordinate step was aimed on, as handed in.
+                return {"answer": "aimed", "boxes": self.boxes}
             if kind == "read" and need["read"]["kind"] == "roots":
                 # The machine follows the focus into the roots (src/core/run/focus.rs).
                 return {"answer": "roots", "paths": [r.path for r in (self.world._roots if routes is not None else [TOP])]}
@@ -1129,7 +1119,7 @@ class Driver:
             prepared: dict[str, Any] = yield from self.world.call(PREPARE, {"ref": there, "hitTest": need["hitTest"], "timeoutMs": self.world.timeout_ms}, root)
             return prepared
         if kind == "frame":
-            return (yield from self._frame(need["path"]))
+            return (yield from self._frame(need["paths"]))
         if kind == "hitFrame":
             by = yield from self.world.hit_owner(self.world.root_of(need["path"]), need["at"]["x"], need["at"]["y"])
             return {"answer": "hit", "by": by}
@@ -1138,6 +1128,12 @@ class Driver:
             return {"answer": "scrolled"}
         if kind == "read":
             read = need["read"]
+            if read["kind"] == "under":
+                # One root's, in its own terms: the machine looks into the frames itself.
+                element = yield from self.call("at", read["at"]["x"], read["at"]["y"], root=self.world.root_of(read["path"]))
+                return {"answer": "under", "element": element}
+            if read["kind"] == "hitBoxes":
+                return {"answer": "hitBoxes", "boxes": (yield from self.call("hitBoxes", root=self.world.root_of(read["path"])))}
             if read.get("ref") is None:
                 return None
             root, there = self._where(routes, read["ref"])
@@ -1204,60 +1200,19 @@ class Driver:
             yield op("sleep", max(float(step["wait"]), 1.0) / 1000)
         return answer
 
-    def _frame(self, path: str) -> Gen:
-        """``Need::Frame``: the ``<iframe>`` content box, in the top viewport, of every root
-        from the top down to the root at ``path``, and the top viewport's size."""
-        root = self.world.root_of(path)
+    def _frame(self, paths: list[str]) -> Gen:
+        """``Need::Frame``: the ``<iframe>`` content box, in the top viewport, of the root at
+        each of ``paths`` (one no longer on the page left out), and the top viewport's size."""
         chain: list[dict[str, Any]] = []
-        while root.path:
-            x, y, width, height = yield from self.world.owner_box(root)
-            chain.insert(0, {"path": root.path, "x": x, "y": y, "width": width, "height": height})
-            parent = self.world.parent_root(root)
-            if parent is None:
-                raise Failed("BROWSER_ERROR", "the element's frame is not inside the observed page")
-            root = parent
+        for path in paths:
+            try:
+                x, y, width, height = yield from self.world.owner_box(self.world.root_of(path))
+            except (Gone, PrufeError, Failed):
+                continue
+            chain.append({"path": path, "x": x, "y": y, "width": width, "height": height})
         metrics = yield op("cdp", "Page.getLayoutMetrics", {})
         view = metrics.get("cssLayoutViewport") or metrics["layoutViewport"]
         return {"answer": "frame", "chain": chain, "viewport": {"width": view["clientWidth"], "height": view["clientHeight"]}}
-
-    def _locate(self, at: dict[str, float]) -> Gen:
-        """The element under ``at`` now, reconciled with the screenshot's boxes by the
-        machine (``prufeRun.points.locate``), which asks for the boxes now when the two hit
-        tests disagree, as the harness and the npm package answer it."""
-        element = yield from self._element_at(at)
-        if self.boxes is None:
-            return {"answer": "under", "element": element}
-        ask = {"boxes": self.boxes, "at": at, "element": element}
-        located = yield from self.world.points_rule("locate", ask)
-        if not located["decided"]:
-            located = yield from self.world.points_rule("locate", {**ask, "boxesNow": (yield from self.hit_boxes())})
-        return {"answer": "under", "element": located["element"] if located["decided"] else element}
-
-    def _element_at(self, at: dict[str, float]) -> Gen:
-        """The observable element under a top-viewport point, in the page's terms: the top
-        document's hit test (which sees into frames of its own origin), then, while that is
-        the ``<iframe>`` of another origin, the hit test of the root it holds (harness
-        ``coords::page::element_at``, Node ``elementAt``)."""
-        world, root = self.world, TOP
-        element = yield from self.call("at", at["x"], at["y"])
-        while element is not None and element.get("opaque") and element.get("role") == "iframe":
-            inner = None
-            for child in world._roots[1:]:
-                parent = world.parent_root(child)
-                if parent is None or parent.path != root.path:
-                    continue
-                x, y, width, height = yield from world.owner_box(child)
-                if x <= at["x"] < x + width and y <= at["y"] < y + height:
-                    inner = (child, at["x"] - x, at["y"] - y)
-                    break
-            if inner is None:
-                break
-            root = inner[0]
-            element = yield from self.call("at", inner[1], inner[2], root=root)
-        if element is None or not root.path:
-            return element
-        adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": element}])
-        return adopted[0]
 
     def hit_boxes(self) -> Gen:
         """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their

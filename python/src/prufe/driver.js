@@ -35,6 +35,7 @@
       case 'prepare':
         return route(need.ref).path !== '';
       case 'read':
+        if (need.read.kind === 'under' || need.read.kind === 'hitBoxes') return need.read.path !== '';
         return need.read.ref != null && route(need.read.ref).path !== '';
       default:
         return false;
@@ -104,6 +105,10 @@
               return { answer: 'position', position: at ? prufe.scrollFrom(at.x, at.y) : prufe.scrollPosition() };
             }
             case 'selection': return { answer: 'selection', selection: prufe.selection(need.read.ref) };
+            // This document's, in its own terms: the machine looks into frames of other
+            // origins itself (src/core/run/locate.rs).
+            case 'under': return { answer: 'under', element: prufe.at(need.read.at.x, need.read.at.y) };
+            case 'hitBoxes': return { answer: 'hitBoxes', boxes: prufe.hitBoxes() };
             default: return null;
           }
         default:

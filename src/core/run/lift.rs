@@ -3,8 +3,10 @@
 //! A driver prepares a ref in the root the ref names ([`Need::Prepare`]), so its point is in
 //! that frame's own viewport and its hit test looked at that document only. When the ref is
 //! in a frame, the machine then, in one order for every driver:
-//! - asks where the frame shows ([`Need::Frame`]: the `<iframe>` content box of each root
-//!   from the top down, and the top viewport) and moves the point by the frame's origin;
+//! - asks for the page's roots ([`super::Read::Roots`]) and where the frame and each frame
+//!   root around it show ([`Need::Frame`]: the `<iframe>` content boxes, top down, in the
+//!   top viewport, and the top viewport), and moves the point by the frame's origin; a frame
+//!   on the way that is no longer there is `STALE_REFERENCE`;
 //! - a point outside the top viewport or outside the box of any frame on the way is out of
 //!   view: the frame is scrolled into view ([`Need::RevealFrame`]) and the step observes
 //!   again, as for a target scrolled in its own document;
@@ -20,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::need::{Answer, Need, Point};
+use super::need::{Answer, Need, Point, Read};
 use super::ready::{FrameBox, Refusal, Size};
 use crate::core::error::{Error, ErrorCode};
 use crate::core::frames;
@@ -35,13 +37,21 @@ use crate::core::frames;
 pub(super) enum Lifting {
     /// The prepare in the frame's root is asked.
     Prepare { path: String, hit_test: bool },
-    /// Where the frame shows is asked; `local` is the root's answer, `covered` what covers
-    /// the target inside the frame.
+    /// The page's roots are asked, for the frames above; `local` is the root's answer,
+    /// `covered` what covers the target inside the frame.
+    Roots {
+        path: String,
+        hit_test: bool,
+        local: Point,
+        covered: Option<String>,
+    },
+    /// Where the frames from the top down to the root at `path` show is asked.
     Frame {
         path: String,
         hit_test: bool,
         local: Point,
         covered: Option<String>,
+        paths: Vec<String>,
     },
     /// The hit test of `chain[next]`'s `<iframe>` is asked.
     Hit {
@@ -82,38 +92,49 @@ impl Lifting {
     /// The next need of the lift, or the prepare's answer.
     pub(super) fn on(self, answer: Answer) -> Lifted {
         match (self, answer) {
-            (Lifting::Prepare { path, hit_test }, Answer::Prepared { point }) => Lifted::Ask(
-                Lifting::Frame {
-                    path: path.clone(),
-                    hit_test,
-                    local: point,
-                    covered: None,
-                },
-                Need::Frame { path },
-            ),
+            (Lifting::Prepare { path, hit_test }, Answer::Prepared { point }) => {
+                roots(path, hit_test, point, None)
+            }
             (
                 Lifting::Prepare { path, hit_test },
                 Answer::Refused {
                     refusal: Refusal::Covered { by, point },
                 },
-            ) => Lifted::Ask(
-                Lifting::Frame {
-                    path: path.clone(),
+            ) => roots(path, hit_test, point, Some(by)),
+            (
+                Lifting::Roots {
+                    path,
                     hit_test,
-                    local: point,
-                    covered: Some(by),
+                    local,
+                    covered,
                 },
-                Need::Frame { path },
-            ),
+                Answer::Roots { paths },
+            ) => {
+                let chain = frames::chain(&paths, &path);
+                if chain.last() != Some(&path) {
+                    return Lifted::Done(gone(&path));
+                }
+                Lifted::Ask(
+                    Lifting::Frame {
+                        path,
+                        hit_test,
+                        local,
+                        covered,
+                        paths: chain.clone(),
+                    },
+                    Need::Frame { paths: chain },
+                )
+            }
             (
                 Lifting::Frame {
                     path,
                     hit_test,
                     local,
                     covered,
+                    paths,
                 },
                 Answer::Frame { chain, viewport },
-            ) => placed(path, hit_test, local, covered, chain, viewport),
+            ) => placed(path, hit_test, local, covered, &paths, chain, viewport),
             (Lifting::Hit { top, chain, next }, Answer::Hit { by }) => match by {
                 Some(by) => Lifted::Done(covered(by, top)),
                 None => hit(top, chain, next + 1),
@@ -123,22 +144,49 @@ impl Lifting {
     }
 }
 
+/// Asks for the page's roots, to know the frames above the root at `path`.
+fn roots(path: String, hit_test: bool, local: Point, covered: Option<String>) -> Lifted {
+    Lifted::Ask(
+        Lifting::Roots {
+            path,
+            hit_test,
+            local,
+            covered,
+        },
+        Need::Read { read: Read::Roots },
+    )
+}
+
+/// The frame at `path`, or one around it, is no longer on the page.
+fn gone(path: &str) -> Answer {
+    Answer::Failed {
+        error: Error::new(
+            ErrorCode::StaleReference,
+            format!("frame '{path}' is no longer on the page"),
+        ),
+    }
+}
+
 /// The frame's answer placed in the top viewport: refused, out of view, or hit-tested above.
 fn placed(
     path: String,
     hit_test: bool,
     local: Point,
     by: Option<String>,
+    paths: &[String],
     chain: Vec<FrameBox>,
     viewport: Size,
 ) -> Lifted {
-    let Some(own) = chain.last().filter(|b| b.path == path) else {
-        return Lifted::Done(Answer::Failed {
-            error: Error::new(
-                ErrorCode::BrowserError,
-                format!("the frames above frame '{path}' were answered without it last"),
-            ),
-        });
+    let answered: Vec<&String> = chain.iter().map(|b| &b.path).collect();
+    if answered.len() != paths.len() || answered.iter().zip(paths).any(|(a, p)| *a != p) {
+        let missing = paths
+            .iter()
+            .find(|p| !answered.contains(p))
+            .unwrap_or(&path);
+        return Lifted::Done(gone(missing));
+    }
+    let Some(own) = chain.last() else {
+        return Lifted::Done(gone(&path));
     };
     let top = Point {
         x: local.x + own.x,
@@ -220,6 +268,21 @@ mod tests {
         }
     }
 
+    /// The roots asked after the frame's own answer, answered with `roots`.
+    fn with_roots(l: Lifted, roots: &[&str]) -> (Lifting, Need) {
+        let (l, need) = ask(l);
+        assert_eq!(need, Need::Read { read: Read::Roots });
+        ask(l.on(Answer::Roots {
+            paths: roots.iter().map(|p| p.to_string()).collect(),
+        }))
+    }
+
+    fn paths(p: &[&str]) -> Need {
+        Need::Frame {
+            paths: p.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
     fn done(l: Lifted) -> Answer {
         match l {
             Lifted::Done(a) => a,
@@ -240,10 +303,13 @@ mod tests {
     #[test]
     fn a_point_in_a_nested_frame_is_moved_and_hit_tested_in_every_document_above() {
         let l = prepare("f0.1:e7");
-        let (l, need) = ask(l.on(Answer::Prepared {
-            point: Point { x: 5.0, y: 6.0 },
-        }));
-        assert_eq!(need, Need::Frame { path: "0.1".into() });
+        let (l, need) = with_roots(
+            l.on(Answer::Prepared {
+                point: Point { x: 5.0, y: 6.0 },
+            }),
+            &["", "0", "0.1", "1"],
+        );
+        assert_eq!(need, paths(&["0", "0.1"]));
         let chain = vec![
             frame("0", [100.0, 50.0, 400.0, 300.0]),
             frame("0.1", [120.0, 80.0, 200.0, 100.0]),
@@ -277,9 +343,12 @@ mod tests {
 
     #[test]
     fn a_veil_over_a_frame_refuses_at_the_top_point() {
-        let (l, _) = ask(prepare("f0:e1").on(Answer::Prepared {
-            point: Point { x: 10.0, y: 10.0 },
-        }));
+        let (l, _) = with_roots(
+            prepare("f0:e1").on(Answer::Prepared {
+                point: Point { x: 10.0, y: 10.0 },
+            }),
+            &["", "0"],
+        );
         let (l, _) = ask(l.on(Answer::Frame {
             chain: vec![frame("0", [20.0, 30.0, 300.0, 200.0])],
             viewport: VIEW,
@@ -294,9 +363,11 @@ mod tests {
 
     #[test]
     fn covered_inside_the_frame_is_named_at_the_top_point() {
-        let (l, need) =
-            ask(prepare("f0:e1").on(covered("div.toast".into(), Point { x: 1.0, y: 2.0 })));
-        assert_eq!(need, Need::Frame { path: "0".into() });
+        let (l, need) = with_roots(
+            prepare("f0:e1").on(covered("div.toast".into(), Point { x: 1.0, y: 2.0 })),
+            &["", "0"],
+        );
+        assert_eq!(need, paths(&["0"]));
         assert_eq!(
             done(l.on(Answer::Frame {
                 chain: vec![frame("0", [20.0, 30.0, 300.0, 200.0])],
@@ -322,9 +393,15 @@ mod tests {
             ),
         ] {
             let path = chain.last().unwrap().path.clone();
-            let (l, _) = ask(prepare(&format!("f{path}:e1")).on(Answer::Prepared {
-                point: Point { x: 10.0, y: 10.0 },
-            }));
+            let roots: Vec<&str> = std::iter::once("")
+                .chain(chain.iter().map(|b| b.path.as_str()))
+                .collect();
+            let (l, _) = with_roots(
+                prepare(&format!("f{path}:e1")).on(Answer::Prepared {
+                    point: Point { x: 10.0, y: 10.0 },
+                }),
+                &roots,
+            );
             let (l, need) = ask(l.on(Answer::Frame {
                 chain,
                 viewport: VIEW,
@@ -341,9 +418,12 @@ mod tests {
             hit_test: false,
         })
         .unwrap();
-        let (l, _) = ask(l.on(Answer::Prepared {
-            point: Point { x: 1.0, y: 1.0 },
-        }));
+        let (l, _) = with_roots(
+            l.on(Answer::Prepared {
+                point: Point { x: 1.0, y: 1.0 },
+            }),
+            &["", "1"],
+        );
         assert_eq!(
             done(l.on(Answer::Frame {
                 chain: vec![frame("1", [10.0, 10.0, 50.0, 50.0])],
@@ -372,16 +452,38 @@ mod tests {
                 refusal: Refusal::EmptyBox
             }
         );
-        let (l, _) = ask(prepare("f0:e1").on(Answer::Prepared {
-            point: Point { x: 1.0, y: 1.0 },
-        }));
-        assert_eq!(done(l.clone().on(failed.clone())), failed);
-        let Answer::Failed { error } = done(l.on(Answer::Frame {
-            chain: vec![frame("1", [0.0, 0.0, 10.0, 10.0])],
-            viewport: VIEW,
-        })) else {
-            panic!("a chain without the frame is an error")
+        let prepared = || {
+            prepare("f0.1:e1").on(Answer::Prepared {
+                point: Point { x: 1.0, y: 1.0 },
+            })
         };
-        assert_eq!(error.code, ErrorCode::BrowserError);
+        let (l, _) = ask(prepared());
+        assert_eq!(done(l.clone().on(failed.clone())), failed);
+        // The frame is no longer among the roots.
+        assert_eq!(
+            done(l.on(Answer::Roots {
+                paths: vec!["".into(), "0".into()]
+            })),
+            gone("0.1")
+        );
+        // A frame on the way is no longer on the page: the one missing is named.
+        let (l, _) = with_roots(prepared(), &["", "0", "0.1"]);
+        assert_eq!(
+            done(l.on(Answer::Frame {
+                chain: vec![frame("0.1", [0.0, 0.0, 10.0, 10.0])],
+                viewport: VIEW,
+            })),
+            gone("0")
+        );
+        let Answer::Failed { error } = gone("0") else {
+            unreachable!()
+        };
+        assert_eq!(
+            (error.code, error.message.as_str()),
+            (
+                ErrorCode::StaleReference,
+                "frame '0' is no longer on the page"
+            )
+        );
     }
 }

@@ -39,9 +39,11 @@ pub mod drag;
 mod fill;
 mod focus;
 mod grown;
+pub mod hitbox;
 pub mod inverse;
 mod key;
 mod lift;
+pub mod locate;
 mod look;
 pub mod navigation;
 pub mod need;
@@ -317,6 +319,9 @@ pub struct Run {
     /// A read of the focus, followed into the frames it is in (`focus`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     focusing: Option<focus::Focusing>,
+    /// The element under a point, looked for across the roots (`locate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    locating: Option<Box<locate::Locating>>,
     pending: String,
     phase: Phase,
 }
@@ -354,6 +359,7 @@ impl Run {
             filling: None,
             lifting: None,
             focusing: None,
+            locating: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -410,6 +416,16 @@ impl Run {
                     return self.ask(need);
                 }
                 focus::Focused::Done(answer) => answer,
+            },
+            None => answer,
+        };
+        let answer = match self.locating.take() {
+            Some(locating) => match locating.on(answer) {
+                locate::Located::Ask(locating, need) => {
+                    self.locating = Some(locating);
+                    return self.ask(need);
+                }
+                locate::Located::Done(answer) => answer,
             },
             None => answer,
         };
@@ -533,6 +549,13 @@ impl Run {
     }
 
     /// Records the need the run now waits on, for the message of an answer that does not fit.
+    /// Asks what lies under `at` now (`locate`); its answer comes as [`Answer::Under`].
+    fn locate(&mut self, at: Point) -> Need {
+        let (locating, need) = locate::Locating::start(at);
+        self.locating = Some(Box::new(locating));
+        self.ask(need)
+    }
+
     fn ask(&mut self, need: Need) -> Need {
         if self.lifting.is_none() {
             self.lifting = lift::Lifting::of(&need);

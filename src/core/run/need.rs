@@ -7,6 +7,7 @@
 //! tagged JSON objects (`{"need":"observe",…}`, `{"answer":"observed",…}`) so a driver in
 //! any language reads and writes them without a schema of its own.
 
+use super::hitbox::HitBox;
 use super::navigation::Destination;
 pub use super::point::Point;
 use super::ready::{FrameBox, Refusal, Size};
@@ -117,11 +118,10 @@ pub enum Need {
         reference: String,
         hit_test: bool,
     },
-    /// Where a frame root shows: the `<iframe>` content box, in the top viewport, of every
-    /// root from the top down to the root at `path` (`frames.parent`'s chain, the top itself
-    /// left out, the root at `path` last), and the top viewport's size. Answer:
-    /// [`Answer::Frame`].
-    Frame { path: String },
+    /// Where frame roots show: the `<iframe>` content box, in the top viewport, of the root
+    /// at each of `paths` (in their order; one whose `<iframe>` is no longer on the page
+    /// left out), and the top viewport's size. Answer: [`Answer::Frame`].
+    Frame { paths: Vec<String> },
     /// What input at `at` (a point of the viewport of the root just above the root at
     /// `path`) lands on in that document when not on the `<iframe>` of `path` or inside it
     /// (`prufe.hitTest` called on the `<iframe>`). Answer: [`Answer::Hit`].
@@ -129,9 +129,6 @@ pub enum Need {
     /// Scroll the `<iframe>` of the root at `path` into view in every document above it.
     /// Answer: [`Answer::Scrolled`].
     RevealFrame { path: String },
-    /// The observable element under a point now (`prufe.at`, reconciled with the hit boxes
-    /// of the observation the point was chosen on). Answer: [`Answer::Under`].
-    Locate { at: Point },
     /// Send a gesture through the browser's input pipeline. Answer: [`Answer::Sent`].
     Input { gesture: Gesture },
     /// Read something back from the page. Answer: the [`Read`]'s own answer.
@@ -279,6 +276,17 @@ pub enum Read {
     /// its focused observable element, in that root's own terms. Answer:
     /// [`Answer::FocusedIn`].
     FocusedIn { path: String },
+    /// The observable element under `at`, a point of the viewport of the root at `path`
+    /// (`prufe.at` there), in that root's own terms: an `<iframe>` of another root is an
+    /// opaque `iframe` record, which the machine looks into itself (`run::locate`). Answer:
+    /// [`Answer::Under`].
+    Under { path: String, at: Point },
+    /// The hit boxes of the root at `path` (`prufe.hitBoxes` there), in its own viewport and
+    /// terms. Answer: [`Answer::HitBoxes`].
+    HitBoxes { path: String },
+    /// The hit boxes of the observation the step's points were chosen on, as the driver
+    /// keeps them (top-viewport CSS pixels, the page's terms). Answer: [`Answer::Aimed`].
+    Aimed,
     /// With `at`, the scroll container under that point (the page when none is), kept for
     /// the reads without `at`, which say where that one stands now. Answer:
     /// [`Answer::Position`].
@@ -429,7 +437,15 @@ pub enum Answer {
     Under {
         element: Option<Element>,
     },
-    /// [`Need::Frame`]'s chain, top down, and the top viewport.
+    /// [`Read::HitBoxes`].
+    HitBoxes {
+        boxes: Vec<HitBox>,
+    },
+    /// [`Read::Aimed`]: `None` when the step was not aimed on an observation.
+    Aimed {
+        boxes: Option<Vec<HitBox>>,
+    },
+    /// [`Need::Frame`]'s boxes, in the order asked, and the top viewport.
     Frame {
         chain: Vec<FrameBox>,
         viewport: Size,
@@ -520,6 +536,8 @@ impl Answer {
             Answer::Scrolled => "scrolled",
             Answer::Refused { .. } => "refused",
             Answer::Under { .. } => "under",
+            Answer::HitBoxes { .. } => "hitBoxes",
+            Answer::Aimed { .. } => "aimed",
             Answer::Frame { .. } => "frame",
             Answer::Hit { .. } => "hit",
             Answer::Sent => "sent",

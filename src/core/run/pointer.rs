@@ -1,6 +1,6 @@
 //! Pointer steps: the target is what lies under a point of an observation.
 //!
-//! Right before input, the element under the point is asked again ([`Need::Locate`]). When
+//! Right before input, the element under the point is asked again ([`super::locate`]). When
 //! it is not the one the observation showed there (a cookie banner slid in, a row was
 //! recycled) the step stops with `TARGET_CHANGED` and nothing is pressed; the check runs
 //! before the pointer moves and again once it is there. A retry after a verified undo checks
@@ -48,13 +48,13 @@ impl Run {
     pub(super) fn locate_from(&mut self) -> Need {
         self.phase = Phase::Locate { spot: Spot::From };
         let at = self.origin().0;
-        self.ask(Need::Locate { at })
+        self.locate(at)
     }
 
     pub(super) fn locate_again(&mut self) -> Need {
         self.phase = Phase::Locate { spot: Spot::Again };
         let at = self.origin().0;
-        self.ask(Need::Locate { at })
+        self.locate(at)
     }
 
     fn arrive(&mut self) -> Need {
@@ -97,7 +97,7 @@ impl Run {
                     unreachable!("matched above");
                 };
                 let at = *to;
-                self.ask(Need::Locate { at })
+                self.locate(at)
             }
             Spot::From => self.arrive(),
             Spot::To => {

@@ -29,26 +29,7 @@ pub struct Size {
     pub height: f64,
 }
 
-/// The box of an observable element (`prufe.hitBoxes`), in CSS pixels of the top viewport at
-/// the moment of the screenshot.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct HitBox {
-    pub element: Element,
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    /// The element was the topmost at the centre of its visible part (not covered).
-    pub topmost: bool,
-}
-
-impl HitBox {
-    /// Is `p` inside the box? Its right and bottom edges are outside.
-    pub fn contains(&self, p: Point) -> bool {
-        p.x >= self.x && p.y >= self.y && p.x < self.x + self.width && p.y < self.y + self.height
-    }
-}
+pub use super::hitbox::HitBox;
 
 /// The widest image a screenshot may be asked for: `INVALID_ACTION` unless a finite number of
 /// at least 1 (none: the capture as it is). The one check of every surface.

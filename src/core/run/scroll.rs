@@ -1,5 +1,5 @@
 //! A wheel turn at a point (`Action::ScrollAt`), as needs: check that the point still shows
-//! what the observation showed there ([`Need::Locate`]; `TARGET_CHANGED` and nothing sent
+//! what the observation showed there ([`super::locate`]; `TARGET_CHANGED` and nothing sent
 //! otherwise), find the scroll container under it and where it stands ([`Read::Scroll`]),
 //! turn the wheel, and wait until the container stops moving. A document being replaced right
 //! before the wheel gets none: the machine settles and checks the point again, as before other
@@ -123,7 +123,7 @@ impl Run {
         self.rescans = 0;
         self.seen = None;
         self.phase = Phase::Scroll { at: At::Locate };
-        self.ask(Need::Locate { at })
+        self.locate(at)
     }
 
     pub(super) fn on_scroll(&mut self, at: At, answer: Answer) -> Need {
@@ -179,7 +179,7 @@ impl Run {
                 let a = &mut self.attempt;
                 a.left_ms = a.left_ms.saturating_sub(waited_ms);
                 self.phase = Phase::Scroll { at: At::Locate };
-                self.ask(Need::Locate { at: point })
+                self.locate(point)
             }
             (At::Fingerprint, Answer::Fingerprint { fingerprint }) => {
                 self.attempt.fp0 = fingerprint;
