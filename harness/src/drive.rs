@@ -308,7 +308,7 @@ impl Tab<'_> {
             })
     }
 
-    /// The live node of a ref: where prepare found it, else looked up now.
+    /// The live node of a ref, looked up now in the root the ref names.
     async fn actionable(&self, d: &Drive, reference: &str) -> Result<Actionable> {
         let roots = self.roots_of(d).await?;
         let (path, local) = crate::observe::route(reference);
