@@ -527,6 +527,13 @@ declare namespace PrufeRun {
      * Answer: `Answer::Scrolled`.
      */
     | { need: 'revealFrame'; path: string }
+    /**
+     * Capture the top viewport for a coordinate step's observation (the page's secrets
+     * covered, at the size the driver was asked for) and keep the picture: the driver shows
+     * the last one once the observation is done (`super::Run::shot`). Answer:
+     * `Answer::Captured`.
+     */
+    | { need: 'capture' }
     /** Send a gesture through the browser's input pipeline. Answer: `Answer::Sent`. */
     | { need: 'input'; gesture: Gesture }
     /** Read something back from the page. Answer: the `Read`'s own answer. */
@@ -606,6 +613,8 @@ declare namespace PrufeRun {
     /** `None`: input there reaches the frame; else what it lands on (`tag#id.class "text"`). */
     | { answer: 'hit'; by?: string | null }
     | { answer: 'sent' }
+    /** `Need::Capture`: the picture is taken and kept. */
+    | { answer: 'captured' }
     /**
      * What `Gesture::Focus` left: the focus on the element or inside it (`held`), or
      * elsewhere (the page moved it, or the element takes no focus from a script).

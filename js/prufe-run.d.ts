@@ -29,9 +29,13 @@ declare namespace PrufeRun {
     ignoreRegions: string[];
   }
 
-  /** The run's state: opaque JSON, kept by the driver and handed back as it is. */
+  /**
+   * The run's state: opaque JSON, kept by the driver and handed back as it is; a finished
+   * `shot` run carries what it observed in `shot`.
+   */
   interface Run {
     readonly [field: string]: unknown;
+    readonly shot?: { boxes: HitBox[]; stable: boolean };
   }
 
   interface Turn {
@@ -174,6 +178,14 @@ declare namespace PrufeRun {
      * next: what a driver runs when it opens a page. Its record's action is `look`.
      */
     look(policy?: Policy | string | null, seen?: Seen | string | null): Turn;
+    /**
+     * A coordinate step's observation, settled first with `settle`: the fingerprint, a
+     * `capture` (the driver takes the picture and keeps it), every root's hit boxes, the
+     * fingerprint again, captured again while the page changed (three times at most). Its
+     * record's action is `screenshot`; once done without an error, the run's `shot` holds the
+     * boxes, in top-viewport CSS pixels, and whether the page was stable.
+     */
+    shot(policy?: Policy | string | null, settle?: boolean | null): Turn;
     /**
      * A run that looks until `until` holds, at most `timeoutMs` of the driver's time (the
      * policy's timeout when null); `POSTCONDITION_TIMEOUT` in its record when it never does.

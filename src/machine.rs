@@ -34,6 +34,13 @@ pub fn run_look(policy: &str, seen: &str) -> Result<String, String> {
     turn(api::run_look_text(policy, seen))
 }
 
+/// `shot(policy, settle)`: a coordinate step's observation ([`api::run_shot_text`]), as
+/// `{"run":…,"need":…}`.
+#[wasm_bindgen(js_name = shot)]
+pub fn run_shot(policy: &str, settle: &str) -> Result<String, String> {
+    turn(api::run_shot_text(policy, settle))
+}
+
 /// `wait(until, timeoutMs, policy)`: a run that looks until the postcondition holds
 /// ([`api::run_wait_text`]), as `{"run":…,"need":…}`.
 #[wasm_bindgen(js_name = wait)]

@@ -642,6 +642,7 @@ impl World {
                 by: self.frame_veil.clone(),
             },
             Need::RevealFrame { .. } => Answer::Scrolled,
+            Need::Capture => Answer::Captured,
             Need::Done { .. } => unreachable!("done"),
         }
     }

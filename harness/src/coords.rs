@@ -67,7 +67,6 @@ use crate::executor::{
     check_against_observation, Button, Held, HitBox, Point, Postcondition, Request, Screen,
 };
 use crate::inject::Engine;
-use crate::stabilise::{fingerprint_now, stabilise};
 use crate::verify::Verifier;
 use input::{lock, release_held, SharedLedger};
 use pointer::Pointer;
@@ -75,7 +74,6 @@ use prufe::core::error::ErrorCode;
 use prufe::core::model::{Element, Snapshot, REDACTED};
 use prufe::core::redact::Redactor;
 use prufe::core::run;
-use prufe::core::run::capture;
 use prufe::core::run::screen::{self, Pick};
 use prufe::core::run::Record as Outcome;
 use serde::Serialize;
@@ -427,7 +425,7 @@ impl Executor {
     /// no earlier one stays quotable). A failed input step says whether anything is held.
     async fn finish(
         &mut self,
-        v: &Verifier,
+        v: &mut Verifier,
         r: StepResult<Report>,
         input: bool,
     ) -> StepResult<Report> {
@@ -447,39 +445,25 @@ impl Executor {
         }
     }
 
-    /// Captures the viewport and the hit boxes behind it, and issues the next `obs-N`.
-    /// With `settle`, waits for the page to settle first.
-    async fn observe(&mut self, v: &Verifier, settle: bool) -> Result<Shot> {
+    /// Captures the viewport and the hit boxes behind it (the machine's observation,
+    /// `Run::shot`), and issues the next `obs-N`. With `settle`, waits for the page to settle
+    /// first.
+    async fn observe(&mut self, v: &mut Verifier, settle: bool) -> Result<Shot> {
         self.latest = None;
-        let engine = v.engine().clone();
-        let settled = if settle {
-            stabilise(&engine, v.timing(), None).await?.stable
-        } else {
-            true
+        let mut run = run::Run::shot(v.policy(), settle);
+        let mut drive = Drive::shot(self.max_width);
+        let record = v.drive(&mut run, &mut drive).await?;
+        if let Some(error) = record.error {
+            return Err(Error::Core(error));
+        }
+        let taken = run.shot_taken().cloned();
+        let (Some(taken), Some(captured)) = (taken, drive.shooting.and_then(|s| s.captured)) else {
+            return Err(Error::core(
+                ErrorCode::Internal,
+                "the observation ended without a picture",
+            ));
         };
-        // Captured again while the page changed meanwhile: the machine's rule.
-        let mut tries = 0;
-        let (captured, boxes, kept) = loop {
-            tries += 1;
-            let before = fingerprint_now(&engine).await?;
-            let roots = engine.roots().await?;
-            let top = roots
-                .first()
-                .ok_or_else(|| Error::core(ErrorCode::BrowserError, "the page has no document"))?;
-            let captured = page::capture(&engine, top, self.max_width).await?;
-            let frames = page::root_boxes(&engine, &roots).await;
-            let boxes = page::hit_boxes(&engine, &roots, &frames).await?;
-            let after = fingerprint_now(&engine).await?;
-            let kept = capture::captured(&capture::Capture {
-                tries,
-                before,
-                after,
-                settled,
-            });
-            if !kept.again {
-                break (captured, boxes, kept);
-            }
-        };
+        let boxes = taken.boxes;
         self.issued += 1;
         let id = format!("obs-{}", self.issued);
         let mut shot = Shot {
@@ -489,7 +473,7 @@ impl Executor {
             capture_width: captured.capture.width,
             capture_height: captured.capture.height,
             device_pixel_ratio: captured.device_pixel_ratio,
-            stable: kept.stable,
+            stable: taken.stable,
             path: None,
             png_base64: String::new(),
         };

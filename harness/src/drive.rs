@@ -47,9 +47,30 @@ pub(crate) struct Drive {
     pub(crate) camera: Option<crate::pictures::Camera>,
     /// A semantic drag with its button down, between the machine's gestures.
     dragging: Option<act::Dragging>,
+    /// An observation for coordinate steps: how wide its picture may be, and the last one
+    /// taken (`Need::Capture`).
+    pub(crate) shooting: Option<Shooting>,
+}
+
+/// The pictures of an observation for coordinate steps ([`Run::shot`]).
+pub(crate) struct Shooting {
+    pub(crate) max_width: Option<f64>,
+    pub(crate) captured: Option<crate::coords::page::Captured>,
 }
 
 impl Drive {
+    /// The drive of an observation for coordinate steps, its picture at most `max_width`
+    /// wide.
+    pub(crate) fn shot(max_width: Option<f64>) -> Drive {
+        Drive {
+            shooting: Some(Shooting {
+                max_width,
+                captured: None,
+            }),
+            ..Drive::default()
+        }
+    }
+
     /// The drive of a pointer step.
     pub(crate) fn pointer(p: crate::coords::pointer::Pointer) -> Drive {
         Drive {
@@ -443,6 +464,19 @@ impl Tab<'_> {
                 crate::hit::reveal_frame(&e, &roots, path).await?;
                 d.observed_at = None;
                 Answer::Scrolled
+            }
+            Need::Capture => {
+                let Some(shooting) = d.shooting.as_mut() else {
+                    return Err(Error::core(
+                        ErrorCode::InvalidArgument,
+                        "a capture is asked only by an observation for coordinate steps",
+                    ));
+                };
+                let roots = e.roots().await?;
+                let top = crate::observe::root_of(&roots, "")?;
+                let captured = crate::coords::page::capture(&e, top, shooting.max_width).await?;
+                shooting.captured = Some(captured);
+                Answer::Captured
             }
             Need::Input { gesture } => {
                 // A pointer that only moves changes the page only through what `stillFor`

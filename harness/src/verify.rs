@@ -873,9 +873,6 @@ impl Verifier {
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
     }
-    pub(crate) fn timing(&self) -> Timing {
-        self.opts.timing
-    }
 }
 
 /// An observation in progress (see [`Verifier::begin_watch`]): the machine's run, waiting

@@ -170,6 +170,13 @@
       return call(glue.look, [text(policy), text(seen)]);
     },
   });
+  // A coordinate step's observation: the screenshot's capture and the hit boxes behind it.
+  Object.defineProperty(api, 'shot', {
+    enumerable: true,
+    value: function shot(policy, settle) {
+      return call(glue.shot, [text(policy), text(settle)]);
+    },
+  });
   // A run that looks until a postcondition holds.
   Object.defineProperty(api, 'wait', {
     enumerable: true,

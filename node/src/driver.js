@@ -40,6 +40,8 @@ import { snapshotOf } from './snapshots.js';
  *   throws ends the watch and is thrown as it is
  * @property {PrufeRun.HitBox[]} [boxes] a coordinate step's: the hit boxes of the
  *   observation its points were chosen on, which the element under a point is reconciled with
+ * @property {() => Promise<void>} [capture] an observation's (`shot`): takes the picture at
+ *   its `capture` need and keeps it
  * @property {{ before: (run: any, need: PrufeRun.Need) => Promise<void>,
  *   after: (run: any, need: PrufeRun.Need, answer: PrufeRun.Answer) => Promise<void> }} [camera]
  *   takes the step's pictures around its needs (pictures.js)
@@ -58,7 +60,7 @@ export async function verify(port, step, options = {}) {
 }
 
 /**
- * Drives a run the machine began with `begin` (its `start`, `look` or `wait`) to its record.
+ * Drives a run the machine began with `begin` (its `start`, `look`, `wait` or `shot`) to its record.
  * @param {Port} port
  * @param {(m: PrufeRun.Api) => PrufeRun.Turn} begin
  * @param {Options} [options]
@@ -108,6 +110,11 @@ export async function answerNeed(port, need, options) {
     // The boxes of the observation a coordinate step was aimed on, as they were handed in.
     if (need.need === 'read' && need.read.kind === 'aimed') return { answer: 'aimed', boxes: options.boxes ?? null };
     if (need.need === 'ask') return await ask(need, options.arbiter);
+    if (need.need === 'capture') {
+      if (!options.capture) throw new Failed({ code: 'INVALID_ARGUMENT', message: 'a capture is asked only by an observation for coordinate steps' });
+      await options.capture();
+      return { answer: 'captured' };
+    }
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;

@@ -14,8 +14,8 @@
 //   page's terms;
 // - points: an engine answers in its document's viewport; a prepare, the element under a
 //   point and its hit boxes are answered in one root, and the machine places them in the top
-//   viewport (src/core/run/lift.rs, src/core/run/locate.rs); the boxes of a screenshot and
-//   of a picture are moved here by each `<iframe>` content box's origin;
+//   viewport (src/core/run/lift.rs, src/core/run/locate.rs, src/core/run/across.rs); the
+//   boxes of a picture are moved here by each `<iframe>` content box's origin;
 // - the focus is read in the top document and the machine follows it into the roots
 //   (src/core/run/focus.rs).
 
@@ -224,35 +224,6 @@ export async function settlePolled(port, frames, need, replaced = null) {
     step = settling({ settling: step.settling, ...(await read()) });
   }
   return step.done;
-}
-
-/**
- * The boxes of every root's visible observable elements that meet the viewport
- * (`prufe.hitBoxes`), in top-viewport CSS pixels, the elements in the page's terms; a frame
- * that cannot answer is left out.
- * @param {Port} port
- * @returns {Promise<Prufe.HitBox[]>}
- */
-export async function hitBoxesAcross(port) {
-  const frames = port.frames;
-  const roots = frames ? await frames.roots() : null;
-  if (!frames || !roots || roots.length === 1) return call(port, 'hitBoxes');
-  const rules = (await machine()).frames;
-  const out = [];
-  for (const { path } of roots) {
-    try {
-      /** @type {Prufe.HitBox[]} */
-      const boxes = await call(rootPort(port, frames, path), 'hitBoxes');
-      const origin = path === '' ? { x: 0, y: 0 } : (await frames.lift(path, { x: 0, y: 0 })).at;
-      for (const b of boxes) {
-        const element = /** @type {Prufe.ElementRecord} */ (rules.adopt({ path, element: b.element }));
-        out.push({ ...b, element, x: b.x + origin.x, y: b.y + origin.y });
-      }
-    } catch (error) {
-      if (path === '') throw error;
-    }
-  }
-  return out;
 }
 
 /** In a root's world: whether the focus is in its document (or a frame of it). */

@@ -32,7 +32,6 @@ import { machine } from './machine.js';
 import { errorOf, explainRecord, PrufeError, summary } from './errors.js';
 import { TraceWriter } from './trace.js';
 import { Camera, capturePng, screenshotsOption } from './pictures.js';
-import { hitBoxesAcross } from './roots.js';
 
 /** @typedef {PrufeRun.Record} StepRecord */
 
@@ -514,45 +513,33 @@ export class Verifier {
   }
 
   /**
-   * Captures the viewport and the hit boxes behind it, and issues the next `obs-N`: settled
-   * first with `settle`, then taken again (up to three times) until the page did not change
-   * during the capture.
+   * Captures the viewport and the hit boxes behind it (the machine's observation), and issues
+   * the next `obs-N`: settled first with `settle`, then taken again (up to three times) until
+   * the page did not change during the capture.
    * @param {boolean} settle
    * @returns {Promise<Shot>}
    */
   async #observe(settle) {
     this.#observed = null;
     const { port, world } = this.#adapter;
-    const policy = this.policy;
-    let stable = true;
-    if (settle) {
-      const timing = { ...(await machine()).defaults().timing, ...policy.timing };
-      const answer = await answerNeed(port, { need: 'settle', since: null, stopOnChange: false, ...timing }, { policy });
-      if (answer.answer === 'failed') throw new PrufeError(answer.error.code, answer.error.message);
-      stable = answer.answer === 'settled' && answer.stable;
-    }
-    const fingerprint = async () => {
-      const a = await answerNeed(port, { need: 'fingerprint' }, { policy });
-      if (a.answer !== 'fingerprint') throw new PrufeError(a.answer === 'failed' ? a.error.code : 'BROWSER_ERROR', a.answer === 'failed' ? a.error.message : 'no fingerprint');
-      return a.fingerprint;
-    };
-    // Captured again while the page changed meanwhile: the machine's rule.
     const points = (await machine()).points;
+    /** @type {Awaited<ReturnType<typeof capturePng>> | undefined} */
     let captured;
-    let boxes;
-    let kept = { again: true, stable: false };
-    for (let tries = 1; kept.again; tries++) {
-      const before = await fingerprint();
-      captured = await capturePng(port, world.session, this.#secrets, this.#maxWidth);
-      boxes = await hitBoxesAcross(port);
-      kept = points.captured({ tries, before, after: await fingerprint(), settled: stable });
-    }
-    const c = /** @type {Awaited<ReturnType<typeof capturePng>>} */ (captured);
+    // The machine's observation (`shot`): settled first, captured again while the page
+    // changed meanwhile, every root's boxes gathered in the top viewport.
+    const { record, run } = await drive(port, (m) => m.shot(this.policy, settle), {
+      policy: this.policy,
+      capture: async () => { captured = await capturePng(port, world.session, this.#secrets, this.#maxWidth); },
+    });
+    if (record.error) throw new PrufeError(record.error.code, record.error.message);
+    const c = /** @type {Awaited<ReturnType<typeof capturePng>> | undefined} */ (captured);
+    if (!run.shot || !c) throw new PrufeError('INTERNAL', 'the observation ended without a picture');
+    const { boxes, stable } = run.shot;
     this.#issued += 1;
     const id = `obs-${this.#issued}`;
     const scale = points.scale({ id, image: c.image, capture: c.capture, dpr: c.dpr });
-    this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes: /** @type {PrufeRun.HitBox[]} */ (boxes) };
-    return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable: kept.stable };
+    this.#observed = { id, image: c.image, capture: c.capture, dpr: c.dpr, boxes };
+    return { id, png: c.png, width: c.image.width, height: c.image.height, scale, stable };
   }
 
   /**

@@ -193,6 +193,17 @@ pub fn run_look_text(policy: &str, seen: &str) -> Result<Turn> {
     Ok(Turn { run, need })
 }
 
+/// `shot(policy, settle)` of the machine module: a coordinate step's observation
+/// ([`Run::shot`]), settled first when `settle` is `true`; its boxes and stability are the
+/// run's `shot` once it is done.
+pub fn run_shot_text(policy: &str, settle: &str) -> Result<Turn> {
+    let policy: Option<Policy> = from_text(policy, ErrorCode::InvalidOptions, "run policy")?;
+    let settle: Option<bool> = from_text(settle, ErrorCode::InvalidArgument, "settle")?;
+    let mut run = Run::shot(policy.unwrap_or_default(), settle.unwrap_or(false));
+    let need = run.next(Answer::Start);
+    Ok(Turn { run, need })
+}
+
 /// `wait(until, timeoutMs, policy)` of the machine module: a run that looks until the
 /// postcondition `until` ([`Postcondition`]) holds, at most `timeoutMs` of the driver's
 /// time ([`Run::wait`]); a `null` timeout is the policy's.

@@ -11,7 +11,7 @@
 use crate::error::{Error, Result};
 use crate::executor::{HitBox, Point, Size};
 use crate::inject::{owner_box_in_top, send, Engine};
-use crate::observe::{adopt, Root};
+use crate::observe::Root;
 use prufe::core::error::ErrorCode;
 use prufe::core::model::Element;
 use prufe::core::run::{screen, ScrollPosition, Selection};
@@ -122,31 +122,6 @@ pub async fn root_boxes(engine: &Engine, roots: &[Root]) -> Vec<RootBox> {
         });
     }
     out
-}
-
-/// The hit boxes of every root, in top-viewport CSS pixels, identities in merged terms.
-pub async fn hit_boxes(engine: &Engine, roots: &[Root], frames: &[RootBox]) -> Result<Vec<HitBox>> {
-    let mut out = Vec::new();
-    for root in roots {
-        let (ox, oy) = match frames.iter().find(|b| b.root.path == root.path) {
-            Some(b) => (b.x, b.y),
-            None if root.path.is_empty() => (0.0, 0.0),
-            // A frame whose box is unknown cannot be placed; its content stays unobserved.
-            None => continue,
-        };
-        let wire = match hit_boxes_of(engine, root).await {
-            Ok(w) => w,
-            Err(_) if !root.path.is_empty() => continue,
-            Err(e) => return Err(e),
-        };
-        out.extend(wire.into_iter().map(|w| HitBox {
-            x: w.x + ox,
-            y: w.y + oy,
-            element: adopt(&root.path, w.element),
-            ..w
-        }));
-    }
-    Ok(out)
 }
 
 /// The hit boxes of one root (`prufe.hitBoxes`), in its own viewport and terms.

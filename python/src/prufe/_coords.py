@@ -96,28 +96,20 @@ class Coords:
         return shot
 
     def _observe(self, settle: bool) -> Gen:
-        """Settles (when asked), then captures the viewport covered and the hit boxes behind
-        it, again while the page changed meanwhile (the machine's rule, `points.captured`), and
-        issues the next id."""
+        """The machine's observation (``prufeRun.shot``): settled first when asked, the
+        viewport captured covered (here) with every root's hit boxes behind it, again while
+        the page changed meanwhile; then the next id is issued."""
         driver = self.core.driver
         self.latest, self._screen = None, None
-        stable = True
-        if settle:
-            timing = {**driver.world.defaults["timing"], **driver.config.policy()["timing"]} if driver.world.defaults else driver.config.policy()["timing"]
-            need = {"need": "settle", "since": None, "pollMs": timing["pollMs"], "quietMs": timing["quietMs"],
-                    "timeoutMs": timing["timeoutMs"], "stopOnChange": False}
-            settled = yield from driver._settle(need)
-            stable = bool(settled.get("stable"))
-        # Captured again while the page changed meanwhile: the machine's rule.
-        tries, kept = 0, {"again": True}
-        while kept["again"]:
-            tries += 1
-            before = yield from driver.call("fingerprint")
+        taken: dict[str, Any] = {}
+
+        def capture() -> Gen:
             yield from driver.world.roots()
             shot, css, _, covered = yield from driver.covered_capture(self._params, [], [])
-            boxes = yield from self.core.driver.hit_boxes()
-            after = yield from driver.call("fingerprint")
-            kept = yield from driver.world.points_rule("captured", {"tries": tries, "before": before, "after": after, "settled": stable})
+            taken.update(shot=shot, css=css, covered=covered)
+
+        boxes, stable = yield from driver.shot(settle, capture)
+        shot, css, covered = taken["shot"], taken["css"], taken["covered"]
         png = base64.b64decode(shot["data"])
         size = _png_size(png)
         if size is None:
@@ -134,7 +126,7 @@ class Coords:
         scale = yield from driver.world.points_rule("scale", screen)
         self.latest = Shot(id=screen["id"], width=float(size[0]), height=float(size[1]),
                            capture_width=screen["capture"]["width"], capture_height=screen["capture"]["height"],
-                           device_pixel_ratio=framing["dpr"], stable=bool(kept["stable"]), png=png, masked=masked,
+                           device_pixel_ratio=framing["dpr"], stable=stable, png=png, masked=masked,
                            scale=(scale["x"], scale["y"]))
         self._screen = {**screen, "boxes": boxes}
         return self.latest

@@ -633,7 +633,7 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
+    return kind in ("input", "capture", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
 
 
 #: At most this many requests are kept for one input, the newest.
@@ -762,6 +762,8 @@ class Driver:
         #: The hit boxes of the screenshot a coordinate step's points were chosen on, while
         #: the step runs: the machine reconciles the element under a point with them.
         self.boxes: Optional[list[dict[str, Any]]] = None
+        #: Takes an observation's picture at its ``capture`` need (``shot``).
+        self.capturing: Optional[Callable[[], Gen]] = None
 
     # -- the machine --------------------------------------------------------------------
 
@@ -802,6 +804,25 @@ class Driver:
         if self.seen is None:
             self.seen = kept
         return (yield from self._finished(record))
+
+    def shot(self, settle: bool, capture: Callable[[], Gen]) -> Gen:
+        """An observation for coordinate steps, the machine's (``prufeRun.shot``): settled
+        first with ``settle``; ``capture`` takes the picture at each ``capture`` need and keeps
+        it. Returns every root's hit boxes in top-viewport pixels, and whether the page was
+        stable; the machine's error is raised."""
+        yield from self.world.start()
+        self.world.dialogs = []
+        self.capturing = capture
+        try:
+            turn = yield from self._begin(None, {"shot": {"settle": settle}})
+            turn = yield from self._until_done(turn, None)
+        finally:
+            self.capturing = None
+        error = turn["need"]["record"].get("error")
+        if error:
+            raise PrufeError(error["code"], error["message"])
+        shot = json.loads(turn["run"]).get("shot") or {}
+        return shot.get("boxes") or [], bool(shot.get("stable"))
 
     def watch_begin(self, intent: Optional[str], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """Starts a watch: the machine settles and observes, then waits for the watched code."""
@@ -1039,6 +1060,11 @@ class Driver:
                     self.requests.mark()
                 answer = yield from self._send(need["gesture"], routes or {})
                 return answer or {"answer": "sent"}
+            if kind == "capture":
+                if self.capturing is None:
+                    raise Failed("INVALID_ARGUMENT", "a capture is asked only by an observation for coordinate steps")
+                yield from self.capturing()
+                return {"answer": "captured"}
             if kind == "read" and need["read"]["kind"] == "aimed":
                 # The boxes of the observation a coordinate step was aimed on, as handed in.
                 return {"answer": "aimed", "boxes": self.boxes}
@@ -1213,25 +1239,6 @@ class Driver:
         metrics = yield op("cdp", "Page.getLayoutMetrics", {})
         view = metrics.get("cssLayoutViewport") or metrics["layoutViewport"]
         return {"answer": "frame", "chain": chain, "viewport": {"width": view["clientWidth"], "height": view["clientHeight"]}}
-
-    def hit_boxes(self) -> Gen:
-        """The hit boxes of every root (``prufe.hitBoxes``), in top-viewport pixels, their
-        elements in the merged page's terms; a frame that cannot answer stays unobserved."""
-        world = self.world
-        out: list[dict[str, Any]] = []
-        for root in world._roots:
-            try:
-                ox, oy = (yield from world.owner_origin(root)) if root.path else (0.0, 0.0)
-                wire: list[dict[str, Any]] = yield from self.call("hitBoxes", root=root)
-            except Exception:
-                if not root.path:
-                    raise
-                continue
-            if root.path:
-                adopted = yield from world.frames_rule("adopt", [{"path": root.path, "element": b["element"]} for b in wire])
-                wire = [{**b, "element": e} for b, e in zip(wire, adopted)]
-            out += [{**b, "x": b["x"] + ox, "y": b["y"] + oy} for b in wire]
-        return out
 
     def call(self, name: str, *args: Any, root: Root = TOP) -> Gen:
         """One ``window.prufe`` function, an engine error raised as ``Failed``."""

@@ -146,6 +146,7 @@
       try {
         if (begin.look) turned = prufeRun.look(begin.policy, begin.seen);
         else if (begin.wait) turned = prufeRun.wait(begin.wait.until, begin.wait.timeoutMs, begin.policy);
+        else if (begin.shot) turned = prufeRun.shot(begin.policy, begin.shot.settle);
         else turned = prufeRun.start(begin.step, begin.policy, begin.seen);
       } catch (error) {
         return { refused: asError(error) };

@@ -25,33 +25,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::across::{Gathered, Gathering, Layout};
 use super::hitbox::HitBox;
 use super::need::{Answer, Need, Point, Read};
-use super::ready::FrameBox;
 use super::screen;
 use crate::core::frames;
 use crate::core::model::{Element, Role};
-
-/// The page's roots and where the frame roots show, read once, when first needed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Layout {
-    paths: Vec<String>,
-    /// The `<iframe>` content boxes of the frame roots still on the page, in the top viewport.
-    boxes: Vec<FrameBox>,
-}
-
-impl Layout {
-    fn origin(&self, path: &str) -> Option<Point> {
-        if path.is_empty() {
-            return Some(Point { x: 0.0, y: 0.0 });
-        }
-        self.boxes
-            .iter()
-            .find(|b| b.path == path)
-            .map(|b| Point { x: b.x, y: b.y })
-    }
-}
 
 /// What the layout is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,8 +58,8 @@ pub enum Stage {
     Frames { goal: Goal },
     /// The observation's hit boxes.
     Aimed,
-    /// The hit boxes of the root `layout.paths[next]`.
-    HitBoxes { next: usize },
+    /// Every root's hit boxes under the point now.
+    Now { gathering: Box<Gathering> },
 }
 
 /// Where a locate stands.
@@ -94,8 +73,6 @@ pub struct Locating {
     layout: Option<Layout>,
     /// The observation's boxes under the point.
     then: Vec<HitBox>,
-    /// The boxes under the point now, gathered root by root.
-    boxes_now: Vec<HitBox>,
     stage: Stage,
 }
 
@@ -125,7 +102,6 @@ impl Locating {
             now: None,
             layout: None,
             then: Vec::new(),
-            boxes_now: Vec::new(),
             stage: Stage::Under,
         };
         let first = read(Read::Under {
@@ -148,16 +124,15 @@ impl Locating {
             // A frame root that cannot answer: its `<iframe>` is what lies there.
             (Stage::Under, Answer::Failed { .. }) if !self.path.is_empty() => self.aimed(),
             (Stage::Roots { goal }, Answer::Roots { paths }) => {
-                let frames: Vec<String> = paths.iter().filter(|p| !p.is_empty()).cloned().collect();
-                self.layout = Some(Layout {
-                    paths,
-                    boxes: Vec::new(),
-                });
-                if frames.is_empty() {
-                    return self.go(goal);
+                let (layout, need) = Layout::of_roots(paths);
+                self.layout = Some(layout);
+                match need {
+                    Some(need) => {
+                        self.stage = Stage::Frames { goal };
+                        Located::Ask(Box::new(self), need)
+                    }
+                    None => self.go(goal),
                 }
-                self.stage = Stage::Frames { goal };
-                Located::Ask(Box::new(self), Need::Frame { paths: frames })
             }
             (Stage::Frames { goal }, Answer::Frame { chain, .. }) => {
                 if let Some(layout) = &mut self.layout {
@@ -175,34 +150,7 @@ impl Locating {
                 }
                 self.go(Goal::BoxesNow)
             }
-            (Stage::HitBoxes { next }, Answer::HitBoxes { boxes }) => {
-                let path = self
-                    .layout
-                    .as_ref()
-                    .map_or(String::new(), |l| l.paths[next].clone());
-                let origin = self
-                    .layout
-                    .as_ref()
-                    .and_then(|l| l.origin(&path))
-                    .unwrap_or(Point { x: 0.0, y: 0.0 });
-                let at = self.at;
-                self.boxes_now.extend(
-                    boxes
-                        .into_iter()
-                        .map(|b| HitBox {
-                            element: frames::adopt(&path, b.element),
-                            x: b.x + origin.x,
-                            y: b.y + origin.y,
-                            ..b
-                        })
-                        .filter(|b| b.contains(at)),
-                );
-                self.hit_boxes(next + 1)
-            }
-            // A frame root that cannot give its boxes is left out.
-            (Stage::HitBoxes { next }, Answer::Failed { .. }) if next > 0 => {
-                self.hit_boxes(next + 1)
-            }
+            (Stage::Now { gathering }, answer) => self.gathered(gathering.on(answer)),
             (_, answer) => Located::Done(answer),
         }
     }
@@ -214,7 +162,10 @@ impl Locating {
             return Located::Ask(Box::new(self), read(Read::Roots));
         };
         match goal {
-            Goal::BoxesNow => self.hit_boxes(0),
+            Goal::BoxesNow => {
+                let gathered = Gathering::start(Some(layout.clone()), Some(self.at));
+                self.gathered(gathered)
+            }
             Goal::Descend => {
                 let all: Vec<&str> = layout.paths.iter().map(String::as_str).collect();
                 let inner = layout.paths.iter().find_map(|p| {
@@ -245,22 +196,19 @@ impl Locating {
         Located::Ask(Box::new(self), read(Read::Aimed))
     }
 
-    /// Asks the next root that shows for its hit boxes; reconciles when none is left.
-    fn hit_boxes(mut self, from: usize) -> Located {
-        let next = self
-            .layout
-            .as_ref()
-            .and_then(|l| (from..l.paths.len()).find(|&i| l.origin(&l.paths[i]).is_some()));
-        let Some(next) = next else {
-            let now = screen::reconcile(&self.then, &self.boxes_now, self.at, self.now.take());
-            return Located::Done(Answer::Under { element: now });
-        };
-        let path = self
-            .layout
-            .as_ref()
-            .map_or(String::new(), |l| l.paths[next].clone());
-        self.stage = Stage::HitBoxes { next };
-        Located::Ask(Box::new(self), read(Read::HitBoxes { path }))
+    /// Goes on with the gathering of the boxes now; reconciles once they are all in.
+    fn gathered(mut self, gathered: Gathered) -> Located {
+        match gathered {
+            Gathered::Ask(gathering, need) => {
+                self.stage = Stage::Now { gathering };
+                Located::Ask(Box::new(self), need)
+            }
+            Gathered::Done(now) => {
+                let element = screen::reconcile(&self.then, &now, self.at, self.now.take());
+                Located::Done(Answer::Under { element })
+            }
+            Gathered::Ended(answer) => Located::Done(answer),
+        }
     }
 
     fn done(self) -> Located {
@@ -272,7 +220,7 @@ impl Locating {
 mod tests {
     use super::*;
     use crate::core::error::{Error, ErrorCode};
-    use crate::core::run::ready::Size;
+    use crate::core::run::ready::{FrameBox, Size};
 
     fn element(role: Role, name: &str, reference: &str) -> Element {
         Element {

@@ -28,6 +28,7 @@
 //! settle → observe → act (the driver lets the watched actions happen) → settle → observe →
 //! judge by the intent alone → policy | arbiter, never undone.
 
+pub mod across;
 pub mod arbiter;
 mod attaching;
 mod attempt;
@@ -60,6 +61,7 @@ mod rewatch;
 pub mod screen;
 mod scroll;
 mod settle;
+pub mod shot;
 pub mod step;
 pub mod trace;
 mod typing;
@@ -129,6 +131,11 @@ enum Mode {
     Wait,
     /// Back one entry in the tab's history ([`Run::back`]).
     Back,
+    /// No action: an observation for coordinate steps, settled first with `settle`
+    /// ([`Run::shot`]).
+    Shot {
+        settle: bool,
+    },
 }
 
 /// One attempt: the observations around the input and what was found.
@@ -261,6 +268,10 @@ enum Phase {
     Back {
         at: back::At,
     },
+    /// An observation for coordinate steps ([`Run::shot`]).
+    Shot {
+        at: shot::At,
+    },
     /// A key chord (`Action::Key`).
     Key {
         at: key::At,
@@ -322,6 +333,9 @@ pub struct Run {
     /// The element under a point, looked for across the roots (`locate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     locating: Option<Box<locate::Locating>>,
+    /// What an observation for coordinate steps found (`shot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shot: Option<shot::Shot>,
     pending: String,
     phase: Phase,
 }
@@ -360,6 +374,7 @@ impl Run {
             lifting: None,
             focusing: None,
             locating: None,
+            shot: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -436,6 +451,13 @@ impl Run {
             (Phase::Start, Answer::Start) if self.mode == Mode::Wait => self.begin_wait(),
             (Phase::Wait { at }, a) => self.on_wait(at, a),
             (Phase::Start, Answer::Start) if self.mode == Mode::Back => self.begin_back(),
+            (Phase::Start, Answer::Start) if matches!(self.mode, Mode::Shot { .. }) => {
+                let Mode::Shot { settle } = self.mode else {
+                    unreachable!("matched above")
+                };
+                self.begin_shot(settle)
+            }
+            (Phase::Shot { at }, a) => self.on_shot(at, a),
             (Phase::Back { at }, a) => self.on_back(at, a),
             (Phase::Start, Answer::Start) if matches!(self.step.action, Action::Key { .. }) => {
                 self.begin_key()
@@ -512,6 +534,7 @@ impl Run {
             Phase::Looked => "looked",
             Phase::Wait { .. } => "wait",
             Phase::Back { .. } => "back",
+            Phase::Shot { .. } => "shot",
             Phase::Key { .. } => "key",
             Phase::Scroll { .. } => "scroll",
             Phase::Type { .. } => "type",

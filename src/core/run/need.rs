@@ -129,6 +129,11 @@ pub enum Need {
     /// Scroll the `<iframe>` of the root at `path` into view in every document above it.
     /// Answer: [`Answer::Scrolled`].
     RevealFrame { path: String },
+    /// Capture the top viewport for a coordinate step's observation (the page's secrets
+    /// covered, at the size the driver was asked for) and keep the picture: the driver shows
+    /// the last one once the observation is done ([`super::Run::shot`]). Answer:
+    /// [`Answer::Captured`].
+    Capture,
     /// Send a gesture through the browser's input pipeline. Answer: [`Answer::Sent`].
     Input { gesture: Gesture },
     /// Read something back from the page. Answer: the [`Read`]'s own answer.
@@ -455,6 +460,8 @@ pub enum Answer {
         by: Option<String>,
     },
     Sent,
+    /// [`Need::Capture`]: the picture is taken and kept.
+    Captured,
     /// What [`Gesture::Focus`] left: the focus on the element or inside it (`held`), or
     /// elsewhere (the page moved it, or the element takes no focus from a script).
     Focus {
@@ -541,6 +548,7 @@ impl Answer {
             Answer::Frame { .. } => "frame",
             Answer::Hit { .. } => "hit",
             Answer::Sent => "sent",
+            Answer::Captured => "captured",
             Answer::Focus { .. } => "focus",
             Answer::Value { .. } => "value",
             Answer::Hash { .. } => "hash",
