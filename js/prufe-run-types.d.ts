@@ -226,6 +226,11 @@ declare namespace PrufeRun {
     ignoreRegions?: string[];
     /** Attempts per step, the first included (at least one). */
     maxAttempts?: number;
+    /**
+     * The driver keeps the step's pictures: the run asks for them (`run::camera`). Left out
+     * of the policy's JSON when false.
+     */
+    pictures?: boolean;
     /** Judge only these regions (prefixes). */
     regions?: string[];
     /**
@@ -528,6 +533,21 @@ declare namespace PrufeRun {
      */
     | { need: 'revealFrame'; path: string }
     /**
+     * Take a step's picture (`super::camera`): every secret covered (`sensitive`, the refs
+     * observed sensitive, and the caller's), the viewport captured, marked with the boxes
+     * of `target`, of the `effect`'s refs and the `point`, and kept as the step's `moment`
+     * picture (a `before` one replaces both). Answer: `Answer::Pictured`, also when no
+     * picture could be taken.
+     */
+    | {
+      need: 'picture';
+      moment: 'before' | 'after';
+      target: string | null;
+      effect: string[];
+      point: Prufe.Point | null;
+      sensitive: string[];
+    }
+    /**
      * Capture the top viewport for a coordinate step's observation (the page's secrets
      * covered, at the size the driver was asked for) and keep the picture: the driver shows
      * the last one once the observation is done (`super::Run::shot`). Answer:
@@ -615,6 +635,8 @@ declare namespace PrufeRun {
     | { answer: 'sent' }
     /** `Need::Capture`: the picture is taken and kept. */
     | { answer: 'captured' }
+    /** `Need::Picture`: taken and kept, or not taken. */
+    | { answer: 'pictured' }
     /**
      * What `Gesture::Focus` left: the focus on the element or inside it (`held`), or
      * elsewhere (the page moved it, or the element takes no focus from a script).

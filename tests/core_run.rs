@@ -10,8 +10,8 @@ use prufe::core::resolve::Target;
 use prufe::core::run::ready::{FrameBox, Refusal, Size};
 use prufe::core::run::requests::Heard;
 use prufe::core::run::{
-    Action, Ambiguous, Answer, Button, Destination, Gesture, Need, Point, Policy, Read, Record,
-    Run, ScrollPosition, Seen, Selection, Step, Timing,
+    Action, Ambiguous, Answer, Button, Destination, Gesture, Moment, Need, Point, Policy, Read,
+    Record, Run, ScrollPosition, Seen, Selection, Step, Timing,
 };
 use prufe::core::ErrorCode;
 use std::collections::VecDeque;
@@ -643,6 +643,7 @@ impl World {
             },
             Need::RevealFrame { .. } => Answer::Scrolled,
             Need::Capture => Answer::Captured,
+            Need::Picture { .. } => Answer::Pictured,
             Need::Done { .. } => unreachable!("done"),
         }
     }
@@ -850,6 +851,25 @@ fn clicks(w: &World) -> usize {
         .count()
 }
 
+/// The wrong product first, the right one on the retry.
+fn wrong_then_right() -> React {
+    let mut n = 0;
+    Box::new(move |g, w| {
+        if let Gesture::Click { at, .. } = g {
+            let hit = at_point(&w.page, *at)
+                .map(|e| e.name.clone())
+                .unwrap_or_default();
+            if hit == "Add Shirt M" {
+                n += 1;
+                let product = if n == 1 { "Trousers L" } else { "Shirt M" };
+                add(&mut w.page, &format!("c{n}"), product, true);
+            } else if hit.starts_with("Remove ") {
+                drop_refs(&mut w.page, &[&format!("c{n}"), &format!("rm-c{n}")]);
+            }
+        }
+    })
+}
+
 #[test]
 fn semantic_steps() {
     let honest = cart_reaction("Add Shirt M", "Shirt M", true);
@@ -875,22 +895,6 @@ fn semantic_steps() {
         }
     });
     let nothing: React = Box::new(|_, _| {});
-    // The wrong product first, the right one on the retry.
-    let mut n = 0;
-    let wrong_then_right: React = Box::new(move |g, w| {
-        if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
-            if hit == "Add Shirt M" {
-                n += 1;
-                let product = if n == 1 { "Trousers L" } else { "Shirt M" };
-                add(&mut w.page, &format!("c{n}"), product, true);
-            } else if hit.starts_with("Remove ") {
-                drop_refs(&mut w.page, &[&format!("c{n}"), &format!("rm-c{n}")]);
-            }
-        }
-    });
     let stuck_remove: React = Box::new(|g, w| {
         if let Gesture::Click { at, .. } = g {
             if at_point(&w.page, *at).is_some_and(|e| e.name == "Add Shirt M") {
@@ -966,6 +970,31 @@ fn semantic_steps() {
                 assert_eq!(r.target.as_deref(), Some("button[Add Shirt M] in catalogue/list:products"));
                 assert!(run.seen().is_some_and(|s| s.snapshot.elements.iter().any(|e| e.label() == "Shirt M")), "the after observation is kept");
             }),
+        row("with pictures: one before the click, one after each observation of the effect, naming what it changed", World::new(shop()), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .policy(|p| p.pictures = true)
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| {
+                let pictures: Vec<&Need> = w.needs.iter().filter(|n| matches!(n, Need::Picture { .. })).collect();
+                let Some(Need::Picture { moment: Moment::Before, target: Some(target), effect, .. }) = pictures.first() else { panic!("{pictures:?}") };
+                assert!(effect.is_empty());
+                let click = w.needs.iter().position(|n| matches!(n, Need::Input { gesture: Gesture::Click { .. } })).expect("a click");
+                let before = w.needs.iter().position(|n| matches!(n, Need::Picture { moment: Moment::Before, .. })).unwrap();
+                assert!(before < click, "the before picture precedes the click");
+                let Some(Need::Picture { moment: Moment::After, target: after_target, effect, point, .. }) = pictures.last() else { panic!("{pictures:?}") };
+                assert_eq!(after_target.as_ref(), Some(target));
+                assert!(point.is_some(), "the point input went to");
+                assert!(!effect.is_empty() && effect.len() <= prufe::core::run::camera::MAX_EFFECT, "{effect:?}");
+            }),
+        row("with pictures, a retried step: a before picture for each attempt", World::new(shop()), in_products(click("Add Shirt M")), wrong_then_right())
+            .policy(|p| p.pictures = true)
+            .want(Some(M), true, None, "").tries(2, 1)
+            .then(|_, w, _| {
+                let before = w.needs.iter().filter(|n| matches!(n, Need::Picture { moment: Moment::Before, .. })).count();
+                assert_eq!(before, 2, "{:?}", w.needs);
+            }),
+        row("without pictures none is asked", World::new(shop()), in_products(click("Add Shirt M")), cart_reaction("Add Shirt M", "Shirt M", true))
+            .want(Some(M), true, None, "")
+            .then(|_, w, _| assert!(!w.needs.iter().any(|n| matches!(n, Need::Picture { .. })))),
         row("a late effect is found on the rescan of a busy page", late, in_products(click("Add Shirt M")), spinner)
             .want(Some(M), true, None, "")
             .then(|r, w, _| {
@@ -976,7 +1005,7 @@ fn semantic_steps() {
         row("no effect: not undone, not retried", World::new(shop()), in_products(click("Add Shirt M")), nothing)
             .want(Some(X), false, Some(ErrorCode::VerificationFailed), "no effect")
             .then(|_, w, run| { assert_eq!(clicks(w), 1, "no repeat"); assert!(run.seen().is_none()); }),
-        row("wrong effect, undone, retried, MATCH", World::new(shop()), in_products(click("Add Shirt M")), wrong_then_right)
+        row("wrong effect, undone, retried, MATCH", World::new(shop()), in_products(click("Add Shirt M")), wrong_then_right())
             .want(Some(M), true, None, "").tries(2, 1)
             .then(|_, w, _| assert_eq!(clicks(w), 3, "click, remove, click")),
         row("undo leaves the wrong effect: UNDO_FAILED", World::new(shop()), in_products(click("Add Shirt M")), stuck_remove)

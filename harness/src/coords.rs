@@ -629,7 +629,12 @@ impl Executor {
             inverse: Vec::new(),
         };
         v.forget_seen();
-        let mut run = run::Run::new(step, v.policy());
+        let camera = if pictures { v.camera() } else { None };
+        let policy = run::Policy {
+            pictures: camera.is_some(),
+            ..v.policy()
+        };
+        let mut run = run::Run::new(step, policy);
         let mut drive = Drive::pointer(Pointer::new(
             boxes,
             self.ledger.clone(),
@@ -637,9 +642,7 @@ impl Executor {
             self.pointer,
         ));
         v.engine().take_dialogs();
-        if pictures {
-            drive.camera = v.camera();
-        }
+        drive.camera = camera;
         let record = v.drive(&mut run, &mut drive).await;
         if pictures {
             v.keep_pictures(drive.camera.take());

@@ -19,7 +19,7 @@ use prufe::core::model::Element;
 use prufe::core::redact::Redactor;
 use prufe::core::run::locate::{Located, Locating};
 use prufe::core::run::ready::Size;
-use prufe::core::run::{Answer, Gesture, Need, Point, Read, Record, Run};
+use prufe::core::run::{Answer, Gesture, Moment, Need, Point, Read, Record, Run};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -149,15 +149,7 @@ impl Tab<'_> {
                 return Ok(Driven::Act);
             }
             let t = std::time::Instant::now();
-            if d.camera.is_some() {
-                self.picture_before(run, &need, d).await;
-            }
             let r = self.answer(&need, d).await;
-            if d.camera.is_some() && run.phase() == "after" {
-                if let Ok(Answer::Observed { snapshot }) = &r {
-                    self.picture_after(snapshot, d).await;
-                }
-            }
             if std::env::var_os("PRUFE_TIME_NEEDS").is_some() {
                 let name = serde_json::to_value(&need)
                     .ok()
@@ -219,62 +211,6 @@ impl Tab<'_> {
         if let Some(dragging) = d.dragging.take() {
             let at = dragging.start();
             let _ = dragging.up(self.engine, at).await;
-        }
-    }
-
-    /// Before the step's own input (its pointer move, or the input itself), once per attempt:
-    /// the picture of the page as the step found it, target outlined. Also notes the target.
-    async fn picture_before(&self, run: &Run, need: &Need, d: &mut Drive) {
-        let phase = run.phase();
-        if let (Need::Prepare { reference, .. }, "prepare") = (need, phase) {
-            if let Some(c) = d.camera.as_mut() {
-                c.target = Some(reference.clone());
-            }
-            return;
-        }
-        let Need::Input { gesture } = need else {
-            return;
-        };
-        if !matches!(phase, "input" | "arrive") {
-            return;
-        }
-        let point = match gesture {
-            Gesture::Click { at, .. } | Gesture::MoveTo { at } => Some(*at),
-            Gesture::Down { at, .. } => Some(*at),
-            _ => None,
-        };
-        let attempt = run.attempts();
-        let Some(camera) = d.camera.as_mut() else {
-            return;
-        };
-        if point.is_some() {
-            camera.point = point;
-        }
-        if !camera.wants_before(attempt) {
-            return;
-        }
-        let target = camera.target.clone();
-        let shot = self.covered_shot(d, target.as_deref(), &[], point).await;
-        let seen = d.last.as_ref().map(|o| o.snapshot.clone());
-        if let Some(c) = d.camera.as_mut() {
-            c.took_before(attempt, shot, seen);
-        }
-    }
-
-    /// After each observation of the effect: the picture of the page the verdict is judged
-    /// on, target and the effect's elements outlined, before any undo.
-    async fn picture_after(&self, after: &prufe::core::model::Snapshot, d: &mut Drive) {
-        let Some(camera) = d.camera.as_ref() else {
-            return;
-        };
-        let effect = camera.effect_refs(after);
-        let target = camera.target.clone();
-        let point = camera.point;
-        let shot = self
-            .covered_shot(d, target.as_deref(), &effect, point)
-            .await;
-        if let Some(c) = d.camera.as_mut() {
-            c.pictures.after = shot;
         }
     }
 
@@ -464,6 +400,29 @@ impl Tab<'_> {
                 crate::hit::reveal_frame(&e, &roots, path).await?;
                 d.observed_at = None;
                 Answer::Scrolled
+            }
+            Need::Picture {
+                moment,
+                target,
+                effect,
+                point,
+                ..
+            } => {
+                let shot = self
+                    .covered_shot(d, target.as_deref(), effect, *point)
+                    .await;
+                if let Some(c) = d.camera.as_mut() {
+                    match moment {
+                        Moment::Before => {
+                            c.pictures = crate::pictures::Pictures {
+                                before: shot,
+                                after: None,
+                            }
+                        }
+                        Moment::After => c.pictures.after = shot,
+                    }
+                }
+                Answer::Pictured
             }
             Need::Capture => {
                 let Some(shooting) = d.shooting.as_mut() else {

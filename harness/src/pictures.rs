@@ -7,14 +7,13 @@
 //! traces/0003-click-mismatch.after.jpg     the judged effect, before any undo
 //! ```
 //!
-//! **When.** The driver asks the machine where it is ([`prufe::core::run::Run::phase`]): the
-//! *before* picture is taken when the step's own input is asked for (`arrive`, the pointer's
-//! move, or `input`), once per attempt, so it shows the target where it will be pressed; the
-//! *after* picture right after each observation of the effect (`after`), so the last one is
-//! the page the verdict was judged on, wrong effect included, before it is undone. Each
-//! carries, in image pixels, the target's border box, the boxes of the elements of the
-//! effect (what the core diff of the two observations says appeared, changed or moved), the
-//! point input went to, and the boxes that were covered.
+//! **When.** The machine asks for each picture (`Need::Picture`, core `run::camera`): the
+//! *before* picture when the step's own input is asked for, once per attempt, the *after*
+//! picture right after each observation of the effect, so the last one is the page the
+//! verdict was judged on, wrong effect included, before it is undone. Each names the
+//! target's ref, the effect's refs (what the core diff of the two observations says
+//! appeared, changed or moved) and the point input went to; this module outlines their
+//! boxes, in image pixels, and the boxes that were covered.
 //!
 //! **Secrets.** Before the capture, every root's engine covers its sensitive elements
 //! (`prufe.cover`, `src/dom/cover.rs`: the engine's rule, the refs declared sensitive, and any
@@ -29,18 +28,13 @@
 use crate::error::{Error, Result};
 use crate::inject::Engine;
 use crate::observe::{root_of, route, Root, Sensitive};
-use prufe::core::diff::{diff, DiffOptions};
 use prufe::core::error::ErrorCode;
-use prufe::core::model::Snapshot;
 use prufe::core::run::picture;
 use prufe::core::run::screen::Viewport;
 use prufe::core::run::Point;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-/// The most effect elements outlined in one picture.
-pub const MAX_EFFECT: usize = 24;
 
 /// Which traced steps keep their pictures (`--screenshots`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -168,51 +162,11 @@ impl Pictures {
     }
 }
 
-/// What the drive of one step keeps for its pictures.
+/// What the drive of one step keeps for its pictures, as the machine asks for them
+/// (`Need::Picture`, core `run::camera`).
 #[derive(Debug, Default)]
 pub(crate) struct Camera {
     pub(crate) pictures: Pictures,
-    /// The target's ref (the first prepared ref of the attempt).
-    pub(crate) target: Option<String>,
-    /// The attempt whose before picture was taken.
-    attempt: u32,
-    /// The observation the before picture goes with, for the effect's elements.
-    before: Option<Snapshot>,
-    /// Where the last input went (CSS pixels).
-    pub(crate) point: Option<Point>,
-}
-
-impl Camera {
-    /// Is the before picture of `attempt` still to take?
-    pub(crate) fn wants_before(&self, attempt: u32) -> bool {
-        self.attempt != attempt
-    }
-
-    pub(crate) fn took_before(&mut self, attempt: u32, shot: Option<Shot>, seen: Option<Snapshot>) {
-        self.attempt = attempt;
-        self.pictures.before = shot;
-        self.before = seen;
-        self.pictures.after = None;
-    }
-
-    /// The refs of the effect's elements: what appeared, changed or moved from the before
-    /// observation to `after`.
-    pub(crate) fn effect_refs(&self, after: &Snapshot) -> Vec<String> {
-        let Some(before) = &self.before else {
-            return Vec::new();
-        };
-        let d = diff(before, after, &DiffOptions::default());
-        let mut refs: Vec<String> = d
-            .appeared
-            .iter()
-            .map(|e| e.reference.clone())
-            .chain(d.changed.iter().map(|c| c.after.reference.clone()))
-            .chain(d.moved.iter().map(|m| m.after.reference.clone()))
-            .collect();
-        refs.dedup();
-        refs.truncate(MAX_EFFECT);
-        refs
-    }
 }
 
 /// What is marked on a picture: refs to outline, and the point input goes to.

@@ -675,6 +675,7 @@ impl Verifier {
             regions: self.opts.regions.clone(),
             ignore_regions: self.opts.ignore_regions.clone(),
             secrets: self.redactor.secrets().to_vec(),
+            pictures: false,
         }
     }
 
@@ -691,10 +692,15 @@ impl Verifier {
         let core_step = step.clone();
         self.declared_secret(&step.action);
         let seen = self.seen.take();
-        let mut run = prufe::core::run::Run::new(core_step, self.policy()).with_seen(seen);
+        let camera = self.camera();
+        let policy = prufe::core::run::Policy {
+            pictures: camera.is_some(),
+            ..self.policy()
+        };
+        let mut run = prufe::core::run::Run::new(core_step, policy).with_seen(seen);
         self.engine.take_dialogs();
         let mut drive = Drive::default();
-        drive.camera = self.camera();
+        drive.camera = camera;
         let record = self.drive(&mut run, &mut drive).await;
         self.pictures = drive.camera.take().map(|c| c.pictures);
         self.seen = run.seen().cloned();

@@ -42,9 +42,8 @@ import { snapshotOf } from './snapshots.js';
  *   observation its points were chosen on, which the element under a point is reconciled with
  * @property {() => Promise<void>} [capture] an observation's (`shot`): takes the picture at
  *   its `capture` need and keeps it
- * @property {{ before: (run: any, need: PrufeRun.Need) => Promise<void>,
- *   after: (run: any, need: PrufeRun.Need, answer: PrufeRun.Answer) => Promise<void> }} [camera]
- *   takes the step's pictures around its needs (pictures.js)
+ * @property {{ take: (need: Extract<PrufeRun.Need, { need: 'picture' }>) => Promise<void> }} [camera]
+ *   takes and keeps the step's pictures the machine asks for (pictures.js)
  */
 
 /**
@@ -82,9 +81,7 @@ export async function drive(port, begin, options = {}) {
         answer = { answer: 'acted', steps: 0 };
       }
     } else {
-      await options.camera?.before(run, need);
       answer = await answerNeed(port, need, options);
-      await options.camera?.after(run, need, answer);
     }
     options.trace?.(need, answer);
     // The machine's state is opaque to drivers; a replay tool reads its attempt's verdict.
@@ -110,6 +107,10 @@ export async function answerNeed(port, need, options) {
     // The boxes of the observation a coordinate step was aimed on, as they were handed in.
     if (need.need === 'read' && need.read.kind === 'aimed') return { answer: 'aimed', boxes: options.boxes ?? null };
     if (need.need === 'ask') return await ask(need, options.arbiter);
+    if (need.need === 'picture') {
+      await options.camera?.take(need);
+      return { answer: 'pictured' };
+    }
     if (need.need === 'capture') {
       if (!options.capture) throw new Failed({ code: 'INVALID_ARGUMENT', message: 'a capture is asked only by an observation for coordinate steps' });
       await options.capture();

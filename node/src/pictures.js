@@ -1,7 +1,8 @@
 // @ts-check
-// Pictures in traces, as the harness takes them (harness/src/pictures.rs): a JPEG of the
-// viewport right before the step's own input and one after each observation of its effect
-// (the last is the page the verdict was judged on, before any undo), every secret covered by
+// Pictures in traces, as the harness takes them (harness/src/pictures.rs), when the machine
+// asks for them (core run::camera): a JPEG of the viewport right before the step's own input
+// and one after each observation of its effect (the last is the page the verdict was judged
+// on, before any undo), every secret covered by
 // the engine for the capture (`prufe.cover` / `prufe.uncover`, src/dom/cover.rs), with the
 // target, the effect's elements and the point input went to in image pixels. On a page of
 // several roots every root's engine covers its own secrets, and boxes from a frame of another
@@ -12,7 +13,6 @@ import { PrufeError } from './errors.js';
 import { machine } from './machine.js';
 import { call } from './page.js';
 
-const MAX_EFFECT = 24;
 const WHEN = ['off', 'failures', 'all'];
 
 /**
@@ -90,7 +90,8 @@ export async function capturePng(port, session, secrets, maxWidth) {
 }
 
 /**
- * What the driver of one step calls around each need (see `verify`'s `camera` option).
+ * The pictures of one step, as the machine asks for them (`Need::Picture`, core
+ * `run::camera`): when, of which target, which refs are the effect, where input went.
  */
 export class Camera {
   /**
@@ -104,72 +105,34 @@ export class Camera {
     this.secrets = secrets;
     /** @type {Pictures} */
     this.pictures = {};
-    /** @type {string | null} */
-    this.target = null;
-    this.attempt = 0;
-    /** @type {string[]} */
-    this.sensitive = [];
-    /** @type {{ x: number, y: number } | null} */
-    this.point = null;
-    /** @type {Map<string, string> | null} */
-    this.seen = null;
-    /** @type {PrufeRun.Snapshot | null} */
-    this.last = null;
   }
 
   /**
-   * Before a need is answered.
-   * @param {any} run @param {PrufeRun.Need} need
+   * Takes the picture the machine asked for and keeps it; a before picture replaces both.
+   * @param {Extract<PrufeRun.Need, { need: 'picture' }>} need
    */
-  async before(run, need) {
-    const phase = run?.phase?.phase;
-    if (need.need === 'observe') this.sensitive = need.sensitive ?? [];
-    if (need.need === 'prepare' && phase === 'prepare') this.target = need.ref;
-    if (need.need !== 'input' || (phase !== 'input' && phase !== 'arrive')) return;
-    const g = /** @type {any} */ (need.gesture);
-    const point = g.at ?? g.from ?? null;
-    if (point) this.point = point;
-    const attempt = Number(run.attempts) || 0;
-    if (attempt === this.attempt) return;
-    this.attempt = attempt;
-    this.pictures = { before: (await this.shot([])) ?? undefined };
-    this.seen = this.last ? records(this.last) : null;
-  }
-
-  /**
-   * After a need was answered.
-   * @param {any} run @param {PrufeRun.Need} need @param {PrufeRun.Answer} answer
-   */
-  async after(run, need, answer) {
-    if (need.need !== 'observe' || answer.answer !== 'observed') return;
-    this.last = answer.snapshot;
-    if (run?.phase?.phase !== 'after') return;
-    const effect = [];
-    if (this.seen) {
-      for (const [ref, text] of records(answer.snapshot)) {
-        if (this.seen.get(ref) !== text) effect.push(ref);
-        if (effect.length >= MAX_EFFECT) break;
-      }
-    }
-    const shot = await this.shot(effect);
-    if (shot) this.pictures.after = shot;
+  async take(need) {
+    const shot = await this.shot(need);
+    if (need.moment === 'before') this.pictures = { before: shot ?? undefined };
+    else if (shot) this.pictures.after = shot;
   }
 
   /**
    * One covered capture; null when it could not be taken (never half covered).
-   * @param {string[]} effect refs
+   * @param {Extract<PrufeRun.Need, { need: 'picture' }>} need
    * @returns {Promise<Shot | null>}
    */
-  async shot(effect) {
+  async shot(need) {
     try {
-      const refs = [...(this.target ? [this.target] : []), ...effect];
+      const target = need.target ?? null;
+      const refs = [...(target ? [target] : []), ...(need.effect ?? [])];
       /** @type {(Rect | null)[]} */
       const boxes = await boxesAcross(this.port, refs);
       let data;
       let css;
       let covered;
       try {
-        covered = await coverAcross(this.port, { sensitive: this.sensitive, secrets: this.secrets() });
+        covered = await coverAcross(this.port, { sensitive: need.sensitive ?? [], secrets: this.secrets() });
         const m = await this.session.send('Page.getLayoutMetrics');
         css = m.cssVisualViewport;
         const params = (await machine()).points.picture({ view: css, deviceWidth: m.visualViewport?.clientWidth ?? null });
@@ -183,17 +146,12 @@ export class Camera {
       // In the image's pixels, as the machine marks them (`points.marks`).
       const marks = (await machine()).points.marks({
         imageWidth: size.width, cssWidth: css.clientWidth,
-        target: this.target ? boxes[0] : null, effect: boxes.slice(this.target ? 1 : 0),
-        point: this.point, masked: covered.boxes,
+        target: target ? boxes[0] : null, effect: boxes.slice(target ? 1 : 0),
+        point: need.point ?? null, masked: covered.boxes,
       });
       return { jpeg, width: size.width, height: size.height, ...marks };
     } catch {
       return null;
     }
   }
-}
-
-/** Each element's record by ref, as text: what changed between two observations. @param {PrufeRun.Snapshot} s */
-function records(s) {
-  return new Map(s.elements.map((e) => [e.ref, JSON.stringify(e)]));
 }

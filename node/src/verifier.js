@@ -206,6 +206,14 @@ export class Verifier {
     return policy;
   }
 
+  /**
+   * The policy of a step's run: with a camera, the machine asks for the step's pictures.
+   * @param {Camera | undefined} camera
+   */
+  #pictured(camera) {
+    return camera ? { ...this.#runPolicy, pictures: true } : this.#runPolicy;
+  }
+
   /** @param {unknown} target @param {StepOptions} [options] */
   click(target, options) {
     return this.#verified(async () => ({ kind: 'click', target: await this.#target(target) }), options);
@@ -485,8 +493,9 @@ export class Verifier {
     return this.#observing(async () => {
       this.#seen = null;
       try {
-        return await this.#run((m) => m.start(step, this.#runPolicy, null), {
-          arbiter: this.#arbiter(), boxes: how.boxes, camera: how.camera ? this.#newCamera() : undefined,
+        const camera = how.camera ? this.#newCamera() : undefined;
+        return await this.#run((m) => m.start(step, this.#pictured(camera), null), {
+          arbiter: this.#arbiter(), boxes: how.boxes, camera,
         }, { onRecord: how.onRecord, onRun: (run) => how.onRun?.(/** @type {any} */ (run).attempt?.focus ?? null) });
       } finally {
         this.#seen = null;
@@ -607,9 +616,10 @@ export class Verifier {
       throw this.#scrub(asPrufeError(error));
     }
     const seen = this.#seen;
-    return this.#run((m) => m.start(step, this.#runPolicy, seen), {
+    const camera = this.#newCamera();
+    return this.#run((m) => m.start(step, this.#pictured(camera), seen), {
       arbiter: this.#arbiter(),
-      camera: this.#newCamera(),
+      camera,
       onJudged: this.#options.onJudged,
     }, {
       // A fill whose field turned out sensitive: its value is a secret from now on.

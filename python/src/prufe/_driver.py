@@ -633,7 +633,7 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
 def _answered_here(need: dict[str, Any]) -> bool:
     """Does the driver (not the page half) answer this need?"""
     kind = need["need"]
-    return kind in ("input", "capture", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
+    return kind in ("input", "capture", "picture", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
 
 
 #: At most this many requests are kept for one input, the newest.
@@ -750,7 +750,6 @@ class Driver:
         #: The pictures of the step in progress: ``before`` and ``after``, as the harness
         #: takes them (harness/src/pictures.rs).
         self.shots: dict[str, dict[str, Any]] = {}
-        self._point: Optional[dict[str, float]] = None
         #: The last record's report and summary, worded by the machine (``_finished``).
         self.texts: dict[str, str] = {}
         #: The last record's trace entry and its file's name (``prufeRun.trace``), scrubbed when written.
@@ -781,7 +780,7 @@ class Driver:
             yield from self.secret(text)
         started = time.monotonic()
         started_at = now_rfc3339()
-        self.shots, self._point = {}, None
+        self.shots = {}
         self.world.dialogs = []
         turn = yield from self._begin(step)
         turn = yield from self._until_done(turn, ask)
@@ -795,7 +794,7 @@ class Driver:
         yield from self.world.start()
         started = time.monotonic()
         started_at = now_rfc3339()
-        self.shots, self._point = {}, None
+        self.shots = {}
         self.world.dialogs = []
         kept = self.seen
         turn = yield from self._begin(None, begin)
@@ -920,8 +919,11 @@ class Driver:
         policy = self.config.policy()
         if self.redactor.secrets():
             policy["secrets"] = self.redactor.secrets()
+        if step is not None and self._pictures_on():
+            # The machine asks for the step's pictures (core ``run::camera``).
+            policy["pictures"] = True
         begin = {"step": step, "policy": policy, "seen": seen, **(other or {})}
-        turn = yield from self._turn({"begin": begin, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on()})
+        turn = yield from self._turn({"begin": begin, "timeoutMs": self.world.timeout_ms})
         if turn.get("refused"):
             raise PrufeError(turn["refused"]["code"], turn["refused"]["message"])
         return turn
@@ -931,35 +933,25 @@ class Driver:
 
     def _until_done(self, turn: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]], stop_at: str = "done") -> Gen:
         while True:
-            picture = turn.get("picture")
-            if picture is not None:
-                yield from self._picture(picture, turn["need"])
-                turn = {k: v for k, v in turn.items() if k != "picture"}
-                if picture.get("after") and not _answered_here(turn["need"]):
-                    turn = yield from self._turn({"run": turn["run"], "resume": turn["need"], "timeoutMs": self.world.timeout_ms, "pictures": True})
-                    continue
             if turn["need"]["need"] in ("done", stop_at):
                 return turn
             extra: dict[str, Any] = {}
             answer = yield from self._answer(turn["need"], ask, turn.get("routes"), extra)
-            payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.world.timeout_ms, "pictures": self._pictures_on(), **extra}
+            payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.world.timeout_ms, **extra}
             if turn.get("routes") is not None:
                 payload["asked"] = {"need": turn["need"], "phase": turn.get("phase")}
             turn = yield from self._turn(payload)
             self.round_trips += 1
 
-    def _picture(self, picture: dict[str, Any], need: dict[str, Any]) -> Gen:
-        """One picture, every secret covered by the engine for the capture (``prufe.cover``);
-        none when it cannot be taken covered."""
-        which = "after" if picture.get("after") else "before"
+    def _picture(self, need: dict[str, Any]) -> Gen:
+        """``Need::Picture``: the picture the machine asked for, every secret covered by the
+        engine for the capture (``prufe.cover``), kept as the step's ``moment`` one (a before
+        picture replaces both); none when it cannot be taken covered."""
+        which = need["moment"]
         if which == "before":
-            gesture = need.get("gesture") or {}
-            point = gesture.get("at") or gesture.get("from")
-            if point:
-                self._point = point
             self.shots = {}
-        target = picture.get("target")
-        effect: list[str] = list(picture.get("effect") or [])
+        target = need.get("target")
+        effect: list[str] = list(need.get("effect") or [])
         refs = ([target] if target else []) + effect
 
         def params(css: dict[str, Any], device_width: Optional[float]) -> Gen:
@@ -969,7 +961,7 @@ class Driver:
             return made
 
         try:
-            shot, css, boxes, covered = yield from self.covered_capture(params, refs, picture.get("sensitive") or [])
+            shot, css, boxes, covered = yield from self.covered_capture(params, refs, need.get("sensitive") or [])
         except Exception:  # no picture rather than one taken uncovered
             return
         jpeg = base64.b64decode(shot["data"])
@@ -979,7 +971,7 @@ class Driver:
         # In the image's pixels, as the machine marks them (``points.marks``).
         measured = {"imageWidth": size[0], "cssWidth": css["clientWidth"],
                     "target": (boxes[0] if boxes else None) if target else None, "effect": boxes[1 if target else 0:],
-                    "point": self._point, "masked": covered["boxes"]}
+                    "point": need.get("point"), "masked": covered["boxes"]}
         marks: dict[str, Any] = yield from self.world.points_rule("marks", measured)
         self.shots[which] = {"jpeg": jpeg, "width": size[0], "height": size[1], **marks}
 
@@ -1060,6 +1052,9 @@ class Driver:
                     self.requests.mark()
                 answer = yield from self._send(need["gesture"], routes or {})
                 return answer or {"answer": "sent"}
+            if kind == "picture":
+                yield from self._picture(need)
+                return {"answer": "pictured"}
             if kind == "capture":
                 if self.capturing is None:
                     raise Failed("INVALID_ARGUMENT", "a capture is asked only by an observation for coordinate steps")

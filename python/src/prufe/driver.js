@@ -119,27 +119,17 @@
     }
   }
 
-  // What the pictures of a step need from this half (`_driver.Driver._picture`): the target,
-  // the refs declared sensitive, and the observation the before picture goes with, kept per
-  // document. A turn with `pictures` stops after each observation of the effect (phase
-  // `after`) and at the first input of each attempt (phases `arrive`, `input`) with
-  // `picture` set, for Python to take one.
-  const camera = { target: null, sensitive: [], observed: null, before: null, attempt: 0 };
-  const records = (s) => new Map(s.elements.map((e) => [e.ref, JSON.stringify(e)]));
-
   /**
-   * Feeds `answer` to the run (or starts it from `begin`, or goes on with the need `resume`
-   * of `run`), then answers what the page can. `run` and the returned run are JSON text: the
-   * driver keeps them as they are. With `roots` (the paths of a page's roots, more than one)
+   * Feeds `answer` to the run (or starts it from `begin`), then answers what the page can.
+   * `run` and the returned run are JSON text: the driver keeps them as they are. With `roots` (the paths of a page's roots, more than one)
    * the needs that involve other roots go back to Python with their refs routed (`routes`);
    * `asked` is the need and phase Python answered, `parts`, `sensitive` and `adopt` what it
    * brings from the other roots (see `completed`).
    */
-  async function turn({ run, answer: given, begin, resume, timeoutMs, pictures, roots, asked, parts, sensitive, adopt }) {
+  async function turn({ run, answer: given, begin, timeoutMs, roots, asked, parts, sensitive, adopt }) {
     await prufe.ready;
     await prufeRun.ready;
     const many = Array.isArray(roots) && roots.length > 1;
-    if (begin) Object.assign(camera, { target: null, before: null, attempt: 0 });
     let turned;
     if (begin) {
       // A step the machine refuses to start (INVALID_ACTION, INVALID_EXPECT): its typed error.
@@ -152,7 +142,6 @@
         return { refused: asError(error) };
       }
     }
-    else if (resume) turned = { run: JSON.parse(run), need: resume };
     else {
       let reply = given;
       try {
@@ -161,16 +150,12 @@
         reply = { answer: 'failed', error: asError(error) };
       }
       turned = prufeRun.next(run, reply);
-      const stop = asked ? noted(asked.need, asked.phase, reply, turned, pictures, 1) : null;
-      if (stop) return stop;
     }
     let needs = 0;
     for (;;) {
       const { need } = turned;
       if (need.need === 'done') break;
       const phase = turned.run?.phase?.phase;
-      if (need.need === 'observe') camera.sensitive = need.sensitive ?? [];
-      if (need.need === 'prepare' && phase === 'prepare') camera.target = need.ref;
       if (many && elsewhere(need)) {
         return { run: JSON.stringify(turned.run), need, needs, phase, routes: routes(need) };
       }
@@ -178,32 +163,10 @@
       if (reply === null) break;
       needs += 1;
       turned = prufeRun.next(turned.run, reply);
-      const stop = noted(need, phase, reply, turned, pictures, needs);
-      if (stop) return stop;
     }
     const out = { run: JSON.stringify(turned.run), need: turned.need, needs, phase: turned.run?.phase?.phase };
     if (many) out.routes = routes(turned.need);
-    const phase = turned.run?.phase?.phase;
-    const attempts = turned.run?.attempts;
-    if (pictures && turned.need.need === 'input' && (phase === 'input' || phase === 'arrive') && attempts !== camera.attempt) {
-      camera.attempt = attempts;
-      camera.before = camera.observed ? records(camera.observed) : null;
-      out.picture = { before: true, effect: [], target: camera.target, sensitive: camera.sensitive };
-    }
     return out;
-  }
-
-  /** Keeps the observation for the pictures; after the effect's, stops for one. */
-  function noted(need, phase, reply, turned, pictures, needs) {
-    if (need.need !== 'observe' || reply.answer !== 'observed') return null;
-    camera.observed = reply.snapshot;
-    if (!pictures || phase !== 'after') return null;
-    const effect = [];
-    for (const [ref, text] of records(reply.snapshot)) {
-      if (camera.before && camera.before.get(ref) !== text && effect.length < 24) effect.push(ref);
-    }
-    const picture = { after: true, effect, target: camera.target, sensitive: camera.sensitive };
-    return { run: JSON.stringify(turned.run), need: turned.need, needs, phase: turned.run?.phase?.phase, picture };
   }
 
   /** One rule of `prufeRun.frames` on each of `args` (this world must hold the machine). */

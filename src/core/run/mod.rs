@@ -33,6 +33,7 @@ pub mod arbiter;
 mod attaching;
 mod attempt;
 mod back;
+pub mod camera;
 pub mod capture;
 pub mod chord;
 pub mod dialogs;
@@ -72,8 +73,8 @@ mod watch;
 
 pub use navigation::Destination;
 pub use need::{
-    Answer, Button, Chat, ChatMessage, Gesture, Need, Point, Question, Read, ScrollPosition,
-    Selection,
+    Answer, Button, Chat, ChatMessage, Gesture, Moment, Need, Point, Question, Read,
+    ScrollPosition, Selection,
 };
 pub use policy::{Ambiguous, Policy, Timing};
 pub use record::Record;
@@ -336,6 +337,9 @@ pub struct Run {
     /// What an observation for coordinate steps found (`shot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shot: Option<shot::Shot>,
+    /// The step's pictures, when the policy asks for them (`camera`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    camera: Option<camera::Camera>,
     pending: String,
     phase: Phase,
 }
@@ -375,6 +379,7 @@ impl Run {
             focusing: None,
             locating: None,
             shot: None,
+            camera: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -403,6 +408,28 @@ impl Run {
 
     /// Feeds the answer to the last need and returns the next one.
     pub fn next(&mut self, answer: Answer) -> Need {
+        // A picture's answer, whatever it was: the need it was asked before goes on.
+        if let Some(held) = self.camera.as_mut().and_then(camera::Camera::resume) {
+            return held;
+        }
+        let effect = match (&self.camera, &answer) {
+            (Some(c), Answer::Observed { snapshot }) if self.phase() == "after" => {
+                Some(c.effect(snapshot))
+            }
+            _ => None,
+        };
+        let need = self.advance(answer);
+        if !self.policy.pictures || (effect.is_none() && matches!(need, Need::Done { .. })) {
+            return need;
+        }
+        let phase = self.phase();
+        let attempts = self.attempts;
+        let camera = self.camera.get_or_insert_with(Default::default);
+        camera.around(need, phase, attempts, &self.attempt.before, effect)
+    }
+
+    /// [`Run::next`] without the pictures.
+    fn advance(&mut self, answer: Answer) -> Need {
         if matches!(self.phase, Phase::Start) && matches!(answer, Answer::Start) {
             if let Err(e) = self.step.action.name_keys() {
                 return self.fail(e);

@@ -129,6 +129,22 @@ pub enum Need {
     /// Scroll the `<iframe>` of the root at `path` into view in every document above it.
     /// Answer: [`Answer::Scrolled`].
     RevealFrame { path: String },
+    /// Take a step's picture ([`super::camera`]): every secret covered (`sensitive`, the refs
+    /// observed sensitive, and the caller's), the viewport captured, marked with the boxes
+    /// of `target`, of the `effect`'s refs and the `point`, and kept as the step's `moment`
+    /// picture (a `before` one replaces both). Answer: [`Answer::Pictured`], also when no
+    /// picture could be taken.
+    Picture {
+        moment: Moment,
+        #[serde(default)]
+        target: Option<String>,
+        #[serde(default)]
+        effect: Vec<String>,
+        #[serde(default)]
+        point: Option<Point>,
+        #[serde(default)]
+        sensitive: Vec<String>,
+    },
     /// Capture the top viewport for a coordinate step's observation (the page's secrets
     /// covered, at the size the driver was asked for) and keep the picture: the driver shows
     /// the last one once the observation is done ([`super::Run::shot`]). Answer:
@@ -236,6 +252,15 @@ pub enum Gesture {
     Wheel { at: Point, dx: f64, dy: f64 },
     /// Insert `text` where the focus is, as an input method commits it (no key events).
     Insert { text: String },
+}
+
+/// Which of a step's pictures: before its input, or of its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Moment {
+    Before,
+    After,
 }
 
 /// What to read back.
@@ -462,6 +487,8 @@ pub enum Answer {
     Sent,
     /// [`Need::Capture`]: the picture is taken and kept.
     Captured,
+    /// [`Need::Picture`]: taken and kept, or not taken.
+    Pictured,
     /// What [`Gesture::Focus`] left: the focus on the element or inside it (`held`), or
     /// elsewhere (the page moved it, or the element takes no focus from a script).
     Focus {
@@ -549,6 +576,7 @@ impl Answer {
             Answer::Hit { .. } => "hit",
             Answer::Sent => "sent",
             Answer::Captured => "captured",
+            Answer::Pictured => "pictured",
             Answer::Focus { .. } => "focus",
             Answer::Value { .. } => "value",
             Answer::Hash { .. } => "hash",

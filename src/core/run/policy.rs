@@ -63,6 +63,10 @@ pub struct Policy {
     /// shown; left out of the policy's JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub secrets: Vec<String>,
+    /// The driver keeps the step's pictures: the run asks for them (`run::camera`). Left out
+    /// of the policy's JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pictures: bool,
 }
 
 impl Default for Policy {
@@ -74,6 +78,7 @@ impl Default for Policy {
             regions: Vec::new(),
             ignore_regions: Vec::new(),
             secrets: Vec::new(),
+            pictures: false,
         }
     }
 }
