@@ -425,9 +425,11 @@ export class World {
       levels.unshift(f);
     }
     let here = at;
-    for (const level of levels) {
+    for (const [i, level] of levels.entries()) {
       const by = await this.onOwner(level, HIT, [here.x, here.y]);
       if (typeof by === 'string') return by;
+      // Into the next level's viewport; the frame's own level needs no box.
+      if (i === levels.length - 1) break;
       const b = await this.onOwner(level, CONTENT_BOX, []);
       here = { x: here.x - b.x, y: here.y - b.y };
     }
