@@ -3094,21 +3094,7 @@ fn typed_expectations() {
             }
         })
     };
-    let mut m = 0;
-    let wrong_then_right: React = Box::new(move |g, w| {
-        if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
-            if hit == "Add Shirt M" {
-                m += 1;
-                let product = if m == 1 { "Trousers L" } else { "Shirt M" };
-                add(&mut w.page, &format!("c{m}"), product, true);
-            } else if hit.starts_with("Remove ") {
-                drop_refs(&mut w.page, &[&format!("c{m}"), &format!("rm-c{m}")]);
-            }
-        }
-    });
+    let wrong_then_right = wrong_then_right();
     let still_spinning: React = Box::new(|g, w| {
         if matches!(g, Gesture::Click { .. }) {
             add(&mut w.page, "c1", "Shirt M", false);
