@@ -64,3 +64,30 @@ def test_a_document_that_never_comes_back_ends_on_the_machines_error_at_the_dead
     assert (raised.value.code, raised.value.message) == (LOST["code"], LOST["message"])
     assert 1500 <= clock.ms < 1500 + 50, f"at the need's deadline, not after: {clock.ms}"
     assert world.reads > 20
+
+
+def test_a_call_whose_document_keeps_going_away_ends_on_the_machines_error_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A turn (or a record's finishing) sent again to each next document, every pollMs, and at
+    # the step's timeout from the first loss the machine's error, as a settle ends on.
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock.monotonic)
+    monkeypatch.setitem(_driver._MACHINE, "lost", LOST)
+
+    class World(GoneWorld):
+        timeout_ms = 1500
+        poll_ms = 50
+
+    driver = Driver.__new__(Driver)
+    world = World()
+    driver.world = world  # type: ignore[assignment]
+    run = driver._again("turn", {"run": "{}"}, routed=True)
+    with pytest.raises(PrufeError) as raised:
+        op = next(run)
+        while True:
+            assert op.name == "sleep", op
+            assert op.args[0] == 0.05, "every pollMs"
+            clock.ms += op.args[0] * 1000
+            op = run.send(None)
+    assert (raised.value.code, raised.value.message) == (LOST["code"], LOST["message"])
+    assert 1500 <= clock.ms < 1500 + 50, f"at the timeout, not after: {clock.ms}"
+    assert world.reads > 20

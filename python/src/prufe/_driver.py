@@ -767,7 +767,7 @@ class Driver:
     # -- the machine --------------------------------------------------------------------
 
     def _turn(self, payload: dict[str, Any]) -> Gen:
-        return (yield from self._again(TURN, payload, "the step was not finished", routed=True))
+        return (yield from self._again(TURN, payload, routed=True))
 
     def verify(self, step: dict[str, Any], ask: Optional[Callable[[dict[str, Any]], Any]] = None) -> Gen:
         """The record of one verified step (scrubbed of the caller's secrets)."""
@@ -853,7 +853,7 @@ class Driver:
             return
         yield from self.world.start()
         values = self.redactor.values() + [value]
-        forms = yield from self._again(SECRET_FORMS, values, "the secret could not be registered")
+        forms = yield from self._again(SECRET_FORMS, values)
         self.redactor.learn(values, forms)
 
     def _finished(self, record: dict[str, Any], secret: Optional[str] = None) -> Gen:
@@ -864,8 +864,7 @@ class Driver:
         heard, self.world.dialogs = self.world.dialogs, []
         values = self.redactor.values() + [secret] if secret is not None and not self.redactor.knows(secret) else None
         finished = yield from self._again(
-            FINISHED, {"record": record, "heard": heard, "secrets": self.redactor.secrets(), "values": values},
-            "the step's record could not be finished")
+            FINISHED, {"record": record, "heard": heard, "secrets": self.redactor.secrets(), "values": values})
         if values is not None:
             self.redactor.learn(values, finished["secrets"])
         done = finished["done"]
@@ -880,13 +879,15 @@ class Driver:
         the machine and scrubbed of the caller's secrets by it, in one call."""
         yield from self.world.start()
         done: dict[str, Any] = yield from self._again(
-            ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()}, "the error could not be reported")
+            ENDED, {"error": error, "ended": ended, "secrets": self.redactor.secrets()})
         return done
 
-    def _again(self, fn: str, arg: Any, failed: str, routed: bool = False) -> Gen:
+    def _again(self, fn: str, arg: Any, routed: bool = False) -> Gen:
         """``fn(arg)`` in the top document (``routed``: with the roots' paths when the page has
         several), sent again to the next document while it is replaced meanwhile: every
-        ``pollMs`` of the machine's timing, up to the step's timeout from the first loss."""
+        ``pollMs`` of the machine's timing, up to the step's timeout from the first loss, then
+        the machine's error for a document that did not come back (``prufeRun.lost()``, as a
+        settle ends on)."""
         deadline: Optional[float] = None
         while True:
             try:
@@ -901,7 +902,7 @@ class Driver:
                 if deadline is None:
                     deadline = now + self.world.timeout_ms / 1000
                 elif now >= deadline:
-                    raise PrufeError("NAVIGATION_FAILED", f"the page kept replacing its document; {failed}") from None
+                    raise PrufeError(_MACHINE["lost"]["code"], _MACHINE["lost"]["message"]) from None
                 yield op("sleep", self.world.poll_ms / 1000)
 
     def _begin(self, step: Optional[dict[str, Any]], other: Optional[dict[str, Any]] = None) -> Gen:
