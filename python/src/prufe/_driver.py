@@ -630,12 +630,6 @@ def jpeg_size(jpeg: bytes) -> Optional[tuple[int, int]]:
     return None
 
 
-def _answered_here(need: dict[str, Any]) -> bool:
-    """Does the driver (not the page half) answer this need?"""
-    kind = need["need"]
-    return kind in ("input", "capture", "picture", "ask", "done", "act") or (kind == "read" and need["read"]["kind"] in ("address", "network", "aimed"))
-
-
 #: At most this many requests are kept for one input, the newest.
 _KEPT = 512
 
