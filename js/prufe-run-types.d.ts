@@ -383,7 +383,19 @@ declare namespace PrufeRun {
      * `Answer::Network`, or `Answer::Unavailable` from a driver that does not see the
      * page's requests.
      */
-    | { kind: 'network'; recentMs: number };
+    | { kind: 'network'; recentMs: number }
+    /**
+     * The snapshot of the root at `path` alone (`prufe.snapshot` there), in its own terms,
+     * with its refs in `sensitive` (its own) declared sensitive (`super::whole`). Answer:
+     * `Answer::Observed`, or `Answer::Failed` as it came.
+     */
+    | { kind: 'snapshot'; path: string; sensitive: string[] }
+    /**
+     * The fingerprint of the root at `path` leaving out `background` as seen from that root
+     * (`prufe.fingerprint({ background, root: path })` there), then its `quietFor`
+     * (`super::whole`). Answer: `Answer::Pulse`, or `Answer::Failed` as it came.
+     */
+    | { kind: 'pulse'; path: string; background?: Prufe.Background };
 
   /** What the arbiter is asked. Every string in it is redacted. */
   interface Question {
@@ -500,7 +512,10 @@ declare namespace PrufeRun {
     /**
      * Take a merged snapshot of the page (every frame), with the refs in `sensitive`
      * declared sensitive (from now on, for the rest of the tab's life). Answer:
-     * `Answer::Observed`, or `Answer::Unavailable` while the document is replaced.
+     * `Answer::Observed`, or `Answer::Failed` with the error as it came (a transient
+     * one, while the document is replaced, is no observation: `Answer::Unavailable`). A
+     * driver with several roots may answer `Answer::Roots` instead, and the machine asks
+     * each root (`super::whole`); so may it for `Need::Fingerprint` and `Need::Settle`.
      */
     | { need: 'observe'; sensitive: string[] }
     /** The live record of a ref (`prufe.describe`). Answer: `Answer::Described`. */
@@ -573,6 +588,11 @@ declare namespace PrufeRun {
      * `Answer::Failed` saying why. The machine words each and counts it as no.
      */
     | { need: 'ask'; question: Question; timeoutMs: number; maxChars: number }
+    /**
+     * Wait `ms` (0: not at all) and answer the driver's clock (`super::whole`'s settle
+     * loop). Answer: `Answer::Waited`.
+     */
+    | { need: 'wait'; ms: number }
     /**
      * The step is over: its record, with `error` set when it failed. Further answers are
      * ignored and the same record is returned.
@@ -706,6 +726,16 @@ declare namespace PrufeRun {
      * them (0 when the caller's code acted).
      */
     | { answer: 'acted'; steps?: number }
+    /**
+     * `Read::Pulse`: the root's fingerprint and how long it has shown no sign of change
+     * (ms).
+     */
+    | { answer: 'pulse'; fingerprint: string; quietFor: number }
+    /**
+     * `Need::Wait`: the driver's clock once waited, in ms from any origin it keeps for the
+     * tab (never going back).
+     */
+    | { answer: 'waited'; now: number }
     /** The need could not be met. */
     | { answer: 'failed'; error: ErrorData };
 

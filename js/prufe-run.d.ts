@@ -52,22 +52,12 @@ declare namespace PrufeRun {
   interface Frames {
     /** A merged ref → the root's path and that root engine's own ref. */
     route(ref: string): { path: string; ref: string };
-    mergedRef(local: { path: string; ref: string }): string;
-    /** One snapshot of the page; the top (path `""`) first; `null` is a root that could not answer. */
-    merge(parts: Array<{ path: string; snapshot: Snapshot | null }>): Snapshot;
     /** A root engine's element record in merged terms (ref, frame, region). */
     adopt(local: { path: string; element: ElementRecord | null }): ElementRecord | null;
     /** A target a root's engine took (`prufe.targetOf`) in merged terms (region, frame). */
     adoptTarget(local: { path: string; target: Target }): Target;
-    /** The page's fingerprint; the top first; `null` is a root that could not answer. */
-    join(parts: Array<{ path: string; fingerprint: string | null }>): string;
     /** Whether the parent's engine walks the child (else the child is a root of its own). */
     sameOrigin(frames: { child: Origin; parent: Origin }): boolean;
-    /** The path of the root enclosing `path` among `paths`; `null` for the top. */
-    parent(of: { paths: string[]; path: string }): string | null;
-    /** A step's region filters as the root at `path` sees them; `null` leaves nothing of it. */
-    filters(of: { path: string; filters: { regions?: string[]; ignoreRegions?: string[] } }):
-      { regions: string[]; ignoreRegions: string[] } | null;
   }
 
   /**
@@ -117,30 +107,14 @@ declare namespace PrufeRun {
     }): { scale: number; target: Rect | null; effect: Rect[]; point: { x: number; y: number } | null; masked: Rect[] };
   }
 
-  /** One step of the settle loop (`src/core/run/quiet.rs`); keep `settling` as it is. */
-  type Settled =
-    | { settling: unknown; wait: number }
-    | { settling: unknown; done: Answer };
-
   interface Api {
     /** The rules that merge a page's roots. */
     readonly frames: Frames;
     /** The rules of a coordinate step's points. */
     readonly points: Points;
     /**
-     * The settle loop, for a driver that reads a page of several roots itself: start with
-     * the settle need and the first reads (`fingerprint` null while unreadable, `quietFor`
-     * the least of the roots'), then after each `wait` ms read again and pass `settling`
-     * back, until `done` holds the answer for the machine. With `replaced` (when the settle
-     * began), the settle goes on after its document went away before the page's own loop
-     * answered: a change, the deadline still the need's from `replaced`.
-     */
-    settling(reads: { need: Need; now: number; fingerprint: string | null; quietFor: number }
-      | { need: Need; replaced: number; now: number; fingerprint: string | null; quietFor: number }
-      | { settling: unknown; now: number; fingerprint: string | null; quietFor: number }): Settled;
-    /**
-     * The error a settle ends on when its deadline comes with no document to read (the
-     * `done` of `settling` then), for a driver that cannot run the loop without a document.
+     * The error a settle ends on when its deadline comes with no document to read, for a
+     * driver that cannot run the loop without a document.
      */
     lost(): ErrorData;
     /**

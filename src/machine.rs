@@ -86,13 +86,6 @@ pub fn points(op: &str, args: &str) -> Result<String, String> {
     api::points_text(op, args).map_err(thrown)
 }
 
-/// `settling(args)`: the settle loop (`core::run::quiet`), one step per call, for a driver
-/// that reads a page of several roots itself ([`api::settling_text`]).
-#[wasm_bindgen(js_name = settling)]
-pub fn settling(args: &str) -> Result<String, String> {
-    api::settling_text(args).map_err(thrown)
-}
-
 /// `defaults()`: the policy a run follows where the driver leaves a field out, as JSON text
 /// ([`api::defaults_text`]); drivers read their documented defaults from it.
 #[wasm_bindgen(js_name = defaults)]

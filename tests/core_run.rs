@@ -186,6 +186,11 @@ struct World {
     /// The requests started since the input still under way; `None`: the driver cannot see
     /// them.
     requests: Option<u32>,
+    /// The driver answers a need of the whole page with its roots, and each root alone
+    /// (`run::whole`): the elements of a frame root are those whose ref names it.
+    composed: bool,
+    /// The driver's clock (ms), moved by each `Need::Wait`.
+    clock: u64,
 }
 
 impl World {
@@ -255,7 +260,57 @@ impl World {
             input_fails_after: None,
             says_quiet: true,
             requests: Some(0),
+            composed: false,
+            clock: 0,
         }
+    }
+
+    /// The page's roots, the top first: the frame paths its refs name.
+    fn roots(&self) -> Vec<String> {
+        let mut paths = vec![String::new()];
+        for e in &self.page.elements {
+            let (path, _) = prufe::core::frames::route(&e.reference);
+            if !paths.iter().any(|p| p == path) {
+                paths.push(path.to_owned());
+            }
+        }
+        paths
+    }
+
+    /// The snapshot of the root at `path` alone, in its own terms (the texts are the top's).
+    fn root_snapshot(&mut self, path: &str, sensitive: &[String], react: &mut React) -> Answer {
+        let merged: Vec<String> = sensitive
+            .iter()
+            .map(|r| prufe::core::frames::merged_ref(path, r))
+            .collect();
+        self.composed = false;
+        let whole = self.answer(&Need::Observe { sensitive: merged }, react);
+        self.composed = true;
+        self.needs.pop();
+        let Answer::Observed { mut snapshot } = whole else {
+            return whole;
+        };
+        let prefix = format!("frame[{path}]/");
+        snapshot.elements = snapshot
+            .elements
+            .into_iter()
+            .filter_map(|e| {
+                let (at, local) = prufe::core::frames::route(&e.reference);
+                (at == path).then(|| Element {
+                    reference: local.to_owned(),
+                    region: e
+                        .region
+                        .strip_prefix(&prefix)
+                        .unwrap_or(&e.region)
+                        .to_owned(),
+                    ..e.clone()
+                })
+            })
+            .collect();
+        if !path.is_empty() {
+            snapshot.texts.clear();
+        }
+        Answer::Observed { snapshot }
     }
 
     fn focused_mut(&mut self) -> Option<&mut Element> {
@@ -334,6 +389,16 @@ impl World {
 
     fn answer(&mut self, need: &Need, react: &mut React) -> Answer {
         self.needs.push(need.clone());
+        if self.composed
+            && matches!(
+                need,
+                Need::Observe { .. } | Need::Fingerprint { .. } | Need::Settle { .. }
+            )
+        {
+            return Answer::Roots {
+                paths: self.roots(),
+            };
+        }
         if matches!(need, Need::Settle { .. }) {
             if let Some(next) = self.scrolling.pop_front() {
                 self.scroll = next;
@@ -524,16 +589,22 @@ impl World {
                 Read::Focused => Answer::Focused {
                     element: self.focused_in("").1,
                 },
-                Read::Roots => {
-                    let mut paths = vec![String::new()];
-                    for e in &self.page.elements {
-                        let (path, _) = prufe::core::frames::route(&e.reference);
-                        if !paths.iter().any(|p| p == path) {
-                            paths.push(path.to_owned());
-                        }
-                    }
-                    Answer::Roots { paths }
+                Read::Roots => Answer::Roots {
+                    paths: self.roots(),
+                },
+                Read::Snapshot { path, sensitive } => {
+                    let (path, sensitive) = (path.clone(), sensitive.clone());
+                    self.root_snapshot(&path, &sensitive, react)
                 }
+                // The top's fingerprint is the page's; a frame's never moves.
+                Read::Pulse { path, background } => Answer::Pulse {
+                    fingerprint: if path.is_empty() {
+                        self.fingerprint_over(background)
+                    } else {
+                        format!("frame {path}")
+                    },
+                    quiet_for: 0.0,
+                },
                 Read::FocusedIn { path } => {
                     let (has, element) = self.focused_in(path);
                     Answer::FocusedIn { has, element }
@@ -644,6 +715,18 @@ impl World {
             Need::RevealFrame { .. } => Answer::Scrolled,
             Need::Capture => Answer::Captured,
             Need::Picture { .. } => Answer::Pictured,
+            // While the driver waits, the page's next change (if any) lands.
+            Need::Wait { ms } => {
+                if *ms > 0 {
+                    if let Some(next) = self.later.pop_front() {
+                        self.page = next;
+                    }
+                }
+                self.clock += ms;
+                Answer::Waited {
+                    now: self.clock as f64,
+                }
+            }
             Need::Done { .. } => unreachable!("done"),
         }
     }
@@ -1333,6 +1416,8 @@ fn a_target_in_a_frame_root_is_placed_and_hit_tested_by_the_machine() {
     };
     let mut veiled = World::new(framed());
     veiled.frame_veil = Some("div.veil".into());
+    let mut composed = World::new(framed());
+    composed.composed = true;
     let asked = |w: &World, name: &str| {
         w.needs
             .iter()
@@ -1347,6 +1432,15 @@ fn a_target_in_a_frame_root_is_placed_and_hit_tested_by_the_machine() {
                 assert_eq!(clicks(w), 1);
                 assert!(asked(w, "frame") >= 1 && asked(w, "hitFrame") >= 1, "{:?}", w.needs);
                 assert!(w.needs.iter().all(|n| !matches!(n, Need::Frame { paths } if paths != &["0"])));
+            }),
+        row("a page of several roots named by the driver: observed, fingerprinted and settled root by root", composed, pay(), paid())
+            .want(Some(M), true, None, "")
+            .then(move |_, w, _| {
+                assert_eq!(clicks(w), 1);
+                let snapshot_of = |p: &str| w.needs.iter().any(|n| matches!(n, Need::Read { read: Read::Snapshot { path, .. } } if path == p));
+                assert!(snapshot_of("") && snapshot_of("0"), "{:?}", w.needs);
+                let pulses_of_frame = w.needs.iter().filter(|n| matches!(n, Need::Read { read: Read::Pulse { path, .. } } if path == "0")).count();
+                assert!(pulses_of_frame >= 2 && asked(w, "wait") >= 2, "{:?}", w.needs);
             }),
         row("a veil over the frame: TARGET_OBSCURED in the machine's words, nothing sent", veiled, pay(), paid())
             .want(None, false, Some(ErrorCode::TargetObscured), "is covered by div.veil")

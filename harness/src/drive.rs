@@ -437,6 +437,10 @@ impl Tab<'_> {
                 shooting.captured = Some(captured);
                 Answer::Captured
             }
+            Need::Wait { ms } => {
+                tokio::time::sleep(Duration::from_millis(*ms)).await;
+                Answer::Waited { now: clock_ms() }
+            }
             Need::Input { gesture } => {
                 // A pointer that only moves changes the page only through what `stillFor`
                 // counts (the page's handlers mutate; its `:hover` rules count once they do
@@ -532,6 +536,24 @@ impl Tab<'_> {
                     let roots = self.roots_of(d).await?;
                     Answer::Selection {
                         selection: crate::coords::page::selection(&e, &roots, reference).await?,
+                    }
+                }
+                // One root alone, for a need of the whole page the machine composes (core
+                // `run::whole`); this driver answers those needs whole itself.
+                Read::Snapshot { path, sensitive } => {
+                    let roots = self.roots_of(d).await?;
+                    let root = crate::observe::root_of(&roots, path)?;
+                    Answer::Observed {
+                        snapshot: e.root_snapshot(root, sensitive).await?,
+                    }
+                }
+                Read::Pulse { path, background } => {
+                    let roots = self.roots_of(d).await?;
+                    let root = crate::observe::root_of(&roots, path)?;
+                    let (fingerprint, quiet_for) = e.pulse(root, background).await?;
+                    Answer::Pulse {
+                        fingerprint,
+                        quiet_for,
                     }
                 }
                 Read::Network { .. } => {
@@ -719,4 +741,14 @@ pub(crate) async fn wait_for_new_document(
         }
         tokio::time::sleep(std::time::Duration::from_millis(timing.poll_ms.max(10))).await;
     }
+}
+
+/// The driver's clock for the machine's waits ([`Need::Wait`]): ms since its first reading.
+fn clock_ms() -> f64 {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    EPOCH
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+        * 1000.0
 }

@@ -240,16 +240,10 @@ impl Engine {
         let roots = self.roots().await?;
         let mut parts = Vec::with_capacity(roots.len());
         for root in &roots {
-            // The compact wire form: an eighth of the bytes through the protocol.
-            let mut options = json!({ "sensitive": sensitive.for_root(&root.path), "wire": true });
-            if let Some(budget) = self.filters().budget_ms {
-                options["budgetMs"] = json!(budget);
-            }
-            let snap: Result<Snapshot> = self
-                .call::<String>(&root.frame, "(P, a) => P.snapshot(a)", &options)
+            let snapshot = match self
+                .root_snapshot(root, sensitive.for_root(&root.path))
                 .await
-                .and_then(|w| prufe::core::wire::decode(&w).map_err(Error::Core));
-            let snapshot = match snap {
+            {
                 Ok(s) => Some(s),
                 // A cross-origin frame that navigated away mid-walk: its iframe stays opaque.
                 Err(_) if !root.path.is_empty() => None,
@@ -262,6 +256,40 @@ impl Engine {
         }
         let snapshot = frames::merge(parts).map_err(Error::Core)?;
         Ok(Observation { snapshot, roots })
+    }
+
+    /// The snapshot of one root alone, in its own terms, with its refs in `sensitive` (its
+    /// own) declared sensitive.
+    pub async fn root_snapshot(&self, root: &Root, sensitive: &[String]) -> Result<Snapshot> {
+        // The compact wire form: an eighth of the bytes through the protocol.
+        let mut options = json!({ "sensitive": sensitive, "wire": true });
+        if let Some(budget) = self.filters().budget_ms {
+            options["budgetMs"] = json!(budget);
+        }
+        self.call::<String>(&root.frame, "(P, a) => P.snapshot(a)", &options)
+            .await
+            .and_then(|w| prufe::core::wire::decode(&w).map_err(Error::Core))
+    }
+
+    /// One root's fingerprint leaving out `background` as seen from it, then its
+    /// `quietFor`.
+    pub async fn pulse(&self, root: &Root, background: &Background) -> Result<(String, f64)> {
+        let mut options = root_filters(self.filters(), &root.path).unwrap_or_else(|| json!({}));
+        if !background.is_empty() {
+            options["background"] = json!(background);
+            options["root"] = json!(root.path);
+        }
+        let pulse = self
+            .call_value(
+                &root.frame,
+                "(P, o) => [P.fingerprint(o), P.quietFor()]",
+                &options,
+            )
+            .await?;
+        Ok((
+            pulse[0].as_str().unwrap_or_default().to_owned(),
+            pulse[1].as_f64().unwrap_or(0.0),
+        ))
     }
 
     /// The live record of a merged ref (`prufe.describe`), in merged terms; `None` when the

@@ -210,18 +210,11 @@
     });
     Object.defineProperty(api, name, { value: Object.freeze(out), enumerable: true });
   }
-  // The rules that merge a page's roots (src/core/frames.rs), for a driver that observes
-  // frames of other origins with an engine of their own.
-  rules('frames', glue.frames, ['route', 'mergedRef', 'merge', 'adopt', 'adoptTarget', 'join', 'sameOrigin', 'parent', 'filters']);
+  // The rules of a page's roots (src/core/frames.rs) a driver's transport needs: a merged
+  // ref's root, a root's records in merged terms, which frames are roots of their own.
+  rules('frames', glue.frames, ['route', 'adopt', 'adoptTarget', 'sameOrigin']);
   // The rules of a coordinate step's points (src/core/run/screen.rs).
   rules('points', glue.points, ['aim', 'scale', 'captured', 'maxWidth', 'framing', 'picture', 'marks'], carried);
-  // The settle loop, one step per call, for a driver that reads several roots itself.
-  Object.defineProperty(api, 'settling', {
-    enumerable: true,
-    value: function settling(args) {
-      return call(glue.settling, [text(args)]);
-    },
-  });
   // The policy a run follows where the driver leaves a field out: a driver's defaults.
   Object.defineProperty(api, 'defaults', {
     enumerable: true,

@@ -20,8 +20,8 @@
 // `tsc --noEmit -p js`.
 
 import { machine } from './machine.js';
-import { call, Failed, leaving, prepareInPage, readPage, send, TRANSIENT } from './page.js';
-import { answerAcross, settlePolled } from './roots.js';
+import { call, Failed, leaving, prepareInPage, readPage, send, sleep } from './page.js';
+import { answerAcross, readRoot } from './roots.js';
 import { snapshotOf } from './snapshots.js';
 
 /** @typedef {import('./page.js').Port} Port */
@@ -116,21 +116,27 @@ export async function answerNeed(port, need, options) {
       await options.capture();
       return { answer: 'captured' };
     }
+    // The settle loop of a page of several roots, or of one whose own loop ended with its
+    // document, is the machine's (src/core/run/whole.rs): it asks for the waits and the clock.
+    if (need.need === 'wait') {
+      await sleep(need.ms);
+      return { answer: 'waited', now: performance.now() };
+    }
     // Requests heard of from here on are the input's own (the harness marks at the same point).
     if (need.need === 'input') port.requests?.mark();
     const roots = port.frames ? await port.frames.roots() : null;
     const across = need.need === 'frame' || need.need === 'hitFrame' || need.need === 'revealFrame'
-      || (need.need === 'read' && ['roots', 'focusedIn', 'under', 'hitBoxes'].includes(need.read.kind));
+      || (need.need === 'read' && ['roots', 'focusedIn', 'under', 'hitBoxes', 'snapshot', 'pulse'].includes(need.read.kind));
     if (roots && (roots.length > 1 || across)) return await answerAcross(port, /** @type {Frames} */ (port.frames), need, options);
     switch (need.need) {
       case 'settle':
         return await settle(port, need);
       // A page that cannot answer now fails the need as it came: the machine reads a
-      // transient failure as a move and waits through it.
+      // transient failure as a move and waits through it, or as no observation.
       case 'fingerprint':
         return { answer: 'fingerprint', fingerprint: await call(port, 'fingerprint', leaving(need.background, '')) };
       case 'observe':
-        return await observe(port, need.sensitive);
+        return { answer: 'observed', snapshot: await snapshotOf(port, port, '', need.sensitive) };
       case 'describe':
         return { answer: 'described', element: await call(port, 'describe', need.ref) };
       case 'prepare': {
@@ -178,15 +184,15 @@ const LATE = Symbol('late');
 
 /**
  * `Need::Settle`, answered in the page in one call (`prufe.settle`). A navigation ends the
- * call with its document: the machine's loop goes on over reads from here (`settlePolled`).
+ * call with its document: its failure goes to the machine, whose loop goes on over reads
+ * from here (src/core/run/whole.rs).
  * @param {Port} port
  * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
  * @returns {Promise<PrufeRun.Answer>}
  */
 export async function settle(port, need) {
   const begun = Date.now();
-  const answer = await port.evaluate(settleInPage, need).catch(() => null);
-  if (!answer || (answer.answer === 'failed' && TRANSIENT.has(answer.error.code))) return settlePolled(port, null, need, begun);
+  const answer = await port.evaluate(settleInPage, need);
   return answer.answer === 'settled' ? { ...answer, waitedMs: Date.now() - begun } : answer;
 }
 
@@ -205,23 +211,6 @@ async function settleInPage(need) {
     return { answer: 'failed', error: { code: /** @type {Prufe.ErrorCode} */ (e.code ?? 'BROWSER_ERROR'), message: String(e.message ?? error) } };
   }
 }
-
-/**
- * A snapshot in the wire form (an eighth of the bytes; a delta against the last one taken
- * here when the engine keeps that), decoded here.
- * @param {Port} port
- * @param {string[]} sensitive
- * @returns {Promise<PrufeRun.Answer>}
- */
-export async function observe(port, sensitive) {
-  try {
-    return { answer: 'observed', snapshot: await snapshotOf(port, port, '', sensitive) };
-  } catch (error) {
-    if (error instanceof Failed && !TRANSIENT.has(error.error.code)) throw error;
-    return { answer: 'unavailable' };
-  }
-}
-
 
 /**
  * In the page: the file input that is, is inside, or is labelled by the element of a ref.
@@ -259,6 +248,9 @@ async function read(port, what) {
       return { answer: 'focused', element: await call(port, 'focused') };
     case 'roots':
       return { answer: 'roots', paths: [''] };
+    case 'snapshot':
+    case 'pulse':
+      return /** @type {PrufeRun.Answer} */ (await readRoot(port, port, what));
     case 'under':
       return { answer: 'under', element: await call(port, 'at', what.at.x, what.at.y) };
     case 'hitBoxes':

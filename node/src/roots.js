@@ -5,10 +5,9 @@
 // (`prufeRun.frames`, src/core/frames.rs), the same the CLI's harness applies
 // (harness/src/observe.rs, harness/src/hit.rs):
 //
-// - observe: each root's snapshot, the sensitive refs routed to their root, merged;
-// - fingerprint: the roots' fingerprints joined; settle: the machine's settle loop
-//   (`prufeRun.settling`, src/core/run/quiet.rs) over the joined fingerprint, since no one
-//   root's `prufe.settle` sees the others;
+// - observe, fingerprint and settle of the whole page: the roots named, and each root's
+//   snapshot or pulse read alone; the machine merges, joins and runs the settle loop
+//   (src/core/run/whole.rs), since no one root's `prufe.settle` sees the others;
 // - a ref names its root (`f<path>:<ref>`): describe, prepare, reads and gestures on it go
 //   to that root's engine with its own ref, and the elements it answers are adopted into the
 //   page's terms;
@@ -21,7 +20,7 @@
 
 import { machine } from './machine.js';
 import {
-  call, Failed, focusInPage, focusSelectInPage, leaving, prepareInPage, pressKey, readPage, send, sleep, TRANSIENT,
+  call, Failed, focusInPage, focusSelectInPage, leaving, prepareInPage, pressKey, readPage, send,
 } from './page.js';
 import { snapshotOf } from './snapshots.js';
 
@@ -57,12 +56,11 @@ export async function answerAcross(port, frames, need, options) {
   const rules = (await machine()).frames;
   const at = (/** @type {string} */ path) => rootPort(port, frames, path);
   switch (need.need) {
+    // A need of the whole page: the machine asks each root (src/core/run/whole.rs).
     case 'settle':
-      return settlePolled(port, frames, need);
     case 'fingerprint':
-      return { answer: 'fingerprint', fingerprint: await fingerprintAcross(port, frames, true, need.background) };
     case 'observe':
-      return observeAcross(port, frames, need.sensitive);
+      return { answer: 'roots', paths: (await frames.roots()).map((r) => r.path) };
     case 'describe': {
       const { path, ref } = route(rules, need.ref);
       return { answer: 'described', element: rules.adopt({ path, element: await call(at(path), 'describe', ref) }) };
@@ -106,37 +104,6 @@ async function frameBoxes(frames, paths) {
 }
 
 /**
- * Each root's snapshot (wire form, a delta where it can be: snapshots.js), the page's merged
- * from them. A frame that cannot answer (navigating) stays opaque; the top not answering is
- * `unavailable`, as on one root.
- * @param {Port} port @param {Frames} frames @param {string[]} sensitive merged refs
- * @returns {Promise<PrufeRun.Answer>}
- */
-async function observeAcross(port, frames, sensitive) {
-  const rules = (await machine()).frames;
-  /** @type {Map<string, string[]>} */
-  const local = new Map();
-  for (const merged of sensitive) {
-    const { path, ref } = route(rules, merged);
-    local.set(path, [...(local.get(path) ?? []), ref]);
-  }
-  const parts = [];
-  for (const { path } of await frames.roots()) {
-    try {
-      parts.push({ path, snapshot: await snapshotOf(port, rootPort(port, frames, path), path, local.get(path) ?? []) });
-    } catch (error) {
-      if (path !== '') {
-        parts.push({ path, snapshot: null });
-        continue;
-      }
-      if (error instanceof Failed && !TRANSIENT.has(error.error.code)) throw error;
-      return { answer: 'unavailable' };
-    }
-  }
-  return { answer: 'observed', snapshot: rules.merge(parts) };
-}
-
-/**
  * In a root's world: its fingerprint (leaving out a need's background) and how long it has
  * been quiet, in one call; the engine's error as data, since evaluation loses its `.code`.
  * @param {Prufe.FingerprintOptions | null} options
@@ -153,77 +120,26 @@ async function pulseInPage(options) {
 }
 
 /**
- * A root's pulse, its engine's error thrown with its code.
- * @param {Port} port
- * @param {Prufe.FingerprintOptions | undefined} options
- * @returns {Promise<{ fingerprint: string, quiet: number }>}
+ * The reads of one root alone for a need of the whole page, which the machine composes
+ * (src/core/run/whole.rs): its snapshot (wire form, a delta where it can be: snapshots.js)
+ * and its pulse. Null for another read.
+ * @param {Port} page the page's port (snapshots are kept per page and root)
+ * @param {Port} port the root's
+ * @param {PrufeRun.Read} what
+ * @returns {Promise<PrufeRun.Answer | null>}
  */
-async function pulseOf(port, options) {
-  const p = await port.evaluate(pulseInPage, options ?? null);
-  if (p.error) throw new Failed(p.error);
-  return p;
-}
-
-/**
- * The joined fingerprint and the least quiet time of the roots. A frame that cannot answer is
- * `null` in the join; the top not answering throws with `strict`, else reads as no fingerprint.
- * @param {Port} port @param {Frames} frames @param {boolean} strict
- * @param {PrufeRun.Background} [background] left out of every root's fingerprint
- * @returns {Promise<{ fingerprint: string | null, quiet: number }>}
- */
-async function pulse(port, frames, strict, background) {
-  const rules = (await machine()).frames;
-  const parts = [];
-  let quiet = Infinity;
-  for (const { path } of await frames.roots()) {
-    try {
-      const p = await pulseOf(rootPort(port, frames, path), leaving(background, path));
-      parts.push({ path, fingerprint: p.fingerprint });
-      quiet = Math.min(quiet, p.quiet);
-    } catch (error) {
-      if (path === '') {
-        // The engine's code as it came (the machine decides what it means); the browser
-        // library's own errors are BROWSER_ERROR.
-        if (strict) throw error instanceof Failed ? error : new Failed({ code: 'BROWSER_ERROR', message: String(error instanceof Error ? error.message : error) });
-        return { fingerprint: null, quiet: 0 };
-      }
-      parts.push({ path, fingerprint: null });
-      quiet = 0;
+export async function readRoot(page, port, what) {
+  switch (what.kind) {
+    case 'snapshot':
+      return { answer: 'observed', snapshot: await snapshotOf(page, port, what.path, what.sensitive) };
+    case 'pulse': {
+      const p = await port.evaluate(pulseInPage, leaving(what.background, what.path) ?? null);
+      if (p.error) throw new Failed(p.error);
+      return { answer: 'pulse', fingerprint: p.fingerprint, quietFor: p.quiet };
     }
+    default:
+      return null;
   }
-  return { fingerprint: rules.join(parts), quiet: Number.isFinite(quiet) ? quiet : 0 };
-}
-
-/** @param {Port} port @param {Frames} frames @param {boolean} strict @param {PrufeRun.Background} [background] */
-async function fingerprintAcross(port, frames, strict, background) {
-  return /** @type {string} */ ((await pulse(port, frames, strict, background)).fingerprint);
-}
-
-/**
- * `Need::Settle` polled from here: the machine's settle loop (`prufeRun.settling`,
- * src/core/run/quiet.rs), the one `prufe.settle` runs inside one document, a step per read
- * of the roots' joined fingerprint (with `frames`) or the one root's, null while there is no
- * document. With `replaced` (when the settle began), the page's own loop ended with its
- * document: the machine goes on from there, to the need's deadline.
- * @param {Port} port @param {Frames | null} frames
- * @param {Extract<PrufeRun.Need, { need: 'settle' }>} need
- * @param {number | null} [replaced]
- * @returns {Promise<PrufeRun.Answer>}
- */
-export async function settlePolled(port, frames, need, replaced = null) {
-  const { settling } = await machine();
-  const begun = replaced ?? Date.now();
-  const read = async () => {
-    const { fingerprint, quiet } = frames ? await pulse(port, frames, false, need.background)
-      : await pulseOf(port, leaving(need.background, '')).catch(() => ({ fingerprint: null, quiet: 0 }));
-    return { now: Date.now() - begun, fingerprint, quietFor: quiet };
-  };
-  let step = settling(replaced === null ? { need, ...(await read()) } : { need, replaced: 0, ...(await read()) });
-  while (!('done' in step)) {
-    await sleep(Math.max(1, step.wait));
-    step = settling({ settling: step.settling, ...(await read()) });
-  }
-  return step.done;
 }
 
 /** In a root's world: whether the focus is in its document (or a frame of it). */
@@ -270,6 +186,9 @@ async function read(port, frames, what) {
       return { answer: 'under', element: await call(rootPort(port, frames, what.path), 'at', what.at.x, what.at.y) };
     case 'hitBoxes':
       return { answer: 'hitBoxes', boxes: await call(rootPort(port, frames, what.path), 'hitBoxes') };
+    case 'snapshot':
+    case 'pulse':
+      return /** @type {PrufeRun.Answer} */ (await readRoot(port, rootPort(port, frames, what.path), what));
     case 'selection': {
       const { path, ref } = route(rules, what.ref);
       return { answer: 'selection', selection: await call(rootPort(port, frames, path), 'selection', ref) };

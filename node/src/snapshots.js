@@ -9,7 +9,7 @@
 //
 // The snapshot handed on shares the objects of unchanged elements with the one kept, which is
 // safe because nothing changes them in place: the machine reads an answer as JSON text
-// (`prufeRun.next` stringifies it), `frames.merge` too, and the camera only reads.
+// (`prufeRun.next` stringifies it), and the camera only reads.
 
 import { decodeSnapshot, snapshotId } from '../dist/wire.mjs';
 import { call } from './page.js';

@@ -13,7 +13,7 @@ use super::redact::Redactor;
 use super::resolve::{self, Resolution};
 use super::run::capture::Capture;
 use super::run::dialogs::{self, Dialog};
-use super::run::quiet::{self, Settling, Tick};
+use super::run::quiet;
 use super::run::record::error_lines;
 use super::run::screen::{self, Pick, Screen};
 use super::run::trace::{self, Traced};
@@ -328,13 +328,6 @@ pub fn run_next_text(run: &str, answer: &str) -> Result<Turn> {
 pub fn frames_text(op: &str, args: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
-    struct Local {
-        path: String,
-        #[serde(rename = "ref")]
-        reference: String,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
     struct Adopt {
         path: String,
         element: Option<super::model::Element>,
@@ -347,28 +340,9 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
-    struct Print {
-        path: String,
-        fingerprint: Option<String>,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
     struct Origins {
         child: frames::Origin,
         parent: frames::Origin,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Paths {
-        paths: Vec<String>,
-        path: String,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Filtered {
-        path: String,
-        #[serde(default)]
-        filters: frames::Filters,
     }
     let bad = ErrorCode::InvalidArgument;
     let what = format!("frames {op}");
@@ -378,14 +352,6 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
             let (path, local) = frames::route(&merged);
             serde_json::json!({ "path": path, "ref": local })
         }
-        "mergedRef" => {
-            let l: Local = from_text(args, bad, &what)?;
-            Value::String(frames::merged_ref(&l.path, &l.reference))
-        }
-        "merge" => {
-            let parts: Vec<frames::Part> = from_text(args, ErrorCode::InvalidSnapshot, &what)?;
-            serde_json::to_value(frames::merge(parts)?).map_err(internal)?
-        }
         "adopt" => {
             let a: Adopt = from_text(args, bad, &what)?;
             serde_json::to_value(a.element.map(|e| frames::adopt(&a.path, e))).map_err(internal)?
@@ -394,87 +360,16 @@ pub fn frames_text(op: &str, args: &str) -> Result<String> {
             let a: AdoptTarget = from_text(args, ErrorCode::InvalidTarget, &what)?;
             serde_json::to_value(frames::adopt_target(&a.path, a.target)).map_err(internal)?
         }
-        "join" => {
-            let parts: Vec<Print> = from_text(args, bad, &what)?;
-            let parts: Vec<(String, Option<String>)> =
-                parts.into_iter().map(|p| (p.path, p.fingerprint)).collect();
-            Value::String(frames::join(&parts))
-        }
         "sameOrigin" => {
             let o: Origins = from_text(args, bad, &what)?;
             Value::Bool(frames::same_origin(&o.child, &o.parent))
         }
-        "parent" => {
-            let p: Paths = from_text(args, bad, &what)?;
-            let paths: Vec<&str> = p.paths.iter().map(String::as_str).collect();
-            serde_json::to_value(frames::parent(&paths, &p.path)).map_err(internal)?
-        }
-        "filters" => {
-            let f: Filtered = from_text(args, ErrorCode::InvalidOptions, &what)?;
-            serde_json::to_value(frames::local_filters(&f.filters, &f.path)).map_err(internal)?
-        }
         other => {
             return Err(Error::new(
                 bad,
-                format!(
-                    "frames: unknown op {other:?} (route, mergedRef, merge, adopt, adoptTarget, \
-                     join, sameOrigin, parent, filters)"
-                ),
+                format!("frames: unknown op {other:?} (route, adopt, adoptTarget, sameOrigin)"),
             ))
         }
-    };
-    serde_json::to_string(&value).map_err(internal)
-}
-
-/// `settling(args)` of the machine module: the settle loop of [`Settling`], for a driver
-/// that reads a page of several roots itself. `{need, now, fingerprint, quietFor}` starts
-/// it; `{settling, now, fingerprint, quietFor}` goes on after a wait. The answer is
-/// `{settling, wait: ms}` (wait, read again and call again with this `settling`) or
-/// `{settling, done: Answer}` (hand the answer to the machine). `fingerprint` is `null`
-/// while the page cannot be read. `{need, replaced: begun, now, …}` goes on with a settle
-/// begun at `begun` whose document went away before the page's own loop answered
-/// ([`Settling::replaced`]).
-pub fn settling_text(args: &str) -> Result<String> {
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase", deny_unknown_fields)]
-    struct Reads {
-        #[serde(default)]
-        need: Option<Need>,
-        #[serde(default)]
-        replaced: Option<f64>,
-        #[serde(default)]
-        settling: Option<Settling>,
-        now: f64,
-        fingerprint: Option<String>,
-        #[serde(default)]
-        quiet_for: f64,
-    }
-    let r: Reads = from_text(args, ErrorCode::InvalidArgument, "settling")?;
-    let (settling, tick) = match (r.need, r.settling) {
-        (Some(need), None) => match r.replaced {
-            None => Settling::start(&need, r.now, r.fingerprint, r.quiet_for),
-            Some(begun) => Settling::replaced(&need, begun, r.now, r.fingerprint, r.quiet_for),
-        }
-        .ok_or_else(|| {
-            Error::new(
-                ErrorCode::InvalidArgument,
-                "settling: the need is no settle",
-            )
-        })?,
-        (None, Some(mut s)) if r.replaced.is_none() => {
-            let tick = s.read(r.now, r.fingerprint, r.quiet_for);
-            (s, tick)
-        }
-        _ => {
-            return Err(Error::new(
-                ErrorCode::InvalidArgument,
-                "settling: give either the settle need (to start) or the settling (to go on)",
-            ))
-        }
-    };
-    let value = match tick {
-        Tick::Wait { ms } => serde_json::json!({ "settling": settling, "wait": ms }),
-        Tick::Done(answer) => serde_json::json!({ "settling": settling, "done": answer }),
     };
     serde_json::to_string(&value).map_err(internal)
 }
@@ -840,78 +735,10 @@ mod tests {
     }
 
     #[test]
-    fn settling_steps_through_json_until_done() {
-        let need = json!({ "need": "settle", "since": null, "pollMs": 50, "quietMs": 100,
-                           "timeoutMs": 1000, "stopOnChange": false });
-        let start = json!({ "need": need, "now": 0.0, "fingerprint": "a", "quietFor": 0.0 });
-        let t: Value = serde_json::from_str(&settling_text(&start.to_string()).unwrap()).unwrap();
-        assert_eq!(t["wait"], 50.0);
-        let mut state = t["settling"].clone();
-        let mut now = 0.0;
-        let done = loop {
-            now += 50.0;
-            let go = json!({ "settling": state, "now": now, "fingerprint": "a", "quietFor": 0.0 });
-            let t: Value = serde_json::from_str(&settling_text(&go.to_string()).unwrap()).unwrap();
-            if !t["done"].is_null() {
-                break t["done"].clone();
-            }
-            state = t["settling"].clone();
-            assert!(now < 1000.0, "never settled");
-        };
-        assert_eq!(done["answer"], "settled");
-        assert_eq!(done["stable"], true);
-        assert_eq!(done["waitedMs"], 100);
-        // A settle whose document went away at 300 ms and never came back: the machine's
-        // error at the need's deadline.
-        let gone = json!({ "need": need, "replaced": 0.0, "now": 300.0, "fingerprint": null });
-        let mut t: Value =
-            serde_json::from_str(&settling_text(&gone.to_string()).unwrap()).unwrap();
-        let mut now = 300.0;
-        while t["done"].is_null() {
-            now += t["wait"].as_f64().unwrap();
-            let go = json!({ "settling": t["settling"], "now": now, "fingerprint": null });
-            t = serde_json::from_str(&settling_text(&go.to_string()).unwrap()).unwrap();
-        }
-        assert_eq!(now, 1000.0);
-        assert_eq!(t["done"]["answer"], "failed");
-        let lost: Value = serde_json::from_str(&lost_text().unwrap()).unwrap();
-        assert_eq!(t["done"]["error"], lost);
-        assert_eq!(lost["code"], "NOT_READY");
-        for bad in [
-            json!({ "now": 0.0, "fingerprint": "a" }),
-            json!({ "need": { "need": "fingerprint" }, "now": 0.0, "fingerprint": "a" }),
-            json!({ "need": need, "settling": state, "now": 0.0, "fingerprint": "a" }),
-            json!({ "settling": state, "replaced": 0.0, "now": 0.0, "fingerprint": "a" }),
-        ] {
-            assert_eq!(
-                settling_text(&bad.to_string()).unwrap_err().code,
-                ErrorCode::InvalidArgument,
-                "{bad}"
-            );
-        }
-    }
-
-    #[test]
     fn frames_ops_answer_json_and_refuse_bad_input() {
         assert_eq!(
             frames_text("route", r#""f0.1:e3""#).unwrap(),
             r#"{"path":"0.1","ref":"e3"}"#
-        );
-        assert_eq!(
-            frames_text("mergedRef", r#"{"path":"2","ref":"e1"}"#).unwrap(),
-            r#""f2:e1""#
-        );
-        assert_eq!(
-            frames_text(
-                "join",
-                r#"[{"path":"","fingerprint":"a"},{"path":"0","fingerprint":null}]"#
-            )
-            .unwrap(),
-            r#""=a;0=?;""#
-        );
-        assert_eq!(
-            frames_text("parent", r#"{"paths":["","0"],"path":"0.3"}"#).unwrap(),
-            r#""0""#
         );
         assert_eq!(
             frames_text(
@@ -922,14 +749,6 @@ mod tests {
             "false"
         );
         assert_eq!(
-            frames_text(
-                "filters",
-                r#"{"path":"1","filters":{"ignoreRegions":["frame[1]"]}}"#
-            )
-            .unwrap(),
-            "null"
-        );
-        assert_eq!(
             frames_text("adopt", r#"{"path":"0","element":null}"#).unwrap(),
             "null"
         );
@@ -938,14 +757,9 @@ mod tests {
             ("route", "7", ErrorCode::InvalidArgument),
             ("merge", "[]", ErrorCode::InvalidArgument),
             (
-                "merge",
-                r#"[{"path":"","snapshot":{"x":1}}]"#,
-                ErrorCode::InvalidSnapshot,
-            ),
-            (
-                "filters",
-                r#"{"path":"0","filters":{"regions":"main"}}"#,
-                ErrorCode::InvalidOptions,
+                "adoptTarget",
+                r#"{"path":"0","target":{"x":1}}"#,
+                ErrorCode::InvalidTarget,
             ),
         ] {
             assert_eq!(frames_text(op, args).unwrap_err().code, code, "{op} {args}");

@@ -17,7 +17,7 @@ import puppeteer from 'puppeteer-core';
 import { prufe as withPlaywright } from '../../node/src/playwright.js';
 import { prufe as withPuppeteer } from '../../node/src/puppeteer.js';
 import { PrufeError } from '../../node/src/index.js';
-import { answerNeed, verify } from '../../node/src/driver.js';
+import { answerNeed, drive, verify } from '../../node/src/driver.js';
 import { World } from '../../node/src/world.js';
 import { CHROMIUM, CHROMIUM_FLAGS, freshProfile, serve } from './support/env.mjs';
 import { CARD } from './support/scenarios.mjs';
@@ -275,8 +275,9 @@ for (const lib of LIBRARIES) {
           const world = await World.open(session);
           /** The package's port, for a step of the machine's coordinate vocabulary. */
           const port = world.port(page);
-          const observed = await answerNeed(port, { need: 'observe', sensitive: [] }, {});
-          const pay = observed.snapshot.elements.find((e) => e.role === 'button' && e.name === 'Pay');
+          // A look: the machine observes the page root by root and merges (src/core/run/whole.rs).
+          const { seen } = await drive(port, (m) => m.look(null, null));
+          const pay = seen?.snapshot.elements.find((e) => e.role === 'button' && e.name === 'Pay');
           assert.equal(pay?.region, 'frame[0]/form[Card]');
           assert.match(pay.ref, /^f0:/);
           const box = await page.frameLocator('iframe').getByRole('button', { name: 'Pay' }).boundingBox();

@@ -1,8 +1,9 @@
-"""The Python driver's settle through a document that goes away (python/src/prufe/_driver.py
-``Driver._settle``): the machine lives in the page, so while there is no document the driver
-only waits, and at the need's deadline without one it raises the machine's error
-(``prufeRun.lost()``), not one of its own after a bound of its own. The page is a stand-in
-whose document never comes back; the driver's clock is the runner's, advanced by its sleeps."""
+"""The Python driver through a document that goes away (python/src/prufe/_driver.py
+``Driver._again``): the machine lives in the page, so while there is no document the driver
+only sends its turn again, and at the step's timeout without one it raises the machine's
+error (``prufeRun.lost()``), not one of its own after a bound of its own. The page is a
+stand-in whose document never comes back; the driver's clock is the runner's, advanced by its
+sleeps."""
 
 from __future__ import annotations
 
@@ -44,26 +45,6 @@ class GoneWorld:
     @staticmethod
     def transient(code: str) -> bool:
         return code == "NOT_READY"
-
-
-def test_a_document_that_never_comes_back_ends_on_the_machines_error_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock()
-    monkeypatch.setattr(time, "monotonic", clock.monotonic)
-    monkeypatch.setitem(_driver._MACHINE, "lost", LOST)
-    driver = Driver.__new__(Driver)
-    world = GoneWorld()
-    driver.world = world  # type: ignore[assignment]
-    need = {"need": "settle", "since": "before", "pollMs": 50, "quietMs": 200, "timeoutMs": 1500, "stopOnChange": False}
-    run = driver._settle(need)
-    with pytest.raises(PrufeError) as raised:
-        op = next(run)
-        while True:
-            assert op.name == "sleep", op
-            clock.ms += op.args[0] * 1000
-            op = run.send(None)
-    assert (raised.value.code, raised.value.message) == (LOST["code"], LOST["message"])
-    assert 1500 <= clock.ms < 1500 + 50, f"at the need's deadline, not after: {clock.ms}"
-    assert world.reads > 20
 
 
 def test_a_call_whose_document_keeps_going_away_ends_on_the_machines_error_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:

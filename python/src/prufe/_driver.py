@@ -100,12 +100,11 @@ ENDED = _GUARD_RUN % ("(a) => { const done = { message: a.error.message, explain
                       " return a.secrets.length > 0 ? prufeRun.scrub(a.secrets, done) : done; }")
 SECRET_FORMS = _GUARD_RUN % "(values) => prufeRun.secretForms(values)"
 LOCATED = _GUARD_RUN % "(found) => prufeRun.located(found)"
-READING = _GUARD_RUN % "(a) => prufeDriver.reading(a)"
 CALL = _GUARD % "(a) => prufeDriver.call(a)"
 FOCUS_SELECT = _GUARD % "(ref) => prufeDriver.focusSelect(ref)"
 FOCUS = _GUARD % "(ref) => prufeDriver.focus(ref)"
 IDENTIFY = _GUARD % "(a) => prufeDriver.identify(a)"
-FINGERPRINT = _GUARD % "(a) => prufeDriver.fingerprintNow(a)"
+PULSE = _GUARD % "(a) => prufeDriver.pulse(a)"
 FOCUS_HERE = _GUARD % "() => prufeDriver.focusHere()"
 SNAPSHOT = _GUARD % "(a) => prufeDriver.snapshotHere(a)"
 FILE_INPUT = "function (ref) { return prufeDriver.fileInput(ref); }"
@@ -933,8 +932,6 @@ class Driver:
             extra: dict[str, Any] = {}
             answer = yield from self._answer(turn["need"], ask, turn.get("routes"), extra)
             payload = {"run": turn["run"], "answer": answer, "timeoutMs": self.world.timeout_ms, **extra}
-            if turn.get("routes") is not None:
-                payload["asked"] = {"need": turn["need"], "phase": turn.get("phase")}
             turn = yield from self._turn(payload)
             self.round_trips += 1
 
@@ -1101,27 +1098,6 @@ class Driver:
         """The answer to a need that involves roots other than the top document's (the turn
         handed it back), or None for the usual answer."""
         kind = need["need"]
-        roots = self.world._roots
-        if kind == "observe":
-            local: dict[str, list[str]] = {}
-            for ref in need.get("sensitive") or []:
-                root, there = self._where(routes, ref)
-                local.setdefault(root.path, []).append(there)
-            parts = []
-            for root in roots[1:]:
-                reply = yield from self._quietly(SNAPSHOT, {"sensitive": local.get(root.path, [])}, root)
-                parts.append({"path": root.path, "snapshot": reply.get("snapshot")})
-            extra.update(parts=parts, sensitive=local.get("", []))
-            return {"answer": "observed"}
-        if kind == "fingerprint":
-            parts = []
-            for root in roots[1:]:
-                reply = yield from self._quietly(FINGERPRINT, {"background": need.get("background"), "root": root.path}, root)
-                parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
-            extra["parts"] = parts
-            return {"answer": "fingerprint"}
-        if kind == "settle":
-            return (yield from self._settle(need))
         if kind == "describe":
             root, there = self._where(routes, need["ref"])
             element = yield from self.call("describe", there, root=root)
@@ -1150,6 +1126,14 @@ class Driver:
                 return {"answer": "under", "element": element}
             if read["kind"] == "hitBoxes":
                 return {"answer": "hitBoxes", "boxes": (yield from self.call("hitBoxes", root=self.world.root_of(read["path"])))}
+            # One root alone, for a need of the whole page the machine composes
+            # (src/core/run/whole.rs).
+            if read["kind"] == "snapshot":
+                reply = yield from self._in_root(SNAPSHOT, {"sensitive": read["sensitive"]}, read["path"])
+                return {"answer": "observed", "snapshot": reply["snapshot"]}
+            if read["kind"] == "pulse":
+                reply = yield from self._in_root(PULSE, {"background": read.get("background"), "root": read["path"]}, read["path"])
+                return {"answer": "pulse", "fingerprint": reply["fingerprint"], "quietFor": reply["quietFor"]}
             if read.get("ref") is None:
                 return None
             root, there = self._where(routes, read["ref"])
@@ -1163,58 +1147,12 @@ class Driver:
                 return {"answer": "selection", "selection": (yield from self.call("selection", there, root=root))}
         return None
 
-    def _quietly(self, fn: str, arg: Any, root: Root) -> Gen:
-        """A read of a root that may fail (a frame navigating away): its error as ``{}``."""
-        try:
-            reply = yield from self.world.call(fn, arg, root)
-        except (Gone, PrufeError):
-            return {}
-        if not isinstance(reply, dict) or reply.get("error"):
-            return {}
+    def _in_root(self, fn: str, arg: Any, path: str) -> Gen:
+        """``fn(arg)`` of the page half in the root at ``path``, its error raised as it came."""
+        reply: dict[str, Any] = yield from self.world.call(fn, arg, self.world.root_of(path))
+        if reply.get("error"):
+            raise Failed(reply["error"]["code"], reply["error"]["message"])
         return reply
-
-    def _settle(self, need: dict[str, Any]) -> Gen:
-        """A settle polled over the roots: every frame root's fingerprint and ``quietFor``,
-        then one call in the top document that joins them and steps the machine's settle
-        loop (``prufeRun.settling``); the loop says how long to wait and when it is done. No
-        top document is told the loop at the next read that finds one; none by the need's
-        deadline ends the settle on the machine's error (``prufeRun.lost()``)."""
-        start = time.monotonic()
-
-        def now() -> float:
-            return (time.monotonic() - start) * 1000
-
-        settling: Any = None
-        missed: Optional[float] = None
-        while True:
-            roots = yield from self.world.roots()
-            parts, quiet = [], []
-            for root in roots[1:]:
-                reply = yield from self._quietly(FINGERPRINT, {"background": need.get("background"), "root": root.path}, root)
-                parts.append({"path": root.path, "fingerprint": reply.get("fingerprint")})
-                quiet.append(float(reply.get("quietFor") or 0.0))
-            settle = {"need": need, "settling": settling, "now": now(), "missed": missed}
-            try:
-                top = yield from self.world.call(READING, {"parts": parts, "quiet": quiet, "settle": settle})
-            except (Gone, PrufeError) as error:
-                if isinstance(error, PrufeError) and not self.world.transient(error.code):
-                    raise
-                # No document in the top frame (a navigation): a change for the loop, told
-                # at the next read that finds one.
-                if missed is None:
-                    missed = now()
-                if now() >= float(need["timeoutMs"]):
-                    raise PrufeError(_MACHINE["lost"]["code"], _MACHINE["lost"]["message"]) from None
-                yield op("sleep", max(float(need.get("pollMs") or 50), 1.0) / 1000)
-                continue
-            missed = None
-            step: dict[str, Any] = top["step"]
-            if "done" in step:
-                answer: dict[str, Any] = step["done"]
-                break
-            settling = step["settling"]
-            yield op("sleep", max(float(step["wait"]), 1.0) / 1000)
-        return answer
 
     def _frame(self, paths: list[str]) -> Gen:
         """``Need::Frame``: the ``<iframe>`` content box, in the top viewport, of the root at

@@ -2,18 +2,16 @@
 // `prufe` (an isolated world on Chromium), next to the machine module (`prufeRun`). It answers
 // the needs that are reads of the page without leaving it, so that one call from Python runs
 // the machine from one input to the next: `turn(run, answer)` feeds the answer, then keeps
-// answering fingerprint, settle, observe, describe, prepare and the reads that are `prufe`
-// calls, and returns `{ run, need }` at the first need only Python can meet (input, the
-// element under a point, reconciled with the screenshot's boxes Python keeps, the address,
-// the page's requests, the arbiter, done). Every answer is the one node/src/driver.js gives (prepare
-// is the bundle's own, `prufe.prepare`, for both);
-// nothing here decides anything: the machine does. A navigation kills a call half-way; the
+// answering fingerprint, settle, observe, describe, prepare, the machine's waits and the reads
+// that are `prufe` calls (on a page of several roots, those of this document), and returns
+// `{ run, need }` at the first need only Python can meet (input, a read of another root, the
+// address, the page's requests, the arbiter, done). Every answer is the one
+// node/src/driver.js gives (prepare is the bundle's own, `prufe.prepare`, for both); nothing
+// here decides anything: the machine does. A navigation kills a call half-way; the
 // driver keeps the run it sent and sends the same turn again to the new document (every need
 // answered here is a read, so answering it again is answering it on the new page).
 (() => {
   if (globalThis.prufeDriver) return;
-  // A page that cannot answer right now (a document being replaced): the machine's codes.
-  const transient = (error) => prufeRun.transient().includes(asError(error).code);
   const asError = (error) => {
     const e = error ?? {};
     return { code: e.code ?? 'BROWSER_ERROR', message: String(e.message ?? error) };
@@ -27,15 +25,11 @@
 
   function elsewhere(need) {
     switch (need.need) {
-      case 'observe':
-      case 'fingerprint':
-      case 'settle':
-        return true;
       case 'describe':
       case 'prepare':
         return route(need.ref).path !== '';
       case 'read':
-        if (need.read.kind === 'under' || need.read.kind === 'hitBoxes') return need.read.path !== '';
+        if ('path' in need.read) return need.read.path !== '';
         return need.read.ref != null && route(need.read.ref).path !== '';
       default:
         return false;
@@ -50,46 +44,33 @@
     return out;
   }
 
-  /**
-   * The answer Python assembled from the other roots, completed here: an observation merged
-   * with this document's snapshot, a fingerprint joined with this document's, an element
-   * record of another root adopted into merged terms.
-   */
-  function completed(given, { parts, sensitive, adopt, background }) {
-    if (given.answer === 'observed' && parts) {
-      let own;
-      try {
-        own = prufe.snapshot({ sensitive: sensitive ?? [] });
-      } catch (error) {
-        if (!transient(error)) throw error;
-        return { answer: 'unavailable' };
-      }
-      return { answer: 'observed', snapshot: prufeRun.frames.merge([{ path: '', snapshot: own }, ...parts]) };
-    }
-    if (given.answer === 'fingerprint' && parts) {
-      return { answer: 'fingerprint', fingerprint: prufeRun.frames.join([{ path: '', fingerprint: prufe.fingerprint(leaving(background, '')) }, ...parts]) };
-    }
+  /** The answer Python gave from another root: an element record adopted into merged terms. */
+  function completed(given, adopt) {
     if (adopt != null && 'element' in given) {
       return { ...given, element: prufeRun.frames.adopt({ path: adopt, element: given.element }) };
     }
     return given;
   }
 
-  /** The answer to `need` from inside the page, or null when only the driver can meet it. */
-  async function answer(need, timeoutMs) {
+  /**
+   * The answer to `need` from inside the page, or null when only the driver can meet it. On a
+   * page of several roots (`roots`), a need of the whole page is answered with their paths:
+   * the machine asks each root alone and composes (src/core/run/whole.rs).
+   */
+  async function answer(need, timeoutMs, roots) {
     try {
       switch (need.need) {
         case 'settle':
-          return await prufe.settle(need);
+          return roots ? { answer: 'roots', paths: roots } : await prufe.settle(need);
         case 'fingerprint':
-          return { answer: 'fingerprint', fingerprint: prufe.fingerprint(leaving(need.background, '')) };
+          return roots ? { answer: 'roots', paths: roots } : { answer: 'fingerprint', fingerprint: prufe.fingerprint(leaving(need.background, '')) };
         case 'observe':
-          try {
-            return { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.sensitive }) };
-          } catch (error) {
-            if (!transient(error)) throw error;
-            return { answer: 'unavailable' };
-          }
+          return roots ? { answer: 'roots', paths: roots } : { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.sensitive }) };
+        case 'wait':
+          // The driver's clock: the wall's, the same in the next document when a navigation
+          // ends this one and the turn is sent again there.
+          await new Promise((done) => setTimeout(done, need.ms));
+          return { answer: 'waited', now: Date.now() };
         case 'describe':
           return { answer: 'described', element: prufe.describe(need.ref) };
         case 'prepare':
@@ -109,6 +90,9 @@
             // origins itself (src/core/run/locate.rs).
             case 'under': return { answer: 'under', element: prufe.at(need.read.at.x, need.read.at.y) };
             case 'hitBoxes': return { answer: 'hitBoxes', boxes: prufe.hitBoxes() };
+            // This document alone, for a need of the whole page.
+            case 'snapshot': return { answer: 'observed', snapshot: prufe.snapshot({ sensitive: need.read.sensitive }) };
+            case 'pulse': return { answer: 'pulse', fingerprint: prufe.fingerprint(leaving(need.read.background, '')), quietFor: prufe.quietFor() };
             default: return null;
           }
         default:
@@ -123,10 +107,9 @@
    * Feeds `answer` to the run (or starts it from `begin`), then answers what the page can.
    * `run` and the returned run are JSON text: the driver keeps them as they are. With `roots` (the paths of a page's roots, more than one)
    * the needs that involve other roots go back to Python with their refs routed (`routes`);
-   * `asked` is the need and phase Python answered, `parts`, `sensitive` and `adopt` what it
-   * brings from the other roots (see `completed`).
+   * `adopt` is the path of the root Python answered from (see `completed`).
    */
-  async function turn({ run, answer: given, begin, timeoutMs, roots, asked, parts, sensitive, adopt }) {
+  async function turn({ run, answer: given, begin, timeoutMs, roots, adopt }) {
     await prufe.ready;
     await prufeRun.ready;
     const many = Array.isArray(roots) && roots.length > 1;
@@ -145,7 +128,7 @@
     else {
       let reply = given;
       try {
-        reply = completed(given, { parts, sensitive, adopt, background: asked?.need?.background });
+        reply = completed(given, adopt);
       } catch (error) {
         reply = { answer: 'failed', error: asError(error) };
       }
@@ -159,7 +142,7 @@
       if (many && elsewhere(need)) {
         return { run: JSON.stringify(turned.run), need, needs, phase, routes: routes(need) };
       }
-      const reply = await answer(need, timeoutMs);
+      const reply = await answer(need, timeoutMs, many ? roots : null);
       if (reply === null) break;
       needs += 1;
       turned = prufeRun.next(turned.run, reply);
@@ -190,33 +173,6 @@
   }
 
   /**
-   * One read of a settle polled across roots, and the machine's step of its settle loop
-   * (`prufeRun.settling`, src/core/run/quiet.rs): this document's fingerprint joined with the
-   * other roots' (`parts`), the least `quietFor` of all (`quiet`, theirs). `settle` holds the
-   * need (first read) or the loop's state, the driver's clock (`now`), and `missed`, when a
-   * read since the last step found no document (a navigation: a change for the loop; before
-   * the first step, the settle goes on from a replaced document, begun at 0).
-   */
-  async function reading({ parts, quiet, settle }) {
-    await prufe.ready;
-    await prufeRun.ready;
-    const own = prufe.fingerprint(leaving(settle.need.background, ''));
-    const quietFor = Math.min(prufe.quietFor(), ...quiet);
-    const fingerprint = prufeRun.frames.join([{ path: '', fingerprint: own }, ...parts]);
-    const read = { now: settle.now, fingerprint, quietFor };
-    if (settle.settling == null) {
-      const replaced = settle.missed == null ? {} : { replaced: 0 };
-      return { step: prufeRun.settling({ need: settle.need, ...replaced, ...read }) };
-    }
-    let step = { settling: settle.settling };
-    if (settle.missed != null) {
-      step = prufeRun.settling({ settling: step.settling, now: settle.missed, fingerprint: null, quietFor: 0 });
-      if ('done' in step) return { step };
-    }
-    return { step: prufeRun.settling({ settling: step.settling, ...read }) };
-  }
-
-  /**
    * The fingerprint's options: what is in a slot of the need's `background` is left out,
    * matched in the merged page's terms from the root at `root`.
    */
@@ -225,13 +181,13 @@
   }
 
   /**
-   * A root's fingerprint, then its `quietFor`, in that order (a settle's read), leaving out
+   * A root's pulse: its fingerprint, then its `quietFor`, in that order, leaving out
    * `background` (the need's) as seen from the root at `root`.
    */
-  async function fingerprintNow({ background, root } = {}) {
+  async function pulse({ background, root }) {
     try {
       await prufe.ready;
-      const fingerprint = prufe.fingerprint(leaving(background, root ?? ''));
+      const fingerprint = prufe.fingerprint(leaving(background, root));
       return { fingerprint, quietFor: prufe.quietFor() };
     } catch (error) {
       return { error: asError(error) };
@@ -248,7 +204,7 @@
     }
   }
 
-  /** A root's snapshot, a transient failure as `null` (its frame then stays opaque). */
+  /** A root's snapshot alone, its failure as data. */
   async function snapshotHere({ sensitive }) {
     try {
       await prufe.ready;
@@ -309,6 +265,6 @@
   }
 
   Object.defineProperty(globalThis, 'prufeDriver', {
-    value: Object.freeze({ turn, call, focusSelect, focus, fileInput, identify, frames, points, reading, fingerprintNow, focusHere, snapshotHere }),
+    value: Object.freeze({ turn, call, focusSelect, focus, fileInput, identify, frames, points, pulse, focusHere, snapshotHere }),
   });
 })();

@@ -70,6 +70,7 @@ mod undo;
 mod verdict;
 mod wait;
 mod watch;
+pub mod whole;
 
 pub use navigation::Destination;
 pub use need::{
@@ -340,6 +341,10 @@ pub struct Run {
     /// The step's pictures, when the policy asks for them (`camera`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     camera: Option<camera::Camera>,
+    /// A need of the whole page asked, composed root by root when the driver names its
+    /// roots (`whole`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    whole: Option<Box<whole::Composing>>,
     pending: String,
     phase: Phase,
 }
@@ -380,6 +385,7 @@ impl Run {
             locating: None,
             shot: None,
             camera: None,
+            whole: None,
             pending: "start".into(),
             phase: Phase::Start,
         };
@@ -408,6 +414,23 @@ impl Run {
 
     /// Feeds the answer to the last need and returns the next one.
     pub fn next(&mut self, answer: Answer) -> Need {
+        let answer = match self.whole.take() {
+            Some(whole) => match whole.on(answer) {
+                whole::Composed::Ask(whole, need) => {
+                    self.whole = Some(whole);
+                    return need;
+                }
+                whole::Composed::Done(answer) => answer,
+            },
+            None => answer,
+        };
+        let need = self.pictured(answer);
+        self.whole = whole::Composing::of(&need).map(Box::new);
+        need
+    }
+
+    /// [`Run::next`] once a need of the whole page is composed.
+    fn pictured(&mut self, answer: Answer) -> Need {
         // A picture's answer, whatever it was: the need it was asked before goes on.
         if let Some(held) = self.camera.as_mut().and_then(camera::Camera::resume) {
             return held;

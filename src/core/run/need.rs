@@ -99,7 +99,10 @@ pub enum Need {
     },
     /// Take a merged snapshot of the page (every frame), with the refs in `sensitive`
     /// declared sensitive (from now on, for the rest of the tab's life). Answer:
-    /// [`Answer::Observed`], or [`Answer::Unavailable`] while the document is replaced.
+    /// [`Answer::Observed`], or [`Answer::Failed`] with the error as it came (a transient
+    /// one, while the document is replaced, is no observation: [`Answer::Unavailable`]). A
+    /// driver with several roots may answer [`Answer::Roots`] instead, and the machine asks
+    /// each root ([`super::whole`]); so may it for [`Need::Fingerprint`] and [`Need::Settle`].
     Observe { sensitive: Vec<String> },
     /// The live record of a ref (`prufe.describe`). Answer: [`Answer::Described`].
     Describe {
@@ -169,6 +172,9 @@ pub enum Need {
         timeout_ms: u64,
         max_chars: u64,
     },
+    /// Wait `ms` (0: not at all) and answer the driver's clock ([`super::whole`]'s settle
+    /// loop). Answer: [`Answer::Waited`].
+    Wait { ms: u64 },
     /// The step is over: its record, with `error` set when it failed. Further answers are
     /// ignored and the same record is returned.
     Done { record: Box<Record> },
@@ -335,6 +341,21 @@ pub enum Read {
     /// [`Answer::Network`], or [`Answer::Unavailable`] from a driver that does not see the
     /// page's requests.
     Network { recent_ms: u64 },
+    /// The snapshot of the root at `path` alone (`prufe.snapshot` there), in its own terms,
+    /// with its refs in `sensitive` (its own) declared sensitive ([`super::whole`]). Answer:
+    /// [`Answer::Observed`], or [`Answer::Failed`] as it came.
+    Snapshot {
+        path: String,
+        sensitive: Vec<String>,
+    },
+    /// The fingerprint of the root at `path` leaving out `background` as seen from that root
+    /// (`prufe.fingerprint({ background, root: path })` there), then its `quietFor`
+    /// ([`super::whole`]). Answer: [`Answer::Pulse`], or [`Answer::Failed`] as it came.
+    Pulse {
+        path: String,
+        #[serde(default, skip_serializing_if = "Background::is_empty")]
+        background: Background,
+    },
 }
 
 /// Where a scroll container stands, and the page with it (CSS pixels).
@@ -549,6 +570,17 @@ pub enum Answer {
         #[serde(default)]
         steps: u32,
     },
+    /// [`Read::Pulse`]: the root's fingerprint and how long it has shown no sign of change
+    /// (ms).
+    Pulse {
+        fingerprint: String,
+        quiet_for: f64,
+    },
+    /// [`Need::Wait`]: the driver's clock once waited, in ms from any origin it keeps for the
+    /// tab (never going back).
+    Waited {
+        now: f64,
+    },
     /// The need could not be met.
     Failed {
         error: Error,
@@ -591,6 +623,8 @@ impl Answer {
             Answer::Arbiter { .. } => "arbiter",
             Answer::NoArbiter => "noArbiter",
             Answer::Acted { .. } => "acted",
+            Answer::Pulse { .. } => "pulse",
+            Answer::Waited { .. } => "waited",
             Answer::Failed { .. } => "failed",
         }
     }
