@@ -80,18 +80,6 @@ impl Drive {
     }
 }
 
-/// The core error an operation's failure is answered with.
-pub(crate) fn core_error(e: &Error) -> prufe::core::Error {
-    if let Error::Core(c) = e {
-        return c.clone();
-    }
-    let code = e.code();
-    let text = e.to_string();
-    let prefix = format!("{code}: ");
-    let message = text.strip_prefix(&prefix).unwrap_or(&text).to_owned();
-    prufe::core::Error::new(code, message)
-}
-
 /// Where a drive stopped.
 pub(crate) enum Driven {
     /// The run is over: the record the machine made.
@@ -171,9 +159,7 @@ impl Tab<'_> {
                     self.let_go(d).await;
                     return Err(self.engine.watchdog().cause(e));
                 }
-                Err(e) => Answer::Failed {
-                    error: core_error(&e),
-                },
+                Err(e) => Answer::Failed { error: e.to_core() },
             };
         }
     }
@@ -187,9 +173,7 @@ impl Tab<'_> {
             let answer = match self.answer(&need, d).await {
                 Ok(a) => a,
                 Err(e) if e.is_fatal() => return Err(e),
-                Err(e) => Answer::Failed {
-                    error: core_error(&e),
-                },
+                Err(e) => Answer::Failed { error: e.to_core() },
             };
             match locating.on(answer) {
                 Located::Ask(next, asked) => (locating, need) = (*next, asked),
@@ -321,7 +305,7 @@ impl Tab<'_> {
                 for r in sensitive {
                     self.sensitive.add(r);
                 }
-                match e.observe(self.sensitive).await {
+                match crate::whole::observe(&e, self.sensitive).await {
                     Ok(o) => {
                         let snapshot = o.snapshot.clone();
                         d.last = Some(o);
@@ -437,10 +421,9 @@ impl Tab<'_> {
                 shooting.captured = Some(captured);
                 Answer::Captured
             }
-            Need::Wait { ms } => {
-                tokio::time::sleep(Duration::from_millis(*ms)).await;
-                Answer::Waited { now: clock_ms() }
-            }
+            // Asked of a driver that names its roots for a need of the whole page; this one
+            // answers such needs whole, by the machine's composition (`whole`).
+            Need::Wait { .. } => crate::whole::read(&e, need, &mut self.roots_of(d).await?).await?,
             Need::Input { gesture } => {
                 // A pointer that only moves changes the page only through what `stillFor`
                 // counts (the page's handlers mutate; its `:hover` rules count once they do
@@ -538,23 +521,8 @@ impl Tab<'_> {
                         selection: crate::coords::page::selection(&e, &roots, reference).await?,
                     }
                 }
-                // One root alone, for a need of the whole page the machine composes (core
-                // `run::whole`); this driver answers those needs whole itself.
-                Read::Snapshot { path, sensitive } => {
-                    let roots = self.roots_of(d).await?;
-                    let root = crate::observe::root_of(&roots, path)?;
-                    Answer::Observed {
-                        snapshot: e.root_snapshot(root, sensitive).await?,
-                    }
-                }
-                Read::Pulse { path, background } => {
-                    let roots = self.roots_of(d).await?;
-                    let root = crate::observe::root_of(&roots, path)?;
-                    let (fingerprint, quiet_for) = e.pulse(root, background).await?;
-                    Answer::Pulse {
-                        fingerprint,
-                        quiet_for,
-                    }
+                Read::Snapshot { .. } | Read::Pulse { .. } => {
+                    crate::whole::read(&e, need, &mut self.roots_of(d).await?).await?
                 }
                 Read::Network { .. } => {
                     let (input_ms_ago, requests) = e.heard_requests();
@@ -741,14 +709,4 @@ pub(crate) async fn wait_for_new_document(
         }
         tokio::time::sleep(std::time::Duration::from_millis(timing.poll_ms.max(10))).await;
     }
-}
-
-/// The driver's clock for the machine's waits ([`Need::Wait`]): ms since its first reading.
-fn clock_ms() -> f64 {
-    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    EPOCH
-        .get_or_init(std::time::Instant::now)
-        .elapsed()
-        .as_secs_f64()
-        * 1000.0
 }

@@ -247,6 +247,18 @@ impl Error {
         Error::Core(prufe::core::Error::new(code, message))
     }
 
+    /// The core error a failed operation is answered to the machine with.
+    pub(crate) fn to_core(&self) -> prufe::core::Error {
+        if let Error::Core(c) = self {
+            return c.clone();
+        }
+        let code = self.code();
+        let text = self.to_string();
+        let prefix = format!("{code}: ");
+        let message = text.strip_prefix(&prefix).unwrap_or(&text).to_owned();
+        prufe::core::Error::new(code, message)
+    }
+
     /// Scrubs caller-declared secrets from every message this error can print.
     pub(crate) fn scrub(self, redactor: &prufe::core::redact::Redactor) -> Self {
         if redactor.is_empty() {

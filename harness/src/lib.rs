@@ -69,6 +69,7 @@ pub mod stabilise;
 pub mod trace;
 pub mod verify;
 pub mod watchdog;
+pub mod whole;
 mod wire;
 
 pub use error::{Error, Result};

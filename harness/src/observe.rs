@@ -16,8 +16,9 @@
 //! - its ref becomes `f<P>:<ref>`, so refs stay unique across roots and route back to the
 //!   root's world ([`route`]).
 //!
-//! The fingerprint of the page is the roots' fingerprints joined, so it changes exactly when
-//! one of them does.
+//! How the roots' snapshots merge and their fingerprints join (so that the page's changes
+//! exactly when one of them does) is the machine's composition (`crate::whole`); this module
+//! finds the roots and reads each one alone.
 
 use crate::error::{Error, Result};
 use crate::inject::{Engine, Filters, FrameInfo};
@@ -56,6 +57,14 @@ impl Sensitive {
         if !list.iter().any(|r| r == local) {
             list.push(local.to_owned());
         }
+    }
+
+    /// Every ref, in merged terms.
+    pub fn merged(&self) -> Vec<String> {
+        self.refs
+            .iter()
+            .flat_map(|(path, refs)| refs.iter().map(|r| merged_ref(path, r)))
+            .collect()
     }
 
     pub fn for_root(&self, path: &str) -> &[String] {
@@ -177,40 +186,6 @@ impl Engine {
         Ok(memo.get(&frame.id).cloned().unwrap_or_default())
     }
 
-    /// The page's fingerprint: equal exactly when the next merged snapshot's diff (under
-    /// the engine's region filters) is empty.
-    /// What is in a slot of `background` is left out (`Need::Settle`).
-    pub async fn fingerprint(&self, roots: &[Root], background: &Background) -> Result<String> {
-        let mut parts = Vec::with_capacity(roots.len());
-        for root in roots {
-            let Some(mut options) = root_filters(self.filters(), &root.path) else {
-                continue;
-            };
-            if !background.is_empty() {
-                options["background"] = json!(background);
-                options["root"] = json!(root.path);
-            }
-            let fp = match self
-                .call_value(&root.frame, "(P, o) => P.fingerprint(o)", &options)
-                .await
-            {
-                Ok(fp) => Some(fp.as_str().unwrap_or_default().to_owned()),
-                // A cross-origin frame out of reach (navigating, or its session gone) stays
-                // opaque, as in `observe`.
-                Err(_) if !root.path.is_empty() => None,
-                Err(e) => return Err(e),
-            };
-            parts.push((root.path.clone(), fp));
-        }
-        Ok(frames::join(&parts))
-    }
-
-    /// How long every root has shown no sign of change (`prufe.quietFor`), in ms: the
-    /// least of them; 0 when any root cannot tell.
-    pub async fn quiet_for(&self, roots: &[Root]) -> f64 {
-        self.least(roots, "(P) => P.quietFor()").await
-    }
-
     /// How long nothing that can change an observation happened in any root
     /// (`prufe.stillFor`), in ms: the least of them; 0 when any root cannot tell.
     pub async fn still_for(&self, roots: &[Root]) -> f64 {
@@ -233,29 +208,6 @@ impl Engine {
         } else {
             0.0
         }
-    }
-
-    /// A merged snapshot of every root.
-    pub async fn observe(&self, sensitive: &Sensitive) -> Result<Observation> {
-        let roots = self.roots().await?;
-        let mut parts = Vec::with_capacity(roots.len());
-        for root in &roots {
-            let snapshot = match self
-                .root_snapshot(root, sensitive.for_root(&root.path))
-                .await
-            {
-                Ok(s) => Some(s),
-                // A cross-origin frame that navigated away mid-walk: its iframe stays opaque.
-                Err(_) if !root.path.is_empty() => None,
-                Err(e) => return Err(e),
-            };
-            parts.push(frames::Part {
-                path: root.path.clone(),
-                snapshot,
-            });
-        }
-        let snapshot = frames::merge(parts).map_err(Error::Core)?;
-        Ok(Observation { snapshot, roots })
     }
 
     /// The snapshot of one root alone, in its own terms, with its refs in `sensitive` (its

@@ -24,7 +24,7 @@ use crate::error::Result;
 use crate::inject::Engine;
 use crate::observe::root_filters;
 use prufe::core::background::Background;
-use prufe::core::run::quiet::{Settling, Tick, UNREACHABLE};
+use prufe::core::run::quiet::UNREACHABLE;
 use prufe::core::run::{Answer, Need};
 use prufe::core::ErrorCode;
 use serde_json::json;
@@ -103,37 +103,24 @@ pub async fn settle_over(
     background: &Background,
 ) -> Result<Stability> {
     let start = Instant::now();
-    let now = || start.elapsed().as_secs_f64() * 1000.0;
     let need = need_of(until, since, background);
-    let replaced = match in_page(engine, &need, since).await {
+    // Several roots: the machine's composition asks each (`crate::whole`). A document
+    // replaced during the page's own loop: the composition goes on from there, a change, to
+    // the need's deadline.
+    let gone = |e: crate::Error| match transient(&e) && !e.is_fatal() {
+        true => Ok(Answer::Failed { error: e.to_core() }),
+        false => Err(e),
+    };
+    let (first, roots) = match in_page(engine, &need, since).await {
         Ok(Some(answer)) => return ended(answer, start),
-        Ok(None) => false,
-        Err(e) if transient(&e) && !e.is_fatal() => true,
-        Err(e) => return Err(e),
+        Ok(None) => match crate::whole::roots(engine).await {
+            Ok(roots) => (crate::whole::named(&roots), roots),
+            Err(e) => (gone(e)?, Vec::new()),
+        },
+        Err(e) => (gone(e)?, Vec::new()),
     };
-    // Polled over the protocol.
-    let (fingerprint, quiet_for) = read(engine, background).await?;
-    let begun = if replaced {
-        Settling::replaced(&need, 0.0, now(), fingerprint, quiet_for)
-    } else {
-        Settling::start(&need, now(), fingerprint, quiet_for)
-    };
-    let Some((mut settling, mut tick)) = begun else {
-        return Err(crate::Error::core(
-            ErrorCode::Internal,
-            "a settle need is a settle",
-        ));
-    };
-    loop {
-        match tick {
-            Tick::Done(answer) => return ended(answer, start),
-            Tick::Wait { ms } => {
-                tokio::time::sleep(Duration::from_secs_f64(ms / 1000.0)).await;
-                let (fingerprint, quiet_for) = read(engine, background).await?;
-                tick = settling.read(now(), fingerprint, quiet_for);
-            }
-        }
-    }
+    let answer = Box::pin(crate::whole::compose(engine, &need, first, roots)).await?;
+    ended(answer, start)
 }
 
 /// The settle asked of a page of one root in one call (`prufe.settle`), its fingerprint the
@@ -257,23 +244,7 @@ pub async fn fingerprint_now(engine: &Engine) -> Result<String> {
 /// as a move (`Run::next`), so no driver decides it.
 pub async fn fingerprint_over(engine: &Engine, background: &Background) -> Result<String> {
     let roots = engine.roots().await?;
-    engine.fingerprint(&roots, background).await
-}
-
-/// One read of the fingerprint, then of `quietFor`: `None` (and 0) while the engine cannot be
-/// reached (no context during a navigation); a real engine error (wasm refused, …) or a
-/// browser that is gone is returned.
-async fn read(engine: &Engine, background: &Background) -> Result<(Option<String>, f64)> {
-    let roots = match engine.roots().await {
-        Ok(r) => r,
-        Err(e) if transient(&e) && !e.is_fatal() => return Ok((None, 0.0)),
-        Err(e) => return Err(e),
-    };
-    match engine.fingerprint(&roots, background).await {
-        Ok(fp) => Ok((Some(fp), engine.quiet_for(&roots).await)),
-        Err(e) if transient(&e) && !e.is_fatal() => Ok((None, 0.0)),
-        Err(e) => Err(e),
-    }
+    crate::whole::fingerprint(engine, &roots, background).await
 }
 
 /// A page that could not answer now (the machine's codes, `ErrorCode::is_transient`, or a

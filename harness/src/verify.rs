@@ -328,9 +328,7 @@ impl Verifier {
     /// last observation. For a caller that polls for something (a bench timing when an
     /// effect shows); a step's baseline is [`Verifier::snapshot`].
     pub async fn observe_now(&mut self) -> Result<Snapshot> {
-        let obs = self
-            .engine
-            .observe(&self.sensitive)
+        let obs = crate::whole::observe(&self.engine, &self.sensitive)
             .await
             .map_err(|e| e.scrub(&self.redactor))?;
         let mut snapshot = obs.snapshot;
