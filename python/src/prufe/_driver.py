@@ -803,7 +803,6 @@ class Driver:
         it. Returns every root's hit boxes in top-viewport pixels, and whether the page was
         stable; the machine's error is raised."""
         yield from self.world.start()
-        self.world.dialogs = []
         self.capturing = capture
         try:
             turn = yield from self._begin(None, {"shot": {"settle": settle}})

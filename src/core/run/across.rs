@@ -53,6 +53,47 @@ impl Layout {
     }
 }
 
+/// A reading of the layout: the roots asked (`None`), then where the frame roots show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Surveying {
+    layout: Option<Layout>,
+}
+
+/// What a reading of the layout does with an answer.
+pub enum Surveyed {
+    Ask(Surveying, Need),
+    Done(Layout),
+    /// An answer that is not the one asked for (a failure), as it came.
+    Ended(Answer),
+}
+
+impl Surveying {
+    /// A reading of the layout, and its first question.
+    pub fn start() -> (Surveying, Need) {
+        (Surveying { layout: None }, Need::Read { read: Read::Roots })
+    }
+
+    pub fn on(self, answer: Answer) -> Surveyed {
+        match (self.layout, answer) {
+            (None, Answer::Roots { paths }) => match Layout::of_roots(paths) {
+                (layout, Some(need)) => Surveyed::Ask(
+                    Surveying {
+                        layout: Some(layout),
+                    },
+                    need,
+                ),
+                (layout, None) => Surveyed::Done(layout),
+            },
+            (Some(mut layout), Answer::Frame { chain, .. }) => {
+                layout.boxes = chain;
+                Surveyed::Done(layout)
+            }
+            (_, answer) => Surveyed::Ended(answer),
+        }
+    }
+}
+
 /// Which answer the gathering waits for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
@@ -61,8 +102,9 @@ impl Layout {
     rename_all_fields = "camelCase"
 )]
 enum Stage {
-    Roots,
-    Frames,
+    Layout {
+        surveying: Surveying,
+    },
     /// The boxes of the root `layout.paths[next]`.
     Boxes {
         next: usize,
@@ -94,40 +136,35 @@ impl Gathering {
     /// A gathering over `layout` (read first when `None`), keeping only the boxes that hold
     /// `within` when given.
     pub fn start(layout: Option<Layout>, within: Option<Point>) -> Gathered {
+        let (surveying, first) = Surveying::start();
         let g = Gathering {
             layout,
             within,
             boxes: Vec::new(),
-            stage: Stage::Roots,
+            stage: Stage::Layout { surveying },
         };
         if g.layout.is_none() {
-            return Gathered::Ask(Box::new(g), Need::Read { read: Read::Roots });
+            return Gathered::Ask(Box::new(g), first);
         }
         g.ask_boxes(0)
     }
 
     /// The next need of the gathering, or its boxes.
     pub fn on(mut self, answer: Answer) -> Gathered {
-        match (&self.stage, answer) {
-            (Stage::Roots, Answer::Roots { paths }) => {
-                let (layout, need) = Layout::of_roots(paths);
-                self.layout = Some(layout);
-                match need {
-                    Some(need) => {
-                        self.stage = Stage::Frames;
-                        Gathered::Ask(Box::new(self), need)
-                    }
-                    None => self.ask_boxes(0),
+        let stage = std::mem::replace(&mut self.stage, Stage::Boxes { next: 0 });
+        match (stage, answer) {
+            (Stage::Layout { surveying }, answer) => match surveying.on(answer) {
+                Surveyed::Ask(surveying, need) => {
+                    self.stage = Stage::Layout { surveying };
+                    Gathered::Ask(Box::new(self), need)
                 }
-            }
-            (Stage::Frames, Answer::Frame { chain, .. }) => {
-                if let Some(layout) = &mut self.layout {
-                    layout.boxes = chain;
+                Surveyed::Done(layout) => {
+                    self.layout = Some(layout);
+                    self.ask_boxes(0)
                 }
-                self.ask_boxes(0)
-            }
+                Surveyed::Ended(answer) => Gathered::Ended(answer),
+            },
             (Stage::Boxes { next }, Answer::HitBoxes { boxes }) => {
-                let next = *next;
                 let (path, origin) = self.root(next);
                 let within = self.within;
                 self.boxes.extend(
@@ -144,10 +181,7 @@ impl Gathering {
                 self.ask_boxes(next + 1)
             }
             // A frame root that cannot give its boxes is left out.
-            (Stage::Boxes { next }, Answer::Failed { .. }) if *next > 0 => {
-                let next = *next;
-                self.ask_boxes(next + 1)
-            }
+            (Stage::Boxes { next }, Answer::Failed { .. }) if next > 0 => self.ask_boxes(next + 1),
             (_, answer) => Gathered::Ended(answer),
         }
     }

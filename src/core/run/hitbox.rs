@@ -22,8 +22,8 @@ pub struct HitBox {
 }
 
 impl HitBox {
-    /// Is `p` inside the box? Its right and bottom edges are outside.
+    /// Is `p` inside the box ([`Point::within`])?
     pub fn contains(&self, p: Point) -> bool {
-        p.x >= self.x && p.y >= self.y && p.x < self.x + self.width && p.y < self.y + self.height
+        p.within(self.x, self.y, self.width, self.height)
     }
 }

@@ -195,10 +195,8 @@ fn placed(
     if let Some(by) = by {
         return Lifted::Done(covered(by, top));
     }
-    let inside =
-        |x: f64, y: f64, w: f64, h: f64| top.x >= x && top.y >= y && top.x < x + w && top.y < y + h;
-    let shown = inside(0.0, 0.0, viewport.width, viewport.height)
-        && chain.iter().all(|b| inside(b.x, b.y, b.width, b.height));
+    let shown = top.within(0.0, 0.0, viewport.width, viewport.height)
+        && chain.iter().all(|b| b.contains(top));
     if !shown {
         return Lifted::Ask(Lifting::Reveal, Need::RevealFrame { path });
     }

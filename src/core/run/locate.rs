@@ -25,7 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::across::{Gathered, Gathering, Layout};
+use super::across::{Gathered, Gathering, Layout, Surveyed, Surveying};
 use super::hitbox::HitBox;
 use super::need::{Answer, Need, Point, Read};
 use super::screen;
@@ -52,10 +52,8 @@ pub enum Goal {
 pub enum Stage {
     /// The element under the point in the root at `path`.
     Under,
-    /// The page's roots.
-    Roots { goal: Goal },
-    /// Where the frame roots show.
-    Frames { goal: Goal },
+    /// The page's roots and where the frame roots show.
+    Layout { goal: Goal, surveying: Surveying },
     /// The observation's hit boxes.
     Aimed,
     /// Every root's hit boxes under the point now.
@@ -113,7 +111,7 @@ impl Locating {
 
     /// The next need of the locate, or its answer.
     pub fn on(mut self, answer: Answer) -> Located {
-        match (self.stage.clone(), answer) {
+        match (std::mem::replace(&mut self.stage, Stage::Under), answer) {
             (Stage::Under, Answer::Under { element }) => {
                 self.now = element.map(|e| frames::adopt(&self.path, e));
                 match &self.now {
@@ -123,23 +121,17 @@ impl Locating {
             }
             // A frame root that cannot answer: its `<iframe>` is what lies there.
             (Stage::Under, Answer::Failed { .. }) if !self.path.is_empty() => self.aimed(),
-            (Stage::Roots { goal }, Answer::Roots { paths }) => {
-                let (layout, need) = Layout::of_roots(paths);
-                self.layout = Some(layout);
-                match need {
-                    Some(need) => {
-                        self.stage = Stage::Frames { goal };
-                        Located::Ask(Box::new(self), need)
-                    }
-                    None => self.go(goal),
+            (Stage::Layout { goal, surveying }, answer) => match surveying.on(answer) {
+                Surveyed::Ask(surveying, need) => {
+                    self.stage = Stage::Layout { goal, surveying };
+                    Located::Ask(Box::new(self), need)
                 }
-            }
-            (Stage::Frames { goal }, Answer::Frame { chain, .. }) => {
-                if let Some(layout) = &mut self.layout {
-                    layout.boxes = chain;
+                Surveyed::Done(layout) => {
+                    self.layout = Some(layout);
+                    self.go(goal)
                 }
-                self.go(goal)
-            }
+                Surveyed::Ended(answer) => Located::Done(answer),
+            },
             (Stage::Aimed, Answer::Aimed { boxes }) => {
                 let Some(boxes) = boxes else {
                     return self.done();
@@ -158,8 +150,9 @@ impl Locating {
     /// Reads the layout for `goal` when it is not read yet, else goes on with `goal`.
     fn go(mut self, goal: Goal) -> Located {
         let Some(layout) = &self.layout else {
-            self.stage = Stage::Roots { goal };
-            return Located::Ask(Box::new(self), read(Read::Roots));
+            let (surveying, first) = Surveying::start();
+            self.stage = Stage::Layout { goal, surveying };
+            return Located::Ask(Box::new(self), first);
         };
         match goal {
             Goal::BoxesNow => {
@@ -171,11 +164,7 @@ impl Locating {
                 let inner = layout.paths.iter().find_map(|p| {
                     let inside = !p.is_empty() && frames::parent(&all, p) == Some(&self.path);
                     let b = layout.boxes.iter().find(|b| &b.path == p)?;
-                    let holds = self.at.x >= b.x
-                        && self.at.y >= b.y
-                        && self.at.x < b.x + b.width
-                        && self.at.y < b.y + b.height;
-                    (inside && holds).then(|| (p.clone(), Point { x: b.x, y: b.y }))
+                    (inside && b.contains(self.at)).then(|| (p.clone(), Point { x: b.x, y: b.y }))
                 });
                 let Some((path, origin)) = inner else {
                     return self.aimed();

@@ -12,3 +12,11 @@ pub struct Point {
     pub x: f64,
     pub y: f64,
 }
+
+impl Point {
+    /// Is the point inside the box at `x`, `y` of `width` by `height`? Its right and bottom
+    /// edges are outside, so boxes side by side never share a point.
+    pub fn within(self, x: f64, y: f64, width: f64, height: f64) -> bool {
+        self.x >= x && self.y >= y && self.x < x + width && self.y < y + height
+    }
+}

@@ -74,6 +74,13 @@ pub struct FrameBox {
     pub height: f64,
 }
 
+impl FrameBox {
+    /// Is `p`, a point of the top viewport, inside the content box ([`Point::within`])?
+    pub fn contains(&self, p: Point) -> bool {
+        p.within(self.x, self.y, self.width, self.height)
+    }
+}
+
 /// A viewport's size in CSS pixels, scroll bars left out.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
