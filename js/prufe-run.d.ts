@@ -44,8 +44,9 @@ declare namespace PrufeRun {
   }
 
   /**
-   * The rules that merge a page's roots (src/core/frames.rs): the top document, and every
-   * frame whose origin differs from its parent's, each observed by an engine of its own.
+   * The rules of a page's roots a driver's transport needs (src/core/frames.rs): the top
+   * document, and every frame whose origin differs from its parent's, each observed by an
+   * engine of its own; the machine merges what they say itself (src/core/run/whole.rs).
    * A root's path is its frame position path (`prufe.frameIndex` of its `<iframe>` in the
    * parent, dotted for nesting); its refs become `f<path>:<ref>`.
    */
@@ -108,7 +109,7 @@ declare namespace PrufeRun {
   }
 
   interface Api {
-    /** The rules that merge a page's roots. */
+    /** The rules of a page's roots a driver needs. */
     readonly frames: Frames;
     /** The rules of a coordinate step's points. */
     readonly points: Points;

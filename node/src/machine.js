@@ -1,7 +1,7 @@
 // @ts-check
 // The DOM-free machine module (dist/prufe-run.mjs, copied from js/dist by build.mjs), loaded
 // once per process. Every layer of the package reads it: the driver's loop (driver.js), the
-// rules that merge a page's roots (roots.js), the verifier and the world.
+// answers across a page's roots (roots.js), the verifier and the world.
 
 import { fileURLToPath } from 'node:url';
 

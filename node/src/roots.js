@@ -1,9 +1,8 @@
 // @ts-check
 // The machine's needs answered across a page's roots: the top document and every frame of
 // another origin, each with an engine of its own (world.js finds them). The driver decides
-// nothing here either: the rules that merge what the roots say are the machine's
-// (`prufeRun.frames`, src/core/frames.rs), the same the CLI's harness applies
-// (harness/src/observe.rs, harness/src/hit.rs):
+// nothing here either: what the roots say is composed by the machine (src/core/run), with the
+// rules of src/core/frames.rs that the CLI's harness applies too:
 //
 // - observe, fingerprint and settle of the whole page: the roots named, and each root's
 //   snapshot or pulse read alone; the machine merges, joins and runs the settle loop
