@@ -114,6 +114,11 @@ fn at_scroll(top: f64) -> ScrollPosition {
     }
 }
 
+/// The name of the element under `p`, empty when there is none.
+fn name_at(page: &Snapshot, p: Point) -> String {
+    at_point(page, p).map(|e| e.name).unwrap_or_default()
+}
+
 fn at_point(page: &Snapshot, p: Point) -> Option<Element> {
     let i = ((p.x - 5.0) / 10.0).round() as usize;
     (p.y == 5.0)
@@ -789,9 +794,7 @@ fn cart_reaction(button: &'static str, product: &'static str, removable: bool) -
     let mut n = 0;
     Box::new(move |g, w| {
         if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
+            let hit = name_at(&w.page, *at);
             if hit == button {
                 n += 1;
                 add(&mut w.page, &format!("c{n}"), product, removable);
@@ -939,9 +942,7 @@ fn wrong_then_right() -> React {
     let mut n = 0;
     Box::new(move |g, w| {
         if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
+            let hit = name_at(&w.page, *at);
             if hit == "Add Shirt M" {
                 n += 1;
                 let product = if n == 1 { "Trousers L" } else { "Shirt M" };
@@ -991,9 +992,7 @@ fn semantic_steps() {
         let mut n = 0;
         Box::new(move |g, w| {
             if let Gesture::Click { at, .. } = g {
-                let hit = at_point(&w.page, *at)
-                    .map(|e| e.name.clone())
-                    .unwrap_or_default();
+                let hit = name_at(&w.page, *at);
                 if hit == "Add Shirt M" {
                     n += 1;
                     w.page
@@ -2592,9 +2591,7 @@ fn pointer_steps() {
     // The wrong product, and the list recycles its rows when the undo runs.
     let recycles: React = Box::new(|g, w| {
         if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
+            let hit = name_at(&w.page, *at);
             if hit == "Add Shirt M" {
                 add(&mut w.page, "c1", "Trousers L", true);
             } else if hit.starts_with("Remove ") {
@@ -3157,9 +3154,7 @@ fn typed_expectations() {
     // The shirt goes in, and a coupon code is written into the field.
     let clears_coupon: React = Box::new(|g, w| {
         if let Gesture::Click { at, .. } = g {
-            let hit = at_point(&w.page, *at)
-                .map(|e| e.name.clone())
-                .unwrap_or_default();
+            let hit = name_at(&w.page, *at);
             if hit == "Add Shirt M" {
                 add(&mut w.page, "c1", "Shirt M", true);
                 w.page
@@ -3176,9 +3171,7 @@ fn typed_expectations() {
         let mut n = 0;
         Box::new(move |g, w| {
             if let Gesture::Click { at, .. } = g {
-                let hit = at_point(&w.page, *at)
-                    .map(|e| e.name.clone())
-                    .unwrap_or_default();
+                let hit = name_at(&w.page, *at);
                 if hit == "Add Shirt M" {
                     n += 1;
                     w.page

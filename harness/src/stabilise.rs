@@ -22,7 +22,7 @@
 
 use crate::error::Result;
 use crate::inject::Engine;
-use crate::observe::root_filters;
+use crate::observe::{root_filters, Root};
 use prufe::core::background::Background;
 use prufe::core::run::quiet::UNREACHABLE;
 use prufe::core::run::{Answer, Need};
@@ -111,27 +111,30 @@ pub async fn settle_over(
         true => Ok(Answer::Failed { error: e.to_core() }),
         false => Err(e),
     };
-    let (first, roots) = match in_page(engine, &need, since).await {
-        Ok(Some(answer)) => return ended(answer, start),
-        Ok(None) => match crate::whole::roots(engine).await {
-            Ok(roots) => (crate::whole::named(&roots), roots),
+    let (first, roots) = match engine.roots().await {
+        Err(e) => (gone(e)?, Vec::new()),
+        Ok(roots) => match in_page(engine, &need, since, &roots).await {
+            Ok(Some(answer)) => return ended(answer, start),
+            Ok(None) => {
+                let shown = crate::whole::filtered(engine, roots);
+                (crate::whole::named(&shown), shown)
+            }
             Err(e) => (gone(e)?, Vec::new()),
         },
-        Err(e) => (gone(e)?, Vec::new()),
     };
     let answer = Box::pin(crate::whole::compose(engine, &need, first, roots)).await?;
     ended(answer, start)
 }
 
 /// The settle asked of a page of one root in one call (`prufe.settle`), its fingerprint the
-/// merged one; `None` when the page has several roots (or none yet), to be polled.
-async fn in_page(engine: &Engine, need: &Need, since: Option<&str>) -> Result<Option<Answer>> {
-    let roots = match engine.roots().await {
-        Ok(r) => r,
-        Err(e) if transient(&e) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let [root] = roots.as_slice() else {
+/// merged one; `None` when the page has several roots, to be polled.
+async fn in_page(
+    engine: &Engine,
+    need: &Need,
+    since: Option<&str>,
+    roots: &[Root],
+) -> Result<Option<Answer>> {
+    let [root] = roots else {
         return Ok(None);
     };
     let Some(options) = root_filters(engine.filters(), &root.path) else {

@@ -93,7 +93,8 @@ pub(crate) async fn roots(engine: &Engine) -> Result<Vec<Root>> {
     Ok(filtered(engine, engine.roots().await?))
 }
 
-fn filtered(engine: &Engine, roots: Vec<Root>) -> Vec<Root> {
+/// `roots` without those the engine's region filters leave nothing of.
+pub(crate) fn filtered(engine: &Engine, roots: Vec<Root>) -> Vec<Root> {
     roots
         .into_iter()
         .filter(|r| root_filters(engine.filters(), &r.path).is_some())
